@@ -1,0 +1,115 @@
+# git-session: build, test, install, demo, bench, fuzz.
+#
+#   make                 build ./git-session
+#   make test            unit tests, end-to-end tests, and both again under ASan+UBSan
+#   make SANITIZE=address,undefined   build with sanitizers into build/sanitize/
+#   make install         PREFIX=/usr/local DESTDIR= (binary, man page, completion)
+#   make deps            install the Debian packages the build needs
+#   make demo            deps, build, and a walk through a session in a throw-away repository
+#   make bench           the performance figures, as ratios against anchors measured in the same run
+
+PREFIX ?= /usr/local
+prefix ?= $(PREFIX)
+bindir ?= $(prefix)/bin
+mandir ?= $(prefix)/share/man
+bashcompdir ?= $(prefix)/share/bash-completion/completions
+zshcompdir ?= $(prefix)/share/zsh/site-functions
+DESTDIR ?=
+
+CC ?= cc
+PKG_CONFIG ?= pkg-config
+PKGS = libgit2 yaml-0.1 libcjson
+
+# git's DEVELOPER=1 set, or close to it; warnings are errors
+WARNINGS = -Wall -Wextra -Werror -Wformat-security -Wold-style-definition \
+	-Wpointer-arith -Wstrict-prototypes -Wvla -Wmissing-prototypes -Wshadow \
+	-Wno-unused-parameter -Wno-missing-field-initializers -Wno-sign-compare
+CFLAGS ?= -O2 -g
+ALL_CFLAGS = -std=gnu11 -D_GNU_SOURCE $(WARNINGS) $(CFLAGS) -Iinclude $(shell $(PKG_CONFIG) --cflags $(PKGS))
+LIBS = $(shell $(PKG_CONFIG) --libs $(PKGS)) -lm
+
+ifdef SANITIZE
+BUILD = build/sanitize
+ALL_CFLAGS += -fsanitize=$(SANITIZE) -fno-omit-frame-pointer -fno-sanitize-recover=all
+LDFLAGS += -fsanitize=$(SANITIZE)
+else
+BUILD = build/default
+endif
+
+SRC = $(wildcard src/*.c)
+LIB_OBJ = $(patsubst src/%.c,$(BUILD)/%.o,$(filter-out src/main.c,$(SRC)))
+MAIN_OBJ = $(BUILD)/main.o
+UNIT_SRC = $(wildcard tests/unit/test_*.c)
+UNIT_BIN = $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRC))
+
+all: git-session
+
+ifdef SANITIZE
+git-session: $(BUILD)/git-session
+else
+git-session: $(BUILD)/git-session
+	cp $< $@
+endif
+
+$(BUILD)/git-session: $(MAIN_OBJ) $(BUILD)/libgit-session.a
+	$(QUIET_LD)$(CC) $(LDFLAGS) -o $@ $^ $(LIBS)
+
+$(BUILD)/libgit-session.a: $(LIB_OBJ)
+	@$(AR) rcs $@ $^
+
+QUIET_CC = @echo "    CC $@";
+QUIET_LD = @echo "    LINK $@";
+ifdef V
+QUIET_CC =
+QUIET_LD =
+endif
+
+$(BUILD)/%.o: src/%.c $(wildcard include/git-session/*.h src/*.h) | $(BUILD)
+	$(QUIET_CC)$(CC) $(ALL_CFLAGS) -c -o $@ $<
+
+$(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libgit-session.a | $(BUILD)
+	@mkdir -p $(BUILD)/tests
+	$(QUIET_LD)$(CC) $(ALL_CFLAGS) $(shell $(PKG_CONFIG) --cflags cmocka) -Isrc -o $@ $< \
+		$(BUILD)/libgit-session.a $(LIBS) $(LDFLAGS) $(shell $(PKG_CONFIG) --libs cmocka)
+
+$(BUILD):
+	@mkdir -p $@
+
+unit: $(UNIT_BIN)
+	@set -e; for t in $(UNIT_BIN); do echo "# $$t"; $$t; done
+
+e2e: $(BUILD)/git-session
+	@GIT_SESSION_BIN=$(CURDIR)/$(BUILD) sh tests/e2e/run.sh
+
+check-sanitize:
+	$(MAKE) SANITIZE=address,undefined unit e2e
+
+test: git-session
+	$(MAKE) unit e2e
+	$(MAKE) check-sanitize
+
+deps:
+	@sh tools/deps.sh
+
+demo: deps
+	$(MAKE) git-session
+	@sh tools/demo.sh
+
+bench: git-session
+	@sh bench/run.sh $(BENCH_ARGS)
+
+install: git-session
+	install -d $(DESTDIR)$(bindir) $(DESTDIR)$(mandir)/man1 $(DESTDIR)$(bashcompdir) $(DESTDIR)$(zshcompdir)
+	install -m 755 git-session $(DESTDIR)$(bindir)/git-session
+	install -m 644 doc/git-session.1 $(DESTDIR)$(mandir)/man1/git-session.1
+	install -m 644 contrib/completion/git-session.bash $(DESTDIR)$(bashcompdir)/git-session
+	install -m 644 contrib/completion/_git-session $(DESTDIR)$(zshcompdir)/_git-session
+
+uninstall:
+	rm -f $(DESTDIR)$(bindir)/git-session $(DESTDIR)$(mandir)/man1/git-session.1 \
+		$(DESTDIR)$(bashcompdir)/git-session $(DESTDIR)$(zshcompdir)/_git-session
+
+clean:
+	rm -rf build git-session
+
+.PHONY: all unit e2e check-sanitize test deps demo bench install uninstall clean

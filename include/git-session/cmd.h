@@ -1,0 +1,41 @@
+/*
+ * cmd.h - the commands. Each parses its arguments, calls the engine, the
+ * store and the model, and prints. Returns the exit code: 0, 1 for a
+ * failed operation, 129 for a usage error.
+ */
+#ifndef GIT_SESSION_CMD_H
+#define GIT_SESSION_CMD_H
+
+#include <cjson/cJSON.h>
+
+#include "git-session/engine.h"
+#include "git-session/store.h"
+
+struct cmd_ctx {
+	gs_store *st;
+	struct engine eng;
+};
+
+typedef int (*cmd_fn)(int argc, const char **argv, struct cmd_ctx *c);
+
+/* Exit code for a negative error code (GS_EUSAGE: 129, other: 1). */
+int cmd_exit(int error);
+/* The id given, or the active session's; resolves it to a live session. */
+int cmd_target(char **id, struct cmd_ctx *c, const char *given);
+/* Publishes op on session id, printing "[<id> <abbrev>] <subject>" unless quiet. */
+int cmd_write(struct engine_result *res, struct cmd_ctx *c, const char *id, cJSON *op,
+	      const char *body, int quiet);
+/*
+ * A revision as git understands it, with session ids and SESSION_HEAD
+ * spelled out ("<id>~2" -> "refs/sessions/<id>~2"); caller frees.
+ */
+int cmd_resolve_rev(char **out, struct cmd_ctx *c, const char *rev);
+/* Refuses extra arguments: "too many arguments" and usage. */
+int cmd_no_more_args(int argc, int max, const char *const *usage);
+
+#define CMD(name) int cmd_##name(int argc, const char **argv, struct cmd_ctx *c)
+CMD(start); CMD(status); CMD(show); CMD(list); CMD(log); CMD(switch); CMD(pause);
+CMD(resume); CMD(close); CMD(archive); CMD(unarchive); CMD(checkpoint); CMD(note);
+CMD(summary); CMD(set); CMD(get);
+
+#endif

@@ -1,0 +1,59 @@
+/*
+ * engine.h - the operation engine: loads a session's state through the
+ * store, applies an operation with the model, and publishes the new
+ * checkpoint with a compare-and-swap, retrying on a lost race so that
+ * concurrent writers lose nothing. Uses store and state; no libgit2.
+ */
+#ifndef GIT_SESSION_ENGINE_H
+#define GIT_SESSION_ENGINE_H
+
+#include <stdint.h>
+#include <cjson/cJSON.h>
+
+#include "git-session/state.h"
+#include "git-session/store.h"
+
+struct engine {
+	gs_store *st;
+	struct state_limits lim;
+	int64_t lock_timeout_ms;	/* session.lockTimeout: total wait on lost races */
+};
+
+int engine_init(struct engine *e, gs_store *st);
+
+/* "refs/sessions/<id>"; the caller frees it. */
+char *engine_refname(const char *id);
+
+/*
+ * Reads and validates the checkpoint refname points at. On success *state
+ * is the normalised state (caller frees with cJSON_Delete) and tip is
+ * filled (caller clears with store_tip_clear). GS_ENOTFOUND, quietly, when
+ * the ref does not exist.
+ */
+int engine_load_ref(cJSON **state, struct store_tip *tip, gs_store *st, const char *refname);
+/* The same for any revision that names a checkpoint. */
+int engine_load_rev(cJSON **state, struct store_tip *tip, gs_store *st, const char *rev);
+
+/* Resolves a session id to a live session's ref, or prints why not. */
+int engine_find(char **refname, gs_store *st, const char *id);
+/* The active session's id (SESSION_HEAD), or an error saying there is none. */
+int engine_active(char **id, gs_store *st);
+
+/* What a published checkpoint gives back; free with engine_result_clear. */
+struct engine_result {
+	char commit[HEX_SZ];
+	char *subject;
+	cJSON *state;
+};
+void engine_result_clear(struct engine_result *r);
+
+/*
+ * Applies op (which it completes with the time and the project's branch
+ * and head) to session id and publishes a checkpoint. body, if given,
+ * goes into the commit message under the subject. With create the
+ * session must not exist yet. out may be NULL.
+ */
+int engine_commit(struct engine_result *out, struct engine *e, const char *id, cJSON *op,
+		  const char *body, int create);
+
+#endif

@@ -1,0 +1,50 @@
+/*
+ * json.h - JSON in and out, on cJSON: a parser that refuses hostile input
+ * before cJSON sees it, a stable pretty printer, and small accessors.
+ * Pure: no I/O.
+ */
+#ifndef GIT_SESSION_JSON_H
+#define GIT_SESSION_JSON_H
+
+#include <stddef.h>
+#include <cjson/cJSON.h>
+
+#define JSON_MAX_DEPTH 100
+#define JSON_MAX_NUMBER 40	/* characters in one number literal */
+
+/*
+ * Parses len bytes of buf (which need not be NUL-terminated). Refuses
+ * input over max bytes, nested deeper than JSON_MAX_DEPTH, with a number
+ * literal over JSON_MAX_NUMBER characters, with invalid UTF-8 or a NUL.
+ * On error *err gets a message the caller frees; *out stays NULL.
+ */
+int json_parse(cJSON **out, const char *buf, size_t len, size_t max, char **err);
+
+/*
+ * Prints v as JSON: pretty (two-space indent, one key per line, trailing
+ * newline) or compact. Key order is the order of the object. The caller
+ * frees the result.
+ */
+char *json_print(const cJSON *v, int pretty, size_t *len);
+
+/* Accessors that tolerate NULL and wrong types. */
+const char *json_str(const cJSON *obj, const char *key);
+double json_num(const cJSON *obj, const char *key, double def);
+int json_bool(const cJSON *obj, const char *key, int def);
+
+/*
+ * Stores val under key, replacing an existing member in place (so the
+ * key keeps its position) or appending. Takes ownership of val.
+ */
+cJSON *json_set(cJSON *obj, const char *key, cJSON *val);
+cJSON *json_set_str(cJSON *obj, const char *key, const char *s);	/* NULL stores null */
+cJSON *json_set_num(cJSON *obj, const char *key, double n);
+cJSON *json_set_bool(cJSON *obj, const char *key, int b);
+/* Returns obj[key], creating an empty object or array there if absent. */
+cJSON *json_obj(cJSON *obj, const char *key);
+cJSON *json_arr(cJSON *obj, const char *key);
+
+/* Non-zero when the number is an integer that a double holds exactly. */
+int json_is_int(double d);
+
+#endif

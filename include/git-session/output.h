@@ -1,0 +1,39 @@
+/*
+ * output.h - what commands print: user text with control characters
+ * escaped (no terminal escape injection), colour when wanted, relative
+ * times and human figures. Pure formatting into buffers, plus the one
+ * decision of whether stdout gets colour.
+ */
+#ifndef GIT_SESSION_OUTPUT_H
+#define GIT_SESSION_OUTPUT_H
+
+#include <stdio.h>
+#include <time.h>
+
+#include "git-session/util.h"
+
+/* Appends s with C0, DEL and C1 control characters shown as ^X or \u0085. */
+void out_escape(struct sbuf *sb, const char *s);
+/* Writes s escaped to f. */
+void out_text(FILE *f, const char *s);
+
+/* Colour: decided once by the command from --color/--no-color, NO_COLOR, config and isatty. */
+struct out_color {
+	int on;
+};
+const char *out_c(const struct out_color *c, const char *code);	/* "" when off */
+#define C_RESET "\033[m"
+#define C_BOLD "\033[1m"
+#define C_RED "\033[31m"
+#define C_GREEN "\033[32m"
+#define C_YELLOW "\033[33m"
+#define C_BLUE "\033[34m"
+#define C_CYAN "\033[36m"
+#define C_DIM "\033[2m"
+
+/* "3 minutes ago", "2 days ago", ...: the age of then at now. */
+void out_relative_time(struct sbuf *sb, time_t then, time_t now);
+/* "45.2k", "1.5M", "950". */
+void out_human_count(struct sbuf *sb, double n);
+
+#endif

@@ -1,0 +1,97 @@
+/*
+ * store.h - the only layer that touches libgit2. Sessions are refs under
+ * refs/sessions/, checkpoints are commits whose tree holds session.json,
+ * op.json and files/<path>; SESSION_HEAD names the worktree's active
+ * session. Object ids cross this interface as hex strings.
+ *
+ * Functions print their own "error: ..." line (git's error() style) and
+ * return a negative code; GS_ENOTFOUND and GS_ERACE are returned quietly
+ * where the caller is expected to handle them.
+ */
+#ifndef GIT_SESSION_STORE_H
+#define GIT_SESSION_STORE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <time.h>
+
+#define SESSIONS_PREFIX "refs/sessions/"
+#define ARCHIVE_PREFIX "refs/archive/sessions/"
+#define SESSION_HEAD "SESSION_HEAD"
+#define HEX_SZ 41	/* 40 hex digits and a NUL */
+
+typedef struct gs_store gs_store;
+
+/* Opens the repository of the current directory, honouring GIT_DIR and GIT_WORK_TREE. */
+int store_open(gs_store **out);
+void store_free(gs_store *st);
+/* The working tree with a trailing '/', or NULL in a bare repository. */
+const char *store_workdir(gs_store *st);
+const char *store_gitdir(gs_store *st);
+
+/* git config, all levels. A missing key gives def; a malformed one an error. */
+int store_config_bool(int *out, gs_store *st, const char *key, int def);
+int store_config_int(int64_t *out, gs_store *st, const char *key, int64_t def);
+/* NULL when unset; the caller frees the result. */
+char *store_config_str(gs_store *st, const char *key);
+
+/* A checkpoint as read from the object store. */
+struct store_tip {
+	int exists;		/* 0: the ref does not exist yet */
+	char commit[HEX_SZ];
+	char *json;		/* session.json, NUL-terminated; freed by store_tip_clear */
+	size_t len;
+	time_t time;		/* committer time */
+	char *subject;		/* the commit's first line */
+	char *refname;		/* the ref it was read through, or NULL */
+};
+void store_tip_clear(struct store_tip *tip);
+/* Reads the checkpoint a ref points at. GS_ENOTFOUND when there is no such ref. */
+int store_read_ref(struct store_tip *out, gs_store *st, const char *refname);
+/* Reads the checkpoint any revision names (a commit id, <ref>~2, ...). */
+int store_read_rev(struct store_tip *out, gs_store *st, const char *rev);
+
+struct store_file {
+	const char *path;	/* repository-relative */
+	const char *oid;	/* blob id, or NULL to drop files/<path> */
+};
+struct store_checkpoint {
+	const struct store_tip *parent;	/* NULL or !exists: a root commit */
+	const char *json;		/* the new session.json */
+	size_t len;
+	const char *op;			/* op.json */
+	size_t oplen;
+	const struct store_file *files;
+	size_t nfiles;
+	const char *message;
+};
+/* Writes blobs, tree and commit; does not move any ref. */
+int store_write_checkpoint(char out[HEX_SZ], gs_store *st, const struct store_checkpoint *cp);
+/*
+ * Moves refname to new_hex if it still points at old_hex (NULL: only if
+ * it does not exist yet), with a reflog entry. GS_ERACE when another
+ * writer moved it or holds its lock.
+ */
+int store_cas(gs_store *st, const char *refname, const char *new_hex, const char *old_hex,
+	      const char *logmsg);
+/* The committer's time for a new checkpoint (GIT_COMMITTER_DATE or now). */
+int store_now(time_t *out, gs_store *st);
+
+/* The id of the session SESSION_HEAD names, or NULL; the caller frees it. */
+int store_active(char **out, gs_store *st);
+int store_set_active(gs_store *st, const char *id);
+int store_clear_active(gs_store *st);
+
+/* Session ids under prefix (SESSIONS_PREFIX or ARCHIVE_PREFIX), sorted; free with store_ids_free. */
+int store_list(char ***out, size_t *n, gs_store *st, const char *prefix);
+void store_ids_free(char **ids, size_t n);
+/* Renames a ref (and its reflog); refuses to overwrite. */
+int store_rename(gs_store *st, const char *from, const char *to, const char *logmsg);
+int store_ref_exists(gs_store *st, const char *refname);
+
+/* The current branch (short name, "HEAD" when detached) and HEAD's commit (zeros when unborn). */
+int store_head(char **branch, char head[HEX_SZ], gs_store *st);
+/* The repository's name: the working tree's (or git dir's) base name. */
+char *store_project_name(gs_store *st);
+
+#endif

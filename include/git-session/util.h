@@ -1,0 +1,73 @@
+/*
+ * util.h - small helpers shared by every layer: allocation, a growable
+ * string buffer, git-style messages and ISO 8601 time. No git, no JSON.
+ */
+#ifndef GIT_SESSION_UTIL_H
+#define GIT_SESSION_UTIL_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <time.h>
+
+/* Return codes of our own functions, beside 0 and libgit2's negatives. */
+enum {
+	GS_OK = 0,
+	GS_ERROR = -1,
+	GS_ENOTFOUND = -3,	/* same value as GIT_ENOTFOUND */
+	GS_ERACE = -100,	/* lost a compare-and-swap: re-read and retry */
+	GS_EUSAGE = -129,	/* bad command line: exit 129 */
+};
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+/* Allocation that aborts on exhaustion, as git's xmalloc does. */
+void *xmalloc(size_t n);
+void *xcalloc(size_t n, size_t size);
+void *xrealloc(void *p, size_t n);
+char *xstrdup(const char *s);
+char *xstrndup(const char *s, size_t n);
+/* Returns a newly allocated string; the caller frees it. */
+char *xstrfmt(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* A growable, always NUL-terminated byte buffer. */
+struct sbuf {
+	char *buf;
+	size_t len;
+	size_t alloc;
+};
+#define SBUF_INIT { NULL, 0, 0 }
+void sbuf_grow(struct sbuf *sb, size_t extra);
+void sbuf_add(struct sbuf *sb, const void *data, size_t len);
+void sbuf_adds(struct sbuf *sb, const char *s);
+void sbuf_addch(struct sbuf *sb, char c);
+void sbuf_addf(struct sbuf *sb, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void sbuf_vaddf(struct sbuf *sb, const char *fmt, va_list ap);
+void sbuf_reset(struct sbuf *sb);
+/* Hands the buffer to the caller, who frees it; sb is left empty. */
+char *sbuf_detach(struct sbuf *sb, size_t *len);
+void sbuf_release(struct sbuf *sb);
+
+/*
+ * git's error(): prints "error: <msg>" on stderr and returns GS_ERROR,
+ * so callers can write `return gs_error(...)`.
+ */
+int gs_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void gs_warning(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void gs_hint(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Formats t as "YYYY-MM-DDTHH:MM:SSZ" into out (at least 21 bytes). */
+void gs_time_iso(char *out, size_t outlen, time_t t);
+/*
+ * Parses an ISO 8601 time ("2026-01-02T03:04:05Z", "+hh:mm" offsets,
+ * fractional seconds and a space for 'T' accepted). Returns 0 or -1.
+ */
+int gs_time_parse_iso(time_t *out, const char *s);
+
+/* Non-zero when s (len bytes) is well-formed UTF-8 with no NUL byte. */
+int gs_utf8_valid(const char *s, size_t len);
+
+/* Reads a whole file, NUL-terminated; refuses files over max bytes. */
+int gs_read_file(char **out, size_t *len, const char *path, size_t max);
+
+#endif

@@ -1,0 +1,166 @@
+/*
+ * cmd_record.c - recording into the active session: checkpoint, note,
+ * summary, set.
+ */
+#include "git-session/cmd.h"
+#include "git-session/json.h"
+#include "git-session/opts.h"
+#include "git-session/util.h"
+#include "git-session/worktree.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const checkpoint_usage[] = {
+	"git session checkpoint [-m <msg>] [<path>...]",
+	NULL,
+};
+
+/* Re-records every path of the manifest, then the paths given. */
+static int checkpoint_files(cJSON *files, struct cmd_ctx *c, const char *id, int argc,
+			    const char **argv)
+{
+	struct store_tip tip = { 0 };
+	cJSON *state = NULL;
+	char *ref = engine_refname(id);
+	int error;
+
+	if ((error = engine_load_ref(&state, &tip, c->st, ref)) < 0)
+		goto cleanup;
+	for (cJSON *f = cJSON_GetObjectItemCaseSensitive(state, "files")->child; f; f = f->next)
+		if ((error = worktree_record(files, c->st, f->string, NULL, 1)) < 0)
+			goto cleanup;
+	for (int i = 0; i < argc; i++) {
+		char *path = NULL;
+		const char *was;
+
+		if ((error = worktree_relpath(&path, c->st, argv[i])) < 0)
+			goto cleanup;
+		was = json_str(cJSON_GetObjectItemCaseSensitive(
+				       cJSON_GetObjectItemCaseSensitive(state, "files"), path), "status");
+		error = worktree_record(files, c->st, path, was ? NULL : "created", 0);
+		free(path);
+		if (error < 0)
+			goto cleanup;
+	}
+cleanup:
+	cJSON_Delete(state);
+	store_tip_clear(&tip);
+	free(ref);
+	return error;
+}
+
+CMD(checkpoint)
+{
+	const char *msg = NULL;
+	int quiet = 0, error;
+	char *id = NULL;
+	cJSON *op = NULL;
+	const struct option opts[] = {
+		{ OPT_STRING, 'm', "message", &msg, "<msg>", "what this checkpoint is" },
+		{ OPT_BOOL, 'q', "quiet", &quiet, NULL, "print nothing" },
+		OPT_END_MARK,
+	};
+
+	if ((error = parse_options(&argc, argv, opts, checkpoint_usage, 0)) < 0 ||
+	    (error = cmd_target(&id, c, NULL)) < 0)
+		goto cleanup;
+	op = op_new("checkpoint", NULL);
+	json_set_str(op_args(op), "message", msg);
+	if ((error = checkpoint_files(json_obj(op_args(op), "files"), c, id, argc, argv)) < 0 ||
+	    (error = cmd_write(NULL, c, id, op, msg, quiet)) < 0)
+		goto cleanup;
+cleanup:
+	cJSON_Delete(op);
+	free(id);
+	return cmd_exit(error);
+}
+
+/* note and summary: one text argument into one operation. */
+static int text_command(int argc, const char **argv, struct cmd_ctx *c,
+			const char *const *usage, const char *opname)
+{
+	const char *agent = NULL;
+	int quiet = 0, error;
+	char *id = NULL;
+	cJSON *op = NULL;
+	struct option opts[] = {
+		{ OPT_BOOL, 'q', "quiet", &quiet, NULL, "print nothing" },
+		{ OPT_STRING, 0, "agent", &agent, "<id>", "the agent this comes from" },
+		OPT_END_MARK,
+	};
+
+	if (strcmp(opname, "note"))
+		opts[1] = (struct option)OPT_END_MARK;
+	if ((error = parse_options(&argc, argv, opts, usage, 0)) < 0)
+		goto cleanup;
+	if (argc != 1) {
+		gs_error(argc ? "too many arguments (quote the text)" : "no text given");
+		usage_with_options(usage, opts, 0);
+		error = GS_EUSAGE;
+		goto cleanup;
+	}
+	if ((error = cmd_target(&id, c, NULL)) < 0)
+		goto cleanup;
+	op = op_new(opname, NULL);
+	json_set_str(op_args(op), "text", argv[0]);
+	if (agent)
+		json_set_str(op_args(op), "agent", agent);
+	error = cmd_write(NULL, c, id, op, NULL, quiet);
+cleanup:
+	cJSON_Delete(op);
+	free(id);
+	return cmd_exit(error);
+}
+
+CMD(note)
+{
+	static const char *const usage[] = { "git session note [--agent <id>] <text>", NULL };
+	return text_command(argc, argv, c, usage, "note");
+}
+
+CMD(summary)
+{
+	static const char *const usage[] = { "git session summary <text>", NULL };
+	return text_command(argc, argv, c, usage, "summary");
+}
+
+CMD(set)
+{
+	static const char *const usage[] = { "git session set <key> <json-value>", NULL };
+	int quiet = 0, error;
+	char *id = NULL, *err = NULL;
+	cJSON *op = NULL, *value = NULL;
+	const struct option opts[] = {
+		{ OPT_BOOL, 'q', "quiet", &quiet, NULL, "print nothing" },
+		OPT_END_MARK,
+	};
+
+	if ((error = parse_options(&argc, argv, opts, usage, 0)) < 0)
+		goto cleanup;
+	if (argc != 2) {
+		gs_error(argc > 2 ? "too many arguments" : "set takes a key and a JSON value");
+		usage_with_options(usage, opts, 0);
+		error = GS_EUSAGE;
+		goto cleanup;
+	}
+	if (json_parse(&value, argv[1], strlen(argv[1]), 1024 * 1024, &err) < 0) {
+		error = gs_error("value for '%s' is not JSON: %s", argv[0], err);
+		gs_hint("quote strings as JSON: git session set %s '\"text\"'", argv[0]);
+		goto cleanup;
+	}
+	if ((error = cmd_target(&id, c, NULL)) < 0)
+		goto cleanup;
+	op = op_new("set", NULL);
+	json_set_str(op_args(op), "key", argv[0]);
+	json_set(op_args(op), "value", value);
+	value = NULL;
+	error = cmd_write(NULL, c, id, op, NULL, quiet);
+cleanup:
+	cJSON_Delete(op);
+	cJSON_Delete(value);
+	free(id);
+	free(err);
+	return cmd_exit(error);
+}

@@ -1,0 +1,315 @@
+/*
+ * cmd_session.c - the session's life: start, switch, pause, resume,
+ * close, archive, unarchive.
+ */
+#include "git-session/cmd.h"
+#include "git-session/json.h"
+#include "git-session/opts.h"
+#include "git-session/output.h"
+#include "git-session/util.h"
+#include "git-session/worktree.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const start_usage[] = {
+	"git session start [<topic>] [--id <id>] [--goal <text>] [--plan <path>]... [--phase <name>]... [--budget <tokens>]",
+	NULL,
+};
+
+/* The session this worktree has in progress, if any; the caller frees it. */
+static int in_progress_here(char **id, struct cmd_ctx *c)
+{
+	struct store_tip tip = { 0 };
+	cJSON *state = NULL;
+	char *ref;
+	int error;
+
+	if ((error = store_active(id, c->st)) < 0 || !*id)
+		return error;
+	ref = engine_refname(*id);
+	error = engine_load_ref(&state, &tip, c->st, ref);
+	free(ref);
+	if (error == GS_ENOTFOUND || (!error && strcmp(json_str(state, "status"), "in_progress"))) {
+		free(*id);
+		*id = NULL;
+		error = 0;
+	}
+	cJSON_Delete(state);
+	store_tip_clear(&tip);
+	return error;
+}
+
+static char *default_id(gs_store *st, const char *topic)
+{
+	char date[16], *slug = state_slug(topic ? topic : ""), *id;
+	time_t now;
+	struct tm tm;
+
+	if (store_now(&now, st) < 0)
+		now = time(NULL);
+	localtime_r(&now, &tm);
+	strftime(date, sizeof(date), "%Y-%m-%d", &tm);
+	id = xstrfmt("%s-%s", date, *slug ? slug : "session");
+	free(slug);
+	return id;
+}
+
+static int add_plans(cJSON *args, struct cmd_ctx *c, const struct strlist *plans)
+{
+	cJSON *arr = json_arr(args, "plans"), *scratch = cJSON_CreateObject();
+	int error = 0;
+
+	for (size_t i = 0; i < plans->n && !error; i++) {
+		char *path = NULL;
+		cJSON *p;
+
+		if ((error = worktree_relpath(&path, c->st, plans->v[i])) < 0 ||
+		    (error = worktree_record(scratch, c->st, path, NULL, 0)) < 0) {
+			free(path);
+			break;
+		}
+		p = cJSON_CreateObject();
+		json_set_str(p, "path", path);
+		json_set_str(p, "oid", json_str(cJSON_GetObjectItemCaseSensitive(scratch, path), "oid"));
+		cJSON_AddItemToArray(arr, p);
+		free(path);
+	}
+	cJSON_Delete(scratch);
+	return error;
+}
+
+static cJSON *project_args(gs_store *st)
+{
+	cJSON *p = cJSON_CreateObject();
+	char head[HEX_SZ], *branch = NULL, *name = store_project_name(st);
+	const char *wd = store_workdir(st);
+	char *path = xstrdup(wd ? wd : store_gitdir(st));
+	size_t n = strlen(path);
+
+	if (n > 1 && path[n - 1] == '/')
+		path[n - 1] = '\0';
+	json_set_str(p, "name", name);
+	json_set_str(p, "path", path);
+	if (store_head(&branch, head, st) == 0) {
+		json_set_str(p, "branch", branch);
+		json_set_str(p, "head", head);
+	}
+	free(branch);
+	free(name);
+	free(path);
+	return p;
+}
+
+static int pause_session(struct cmd_ctx *c, const char *id, int quiet)
+{
+	cJSON *op = op_new("session.pause", NULL);
+	int error = cmd_write(NULL, c, id, op, NULL, quiet);
+
+	cJSON_Delete(op);
+	return error;
+}
+
+CMD(start)
+{
+	const char *id = NULL, *goal = NULL, *mode = NULL, *topic;
+	struct strlist plans = { 0 }, phases = { 0 };
+	long long budget = -1;
+	int pause_current = 0, quiet = 0, error;
+	char *active = NULL, *gen = NULL;
+	int64_t cfg_budget;
+	cJSON *op = NULL, *args;
+	const struct option opts[] = {
+		{ OPT_STRING, 0, "id", &id, "<id>", "session id (default: YYYY-MM-DD-<topic-slug>)" },
+		{ OPT_STRING, 0, "goal", &goal, "<text>", "what the session is to achieve" },
+		{ OPT_LIST, 0, "plan", &plans, "<path>", "a design or implementation document" },
+		{ OPT_LIST, 0, "phase", &phases, "<name>", "add a phase (repeatable, in order)" },
+		{ OPT_INT, 0, "budget", &budget, "<tokens>", "token budget (default: session.budget or 150000)" },
+		{ OPT_STRING, 0, "mode", &mode, "<mode>", "orchestration mode (default: default)" },
+		{ OPT_BOOL, 0, "pause-current", &pause_current, NULL, "pause the session in progress here first" },
+		{ OPT_BOOL, 'q', "quiet", &quiet, NULL, "print nothing" },
+		OPT_END_MARK,
+	};
+
+	if ((error = parse_options(&argc, argv, opts, start_usage, 0)) < 0 ||
+	    (error = cmd_no_more_args(argc, 1, start_usage)) < 0)
+		goto cleanup;
+	topic = argc ? argv[0] : NULL;
+	if (budget < 0) {
+		if ((error = store_config_int(&cfg_budget, c->st, "session.budget", STATE_DEFAULT_BUDGET)) < 0)
+			goto cleanup;
+		budget = cfg_budget;
+	}
+	if ((error = in_progress_here(&active, c)) < 0)
+		goto cleanup;
+	if (active && !pause_current) {
+		error = gs_error("session '%s' is in progress in this worktree", active);
+		gs_hint("pause or close it first, or pass --pause-current");
+		goto cleanup;
+	}
+	if (!id)
+		id = gen = default_id(c->st, topic);
+	op = op_new("session.start", NULL);
+	args = op_args(op);
+	json_set_str(args, "id", id);
+	json_set_str(args, "topic", topic);
+	json_set_str(args, "goal", goal);
+	json_set_str(args, "mode", mode);
+	json_set_num(args, "budget", (double)budget);
+	json_set(args, "project", project_args(c->st));
+	for (size_t i = 0; i < phases.n; i++)
+		cJSON_AddItemToArray(json_arr(args, "phases"), cJSON_CreateString(phases.v[i]));
+	if ((error = add_plans(args, c, &plans)) < 0)
+		goto cleanup;
+	if (active && (error = pause_session(c, active, quiet)) < 0)
+		goto cleanup;
+	if ((error = engine_commit(NULL, &c->eng, id, op, NULL, 1)) < 0 ||
+	    (error = store_set_active(c->st, id)) < 0)
+		goto cleanup;
+	if (!quiet)
+		printf("Started session %s\n", id);
+cleanup:
+	cJSON_Delete(op);
+	strlist_clear(&plans);
+	strlist_clear(&phases);
+	free(active);
+	free(gen);
+	return cmd_exit(error);
+}
+
+static const char *const switch_usage[] = { "git session switch <id>", NULL };
+
+CMD(switch)
+{
+	int quiet = 0, error;
+	char *id = NULL;
+	const struct option opts[] = {
+		{ OPT_BOOL, 'q', "quiet", &quiet, NULL, "print nothing" },
+		OPT_END_MARK,
+	};
+
+	if ((error = parse_options(&argc, argv, opts, switch_usage, 0)) < 0)
+		return cmd_exit(error);
+	if (argc != 1) {
+		gs_error(argc ? "too many arguments" : "which session? (git session list shows them)");
+		usage_with_options(switch_usage, opts, 0);
+		return 129;
+	}
+	if ((error = cmd_target(&id, c, argv[0])) == 0 &&
+	    (error = store_set_active(c->st, id)) == 0 && !quiet)
+		printf("Switched to session %s\n", id);
+	free(id);
+	return cmd_exit(error);
+}
+
+/* pause, resume [<id>], close: one status operation on the session. */
+static int status_command(int argc, const char **argv, struct cmd_ctx *c,
+			  const char *const *usage, const char *opname, int takes_id)
+{
+	int quiet = 0, abort_ = 0, error;
+	char *id = NULL;
+	cJSON *op = NULL;
+	struct option opts[] = {
+		{ OPT_BOOL, 'q', "quiet", &quiet, NULL, "print nothing" },
+		{ OPT_BOOL, 0, "abort", &abort_, NULL, "mark the session aborted, not completed" },
+		OPT_END_MARK,
+	};
+
+	if (strcmp(opname, "session.close"))
+		opts[1] = (struct option)OPT_END_MARK;
+	if ((error = parse_options(&argc, argv, opts, usage, 0)) < 0 ||
+	    (error = cmd_no_more_args(argc, takes_id, usage)) < 0 ||
+	    (error = cmd_target(&id, c, argc ? argv[0] : NULL)) < 0)
+		goto cleanup;
+	op = op_new(opname, NULL);
+	if (abort_)
+		json_set_bool(op_args(op), "abort", 1);
+	if ((error = cmd_write(NULL, c, id, op, NULL, quiet)) < 0)
+		goto cleanup;
+	if (!strcmp(opname, "session.close")) {
+		char *active = NULL;
+		if ((error = store_active(&active, c->st)) == 0 && active && !strcmp(active, id))
+			error = store_clear_active(c->st);
+		free(active);
+	} else if (!strcmp(opname, "session.resume")) {
+		error = store_set_active(c->st, id);
+	}
+cleanup:
+	cJSON_Delete(op);
+	free(id);
+	return cmd_exit(error);
+}
+
+CMD(pause)
+{
+	static const char *const usage[] = { "git session pause", NULL };
+	return status_command(argc, argv, c, usage, "session.pause", 0);
+}
+
+CMD(resume)
+{
+	static const char *const usage[] = { "git session resume [<id>]", NULL };
+	return status_command(argc, argv, c, usage, "session.resume", 1);
+}
+
+CMD(close)
+{
+	static const char *const usage[] = { "git session close [--abort]", NULL };
+	return status_command(argc, argv, c, usage, "session.close", 0);
+}
+
+static int move_session(int argc, const char **argv, struct cmd_ctx *c, int archive)
+{
+	static const char *const a_usage[] = { "git session archive <id>", NULL };
+	static const char *const u_usage[] = { "git session unarchive <id>", NULL };
+	const char *const *usage = archive ? a_usage : u_usage;
+	char *from = NULL, *to = NULL, *active = NULL, *msg = NULL, *err = NULL;
+	int quiet = 0, error;
+	const struct option opts[] = {
+		{ OPT_BOOL, 'q', "quiet", &quiet, NULL, "print nothing" },
+		OPT_END_MARK,
+	};
+
+	if ((error = parse_options(&argc, argv, opts, usage, 0)) < 0)
+		return cmd_exit(error);
+	if (argc != 1) {
+		gs_error(argc ? "too many arguments" : "which session?");
+		usage_with_options(usage, opts, 0);
+		return 129;
+	}
+	if (state_valid_id(argv[0], &err) < 0) {
+		error = gs_error("invalid session id '%s': %s", argv[0], err);
+		goto cleanup;
+	}
+	from = xstrfmt("%s%s", archive ? SESSIONS_PREFIX : ARCHIVE_PREFIX, argv[0]);
+	to = xstrfmt("%s%s", archive ? ARCHIVE_PREFIX : SESSIONS_PREFIX, argv[0]);
+	if (archive && (error = store_active(&active, c->st)) == 0 && active && !strcmp(active, argv[0])) {
+		error = gs_error("session '%s' is active in this worktree", argv[0]);
+		gs_hint("close it first: git session close");
+		goto cleanup;
+	}
+	msg = xstrfmt("session: %s %s", archive ? "archive" : "unarchive", argv[0]);
+	error = store_rename(c->st, from, to, msg);
+	if (error == GS_ENOTFOUND)
+		error = gs_error("no %s session '%s'", archive ? "live" : "archived", argv[0]);
+	if (!error && !quiet)
+		printf("%s session %s\n", archive ? "Archived" : "Unarchived", argv[0]);
+cleanup:
+	free(from);
+	free(to);
+	free(active);
+	free(msg);
+	free(err);
+	return cmd_exit(error);
+}
+
+CMD(archive)
+{
+	return move_session(argc, argv, c, 1);
+}
+
+CMD(unarchive)
+{
+	return move_session(argc, argv, c, 0);
+}

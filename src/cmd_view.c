@@ -1,0 +1,275 @@
+/*
+ * cmd_view.c - reading sessions: show, list, log, get, and the revision
+ * names they accept.
+ */
+#include "git-session/cmd.h"
+#include "git-session/json.h"
+#include "git-session/opts.h"
+#include "git-session/output.h"
+#include "git-session/util.h"
+#include "git-session/yaml.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/*
+ * A revision as git understands it, with session ids and SESSION_HEAD
+ * spelled out: "<id>~2" -> "refs/sessions/<id>~2". The caller frees it.
+ */
+int cmd_resolve_rev(char **out, struct cmd_ctx *c, const char *rev)
+{
+	size_t n = 0;
+	char *id = NULL, *ref;
+	int error;
+
+	*out = NULL;
+	if (!rev || !strncmp(rev, SESSION_HEAD, strlen(SESSION_HEAD))) {
+		if ((error = engine_active(&id, c->st)) < 0)
+			return error;
+		*out = xstrfmt("%s%s%s", SESSIONS_PREFIX, id, rev ? rev + strlen(SESSION_HEAD) : "");
+		free(id);
+		return 0;
+	}
+	while (rev[n] && (isalnum((unsigned char)rev[n]) || strchr("._-", rev[n])))
+		n++;
+	id = xstrndup(rev, n);
+	for (const char *const *p = (const char *const[]){ SESSIONS_PREFIX, ARCHIVE_PREFIX, NULL }; *p; p++) {
+		ref = xstrfmt("%s%s", *p, id);
+		if (n && store_ref_exists(c->st, ref)) {
+			*out = xstrfmt("%s%s", ref, rev + n);
+			free(ref);
+			break;
+		}
+		free(ref);
+	}
+	free(id);
+	if (!*out)
+		*out = xstrdup(rev);
+	return 0;
+}
+
+static const char *const show_usage[] = { "git session show [<rev>] [--json | --yaml]", NULL };
+
+CMD(show)
+{
+	int json = 0, yaml = 0, error;
+	char *spec = NULL, *text = NULL;
+	struct store_tip tip = { 0 };
+	cJSON *state = NULL;
+	const struct option opts[] = {
+		{ OPT_BOOL, 0, "json", &json, NULL, "print the state as JSON" },
+		{ OPT_BOOL, 0, "yaml", &yaml, NULL, "print the state as YAML" },
+		OPT_END_MARK,
+	};
+
+	if ((error = parse_options(&argc, argv, opts, show_usage, 0)) < 0 ||
+	    (error = cmd_no_more_args(argc, 1, show_usage)) < 0)
+		goto cleanup;
+	if (json && yaml) {
+		error = gs_error("--json and --yaml cannot be used together");
+		goto cleanup;
+	}
+	if ((error = cmd_resolve_rev(&spec, c, argc ? argv[0] : NULL)) < 0)
+		goto cleanup;
+	error = engine_load_rev(&state, &tip, c->st, spec);
+	if (error == GS_ENOTFOUND)
+		error = gs_error("unknown revision or session '%s'", argc ? argv[0] : SESSION_HEAD);
+	if (error < 0)
+		goto cleanup;
+	if (yaml) {
+		if ((error = yaml_emit(&text, NULL, state)) < 0)
+			goto cleanup;
+		fputs(text, stdout);
+		goto cleanup;
+	}
+	text = json_print(state, 1, NULL);
+	if (!json) {
+		printf("checkpoint %s\n", tip.commit);
+		out_text(stdout, tip.subject);
+		fputs("\n\n", stdout);
+	}
+	fputs(text, stdout);
+cleanup:
+	free(spec);
+	free(text);
+	cJSON_Delete(state);
+	store_tip_clear(&tip);
+	return cmd_exit(error);
+}
+
+/* One line of `list`, or one object of `list --json`. */
+static int list_one(cJSON *out, struct cmd_ctx *c, const char *id, const char *prefix,
+		    const char *active, int width)
+{
+	char *ref = xstrfmt("%s%s", prefix, id);
+	struct store_tip tip = { 0 };
+	cJSON *state = NULL, *o;
+	int archived = !strcmp(prefix, ARCHIVE_PREFIX), is_active;
+	int error = engine_load_ref(&state, &tip, c->st, ref);
+
+	free(ref);
+	if (error < 0)
+		return error;
+	is_active = !archived && active && !strcmp(active, id);
+	if (out) {
+		o = cJSON_CreateObject();
+		json_set_str(o, "id", id);
+		json_set_str(o, "status", json_str(state, "status"));
+		json_set_bool(o, "active", is_active);
+		json_set_bool(o, "archived", archived);
+		json_set_str(o, "topic", json_str(state, "topic"));
+		json_set_str(o, "created", json_str(state, "created"));
+		json_set_str(o, "updated", json_str(state, "updated"));
+		json_set_str(o, "checkpoint", tip.commit);
+		cJSON_AddItemToArray(out, o);
+	} else {
+		struct sbuf sb = SBUF_INIT;
+		time_t t;
+
+		if (gs_time_parse_iso(&t, json_str(state, "updated") ? json_str(state, "updated") : "") < 0)
+			t = tip.time;
+		out_relative_time(&sb, t, time(NULL));
+		printf("%c %-*s  %-11s  %-16s  ", is_active ? '*' : ' ', width, id,
+		       archived ? "archived" : json_str(state, "status"), sb.buf);
+		out_text(stdout, json_str(state, "topic") ? json_str(state, "topic") : "");
+		putchar('\n');
+		sbuf_release(&sb);
+	}
+	cJSON_Delete(state);
+	store_tip_clear(&tip);
+	return 0;
+}
+
+CMD(list)
+{
+	static const char *const usage[] = { "git session list [--all] [--json]", NULL };
+	int all = 0, json = 0, error, width = 0;
+	char **ids = NULL, **arch = NULL, *active = NULL;
+	size_t n = 0, na = 0;
+	cJSON *out = NULL;
+	const struct option opts[] = {
+		{ OPT_BOOL, 'a', "all", &all, NULL, "include archived sessions" },
+		{ OPT_BOOL, 0, "json", &json, NULL, "print a JSON array" },
+		OPT_END_MARK,
+	};
+
+	if ((error = parse_options(&argc, argv, opts, usage, 0)) < 0 ||
+	    (error = cmd_no_more_args(argc, 0, usage)) < 0 ||
+	    (error = store_list(&ids, &n, c->st, SESSIONS_PREFIX)) < 0 ||
+	    (all && (error = store_list(&arch, &na, c->st, ARCHIVE_PREFIX)) < 0) ||
+	    (error = store_active(&active, c->st)) < 0)
+		goto cleanup;
+	for (size_t i = 0; i < n + na; i++) {
+		int w = (int)strlen(i < n ? ids[i] : arch[i - n]);
+		width = w > width ? w : width;
+	}
+	if (json)
+		out = cJSON_CreateArray();
+	for (size_t i = 0; i < n + na && !error; i++)
+		error = list_one(out, c, i < n ? ids[i] : arch[i - n],
+				 i < n ? SESSIONS_PREFIX : ARCHIVE_PREFIX, active, width);
+	if (!error && json) {
+		char *text = json_print(out, 1, NULL);
+		fputs(text, stdout);
+		free(text);
+	}
+cleanup:
+	store_ids_free(ids, n);
+	store_ids_free(arch, na);
+	free(active);
+	cJSON_Delete(out);
+	return cmd_exit(error);
+}
+
+CMD(log)
+{
+	static const char *const usage[] = { "git session log [<id>] [-- <git log options>]", NULL };
+	const struct option opts[] = { OPT_END_MARK };
+	const char **args;
+	char *spec = NULL;
+	int error, i = 0, n;
+
+	if ((error = parse_options(&argc, argv, opts, usage, 1)) < 0)
+		return cmd_exit(error);
+	n = argc && strcmp(argv[0], "--") ? 1 : 0;
+	if (argc > n && strcmp(argv[n], "--")) {
+		gs_error("too many arguments (put git log options after '--')");
+		usage_with_options(usage, opts, 0);
+		return 129;
+	}
+	if (n) {
+		char *id = NULL;
+		if ((error = cmd_target(&id, c, argv[0])) < 0)
+			return cmd_exit(error);
+		spec = engine_refname(id);
+		free(id);
+	} else if ((error = cmd_resolve_rev(&spec, c, NULL)) < 0) {
+		return cmd_exit(error);
+	}
+	args = xcalloc((size_t)argc + 4, sizeof(*args));
+	args[i++] = "git";
+	args[i++] = "log";
+	args[i++] = spec;
+	for (int k = n + 1; k < argc; k++)
+		args[i++] = argv[k];
+	fflush(stdout);
+	store_free(c->st);
+	c->st = NULL;
+	execvp("git", (char *const *)args);
+	gs_error("cannot run git log: %m");
+	free(args);
+	free(spec);
+	return 1;
+}
+
+CMD(get)
+{
+	static const char *const usage[] = { "git session get <key>", NULL };
+	int json = 0, error;
+	char *id = NULL, *ref = NULL;
+	struct store_tip tip = { 0 };
+	cJSON *state = NULL;
+	const cJSON *v;
+	const struct option opts[] = {
+		{ OPT_BOOL, 0, "json", &json, NULL, "print strings as JSON too" },
+		OPT_END_MARK,
+	};
+
+	if ((error = parse_options(&argc, argv, opts, usage, 0)) < 0)
+		goto cleanup;
+	if (argc != 1) {
+		gs_error(argc ? "too many arguments" : "which key?");
+		usage_with_options(usage, opts, 0);
+		error = GS_EUSAGE;
+		goto cleanup;
+	}
+	if ((error = cmd_target(&id, c, NULL)) < 0)
+		goto cleanup;
+	ref = engine_refname(id);
+	if ((error = engine_load_ref(&state, &tip, c->st, ref)) < 0)
+		goto cleanup;
+	v = state_extra_get(state, argv[0]);
+	if (!v) {
+		error = GS_ERROR;	/* like git config: absent, exit 1, say nothing */
+		goto cleanup;
+	}
+	if (cJSON_IsString(v) && !json) {
+		out_text(stdout, v->valuestring);
+		putchar('\n');
+	} else {
+		char *text = json_print(v, cJSON_IsObject(v) || cJSON_IsArray(v), NULL);
+		fputs(text, stdout);
+		if (!cJSON_IsObject(v) && !cJSON_IsArray(v))
+			putchar('\n');
+		free(text);
+	}
+cleanup:
+	cJSON_Delete(state);
+	store_tip_clear(&tip);
+	free(id);
+	free(ref);
+	return cmd_exit(error);
+}

@@ -1,0 +1,281 @@
+/*
+ * engine.c - read, apply, write, compare-and-swap, retry. The single path
+ * every change to a session takes.
+ */
+#include "git-session/engine.h"
+#include "git-session/json.h"
+#include "git-session/util.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#define STATE_MAX_BYTES (256u * 1024 * 1024)
+
+int engine_init(struct engine *e, gs_store *st)
+{
+	int64_t v;
+
+	e->st = st;
+	e->lim.max_retries = STATE_DEFAULT_MAX_RETRIES;
+	if (store_config_int(&v, st, "session.maxRetries", STATE_DEFAULT_MAX_RETRIES) < 0 ||
+	    store_config_int(&e->lock_timeout_ms, st, "session.lockTimeout", 20000) < 0)
+		return GS_ERROR;
+	if (v < 0 || v > 1000)
+		return gs_error("session.maxRetries must be between 0 and 1000");
+	e->lim.max_retries = (int)v;
+	return 0;
+}
+
+char *engine_refname(const char *id)
+{
+	return xstrfmt("%s%s", SESSIONS_PREFIX, id);
+}
+
+static int load_tip(cJSON **state, struct store_tip *tip, const char *what)
+{
+	cJSON *raw = NULL;
+	char *err = NULL;
+
+	if (json_parse(&raw, tip->json, tip->len, STATE_MAX_BYTES, &err) < 0 ||
+	    state_normalize(state, raw, &err) < 0) {
+		gs_error("checkpoint %.12s of '%s' is damaged: session.json: %s", tip->commit, what, err);
+		gs_hint("run 'git session fsck --repair' to go back to the last good checkpoint");
+		free(err);
+		return GS_ERROR;
+	}
+	return 0;
+}
+
+int engine_load_ref(cJSON **state, struct store_tip *tip, gs_store *st, const char *refname)
+{
+	int error;
+
+	*state = NULL;
+	if ((error = store_read_ref(tip, st, refname)) < 0)
+		return error;
+	if ((error = load_tip(state, tip, refname)) < 0)
+		store_tip_clear(tip);
+	return error;
+}
+
+int engine_load_rev(cJSON **state, struct store_tip *tip, gs_store *st, const char *rev)
+{
+	int error;
+
+	*state = NULL;
+	if ((error = store_read_rev(tip, st, rev)) < 0)
+		return error;
+	if ((error = load_tip(state, tip, rev)) < 0)
+		store_tip_clear(tip);
+	return error;
+}
+
+int engine_find(char **refname, gs_store *st, const char *id)
+{
+	char *err = NULL, *archived;
+
+	*refname = NULL;
+	if (state_valid_id(id, &err) < 0) {
+		gs_error("invalid session id '%s': %s", id, err);
+		free(err);
+		return GS_ERROR;
+	}
+	*refname = engine_refname(id);
+	if (store_ref_exists(st, *refname))
+		return 0;
+	free(*refname);
+	*refname = NULL;
+	archived = xstrfmt("%s%s", ARCHIVE_PREFIX, id);
+	if (store_ref_exists(st, archived))
+		gs_error("session '%s' is archived (run 'git session unarchive %s')", id, id);
+	else
+		gs_error("no such session: '%s'", id);
+	free(archived);
+	return GS_ENOTFOUND;
+}
+
+int engine_active(char **id, gs_store *st)
+{
+	if (store_active(id, st) < 0)
+		return GS_ERROR;
+	if (!*id) {
+		gs_error("no active session");
+		gs_hint("start one with 'git session start <topic>' or pick one with 'git session switch <id>'");
+		return GS_ENOTFOUND;
+	}
+	return 0;
+}
+
+/* files/<path> updates from the operation's "files" argument. */
+static struct store_file *op_files(size_t *n, const cJSON *op)
+{
+	const cJSON *files = cJSON_GetObjectItemCaseSensitive(op_args(op), "files"), *f;
+	struct store_file *out;
+
+	*n = 0;
+	if (!cJSON_IsObject(files))
+		return NULL;
+	out = xcalloc((size_t)cJSON_GetArraySize(files), sizeof(*out));
+	for (f = files->child; f; f = f->next) {
+		out[*n].path = f->string;
+		out[(*n)++].oid = json_str(f, "oid");
+	}
+	return out;
+}
+
+static char *commit_message(const char *subject, const char *body, const char *id,
+			    const cJSON *op)
+{
+	const cJSON *ctx = cJSON_GetObjectItemCaseSensitive(op, "context");
+	struct sbuf sb = SBUF_INIT;
+
+	sbuf_adds(&sb, subject);
+	sbuf_adds(&sb, "\n\n");
+	if (body && *body) {
+		sbuf_adds(&sb, body);
+		sbuf_adds(&sb, body[strlen(body) - 1] == '\n' ? "\n" : "\n\n");
+	}
+	sbuf_addf(&sb, "Session-Id: %s\nSession-Op: %s\nBranch: %s\nHead: %s\n", id,
+		  op_name(op), json_str(ctx, "branch"), json_str(ctx, "head"));
+	return sbuf_detach(&sb, NULL);
+}
+
+/* Fills in the time and where the project stands, once for all attempts. */
+static int complete_op(cJSON *op, gs_store *st)
+{
+	char at[32], head[HEX_SZ], *branch = NULL;
+	cJSON *ctx;
+	time_t now;
+
+	if (!json_str(op, "at")) {
+		if (store_now(&now, st) < 0)
+			return GS_ERROR;
+		gs_time_iso(at, sizeof(at), now);
+		json_set_str(op, "at", at);
+	}
+	if (store_head(&branch, head, st) < 0)
+		return GS_ERROR;
+	ctx = json_obj(op, "context");
+	json_set_str(ctx, "branch", branch);
+	json_set_str(ctx, "head", head);
+	free(branch);
+	return 0;
+}
+
+static void backoff(unsigned *seed, unsigned *delay_us)
+{
+	struct timespec ts;
+	unsigned d = *delay_us / 2 + (unsigned)rand_r(seed) % (*delay_us + 1);
+
+	ts.tv_sec = d / 1000000;
+	ts.tv_nsec = (long)(d % 1000000) * 1000;
+	nanosleep(&ts, NULL);
+	if (*delay_us < 50000)
+		*delay_us *= 2;
+}
+
+static int64_t now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+void engine_result_clear(struct engine_result *r)
+{
+	free(r->subject);
+	cJSON_Delete(r->state);
+	memset(r, 0, sizeof(*r));
+}
+
+/* One attempt: read the tip, apply, write. The ref does not move here. */
+static int attempt(struct engine_result *r, struct store_tip *tip, struct engine *e,
+		   const char *id, const char *refname, cJSON *op, const char *body, int create)
+{
+	struct store_checkpoint cp = { 0 };
+	char *err = NULL, *json = NULL, *opjson = NULL, *msg = NULL;
+	struct store_file *files = NULL;
+	int error;
+
+	if (create) {
+		memset(tip, 0, sizeof(*tip));
+		r->state = cJSON_CreateObject();
+	} else if ((error = engine_load_ref(&r->state, tip, e->st, refname)) < 0) {
+		if (error == GS_ENOTFOUND)
+			gs_error("no such session: '%s'", id);
+		return GS_ERROR;
+	}
+	if ((error = state_apply(r->state, op, &e->lim, &r->subject, &err)) < 0) {
+		gs_error("%s", err);
+		goto cleanup;
+	}
+	json = json_print(r->state, 1, &cp.len);
+	opjson = json_print(op, 1, &cp.oplen);
+	msg = commit_message(r->subject, body, id, op);
+	files = op_files(&cp.nfiles, op);
+	cp.parent = tip;
+	cp.json = json;
+	cp.op = opjson;
+	cp.files = files;
+	cp.message = msg;
+	error = store_write_checkpoint(r->commit, e->st, &cp);
+cleanup:
+	free(err);
+	free(json);
+	free(opjson);
+	free(msg);
+	free(files);
+	return error;
+}
+
+int engine_commit(struct engine_result *out, struct engine *e, const char *id, cJSON *op,
+		  const char *body, int create)
+{
+	struct engine_result r = { 0 };
+	char *refname = engine_refname(id), *logmsg = NULL;
+	unsigned seed = (unsigned)getpid() ^ (unsigned)time(NULL), delay = 500;
+	struct store_tip tip = { 0 };
+	int64_t deadline;
+	int error;
+
+	if ((error = complete_op(op, e->st)) < 0)
+		goto cleanup;
+	deadline = now_ms() + e->lock_timeout_ms;
+	for (;;) {
+		if ((error = attempt(&r, &tip, e, id, refname, op, body, create)) < 0)
+			goto cleanup;
+		logmsg = xstrfmt("session: %s", r.subject);
+		error = store_cas(e->st, refname, r.commit, tip.exists ? tip.commit : NULL, logmsg);
+		free(logmsg);
+		store_tip_clear(&tip);
+		if (error == 0)
+			break;
+		engine_result_clear(&r);
+		if (error != GS_ERACE)
+			goto cleanup;
+		if (create) {
+			error = gs_error("session '%s' already exists", id);
+			goto cleanup;
+		}
+		if (now_ms() > deadline) {
+			error = gs_error("cannot update '%s': other writers kept it busy for %lld ms",
+					 refname, (long long)e->lock_timeout_ms);
+			gs_hint("if no other git session is running, a stale '%s.lock' may be left in the git directory",
+				refname);
+			goto cleanup;
+		}
+		backoff(&seed, &delay);
+	}
+	if (out) {
+		*out = r;
+		memset(&r, 0, sizeof(r));
+	}
+cleanup:
+	engine_result_clear(&r);
+	store_tip_clear(&tip);
+	free(refname);
+	return error;
+}

@@ -1,0 +1,225 @@
+/*
+ * json.c - guarded parsing and stable printing of JSON. Pure: no I/O.
+ */
+#include "git-session/json.h"
+#include "git-session/util.h"
+
+#include <stdlib.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+/* One pass over the text: depth, number length, strings, UTF-8. */
+static int json_precheck(const char *buf, size_t len, char **err)
+{
+	size_t i, run = 0;
+	int depth = 0, in_str = 0;
+
+	if (!gs_utf8_valid(buf, len)) {
+		*err = xstrdup("not valid UTF-8 (or contains a NUL byte)");
+		return GS_ERROR;
+	}
+	for (i = 0; i < len; i++) {
+		char c = buf[i];
+
+		if (in_str) {
+			if (c == '\\')
+				i++;
+			else if (c == '"')
+				in_str = 0;
+			continue;
+		}
+		if ((c >= '0' && c <= '9') || c == '-' || c == '+' || c == '.' || c == 'e' || c == 'E') {
+			if (++run > JSON_MAX_NUMBER) {
+				*err = xstrfmt("number longer than %d characters", JSON_MAX_NUMBER);
+				return GS_ERROR;
+			}
+			continue;
+		}
+		run = 0;
+		if (c == '"') {
+			in_str = 1;
+		} else if (c == '[' || c == '{') {
+			if (++depth > JSON_MAX_DEPTH) {
+				*err = xstrfmt("nested deeper than %d levels", JSON_MAX_DEPTH);
+				return GS_ERROR;
+			}
+		} else if (c == ']' || c == '}') {
+			depth--;
+		}
+	}
+	return 0;
+}
+
+int json_parse(cJSON **out, const char *buf, size_t len, size_t max, char **err)
+{
+	const char *end = NULL;
+	char *copy;
+	cJSON *v;
+
+	*out = NULL;
+	*err = NULL;
+	if (len > max) {
+		*err = xstrfmt("larger than %zu bytes", max);
+		return GS_ERROR;
+	}
+	if (json_precheck(buf, len, err) < 0)
+		return GS_ERROR;
+	copy = xstrndup(buf, len);	/* cJSON needs the NUL */
+	v = cJSON_ParseWithOpts(copy, &end, 1);
+	if (!v) {
+		size_t at = end && end >= copy ? (size_t)(end - copy) : 0;
+		*err = xstrfmt("invalid JSON near byte %zu", at);
+		free(copy);
+		return GS_ERROR;
+	}
+	free(copy);
+	*out = v;
+	return 0;
+}
+
+int json_is_int(double d)
+{
+	return isfinite(d) && d == floor(d) && fabs(d) < 9007199254740992.0;
+}
+
+static void print_string(struct sbuf *sb, const char *s)
+{
+	const unsigned char *p = (const unsigned char *)(s ? s : "");
+
+	sbuf_addch(sb, '"');
+	for (; *p; p++) {
+		switch (*p) {
+		case '"': sbuf_adds(sb, "\\\""); break;
+		case '\\': sbuf_adds(sb, "\\\\"); break;
+		case '\n': sbuf_adds(sb, "\\n"); break;
+		case '\r': sbuf_adds(sb, "\\r"); break;
+		case '\t': sbuf_adds(sb, "\\t"); break;
+		case '\b': sbuf_adds(sb, "\\b"); break;
+		case '\f': sbuf_adds(sb, "\\f"); break;
+		default:
+			if (*p < 0x20 || *p == 0x7f)
+				sbuf_addf(sb, "\\u%04x", *p);
+			else
+				sbuf_addch(sb, (char)*p);
+		}
+	}
+	sbuf_addch(sb, '"');
+}
+
+static void print_number(struct sbuf *sb, double d)
+{
+	if (json_is_int(d))
+		sbuf_addf(sb, "%lld", (long long)d);
+	else if (isfinite(d))
+		sbuf_addf(sb, "%.17g", d);
+	else
+		sbuf_adds(sb, "null");
+}
+
+static void indent(struct sbuf *sb, int pretty, int depth)
+{
+	if (!pretty)
+		return;
+	sbuf_addch(sb, '\n');
+	for (int i = 0; i < depth; i++)
+		sbuf_adds(sb, "  ");
+}
+
+static void print_value(struct sbuf *sb, const cJSON *v, int pretty, int depth)
+{
+	const cJSON *c;
+	int obj;
+
+	if (cJSON_IsString(v)) {
+		print_string(sb, v->valuestring);
+	} else if (cJSON_IsNumber(v)) {
+		print_number(sb, v->valuedouble);
+	} else if (cJSON_IsBool(v)) {
+		sbuf_adds(sb, cJSON_IsTrue(v) ? "true" : "false");
+	} else if (cJSON_IsObject(v) || cJSON_IsArray(v)) {
+		obj = cJSON_IsObject(v);
+		sbuf_addch(sb, obj ? '{' : '[');
+		for (c = v->child; c; c = c->next) {
+			indent(sb, pretty, depth + 1);
+			if (obj) {
+				print_string(sb, c->string);
+				sbuf_adds(sb, pretty ? ": " : ":");
+			}
+			print_value(sb, c, pretty, depth + 1);
+			if (c->next)
+				sbuf_addch(sb, ',');
+		}
+		if (v->child)
+			indent(sb, pretty, depth);
+		sbuf_addch(sb, obj ? '}' : ']');
+	} else {
+		sbuf_adds(sb, "null");
+	}
+}
+
+char *json_print(const cJSON *v, int pretty, size_t *len)
+{
+	struct sbuf sb = SBUF_INIT;
+
+	print_value(&sb, v, pretty, 0);
+	if (pretty)
+		sbuf_addch(&sb, '\n');
+	return sbuf_detach(&sb, len);
+}
+
+const char *json_str(const cJSON *obj, const char *key)
+{
+	const cJSON *v = obj ? cJSON_GetObjectItemCaseSensitive(obj, key) : NULL;
+	return cJSON_IsString(v) ? v->valuestring : NULL;
+}
+
+double json_num(const cJSON *obj, const char *key, double def)
+{
+	const cJSON *v = obj ? cJSON_GetObjectItemCaseSensitive(obj, key) : NULL;
+	return cJSON_IsNumber(v) ? v->valuedouble : def;
+}
+
+int json_bool(const cJSON *obj, const char *key, int def)
+{
+	const cJSON *v = obj ? cJSON_GetObjectItemCaseSensitive(obj, key) : NULL;
+	return cJSON_IsBool(v) ? cJSON_IsTrue(v) : def;
+}
+
+cJSON *json_set(cJSON *obj, const char *key, cJSON *val)
+{
+	if (!val)
+		abort();
+	if (cJSON_GetObjectItemCaseSensitive(obj, key))
+		cJSON_ReplaceItemInObjectCaseSensitive(obj, key, val);
+	else
+		cJSON_AddItemToObject(obj, key, val);
+	return val;
+}
+
+cJSON *json_set_str(cJSON *obj, const char *key, const char *s)
+{
+	return json_set(obj, key, s ? cJSON_CreateString(s) : cJSON_CreateNull());
+}
+
+cJSON *json_set_num(cJSON *obj, const char *key, double n)
+{
+	return json_set(obj, key, cJSON_CreateNumber(n));
+}
+
+cJSON *json_set_bool(cJSON *obj, const char *key, int b)
+{
+	return json_set(obj, key, cJSON_CreateBool(b));
+}
+
+cJSON *json_obj(cJSON *obj, const char *key)
+{
+	cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
+	return cJSON_IsObject(v) ? v : json_set(obj, key, cJSON_CreateObject());
+}
+
+cJSON *json_arr(cJSON *obj, const char *key)
+{
+	cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
+	return cJSON_IsArray(v) ? v : json_set(obj, key, cJSON_CreateArray());
+}

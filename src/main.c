@@ -1,0 +1,85 @@
+/*
+ * main.c - git-session's entry point: finds the command, opens the
+ * repository for it, runs it, and turns its result into an exit code.
+ */
+#include <git2.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "git-session/cmd.h"
+#include "git-session/util.h"
+
+struct command {
+	const char *name;
+	cmd_fn fn;
+	int needs_repo;
+	const char *summary;
+};
+
+static const struct command commands[] = {
+	{ "start", cmd_start, 1, "start a session and make it active" },
+	{ "status", cmd_status, 1, "show the state of a session" },
+	{ "show", cmd_show, 1, "show a checkpoint's state" },
+	{ "list", cmd_list, 1, "list sessions" },
+	{ "log", cmd_log, 1, "show a session's checkpoints with git log" },
+	{ "switch", cmd_switch, 1, "make another session active" },
+	{ "pause", cmd_pause, 1, "pause the active session" },
+	{ "resume", cmd_resume, 1, "resume a session" },
+	{ "close", cmd_close, 1, "complete or abort the active session" },
+	{ "archive", cmd_archive, 1, "move a session out of the live namespace" },
+	{ "unarchive", cmd_unarchive, 1, "bring an archived session back" },
+	{ "checkpoint", cmd_checkpoint, 1, "record files and take a checkpoint" },
+	{ "note", cmd_note, 1, "add a note" },
+	{ "summary", cmd_summary, 1, "set the context summary" },
+	{ "set", cmd_set, 1, "set a value under extra" },
+	{ "get", cmd_get, 1, "print a value of the state" },
+};
+
+static void list_commands(FILE *f)
+{
+	fprintf(f, "usage: git session <command> [<args>]\n\nCommands:\n");
+	for (size_t i = 0; i < ARRAY_SIZE(commands); i++)
+		fprintf(f, "   %-12s %s\n", commands[i].name, commands[i].summary);
+	fprintf(f, "\nSee 'git session <command> -h' for a command's options.\n");
+}
+
+static int run(const struct command *cmd, int argc, const char **argv)
+{
+	struct cmd_ctx c = { 0 };
+	int ret;
+
+	if (cmd->needs_repo) {
+		if (store_open(&c.st) < 0)
+			return 1;
+		if (engine_init(&c.eng, c.st) < 0) {
+			store_free(c.st);
+			return 1;
+		}
+	}
+	ret = cmd->fn(argc, argv, &c);
+	store_free(c.st);
+	return ret;
+}
+
+int main(int argc, const char **argv)
+{
+	int ret;
+
+	if (argc < 2 || !strcmp(argv[1], "-h")) {
+		list_commands(argc < 2 ? stderr : stdout);
+		return argc < 2 ? 1 : 129;
+	}
+	for (size_t i = 0; i < ARRAY_SIZE(commands); i++) {
+		if (strcmp(commands[i].name, argv[1]))
+			continue;
+		git_libgit2_init();
+		ret = run(&commands[i], argc - 1, argv + 1);
+		git_libgit2_shutdown();
+		fflush(stdout);
+		if (ferror(stdout))
+			return gs_error("write to standard output failed"), 1;
+		return ret;
+	}
+	gs_error("'%s' is not a git session command. See 'git session -h'.", argv[1]);
+	return 1;
+}

@@ -1,0 +1,78 @@
+/*
+ * output.c - safe, readable terminal text.
+ */
+#include "git-session/output.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+void out_escape(struct sbuf *sb, const char *s)
+{
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+		if (*p < 0x20 && *p != '\n' && *p != '\t') {
+			sbuf_addch(sb, '^');
+			sbuf_addch(sb, (char)(*p + '@'));
+		} else if (*p == 0x7f) {
+			sbuf_adds(sb, "^?");
+		} else if (*p == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f) {
+			sbuf_addf(sb, "\\u%04x", p[1]);	/* C1 controls, CSI among them */
+			p++;
+		} else {
+			sbuf_addch(sb, (char)*p);
+		}
+	}
+}
+
+void out_text(FILE *f, const char *s)
+{
+	struct sbuf sb = SBUF_INIT;
+
+	out_escape(&sb, s ? s : "");
+	fwrite(sb.buf, 1, sb.len, f);
+	sbuf_release(&sb);
+}
+
+const char *out_c(const struct out_color *c, const char *code)
+{
+	return c && c->on ? code : "";
+}
+
+void out_relative_time(struct sbuf *sb, time_t then, time_t now)
+{
+	static const struct { long secs; const char *unit; } units[] = {
+		{ 365L * 86400, "year" }, { 30L * 86400, "month" }, { 7L * 86400, "week" },
+		{ 86400, "day" }, { 3600, "hour" }, { 60, "minute" }, { 1, "second" },
+	};
+	long d = (long)(now - then);
+
+	if (d < 0) {
+		sbuf_adds(sb, "in the future");
+		return;
+	}
+	if (d < 1) {
+		sbuf_adds(sb, "just now");
+		return;
+	}
+	for (size_t i = 0; i < ARRAY_SIZE(units); i++)
+		if (d >= units[i].secs) {
+			long n = d / units[i].secs;
+			sbuf_addf(sb, "%ld %s%s ago", n, units[i].unit, n == 1 ? "" : "s");
+			return;
+		}
+}
+
+void out_human_count(struct sbuf *sb, double n)
+{
+	if (n >= 1e6)
+		sbuf_addf(sb, "%.1fM", n / 1e6);
+	else if (n >= 1e3)
+		sbuf_addf(sb, "%.1fk", n / 1e3);
+	else
+		sbuf_addf(sb, "%.0f", n);
+	/* "150.0k" reads better as "150k" */
+	if (sb->len >= 4 && !strncmp(sb->buf + sb->len - 3, ".0", 2)) {
+		char unit = sb->buf[sb->len - 1];
+		sb->len -= 3;
+		sbuf_addch(sb, unit);
+	}
+}

@@ -1,0 +1,53 @@
+/*
+ * state-internal.h - what the files of the model share: the handler type
+ * of the operation table and small helpers. Not for other layers.
+ */
+#ifndef GIT_SESSION_STATE_INTERNAL_H
+#define GIT_SESSION_STATE_INTERNAL_H
+
+#include "git-session/json.h"
+#include "git-session/state.h"
+#include "git-session/util.h"
+
+#define STATE_TEXT_MAX (1024 * 1024)	/* one note, message or summary */
+
+/* What a handler gets: validate everything first, then change state. */
+struct apply_ctx {
+	cJSON *state;
+	const cJSON *args;
+	const char *at;
+	const struct state_limits *lim;
+	struct sbuf subject;
+	char *err;
+};
+
+typedef int (*apply_fn)(struct apply_ctx *c);
+
+/* Sets c->err and returns GS_ERROR. */
+int apply_fail(struct apply_ctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* A required string argument of at most STATE_TEXT_MAX bytes, valid UTF-8. */
+int arg_text(const char **out, struct apply_ctx *c, const char *key, int required);
+/* Appends s to sb quoted and shortened to n characters, for subjects. */
+void subject_quote(struct sbuf *sb, const char *s, size_t n);
+
+/* Non-zero when path is a clean repository-relative path outside .git. */
+int state_valid_path(const char *path);
+/*
+ * Records files (path -> {oid, status}) into the manifest; status, agent
+ * and phase override what each entry says when given. Returns how many.
+ */
+int state_record_files(struct apply_ctx *c, const cJSON *files, const char *status,
+		       const char *agent, const cJSON *phase);
+/* A new pending phase; the caller owns it. */
+cJSON *state_new_phase(int id, const char *name);
+
+/* Handlers of the session's work (phases, agents, files, ...). */
+const struct op_handler *state_work_handlers(size_t *n);
+
+struct op_handler {
+	const char *name;
+	apply_fn fn;
+	int when_closed;	/* allowed on a paused or closed session */
+};
+
+#endif

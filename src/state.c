@@ -1,0 +1,643 @@
+/*
+ * state.c - the session document, its schema order, identity rules and
+ * the session-level operations (start, pause, resume, close, note,
+ * summary, set, checkpoint). Pure: no I/O, no git.
+ */
+#include "state-internal.h"
+
+#include <stdlib.h>
+#include <ctype.h>
+#include <stdio.h>
+#include <string.h>
+
+/* The order keys take in session.json; see doc/json.md. */
+static const char *const schema_keys[] = {
+	"schema_version", "session_id", "topic", "goal", "mode", "status",
+	"created", "updated", "project", "plans", "current_phase", "phases",
+	"agents", "files", "errors", "tokens", "decisions", "tasks",
+	"milestones", "artifacts", "notes", "commits", "context_summary",
+	"extra",
+};
+
+static cJSON *default_for(const char *key)
+{
+	static const char *const arrays[] = {
+		"plans", "phases", "agents", "errors", "decisions", "tasks",
+		"milestones", "artifacts", "notes", "commits",
+	};
+	static const char *const objects[] = { "project", "files", "extra" };
+
+	for (size_t i = 0; i < ARRAY_SIZE(arrays); i++)
+		if (!strcmp(key, arrays[i]))
+			return cJSON_CreateArray();
+	for (size_t i = 0; i < ARRAY_SIZE(objects); i++)
+		if (!strcmp(key, objects[i]))
+			return cJSON_CreateObject();
+	if (!strcmp(key, "tokens"))
+		return NULL;	/* built by normalize_tokens */
+	if (!strcmp(key, "schema_version"))
+		return cJSON_CreateString(STATE_SCHEMA_VERSION);
+	if (!strcmp(key, "status"))
+		return cJSON_CreateString("in_progress");
+	return cJSON_CreateNull();
+}
+
+/* Every token field is a number; max defaults to the budget. */
+static cJSON *normalize_tokens(cJSON *in)
+{
+	static const char *const keys[] = { "input", "output", "cached", "max", "peak", "saved" };
+	cJSON *t = cJSON_CreateObject(), *by;
+
+	for (size_t i = 0; i < ARRAY_SIZE(keys); i++) {
+		double def = strcmp(keys[i], "max") ? 0 : STATE_DEFAULT_BUDGET;
+		json_set_num(t, keys[i], json_num(in, keys[i], def));
+	}
+	by = in ? cJSON_DetachItemFromObjectCaseSensitive(in, "by_agent") : NULL;
+	json_set(t, "by_agent", cJSON_IsObject(by) ? by : cJSON_CreateObject());
+	if (by && !cJSON_IsObject(by))
+		cJSON_Delete(by);
+	for (cJSON *c = in ? in->child : NULL; c; c = c->next)
+		if (!cJSON_GetObjectItemCaseSensitive(t, c->string))
+			cJSON_AddItemToObject(t, c->string, cJSON_Duplicate(c, 1));
+	return t;
+}
+
+static int type_ok(const char *key, const cJSON *v)
+{
+	cJSON *def;
+	int ok;
+
+	if (cJSON_IsNull(v) || !strcmp(key, "current_phase"))
+		return 1;
+	if (!strcmp(key, "tokens"))
+		return cJSON_IsObject(v);
+	def = default_for(key);
+	ok = cJSON_IsNull(def) ? cJSON_IsString(v) : (def->type & 0xff) == (v->type & 0xff);
+	cJSON_Delete(def);
+	return ok;
+}
+
+int state_normalize(cJSON **out, cJSON *in, char **err)
+{
+	cJSON *st = NULL, *v;
+	const char *status;
+	int error = GS_ERROR;
+
+	*out = NULL;
+	*err = NULL;
+	if (!cJSON_IsObject(in)) {
+		*err = xstrdup("session.json is not a JSON object");
+		goto cleanup;
+	}
+	st = cJSON_CreateObject();
+	for (size_t i = 0; i < ARRAY_SIZE(schema_keys); i++) {
+		const char *key = schema_keys[i];
+
+		v = cJSON_DetachItemFromObjectCaseSensitive(in, key);
+		if (v && !type_ok(key, v)) {
+			*err = xstrfmt("session.json: '%s' has the wrong type", key);
+			cJSON_Delete(v);
+			goto cleanup;
+		}
+		if (!strcmp(key, "tokens")) {
+			cJSON *t = normalize_tokens(v);
+			cJSON_Delete(v);
+			v = t;
+		} else if (!v || cJSON_IsNull(v)) {
+			cJSON *d = default_for(key);
+
+			if (v && cJSON_IsNull(d)) {
+				cJSON_Delete(d);	/* a null that may stay null */
+			} else {
+				cJSON_Delete(v);
+				v = d;
+			}
+		}
+		cJSON_AddItemToObject(st, key, v);
+	}
+	while (in->child) {	/* keys we do not know: keep them, last */
+		v = cJSON_DetachItemViaPointer(in, in->child);
+		cJSON_AddItemToObject(st, v->string, v);
+	}
+	if (!json_str(st, "session_id")) {
+		*err = xstrdup("session.json: no session_id");
+		goto cleanup;
+	}
+	status = json_str(st, "status");
+	if (!status || (strcmp(status, "in_progress") && strcmp(status, "paused") &&
+			strcmp(status, "completed") && strcmp(status, "aborted"))) {
+		*err = xstrfmt("session.json: unknown status '%s'", status ? status : "");
+		goto cleanup;
+	}
+	*out = st;
+	st = NULL;
+	error = 0;
+cleanup:
+	cJSON_Delete(st);
+	cJSON_Delete(in);
+	return error;
+}
+
+int state_valid_id(const char *id, char **err)
+{
+	size_t len = strlen(id);
+
+	*err = NULL;
+	if (!len)
+		*err = xstrdup("empty session id");
+	else if (len > STATE_ID_MAX)
+		*err = xstrfmt("session id longer than %d characters", STATE_ID_MAX);
+	else if (id[0] == '.' || id[0] == '-')
+		*err = xstrdup("session id may not start with '.' or '-'");
+	else if (strstr(id, ".."))
+		*err = xstrdup("session id may not contain '..'");
+	else if (id[len - 1] == '.' || (len >= 5 && !strcmp(id + len - 5, ".lock")))
+		*err = xstrdup("session id may not end with '.' or '.lock'");
+	else
+		for (const char *p = id; *p; p++)
+			if (!isascii((unsigned char)*p) ||
+			    !(isalnum((unsigned char)*p) || *p == '.' || *p == '_' || *p == '-')) {
+				*err = xstrdup("session id may contain only ASCII letters, digits, '.', '_' and '-'");
+				break;
+			}
+	return *err ? GS_ERROR : 0;
+}
+
+char *state_slug(const char *topic)
+{
+	struct sbuf sb = SBUF_INIT;
+	int dash = 0;
+
+	for (const unsigned char *p = (const unsigned char *)topic; *p && sb.len < 60; p++) {
+		if (isascii(*p) && isalnum(*p)) {
+			if (dash && sb.len)
+				sbuf_addch(&sb, '-');
+			sbuf_addch(&sb, (char)tolower(*p));
+			dash = 0;
+		} else {
+			dash = 1;
+		}
+	}
+	return sbuf_detach(&sb, NULL);
+}
+
+cJSON *op_new(const char *name, const char *at)
+{
+	cJSON *op = cJSON_CreateObject();
+
+	json_set_str(op, "op", name);
+	json_set_str(op, "at", at);
+	json_set(op, "args", cJSON_CreateObject());
+	return op;
+}
+
+cJSON *op_args(const cJSON *op)
+{
+	return cJSON_GetObjectItemCaseSensitive(op, "args");
+}
+
+const char *op_name(const cJSON *op)
+{
+	return json_str(op, "op");
+}
+
+int apply_fail(struct apply_ctx *c, const char *fmt, ...)
+{
+	struct sbuf sb = SBUF_INIT;
+	va_list ap;
+
+	va_start(ap, fmt);
+	sbuf_vaddf(&sb, fmt, ap);
+	va_end(ap);
+	free(c->err);
+	c->err = sbuf_detach(&sb, NULL);
+	return GS_ERROR;
+}
+
+int arg_text(const char **out, struct apply_ctx *c, const char *key, int required)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(c->args, key);
+	size_t len;
+
+	*out = NULL;
+	if (!v || cJSON_IsNull(v)) {
+		if (required)
+			return apply_fail(c, "missing %s", key);
+		return 0;
+	}
+	if (!cJSON_IsString(v))
+		return apply_fail(c, "%s must be a string", key);
+	len = strlen(v->valuestring);
+	if (len > STATE_TEXT_MAX)
+		return apply_fail(c, "%s is too long (%zu bytes, at most %d)", key, len, STATE_TEXT_MAX);
+	if (!gs_utf8_valid(v->valuestring, len))
+		return apply_fail(c, "%s is not valid UTF-8", key);
+	if (required && !len)
+		return apply_fail(c, "empty %s", key);
+	*out = v->valuestring;
+	return 0;
+}
+
+void subject_quote(struct sbuf *sb, const char *s, size_t n)
+{
+	size_t i = 0;
+
+	sbuf_addch(sb, '"');
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+		if ((*p & 0xc0) != 0x80 && i++ == n) {
+			sbuf_adds(sb, "...");
+			break;
+		}
+		sbuf_addch(sb, *p < 0x20 ? ' ' : (char)*p);
+	}
+	sbuf_addch(sb, '"');
+}
+
+static cJSON *project_from(const cJSON *p)
+{
+	cJSON *out = cJSON_CreateObject();
+	static const char *const keys[] = { "name", "path", "branch", "head" };
+
+	for (size_t i = 0; i < ARRAY_SIZE(keys); i++)
+		json_set_str(out, keys[i], json_str(p, keys[i]));
+	return out;
+}
+
+static int op_start(struct apply_ctx *c)
+{
+	const char *id = json_str(c->args, "id"), *topic, *goal, *mode;
+	const cJSON *plans = cJSON_GetObjectItemCaseSensitive(c->args, "plans");
+	const cJSON *phases = cJSON_GetObjectItemCaseSensitive(c->args, "phases");
+	double budget = json_num(c->args, "budget", STATE_DEFAULT_BUDGET);
+	cJSON *in = cJSON_CreateObject(), *st = NULL, *arr;
+	char *err = NULL;
+	int n = 0;
+
+	if (c->state->child)
+		return apply_fail(c, "session '%s' already exists", json_str(c->state, "session_id"));
+	if (!id || state_valid_id(id, &err) < 0) {
+		apply_fail(c, "invalid session id '%s': %s", id ? id : "", err ? err : "missing");
+		free(err);
+		cJSON_Delete(in);
+		return GS_ERROR;
+	}
+	if (arg_text(&topic, c, "topic", 0) || arg_text(&goal, c, "goal", 0) ||
+	    arg_text(&mode, c, "mode", 0)) {
+		cJSON_Delete(in);
+		return GS_ERROR;
+	}
+	if (!json_is_int(budget) || budget <= 0) {
+		cJSON_Delete(in);
+		return apply_fail(c, "budget must be a positive whole number");
+	}
+	json_set_str(in, "session_id", id);
+	json_set_str(in, "topic", topic);
+	json_set_str(in, "goal", goal);
+	json_set_str(in, "mode", mode ? mode : "default");
+	json_set_str(in, "created", c->at);
+	json_set_str(in, "updated", c->at);
+	json_set(in, "project", project_from(cJSON_GetObjectItemCaseSensitive(c->args, "project")));
+	arr = json_arr(in, "plans");
+	for (const cJSON *p = cJSON_IsArray(plans) ? plans->child : NULL; p; p = p->next) {
+		cJSON *plan = cJSON_CreateObject();
+		json_set_str(plan, "path", json_str(p, "path"));
+		json_set_str(plan, "oid", json_str(p, "oid"));
+		cJSON_AddItemToArray(arr, plan);
+	}
+	arr = json_arr(in, "phases");
+	for (const cJSON *p = cJSON_IsArray(phases) ? phases->child : NULL; p; p = p->next) {
+		if (!cJSON_IsString(p) || !*p->valuestring) {
+			cJSON_Delete(in);
+			return apply_fail(c, "phase names must be non-empty strings");
+		}
+		cJSON_AddItemToArray(arr, state_new_phase(++n, p->valuestring));
+	}
+	if (n)
+		json_set_num(in, "current_phase", 1);
+	json_set_num(json_obj(in, "tokens"), "max", budget);
+	if (state_normalize(&st, in, &err) < 0) {
+		apply_fail(c, "%s", err);
+		free(err);
+		return GS_ERROR;
+	}
+	while (st->child) {
+		cJSON *v = cJSON_DetachItemViaPointer(st, st->child);
+		cJSON_AddItemToObject(c->state, v->string, v);
+	}
+	cJSON_Delete(st);
+	sbuf_addf(&c->subject, "start session %s", id);
+	if (topic) {
+		sbuf_adds(&c->subject, ": ");
+		subject_quote(&c->subject, topic, 60);
+	}
+	return 0;
+}
+
+static int set_status(struct apply_ctx *c, const char *to, const char *from1, const char *from2)
+{
+	const char *st = json_str(c->state, "status");
+
+	if (strcmp(st, from1) && (!from2 || strcmp(st, from2)))
+		return apply_fail(c, "session '%s' is %s", json_str(c->state, "session_id"),
+				  !strcmp(st, "in_progress") ? "in progress" : st);
+	json_set_str(c->state, "status", to);
+	sbuf_addf(&c->subject, "session %s: %s -> %s", json_str(c->state, "session_id"), st, to);
+	return 0;
+}
+
+static int op_pause(struct apply_ctx *c)
+{
+	return set_status(c, "paused", "in_progress", NULL);
+}
+
+static int op_resume(struct apply_ctx *c)
+{
+	return set_status(c, "in_progress", "paused", NULL);
+}
+
+static int op_close(struct apply_ctx *c)
+{
+	int abort = json_bool(c->args, "abort", 0);
+	return set_status(c, abort ? "aborted" : "completed", "in_progress", "paused");
+}
+
+static int op_note(struct apply_ctx *c)
+{
+	const char *text, *agent;
+	cJSON *note;
+
+	if (arg_text(&text, c, "text", 1) || arg_text(&agent, c, "agent", 0))
+		return GS_ERROR;
+	note = cJSON_CreateObject();
+	json_set_str(note, "text", text);
+	json_set_str(note, "agent", agent);
+	json_set_str(note, "timestamp", c->at);
+	cJSON_AddItemToArray(json_arr(c->state, "notes"), note);
+	sbuf_adds(&c->subject, "note: ");
+	subject_quote(&c->subject, text, 60);
+	return 0;
+}
+
+static int op_summary(struct apply_ctx *c)
+{
+	const char *text;
+
+	if (arg_text(&text, c, "text", 1))
+		return GS_ERROR;
+	json_set_str(c->state, "context_summary", text);
+	sbuf_adds(&c->subject, "summary: ");
+	subject_quote(&c->subject, text, 60);
+	return 0;
+}
+
+/* Walks a dotted key into extra; creates objects on the way when asked. */
+static int extra_walk(cJSON **parent, const char **leaf, struct apply_ctx *c,
+		      cJSON *extra, char *key)
+{
+	cJSON *cur = extra;
+	char *seg = key, *dot;
+
+	for (;;) {
+		dot = strchr(seg, '.');
+		if (!*seg || (dot && dot == seg))
+			return apply_fail(c, "invalid key '%s': empty segment", json_str(c->args, "key"));
+		if (!dot)
+			break;
+		*dot = '\0';
+		{
+			cJSON *next = cJSON_GetObjectItemCaseSensitive(cur, seg);
+			if (!next)
+				next = json_set(cur, seg, cJSON_CreateObject());
+			else if (!cJSON_IsObject(next))
+				return apply_fail(c, "'%s' is not an object", seg);
+			cur = next;
+		}
+		seg = dot + 1;
+	}
+	*parent = cur;
+	*leaf = seg;
+	return 0;
+}
+
+const cJSON *state_extra_get(const cJSON *state, const char *key)
+{
+	const cJSON *cur = cJSON_GetObjectItemCaseSensitive(state, "extra");
+	const char *seg = key;
+
+	while (cur && *seg) {
+		const char *dot = strchrnul(seg, '.');
+		char *name = xstrndup(seg, (size_t)(dot - seg));
+
+		cur = cJSON_IsObject(cur) ? cJSON_GetObjectItemCaseSensitive(cur, name) : NULL;
+		free(name);
+		if (!*dot)
+			return cur;
+		seg = dot + 1;
+	}
+	return NULL;
+}
+
+static int op_set(struct apply_ctx *c)
+{
+	const char *key;
+	const cJSON *value = cJSON_GetObjectItemCaseSensitive(c->args, "value");
+	cJSON *parent = NULL, *scratch;
+	const char *leaf = NULL;
+	char *k;
+	int error;
+
+	if (arg_text(&key, c, "key", 1))
+		return GS_ERROR;
+	if (!value)
+		return apply_fail(c, "missing value");
+	/* walk a copy, so a bad key leaves extra as it was */
+	scratch = cJSON_Duplicate(json_obj(c->state, "extra"), 1);
+	k = xstrdup(key);
+	error = extra_walk(&parent, &leaf, c, scratch, k);
+	if (!error) {
+		json_set(parent, leaf, cJSON_Duplicate(value, 1));
+		json_set(c->state, "extra", scratch);
+		scratch = NULL;
+		sbuf_addf(&c->subject, "set %s", key);
+	}
+	cJSON_Delete(scratch);
+	free(k);
+	return error;
+}
+
+int state_valid_path(const char *path)
+{
+	const char *seg = path;
+
+	if (!*path || *path == '/' || !gs_utf8_valid(path, strlen(path)))
+		return 0;
+	for (;;) {
+		const char *end = strchr(seg, '/');
+		size_t n = end ? (size_t)(end - seg) : strlen(seg);
+
+		if (!n || (n == 1 && seg[0] == '.') || (n == 2 && !strncmp(seg, "..", 2)))
+			return 0;
+		if (seg == path && n == 4 && !strncasecmp(seg, ".git", 4))
+			return 0;
+		for (size_t i = 0; i < n; i++)
+			if ((unsigned char)seg[i] < 0x20)
+				return 0;
+		if (!end)
+			return 1;
+		seg = end + 1;
+	}
+}
+
+/*
+ * Puts entry under path in the files object, keeping paths sorted so that
+ * session.json diffs stay small. Appending is the common, O(1), case.
+ */
+static void files_put(cJSON *files, const char *path, cJSON *entry)
+{
+	cJSON *old = cJSON_GetObjectItemCaseSensitive(files, path), *c;
+	int idx = 0;
+
+	entry->string = xstrdup(path);
+	if (old) {
+		cJSON_ReplaceItemViaPointer(files, old, entry);
+		return;
+	}
+	if (!files->child || strcmp(files->child->prev->string, path) < 0) {
+		cJSON_AddItemToArray(files, entry);
+		return;
+	}
+	for (c = files->child; c && strcmp(c->string, path) < 0; c = c->next)
+		idx++;
+	cJSON_InsertItemInArray(files, idx, entry);
+}
+
+int state_record_files(struct apply_ctx *c, const cJSON *files, const char *status,
+		       const char *agent, const cJSON *phase)
+{
+	cJSON *manifest = json_obj(c->state, "files");
+	const cJSON *f;
+	int n = 0;
+
+	if (!cJSON_IsObject(files))
+		return apply_fail(c, "files must be an object");
+	for (f = files->child; f; f = f->next) {
+		const char *oid = json_str(f, "oid"), *st = status ? status : json_str(f, "status");
+
+		if (!state_valid_path(f->string))
+			return apply_fail(c, "invalid path '%s'", f->string);
+		if (!st || (strcmp(st, "created") && strcmp(st, "modified") && strcmp(st, "deleted")))
+			return apply_fail(c, "'%s': status must be created, modified or deleted", f->string);
+		if (!!oid == !strcmp(st, "deleted"))
+			return apply_fail(c, "'%s': a deleted file has no blob, others need one", f->string);
+	}
+	for (f = files->child; f; f = f->next, n++) {
+		const cJSON *old = cJSON_GetObjectItemCaseSensitive(manifest, f->string);
+		cJSON *e = cJSON_CreateObject();
+		const char *st = status ? status : json_str(f, "status");
+
+		/* a file first created in this session stays "created" until deleted */
+		if (!strcmp(st, "modified") && !status && !strcmp(json_str(old, "status") ? json_str(old, "status") : "", "created"))
+			st = "created";
+		json_set_str(e, "status", st);
+		json_set_str(e, "oid", json_str(f, "oid"));
+		if (phase && !cJSON_IsNull(phase))
+			json_set(e, "phase", cJSON_Duplicate(phase, 1));
+		else if (old && cJSON_GetObjectItemCaseSensitive(old, "phase"))
+			json_set(e, "phase", cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(old, "phase"), 1));
+		else
+			json_set(e, "phase", cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(c->state, "current_phase"), 1));
+		json_set_str(e, "agent", agent ? agent : json_str(old, "agent"));
+		for (const char *const *k = (const char *const[]){ "size", "mtime", "ino", NULL }; *k; k++)
+			if (cJSON_IsNumber(cJSON_GetObjectItemCaseSensitive(f, *k)))
+				json_set_num(e, *k, json_num(f, *k, 0));
+		files_put(manifest, f->string, e);
+	}
+	return n;
+}
+
+static int op_checkpoint(struct apply_ctx *c)
+{
+	const char *msg;
+	int n;
+
+	if (arg_text(&msg, c, "message", 0))
+		return GS_ERROR;
+	if ((n = state_record_files(c, cJSON_GetObjectItemCaseSensitive(c->args, "files"),
+				    NULL, NULL, NULL)) < 0)
+		return GS_ERROR;
+	sbuf_adds(&c->subject, "checkpoint");
+	if (msg && *msg) {
+		sbuf_adds(&c->subject, ": ");
+		subject_quote(&c->subject, msg, 60);
+	} else {
+		sbuf_addf(&c->subject, ": %d file%s", n, n == 1 ? "" : "s");
+	}
+	return 0;
+}
+
+static const struct op_handler session_handlers[] = {
+	{ "session.start", op_start, 0 },
+	{ "session.pause", op_pause, 0 },
+	{ "session.resume", op_resume, 1 },
+	{ "session.close", op_close, 1 },
+	{ "note", op_note, 0 },
+	{ "summary", op_summary, 0 },
+	{ "set", op_set, 0 },
+	{ "checkpoint", op_checkpoint, 0 },
+};
+
+static const struct op_handler *find_handler(const char *name)
+{
+	const struct op_handler *work;
+	size_t n;
+
+	for (size_t i = 0; i < ARRAY_SIZE(session_handlers); i++)
+		if (!strcmp(session_handlers[i].name, name))
+			return &session_handlers[i];
+	work = state_work_handlers(&n);
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(work[i].name, name))
+			return &work[i];
+	return NULL;
+}
+
+int state_apply(cJSON *state, const cJSON *op, const struct state_limits *lim,
+		char **subject, char **err)
+{
+	struct state_limits deflim = STATE_LIMITS_INIT;
+	struct apply_ctx c = { state, op_args(op), json_str(op, "at"), lim ? lim : &deflim, SBUF_INIT, NULL };
+	const struct op_handler *h;
+	const char *name = op_name(op), *status;
+	const cJSON *ctx;
+
+	*subject = *err = NULL;
+	if (!name || !(h = find_handler(name))) {
+		*err = xstrfmt("unknown operation '%s'", name ? name : "");
+		return GS_ERROR;
+	}
+	if (!c.at || !cJSON_IsObject(c.args)) {
+		*err = xstrfmt("malformed operation '%s'", name);
+		return GS_ERROR;
+	}
+	status = json_str(state, "status");
+	if (status && strcmp(status, "in_progress") && !h->when_closed) {
+		*err = xstrfmt("session '%s' is %s", json_str(state, "session_id"), status);
+		return GS_ERROR;
+	}
+	if (h->fn(&c) < 0) {
+		*err = c.err ? c.err : xstrfmt("%s failed", name);
+		sbuf_release(&c.subject);
+		return GS_ERROR;
+	}
+	json_set_str(state, "updated", c.at);
+	ctx = cJSON_GetObjectItemCaseSensitive(op, "context");
+	if (cJSON_IsObject(ctx)) {
+		cJSON *project = json_obj(state, "project");
+		if (json_str(ctx, "branch"))
+			json_set_str(project, "branch", json_str(ctx, "branch"));
+		if (json_str(ctx, "head"))
+			json_set_str(project, "head", json_str(ctx, "head"));
+	}
+	*subject = sbuf_detach(&c.subject, NULL);
+	return 0;
+}

@@ -1,0 +1,23 @@
+/*
+ * store-internal.h - what the store's files share. Only the store
+ * includes libgit2.
+ */
+#ifndef GIT_SESSION_STORE_INTERNAL_H
+#define GIT_SESSION_STORE_INTERNAL_H
+
+#include <git2.h>
+
+#include "git-session/store.h"
+#include "git-session/util.h"
+
+struct gs_store {
+	git_repository *repo;
+	git_config *config;	/* a snapshot, read once */
+};
+
+/* Prints "error: <what>: <libgit2's message>" and returns GS_ERROR. */
+int store_git_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+int store_signature(git_signature **out, gs_store *st, const char *who);
+int ident_parse_date(time_t *t, int *offset, const char *s);
+
+#endif

@@ -1,0 +1,490 @@
+/*
+ * store.c - sessions in the object store: opening the repository, config,
+ * reading and writing checkpoints, the compare-and-swap on session refs,
+ * SESSION_HEAD. The only code, with store_ident.c, that calls libgit2.
+ */
+#include "store-internal.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int store_git_error(const char *fmt, ...)
+{
+	const git_error *e = git_error_last();
+	struct sbuf sb = SBUF_INIT;
+	va_list ap;
+
+	va_start(ap, fmt);
+	sbuf_vaddf(&sb, fmt, ap);
+	va_end(ap);
+	if (e && e->message)
+		sbuf_addf(&sb, ": %s", e->message);
+	gs_error("%s", sb.buf);
+	sbuf_release(&sb);
+	return GS_ERROR;
+}
+
+static int open_repo(git_repository **repo)
+{
+	const char *wt = getenv("GIT_WORK_TREE"), *dir = getenv("GIT_DIR");
+	int error;
+
+	/* OPEN_FROM_ENV refuses GIT_WORK_TREE: open the git dir, then set it */
+	if (wt && *wt) {
+		error = git_repository_open_ext(repo, dir && *dir ? dir : ".",
+						dir && *dir ? GIT_REPOSITORY_OPEN_NO_SEARCH : 0, NULL);
+		if (!error)
+			error = git_repository_set_workdir(*repo, wt, 0);
+		return error;
+	}
+	return git_repository_open_ext(repo, NULL, GIT_REPOSITORY_OPEN_FROM_ENV, NULL);
+}
+
+int store_open(gs_store **out)
+{
+	gs_store *st = xcalloc(1, sizeof(*st));
+	int error, fsync_on;
+
+	*out = NULL;
+	if ((error = open_repo(&st->repo)) < 0) {
+		const git_error *e = git_error_last();
+		if (error == GIT_ENOTFOUND)
+			gs_error("not a git repository (or any of the parent directories)");
+		else
+			gs_error("cannot open the repository: %s", e && e->message ? e->message : "unknown error");
+		goto fail;
+	}
+	if (git_repository_config_snapshot(&st->config, st->repo) < 0) {
+		store_git_error("cannot read the configuration");
+		goto fail;
+	}
+	if (store_config_bool(&fsync_on, st, "session.fsync", 1) < 0)
+		goto fail;
+	git_libgit2_opts(GIT_OPT_ENABLE_FSYNC_GITDIR, fsync_on);
+	*out = st;
+	return 0;
+fail:
+	store_free(st);
+	return GS_ERROR;
+}
+
+void store_free(gs_store *st)
+{
+	if (!st)
+		return;
+	git_config_free(st->config);
+	git_repository_free(st->repo);
+	free(st);
+}
+
+const char *store_workdir(gs_store *st)
+{
+	return git_repository_workdir(st->repo);
+}
+
+const char *store_gitdir(gs_store *st)
+{
+	return git_repository_path(st->repo);
+}
+
+int store_config_bool(int *out, gs_store *st, const char *key, int def)
+{
+	int error = git_config_get_bool(out, st->config, key);
+
+	if (error == GIT_ENOTFOUND) {
+		*out = def;
+		return 0;
+	}
+	return error < 0 ? store_git_error("bad config") : 0;
+}
+
+int store_config_int(int64_t *out, gs_store *st, const char *key, int64_t def)
+{
+	int error = git_config_get_int64(out, st->config, key);
+
+	if (error == GIT_ENOTFOUND) {
+		*out = def;
+		return 0;
+	}
+	return error < 0 ? store_git_error("bad config") : 0;
+}
+
+char *store_config_str(gs_store *st, const char *key)
+{
+	git_buf buf = GIT_BUF_INIT;
+	char *s = NULL;
+
+	if (git_config_get_string_buf(&buf, st->config, key) == 0)
+		s = xstrdup(buf.ptr);
+	git_buf_dispose(&buf);
+	git_error_clear();
+	return s;
+}
+
+void store_tip_clear(struct store_tip *tip)
+{
+	free(tip->json);
+	free(tip->refname);
+	free(tip->subject);
+	memset(tip, 0, sizeof(*tip));
+}
+
+/* Reads session.json of commit id into out. */
+static int read_checkpoint(struct store_tip *out, gs_store *st, const git_oid *id, const char *what)
+{
+	git_commit *commit = NULL;
+	git_tree_entry *entry = NULL;
+	git_blob *blob = NULL;
+	git_tree *tree = NULL;
+	int error;
+
+	if ((error = git_commit_lookup(&commit, st->repo, id)) < 0 ||
+	    (error = git_commit_tree(&tree, commit)) < 0) {
+		store_git_error("cannot read checkpoint %s of '%s'", git_oid_tostr_s(id), what);
+		goto cleanup;
+	}
+	if ((error = git_tree_entry_bypath(&entry, tree, "session.json")) < 0 ||
+	    (error = git_blob_lookup(&blob, st->repo, git_tree_entry_id(entry))) < 0) {
+		gs_error("checkpoint %s of '%s' has no readable session.json", git_oid_tostr_s(id), what);
+		error = GS_ERROR;
+		goto cleanup;
+	}
+	out->exists = 1;
+	git_oid_tostr(out->commit, HEX_SZ, id);
+	out->len = (size_t)git_blob_rawsize(blob);
+	out->json = xstrndup(git_blob_rawcontent(blob), out->len);
+	out->time = git_commit_time(commit);
+	out->subject = xstrdup(git_commit_summary(commit) ? git_commit_summary(commit) : "");
+	error = 0;
+cleanup:
+	git_blob_free(blob);
+	git_tree_entry_free(entry);
+	git_tree_free(tree);
+	git_commit_free(commit);
+	return error;
+}
+
+int store_read_ref(struct store_tip *out, gs_store *st, const char *refname)
+{
+	git_oid id;
+	int error;
+
+	memset(out, 0, sizeof(*out));
+	out->refname = xstrdup(refname);
+	error = git_reference_name_to_id(&id, st->repo, refname);
+	if (error == GIT_ENOTFOUND)
+		return GS_ENOTFOUND;
+	if (error < 0)
+		return store_git_error("cannot read '%s'", refname);
+	return read_checkpoint(out, st, &id, refname);
+}
+
+int store_read_rev(struct store_tip *out, gs_store *st, const char *rev)
+{
+	git_object *obj = NULL;
+	int error;
+
+	memset(out, 0, sizeof(*out));
+	error = git_revparse_single(&obj, st->repo, rev);
+	if (error == GIT_ENOTFOUND || error == GIT_EAMBIGUOUS || error == GIT_EINVALIDSPEC) {
+		git_object_free(obj);
+		return GS_ENOTFOUND;
+	}
+	if (error < 0)
+		return store_git_error("cannot resolve '%s'", rev);
+	if (git_object_type(obj) != GIT_OBJECT_COMMIT) {
+		git_object_free(obj);
+		return gs_error("'%s' is not a checkpoint (not a commit)", rev);
+	}
+	error = read_checkpoint(out, st, git_object_id(obj), rev);
+	git_object_free(obj);
+	return error;
+}
+
+/* files/<path> updates, leaving out removals of paths the base tree lacks. */
+static int file_updates(git_tree_update *up, size_t *n, git_tree *base, const struct store_checkpoint *cp,
+			char **paths)
+{
+	for (size_t i = 0; i < cp->nfiles; i++) {
+		char *path = xstrfmt("files/%s", cp->files[i].path);
+		git_tree_entry *e = NULL;
+
+		if (!cp->files[i].oid) {
+			if (!base || git_tree_entry_bypath(&e, base, path) < 0) {
+				git_error_clear();
+				free(path);
+				continue;
+			}
+			git_tree_entry_free(e);
+			up[*n].action = GIT_TREE_UPDATE_REMOVE;
+		} else {
+			up[*n].action = GIT_TREE_UPDATE_UPSERT;
+			up[*n].filemode = GIT_FILEMODE_BLOB;
+			if (git_oid_fromstr(&up[*n].id, cp->files[i].oid) < 0) {
+				free(path);
+				return gs_error("bad blob id '%s'", cp->files[i].oid);
+			}
+		}
+		paths[*n] = path;
+		up[*n].path = path;
+		(*n)++;
+	}
+	return 0;
+}
+
+int store_write_checkpoint(char out[HEX_SZ], gs_store *st, const struct store_checkpoint *cp)
+{
+	git_signature *author = NULL, *committer = NULL;
+	git_commit *parent = NULL;
+	git_tree *base = NULL, *tree = NULL;
+	git_tree_update *up = xcalloc(cp->nfiles + 2, sizeof(*up));
+	char **paths = xcalloc(cp->nfiles + 2, sizeof(*paths));
+	git_oid parent_id, tree_id, commit_id;
+	size_t n = 2;
+	int error = GS_ERROR;
+
+	if (cp->parent && cp->parent->exists) {
+		if (git_oid_fromstr(&parent_id, cp->parent->commit) < 0 ||
+		    git_commit_lookup(&parent, st->repo, &parent_id) < 0 ||
+		    git_commit_tree(&base, parent) < 0) {
+			store_git_error("cannot read checkpoint %s", cp->parent->commit);
+			goto cleanup;
+		}
+	}
+	up[0].action = up[1].action = GIT_TREE_UPDATE_UPSERT;
+	up[0].filemode = up[1].filemode = GIT_FILEMODE_BLOB;
+	up[0].path = "session.json";
+	up[1].path = "op.json";
+	if (git_blob_create_from_buffer(&up[0].id, st->repo, cp->json, cp->len) < 0 ||
+	    git_blob_create_from_buffer(&up[1].id, st->repo, cp->op, cp->oplen) < 0) {
+		store_git_error("cannot write the checkpoint");
+		goto cleanup;
+	}
+	if (file_updates(up, &n, base, cp, paths) < 0)
+		goto cleanup;
+	if (git_tree_create_updated(&tree_id, st->repo, base, n, up) < 0 ||
+	    git_tree_lookup(&tree, st->repo, &tree_id) < 0) {
+		store_git_error("cannot write the checkpoint's tree");
+		goto cleanup;
+	}
+	if (store_signature(&author, st, "AUTHOR") < 0 ||
+	    store_signature(&committer, st, "COMMITTER") < 0)
+		goto cleanup;
+	if (git_commit_create(&commit_id, st->repo, NULL, author, committer, NULL, cp->message,
+			      tree, parent ? 1 : 0, (const git_commit **)&parent) < 0) {
+		store_git_error("cannot write the checkpoint's commit");
+		goto cleanup;
+	}
+	git_oid_tostr(out, HEX_SZ, &commit_id);
+	error = 0;
+cleanup:
+	for (size_t i = 2; i < n; i++)
+		free(paths[i]);
+	free(paths);
+	free(up);
+	git_signature_free(author);
+	git_signature_free(committer);
+	git_tree_free(tree);
+	git_tree_free(base);
+	git_commit_free(parent);
+	return error;
+}
+
+int store_cas(gs_store *st, const char *refname, const char *new_hex, const char *old_hex,
+	      const char *logmsg)
+{
+	git_reference *ref = NULL;
+	git_oid new_id, old_id;
+	int error;
+
+	if (git_oid_fromstr(&new_id, new_hex) < 0)
+		return gs_error("bad object id '%s'", new_hex);
+	if (old_hex) {
+		if (git_oid_fromstr(&old_id, old_hex) < 0)
+			return gs_error("bad object id '%s'", old_hex);
+	} else {
+		memset(&old_id, 0, sizeof(old_id));	/* zero: must not exist yet */
+	}
+	/* libgit2 and git log only some namespaces by default: ask for ours */
+	if (git_reference_ensure_log(st->repo, refname) < 0)
+		return store_git_error("cannot create the reflog of '%s'", refname);
+	error = git_reference_create_matching(&ref, st->repo, refname, &new_id, 1, &old_id, logmsg);
+	git_reference_free(ref);
+	if (error == GIT_EMODIFIED || error == GIT_ELOCKED || error == GIT_EEXISTS) {
+		git_error_clear();
+		return GS_ERACE;
+	}
+	if (error < 0)
+		return store_git_error("cannot update '%s'", refname);
+	return 0;
+}
+
+int store_active(char **out, gs_store *st)
+{
+	git_reference *ref = NULL;
+	const char *target;
+	int error;
+
+	*out = NULL;
+	error = git_reference_lookup(&ref, st->repo, SESSION_HEAD);
+	if (error == GIT_ENOTFOUND) {
+		git_error_clear();
+		return 0;
+	}
+	if (error < 0)
+		return store_git_error("cannot read %s", SESSION_HEAD);
+	target = git_reference_symbolic_target(ref);
+	if (target && !strncmp(target, SESSIONS_PREFIX, strlen(SESSIONS_PREFIX)))
+		*out = xstrdup(target + strlen(SESSIONS_PREFIX));
+	else
+		gs_warning("%s does not name a session; ignoring it", SESSION_HEAD);
+	git_reference_free(ref);
+	return 0;
+}
+
+int store_set_active(gs_store *st, const char *id)
+{
+	git_reference *ref = NULL;
+	char *target = xstrfmt("%s%s", SESSIONS_PREFIX, id);
+	char *msg = xstrfmt("session: switch to %s", id);
+	int error = git_reference_symbolic_create(&ref, st->repo, SESSION_HEAD, target, 1, msg);
+
+	git_reference_free(ref);
+	free(target);
+	free(msg);
+	return error < 0 ? store_git_error("cannot set %s", SESSION_HEAD) : 0;
+}
+
+int store_clear_active(gs_store *st)
+{
+	int error = git_reference_remove(st->repo, SESSION_HEAD);
+
+	if (error == GIT_ENOTFOUND) {
+		git_error_clear();
+		return 0;
+	}
+	return error < 0 ? store_git_error("cannot remove %s", SESSION_HEAD) : 0;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+int store_list(char ***out, size_t *n, gs_store *st, const char *prefix)
+{
+	git_reference_iterator *it = NULL;
+	char *glob = xstrfmt("%s*", prefix);
+	size_t alloc = 16, plen = strlen(prefix);
+	char **ids = xcalloc(alloc, sizeof(*ids));
+	const char *name;
+	int error;
+
+	*n = 0;
+	*out = NULL;
+	if (git_reference_iterator_glob_new(&it, st->repo, glob) < 0) {
+		free(glob);
+		free(ids);
+		return store_git_error("cannot list '%s'", prefix);
+	}
+	while ((error = git_reference_next_name(&name, it)) == 0) {
+		if (strchr(name + plen, '/'))
+			continue;
+		if (*n == alloc)
+			ids = xrealloc(ids, (alloc *= 2) * sizeof(*ids));
+		ids[(*n)++] = xstrdup(name + plen);
+	}
+	git_reference_iterator_free(it);
+	free(glob);
+	if (error != GIT_ITEROVER) {
+		store_ids_free(ids, *n);
+		*n = 0;
+		return store_git_error("cannot list '%s'", prefix);
+	}
+	git_error_clear();
+	qsort(ids, *n, sizeof(*ids), cmp_str);
+	*out = ids;
+	return 0;
+}
+
+void store_ids_free(char **ids, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(ids[i]);
+	free(ids);
+}
+
+int store_ref_exists(gs_store *st, const char *refname)
+{
+	git_oid id;
+	int error = git_reference_name_to_id(&id, st->repo, refname);
+
+	git_error_clear();
+	return error == 0;
+}
+
+int store_rename(gs_store *st, const char *from, const char *to, const char *logmsg)
+{
+	git_reference *ref = NULL, *renamed = NULL;
+	int error;
+
+	if ((error = git_reference_lookup(&ref, st->repo, from)) < 0) {
+		git_error_clear();
+		return GS_ENOTFOUND;
+	}
+	if (git_reference_ensure_log(st->repo, from) < 0) {
+		git_reference_free(ref);
+		return store_git_error("cannot create the reflog of '%s'", from);
+	}
+	error = git_reference_rename(&renamed, ref, to, 0, logmsg);
+	git_reference_free(ref);
+	git_reference_free(renamed);
+	if (error == GIT_EEXISTS)
+		return gs_error("'%s' already exists", to);
+	return error < 0 ? store_git_error("cannot rename '%s' to '%s'", from, to) : 0;
+}
+
+int store_head(char **branch, char head[HEX_SZ], gs_store *st)
+{
+	git_reference *ref = NULL;
+	const char *target;
+	git_oid id;
+
+	*branch = NULL;
+	if (git_reference_lookup(&ref, st->repo, "HEAD") < 0)
+		return store_git_error("cannot read HEAD");
+	target = git_reference_symbolic_target(ref);
+	if (target && !strncmp(target, "refs/heads/", 11))
+		*branch = xstrdup(target + 11);
+	else
+		*branch = xstrdup(target ? target : "HEAD");
+	git_reference_free(ref);
+	if (git_reference_name_to_id(&id, st->repo, "HEAD") < 0) {
+		git_error_clear();
+		memset(&id, 0, sizeof(id));	/* unborn */
+	}
+	git_oid_tostr(head, HEX_SZ, &id);
+	return 0;
+}
+
+char *store_project_name(gs_store *st)
+{
+	const char *dir = store_workdir(st);
+	char *copy, *base, *end;
+
+	if (!dir)
+		dir = git_repository_commondir(st->repo);
+	copy = xstrdup(dir);
+	end = copy + strlen(copy);
+	while (end > copy + 1 && end[-1] == '/')
+		*--end = '\0';
+	if (!store_workdir(st) && end - copy > 5 && !strcmp(end - 5, "/.git"))
+		end[-5] = '\0';
+	base = strrchr(copy, '/');
+	base = xstrdup(base ? base + 1 : copy);
+	free(copy);
+	return base;
+}

@@ -1,0 +1,323 @@
+/*
+ * util.c - allocation, string buffers, messages and time. Touches only
+ * libc; every layer may use it.
+ */
+#include "git-session/util.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+void *xmalloc(size_t n)
+{
+	void *p = malloc(n ? n : 1);
+	if (!p)
+		abort();
+	return p;
+}
+
+void *xcalloc(size_t n, size_t size)
+{
+	void *p = calloc(n ? n : 1, size ? size : 1);
+	if (!p)
+		abort();
+	return p;
+}
+
+void *xrealloc(void *p, size_t n)
+{
+	p = realloc(p, n ? n : 1);
+	if (!p)
+		abort();
+	return p;
+}
+
+char *xstrdup(const char *s)
+{
+	return xstrndup(s, strlen(s));
+}
+
+char *xstrndup(const char *s, size_t n)
+{
+	char *p = xmalloc(n + 1);
+	memcpy(p, s, n);
+	p[n] = '\0';
+	return p;
+}
+
+char *xstrfmt(const char *fmt, ...)
+{
+	struct sbuf sb = SBUF_INIT;
+	va_list ap;
+
+	va_start(ap, fmt);
+	sbuf_vaddf(&sb, fmt, ap);
+	va_end(ap);
+	return sbuf_detach(&sb, NULL);
+}
+
+void sbuf_grow(struct sbuf *sb, size_t extra)
+{
+	size_t want = sb->len + extra + 1;
+
+	if (want < sb->len)
+		abort();
+	if (want <= sb->alloc)
+		return;
+	sb->alloc = sb->alloc ? sb->alloc : 64;
+	while (sb->alloc < want)
+		sb->alloc *= 2;
+	sb->buf = xrealloc(sb->buf, sb->alloc);
+}
+
+void sbuf_add(struct sbuf *sb, const void *data, size_t len)
+{
+	sbuf_grow(sb, len);
+	if (len)
+		memcpy(sb->buf + sb->len, data, len);
+	sb->len += len;
+	sb->buf[sb->len] = '\0';
+}
+
+void sbuf_adds(struct sbuf *sb, const char *s)
+{
+	sbuf_add(sb, s, strlen(s));
+}
+
+void sbuf_addch(struct sbuf *sb, char c)
+{
+	sbuf_add(sb, &c, 1);
+}
+
+void sbuf_vaddf(struct sbuf *sb, const char *fmt, va_list ap)
+{
+	va_list cp;
+	int n;
+
+	va_copy(cp, ap);
+	n = vsnprintf(NULL, 0, fmt, cp);
+	va_end(cp);
+	if (n < 0)
+		abort();
+	sbuf_grow(sb, (size_t)n);
+	vsnprintf(sb->buf + sb->len, (size_t)n + 1, fmt, ap);
+	sb->len += (size_t)n;
+}
+
+void sbuf_addf(struct sbuf *sb, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	sbuf_vaddf(sb, fmt, ap);
+	va_end(ap);
+}
+
+void sbuf_reset(struct sbuf *sb)
+{
+	sb->len = 0;
+	if (sb->buf)
+		sb->buf[0] = '\0';
+}
+
+char *sbuf_detach(struct sbuf *sb, size_t *len)
+{
+	char *p;
+
+	if (!sb->buf)
+		sbuf_grow(sb, 0);
+	p = sb->buf;
+	p[sb->len] = '\0';
+	if (len)
+		*len = sb->len;
+	sb->buf = NULL;
+	sb->len = sb->alloc = 0;
+	return p;
+}
+
+void sbuf_release(struct sbuf *sb)
+{
+	free(sb->buf);
+	sb->buf = NULL;
+	sb->len = sb->alloc = 0;
+}
+
+static void vreport(const char *prefix, const char *fmt, va_list ap)
+{
+	struct sbuf sb = SBUF_INIT;
+
+	sbuf_adds(&sb, prefix);
+	sbuf_vaddf(&sb, fmt, ap);
+	sbuf_addch(&sb, '\n');
+	fflush(stdout);
+	fwrite(sb.buf, 1, sb.len, stderr);
+	sbuf_release(&sb);
+}
+
+int gs_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vreport("error: ", fmt, ap);
+	va_end(ap);
+	return GS_ERROR;
+}
+
+void gs_warning(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vreport("warning: ", fmt, ap);
+	va_end(ap);
+}
+
+void gs_hint(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vreport("hint: ", fmt, ap);
+	va_end(ap);
+}
+
+void gs_time_iso(char *out, size_t outlen, time_t t)
+{
+	struct tm tm;
+
+	gmtime_r(&t, &tm);
+	strftime(out, outlen, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
+static int parse_digits(const char **p, int n, int *out)
+{
+	int v = 0;
+
+	while (n--) {
+		if (**p < '0' || **p > '9')
+			return -1;
+		v = v * 10 + (*(*p)++ - '0');
+	}
+	*out = v;
+	return 0;
+}
+
+int gs_time_parse_iso(time_t *out, const char *s)
+{
+	struct tm tm = { 0 };
+	int y, mo, d, h = 0, mi = 0, sec = 0, oh = 0, om = 0, sign = 0;
+	const char *p = s;
+
+	if (parse_digits(&p, 4, &y) || *p++ != '-' || parse_digits(&p, 2, &mo) ||
+	    *p++ != '-' || parse_digits(&p, 2, &d))
+		return -1;
+	if (*p == 'T' || *p == ' ') {
+		p++;
+		if (parse_digits(&p, 2, &h) || *p++ != ':' || parse_digits(&p, 2, &mi))
+			return -1;
+		if (*p == ':' && (p++, parse_digits(&p, 2, &sec)))
+			return -1;
+		if (*p == '.' || *p == ',')
+			for (p++; *p >= '0' && *p <= '9'; p++)
+				;
+	}
+	if (*p == 'Z') {
+		p++;
+	} else if (*p == '+' || *p == '-') {
+		sign = *p++ == '-' ? -1 : 1;
+		if (parse_digits(&p, 2, &oh))
+			return -1;
+		if (*p == ':')
+			p++;
+		if (*p && parse_digits(&p, 2, &om))
+			return -1;
+	}
+	if (*p || mo < 1 || mo > 12 || d < 1 || d > 31 || h > 23 || mi > 59 || sec > 60)
+		return -1;
+	tm.tm_year = y - 1900;
+	tm.tm_mon = mo - 1;
+	tm.tm_mday = d;
+	tm.tm_hour = h;
+	tm.tm_min = mi;
+	tm.tm_sec = sec;
+	*out = timegm(&tm) - sign * (oh * 3600 + om * 60);
+	return 0;
+}
+
+int gs_utf8_valid(const char *s, size_t len)
+{
+	const unsigned char *p = (const unsigned char *)s, *end = p + len;
+
+	while (p < end) {
+		unsigned c = *p++;
+		int n;
+		unsigned cp;
+
+		if (!c)
+			return 0;
+		if (c < 0x80)
+			continue;
+		if ((c & 0xe0) == 0xc0)
+			n = 1, cp = c & 0x1f;
+		else if ((c & 0xf0) == 0xe0)
+			n = 2, cp = c & 0x0f;
+		else if ((c & 0xf8) == 0xf0)
+			n = 3, cp = c & 0x07;
+		else
+			return 0;
+		if (end - p < n)
+			return 0;
+		for (int i = 0; i < n; i++) {
+			if ((p[i] & 0xc0) != 0x80)
+				return 0;
+			cp = (cp << 6) | (p[i] & 0x3f);
+		}
+		p += n;
+		/* overlong forms, surrogates, beyond Unicode */
+		if ((n == 1 && cp < 0x80) || (n == 2 && cp < 0x800) ||
+		    (n == 3 && cp < 0x10000) || cp > 0x10ffff ||
+		    (cp >= 0xd800 && cp <= 0xdfff))
+			return 0;
+	}
+	return 1;
+}
+
+int gs_read_file(char **out, size_t *len, const char *path, size_t max)
+{
+	struct sbuf sb = SBUF_INIT;
+	int fd, error = GS_ERROR;
+	ssize_t n;
+
+	*out = NULL;
+	if ((fd = open(path, O_RDONLY)) < 0)
+		return gs_error("cannot open '%s': %s", path, strerror(errno));
+	for (;;) {
+		sbuf_grow(&sb, 65536);
+		n = read(fd, sb.buf + sb.len, sb.alloc - sb.len - 1);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			gs_error("cannot read '%s': %s", path, strerror(errno));
+			goto cleanup;
+		}
+		if (n == 0)
+			break;
+		sb.len += (size_t)n;
+		if (sb.len > max) {
+			gs_error("'%s' is too large (over %zu bytes)", path, max);
+			goto cleanup;
+		}
+	}
+	sb.buf[sb.len] = '\0';
+	*out = sbuf_detach(&sb, len);
+	error = 0;
+cleanup:
+	close(fd);
+	sbuf_release(&sb);
+	return error;
+}
