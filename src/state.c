@@ -340,8 +340,9 @@ static int set_status(struct apply_ctx *c, const char *to, const char *from1, co
 	if (strcmp(st, from1) && (!from2 || strcmp(st, from2)))
 		return apply_fail(c, "session '%s' is %s", json_str(c->state, "session_id"),
 				  !strcmp(st, "in_progress") ? "in progress" : st);
-	json_set_str(c->state, "status", to);
+	/* the subject first: setting the status frees the old string */
 	sbuf_addf(&c->subject, "session %s: %s -> %s", json_str(c->state, "session_id"), st, to);
+	json_set_str(c->state, "status", to);
 	return 0;
 }
 

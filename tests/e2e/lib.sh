@@ -1,0 +1,166 @@
+# lib.sh - the end-to-end test library, in the manner of git's test-lib.sh.
+# A test script sets test_description, sources this file, runs
+# test_expect_success blocks and ends with test_done. Each script runs in
+# its own trash directory, a fresh `git init` repository, with a fixed
+# time zone, home, identity and clock.
+
+: "${GIT_SESSION_BIN:?GIT_SESSION_BIN must name the directory holding git-session}"
+TEST_NAME=$(basename "$0" .sh)
+TEST_DIRECTORY=$(cd "$(dirname "$0")" && pwd)
+TEST_ROOT=${TEST_OUTPUT_DIRECTORY:-${TMPDIR:-/tmp}/git-session-tests.$(id -u)}
+TRASH_DIRECTORY="$TEST_ROOT/trash.$TEST_NAME"
+
+rm -rf "$TRASH_DIRECTORY"
+mkdir -p "$TRASH_DIRECTORY/home" || exit 1
+
+PATH="$GIT_SESSION_BIN:$PATH"
+HOME="$TRASH_DIRECTORY/home"
+TZ=UTC
+LC_ALL=C.UTF-8
+LANG=C.UTF-8
+GIT_CONFIG_NOSYSTEM=1
+GIT_AUTHOR_NAME="A U Thor"
+GIT_AUTHOR_EMAIL="author@example.com"
+GIT_COMMITTER_NAME="C O Mitter"
+GIT_COMMITTER_EMAIL="committer@example.com"
+GIT_SESSION_LOCK_TIMEOUT=
+NO_COLOR=
+unset NO_COLOR GIT_DIR GIT_WORK_TREE GIT_INDEX_FILE GIT_CEILING_DIRECTORIES PAGER GIT_PAGER EMAIL
+export PATH HOME TZ LC_ALL LANG GIT_CONFIG_NOSYSTEM GIT_AUTHOR_NAME GIT_AUTHOR_EMAIL \
+	GIT_COMMITTER_NAME GIT_COMMITTER_EMAIL
+
+# git's test clock: every test_tick moves time on by one minute.
+test_tick () {
+	if test -z "${test_tick_time:-}"
+	then
+		test_tick_time=1763719200	# 2025-11-21 10:00:00 UTC
+	else
+		test_tick_time=$((test_tick_time + 60))
+	fi
+	GIT_COMMITTER_DATE="@$test_tick_time +0000"
+	GIT_AUTHOR_DATE="@$test_tick_time +0000"
+	export GIT_COMMITTER_DATE GIT_AUTHOR_DATE
+}
+
+test_count=0
+test_failures=0
+test_skipped=0
+
+say () { printf '%s\n' "$*"; }
+
+test_expect_success () {
+	if test $# = 3
+	then
+		test_prereq=$1; shift
+		if ! test_have_prereq "$test_prereq"
+		then
+			test_skipped=$((test_skipped + 1))
+			say "ok $((test_count + test_skipped)) # skip $1 (missing $test_prereq)"
+			return 0
+		fi
+	fi
+	test_count=$((test_count + 1))
+	(cd "$TRASH_DIRECTORY/repo" && eval "$2") >"$TRASH_DIRECTORY/out.$test_count" 2>&1 </dev/null
+	ret=$?
+	if test $ret = 0
+	then
+		say "ok $test_count - $1"
+	else
+		test_failures=$((test_failures + 1))
+		say "not ok $test_count - $1"
+		sed -e 's/^/#	/' <<-EOF_BODY
+		$2
+		EOF_BODY
+		sed -e 's/^/#  > /' "$TRASH_DIRECTORY/out.$test_count"
+	fi
+}
+
+test_have_prereq () {
+	case "$1" in
+	SANITIZED) test -n "${GIT_SESSION_SANITIZED:-}" ;;
+	NOT_SANITIZED) test -z "${GIT_SESSION_SANITIZED:-}" ;;
+	NOT_ROOT) test "$(id -u)" != 0 ;;
+	*) command -v "$(echo "$1" | tr 'A-Z' 'a-z')" >/dev/null 2>&1 ;;
+	esac
+}
+
+# Succeeds when the command fails the way a command should: exit 1..129,
+# not a crash (a signal, or a sanitizer's abort).
+test_must_fail () {
+	"$@"
+	exit_code=$?
+	if test $exit_code = 0
+	then
+		echo >&2 "test_must_fail: command succeeded: $*"
+		return 1
+	elif test $exit_code -gt 129
+	then
+		echo >&2 "test_must_fail: died by signal or abort ($exit_code): $*"
+		return 1
+	fi
+	return 0
+}
+
+test_expect_code () {
+	want=$1; shift
+	"$@"
+	got=$?
+	test "$got" = "$want" && return 0
+	echo >&2 "test_expect_code: wanted $want, got $got: $*"
+	return 1
+}
+
+test_cmp () {
+	diff -u "$1" "$2"
+}
+
+test_line_count () {
+	n=$(wc -l <"$3" | tr -d ' ')
+	if ! test "$n" "$1" "$2"
+	then
+		echo >&2 "test_line_count: $3 has $n lines, not $1 $2"
+		cat >&2 "$3"
+		return 1
+	fi
+}
+
+test_must_be_empty () {
+	if test -s "$1"
+	then
+		echo >&2 "'$1' is not empty:"
+		cat >&2 "$1"
+		return 1
+	fi
+}
+
+# The session's state as JSON through plain git, and one field of it.
+session_json () {
+	git show "${1:-SESSION_HEAD}:session.json"
+}
+
+# jq-free field access: json_field <file> <python expression on d>
+json_field () {
+	python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); v=eval(sys.argv[2]); print(v if isinstance(v,str) else json.dumps(v))' "$1" "$2"
+}
+
+test_done () {
+	say "# $TEST_NAME: $test_count run, $test_failures failed${test_skipped:+, $test_skipped skipped}"
+	echo "$test_count $test_failures $test_skipped" >"$TEST_ROOT/result.$TEST_NAME"
+	if test $test_failures = 0
+	then
+		rm -rf "$TRASH_DIRECTORY"
+		exit 0
+	fi
+	exit 1
+}
+
+# Every script starts in a fresh repository with one commit.
+test_tick
+git init -q -b main "$TRASH_DIRECTORY/repo" &&
+(
+	cd "$TRASH_DIRECTORY/repo" &&
+	echo "hello" >README &&
+	git add README &&
+	git commit -q -m initial
+) || { echo "cannot set up the test repository" >&2; exit 1; }
+test_tick

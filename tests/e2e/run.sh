@@ -1,0 +1,31 @@
+#!/bin/sh
+# run.sh - runs every end-to-end test script, two at a time, and prints
+# the totals as "N passed, N failed".
+cd "$(dirname "$0")" || exit 1
+: "${GIT_SESSION_BIN:?GIT_SESSION_BIN must name the directory holding git-session}"
+TEST_OUTPUT_DIRECTORY=${TEST_OUTPUT_DIRECTORY:-${TMPDIR:-/tmp}/git-session-tests.$(id -u).$$}
+export GIT_SESSION_BIN TEST_OUTPUT_DIRECTORY
+rm -rf "$TEST_OUTPUT_DIRECTORY"
+mkdir -p "$TEST_OUTPUT_DIRECTORY"
+
+scripts=${*:-$(ls t[0-9]*.sh)}
+printf '%s\n' $scripts | xargs -P "${TEST_JOBS:-2}" -I{} sh -c \
+	'sh "$1" >"$TEST_OUTPUT_DIRECTORY/log.$1" 2>&1; cat "$TEST_OUTPUT_DIRECTORY/log.$1"' _ {}
+
+passed=0 failed=0 skipped=0 missing=
+for s in $scripts
+do
+	name=${s%.sh}
+	if test -f "$TEST_OUTPUT_DIRECTORY/result.$name"
+	then
+		read -r n f k <"$TEST_OUTPUT_DIRECTORY/result.$name"
+		passed=$((passed + n - f)) failed=$((failed + f)) skipped=$((skipped + k))
+	else
+		missing="$missing $name"
+		failed=$((failed + 1))
+	fi
+done
+test -n "$missing" && echo "scripts that did not finish:$missing"
+echo "e2e: $passed passed, $failed failed, $skipped skipped"
+test $failed = 0 && rm -rf "$TEST_OUTPUT_DIRECTORY"
+test $failed = 0

@@ -1,0 +1,156 @@
+#!/bin/sh
+test_description='start a session; the storage model seen through plain git'
+. ./lib.sh
+
+test_expect_success 'start creates the ref, SESSION_HEAD and a root checkpoint' '
+	git session start "Add OAuth login" --goal "log in with GitHub" \
+		--phase Design --phase Build >out &&
+	echo "Started session 2025-11-21-add-oauth-login" >expect &&
+	test_cmp expect out &&
+	git rev-parse --verify refs/sessions/2025-11-21-add-oauth-login &&
+	echo "ref: refs/sessions/2025-11-21-add-oauth-login" >expect &&
+	test_cmp expect .git/SESSION_HEAD &&
+	test "$(git rev-list --count SESSION_HEAD)" = 1 &&
+	test "$(git rev-list --parents -1 SESSION_HEAD | wc -w)" = 1
+'
+
+test_expect_success 'the checkpoint tree holds session.json and op.json' '
+	git ls-tree --name-only SESSION_HEAD >names &&
+	printf "op.json\nsession.json\n" >expect &&
+	test_cmp expect names &&
+	session_json >state.json &&
+	test "$(json_field state.json "d[\"session_id\"]")" = 2025-11-21-add-oauth-login &&
+	test "$(json_field state.json "d[\"goal\"]")" = "log in with GitHub" &&
+	test "$(json_field state.json "d[\"status\"]")" = in_progress &&
+	test "$(json_field state.json "d[\"created\"]")" = 2025-11-21T10:01:00Z &&
+	test "$(json_field state.json "[p[\"name\"] for p in d[\"phases\"]]")" = "[\"Design\", \"Build\"]" &&
+	test "$(json_field state.json "d[\"tokens\"][\"max\"]")" = 150000 &&
+	test "$(json_field state.json "d[\"project\"][\"branch\"]")" = main &&
+	test "$(json_field state.json "d[\"project\"][\"head\"]")" = "$(git rev-parse HEAD)" &&
+	test "$(json_field state.json "d[\"project\"][\"name\"]")" = repo
+'
+
+test_expect_success 'session.json is pretty, in schema order, and ends with a newline' '
+	session_json >state.json &&
+	head -3 state.json >top &&
+	printf "{\n  \"schema_version\": \"1.0\",\n  \"session_id\": \"2025-11-21-add-oauth-login\",\n" >expect &&
+	test_cmp expect top &&
+	python3 -c "import json,sys; d=json.load(open(\"state.json\")); print(\" \".join(d))" >keys &&
+	echo "schema_version session_id topic goal mode status created updated project plans current_phase phases agents files errors tokens decisions tasks milestones artifacts notes commits context_summary extra" >expect &&
+	test_cmp expect keys &&
+	test "$(tail -c 2 state.json | od -An -c | tr -d " ")" = "}\\n"
+'
+
+test_expect_success 'the commit message has a subject and the trailers' '
+	git log -1 --format=%s SESSION_HEAD >subject &&
+	echo "start session 2025-11-21-add-oauth-login: \"Add OAuth login\"" >expect &&
+	test_cmp expect subject &&
+	git log -1 --format="%(trailers:key=Session-Id,valueonly)" SESSION_HEAD >id &&
+	printf "2025-11-21-add-oauth-login\n\n" >expect && test_cmp expect id &&
+	git log -1 --format="%(trailers:key=Session-Op,valueonly)%(trailers:key=Branch,valueonly)%(trailers:key=Head,valueonly)" SESSION_HEAD >t &&
+	printf "session.start\nmain\n%s\n\n" "$(git rev-parse HEAD)" >expect &&
+	test_cmp expect t
+'
+
+test_expect_success 'identity and dates come from the environment' '
+	git log -1 --format="%an <%ae> %at|%cn <%ce> %ct" SESSION_HEAD >who &&
+	echo "A U Thor <author@example.com> 1763719260|C O Mitter <committer@example.com> 1763719260" >expect &&
+	test_cmp expect who
+'
+
+test_expect_success 'identity falls back to user.name and user.email' '
+	git config user.name "Conf User" &&
+	git config user.email conf@example.com &&
+	(
+		unset GIT_AUTHOR_NAME GIT_AUTHOR_EMAIL GIT_COMMITTER_NAME GIT_COMMITTER_EMAIL &&
+		git session note "from config"
+	) &&
+	git log -1 --format="%an <%ae>|%cn <%ce>" SESSION_HEAD >who &&
+	echo "Conf User <conf@example.com>|Conf User <conf@example.com>" >expect &&
+	test_cmp expect who
+'
+
+test_expect_success 'ISO 8601 and RFC 2822 dates are understood as git does' '
+	GIT_AUTHOR_DATE="2025-11-22T08:30:00+02:00" GIT_COMMITTER_DATE="Sat, 22 Nov 2025 09:00:00 +0100" \
+		git session note "dated" &&
+	git log -1 --format="%ai|%ci" SESSION_HEAD >dates &&
+	echo "2025-11-22 08:30:00 +0200|2025-11-22 09:00:00 +0100" >expect &&
+	test_cmp expect dates &&
+	session_json >state.json &&
+	test "$(json_field state.json "d[\"updated\"]")" = 2025-11-22T08:00:00Z
+'
+
+test_expect_success 'session refs get a reflog' '
+	git reflog refs/sessions/2025-11-21-add-oauth-login >log &&
+	test_line_count = 3 log &&
+	grep "session: start session" log &&
+	grep "session: note: \"dated\"" log
+'
+
+test_expect_success 'a duplicate id is refused, and nothing changes' '
+	git session pause -q &&
+	old=$(git rev-parse refs/sessions/2025-11-21-add-oauth-login) &&
+	test_must_fail git session start "Add OAuth login" 2>err &&
+	grep "^error: session .2025-11-21-add-oauth-login. already exists" err &&
+	test "$(git rev-parse refs/sessions/2025-11-21-add-oauth-login)" = "$old"
+'
+
+test_expect_success 'start refuses while a session is in progress here, unless --pause-current' '
+	git session start second -q &&
+	test_must_fail git session start third 2>err &&
+	grep "^error: session .2025-11-21-second. is in progress in this worktree" err &&
+	test_must_fail git rev-parse --verify -q refs/sessions/2025-11-21-third &&
+	git session start third --pause-current -q &&
+	test "$(git session get --json x 2>/dev/null; echo $?)" = 1 &&
+	git show refs/sessions/2025-11-21-second:session.json >second.json &&
+	test "$(json_field second.json "d[\"status\"]")" = paused &&
+	echo "ref: refs/sessions/2025-11-21-third" >expect &&
+	test_cmp expect .git/SESSION_HEAD
+'
+
+test_expect_success 'invalid ids are refused with error: and exit 1' '
+	for id in "a/b" "../x" ".hidden" "-dash" "a..b" "has space" "tab	x" "x.lock" "trailing." \
+		"$(printf "ctl\001x")" "caf$(printf "\303\251")" \
+		"$(printf "%0101d" 0)"
+	do
+		test_expect_code 1 git session start --pause-current --id "$id" topic 2>err &&
+		grep "^error: invalid session id" err || return 1
+	done &&
+	git for-each-ref refs/sessions >refs &&
+	test_line_count = 3 refs
+'
+
+test_expect_success '--budget and session.budget set tokens.max' '
+	git session start b1 --pause-current --budget 5000 -q &&
+	session_json >s && test "$(json_field s "d[\"tokens\"][\"max\"]")" = 5000 &&
+	git config session.budget 7000 &&
+	git session start b2 --pause-current -q &&
+	session_json >s && test "$(json_field s "d[\"tokens\"][\"max\"]")" = 7000 &&
+	test_must_fail git session start b3 --pause-current --budget 0 2>err &&
+	grep "^error: budget must be a positive whole number" err
+'
+
+test_expect_success '--plan records the plan document and its blob' '
+	mkdir -p docs && echo "# plan" >docs/plan.md &&
+	git session start planned --pause-current --plan docs/plan.md -q &&
+	session_json >s &&
+	test "$(json_field s "d[\"plans\"][0][\"path\"]")" = docs/plan.md &&
+	test "$(json_field s "d[\"plans\"][0][\"oid\"]")" = "$(git hash-object docs/plan.md)" &&
+	test_must_fail git session start p2 --pause-current --plan nope.md 2>err &&
+	grep "^error: .nope.md. does not exist" err
+'
+
+test_expect_success 'git fsck --strict is clean and git gc keeps every checkpoint' '
+	git fsck --strict 2>err && test_must_be_empty err &&
+	git rev-parse refs/sessions/2025-11-21-add-oauth-login >before &&
+	git rev-list --all --count >count-before &&
+	git gc --prune=now -q &&
+	git rev-parse refs/sessions/2025-11-21-add-oauth-login >after &&
+	test_cmp before after &&
+	git rev-list --all --count >count-after &&
+	test_cmp count-before count-after &&
+	git session show 2025-11-21-add-oauth-login --json >/dev/null &&
+	git fsck --strict
+'
+
+test_done
