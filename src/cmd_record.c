@@ -66,6 +66,10 @@ CMD(checkpoint)
 	if ((error = parse_options(&argc, argv, opts, checkpoint_usage, 0)) < 0 ||
 	    (error = cmd_target(&id, c, NULL)) < 0)
 		goto cleanup;
+	if (!store_workdir(c->st)) {
+		error = gs_error("this operation must be run in a work tree");
+		goto cleanup;
+	}
 	op = op_new("checkpoint", NULL);
 	json_set_str(op_args(op), "message", msg);
 	if ((error = checkpoint_files(json_obj(op_args(op), "files"), c, id, argc, argv)) < 0 ||

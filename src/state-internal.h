@@ -30,8 +30,6 @@ int arg_text(const char **out, struct apply_ctx *c, const char *key, int require
 /* Appends s to sb quoted and shortened to n characters, for subjects. */
 void subject_quote(struct sbuf *sb, const char *s, size_t n);
 
-/* Non-zero when path is a clean repository-relative path outside .git. */
-int state_valid_path(const char *path);
 /*
  * Records files (path -> {oid, status}) into the manifest; status, agent
  * and phase override what each entry says when given. Returns how many.

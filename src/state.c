@@ -496,7 +496,6 @@ int state_valid_path(const char *path)
 static void files_put(cJSON *files, const char *path, cJSON *entry)
 {
 	cJSON *old = cJSON_GetObjectItemCaseSensitive(files, path), *c;
-	int idx = 0;
 
 	entry->string = xstrdup(path);
 	if (old) {
@@ -507,9 +506,16 @@ static void files_put(cJSON *files, const char *path, cJSON *entry)
 		cJSON_AddItemToArray(files, entry);
 		return;
 	}
-	for (c = files->child; c && strcmp(c->string, path) < 0; c = c->next)
-		idx++;
-	cJSON_InsertItemInArray(files, idx, entry);
+	for (c = files->child; strcmp(c->string, path) < 0; c = c->next)
+		;
+	/* splice before c; cJSON 1.7.15's InsertItemInArray loses items here */
+	entry->next = c;
+	entry->prev = c->prev;
+	if (c == files->child)
+		files->child = entry;
+	else
+		entry->prev->next = entry;
+	c->prev = entry;
 }
 
 int state_record_files(struct apply_ctx *c, const cJSON *files, const char *status,

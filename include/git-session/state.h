@@ -49,6 +49,9 @@ int state_normalize(cJSON **out, cJSON *in, char **err);
 /* 0 when id is a valid session id, else -1 with *err set (caller frees). */
 int state_valid_id(const char *id, char **err);
 
+/* Non-zero when path is a clean repository-relative path outside .git. */
+int state_valid_path(const char *path);
+
 /* Lower-case, hyphenated slug of topic (at most 60 chars); caller frees. */
 char *state_slug(const char *topic);
 

@@ -60,7 +60,7 @@ test_expect_success () {
 		fi
 	fi
 	test_count=$((test_count + 1))
-	(cd "$TRASH_DIRECTORY/repo" && eval "$2") >"$TRASH_DIRECTORY/out.$test_count" 2>&1 </dev/null
+	(cd "$TRASH_DIRECTORY/repo" && ${TEST_TRACE:+set -x &&} eval "$2") >"$TRASH_DIRECTORY/out.$test_count" 2>&1 </dev/null
 	ret=$?
 	if test $ret = 0
 	then

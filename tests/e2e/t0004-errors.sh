@@ -1,0 +1,128 @@
+#!/bin/sh
+test_description='bad input: one error: line, the right exit code, nothing written'
+. ./lib.sh
+
+test_expect_success 'outside a repository' '
+	mkdir -p "$TRASH_DIRECTORY/norepo" &&
+	(
+		cd "$TRASH_DIRECTORY/norepo" &&
+		GIT_CEILING_DIRECTORIES="$TRASH_DIRECTORY" &&
+		export GIT_CEILING_DIRECTORIES &&
+		test_expect_code 1 git session status 2>err &&
+		echo "error: not a git repository (or any of the parent directories)" >expect &&
+		test_cmp expect err
+	)
+'
+
+test_expect_success 'no active session' '
+	for cmd in status "note x" pause close checkpoint "summary x" "set a 1" "get a" show log
+	do
+		test_expect_code 1 git session $cmd 2>err &&
+		head -1 err >first &&
+		echo "error: no active session" >expect &&
+		test_cmp expect first || return 1
+	done &&
+	test_must_fail git rev-parse -q --verify SESSION_HEAD
+'
+
+test_expect_success 'unknown session id' '
+	test_expect_code 1 git session status nosuch 2>err &&
+	grep "^error: no such session: .nosuch.$" err &&
+	test_line_count = 1 err &&
+	test_expect_code 1 git session switch nosuch 2>err &&
+	grep "^error: no such session: .nosuch.$" err &&
+	test_expect_code 1 git session status "../../x" 2>err &&
+	grep "^error: invalid session id" err
+'
+
+test_expect_success 'usage errors exit 129 and print usage' '
+	git session start -q x &&
+	test_expect_code 129 git session note 2>err &&
+	grep "^error: no text given" err && grep "^usage: git session note" err &&
+	test_expect_code 129 git session note a b 2>err &&
+	test_expect_code 129 git session status --bogus 2>err &&
+	grep "^error: unknown option .bogus." err &&
+	test_expect_code 129 git session start --budget 2>err &&
+	grep "^error: option .--budget. requires a value" err &&
+	test_expect_code 129 git session start --budget ten 2>err &&
+	grep "^error: option .--budget. expects a whole number" err &&
+	test_expect_code 129 git session switch 2>err &&
+	test_expect_code 129 git session list extra 2>err &&
+	grep "^error: too many arguments" err
+'
+
+test_expect_success '-h prints the usage on stdout and exits 129' '
+	for cmd in start status show list log switch pause resume close archive unarchive checkpoint note summary set get
+	do
+		test_expect_code 129 git session $cmd -h >out 2>err &&
+		grep "^usage: git session $cmd" out &&
+		test_must_be_empty err || return 1
+	done
+'
+
+test_expect_success 'an unknown command says so' '
+	test_expect_code 1 git session frobnicate 2>err &&
+	grep "^error: .frobnicate. is not a git session command" err
+'
+
+test_expect_success 'git session alone lists the commands' '
+	test_expect_code 1 git session 2>err &&
+	grep "^   start" err && grep "^   checkpoint" err
+'
+
+test_expect_success 'nothing was written by the failures' '
+	test "$(git for-each-ref refs/sessions | wc -l)" = 1 &&
+	test "$(git rev-list --count SESSION_HEAD)" = 1
+'
+
+test_expect_success 'a session.json edited into nonsense is reported, not loaded' '
+	blob=$(printf "{\"session_id\": 5" | git hash-object -w --stdin) &&
+	tree=$(printf "100644 blob %s\tsession.json\n" $blob | git mktree) &&
+	bad=$(git commit-tree -p SESSION_HEAD -m "hand edit" $tree) &&
+	good=$(git rev-parse SESSION_HEAD) &&
+	git update-ref refs/sessions/2025-11-21-x $bad &&
+	test_expect_code 1 git session note "on top of nonsense" 2>err &&
+	grep "^error: checkpoint ${bad%????????????????????????????} of .refs/sessions/2025-11-21-x. is damaged: session.json: invalid JSON" err &&
+	grep "^hint: run .git session fsck --repair." err &&
+	test "$(git rev-parse refs/sessions/2025-11-21-x)" = "$bad" &&
+	test_expect_code 1 git session status 2>err &&
+	grep "is damaged" err &&
+	git update-ref refs/sessions/2025-11-21-x $good
+'
+
+test_expect_success 'a bare repository: sessions can be read' '
+	git clone -q --bare . ../bare.git &&
+	git push -q ../bare.git "refs/sessions/*:refs/sessions/*" &&
+	(
+		cd ../bare.git &&
+		git session list >out &&
+		grep 2025-11-21-x out &&
+		git session show --json 2025-11-21-x >s &&
+		test "$(json_field s "d[\"status\"]")" = in_progress &&
+		git session switch 2025-11-21-x -q &&
+		test_must_fail git session checkpoint 2>err &&
+		grep "^error: this operation must be run in a work tree" err
+	)
+'
+
+test_expect_success 'an unborn branch and a detached HEAD are recorded as such' '
+	git init -q ../unborn &&
+	(cd ../unborn && git session start u -q) &&
+	git -C ../unborn show SESSION_HEAD:session.json >s &&
+	test "$(json_field s "d[\"project\"][\"head\"]")" = 0000000000000000000000000000000000000000 &&
+	git checkout -q --detach &&
+	git session note "detached" -q &&
+	git log -1 --format="%(trailers:key=Branch,valueonly)" SESSION_HEAD >b &&
+	printf "HEAD\n\n" >expect && test_cmp expect b
+'
+
+test_expect_success 'no identity at all is a clear error' '
+	(
+		unset GIT_AUTHOR_NAME GIT_AUTHOR_EMAIL GIT_COMMITTER_NAME GIT_COMMITTER_EMAIL &&
+		HOME="$TRASH_DIRECTORY/nohome" && export HOME &&
+		test_expect_code 1 git session note x 2>err &&
+		grep "^error: author identity unknown" err
+	)
+'
+
+test_done

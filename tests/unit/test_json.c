@@ -1,0 +1,187 @@
+/*
+ * test_json.c - guarded parsing, stable printing, round trips; and the
+ * small helpers of util.c they rest on.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "git-session/json.h"
+#include "git-session/util.h"
+
+static void refused(const char *text, size_t len, const char *want)
+{
+	cJSON *v = NULL;
+	char *err = NULL;
+
+	assert_int_not_equal(json_parse(&v, text, len, 1 << 20, &err), 0);
+	assert_null(v);
+	if (!err || !strstr(err, want))
+		fail_msg("'%s' does not say '%s'", err ? err : "(null)", want);
+	free(err);
+}
+
+static void test_guards(void **unused)
+{
+	char *deep = xmalloc(20001), digits[80];
+
+	memset(deep, '[', 10000);
+	memset(deep + 10000, ']', 10000);
+	deep[20000] = '\0';
+	refused(deep, 20000, "nested deeper");
+	free(deep);
+	memset(digits, '9', 64);
+	digits[64] = '\0';
+	refused(digits, 64, "number longer");
+	refused("{\"a\": \"\xff\"}", 10, "UTF-8");
+	refused("{\"a\": 1}\0xx", 11, "UTF-8");	/* NUL byte inside the input */
+	refused("{\"a\": ", 6, "invalid JSON");
+	refused("{\"a\": 1} trailing", 17, "invalid JSON");
+	{
+		cJSON *v = NULL;
+		char *err = NULL;
+		assert_int_not_equal(json_parse(&v, "[1, 2, 3]", 9, 4, &err), 0);
+		assert_non_null(strstr(err, "larger than"));
+		free(err);
+		/* brackets inside strings do not count as depth */
+		assert_int_equal(json_parse(&v, "[\"[[[[[[\"]", 10, 100, &err), 0);
+		cJSON_Delete(v);
+	}
+}
+
+static void test_not_nul_terminated(void **unused)
+{
+	char buf[8] = { '[', '1', ']', 'X', 'X', 'X', 'X', 'X' };	/* no NUL */
+	cJSON *v = NULL;
+	char *err = NULL;
+
+	assert_int_equal(json_parse(&v, buf, 3, 100, &err), 0);
+	assert_int_equal(cJSON_GetArraySize(v), 1);
+	cJSON_Delete(v);
+}
+
+static void test_print_pretty(void **unused)
+{
+	const char *in = "{\"b\":1,\"a\":[true,null,\"x\\u0001\\n\\\"\"],\"e\":{},\"f\":[],\"g\":1.5,\"h\":-3}";
+	cJSON *v = NULL;
+	char *err = NULL, *out;
+
+	assert_int_equal(json_parse(&v, in, strlen(in), 1000, &err), 0);
+	out = json_print(v, 1, NULL);
+	assert_string_equal(out,
+		"{\n  \"b\": 1,\n  \"a\": [\n    true,\n    null,\n    \"x\\u0001\\n\\\"\"\n  ],\n"
+		"  \"e\": {},\n  \"f\": [],\n  \"g\": 1.5,\n  \"h\": -3\n}\n");
+	free(out);
+	out = json_print(v, 0, NULL);
+	assert_string_equal(out, "{\"b\":1,\"a\":[true,null,\"x\\u0001\\n\\\"\"],\"e\":{},\"f\":[],\"g\":1.5,\"h\":-3}");
+	free(out);
+	cJSON_Delete(v);
+}
+
+static void test_round_trip(void **unused)
+{
+	const char *in = "{\"s\": \"caf\xc3\xa9 \xf0\x9f\x98\x80\", \"n\": 9007199254740991, \"d\": 0.1,"
+			 " \"big\": 1e300, \"neg\": -0.000001, \"nested\": {\"a\": [[1], {\"b\": null}]}}";
+	cJSON *v = NULL, *w = NULL;
+	char *err = NULL, *once, *twice;
+
+	assert_int_equal(json_parse(&v, in, strlen(in), 1000, &err), 0);
+	once = json_print(v, 1, NULL);
+	assert_int_equal(json_parse(&w, once, strlen(once), 1000, &err), 0);
+	twice = json_print(w, 1, NULL);
+	assert_string_equal(once, twice);
+	assert_true(cJSON_Compare(v, w, 1));
+	assert_non_null(strstr(once, "9007199254740991"));
+	free(once);
+	free(twice);
+	cJSON_Delete(v);
+	cJSON_Delete(w);
+}
+
+static void test_set_keeps_position(void **unused)
+{
+	cJSON *o = cJSON_CreateObject();
+	char *out;
+
+	json_set_num(o, "a", 1);
+	json_set_num(o, "b", 2);
+	json_set_str(o, "a", "one");
+	json_set_str(o, "c", NULL);
+	out = json_print(o, 0, NULL);
+	assert_string_equal(out, "{\"a\":\"one\",\"b\":2,\"c\":null}");
+	free(out);
+	assert_string_equal(json_str(o, "a"), "one");
+	assert_null(json_str(o, "b"));
+	assert_int_equal((int)json_num(o, "b", 0), 2);
+	assert_int_equal((int)json_num(o, "zz", 7), 7);
+	assert_true(cJSON_IsArray(json_arr(o, "b")));	/* wrong type is replaced */
+	cJSON_Delete(o);
+}
+
+static void test_time(void **unused)
+{
+	char buf[32];
+	time_t t;
+
+	gs_time_iso(buf, sizeof(buf), 0);
+	assert_string_equal(buf, "1970-01-01T00:00:00Z");
+	assert_int_equal(gs_time_parse_iso(&t, "2025-11-21T10:00:00Z"), 0);
+	assert_int_equal((long)t, 1763719200L);
+	assert_int_equal(gs_time_parse_iso(&t, "2025-11-21T12:00:00+02:00"), 0);
+	assert_int_equal((long)t, 1763719200L);
+	assert_int_equal(gs_time_parse_iso(&t, "2025-11-21 05:00:00.123-05:00"), 0);
+	assert_int_equal((long)t, 1763719200L);
+	assert_int_equal(gs_time_parse_iso(&t, "2025-11-21"), 0);
+	assert_int_not_equal(gs_time_parse_iso(&t, "2025-13-01T00:00:00Z"), 0);
+	assert_int_not_equal(gs_time_parse_iso(&t, "yesterday"), 0);
+	assert_int_not_equal(gs_time_parse_iso(&t, "2025-11-21T10:00:00Zjunk"), 0);
+}
+
+static void test_utf8(void **unused)
+{
+	assert_true(gs_utf8_valid("plain", 5));
+	assert_true(gs_utf8_valid("caf\xc3\xa9", 5));
+	assert_true(gs_utf8_valid("\xf0\x9f\x98\x80", 4));
+	assert_false(gs_utf8_valid("\xc3", 1));		/* truncated */
+	assert_false(gs_utf8_valid("\xc0\xaf", 2));	/* overlong '/' */
+	assert_false(gs_utf8_valid("\xed\xa0\x80", 3));	/* surrogate */
+	assert_false(gs_utf8_valid("\xf4\x90\x80\x80", 4));	/* beyond U+10FFFF */
+	assert_false(gs_utf8_valid("a\0b", 3));
+}
+
+static void test_sbuf(void **unused)
+{
+	struct sbuf sb = SBUF_INIT;
+	char *s;
+	size_t len;
+
+	for (int i = 0; i < 1000; i++)
+		sbuf_addf(&sb, "%d,", i);
+	assert_int_equal(sb.len, strlen(sb.buf));
+	s = sbuf_detach(&sb, &len);
+	assert_int_equal(len, strlen(s));
+	assert_null(sb.buf);
+	free(s);
+	s = sbuf_detach(&sb, NULL);	/* an empty buffer detaches as "" */
+	assert_string_equal(s, "");
+	free(s);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_guards),
+		cmocka_unit_test(test_not_nul_terminated),
+		cmocka_unit_test(test_print_pretty),
+		cmocka_unit_test(test_round_trip),
+		cmocka_unit_test(test_set_keeps_position),
+		cmocka_unit_test(test_time),
+		cmocka_unit_test(test_utf8),
+		cmocka_unit_test(test_sbuf),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

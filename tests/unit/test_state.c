@@ -1,0 +1,302 @@
+/*
+ * test_state.c - the session model: apply, validation, id rules, slugs.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "git-session/json.h"
+#include "git-session/state.h"
+#include "git-session/util.h"
+
+/* Applies op name with args (JSON text) at a fixed time; returns the result. */
+static int apply(cJSON *st, const char *name, const char *args, char **subject, char **err)
+{
+	cJSON *op = op_new(name, "2025-01-02T03:04:05Z"), *a = NULL;
+	char *perr = NULL;
+	int error;
+
+	if (args) {
+		assert_int_equal(json_parse(&a, args, strlen(args), 1 << 20, &perr), 0);
+		json_set(op, "args", a);
+	}
+	error = state_apply(st, op, NULL, subject, err);
+	cJSON_Delete(op);
+	return error;
+}
+
+static void apply_ok(cJSON *st, const char *name, const char *args)
+{
+	char *subject = NULL, *err = NULL;
+	int error = apply(st, name, args, &subject, &err);
+
+	if (error)
+		fail_msg("%s %s: %s", name, args ? args : "", err);
+	free(subject);
+}
+
+/* Expects op to fail with a message containing want, leaving st unchanged. */
+static void apply_fails(cJSON *st, const char *name, const char *args, const char *want)
+{
+	char *before = json_print(st, 0, NULL), *after, *subject = NULL, *err = NULL;
+
+	assert_int_not_equal(apply(st, name, args, &subject, &err), 0);
+	assert_null(subject);
+	assert_non_null(err);
+	if (!strstr(err, want))
+		fail_msg("error '%s' does not contain '%s'", err, want);
+	after = json_print(st, 0, NULL);
+	assert_string_equal(before, after);
+	free(before);
+	free(after);
+	free(err);
+}
+
+static cJSON *started(const char *extra_args)
+{
+	cJSON *st = cJSON_CreateObject();
+	char *args = xstrfmt("{\"id\": \"s1\", \"topic\": \"Topic\"%s}", extra_args ? extra_args : "");
+
+	apply_ok(st, "session.start", args);
+	free(args);
+	return st;
+}
+
+static void test_start_defaults(void **unused)
+{
+	cJSON *st = started(NULL);
+
+	assert_string_equal(json_str(st, "session_id"), "s1");
+	assert_string_equal(json_str(st, "status"), "in_progress");
+	assert_string_equal(json_str(st, "created"), "2025-01-02T03:04:05Z");
+	assert_string_equal(json_str(st, "mode"), "default");
+	assert_true(cJSON_IsNull(cJSON_GetObjectItem(st, "current_phase")));
+	assert_int_equal((int)json_num(cJSON_GetObjectItem(st, "tokens"), "max", 0), 150000);
+	assert_string_equal(st->child->string, "schema_version");
+	cJSON_Delete(st);
+}
+
+static void test_start_refusals(void **unused)
+{
+	cJSON *st = cJSON_CreateObject();
+
+	apply_fails(st, "session.start", "{\"id\": \"a/b\"}", "invalid session id");
+	apply_fails(st, "session.start", "{\"id\": \"ok\", \"budget\": -5}", "budget");
+	apply_fails(st, "session.start", "{\"id\": \"ok\", \"phases\": [\"\"]}", "phase names");
+	cJSON_Delete(st);
+	st = started(NULL);
+	apply_fails(st, "session.start", "{\"id\": \"s2\"}", "already exists");
+	cJSON_Delete(st);
+}
+
+static void test_status_moves(void **unused)
+{
+	cJSON *st = started(NULL);
+
+	apply_fails(st, "session.resume", NULL, "is in progress");
+	apply_ok(st, "session.pause", NULL);
+	assert_string_equal(json_str(st, "status"), "paused");
+	apply_fails(st, "note", "{\"text\": \"x\"}", "is paused");
+	apply_fails(st, "session.pause", NULL, "is paused");
+	apply_ok(st, "session.resume", NULL);
+	apply_ok(st, "session.close", "{\"abort\": true}");
+	assert_string_equal(json_str(st, "status"), "aborted");
+	apply_fails(st, "session.resume", NULL, "is aborted");
+	apply_fails(st, "note", "{\"text\": \"x\"}", "is aborted");
+	cJSON_Delete(st);
+}
+
+static void test_note_and_subject(void **unused)
+{
+	cJSON *st = started(NULL);
+	char *subject = NULL, *err = NULL;
+
+	assert_int_equal(apply(st, "note", "{\"text\": \"line one\\nline two\"}", &subject, &err), 0);
+	assert_string_equal(subject, "note: \"line one line two\"");
+	free(subject);
+	assert_string_equal(json_str(cJSON_GetArrayItem(cJSON_GetObjectItem(st, "notes"), 0), "timestamp"),
+			    "2025-01-02T03:04:05Z");
+	assert_string_equal(json_str(st, "updated"), "2025-01-02T03:04:05Z");
+	apply_fails(st, "note", "{\"text\": \"\"}", "empty text");
+	apply_fails(st, "note", "{}", "missing text");
+	apply_fails(st, "note", "{\"text\": 5}", "must be a string");
+	apply_fails(st, "nosuch", NULL, "unknown operation");
+	cJSON_Delete(st);
+}
+
+static void test_text_limits(void **unused)
+{
+	cJSON *st = started(NULL), *op = op_new("note", "2025-01-02T03:04:05Z");
+	char *big = xmalloc(2 * 1024 * 1024 + 1), *subject = NULL, *err = NULL;
+
+	memset(big, 'a', 2 * 1024 * 1024);
+	big[2 * 1024 * 1024] = '\0';
+	json_set_str(op_args(op), "text", big);
+	assert_int_not_equal(state_apply(st, op, NULL, &subject, &err), 0);
+	assert_non_null(strstr(err, "too long"));
+	free(err);
+	json_set_str(op_args(op), "text", "bad \xff utf8");
+	assert_int_not_equal(state_apply(st, op, NULL, &subject, &err), 0);
+	assert_non_null(strstr(err, "UTF-8"));
+	free(err);
+	free(big);
+	cJSON_Delete(op);
+	cJSON_Delete(st);
+}
+
+static void test_set_extra(void **unused)
+{
+	cJSON *st = started(NULL);
+
+	apply_ok(st, "set", "{\"key\": \"a.b.c\", \"value\": {\"x\": [1, 2]}}");
+	assert_int_equal((int)cJSON_GetArraySize(cJSON_GetObjectItem(state_extra_get(st, "a.b.c"), "x")), 2);
+	apply_ok(st, "set", "{\"key\": \"a.b.d\", \"value\": \"s\"}");
+	assert_string_equal(state_extra_get(st, "a.b.d")->valuestring, "s");
+	apply_fails(st, "set", "{\"key\": \"a.b.d.e\", \"value\": 1}", "is not an object");
+	apply_fails(st, "set", "{\"key\": \".x\", \"value\": 1}", "empty segment");
+	apply_fails(st, "set", "{\"key\": \"x.\", \"value\": 1}", "empty segment");
+	apply_fails(st, "set", "{\"key\": \"x\"}", "missing value");
+	assert_null(state_extra_get(st, "a.zz"));
+	assert_null(state_extra_get(st, "a.b.d.e"));
+	cJSON_Delete(st);
+}
+
+static void test_checkpoint_files(void **unused)
+{
+	cJSON *st = started(NULL), *files;
+	const char *oid = "\"0123456789012345678901234567890123456789\"";
+	char *args = xstrfmt("{\"files\": {\"z.c\": {\"status\": \"modified\", \"oid\": %s},"
+			     " \"a/b.c\": {\"status\": \"created\", \"oid\": %s}}}", oid, oid);
+
+	apply_ok(st, "checkpoint", args);
+	free(args);
+	files = cJSON_GetObjectItem(st, "files");
+	assert_string_equal(files->child->string, "a/b.c");	/* kept sorted */
+	assert_string_equal(files->child->next->string, "z.c");
+	apply_ok(st, "checkpoint", "{\"files\": {\"m.c\": {\"status\": \"deleted\"}}}");
+	assert_string_equal(files->child->next->string, "m.c");
+	/* a created file stays created when re-recorded as modified */
+	args = xstrfmt("{\"files\": {\"a/b.c\": {\"status\": \"modified\", \"oid\": %s}}}", oid);
+	apply_ok(st, "checkpoint", args);
+	free(args);
+	assert_string_equal(json_str(cJSON_GetObjectItem(files, "a/b.c"), "status"), "created");
+	apply_fails(st, "checkpoint", "{\"files\": {\"x\": {\"status\": \"deleted\", \"oid\": \"ab\"}}}", "no blob");
+	apply_fails(st, "checkpoint", "{\"files\": {\"x\": {\"status\": \"modified\"}}}", "need one");
+	apply_fails(st, "checkpoint", "{\"files\": {\"x\": {\"status\": \"eaten\"}}}", "status must be");
+	cJSON_Delete(st);
+}
+
+static void test_paths(void **unused)
+{
+	const char *good[] = { "a", "a/b.c", "dir/.hidden", "x/.gitignore", ".github/workflows/ci.yml" };
+	const char *bad[] = { "", "/abs", "../x", "a/../b", "a/./b", "./a", "a//b", "a/", ".git",
+			      ".git/config", ".GIT/x", "a\001b" };
+
+	for (size_t i = 0; i < ARRAY_SIZE(good); i++)
+		if (!state_valid_path(good[i]))
+			fail_msg("'%s' should be valid", good[i]);
+	for (size_t i = 0; i < ARRAY_SIZE(bad); i++)
+		if (state_valid_path(bad[i]))
+			fail_msg("'%s' should be refused", bad[i]);
+}
+
+static void test_ids(void **unused)
+{
+	const char *good[] = { "a", "2025-01-02-topic", "WFS-x_y.z", "x.lockx" };
+	const char *bad[] = { "", "a/b", "..", "a..b", ".a", "-a", "a b", "x.lock", "x.", "caf\xc3\xa9",
+			      "a\tb", "a~1", "a^", "a:b", "a@{1}" };
+	char long_id[102], *err = NULL;
+
+	for (size_t i = 0; i < ARRAY_SIZE(good); i++) {
+		assert_int_equal(state_valid_id(good[i], &err), 0);
+		assert_null(err);
+	}
+	for (size_t i = 0; i < ARRAY_SIZE(bad); i++) {
+		if (state_valid_id(bad[i], &err) == 0)
+			fail_msg("'%s' should be refused", bad[i]);
+		assert_non_null(err);
+		free(err);
+	}
+	memset(long_id, 'a', 101);
+	long_id[101] = '\0';
+	assert_int_not_equal(state_valid_id(long_id, &err), 0);
+	free(err);
+	long_id[100] = '\0';
+	assert_int_equal(state_valid_id(long_id, &err), 0);
+}
+
+static void test_slug(void **unused)
+{
+	struct { const char *in, *out; } cases[] = {
+		{ "Add OAuth login", "add-oauth-login" },
+		{ "  --Fix: bug #123!! ", "fix-bug-123" },
+		{ "caf\xc3\xa9 au lait", "caf-au-lait" },
+		{ "", "" },
+		{ "!!!", "" },
+	};
+	char *s;
+
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		s = state_slug(cases[i].in);
+		assert_string_equal(s, cases[i].out);
+		free(s);
+	}
+	s = state_slug("a very long topic that goes on and on and on and on and on and on and on");
+	assert_true(strlen(s) <= 61);
+	free(s);
+}
+
+static void test_normalize(void **unused)
+{
+	const char *doc = "{\"extra\": {}, \"unknown_key\": 1, \"status\": \"paused\", \"session_id\": \"x\","
+			  " \"tokens\": {\"input\": 5}, \"phases\": null}";
+	cJSON *in = NULL, *st = NULL;
+	char *err = NULL;
+
+	assert_int_equal(json_parse(&in, doc, strlen(doc), 1 << 20, &err), 0);
+	assert_int_equal(state_normalize(&st, in, &err), 0);
+	assert_string_equal(st->child->string, "schema_version");
+	assert_string_equal(st->child->prev->string, "unknown_key");	/* kept, last */
+	assert_true(cJSON_IsArray(cJSON_GetObjectItem(st, "phases")));
+	assert_int_equal((int)json_num(cJSON_GetObjectItem(st, "tokens"), "max", 0), 150000);
+	assert_int_equal((int)json_num(cJSON_GetObjectItem(st, "tokens"), "input", 0), 5);
+	assert_int_equal((int)json_num(cJSON_GetObjectItem(st, "tokens"), "cached", -1), 0);
+	cJSON_Delete(st);
+
+	doc = "{\"session_id\": \"x\", \"status\": \"sleeping\"}";
+	assert_int_equal(json_parse(&in, doc, strlen(doc), 1 << 20, &err), 0);
+	assert_int_not_equal(state_normalize(&st, in, &err), 0);
+	assert_non_null(strstr(err, "unknown status"));
+	free(err);
+	doc = "{\"session_id\": \"x\", \"phases\": {}}";
+	assert_int_equal(json_parse(&in, doc, strlen(doc), 1 << 20, &err), 0);
+	assert_int_not_equal(state_normalize(&st, in, &err), 0);
+	assert_non_null(strstr(err, "'phases' has the wrong type"));
+	free(err);
+	doc = "[1]";
+	assert_int_equal(json_parse(&in, doc, strlen(doc), 1 << 20, &err), 0);
+	assert_int_not_equal(state_normalize(&st, in, &err), 0);
+	free(err);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_start_defaults),
+		cmocka_unit_test(test_start_refusals),
+		cmocka_unit_test(test_status_moves),
+		cmocka_unit_test(test_note_and_subject),
+		cmocka_unit_test(test_text_limits),
+		cmocka_unit_test(test_set_extra),
+		cmocka_unit_test(test_checkpoint_files),
+		cmocka_unit_test(test_paths),
+		cmocka_unit_test(test_ids),
+		cmocka_unit_test(test_slug),
+		cmocka_unit_test(test_normalize),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
