@@ -263,33 +263,43 @@ static cJSON *project_from(const cJSON *p)
 	return out;
 }
 
-static int op_start(struct apply_ctx *c)
+static int start_check(struct apply_ctx *c, const char **topic, const char **goal,
+		       const char **mode)
 {
-	const char *id = json_str(c->args, "id"), *topic, *goal, *mode;
-	const cJSON *plans = cJSON_GetObjectItemCaseSensitive(c->args, "plans");
+	const char *id = json_str(c->args, "id");
 	const cJSON *phases = cJSON_GetObjectItemCaseSensitive(c->args, "phases");
 	double budget = json_num(c->args, "budget", STATE_DEFAULT_BUDGET);
-	cJSON *in = cJSON_CreateObject(), *st = NULL, *arr;
 	char *err = NULL;
-	int n = 0;
 
 	if (c->state->child)
 		return apply_fail(c, "session '%s' already exists", json_str(c->state, "session_id"));
 	if (!id || state_valid_id(id, &err) < 0) {
 		apply_fail(c, "invalid session id '%s': %s", id ? id : "", err ? err : "missing");
 		free(err);
-		cJSON_Delete(in);
 		return GS_ERROR;
 	}
-	if (arg_text(&topic, c, "topic", 0) || arg_text(&goal, c, "goal", 0) ||
-	    arg_text(&mode, c, "mode", 0)) {
-		cJSON_Delete(in);
+	if (arg_text(topic, c, "topic", 0) || arg_text(goal, c, "goal", 0) || arg_text(mode, c, "mode", 0))
 		return GS_ERROR;
-	}
-	if (!json_is_int(budget) || budget <= 0) {
-		cJSON_Delete(in);
+	if (!json_is_int(budget) || budget <= 0)
 		return apply_fail(c, "budget must be a positive whole number");
-	}
+	for (const cJSON *p = cJSON_IsArray(phases) ? phases->child : NULL; p; p = p->next)
+		if (!cJSON_IsString(p) || !*p->valuestring)
+			return apply_fail(c, "phase names must be non-empty strings");
+	return 0;
+}
+
+static int op_start(struct apply_ctx *c)
+{
+	const char *id = json_str(c->args, "id"), *topic, *goal, *mode;
+	const cJSON *plans = cJSON_GetObjectItemCaseSensitive(c->args, "plans");
+	const cJSON *phases = cJSON_GetObjectItemCaseSensitive(c->args, "phases");
+	cJSON *in, *st = NULL, *arr;
+	char *err = NULL;
+	int n = 0;
+
+	if (start_check(c, &topic, &goal, &mode) < 0)
+		return GS_ERROR;
+	in = cJSON_CreateObject();
 	json_set_str(in, "session_id", id);
 	json_set_str(in, "topic", topic);
 	json_set_str(in, "goal", goal);
@@ -305,16 +315,11 @@ static int op_start(struct apply_ctx *c)
 		cJSON_AddItemToArray(arr, plan);
 	}
 	arr = json_arr(in, "phases");
-	for (const cJSON *p = cJSON_IsArray(phases) ? phases->child : NULL; p; p = p->next) {
-		if (!cJSON_IsString(p) || !*p->valuestring) {
-			cJSON_Delete(in);
-			return apply_fail(c, "phase names must be non-empty strings");
-		}
+	for (const cJSON *p = cJSON_IsArray(phases) ? phases->child : NULL; p; p = p->next)
 		cJSON_AddItemToArray(arr, state_new_phase(++n, p->valuestring));
-	}
 	if (n)
 		json_set_num(in, "current_phase", 1);
-	json_set_num(json_obj(in, "tokens"), "max", budget);
+	json_set_num(json_obj(in, "tokens"), "max", json_num(c->args, "budget", STATE_DEFAULT_BUDGET));
 	if (state_normalize(&st, in, &err) < 0) {
 		apply_fail(c, "%s", err);
 		free(err);
