@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "git-session/cmd.h"
+#include "git-session/store.h"
 #include "git-session/util.h"
 
 struct command {
@@ -14,6 +15,7 @@ struct command {
 	cmd_fn fn;
 	int needs_repo;
 	const char *summary;
+	int needs_network;	/* loads the CA certificates for HTTPS remotes */
 };
 
 static const struct command commands[] = {
@@ -72,6 +74,7 @@ int main(int argc, const char **argv)
 	for (size_t i = 0; i < ARRAY_SIZE(commands); i++) {
 		if (strcmp(commands[i].name, argv[1]))
 			continue;
+		store_tls_want_certificates(commands[i].needs_network);
 		git_libgit2_init();
 		ret = run(&commands[i], argc - 1, argv + 1);
 		git_libgit2_shutdown();

@@ -22,6 +22,13 @@
 
 typedef struct gs_store gs_store;
 
+/*
+ * Whether libgit2 should load the system's CA certificates at start-up
+ * (only commands that talk to remotes need them). Call before
+ * git_libgit2_init().
+ */
+void store_tls_want_certificates(int want);
+
 /* Opens the repository of the current directory, honouring GIT_DIR and GIT_WORK_TREE. */
 int store_open(gs_store **out);
 void store_free(gs_store *st);

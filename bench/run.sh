@@ -1,0 +1,122 @@
+#!/bin/sh
+# run.sh - make bench: git-session's figures as ratios against anchors
+# measured in the same run on the same machine. Not a test: it prints.
+#   sh bench/run.sh [--quick]
+set -e
+top=$(cd "$(dirname "$0")/.." && pwd)
+runs=41 hist=5000
+test "${1:-}" = --quick && runs=15 hist=1000
+
+out="$top/build/bench"
+mkdir -p "$out"
+cc -O2 -o "$out/timeit" "$top/bench/timeit.c"
+cc -O2 -o "$out/floor" "$top/bench/floor.c" $(pkg-config --cflags --libs libgit2)
+cc -O2 -DSKIP_CA_PARSE -o "$out/floor-noca" "$top/bench/floor.c" $(pkg-config --cflags --libs libgit2)
+PATH="$top:$out:$PATH"
+export PATH
+# the interpreter itself, not a version manager's shim script
+python=$(python3 -c 'import sys; print(sys.executable)')
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/git-session-bench.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+cd "$work"
+export GIT_AUTHOR_NAME=Bench GIT_AUTHOR_EMAIL=bench@example.com \
+	GIT_COMMITTER_NAME=Bench GIT_COMMITTER_EMAIL=bench@example.com TZ=UTC
+git init -q -b main repo
+cd repo
+git config core.fsync committed	# git plumbing as durable as a checkpoint
+echo hello >README && git add README && git commit -q -m initial
+
+t () { timeit "$runs" "$@" | cut -d' ' -f1; }
+ratio () { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
+row () { printf '  %-46s %9s ms\n' "$1" "$2"; }
+check () {	# name value op target
+	verdict=$(awk -v v="$2" -v t="$4" -v op="$3" 'BEGIN {
+		ok = (op == "<=") ? v <= t : v >= t; print ok ? "PASS" : "FAIL" }')
+	printf '  %-46s %7s   %s %-5s %s\n' "$1" "$2" "$3" "$4" "$verdict"
+}
+
+# A typical session: four phases, some notes and files.
+git session start "bench" --phase Design --phase Build --phase Test --phase Ship -q
+for i in 1 2 3 4 5; do git session note -q "note $i"; done
+mkdir -p src && for i in 1 2 3; do echo "int f$i;" >src/f$i.c; done
+git session checkpoint -q src/f1.c src/f2.c src/f3.c
+id=$(git session list --json | python3 -c 'import json,sys; print(json.load(sys.stdin)[0]["id"])')
+git show SESSION_HEAD:session.json >"$work/state.json"
+git show SESSION_HEAD:op.json >"$work/op.json"
+cp "$work/state.json" "$work/py-state.json"
+cat >"$work/plumbing.sh" <<PLUMB
+old=\$(git rev-parse -q --verify refs/bench/plumbing || echo 0000000000000000000000000000000000000000)
+s=\$(git hash-object -w "$work/state.json")
+o=\$(git hash-object -w "$work/op.json")
+tree=\$(printf '100644 blob %s\top.json\n100644 blob %s\tsession.json\n' \$o \$s | git mktree)
+if test \$old = 0000000000000000000000000000000000000000
+then c=\$(echo 'note: "bench"' | git commit-tree \$tree)
+else c=\$(echo 'note: "bench"' | git commit-tree -p \$old \$tree)
+fi
+git update-ref --create-reflog -m plumbing refs/bench/plumbing \$c \$old
+PLUMB
+
+# A session with a long history, and one with a short one, built with
+# fast-import from the same state: a checkpoint must not cost more on
+# the first.
+history () {	# id count
+	python3 - "$work/state.json" "$1" "$2" <<'PY' | git fast-import --quiet
+import json, sys
+state = json.load(open(sys.argv[1]))
+state["session_id"] = sys.argv[2]
+n = int(sys.argv[3])
+blob = json.dumps(state, indent=2) + "\n"
+print("blob\nmark :1\ndata %d\n%s" % (len(blob.encode()), blob))
+for i in range(n):
+    msg = "note: \"%d\"\n\nSession-Id: %s\nSession-Op: note\n" % (i, sys.argv[2])
+    print("commit refs/sessions/%s\nmark :%d\ncommitter Bench <bench@example.com> %d +0000" % (sys.argv[2], i + 2, 1700000000 + i))
+    print("data %d\n%s" % (len(msg.encode()), msg))
+    if i:
+        print("from :%d" % (i + 1))
+    print("M 100644 :1 session.json\n")
+PY
+}
+history short 50
+history long "$hist"
+
+echo "git-session bench: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//')"
+echo "$runs interleaved runs of each command; medians"
+echo
+git session switch -q short
+git session switch -q long
+git session switch -q "$id"
+# one interleaved measurement of everything, so noise falls on all alike
+timeit "$runs" \
+	git-session note -q bench :: \
+	floor write refs/bench/floor "$work/state.json" "$work/op.json" :: \
+	sh "$work/plumbing.sh" :: \
+	"$python" "$top/bench/save.py" "$work/py-state.json" :: \
+	git-session status --json :: \
+	floor init :: \
+	floor-noca write refs/bench/floor-noca "$work/state.json" "$work/op.json" >"$work/times"
+# the history pair: the same command on two sessions, interleaved
+cat >"$work/note-on.sh" <<NOTE
+git session switch -q "\$1" && exec git session note -q bench
+NOTE
+timeit "$runs" sh "$work/note-on.sh" short :: sh "$work/note-on.sh" long >>"$work/times"
+git session switch -q "$id"
+m () { sed -n "${1}p" "$work/times" | cut -d' ' -f1; }
+note=$(m 1) floor=$(m 2) plumb=$(m 3) py=$(m 4) get=$(m 5) init=$(m 6) noca=$(m 7) short=$(m 8) long=$(m 9)
+row "checkpoint: git session note" "$note"
+row "floor: minimal libgit2, same objects, fsync" "$floor"
+row "floor without the CA bundle parse" "$noca"
+row "git plumbing: 6 commands (core.fsync)" "$plumb"
+row "python save: read, update, .tmp, .bak, rename" "$py"
+row "switch + checkpoint, 50-checkpoint session" "$short"
+row "switch + checkpoint, $hist-checkpoint session" "$long"
+row "read path: git session status --json" "$get"
+row "libgit2 start-up alone (git_libgit2_init)" "$init"
+echo
+echo "  ratio                                             value   target"
+check "checkpoint / floor" "$(ratio "$note" "$floor")" "<=" 1.5
+check "checkpoint / git plumbing" "$(ratio "$note" "$plumb")" "<=" 1.3
+check "python save / checkpoint" "$(ratio "$py" "$note")" ">=" 5
+check "checkpoint at $hist / at 50 checkpoints" "$(ratio "$long" "$short")" "<=" 1.2
+printf '  %-46s %7s   (for information: our cost over the true minimum)\n' \
+	"checkpoint / floor without CA parse" "$(ratio "$note" "$noca")"

@@ -1,0 +1,79 @@
+/*
+ * timeit.c - times commands, interleaved run by run so that the
+ * machine's noise falls on all of them alike, and prints for each, in
+ * order, "median min" in milliseconds.
+ *
+ *   timeit <runs> <command> [<args>...] [:: <command> [<args>...]]...
+ *
+ * Each command's stdout is discarded; a failing run ends the measurement.
+ */
+#include <fcntl.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+extern char **environ;
+
+static double now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+static int cmp(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return x < y ? -1 : x > y;
+}
+
+int main(int argc, char **argv)
+{
+	posix_spawn_file_actions_t fa;
+	int n = argc > 2 ? atoi(argv[1]) : 0, ncmd = 0;
+	char **cmds[64];
+	double *t;
+
+	if (n <= 0) {
+		fprintf(stderr, "usage: timeit <runs> <command> [<args>...] [:: <command>...]...\n");
+		return 129;
+	}
+	cmds[ncmd++] = argv + 2;
+	for (int i = 2; i < argc && ncmd < 64; i++)
+		if (!strcmp(argv[i], "::")) {
+			argv[i] = NULL;
+			cmds[ncmd++] = argv + i + 1;
+		}
+	t = calloc((size_t)(n * ncmd), sizeof(*t));
+	posix_spawn_file_actions_init(&fa);
+	posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
+	for (int r = 0; r < n; r++)
+		for (int c = 0; c < ncmd; c++) {
+			double start = now_ms();
+			pid_t pid;
+			int status;
+
+			if (posix_spawnp(&pid, cmds[c][0], &fa, NULL, cmds[c], environ) != 0) {
+				perror(cmds[c][0]);
+				return 1;
+			}
+			waitpid(pid, &status, 0);
+			t[c * n + r] = now_ms() - start;
+			if (!WIFEXITED(status) || WEXITSTATUS(status)) {
+				fprintf(stderr, "timeit: '%s' failed on run %d\n", cmds[c][0], r + 1);
+				return 1;
+			}
+		}
+	for (int c = 0; c < ncmd; c++) {
+		double *s = t + c * n;
+		qsort(s, (size_t)n, sizeof(*s), cmp);
+		printf("%.3f %.3f\n", n % 2 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2, s[0]);
+	}
+	free(t);
+	return 0;
+}

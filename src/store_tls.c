@@ -1,0 +1,33 @@
+/*
+ * store_tls.c - Debian's libgit2 is built with mbedTLS, whose
+ * initialisation inside git_libgit2_init() parses the whole system CA
+ * bundle: most of libgit2's start-up, paid by every command although
+ * only HTTPS remotes need certificates. This file interposes the one
+ * mbedTLS function that does the parsing: unless the command said it
+ * talks to remotes, it loads nothing (an empty chain, so an HTTPS
+ * connection would fail verification, never succeed unverified).
+ * With another TLS backend the function is simply never called.
+ */
+#include <dlfcn.h>
+
+#include "store-internal.h"
+
+/* Set by main before git_libgit2_init(), from the command table. */
+static int certificates_wanted;
+
+void store_tls_want_certificates(int want)
+{
+	certificates_wanted = want;
+}
+
+int mbedtls_x509_crt_parse_file(void *chain, const char *path);
+
+int mbedtls_x509_crt_parse_file(void *chain, const char *path)
+{
+	int (*real)(void *, const char *);
+
+	if (!certificates_wanted)
+		return 0;
+	*(void **)&real = dlsym(RTLD_NEXT, "mbedtls_x509_crt_parse_file");
+	return real ? real(chain, path) : -1;
+}
