@@ -10,6 +10,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
+#include <unistd.h>
 
 int cmd_exit(int error)
 {
@@ -64,4 +66,42 @@ int cmd_no_more_args(int argc, int max, const char *const *usage)
 	gs_error("too many arguments");
 	usage_with_options(usage, NULL, 0);
 	return GS_EUSAGE;
+}
+
+/* Parses a colour setting: 1 on, 0 off, -1 auto, -2 not understood. */
+static int color_value(const char *v)
+{
+	if (!strcasecmp(v, "always") || !*v)
+		return 1;
+	if (!strcasecmp(v, "never") || !strcasecmp(v, "false") || !strcasecmp(v, "off") || !strcasecmp(v, "no"))
+		return 0;
+	if (!strcasecmp(v, "auto") || !strcasecmp(v, "true") || !strcasecmp(v, "on") || !strcasecmp(v, "yes"))
+		return -1;
+	return -2;
+}
+
+int cmd_color(int *on, struct cmd_ctx *c, const char *when, int no_color)
+{
+	int v = -1;
+
+	if (no_color) {
+		v = 0;
+	} else if (when) {
+		if ((v = color_value(when)) == -2)
+			return gs_error("invalid --color value '%s' (always, never or auto)", when);
+	} else if (getenv("NO_COLOR") && *getenv("NO_COLOR")) {
+		v = 0;
+	} else {
+		const char *const keys[] = { "color.session", "color.ui" };
+		for (size_t i = 0; i < 2 && v == -1; i++) {
+			char *s = store_config_str(c->st, keys[i]);
+			if (s && (v = color_value(s)) == -2)
+				v = -1;
+			free(s);
+			if (s)
+				break;
+		}
+	}
+	*on = v == -1 ? isatty(1) : v;
+	return 0;
 }

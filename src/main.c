@@ -3,6 +3,7 @@
  * repository for it, runs it, and turns its result into an exit code.
  */
 #include <git2.h>
+#include <locale.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -35,6 +36,16 @@ static const struct command commands[] = {
 	{ "summary", cmd_summary, 1, "set the context summary" },
 	{ "set", cmd_set, 1, "set a value under extra" },
 	{ "get", cmd_get, 1, "print a value of the state" },
+	{ "phase", cmd_phase, 1, "add phases and move them: start, complete, fail, skip, retry" },
+	{ "agent", cmd_agent, 1, "record an agent's start, progress, result or failure" },
+	{ "file", cmd_file, 1, "record files created, modified or deleted" },
+	{ "error", cmd_error, 1, "record an error, or its resolution" },
+	{ "tokens", cmd_tokens, 1, "record token use, or show the token report" },
+	{ "decide", cmd_decide, 1, "record a decision and its rationale" },
+	{ "task", cmd_task, 1, "add a task, or mark one done" },
+	{ "milestone", cmd_milestone, 1, "add a milestone, or mark one reached" },
+	{ "artifact", cmd_artifact, 1, "record an artifact the work produced" },
+	{ "diff", cmd_diff, 1, "what changed between two checkpoints" },
 };
 
 static void list_commands(FILE *f)
@@ -67,6 +78,7 @@ int main(int argc, const char **argv)
 {
 	int ret;
 
+	setlocale(LC_CTYPE, "");	/* for out_utf8(); nothing else is locale-bound */
 	if (argc < 2 || !strcmp(argv[1], "-h")) {
 		list_commands(argc < 2 ? stderr : stdout);
 		return argc < 2 ? 1 : 129;

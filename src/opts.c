@@ -40,7 +40,9 @@ void usage_with_options(const char *const *usage, const struct option *opts, int
 			n = snprintf(left, sizeof(left), "-%c", opts->short_name);
 		else
 			n = snprintf(left, sizeof(left), "--%s", opts->long_name);
-		if (opts->type != OPT_BOOL && n > 0 && (size_t)n < sizeof(left))
+		if (opts->type == OPT_OPTARG && n > 0 && (size_t)n < sizeof(left))
+			snprintf(left + n, sizeof(left) - (size_t)n, "[=%s]", opts->argh ? opts->argh : "<value>");
+		else if (opts->type != OPT_BOOL && n > 0 && (size_t)n < sizeof(left))
 			snprintf(left + n, sizeof(left) - (size_t)n, " %s", opts->argh ? opts->argh : "<value>");
 		fprintf(f, "    %-24s %s\n", left, opts->help ? opts->help : "");
 	}
@@ -57,6 +59,7 @@ static int set_value(const struct option *o, const char *arg, const char *given)
 		*(int *)o->value = 1;
 		return 0;
 	case OPT_STRING:
+	case OPT_OPTARG:
 		*(const char **)o->value = arg;
 		return 0;
 	case OPT_LIST:
@@ -117,6 +120,8 @@ static int parse_one(int *i, int argc, const char **argv, const struct option *o
 			*(int *)o->value = !neg;
 			return 0;
 		}
+		if (o->type == OPT_OPTARG)
+			return set_value(o, eq ? eq + 1 : "", a);
 		if (eq)
 			val = eq + 1;
 		else if (take_arg(&val, i, argc, argv, a) < 0)

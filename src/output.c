@@ -4,7 +4,9 @@
 #include "git-session/output.h"
 
 #include <stdlib.h>
+#include <langinfo.h>
 #include <string.h>
+#include <strings.h>
 
 void out_escape(struct sbuf *sb, const char *s)
 {
@@ -75,4 +77,39 @@ void out_human_count(struct sbuf *sb, double n)
 		sb->len -= 3;
 		sbuf_addch(sb, unit);
 	}
+}
+
+int out_utf8(void)
+{
+	const char *cs = nl_langinfo(CODESET);
+
+	return cs && (!strcasecmp(cs, "UTF-8") || !strcasecmp(cs, "utf8"));
+}
+
+static const struct {
+	const char *status, *utf8, *ascii, *color;
+} marks[] = {
+	{ "completed", "\u2713", "[x]", C_GREEN },
+	{ "in_progress", "\u25cf", "[>]", C_CYAN },
+	{ "failed", "\u2717", "[!]", C_RED },
+	{ "aborted", "\u2717", "[!]", C_RED },
+	{ "pending", "\u25a1", "[ ]", "" },
+	{ "skipped", "\u2013", "[-]", C_DIM },
+	{ "paused", "\u2016", "[=]", C_YELLOW },
+};
+
+const char *out_mark(const char *status, int utf8)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(marks); i++)
+		if (status && !strcmp(status, marks[i].status))
+			return utf8 ? marks[i].utf8 : marks[i].ascii;
+	return utf8 ? "?" : "[?]";
+}
+
+const char *out_status_color(const char *status)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(marks); i++)
+		if (status && !strcmp(status, marks[i].status))
+			return marks[i].color;
+	return "";
 }

@@ -1,12 +1,17 @@
 /*
  * state_work.c - the work a session tracks: phases and their
  * transitions, agents, files, errors, tokens, decisions, tasks,
- * milestones. Pure: no I/O, no git.
+ * milestones and artifacts. Pure: no I/O, no git.
  */
 #include "state-internal.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+static const char *const error_types[] = {
+	"validation", "timeout", "file_conflict", "runtime", "dependency",
+};
 
 cJSON *state_new_phase(int id, const char *name)
 {
@@ -37,12 +42,662 @@ const char *state_phase_moves(const char *from)
 	return "none";
 }
 
+cJSON *state_phase(const cJSON *state, int id)
+{
+	cJSON *p;
+
+	cJSON_ArrayForEach(p, cJSON_GetObjectItemCaseSensitive(state, "phases"))
+		if ((int)json_num(p, "id", -1) == id)
+			return p;
+	return NULL;
+}
+
+cJSON *state_agent(const cJSON *state, const char *id)
+{
+	cJSON *a;
+
+	cJSON_ArrayForEach(a, cJSON_GetObjectItemCaseSensitive(state, "agents"))
+		if (json_str(a, "id") && !strcmp(json_str(a, "id"), id))
+			return a;
+	return NULL;
+}
+
+/* The phase an operation names ("phase" argument), which must exist. */
+static int arg_phase(cJSON **out, struct apply_ctx *c, const char *key, int required)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(c->args, key);
+
+	*out = NULL;
+	if (!v || cJSON_IsNull(v)) {
+		if (required)
+			return apply_fail(c, "missing phase number");
+		return 0;
+	}
+	if (!cJSON_IsNumber(v) || !json_is_int(v->valuedouble))
+		return apply_fail(c, "a phase is named by its number");
+	if (!(*out = state_phase(c->state, (int)v->valuedouble)))
+		return apply_fail(c, "no phase %d (the session has %d)", (int)v->valuedouble,
+				  cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(c->state, "phases")));
+	return 0;
+}
+
+static int arg_agent(cJSON **out, struct apply_ctx *c, int required)
+{
+	const char *id;
+
+	*out = NULL;
+	if (arg_text(&id, c, "agent", required) < 0)
+		return GS_ERROR;
+	if (id && !(*out = state_agent(c->state, id)))
+		return apply_fail(c, "unknown agent '%s'", id);
+	return 0;
+}
+
+static void phase_subject(struct sbuf *sb, const cJSON *p)
+{
+	sbuf_addf(sb, "phase %d ", (int)json_num(p, "id", 0));
+	subject_quote(sb, json_str(p, "name") ? json_str(p, "name") : "", 40);
+}
+
+/* The phase being worked on: the first in progress, else failed, else pending. */
+static void update_current_phase(cJSON *state)
+{
+	static const char *const order[] = { "in_progress", "failed", "pending" };
+	const cJSON *phases = cJSON_GetObjectItemCaseSensitive(state, "phases"), *p;
+
+	for (size_t i = 0; i < ARRAY_SIZE(order); i++)
+		cJSON_ArrayForEach(p, phases)
+			if (!strcmp(json_str(p, "status"), order[i])) {
+				json_set_num(state, "current_phase", json_num(p, "id", 0));
+				return;
+			}
+	if (cJSON_GetArraySize(phases))
+		json_set_num(state, "current_phase", json_num(phases->child->prev, "id", 0));
+	else
+		json_set_str(state, "current_phase", NULL);
+}
+
+static cJSON *new_error(struct apply_ctx *c, const char *type, const char *message,
+			const char *agent, const cJSON *phase)
+{
+	cJSON *e = cJSON_CreateObject();
+
+	json_set_str(e, "agent", agent);
+	if (phase)
+		json_set_num(e, "phase", json_num(phase, "id", 0));
+	else
+		json_set_str(e, "phase", NULL);
+	json_set_str(e, "timestamp", c->at);
+	json_set_str(e, "type", type);
+	json_set_str(e, "message", message);
+	json_set_str(e, "resolution", "pending");
+	json_set_bool(e, "resolved", 0);
+	cJSON_AddItemToArray(json_arr(c->state, "errors"), e);
+	return e;
+}
+
+static int arg_error_type(const char **out, struct apply_ctx *c, const char *def)
+{
+	if (arg_text(out, c, "type", 0) < 0)
+		return GS_ERROR;
+	if (!*out)
+		*out = def;
+	for (size_t i = 0; i < ARRAY_SIZE(error_types); i++)
+		if (!strcmp(*out, error_types[i]))
+			return 0;
+	return apply_fail(c, "unknown error type '%s' (one of validation, timeout, file_conflict, runtime, dependency)",
+			  *out);
+}
+
+static int op_phase_add(struct apply_ctx *c)
+{
+	const cJSON *names = cJSON_GetObjectItemCaseSensitive(c->args, "names"), *n, *b;
+	const cJSON *blocked = cJSON_GetObjectItemCaseSensitive(c->args, "blocked_by");
+	cJSON *phases = json_arr(c->state, "phases");
+	int next = 0, parallel = json_bool(c->args, "parallel", 0), count = 0;
+
+	cJSON_ArrayForEach(n, phases)
+		if ((int)json_num(n, "id", 0) > next)
+			next = (int)json_num(n, "id", 0);
+	if (!cJSON_IsArray(names) || !cJSON_GetArraySize(names))
+		return apply_fail(c, "no phase names given");
+	cJSON_ArrayForEach(n, names)
+		if (!cJSON_IsString(n) || !*n->valuestring || strlen(n->valuestring) > 200)
+			return apply_fail(c, "phase names must be non-empty strings of at most 200 bytes");
+	cJSON_ArrayForEach(b, blocked)
+		if (!cJSON_IsNumber(b) || !state_phase(c->state, (int)b->valuedouble))
+			return apply_fail(c, "blocked by an unknown phase");
+	cJSON_ArrayForEach(n, names) {
+		cJSON *p = state_new_phase(next + 1 + count++, n->valuestring);
+		json_set_bool(p, "parallel", parallel);
+		if (cJSON_IsArray(blocked))
+			json_set(p, "blocked_by", cJSON_Duplicate(blocked, 1));
+		cJSON_AddItemToArray(phases, p);
+	}
+	if (count == 1) {
+		sbuf_adds(&c->subject, "add ");
+		phase_subject(&c->subject, phases->child->prev);
+	} else {
+		sbuf_addf(&c->subject, "add phases %d-%d", next + 1, next + count);
+	}
+	update_current_phase(c->state);
+	return 0;
+}
+
+/* Checks the move and names the allowed ones when it is not. */
+static int phase_move(struct apply_ctx *c, cJSON *p, const char *from, const char *verb)
+{
+	const char *st = json_str(p, "status");
+
+	if (strcmp(st, from))
+		return apply_fail(c, "cannot %s phase %d \"%s\": it is %s (allowed: %s)", verb,
+				  (int)json_num(p, "id", 0), json_str(p, "name"), st, state_phase_moves(st));
+	return 0;
+}
+
+static void set_phase_status(struct apply_ctx *c, cJSON *p, const char *to)
+{
+	char from[16];
+
+	snprintf(from, sizeof(from), "%s", json_str(p, "status"));
+	json_set_str(p, "status", to);
+	phase_subject(&c->subject, p);
+	sbuf_addf(&c->subject, ": %s -> %s", from, to);
+	update_current_phase(c->state);
+}
+
+static int op_phase_start(struct apply_ctx *c)
+{
+	cJSON *p, *b;
+
+	if (arg_phase(&p, c, "phase", 1) < 0 || phase_move(c, p, "pending", "start") < 0)
+		return GS_ERROR;
+	cJSON_ArrayForEach(b, cJSON_GetObjectItemCaseSensitive(p, "blocked_by")) {
+		const cJSON *dep = state_phase(c->state, (int)b->valuedouble);
+		const char *st = dep ? json_str(dep, "status") : "completed";
+		if (strcmp(st, "completed") && strcmp(st, "skipped"))
+			return apply_fail(c, "cannot start phase %d \"%s\": blocked by phase %d \"%s\" (%s)",
+					  (int)json_num(p, "id", 0), json_str(p, "name"),
+					  (int)b->valuedouble, json_str(dep, "name"), st);
+	}
+	json_set_str(p, "started", c->at);
+	set_phase_status(c, p, "in_progress");
+	json_set_num(c->state, "current_phase", json_num(p, "id", 0));
+	return 0;
+}
+
+static int op_phase_complete(struct apply_ctx *c)
+{
+	const char *context;
+	cJSON *p, *e;
+
+	if (arg_phase(&p, c, "phase", 1) < 0 || phase_move(c, p, "in_progress", "complete") < 0 ||
+	    arg_text(&context, c, "context", 0) < 0)
+		return GS_ERROR;
+	json_set_str(p, "completed", c->at);
+	json_set_str(p, "sub_step", NULL);
+	if (context)
+		json_set_str(p, "downstream_context", context);
+	/* a phase that completes has dealt with what failed it */
+	cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(c->state, "errors"))
+		if (!json_bool(e, "resolved", 0) && (int)json_num(e, "phase", -1) == (int)json_num(p, "id", 0)) {
+			json_set_bool(e, "resolved", 1);
+			json_set_str(e, "resolution", "phase completed");
+		}
+	set_phase_status(c, p, "completed");
+	return 0;
+}
+
+static int op_phase_fail(struct apply_ctx *c)
+{
+	const char *message, *type;
+	cJSON *p;
+
+	if (arg_phase(&p, c, "phase", 1) < 0 || phase_move(c, p, "in_progress", "fail") < 0 ||
+	    arg_text(&message, c, "error", 1) < 0 || arg_error_type(&type, c, "runtime") < 0)
+		return GS_ERROR;
+	new_error(c, type, message, NULL, p);
+	set_phase_status(c, p, "failed");
+	sbuf_addf(&c->subject, " (%s)", type);
+	return 0;
+}
+
+static int op_phase_skip(struct apply_ctx *c)
+{
+	cJSON *p;
+
+	if (arg_phase(&p, c, "phase", 1) < 0 || phase_move(c, p, "pending", "skip") < 0)
+		return GS_ERROR;
+	set_phase_status(c, p, "skipped");
+	return 0;
+}
+
+static int op_phase_retry(struct apply_ctx *c)
+{
+	int retries, max = c->lim->max_retries;
+	cJSON *p, *e;
+
+	if (arg_phase(&p, c, "phase", 1) < 0 || phase_move(c, p, "failed", "retry") < 0)
+		return GS_ERROR;
+	retries = (int)json_num(p, "retry_count", 0);
+	if (retries >= max)
+		return apply_fail(c, "phase %d \"%s\" has been retried %d time%s, the limit (session.maxRetries); "
+				  "escalate: fix the cause with a person, then raise session.maxRetries or skip the phase",
+				  (int)json_num(p, "id", 0), json_str(p, "name"), retries, retries == 1 ? "" : "s");
+	json_set_num(p, "retry_count", retries + 1);
+	cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(c->state, "errors"))
+		if (!json_bool(e, "resolved", 0) && (int)json_num(e, "phase", -1) == (int)json_num(p, "id", 0)) {
+			char *r = xstrfmt("retried (attempt %d)", retries + 1);
+			json_set_str(e, "resolution", r);
+			free(r);
+		}
+	set_phase_status(c, p, "in_progress");
+	sbuf_addf(&c->subject, " (retry %d of %d)", retries + 1, max);
+	json_set_num(c->state, "current_phase", json_num(p, "id", 0));
+	return 0;
+}
+
+static int op_phase_step(struct apply_ctx *c)
+{
+	const char *step;
+	cJSON *p;
+
+	if (arg_phase(&p, c, "phase", 1) < 0 || arg_text(&step, c, "sub_step", 1) < 0)
+		return GS_ERROR;
+	if (strcmp(json_str(p, "status"), "in_progress"))
+		return apply_fail(c, "phase %d \"%s\" is %s, not in progress", (int)json_num(p, "id", 0),
+				  json_str(p, "name"), json_str(p, "status"));
+	json_set_str(p, "sub_step", step);
+	phase_subject(&c->subject, p);
+	sbuf_adds(&c->subject, " at ");
+	subject_quote(&c->subject, step, 40);
+	return 0;
+}
+
+static cJSON *token_triple(void)
+{
+	cJSON *t = cJSON_CreateObject();
+
+	json_set_num(t, "input", 0);
+	json_set_num(t, "output", 0);
+	json_set_num(t, "cached", 0);
+	return t;
+}
+
+static int op_agent_start(struct apply_ctx *c)
+{
+	const char *id, *type, *task;
+	cJSON *phase, *a, *old;
+	char *err = NULL;
+
+	if (arg_text(&id, c, "agent", 1) < 0 || arg_text(&type, c, "type", 1) < 0 ||
+	    arg_text(&task, c, "task", 1) < 0 || arg_phase(&phase, c, "phase", 0) < 0)
+		return GS_ERROR;
+	if (state_valid_id(id, &err) < 0) {
+		apply_fail(c, "invalid agent id '%s': %s", id, err);
+		free(err);
+		return GS_ERROR;
+	}
+	if (!phase && cJSON_IsNumber(cJSON_GetObjectItemCaseSensitive(c->state, "current_phase")))
+		phase = state_phase(c->state, (int)json_num(c->state, "current_phase", 0));
+	if ((old = state_agent(c->state, id)) && !strcmp(json_str(old, "status"), "in_progress"))
+		return apply_fail(c, "agent '%s' is already running", id);
+	if (old)
+		return apply_fail(c, "agent '%s' already ran (%s); give the new run its own id", id,
+				  json_str(old, "status"));
+	a = cJSON_CreateObject();
+	json_set_str(a, "id", id);
+	json_set_str(a, "type", type);
+	json_set_str(a, "task", task);
+	if (phase)
+		json_set_num(a, "phase", json_num(phase, "id", 0));
+	else
+		json_set_str(a, "phase", NULL);
+	json_set_str(a, "status", "in_progress");
+	json_set_num(a, "progress", 0);
+	json_set_str(a, "started", c->at);
+	json_set_str(a, "completed", NULL);
+	json_set_str(a, "result_summary", NULL);
+	json_set(a, "tokens", token_triple());
+	cJSON_AddItemToArray(json_arr(c->state, "agents"), a);
+	if (phase)
+		cJSON_AddItemToArray(json_arr(phase, "agents"), cJSON_CreateString(id));
+	sbuf_addf(&c->subject, "agent %s started (%s", id, type);
+	if (phase)
+		sbuf_addf(&c->subject, ", phase %d", (int)json_num(phase, "id", 0));
+	sbuf_adds(&c->subject, "): ");
+	subject_quote(&c->subject, task, 50);
+	return 0;
+}
+
+static int running_agent(cJSON **a, struct apply_ctx *c, const char *verb)
+{
+	if (arg_agent(a, c, 1) < 0)
+		return GS_ERROR;
+	if (strcmp(json_str(*a, "status"), "in_progress"))
+		return apply_fail(c, "cannot %s agent '%s': it is %s", verb, json_str(*a, "id"),
+				  json_str(*a, "status"));
+	return 0;
+}
+
+static int op_agent_progress(struct apply_ctx *c)
+{
+	double pct = json_num(c->args, "progress", -1);
+	cJSON *a;
+
+	if (running_agent(&a, c, "update") < 0)
+		return GS_ERROR;
+	if (!json_is_int(pct) || pct < 0 || pct > 100)
+		return apply_fail(c, "progress is a whole percentage from 0 to 100");
+	json_set_num(a, "progress", pct);
+	sbuf_addf(&c->subject, "agent %s at %d%%", json_str(a, "id"), (int)pct);
+	return 0;
+}
+
+static int op_agent_done(struct apply_ctx *c)
+{
+	const char *summary;
+	cJSON *a;
+
+	if (running_agent(&a, c, "finish") < 0 || arg_text(&summary, c, "summary", 0) < 0)
+		return GS_ERROR;
+	json_set_str(a, "status", "completed");
+	json_set_num(a, "progress", 100);
+	json_set_str(a, "completed", c->at);
+	json_set_str(a, "result_summary", summary);
+	sbuf_addf(&c->subject, "agent %s done", json_str(a, "id"));
+	if (summary) {
+		sbuf_adds(&c->subject, ": ");
+		subject_quote(&c->subject, summary, 50);
+	}
+	return 0;
+}
+
+static int op_agent_fail(struct apply_ctx *c)
+{
+	const char *message, *type;
+	cJSON *a;
+
+	if (running_agent(&a, c, "fail") < 0 || arg_text(&message, c, "error", 1) < 0 ||
+	    arg_error_type(&type, c, "runtime") < 0)
+		return GS_ERROR;
+	json_set_str(a, "status", "failed");
+	json_set_str(a, "completed", c->at);
+	new_error(c, type, message, json_str(a, "id"),
+		  cJSON_IsNumber(cJSON_GetObjectItemCaseSensitive(a, "phase")) ?
+		  state_phase(c->state, (int)json_num(a, "phase", 0)) : NULL);
+	sbuf_addf(&c->subject, "agent %s failed: ", json_str(a, "id"));
+	subject_quote(&c->subject, message, 50);
+	return 0;
+}
+
+static int op_file(struct apply_ctx *c, const char *status)
+{
+	const cJSON *files = cJSON_GetObjectItemCaseSensitive(c->args, "files");
+	cJSON *agent, *phase;
+	int n;
+
+	if (arg_agent(&agent, c, 0) < 0 || arg_phase(&phase, c, "phase", 0) < 0)
+		return GS_ERROR;
+	if (!phase && agent && cJSON_IsNumber(cJSON_GetObjectItemCaseSensitive(agent, "phase")))
+		phase = state_phase(c->state, (int)json_num(agent, "phase", 0));
+	{
+		cJSON *id = phase ? cJSON_CreateNumber(json_num(phase, "id", 0)) : NULL;
+		n = state_record_files(c, files, status, agent ? json_str(agent, "id") : NULL, id);
+		cJSON_Delete(id);
+	}
+	if (n < 0)
+		return GS_ERROR;
+	if (n == 1)
+		sbuf_addf(&c->subject, "file %s: %s", status, cJSON_IsObject(files) ? files->child->string : "");
+	else
+		sbuf_addf(&c->subject, "%d files %s", n, status);
+	if (agent)
+		sbuf_addf(&c->subject, " by %s", json_str(agent, "id"));
+	return 0;
+}
+
+static int op_file_created(struct apply_ctx *c)
+{
+	return op_file(c, "created");
+}
+
+static int op_file_modified(struct apply_ctx *c)
+{
+	return op_file(c, "modified");
+}
+
+static int op_file_deleted(struct apply_ctx *c)
+{
+	return op_file(c, "deleted");
+}
+
+static int op_error_add(struct apply_ctx *c)
+{
+	const char *message, *type;
+	cJSON *agent, *phase;
+
+	if (arg_text(&message, c, "message", 1) < 0 || arg_error_type(&type, c, NULL) < 0 ||
+	    arg_agent(&agent, c, 0) < 0 || arg_phase(&phase, c, "phase", 0) < 0)
+		return GS_ERROR;
+	new_error(c, type, message, agent ? json_str(agent, "id") : NULL, phase);
+	sbuf_addf(&c->subject, "error #%d (%s): ", cJSON_GetArraySize(json_arr(c->state, "errors")), type);
+	subject_quote(&c->subject, message, 50);
+	return 0;
+}
+
+static int op_error_resolve(struct apply_ctx *c)
+{
+	double n = json_num(c->args, "error", 0);
+	const char *resolution;
+	cJSON *e;
+
+	if (arg_text(&resolution, c, "resolution", 1) < 0)
+		return GS_ERROR;
+	if (!json_is_int(n) || !(e = cJSON_GetArrayItem(json_arr(c->state, "errors"), (int)n - 1)) || n < 1)
+		return apply_fail(c, "no error #%g (the session has %d)", n,
+				  cJSON_GetArraySize(json_arr(c->state, "errors")));
+	if (json_bool(e, "resolved", 0))
+		return apply_fail(c, "error #%d is already resolved", (int)n);
+	json_set_str(e, "resolution", resolution);
+	json_set_bool(e, "resolved", 1);
+	sbuf_addf(&c->subject, "error #%d resolved: ", (int)n);
+	subject_quote(&c->subject, resolution, 50);
+	return 0;
+}
+
+static void add_tokens(cJSON *t, double in, double out, double cached)
+{
+	json_set_num(t, "input", json_num(t, "input", 0) + in);
+	json_set_num(t, "output", json_num(t, "output", 0) + out);
+	json_set_num(t, "cached", json_num(t, "cached", 0) + cached);
+}
+
+double state_tokens_used(const cJSON *tokens)
+{
+	return json_num(tokens, "input", 0) + json_num(tokens, "output", 0) - json_num(tokens, "saved", 0);
+}
+
+static int op_tokens_add(struct apply_ctx *c)
+{
+	double in = json_num(c->args, "input", 0), out = json_num(c->args, "output", 0);
+	double cached = json_num(c->args, "cached", 0);
+	int isolated = json_bool(c->args, "isolated", 0);
+	cJSON *tokens = json_obj(c->state, "tokens"), *by, *agent;
+	const char *name;
+
+	if (arg_text(&name, c, "agent", 1) < 0)
+		return GS_ERROR;
+	if (!json_is_int(in) || !json_is_int(out) || !json_is_int(cached) || in < 0 || out < 0 ||
+	    cached < 0 || in > 1e12 || out > 1e12 || cached > 1e12)
+		return apply_fail(c, "token counts are whole numbers from 0 to 10^12");
+	add_tokens(tokens, in, out, cached);
+	if (isolated)
+		json_set_num(tokens, "saved", json_num(tokens, "saved", 0) + in + out);
+	by = json_obj(json_obj(tokens, "by_agent"), name);
+	add_tokens(by, in, out, cached);
+	if ((agent = state_agent(c->state, name)))
+		add_tokens(json_obj(agent, "tokens"), in, out, cached);
+	if (state_tokens_used(tokens) > json_num(tokens, "peak", 0))
+		json_set_num(tokens, "peak", state_tokens_used(tokens));
+	sbuf_addf(&c->subject, "tokens %s: +%.0f in, +%.0f out", name, in, out);
+	if (cached)
+		sbuf_addf(&c->subject, ", +%.0f cached", cached);
+	if (isolated)
+		sbuf_adds(&c->subject, " (isolated)");
+	return 0;
+}
+
+static int op_decide(struct apply_ctx *c)
+{
+	const char *decision, *rationale;
+	cJSON *d, *agent;
+
+	if (arg_text(&decision, c, "decision", 1) < 0 || arg_text(&rationale, c, "rationale", 0) < 0 ||
+	    arg_agent(&agent, c, 0) < 0)
+		return GS_ERROR;
+	d = cJSON_CreateObject();
+	json_set_str(d, "decision", decision);
+	json_set_str(d, "rationale", rationale);
+	json_set_str(d, "timestamp", c->at);
+	json_set_str(d, "agent", agent ? json_str(agent, "id") : NULL);
+	cJSON_AddItemToArray(json_arr(c->state, "decisions"), d);
+	sbuf_adds(&c->subject, "decide: ");
+	subject_quote(&c->subject, decision, 60);
+	return 0;
+}
+
+static int op_task_add(struct apply_ctx *c)
+{
+	cJSON *tasks = json_arr(c->state, "tasks"), *t;
+	const char *title;
+
+	if (arg_text(&title, c, "title", 1) < 0)
+		return GS_ERROR;
+	t = cJSON_CreateObject();
+	json_set_num(t, "id", cJSON_GetArraySize(tasks) + 1);
+	json_set_str(t, "title", title);
+	json_set_str(t, "status", "pending");
+	json_set_str(t, "created", c->at);
+	json_set_str(t, "completed", NULL);
+	cJSON_AddItemToArray(tasks, t);
+	sbuf_addf(&c->subject, "task #%d: ", cJSON_GetArraySize(tasks));
+	subject_quote(&c->subject, title, 60);
+	return 0;
+}
+
+static int op_task_done(struct apply_ctx *c)
+{
+	double n = json_num(c->args, "task", 0);
+	cJSON *t = json_is_int(n) && n >= 1 ? cJSON_GetArrayItem(json_arr(c->state, "tasks"), (int)n - 1) : NULL;
+
+	if (!t)
+		return apply_fail(c, "no task #%g", n);
+	if (!strcmp(json_str(t, "status"), "done"))
+		return apply_fail(c, "task #%d is already done", (int)n);
+	json_set_str(t, "status", "done");
+	json_set_str(t, "completed", c->at);
+	sbuf_addf(&c->subject, "task #%d done: ", (int)n);
+	subject_quote(&c->subject, json_str(t, "title"), 60);
+	return 0;
+}
+
+static cJSON *milestone(const cJSON *state, const char *name)
+{
+	cJSON *m;
+
+	cJSON_ArrayForEach(m, cJSON_GetObjectItemCaseSensitive(state, "milestones"))
+		if (json_str(m, "name") && !strcmp(json_str(m, "name"), name))
+			return m;
+	return NULL;
+}
+
+static int op_milestone_add(struct apply_ctx *c)
+{
+	const char *name;
+	cJSON *m;
+
+	if (arg_text(&name, c, "name", 1) < 0)
+		return GS_ERROR;
+	if (milestone(c->state, name))
+		return apply_fail(c, "milestone \"%s\" already exists", name);
+	m = cJSON_CreateObject();
+	json_set_str(m, "name", name);
+	json_set_str(m, "completed", NULL);
+	cJSON_AddItemToArray(json_arr(c->state, "milestones"), m);
+	sbuf_adds(&c->subject, "milestone ");
+	subject_quote(&c->subject, name, 60);
+	return 0;
+}
+
+static int op_milestone_done(struct apply_ctx *c)
+{
+	const char *name;
+	cJSON *m;
+
+	if (arg_text(&name, c, "name", 1) < 0)
+		return GS_ERROR;
+	if (!(m = milestone(c->state, name)))
+		return apply_fail(c, "no milestone \"%s\"", name);
+	if (json_str(m, "completed"))
+		return apply_fail(c, "milestone \"%s\" is already done", name);
+	json_set_str(m, "completed", c->at);
+	sbuf_adds(&c->subject, "milestone reached: ");
+	subject_quote(&c->subject, name, 60);
+	return 0;
+}
+
+static int op_artifact(struct apply_ctx *c)
+{
+	const char *path;
+	cJSON *agent, *phase, *a;
+
+	if (arg_text(&path, c, "path", 1) < 0 || arg_agent(&agent, c, 0) < 0 ||
+	    arg_phase(&phase, c, "phase", 0) < 0)
+		return GS_ERROR;
+	if (!state_valid_path(path))
+		return apply_fail(c, "invalid path '%s'", path);
+	a = cJSON_CreateObject();
+	json_set_str(a, "path", path);
+	json_set_str(a, "created", c->at);
+	json_set_str(a, "agent", agent ? json_str(agent, "id") : NULL);
+	if (phase)
+		json_set_num(a, "phase", json_num(phase, "id", 0));
+	else
+		json_set_str(a, "phase", NULL);
+	cJSON_AddItemToArray(json_arr(c->state, "artifacts"), a);
+	sbuf_addf(&c->subject, "artifact %s", path);
+	return 0;
+}
+
 static const struct op_handler work_handlers[] = {
-	{ NULL, NULL, 0 },
+	{ "phase.add", op_phase_add, 0 },
+	{ "phase.start", op_phase_start, 0 },
+	{ "phase.complete", op_phase_complete, 0 },
+	{ "phase.fail", op_phase_fail, 0 },
+	{ "phase.skip", op_phase_skip, 0 },
+	{ "phase.retry", op_phase_retry, 0 },
+	{ "phase.step", op_phase_step, 0 },
+	{ "agent.start", op_agent_start, 0 },
+	{ "agent.progress", op_agent_progress, 0 },
+	{ "agent.done", op_agent_done, 0 },
+	{ "agent.fail", op_agent_fail, 0 },
+	{ "file.created", op_file_created, 0 },
+	{ "file.modified", op_file_modified, 0 },
+	{ "file.deleted", op_file_deleted, 0 },
+	{ "error.add", op_error_add, 0 },
+	{ "error.resolve", op_error_resolve, 0 },
+	{ "tokens.add", op_tokens_add, 0 },
+	{ "decide", op_decide, 0 },
+	{ "task.add", op_task_add, 0 },
+	{ "task.done", op_task_done, 0 },
+	{ "milestone.add", op_milestone_add, 0 },
+	{ "milestone.done", op_milestone_done, 0 },
+	{ "artifact", op_artifact, 0 },
 };
 
 const struct op_handler *state_work_handlers(size_t *n)
 {
-	*n = 0;
+	*n = ARRAY_SIZE(work_handlers);
 	return work_handlers;
 }

@@ -30,12 +30,21 @@ int cmd_write(struct engine_result *res, struct cmd_ctx *c, const char *id, cJSO
  * spelled out ("<id>~2" -> "refs/sessions/<id>~2"); caller frees.
  */
 int cmd_resolve_rev(char **out, struct cmd_ctx *c, const char *rev);
+/*
+ * Whether stdout gets colour, as git decides: --color[=<when>] or
+ * --no-color (when: always, never, auto; "" is always), then NO_COLOR,
+ * then color.session, then color.ui, then whether stdout is a terminal.
+ */
+int cmd_color(int *on, struct cmd_ctx *c, const char *when, int no_color);
 /* Refuses extra arguments: "too many arguments" and usage. */
 int cmd_no_more_args(int argc, int max, const char *const *usage);
 
 #define CMD(name) int cmd_##name(int argc, const char **argv, struct cmd_ctx *c)
 CMD(start); CMD(status); CMD(show); CMD(list); CMD(log); CMD(switch); CMD(pause);
 CMD(resume); CMD(close); CMD(archive); CMD(unarchive); CMD(checkpoint); CMD(note);
-CMD(summary); CMD(set); CMD(get);
+CMD(summary); CMD(set); CMD(get); CMD(phase); CMD(agent); CMD(file); CMD(error);
+CMD(tokens); CMD(decide); CMD(task); CMD(milestone); CMD(artifact); CMD(diff);
+/* `tokens add`, which `tokens` hands over to. */
+int cmd_tokens_add(int argc, const char **argv, struct cmd_ctx *c);
 
 #endif

@@ -8,7 +8,9 @@
 
 #include <stddef.h>
 
-enum opt_type { OPT_BOOL, OPT_STRING, OPT_LIST, OPT_INT, OPT_END };
+/* OPT_OPTARG: a string whose value may only come with '=' ("--color",
+ * "--color=never"); alone it stores "". */
+enum opt_type { OPT_BOOL, OPT_STRING, OPT_LIST, OPT_INT, OPT_OPTARG, OPT_END };
 
 struct strlist {
 	const char **v;

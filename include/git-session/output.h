@@ -31,6 +31,13 @@ const char *out_c(const struct out_color *c, const char *code);	/* "" when off *
 #define C_CYAN "\033[36m"
 #define C_DIM "\033[2m"
 
+/* Non-zero when the locale's character set is UTF-8 (main calls setlocale). */
+int out_utf8(void);
+/* The glyph for a status ("completed", "in_progress", ...): UTF-8 or ASCII. */
+const char *out_mark(const char *status, int utf8);
+/* The colour a status is shown in. */
+const char *out_status_color(const char *status);
+
 /* "3 minutes ago", "2 days ago", ...: the age of then at now. */
 void out_relative_time(struct sbuf *sb, time_t then, time_t now);
 /* "45.2k", "1.5M", "950". */

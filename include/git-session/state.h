@@ -58,6 +58,17 @@ char *state_slug(const char *topic);
 /* The value under a dotted key of extra ("a.b.c"), or NULL. */
 const cJSON *state_extra_get(const cJSON *state, const char *key);
 
+/* The phase with this id, or the agent with this id, or NULL. */
+cJSON *state_phase(const cJSON *state, int id);
+cJSON *state_agent(const cJSON *state, const char *id);
+
+/*
+ * Tokens counted against the budget: input + output, less what ran in
+ * isolated contexts ("saved", BMAD's savings). Cached tokens are input
+ * served from a cache and do not count twice.
+ */
+double state_tokens_used(const cJSON *tokens);
+
 /* Name of the transitions a phase in status `from` may make, for messages. */
 const char *state_phase_moves(const char *from);
 

@@ -1,0 +1,28 @@
+/*
+ * report.h - what status, tokens and diff tell, as JSON objects built
+ * from states. Pure: no I/O. The commands print them as JSON for
+ * programs, or render them as text for people, so both carry the same
+ * facts. The fields are documented in doc/json.md.
+ */
+#ifndef GIT_SESSION_REPORT_H
+#define GIT_SESSION_REPORT_H
+
+#include <time.h>
+#include <cjson/cJSON.h>
+
+struct report_ctx {
+	const char *checkpoint;	/* commit id of the state */
+	int active;		/* the session is SESSION_HEAD here */
+	time_t now;
+	int max_retries;
+};
+
+/* The caller frees what these return. */
+cJSON *report_status(const cJSON *state, const struct report_ctx *ctx);
+cJSON *report_tokens(const cJSON *state);
+cJSON *report_diff(const cJSON *from, const cJSON *to, const char *from_commit, const char *to_commit);
+
+/* "ok", "warning" (over 80% of the budget) or "critical" (over 95%). */
+const char *report_token_level(double used, double max);
+
+#endif

@@ -1,0 +1,424 @@
+/*
+ * report.c - the facts of status, tokens and diff, from states. Pure.
+ */
+#include "git-session/report.h"
+#include "git-session/json.h"
+#include "git-session/state.h"
+#include "git-session/util.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static cJSON *copy(const cJSON *obj, const char *key)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
+	return v ? cJSON_Duplicate(v, 1) : cJSON_CreateNull();
+}
+
+static void copy_keys(cJSON *out, const cJSON *in, const char *const *keys)
+{
+	for (; *keys; keys++)
+		json_set(out, *keys, copy(in, *keys));
+}
+
+const char *report_token_level(double used, double max)
+{
+	if (max > 0 && used / max > 0.95)
+		return "critical";
+	if (max > 0 && used / max > 0.80)
+		return "warning";
+	return "ok";
+}
+
+static double seconds_since(const char *iso, time_t now)
+{
+	time_t t;
+
+	return iso && gs_time_parse_iso(&t, iso) == 0 ? difftime(now, t) : 0;
+}
+
+static int by_total(const void *a, const void *b)
+{
+	double x = json_num(*(const cJSON *const *)a, "total", 0);
+	double y = json_num(*(const cJSON *const *)b, "total", 0);
+	return x < y ? 1 : x > y ? -1 : strcmp((*(const cJSON *const *)a)->child->valuestring,
+					      (*(const cJSON *const *)b)->child->valuestring);
+}
+
+cJSON *report_tokens(const cJSON *state)
+{
+	const cJSON *t = cJSON_GetObjectItemCaseSensitive(state, "tokens"), *a;
+	double used = state_tokens_used(t), max = json_num(t, "max", 0), saved = json_num(t, "saved", 0);
+	cJSON *out = cJSON_CreateObject(), *by = cJSON_CreateArray(), **rows;
+	int n = 0, i = 0;
+
+	json_set_str(out, "session_id", json_str(state, "session_id"));
+	json_set_num(out, "used", used);
+	json_set_num(out, "max", max);
+	json_set_num(out, "percent", max > 0 ? round(used / max * 1000) / 10 : 0);
+	json_set_str(out, "level", report_token_level(used, max));
+	json_set_num(out, "remaining", max - used);
+	copy_keys(out, t, (const char *const[]){ "input", "output", "cached", "peak", "saved", NULL });
+	json_set_num(out, "savings_percent", used + saved > 0 ? round(saved / (used + saved) * 1000) / 10 : 0);
+	cJSON_ArrayForEach(a, cJSON_GetObjectItemCaseSensitive(t, "by_agent"))
+		n++;
+	rows = xcalloc((size_t)n, sizeof(*rows));
+	cJSON_ArrayForEach(a, cJSON_GetObjectItemCaseSensitive(t, "by_agent")) {
+		cJSON *r = cJSON_CreateObject();
+		json_set_str(r, "agent", a->string);
+		copy_keys(r, a, (const char *const[]){ "input", "output", "cached", NULL });
+		json_set_num(r, "total", json_num(a, "input", 0) + json_num(a, "output", 0));
+		rows[i++] = r;
+	}
+	qsort(rows, (size_t)n, sizeof(*rows), by_total);
+	for (i = 0; i < n; i++)
+		cJSON_AddItemToArray(by, rows[i]);
+	free(rows);
+	json_set(out, "by_agent", by);
+	return out;
+}
+
+static int count_status(const cJSON *arr, const char *status)
+{
+	const cJSON *p;
+	int n = 0;
+
+	cJSON_ArrayForEach(p, arr)
+		n += json_str(p, "status") && !strcmp(json_str(p, "status"), status);
+	return n;
+}
+
+static cJSON *phase_view(const cJSON *state, const cJSON *p)
+{
+	cJSON *out = cJSON_CreateObject(), *agents = cJSON_CreateArray();
+	const cJSON *id;
+
+	copy_keys(out, p, (const char *const[]){ "id", "name", "status", "parallel", "blocked_by",
+						 "retry_count", "sub_step", "started", "completed", NULL });
+	cJSON_ArrayForEach(id, cJSON_GetObjectItemCaseSensitive(p, "agents")) {
+		const cJSON *a = cJSON_IsString(id) ? state_agent(state, id->valuestring) : NULL;
+		cJSON *v = cJSON_CreateObject();
+
+		json_set_str(v, "id", cJSON_IsString(id) ? id->valuestring : NULL);
+		copy_keys(v, a, (const char *const[]){ "type", "status", "progress", NULL });
+		cJSON_AddItemToArray(agents, v);
+	}
+	json_set(out, "agents", agents);
+	return out;
+}
+
+static void next_action(cJSON *out, const char *text, const char *command)
+{
+	cJSON *n = cJSON_CreateObject();
+
+	json_set_str(n, "text", text);
+	json_set_str(n, "command", command);
+	json_set(out, "next", n);
+}
+
+static int agents_running(const cJSON *state, const cJSON *phase)
+{
+	const cJSON *id;
+
+	cJSON_ArrayForEach(id, cJSON_GetObjectItemCaseSensitive(phase, "agents")) {
+		const cJSON *a = cJSON_IsString(id) ? state_agent(state, id->valuestring) : NULL;
+		if (a && json_str(a, "status") && !strcmp(json_str(a, "status"), "in_progress"))
+			return 1;
+	}
+	return 0;
+}
+
+static int blocked(const cJSON *state, const cJSON *p)
+{
+	const cJSON *b;
+
+	cJSON_ArrayForEach(b, cJSON_GetObjectItemCaseSensitive(p, "blocked_by")) {
+		const cJSON *dep = cJSON_IsNumber(b) ? state_phase(state, (int)b->valuedouble) : NULL;
+		if (dep && strcmp(json_str(dep, "status"), "completed") && strcmp(json_str(dep, "status"), "skipped"))
+			return 1;
+	}
+	return 0;
+}
+
+/* The first phase in flight that needs something: a retry, an escalation, completing. */
+static int phase_in_flight(char **text, char **cmd, const cJSON *state, const struct report_ctx *ctx)
+{
+	const cJSON *p;
+
+	cJSON_ArrayForEach(p, cJSON_GetObjectItemCaseSensitive(state, "phases")) {
+		int n = (int)json_num(p, "id", 0), retries = (int)json_num(p, "retry_count", 0);
+		const char *ps = json_str(p, "status"), *name = json_str(p, "name");
+
+		if (!strcmp(ps, "failed") && retries < ctx->max_retries) {
+			*text = xstrfmt("retry phase %d \"%s\" (retry %d of %d)", n, name, retries + 1,
+					ctx->max_retries);
+			*cmd = xstrfmt("git session phase retry %d", n);
+		} else if (!strcmp(ps, "failed")) {
+			*text = xstrfmt("escalate: phase %d \"%s\" failed after %d retries; fix the cause or skip it",
+					n, name, retries);
+		} else if (!strcmp(ps, "in_progress") && agents_running(state, p)) {
+			*text = xstrfmt("wait for the agents of phase %d \"%s\"", n, name);
+		} else if (!strcmp(ps, "in_progress")) {
+			*text = xstrfmt("complete phase %d \"%s\"", n, name);
+			*cmd = xstrfmt("git session phase complete %d", n);
+		}
+		if (*text)
+			return 1;
+	}
+	return 0;
+}
+
+/* The first pending phase nothing blocks. */
+static int phase_to_start(char **text, char **cmd, const cJSON *state)
+{
+	const cJSON *p;
+
+	cJSON_ArrayForEach(p, cJSON_GetObjectItemCaseSensitive(state, "phases"))
+		if (!strcmp(json_str(p, "status"), "pending") && !blocked(state, p)) {
+			*text = xstrfmt("start phase %d \"%s\"", (int)json_num(p, "id", 0), json_str(p, "name"));
+			*cmd = xstrfmt("git session phase start %d", (int)json_num(p, "id", 0));
+			return 1;
+		}
+	return 0;
+}
+
+/* What to do next, in words and as the command that does it. */
+static void suggest(cJSON *out, const cJSON *state, const struct report_ctx *ctx)
+{
+	const char *st = json_str(state, "status"), *id = json_str(state, "session_id");
+	char *text = NULL, *cmd = NULL;
+
+	if (!strcmp(st, "paused")) {
+		text = xstrdup("resume the session");
+		cmd = xstrfmt("git session resume %s", id);
+	} else if (strcmp(st, "in_progress")) {
+		text = xstrfmt("nothing: the session is %s", st);
+	} else if (!cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(state, "phases"))) {
+		text = xstrdup("plan the work in phases");
+		cmd = xstrdup("git session phase add <name>...");
+	} else if (!phase_in_flight(&text, &cmd, state, ctx) && !phase_to_start(&text, &cmd, state)) {
+		text = xstrdup("every phase is done: close the session");
+		cmd = xstrdup("git session close");
+	}
+	next_action(out, text, cmd);
+	free(text);
+	free(cmd);
+}
+
+cJSON *report_status(const cJSON *state, const struct report_ctx *ctx)
+{
+	const cJSON *phases = cJSON_GetObjectItemCaseSensitive(state, "phases");
+	const cJSON *errors = cJSON_GetObjectItemCaseSensitive(state, "errors");
+	const cJSON *decisions = cJSON_GetObjectItemCaseSensitive(state, "decisions"), *p;
+	cJSON *out = cJSON_CreateObject(), *progress = cJSON_CreateObject(), *arr;
+	int total = cJSON_GetArraySize(phases), done, skipped, i = 0, nd;
+
+	copy_keys(out, state, (const char *const[]){ "session_id", "status", NULL });
+	json_set_bool(out, "active", ctx->active);
+	copy_keys(out, state, (const char *const[]){ "topic", "goal", "mode", NULL });
+	json_set_str(out, "checkpoint", ctx->checkpoint);
+	copy_keys(out, state, (const char *const[]){ "created", "updated", NULL });
+	json_set_num(out, "elapsed_seconds", seconds_since(json_str(state, "created"), ctx->now));
+	json_set_num(out, "idle_seconds", seconds_since(json_str(state, "updated"), ctx->now));
+	json_set(out, "project", copy(state, "project"));
+	done = count_status(phases, "completed");
+	skipped = count_status(phases, "skipped");
+	json_set_num(progress, "phases", total);
+	json_set_num(progress, "completed", done);
+	json_set_num(progress, "in_progress", count_status(phases, "in_progress"));
+	json_set_num(progress, "failed", count_status(phases, "failed"));
+	json_set_num(progress, "skipped", skipped);
+	json_set_num(progress, "pending", count_status(phases, "pending"));
+	json_set_num(progress, "percent", total ? (done + skipped) * 100 / total : 0);
+	json_set(out, "progress", progress);
+	json_set(out, "current_phase", copy(state, "current_phase"));
+	arr = json_set(out, "phases", cJSON_CreateArray());
+	cJSON_ArrayForEach(p, phases)
+		cJSON_AddItemToArray(arr, phase_view(state, p));
+	arr = json_set(out, "unresolved_errors", cJSON_CreateArray());
+	cJSON_ArrayForEach(p, errors) {
+		i++;
+		if (!json_bool(p, "resolved", 0)) {
+			cJSON *e = cJSON_CreateObject();
+			json_set_num(e, "number", i);
+			copy_keys(e, p, (const char *const[]){ "type", "message", "agent", "phase", "timestamp",
+							       "resolution", NULL });
+			cJSON_AddItemToArray(arr, e);
+		}
+	}
+	json_set_num(out, "errors_total", i);
+	json_set(out, "tokens", report_tokens(state));
+	arr = json_set(out, "recent_decisions", cJSON_CreateArray());
+	nd = cJSON_GetArraySize(decisions);
+	for (i = nd > 3 ? nd - 3 : 0; i < nd; i++)
+		cJSON_AddItemToArray(arr, cJSON_Duplicate(cJSON_GetArrayItem(decisions, i), 1));
+	json_set(out, "context_summary", copy(state, "context_summary"));
+	suggest(out, state, ctx);
+	return out;
+}
+
+static const char *str_or(const cJSON *o, const char *key, const char *def)
+{
+	const char *s = json_str(o, key);
+	return s ? s : def;
+}
+
+/* A move of something keyed by id: {"<key>": id, ..., "from": a, "to": b}. */
+static cJSON *move(const char *const *keys, const cJSON *item, const char *from, const char *to)
+{
+	cJSON *m = cJSON_CreateObject();
+
+	copy_keys(m, item, keys);
+	json_set_str(m, "from", from);
+	json_set_str(m, "to", to);
+	return m;
+}
+
+static void diff_phases(cJSON *out, const cJSON *a, const cJSON *b)
+{
+	cJSON *arr = json_set(out, "phases", cJSON_CreateArray());
+	const cJSON *p;
+
+	cJSON_ArrayForEach(p, cJSON_GetObjectItemCaseSensitive(b, "phases")) {
+		const cJSON *old = state_phase(a, (int)json_num(p, "id", 0));
+		const char *from = old ? str_or(old, "status", "") : NULL, *to = str_or(p, "status", "");
+
+		if (!from || strcmp(from, to) || json_num(old, "retry_count", 0) != json_num(p, "retry_count", 0)) {
+			cJSON *m = move((const char *const[]){ "id", "name", NULL }, p, from, to);
+			json_set(m, "retry_count", copy(p, "retry_count"));
+			cJSON_AddItemToArray(arr, m);
+		}
+	}
+}
+
+static void diff_agents(cJSON *out, const cJSON *a, const cJSON *b)
+{
+	cJSON *arr = json_set(out, "agents", cJSON_CreateArray());
+	const cJSON *ag;
+
+	cJSON_ArrayForEach(ag, cJSON_GetObjectItemCaseSensitive(b, "agents")) {
+		const cJSON *old = state_agent(a, str_or(ag, "id", ""));
+		const char *from = old ? str_or(old, "status", "") : NULL, *to = str_or(ag, "status", "");
+
+		if (!from || strcmp(from, to) || json_num(old, "progress", 0) != json_num(ag, "progress", 0)) {
+			cJSON *m = move((const char *const[]){ "id", "type", "phase", NULL }, ag, from, to);
+			json_set(m, "progress", copy(ag, "progress"));
+			json_set(m, "result_summary", copy(ag, "result_summary"));
+			cJSON_AddItemToArray(arr, m);
+		}
+	}
+}
+
+static void diff_files(cJSON *out, const cJSON *a, const cJSON *b)
+{
+	const cJSON *fa = cJSON_GetObjectItemCaseSensitive(a, "files"), *f;
+	cJSON *arr = json_set(out, "files", cJSON_CreateArray());
+
+	cJSON_ArrayForEach(f, cJSON_GetObjectItemCaseSensitive(b, "files")) {
+		const cJSON *old = cJSON_GetObjectItemCaseSensitive(fa, f->string);
+		const char *from = old ? str_or(old, "status", "") : NULL, *to = str_or(f, "status", "");
+
+		if (!from || strcmp(from, to) || strcmp(str_or(old, "oid", ""), str_or(f, "oid", ""))) {
+			cJSON *m = cJSON_CreateObject();
+			json_set_str(m, "path", f->string);
+			json_set_str(m, "from", from);
+			json_set_str(m, "to", to);
+			json_set(m, "oid", copy(f, "oid"));
+			json_set(m, "agent", copy(f, "agent"));
+			cJSON_AddItemToArray(arr, m);
+		}
+	}
+}
+
+static void diff_errors(cJSON *out, const cJSON *a, const cJSON *b)
+{
+	const cJSON *ea = cJSON_GetObjectItemCaseSensitive(a, "errors"), *e;
+	cJSON *errs = json_set(out, "errors", cJSON_CreateObject());
+	cJSON *opened = json_set(errs, "opened", cJSON_CreateArray());
+	cJSON *resolved = json_set(errs, "resolved", cJSON_CreateArray());
+	int i = 0;
+
+	cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(b, "errors")) {
+		const cJSON *old = cJSON_GetArrayItem(ea, i++);
+		cJSON *m;
+
+		if (!old) {
+			cJSON_AddItemToArray(opened, m = cJSON_CreateObject());
+			json_set_num(m, "number", i);
+			copy_keys(m, e, (const char *const[]){ "type", "message", "agent", "phase", NULL });
+		}
+		if (json_bool(e, "resolved", 0) && !json_bool(old, "resolved", 0)) {
+			cJSON_AddItemToArray(resolved, m = cJSON_CreateObject());
+			json_set_num(m, "number", i);
+			json_set(m, "resolution", copy(e, "resolution"));
+		}
+	}
+}
+
+/* Entries appended to a list since the older state. */
+static cJSON *appended(const cJSON *a, const cJSON *b, const char *key)
+{
+	int n = cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(a, key)), i = 0;
+	cJSON *arr = cJSON_CreateArray();
+	const cJSON *v;
+
+	cJSON_ArrayForEach(v, cJSON_GetObjectItemCaseSensitive(b, key))
+		if (i++ >= n)
+			cJSON_AddItemToArray(arr, cJSON_Duplicate(v, 1));
+	return arr;
+}
+
+static void diff_tokens(cJSON *out, const cJSON *a, const cJSON *b)
+{
+	const cJSON *ta = cJSON_GetObjectItemCaseSensitive(a, "tokens");
+	const cJSON *tb = cJSON_GetObjectItemCaseSensitive(b, "tokens");
+	cJSON *t = json_set(out, "tokens", cJSON_CreateObject());
+
+	for (const char *const *k = (const char *const[]){ "input", "output", "cached", "saved", NULL }; *k; k++)
+		json_set_num(t, *k, json_num(tb, *k, 0) - json_num(ta, *k, 0));
+	json_set_num(t, "used", state_tokens_used(tb) - state_tokens_used(ta));
+}
+
+static void diff_tasks(cJSON *out, const cJSON *a, const cJSON *b)
+{
+	const cJSON *ta = cJSON_GetObjectItemCaseSensitive(a, "tasks"), *t;
+	cJSON *arr = json_set(out, "tasks", cJSON_CreateArray());
+	int i = 0;
+
+	cJSON_ArrayForEach(t, cJSON_GetObjectItemCaseSensitive(b, "tasks")) {
+		const cJSON *old = cJSON_GetArrayItem(ta, i++);
+		const char *from = old ? str_or(old, "status", "") : NULL;
+
+		if (!from || strcmp(from, str_or(t, "status", "")))
+			cJSON_AddItemToArray(arr, move((const char *const[]){ "id", "title", NULL }, t, from,
+						       str_or(t, "status", "")));
+	}
+}
+
+cJSON *report_diff(const cJSON *from, const cJSON *to, const char *from_commit, const char *to_commit)
+{
+	cJSON *out = cJSON_CreateObject();
+	const char *sa = str_or(from, "status", ""), *sb = str_or(to, "status", "");
+
+	json_set_str(out, "from", from_commit);
+	json_set_str(out, "to", to_commit);
+	if (strcmp(sa, sb)) {
+		cJSON *s = json_set(out, "status", cJSON_CreateObject());
+		json_set_str(s, "from", sa);
+		json_set_str(s, "to", sb);
+	} else {
+		json_set_str(out, "status", NULL);
+	}
+	diff_phases(out, from, to);
+	diff_agents(out, from, to);
+	diff_files(out, from, to);
+	diff_errors(out, from, to);
+	diff_tokens(out, from, to);
+	json_set(out, "decisions", appended(from, to, "decisions"));
+	json_set(out, "notes", appended(from, to, "notes"));
+	diff_tasks(out, from, to);
+	json_set(out, "milestones", appended(from, to, "milestones"));
+	json_set(out, "artifacts", appended(from, to, "artifacts"));
+	return out;
+}
