@@ -67,7 +67,7 @@ endif
 $(BUILD)/%.o: src/%.c $(wildcard include/git-session/*.h src/*.h) | $(BUILD)
 	$(QUIET_CC)$(CC) $(ALL_CFLAGS) -c -o $@ $<
 
-$(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libgit-session.a | $(BUILD)
+$(BUILD)/tests/%: tests/unit/%.c tests/unit/helpers.h $(BUILD)/libgit-session.a | $(BUILD)
 	@mkdir -p $(BUILD)/tests
 	$(QUIET_LD)$(CC) $(ALL_CFLAGS) $(shell $(PKG_CONFIG) --cflags cmocka) -Isrc -o $@ $< \
 		$(BUILD)/libgit-session.a $(LIBS) $(LDFLAGS) $(shell $(PKG_CONFIG) --libs cmocka)

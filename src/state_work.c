@@ -140,8 +140,8 @@ static int arg_error_type(const char **out, struct apply_ctx *c, const char *def
 {
 	if (arg_text(out, c, "type", 0) < 0)
 		return GS_ERROR;
-	if (!*out)
-		*out = def;
+	if (!*out && !(*out = def))
+		return apply_fail(c, "missing type (one of validation, timeout, file_conflict, runtime, dependency)");
 	for (size_t i = 0; i < ARRAY_SIZE(error_types); i++)
 		if (!strcmp(*out, error_types[i]))
 			return 0;

@@ -1,0 +1,88 @@
+/*
+ * helpers.h - building states and applying operations in unit tests.
+ */
+#ifndef GIT_SESSION_TEST_HELPERS_H
+#define GIT_SESSION_TEST_HELPERS_H
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "git-session/json.h"
+#include "git-session/state.h"
+#include "git-session/util.h"
+
+static struct state_limits test_limits = STATE_LIMITS_INIT;
+
+/* Applies op name with args (JSON text) at a fixed time. */
+static inline int apply_at(cJSON *st, const char *name, const char *args, const char *at,
+			   char **subject, char **err)
+{
+	cJSON *op = op_new(name, at), *a = NULL;
+	char *perr = NULL;
+	int error;
+
+	if (args) {
+		if (json_parse(&a, args, strlen(args), 1 << 20, &perr) < 0)
+			fail_msg("bad test JSON %s: %s", args, perr);
+		json_set(op, "args", a);
+	}
+	error = state_apply(st, op, &test_limits, subject, err);
+	cJSON_Delete(op);
+	return error;
+}
+
+/* Applies and expects success; returns the subject (caller frees). */
+static inline char *ok(cJSON *st, const char *name, const char *args)
+{
+	char *subject = NULL, *err = NULL;
+
+	if (apply_at(st, name, args, "2025-01-02T03:04:05Z", &subject, &err))
+		fail_msg("%s %s: %s", name, args ? args : "", err);
+	return subject;
+}
+
+static inline void ok_(cJSON *st, const char *name, const char *args)
+{
+	free(ok(st, name, args));
+}
+
+/* Expects a failure whose message contains want, with st unchanged. */
+static inline void refused(cJSON *st, const char *name, const char *args, const char *want)
+{
+	char *before = json_print(st, 0, NULL), *after, *subject = NULL, *err = NULL;
+
+	if (!apply_at(st, name, args, "2025-01-02T03:04:05Z", &subject, &err))
+		fail_msg("%s %s should have been refused", name, args ? args : "");
+	assert_null(subject);
+	if (!err || !strstr(err, want))
+		fail_msg("%s: error '%s' does not contain '%s'", name, err ? err : "(null)", want);
+	after = json_print(st, 0, NULL);
+	assert_string_equal(before, after);
+	free(before);
+	free(after);
+	free(err);
+}
+
+/* A started session with the given phases ("A", "B", ...). */
+static inline cJSON *session_with(const char *phases_json)
+{
+	cJSON *st = cJSON_CreateObject();
+	char *args = xstrfmt("{\"id\": \"s\", \"phases\": %s}", phases_json ? phases_json : "[]");
+
+	ok_(st, "session.start", args);
+	free(args);
+	return st;
+}
+
+static inline const char *phase_status(const cJSON *st, int id)
+{
+	return json_str(state_phase(st, id), "status");
+}
+
+#endif

@@ -1,0 +1,170 @@
+/*
+ * test_report.c - status, tokens and diff reports built from states.
+ */
+#include "helpers.h"
+#include "git-session/report.h"
+
+static const struct report_ctx ctx = { "abc", 1, 1735787045, 2 };	/* 2025-01-02T03:04:05Z */
+
+static cJSON *status_of(const cJSON *st)
+{
+	return report_status(st, &ctx);
+}
+
+static const char *next_cmd(const cJSON *st)
+{
+	static char buf[128];
+	cJSON *r = status_of(st);
+	const char *c = json_str(cJSON_GetObjectItem(r, "next"), "command");
+
+	snprintf(buf, sizeof(buf), "%s", c ? c : "(none)");
+	cJSON_Delete(r);
+	return buf;
+}
+
+static void test_levels(void **unused)
+{
+	assert_string_equal(report_token_level(80000, 100000), "ok");	/* 80% is not over 80% */
+	assert_string_equal(report_token_level(80001, 100000), "warning");
+	assert_string_equal(report_token_level(95000, 100000), "warning");
+	assert_string_equal(report_token_level(95001, 100000), "critical");
+	assert_string_equal(report_token_level(200000, 100000), "critical");
+	assert_string_equal(report_token_level(5, 0), "ok");
+}
+
+static void test_tokens_report(void **unused)
+{
+	cJSON *st = session_with(NULL), *r, *by;
+
+	ok_(st, "tokens.add", "{\"agent\": \"a\", \"input\": 100, \"output\": 50}");
+	ok_(st, "tokens.add", "{\"agent\": \"b\", \"input\": 1000, \"output\": 500, \"cached\": 7}");
+	ok_(st, "tokens.add", "{\"agent\": \"c\", \"input\": 300, \"output\": 0, \"isolated\": true}");
+	r = report_tokens(st);
+	assert_int_equal((int)json_num(r, "used", 0), 1650);
+	assert_int_equal((int)json_num(r, "max", 0), 150000);
+	assert_int_equal((int)json_num(r, "remaining", 0), 148350);
+	assert_true(json_num(r, "percent", 0) == 1.1);
+	assert_int_equal((int)json_num(r, "saved", 0), 300);
+	assert_true(json_num(r, "savings_percent", 0) == 15.4);	/* 300 / 1950 */
+	by = cJSON_GetObjectItem(r, "by_agent");
+	assert_string_equal(json_str(cJSON_GetArrayItem(by, 0), "agent"), "b");	/* most first */
+	assert_int_equal((int)json_num(cJSON_GetArrayItem(by, 0), "total", 0), 1500);
+	assert_string_equal(json_str(cJSON_GetArrayItem(by, 2), "agent"), "a");
+	cJSON_Delete(r);
+	cJSON_Delete(st);
+}
+
+static void test_status_progress_and_errors(void **unused)
+{
+	cJSON *st = session_with("[\"A\", \"B\", \"C\", \"D\"]"), *r, *prog, *errs;
+
+	ok_(st, "phase.start", "{\"phase\": 1}");
+	ok_(st, "phase.complete", "{\"phase\": 1}");
+	ok_(st, "phase.skip", "{\"phase\": 4}");
+	ok_(st, "error.add", "{\"type\": \"runtime\", \"message\": \"one\"}");
+	ok_(st, "error.add", "{\"type\": \"timeout\", \"message\": \"two\"}");
+	ok_(st, "error.resolve", "{\"error\": 1, \"resolution\": \"fixed\"}");
+	r = status_of(st);
+	prog = cJSON_GetObjectItem(r, "progress");
+	assert_int_equal((int)json_num(prog, "phases", 0), 4);
+	assert_int_equal((int)json_num(prog, "completed", 0), 1);
+	assert_int_equal((int)json_num(prog, "skipped", 0), 1);
+	assert_int_equal((int)json_num(prog, "percent", 0), 50);
+	errs = cJSON_GetObjectItem(r, "unresolved_errors");
+	assert_int_equal(cJSON_GetArraySize(errs), 1);
+	assert_int_equal((int)json_num(cJSON_GetArrayItem(errs, 0), "number", 0), 2);
+	assert_int_equal((int)json_num(r, "errors_total", 0), 2);
+	assert_true(json_bool(r, "active", 0));
+	assert_string_equal(json_str(r, "checkpoint"), "abc");
+	assert_int_equal((int)json_num(r, "elapsed_seconds", -1), 0);
+	cJSON_Delete(r);
+	cJSON_Delete(st);
+}
+
+static void test_next_action(void **unused)
+{
+	cJSON *st = session_with(NULL);
+
+	assert_string_equal(next_cmd(st), "git session phase add <name>...");
+	ok_(st, "phase.add", "{\"names\": [\"A\", \"B\"]}");
+	assert_string_equal(next_cmd(st), "git session phase start 1");
+	ok_(st, "phase.start", "{\"phase\": 1}");
+	assert_string_equal(next_cmd(st), "git session phase complete 1");
+	ok_(st, "agent.start", "{\"agent\": \"x\", \"type\": \"t\", \"task\": \"t\"}");
+	assert_string_equal(next_cmd(st), "(none)");	/* wait for the agent */
+	ok_(st, "agent.done", "{\"agent\": \"x\"}");
+	ok_(st, "phase.fail", "{\"phase\": 1, \"error\": \"e\"}");
+	assert_string_equal(next_cmd(st), "git session phase retry 1");
+	for (int i = 0; i < 2; i++) {
+		ok_(st, "phase.retry", "{\"phase\": 1}");
+		ok_(st, "phase.fail", "{\"phase\": 1, \"error\": \"e\"}");
+	}
+	{
+		cJSON *r = status_of(st);
+		assert_null(json_str(cJSON_GetObjectItem(r, "next"), "command"));
+		assert_non_null(strstr(json_str(cJSON_GetObjectItem(r, "next"), "text"), "escalate"));
+		cJSON_Delete(r);
+	}
+	cJSON_Delete(st);
+	st = session_with("[\"A\"]");
+	ok_(st, "phase.skip", "{\"phase\": 1}");
+	assert_string_equal(next_cmd(st), "git session close");
+	ok_(st, "session.pause", NULL);
+	assert_string_equal(next_cmd(st), "git session resume s");
+	cJSON_Delete(st);
+}
+
+static void test_diff(void **unused)
+{
+	cJSON *a = session_with("[\"A\", \"B\"]"), *b, *d, *m;
+
+	ok_(a, "phase.start", "{\"phase\": 1}");
+	ok_(a, "error.add", "{\"type\": \"runtime\", \"message\": \"old\", \"phase\": 1}");
+	b = cJSON_Duplicate(a, 1);
+	ok_(b, "phase.complete", "{\"phase\": 1}");	/* resolves error #1 */
+	ok_(b, "agent.start", "{\"agent\": \"c1\", \"type\": \"code\", \"task\": \"t\"}");
+	ok_(b, "checkpoint", "{\"files\": {\"a.c\": {\"status\": \"created\", \"oid\": \"0123456789012345678901234567890123456789\"}}}");
+	ok_(b, "error.add", "{\"type\": \"timeout\", \"message\": \"new\"}");
+	ok_(b, "tokens.add", "{\"agent\": \"c1\", \"input\": 10, \"output\": 5}");
+	ok_(b, "decide", "{\"decision\": \"d\"}");
+	ok_(b, "note", "{\"text\": \"n\"}");
+	d = report_diff(a, b, "aaa", "bbb");
+	assert_string_equal(json_str(d, "from"), "aaa");
+	assert_true(cJSON_IsNull(cJSON_GetObjectItem(d, "status")));
+	m = cJSON_GetArrayItem(cJSON_GetObjectItem(d, "phases"), 0);
+	assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItem(d, "phases")), 1);
+	assert_string_equal(json_str(m, "from"), "in_progress");
+	assert_string_equal(json_str(m, "to"), "completed");
+	m = cJSON_GetArrayItem(cJSON_GetObjectItem(d, "agents"), 0);
+	assert_null(json_str(m, "from"));
+	assert_string_equal(json_str(m, "id"), "c1");
+	m = cJSON_GetArrayItem(cJSON_GetObjectItem(d, "files"), 0);
+	assert_string_equal(json_str(m, "path"), "a.c");
+	assert_null(json_str(m, "from"));
+	m = cJSON_GetObjectItem(d, "errors");
+	assert_int_equal((int)json_num(cJSON_GetArrayItem(cJSON_GetObjectItem(m, "opened"), 0), "number", 0), 2);
+	assert_int_equal((int)json_num(cJSON_GetArrayItem(cJSON_GetObjectItem(m, "resolved"), 0), "number", 0), 1);
+	assert_int_equal((int)json_num(cJSON_GetObjectItem(d, "tokens"), "used", 0), 15);
+	assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItem(d, "decisions")), 1);
+	assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItem(d, "notes")), 1);
+	cJSON_Delete(d);
+	d = report_diff(b, b, "bbb", "bbb");	/* nothing changed, nothing listed */
+	assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItem(d, "phases")), 0);
+	assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItem(d, "files")), 0);
+	assert_int_equal((int)json_num(cJSON_GetObjectItem(d, "tokens"), "input", 1), 0);
+	cJSON_Delete(d);
+	cJSON_Delete(a);
+	cJSON_Delete(b);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_levels),
+		cmocka_unit_test(test_tokens_report),
+		cmocka_unit_test(test_status_progress_and_errors),
+		cmocka_unit_test(test_next_action),
+		cmocka_unit_test(test_diff),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
