@@ -289,6 +289,7 @@ static int op_phase_retry(struct apply_ctx *c)
 		if (!json_bool(e, "resolved", 0) && (int)json_num(e, "phase", -1) == (int)json_num(p, "id", 0)) {
 			char *r = xstrfmt("retried (attempt %d)", retries + 1);
 			json_set_str(e, "resolution", r);
+			json_set_bool(e, "resolved", 1);	/* a new failure records a new error */
 			free(r);
 		}
 	set_phase_status(c, p, "in_progress");

@@ -13,6 +13,9 @@
 struct gs_store {
 	git_repository *repo;
 	git_config *config;	/* a snapshot, read once */
+	char **cli_keys;	/* `git -c key=value`, from GIT_CONFIG_PARAMETERS; */
+	char **cli_values;	/* a value is NULL for a bare key (true) */
+	size_t ncli;
 };
 
 /* Prints "error: <what>: <libgit2's message>" and returns GS_ERROR. */

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 int store_git_error(const char *fmt, ...)
 {
@@ -43,6 +44,83 @@ static int open_repo(git_repository **repo)
 	return git_repository_open_ext(repo, NULL, GIT_REPOSITORY_OPEN_FROM_ENV, NULL);
 }
 
+/* One single-quoted word of GIT_CONFIG_PARAMETERS ('it'\''s' is it's). */
+static const char *sq_word(struct sbuf *out, const char *p)
+{
+	sbuf_reset(out);
+	while (*p == '\'') {
+		const char *end = strchr(p + 1, '\'');
+
+		if (!end)
+			return NULL;
+		sbuf_add(out, p + 1, (size_t)(end - p - 1));
+		p = end + 1;
+		if (p[0] != '\\' || p[1] != '\'')
+			return p;
+		sbuf_addch(out, '\'');
+		p += 2;
+	}
+	return NULL;
+}
+
+static void cli_add(gs_store *st, const char *key, size_t keylen, const char *value)
+{
+	st->cli_keys = xrealloc(st->cli_keys, (st->ncli + 1) * sizeof(char *));
+	st->cli_values = xrealloc(st->cli_values, (st->ncli + 1) * sizeof(char *));
+	st->cli_keys[st->ncli] = xstrndup(key, keylen);
+	st->cli_values[st->ncli++] = value ? xstrdup(value) : NULL;
+}
+
+/*
+ * `git -c key=value session ...` hands the settings over in
+ * GIT_CONFIG_PARAMETERS, which libgit2 1.5 does not read: as
+ * 'key'='value' (git 2.31 and later) or 'key=value'.
+ */
+static int read_cli_config(gs_store *st)
+{
+	const char *p = getenv("GIT_CONFIG_PARAMETERS");
+	struct sbuf key = SBUF_INIT, val = SBUF_INIT;
+	int error = 0;
+
+	while (p && *p) {
+		const char *eq;
+
+		while (*p == ' ')
+			p++;
+		if (!*p)
+			break;
+		if (!(p = sq_word(&key, p))) {
+			error = gs_error("bogus format in GIT_CONFIG_PARAMETERS");
+			break;
+		}
+		if (*p == '=') {
+			if (!(p = sq_word(&val, p + 1))) {
+				error = gs_error("bogus format in GIT_CONFIG_PARAMETERS");
+				break;
+			}
+			cli_add(st, key.buf, key.len, val.buf);
+		} else if ((eq = strchr(key.buf, '='))) {
+			cli_add(st, key.buf, (size_t)(eq - key.buf), eq + 1);
+		} else {
+			cli_add(st, key.buf, key.len, NULL);
+		}
+	}
+	sbuf_release(&key);
+	sbuf_release(&val);
+	return error;
+}
+
+/* The last `git -c` value of key (names compare without case), or NULL. */
+static int cli_lookup(const char **value, gs_store *st, const char *key)
+{
+	for (size_t i = st->ncli; i-- > 0;)
+		if (!strcasecmp(st->cli_keys[i], key)) {
+			*value = st->cli_values[i];
+			return 1;
+		}
+	return 0;
+}
+
 int store_open(gs_store **out)
 {
 	gs_store *st = xcalloc(1, sizeof(*st));
@@ -61,6 +139,8 @@ int store_open(gs_store **out)
 		store_git_error("cannot read the configuration");
 		goto fail;
 	}
+	if (read_cli_config(st) < 0)
+		goto fail;
 	if (store_config_bool(&fsync_on, st, "session.fsync", 1) < 0)
 		goto fail;
 	git_libgit2_opts(GIT_OPT_ENABLE_FSYNC_GITDIR, fsync_on);
@@ -75,6 +155,12 @@ void store_free(gs_store *st)
 {
 	if (!st)
 		return;
+	for (size_t i = 0; i < st->ncli; i++) {
+		free(st->cli_keys[i]);
+		free(st->cli_values[i]);
+	}
+	free(st->cli_keys);
+	free(st->cli_values);
 	git_config_free(st->config);
 	git_repository_free(st->repo);
 	free(st);
@@ -92,31 +178,51 @@ const char *store_gitdir(gs_store *st)
 
 int store_config_bool(int *out, gs_store *st, const char *key, int def)
 {
-	int error = git_config_get_bool(out, st->config, key);
+	const char *v;
+	int error;
+
+	if (cli_lookup(&v, st, key)) {
+		if (!v) {
+			*out = 1;	/* a bare key is true */
+			return 0;
+		}
+		return git_config_parse_bool(out, v) < 0 ?
+			gs_error("bad boolean config value '%s' for '%s'", v, key) : 0;
+	}
+	error = git_config_get_bool(out, st->config, key);
 
 	if (error == GIT_ENOTFOUND) {
 		*out = def;
 		return 0;
 	}
-	return error < 0 ? store_git_error("bad config") : 0;
+	return error < 0 ? store_git_error("bad config value for '%s'", key) : 0;
 }
 
 int store_config_int(int64_t *out, gs_store *st, const char *key, int64_t def)
 {
-	int error = git_config_get_int64(out, st->config, key);
+	const char *v;
+	int error;
+
+	if (cli_lookup(&v, st, key))
+		return !v || git_config_parse_int64(out, v) < 0 ?
+			gs_error("bad numeric config value '%s' for '%s'", v ? v : "", key) : 0;
+	error = git_config_get_int64(out, st->config, key);
 
 	if (error == GIT_ENOTFOUND) {
 		*out = def;
 		return 0;
 	}
-	return error < 0 ? store_git_error("bad config") : 0;
+	return error < 0 ? store_git_error("bad config value for '%s'", key) : 0;
 }
 
 char *store_config_str(gs_store *st, const char *key)
 {
 	git_buf buf = GIT_BUF_INIT;
+	const char *v;
 	char *s = NULL;
 
+	if (cli_lookup(&v, st, key))
+		return xstrdup(v ? v : "true");
 	if (git_config_get_string_buf(&buf, st->config, key) == 0)
 		s = xstrdup(buf.ptr);
 	git_buf_dispose(&buf);

@@ -48,6 +48,17 @@ test_skipped=0
 
 say () { printf '%s\n' "$*"; }
 
+# Runs a test body in this shell, as git does, so that test_tick and
+# variables carry from one test to the next; `return 1` ends the body.
+test_run_ () {
+	cd "$TRASH_DIRECTORY/repo" || return 1
+	${TEST_TRACE:+set -x}
+	eval "$1"
+	test_ret_=$?
+	${TEST_TRACE:+set +x}
+	return $test_ret_
+}
+
 test_expect_success () {
 	if test $# = 3
 	then
@@ -60,7 +71,7 @@ test_expect_success () {
 		fi
 	fi
 	test_count=$((test_count + 1))
-	(cd "$TRASH_DIRECTORY/repo" && ${TEST_TRACE:+set -x &&} eval "$2") >"$TRASH_DIRECTORY/out.$test_count" 2>&1 </dev/null
+	test_run_ "$2" >"$TRASH_DIRECTORY/out.$test_count" 2>&1 </dev/null
 	ret=$?
 	if test $ret = 0
 	then

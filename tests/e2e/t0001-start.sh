@@ -70,6 +70,18 @@ test_expect_success 'identity falls back to user.name and user.email' '
 	test_cmp expect who
 '
 
+test_expect_success 'git -c settings reach git session, quotes and all' '
+	(
+		unset GIT_AUTHOR_NAME GIT_COMMITTER_NAME &&
+		git -c user.name="Pat O'"'"'Brien" session note "from -c"
+	) &&
+	git log -1 --format="%an|%cn" SESSION_HEAD >who &&
+	echo "Pat O'"'"'Brien|Pat O'"'"'Brien" >expect &&
+	test_cmp expect who &&
+	test_expect_code 1 git -c session.maxRetries=lots session note x 2>err &&
+	grep "^error: bad numeric config value .lots. for .session.maxRetries." err
+'
+
 test_expect_success 'ISO 8601 and RFC 2822 dates are understood as git does' '
 	GIT_AUTHOR_DATE="2025-11-22T08:30:00+02:00" GIT_COMMITTER_DATE="Sat, 22 Nov 2025 09:00:00 +0100" \
 		git session note "dated" &&
@@ -82,7 +94,7 @@ test_expect_success 'ISO 8601 and RFC 2822 dates are understood as git does' '
 
 test_expect_success 'session refs get a reflog' '
 	git reflog refs/sessions/2025-11-21-add-oauth-login >log &&
-	test_line_count = 3 log &&
+	test_line_count = 4 log &&
 	grep "session: start session" log &&
 	grep "session: note: \"dated\"" log
 '
@@ -126,6 +138,8 @@ test_expect_success '--budget and session.budget set tokens.max' '
 	git config session.budget 7000 &&
 	git session start b2 --pause-current -q &&
 	session_json >s && test "$(json_field s "d[\"tokens\"][\"max\"]")" = 7000 &&
+	git -c session.budget=9000 session start b4 --pause-current -q &&
+	session_json >s && test "$(json_field s "d[\"tokens\"][\"max\"]")" = 9000 &&
 	test_must_fail git session start b3 --pause-current --budget 0 2>err &&
 	grep "^error: budget must be a positive whole number" err
 '

@@ -32,6 +32,11 @@ static void test_phase_moves_legal(void **unused)
 	assert_string_equal(s, "phase 3 \"C\": failed -> in_progress (retry 1 of 2)");
 	free(s);
 	assert_int_equal((int)json_num(state_phase(st, 3), "retry_count", 0), 1);
+	{
+		cJSON *e = cJSON_GetArrayItem(cJSON_GetObjectItem(st, "errors"), 0);
+		assert_true(json_bool(e, "resolved", 0));	/* the retry dealt with it */
+		assert_string_equal(json_str(e, "resolution"), "retried (attempt 1)");
+	}
 	ok_(st, "phase.complete", "{\"phase\": 3}");
 	/* completing a phase resolves what failed it */
 	assert_true(json_bool(cJSON_GetArrayItem(cJSON_GetObjectItem(st, "errors"), 0), "resolved", 0));
