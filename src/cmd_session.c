@@ -203,7 +203,7 @@ CMD(switch)
 	return cmd_exit(error);
 }
 
-/* pause, resume [<id>], close: one status operation on the session. */
+/* pause and close: one status operation on the session. */
 static int status_command(int argc, const char **argv, struct cmd_ctx *c,
 			  const char *const *usage, const char *opname, int takes_id)
 {
@@ -232,8 +232,6 @@ static int status_command(int argc, const char **argv, struct cmd_ctx *c,
 		if ((error = store_active(&active, c->st)) == 0 && active && !strcmp(active, id))
 			error = store_clear_active(c->st);
 		free(active);
-	} else if (!strcmp(opname, "session.resume")) {
-		error = store_set_active(c->st, id);
 	}
 cleanup:
 	cJSON_Delete(op);
@@ -245,12 +243,6 @@ CMD(pause)
 {
 	static const char *const usage[] = { "git session pause", NULL };
 	return status_command(argc, argv, c, usage, "session.pause", 0);
-}
-
-CMD(resume)
-{
-	static const char *const usage[] = { "git session resume [<id>]", NULL };
-	return status_command(argc, argv, c, usage, "session.resume", 1);
 }
 
 CMD(close)

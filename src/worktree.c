@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 /* Resolves "." and ".." lexically, as git does with a pathspec. */
@@ -87,6 +88,11 @@ cleanup:
 	return error;
 }
 
+static double mtime_ms(const struct stat *s)
+{
+	return (double)s->st_mtim.tv_sec * 1e3 + (double)(s->st_mtim.tv_nsec / 1000000);
+}
+
 int worktree_record(cJSON *files, gs_store *st, const char *path, const char *status,
 		    int allow_missing)
 {
@@ -115,6 +121,10 @@ int worktree_record(cJSON *files, gs_store *st, const char *path, const char *st
 		gs_error("'%s' is a directory", path);
 		goto cleanup;
 	}
+	if (!S_ISREG(s.st_mode) && !S_ISLNK(s.st_mode)) {
+		gs_error("'%s' is not a regular file", path);
+		goto cleanup;
+	}
 	if (git_blob_create_from_workdir(&id, st->repo, path) < 0) {
 		store_git_error("cannot read '%s'", path);
 		goto cleanup;
@@ -123,11 +133,219 @@ int worktree_record(cJSON *files, gs_store *st, const char *path, const char *st
 	e = json_set(files, path, cJSON_CreateObject());
 	json_set_str(e, "status", status ? status : "modified");
 	json_set_str(e, "oid", hex);
-	json_set_num(e, "size", (double)s.st_size);
-	json_set_num(e, "mtime", (double)s.st_mtim.tv_sec * 1e3 + (double)(s.st_mtim.tv_nsec / 1000000));
-	json_set_num(e, "ino", (double)s.st_ino);
+	/*
+	 * The stat cache: a later resume trusts an unchanged stat and does
+	 * not read the file. A file changed in the last second could change
+	 * again within its mtime's granularity ("racily clean", as git
+	 * says): it gets no cache, so it is always read.
+	 */
+	if (time(NULL) - s.st_mtim.tv_sec > 1) {
+		json_set_num(e, "size", (double)s.st_size);
+		json_set_num(e, "mtime", mtime_ms(&s));
+		json_set_num(e, "ino", (double)s.st_ino);
+	}
 	error = 0;
 cleanup:
+	free(full);
+	return error;
+}
+
+/* The blob id of a file as git would store it: a symlink is its target's name. */
+static int hash_path(git_oid *id, gs_store *st, const char *path, const char *full, const struct stat *s)
+{
+	char target[4096];
+	ssize_t n;
+
+	if (!S_ISLNK(s->st_mode))
+		return git_repository_hashfile(id, st->repo, path, GIT_OBJECT_BLOB, NULL);
+	if ((n = readlink(full, target, sizeof(target))) < 0) {
+		git_error_set_str(GIT_ERROR_OS, strerror(errno));
+		return GS_ERROR;
+	}
+	return git_odb_hash(id, target, (size_t)n, GIT_OBJECT_BLOB);
+}
+
+static void scan_one(cJSON *f, gs_store *st, git_tree *head, const char *path, const cJSON *rec)
+{
+	char *full = xstrfmt("%s%s", store_workdir(st), path), hex[HEX_SZ];
+	git_tree_entry *te = NULL;
+	struct stat s;
+	git_oid id;
+
+	json_set_str(f, "head_oid", NULL);
+	if (head && git_tree_entry_bypath(&te, head, path) == 0 &&
+	    git_tree_entry_type(te) == GIT_OBJECT_BLOB) {
+		git_oid_tostr(hex, sizeof(hex), git_tree_entry_id(te));
+		json_set_str(f, "head_oid", hex);
+	}
+	git_tree_entry_free(te);
+	git_error_clear();
+	json_set_bool(f, "same_stat", 0);
+	json_set_str(f, "oid", NULL);
+	if (lstat(full, &s) < 0) {
+		json_set_str(f, "fs", errno == ENOENT || errno == ENOTDIR ? "missing" : "unreadable");
+		if (errno != ENOENT && errno != ENOTDIR)
+			json_set_str(f, "error", strerror(errno));
+	} else if (S_ISDIR(s.st_mode)) {
+		json_set_str(f, "fs", "dir");
+	} else if (!S_ISREG(s.st_mode) && !S_ISLNK(s.st_mode)) {
+		json_set_str(f, "fs", "unreadable");	/* a FIFO would block a read */
+		json_set_str(f, "error", "not a regular file");
+	} else if (json_num(rec, "size", -1) == (double)s.st_size &&
+		   json_num(rec, "ino", -1) == (double)s.st_ino &&
+		   json_num(rec, "mtime", -1) == mtime_ms(&s)) {
+		json_set_str(f, "fs", "file");
+		json_set_bool(f, "same_stat", 1);
+	} else if (hash_path(&id, st, path, full, &s) < 0) {
+		json_set_str(f, "fs", "unreadable");
+		json_set_str(f, "error", git_error_last() ? git_error_last()->message : "cannot read it");
+		git_error_clear();
+	} else {
+		json_set_str(f, "fs", "file");
+		git_oid_tostr(hex, sizeof(hex), &id);
+		json_set_str(f, "oid", hex);
+	}
+	free(full);
+}
+
+int worktree_scan(cJSON **out, gs_store *st, const cJSON *manifest)
+{
+	git_object *obj = NULL;
+	git_tree *head = NULL;
+	const cJSON *rec;
+
+	*out = NULL;
+	if (!store_workdir(st))
+		return gs_error("this operation must be run in a work tree");
+	if (git_revparse_single(&obj, st->repo, "HEAD^{tree}") == 0)
+		head = (git_tree *)obj;	/* an unborn HEAD has no tree: nothing is committed */
+	git_error_clear();
+	*out = cJSON_CreateObject();
+	cJSON_ArrayForEach(rec, manifest)
+		scan_one(json_set(*out, rec->string, cJSON_CreateObject()), st, head, rec->string, rec);
+	git_tree_free(head);
+	return 0;
+}
+
+int worktree_hash(char **out, gs_store *st, const char *path)
+{
+	char *full = xstrfmt("%s%s", store_workdir(st), path), hex[HEX_SZ];
+	struct stat s;
+	git_oid id;
+	int error = 0;
+
+	*out = NULL;
+	if (lstat(full, &s) == 0 && (S_ISREG(s.st_mode) || S_ISLNK(s.st_mode))) {
+		if (hash_path(&id, st, path, full, &s) < 0) {
+			error = store_git_error("cannot read '%s'", path);
+		} else {
+			git_oid_tostr(hex, sizeof(hex), &id);
+			*out = xstrdup(hex);
+		}
+	}
+	free(full);
+	return error;
+}
+
+static cJSON *commit_list(gs_store *st, const git_oid *head, const git_oid *recorded, int rec_ok,
+			  int max, size_t *count)
+{
+	cJSON *arr = cJSON_CreateArray();
+	git_revwalk *walk = NULL;
+	git_oid id;
+
+	*count = 0;
+	if (git_revwalk_new(&walk, st->repo) < 0 || git_revwalk_push(walk, head) < 0 ||
+	    (rec_ok && git_revwalk_hide(walk, recorded) < 0))
+		goto done;
+	while (git_revwalk_next(&id, walk) == 0) {
+		git_commit *c = NULL;
+		char hex[HEX_SZ];
+
+		if ((int)++*count > max)
+			continue;
+		cJSON *o = cJSON_CreateObject();
+		git_oid_tostr(hex, sizeof(hex), &id);
+		json_set_str(o, "id", hex);
+		if (git_commit_lookup(&c, st->repo, &id) == 0)
+			json_set_str(o, "subject", git_commit_summary(c));
+		git_commit_free(c);
+		cJSON_AddItemToArray(arr, o);
+	}
+done:
+	git_revwalk_free(walk);
+	git_error_clear();
+	return arr;
+}
+
+int worktree_project(cJSON **out, gs_store *st, const char *recorded_branch,
+		     const char *recorded_head, int max)
+{
+	cJSON *branch, *head;
+	char now[HEX_SZ], *current = NULL, *ref;
+	git_oid h, r;
+	git_commit *rc = NULL;
+	size_t n = 0;
+	int has_head, rec_ok;
+
+	*out = NULL;
+	if (store_head(&current, now, st) < 0)
+		return GS_ERROR;
+	*out = cJSON_CreateObject();
+	branch = json_set(*out, "branch", cJSON_CreateObject());
+	json_set_str(branch, "current", current);
+	json_set_str(branch, "recorded", recorded_branch);
+	ref = xstrfmt("refs/heads/%s", recorded_branch ? recorded_branch : "");
+	json_set_bool(branch, "recorded_exists", recorded_branch &&
+		      (!strcmp(recorded_branch, "HEAD") || store_ref_exists(st, ref)));
+	free(ref);
+	head = json_set(*out, "head", cJSON_CreateObject());
+	json_set_str(head, "current", now);
+	json_set_str(head, "recorded", recorded_head);
+	has_head = git_oid_fromstr(&h, now) == 0 && !git_oid_is_zero(&h);
+	rec_ok = recorded_head && git_oid_fromstr(&r, recorded_head) == 0 && !git_oid_is_zero(&r) &&
+		 git_commit_lookup(&rc, st->repo, &r) == 0;
+	git_commit_free(rc);
+	git_error_clear();
+	json_set_bool(head, "recorded_exists", rec_ok);
+	json_set(head, "commits", has_head ? commit_list(st, &h, &r, rec_ok, max, &n) : cJSON_CreateArray());
+	json_set_num(head, "new_commits", (double)n);
+	json_set_bool(head, "descends", !rec_ok ? !has_head && !recorded_head :
+		      git_oid_equal(&h, &r) || git_graph_descendant_of(st->repo, &h, &r) == 1);
+	free(current);
+	return 0;
+}
+
+int worktree_diff(char **out, gs_store *st, const char *path, const char *recorded_oid)
+{
+	git_diff_options opts = GIT_DIFF_OPTIONS_INIT;
+	char *full = xstrfmt("%s%s", store_workdir(st), path), *buf = NULL;
+	git_buf text = GIT_BUF_INIT;
+	git_patch *patch = NULL;
+	git_blob *blob = NULL;
+	git_oid id;
+	size_t len = 0;
+	int error = GS_ERROR;
+
+	*out = NULL;
+	if (git_oid_fromstr(&id, recorded_oid) < 0 || git_blob_lookup(&blob, st->repo, &id) < 0) {
+		store_git_error("cannot read the recorded blob of '%s'", path);
+		goto cleanup;
+	}
+	if (gs_read_file(&buf, &len, full, 64u * 1024 * 1024) < 0)
+		goto cleanup;
+	if (git_patch_from_blob_and_buffer(&patch, blob, path, buf, len, path, &opts) < 0 ||
+	    git_patch_to_buf(&text, patch) < 0) {
+		store_git_error("cannot diff '%s'", path);
+		goto cleanup;
+	}
+	*out = xstrdup(text.ptr ? text.ptr : "");
+	error = 0;
+cleanup:
+	git_buf_dispose(&text);
+	git_patch_free(patch);
+	git_blob_free(blob);
+	free(buf);
 	free(full);
 	return error;
 }

@@ -22,6 +22,22 @@ cJSON *report_status(const cJSON *state, const struct report_ctx *ctx);
 cJSON *report_tokens(const cJSON *state);
 cJSON *report_diff(const cJSON *from, const cJSON *to, const char *from_commit, const char *to_commit);
 
+/*
+ * The resume brief: the status report, plus what is done, in progress and
+ * pending, and what changed behind the session's back. scan is
+ * worktree_scan()'s facts for the manifest, project worktree_project()'s,
+ * plans_now maps each plan path to its blob id now (or null).
+ */
+cJSON *report_resume(const cJSON *state, const cJSON *scan, const cJSON *project,
+		     const cJSON *plans_now, const struct report_ctx *ctx);
+
+/*
+ * What happened to one manifest entry: "clean", "modified", "deleted",
+ * "recreated", "committed", "partial" or "unreadable".
+ */
+const char *report_file_kind(const cJSON *state, const char *path, const cJSON *rec,
+			     const cJSON *fact);
+
 /* "ok", "warning" (over 80% of the budget) or "critical" (over 95%). */
 const char *report_token_level(double used, double max);
 

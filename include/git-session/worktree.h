@@ -6,6 +6,7 @@
 #ifndef GIT_SESSION_WORKTREE_H
 #define GIT_SESSION_WORKTREE_H
 
+#include <time.h>
 #include <cjson/cJSON.h>
 
 #include "git-session/store.h"
@@ -19,11 +20,42 @@ int worktree_relpath(char **out, gs_store *st, const char *arg);
 
 /*
  * Hashes the working tree's path into a blob (git's filters applied) and
- * adds {"oid", "status", "size", "mtime", "ino"} under path in files.
+ * adds {"oid", "status", "size", "mtime", "ino"} under path in files;
+ * the stat fields are left out for a file changed in the last second.
  * A missing file is added with status "deleted" and no oid when
  * allow_missing, else refused. status NULL: "modified".
  */
 int worktree_record(cJSON *files, gs_store *st, const char *path, const char *status,
 		    int allow_missing);
+
+/*
+ * Looks at every path of a manifest (state "files") in the working tree
+ * and in HEAD, and returns facts, path -> {
+ *   "fs": "file" | "missing" | "dir" | "unreadable",
+ *   "same_stat": whether size, mtime and inode are those recorded (the
+ *                file is then not read: it is what was recorded),
+ *   "oid": the blob id of the file now (null when same_stat or not a file),
+ *   "head_oid": the blob id HEAD holds at the path, or null,
+ *   "error": why the file could not be read, or absent }.
+ * Reads only the manifest's paths: cost follows the manifest, not the
+ * repository. The caller frees *out.
+ */
+int worktree_scan(cJSON **out, gs_store *st, const cJSON *manifest);
+
+/* The blob id of the file at path now, or NULL when it is missing; caller frees. */
+int worktree_hash(char **out, gs_store *st, const char *path);
+
+/*
+ * Where the project stands against what a checkpoint recorded: {
+ *   "branch": {"current", "recorded", "recorded_exists"},
+ *   "head": {"current", "recorded", "recorded_exists", "new_commits",
+ *            "commits": [{"id", "subject"}] (at most max), "descends"} }.
+ * The caller frees *out.
+ */
+int worktree_project(cJSON **out, gs_store *st, const char *recorded_branch,
+		     const char *recorded_head, int max);
+
+/* A unified diff of the recorded blob against the file now; caller frees. */
+int worktree_diff(char **out, gs_store *st, const char *path, const char *recorded_oid);
 
 #endif

@@ -43,6 +43,7 @@ test_tick () {
 }
 
 test_count=0
+test_number=0
 test_failures=0
 test_skipped=0
 
@@ -66,19 +67,21 @@ test_expect_success () {
 		if ! test_have_prereq "$test_prereq"
 		then
 			test_skipped=$((test_skipped + 1))
-			say "ok $((test_count + test_skipped)) # skip $1 (missing $test_prereq)"
+			test_number=$((test_number + 1))
+			say "ok $test_number # skip $1 (missing $test_prereq)"
 			return 0
 		fi
 	fi
 	test_count=$((test_count + 1))
+	test_number=$((test_number + 1))
 	test_run_ "$2" >"$TRASH_DIRECTORY/out.$test_count" 2>&1 </dev/null
 	ret=$?
 	if test $ret = 0
 	then
-		say "ok $test_count - $1"
+		say "ok $test_number - $1"
 	else
 		test_failures=$((test_failures + 1))
-		say "not ok $test_count - $1"
+		say "not ok $test_number - $1"
 		sed -e 's/^/#	/' <<-EOF_BODY
 		$2
 		EOF_BODY

@@ -1,0 +1,56 @@
+/*
+ * view.h - rendering reports for a person (command layer): a view is the
+ * colour and glyph choice and the buffer the text is built in.
+ */
+#ifndef GIT_SESSION_VIEW_H
+#define GIT_SESSION_VIEW_H
+
+#include <time.h>
+#include <cjson/cJSON.h>
+
+#include "git-session/cmd.h"
+#include "git-session/output.h"
+#include "git-session/report.h"
+
+struct view {
+	struct out_color color;
+	int utf8;
+	struct sbuf out;
+};
+
+/* Options every report takes. */
+struct report_opts {
+	int json, no_color;
+	const char *color;
+};
+#define REPORT_OPTIONS(o) \
+	{ OPT_BOOL, 0, "json", &(o).json, NULL, "print a JSON object (see doc/json.md)" }, \
+	{ OPT_OPTARG, 0, "color", &(o).color, "<when>", "colour: always, never or auto" }, \
+	{ OPT_BOOL, 0, "no-color", &(o).no_color, NULL, "no colour" }
+
+int view_start(struct view *v, struct cmd_ctx *c, const struct report_opts *o);
+/* Writes the text to stdout and frees it. */
+void view_finish(struct view *v);
+void view_print_json(const cJSON *obj);
+
+const char *view_c(struct view *v, const char *code);	/* "" without colour */
+void view_text(struct view *v, const char *s);		/* escaped */
+void view_say(struct view *v, const char *prefix, const char *s, const char *suffix);
+void view_mark(struct view *v, const char *status);
+void view_status_word(struct sbuf *sb, const char *status);
+void view_bar(struct view *v, int percent, int width);
+
+/* Parts of the status report, reused by resume. */
+void view_header(struct view *v, const cJSON *r, time_t now);
+void view_errors(struct view *v, const cJSON *r);
+void view_phase(struct view *v, const cJSON *p, int max_retries);
+void view_tokens_line(struct view *v, const cJSON *t);
+void view_status(struct view *v, const cJSON *r, time_t now, int max_retries);
+void view_decisions_summary(struct view *v, const cJSON *r);
+void view_next(struct view *v, const cJSON *r);
+
+/* Loads the target session (given id, or the active one) and fills ctx. */
+int view_load_target(cJSON **state, struct store_tip *tip, struct report_ctx *ctx, char **id,
+		     struct cmd_ctx *c, const char *given);
+
+#endif
