@@ -4,8 +4,8 @@
 #   sh bench/run.sh [--quick]
 set -e
 top=$(cd "$(dirname "$0")/.." && pwd)
-runs=41 hist=5000
-test "${1:-}" = --quick && runs=15 hist=1000
+runs=41 hist=5000 big=100000
+test "${1:-}" = --quick && runs=15 hist=1000 big=20000
 
 out="$top/build/bench"
 mkdir -p "$out"
@@ -120,3 +120,54 @@ check "python save / checkpoint" "$(ratio "$py" "$note")" ">=" 5
 check "checkpoint at $hist / at 50 checkpoints" "$(ratio "$long" "$short")" "<=" 1.2
 printf '  %-46s %7s   (for information: our cost over the true minimum)\n' \
 	"checkpoint / floor without CA parse" "$(ratio "$note" "$noca")"
+
+# Resume on large repositories: cost must follow the manifest, not the
+# repository. Generated repositories, files 100 to a folder.
+make_repo () {	# dir files
+	git init -q -b main "$1" &&
+	python3 - "$1" "$2" <<'GEN' &&
+import os, sys
+root, n = sys.argv[1], int(sys.argv[2])
+for i in range(n):
+    d = os.path.join(root, "d%03d" % (i // 10000), "e%03d" % (i // 100 % 100))
+    if i % 100 == 0:
+        os.makedirs(d, exist_ok=True)
+    with open(os.path.join(d, "f%06d.c" % i), "w") as f:
+        f.write("int f%d(void) { return %d; }\n" % (i, i))
+GEN
+	(cd "$1" && git add -A && git commit -q -m "generated")
+}
+echo
+echo "resume on generated repositories of $big and 1,000 files"
+make_repo "$work/big" "$big"
+make_repo "$work/small" 1000
+for r in big small
+do
+	(cd "$work/$r" && git session start resume-bench --id resume-bench -q &&
+	 git ls-files | head -n 50 | xargs git session file created -q)
+done
+(cd "$work/big" && git session start wide --id wide -q --pause-current &&
+ git ls-files | head -n 5000 | xargs git session file created -q)
+sleep 2	# let every recorded file age past the racy second
+(cd "$work/big" && git status >/dev/null)	# a warm index, as a user's would be
+timeit "$runs" \
+	git -C "$work/big" status :: \
+	git -C "$work/big" session resume --dry-run --json resume-bench :: \
+	git -C "$work/small" session resume --dry-run --json resume-bench :: \
+	git -C "$work/big" session resume --dry-run --json wide :: \
+	git -C "$work/small" status >"$work/rtimes"
+r () { sed -n "${1}p" "$work/rtimes" | cut -d' ' -f1; }
+gstatus=$(r 1) rbig=$(r 2) rsmall=$(r 3) rwide=$(r 4) gsmall=$(r 5)
+hashed=$(git -C "$work/big" session resume --dry-run --json wide |
+	python3 -c 'import json,sys; print(json.load(sys.stdin)["manifest"]["hashed"])')
+row "git status, $big files" "$gstatus"
+row "git status, 1,000 files" "$gsmall"
+row "resume --dry-run, 50-file manifest, $big files" "$rbig"
+row "resume --dry-run, 50-file manifest, 1,000 files" "$rsmall"
+row "resume --dry-run, 5,000-file manifest ($hashed read)" "$rwide"
+echo
+echo "  ratio                                             value   target"
+check "resume (50) / git status, $big files" "$(ratio "$rbig" "$gstatus")" "<=" 0.3
+check "resume (50): $big / 1,000 files" "$(ratio "$rbig" "$rsmall")" "<=" 1.25
+check "resume (50): 1,000 / $big files" "$(ratio "$rsmall" "$rbig")" "<=" 1.25
+check "resume (5,000 unchanged) / git status" "$(ratio "$rwide" "$gstatus")" "<=" 1.0

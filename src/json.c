@@ -126,10 +126,33 @@ static void indent(struct sbuf *sb, int pretty, int depth)
 		sbuf_adds(sb, "  ");
 }
 
+/* An object of scalars only ({"status": ..., "oid": ...}) prints on one line. */
+static int flat_object(const cJSON *v)
+{
+	if (!cJSON_IsObject(v) || !v->child)
+		return 0;
+	for (const cJSON *c = v->child; c; c = c->next)
+		if (cJSON_IsObject(c) || cJSON_IsArray(c))
+			return 0;
+	return 1;
+}
+
 static void print_value(struct sbuf *sb, const cJSON *v, int pretty, int depth)
 {
 	const cJSON *c;
 	int obj;
+
+	if (pretty && depth > 0 && flat_object(v)) {
+		sbuf_addch(sb, '{');
+		for (c = v->child; c; c = c->next) {
+			print_string(sb, c->string);
+			sbuf_adds(sb, ": ");
+			print_value(sb, c, 0, depth + 1);
+			sbuf_adds(sb, c->next ? ", " : "");
+		}
+		sbuf_addch(sb, '}');
+		return;
+	}
 
 	if (cJSON_IsString(v)) {
 		print_string(sb, v->valuestring);

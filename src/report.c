@@ -467,13 +467,16 @@ static void resume_files(cJSON *out, const cJSON *state, const cJSON *scan)
 	cJSON *files = json_set(out, "files", cJSON_CreateArray());
 	cJSON *conflicts = json_set(out, "conflicts", cJSON_CreateArray());
 	cJSON *summary = cJSON_CreateObject();
-	const cJSON *rec;
+	const cJSON *rec, *fact = NULL;
 	int n = 0, hashed = 0;
 
 	for (size_t i = 0; i < ARRAY_SIZE(kinds); i++)
 		json_set_num(summary, kinds[i], 0);
 	cJSON_ArrayForEach(rec, cJSON_GetObjectItemCaseSensitive(state, "files")) {
-		const cJSON *fact = cJSON_GetObjectItemCaseSensitive(scan, rec->string);
+		/* the scan follows the manifest's order: walk both together */
+		fact = fact ? fact->next : (scan ? scan->child : NULL);
+		if (!fact || strcmp(fact->string, rec->string))
+			fact = cJSON_GetObjectItemCaseSensitive(scan, rec->string);
 		const char *kind = report_file_kind(state, rec->string, rec, fact);
 		cJSON *f = cJSON_CreateObject();
 

@@ -77,6 +77,34 @@ static int type_ok(const char *key, const cJSON *v)
 	return ok;
 }
 
+static int cmp_key(const void *a, const void *b)
+{
+	return strcmp((*(const cJSON *const *)a)->string, (*(const cJSON *const *)b)->string);
+}
+
+/* The children of obj in key order (sorts only when they are not). */
+static void sort_object(cJSON *obj)
+{
+	cJSON **v, *c;
+	int n = 0, i = 0, sorted = 1;
+
+	for (c = obj->child; c; c = c->next, n++)
+		if (c->next && strcmp(c->string, c->next->string) > 0)
+			sorted = 0;
+	if (sorted)
+		return;
+	v = xcalloc((size_t)n, sizeof(*v));
+	for (c = obj->child; c; c = c->next)
+		v[i++] = c;
+	qsort(v, (size_t)n, sizeof(*v), cmp_key);
+	obj->child = v[0];
+	for (i = 0; i < n; i++) {
+		v[i]->prev = i ? v[i - 1] : v[n - 1];	/* cJSON: the head's prev is the tail */
+		v[i]->next = i + 1 < n ? v[i + 1] : NULL;
+	}
+	free(v);
+}
+
 int state_normalize(cJSON **out, cJSON *in, char **err)
 {
 	cJSON *st = NULL, *v;
@@ -119,6 +147,7 @@ int state_normalize(cJSON **out, cJSON *in, char **err)
 		v = cJSON_DetachItemViaPointer(in, in->child);
 		cJSON_AddItemToObject(st, v->string, v);
 	}
+	sort_object(cJSON_GetObjectItemCaseSensitive(st, "files"));	/* a hand edit may unsort it */
 	if (!json_str(st, "session_id")) {
 		*err = xstrdup("session.json: no session_id");
 		goto cleanup;
@@ -495,44 +524,81 @@ int state_valid_path(const char *path)
 }
 
 /*
- * Puts entry under path in the files object, keeping paths sorted so that
- * session.json diffs stay small. Appending is the common, O(1), case.
+ * Merges entries (sorted by path, each with ->string set) into the
+ * manifest (sorted by path) in one pass, replacing entries with the same
+ * path. O(manifest + entries), so recording stays cheap on large
+ * manifests and session.json diffs stay small.
  */
-static void files_put(cJSON *files, const char *path, cJSON *entry)
+static void files_merge(cJSON *manifest, cJSON **entries, int n)
 {
-	cJSON *old = cJSON_GetObjectItemCaseSensitive(files, path), *c;
+	cJSON *c = manifest->child;
 
-	entry->string = xstrdup(path);
-	if (old) {
-		cJSON_ReplaceItemViaPointer(files, old, entry);
-		return;
+	for (int i = 0; i < n; i++) {
+		cJSON *e = entries[i];
+		int cmp = 1;
+
+		while (c && (cmp = strcmp(c->string, e->string)) < 0)
+			c = c->next;
+		if (!c) {
+			cJSON_AddItemToArray(manifest, e);
+			continue;
+		}
+		e->next = cmp ? c : c->next;	/* splice in before c, or in c's place */
+		e->prev = c->prev;
+		if (c == manifest->child)
+			manifest->child = e;
+		else
+			e->prev->next = e;
+		if (!cmp) {
+			if (e->next)
+				e->next->prev = e;
+			else
+				manifest->child->prev = e;
+			c->next = c->prev = NULL;
+			cJSON_Delete(c);
+		} else {
+			c->prev = e;
+		}
+		c = e->next;
 	}
-	if (!files->child || strcmp(files->child->prev->string, path) < 0) {
-		cJSON_AddItemToArray(files, entry);
-		return;
-	}
-	for (c = files->child; strcmp(c->string, path) < 0; c = c->next)
-		;
-	/* splice before c; cJSON 1.7.15's InsertItemInArray loses items here */
-	entry->next = c;
-	entry->prev = c->prev;
-	if (c == files->child)
-		files->child = entry;
+}
+
+/* The manifest entry recorded for f; old is what the manifest had. */
+static cJSON *file_entry(struct apply_ctx *c, const cJSON *f, const cJSON *old, const char *status,
+			 const char *agent, const cJSON *phase)
+{
+	cJSON *e = cJSON_CreateObject();
+	const char *st = status ? status : json_str(f, "status");
+	const cJSON *keep = old ? cJSON_GetObjectItemCaseSensitive(old, "phase") : NULL;
+
+	/* a file first created in this session stays "created" until deleted */
+	if (!strcmp(st, "modified") && !status && old && json_str(old, "status") &&
+	    !strcmp(json_str(old, "status"), "created"))
+		st = "created";
+	json_set_str(e, "status", st);
+	json_set_str(e, "oid", json_str(f, "oid"));
+	if (phase && !cJSON_IsNull(phase))
+		json_set(e, "phase", cJSON_Duplicate(phase, 1));
 	else
-		entry->prev->next = entry;
-	c->prev = entry;
+		json_set(e, "phase", cJSON_Duplicate(keep ? keep : cJSON_GetObjectItemCaseSensitive(c->state, "current_phase"), 1));
+	json_set_str(e, "agent", agent ? agent : json_str(old, "agent"));
+	for (const char *const *k = (const char *const[]){ "size", "mtime", "ino", NULL }; *k; k++)
+		if (cJSON_IsNumber(cJSON_GetObjectItemCaseSensitive(f, *k)))
+			json_set_num(e, *k, json_num(f, *k, 0));
+	e->string = xstrdup(f->string);
+	return e;
 }
 
 int state_record_files(struct apply_ctx *c, const cJSON *files, const char *status,
 		       const char *agent, const cJSON *phase)
 {
-	cJSON *manifest = json_obj(c->state, "files");
+	cJSON *manifest = json_obj(c->state, "files"), **in, **out, *m;
 	const cJSON *f;
-	int n = 0;
+	int n = 0, i = 0;
 
 	if (!cJSON_IsObject(files))
 		return apply_fail(c, "files must be an object");
-	for (f = files->child; f; f = f->next) {
+	for (f = files->child; f; f = f->next, n++) {
 		const char *oid = json_str(f, "oid"), *st = status ? status : json_str(f, "status");
 
 		if (!state_valid_path(f->string))
@@ -542,28 +608,22 @@ int state_record_files(struct apply_ctx *c, const cJSON *files, const char *stat
 		if (!!oid == !strcmp(st, "deleted"))
 			return apply_fail(c, "'%s': a deleted file has no blob, others need one", f->string);
 	}
-	for (f = files->child; f; f = f->next, n++) {
-		const cJSON *old = cJSON_GetObjectItemCaseSensitive(manifest, f->string);
-		cJSON *e = cJSON_CreateObject();
-		const char *st = status ? status : json_str(f, "status");
-
-		/* a file first created in this session stays "created" until deleted */
-		if (!strcmp(st, "modified") && !status && !strcmp(json_str(old, "status") ? json_str(old, "status") : "", "created"))
-			st = "created";
-		json_set_str(e, "status", st);
-		json_set_str(e, "oid", json_str(f, "oid"));
-		if (phase && !cJSON_IsNull(phase))
-			json_set(e, "phase", cJSON_Duplicate(phase, 1));
-		else if (old && cJSON_GetObjectItemCaseSensitive(old, "phase"))
-			json_set(e, "phase", cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(old, "phase"), 1));
-		else
-			json_set(e, "phase", cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(c->state, "current_phase"), 1));
-		json_set_str(e, "agent", agent ? agent : json_str(old, "agent"));
-		for (const char *const *k = (const char *const[]){ "size", "mtime", "ino", NULL }; *k; k++)
-			if (cJSON_IsNumber(cJSON_GetObjectItemCaseSensitive(f, *k)))
-				json_set_num(e, *k, json_num(f, *k, 0));
-		files_put(manifest, f->string, e);
+	/* both sorted: one pass finds each path's old entry */
+	in = xcalloc((size_t)n + 1, sizeof(*in));
+	out = xcalloc((size_t)n + 1, sizeof(*out));
+	for (f = files->child; f; f = f->next)
+		in[i++] = (cJSON *)f;
+	qsort(in, (size_t)n, sizeof(*in), cmp_key);
+	m = manifest->child;
+	for (i = 0; i < n; i++) {
+		while (m && strcmp(m->string, in[i]->string) < 0)
+			m = m->next;
+		out[i] = file_entry(c, in[i], m && !strcmp(m->string, in[i]->string) ? m : NULL,
+				    status, agent, phase);
 	}
+	files_merge(manifest, out, n);
+	free(in);
+	free(out);
 	return n;
 }
 

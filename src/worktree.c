@@ -165,21 +165,53 @@ static int hash_path(git_oid *id, gs_store *st, const char *path, const char *fu
 	return git_odb_hash(id, target, (size_t)n, GIT_OBJECT_BLOB);
 }
 
-static void scan_one(cJSON *f, gs_store *st, git_tree *head, const char *path, const cJSON *rec)
+/*
+ * HEAD's trees, one directory at a time: the manifest is sorted, so
+ * neighbouring paths share a directory and its tree is looked up once.
+ */
+struct head_cursor {
+	git_tree *root, *dir;
+	struct sbuf dirname;
+};
+
+static const git_tree_entry *head_entry(struct head_cursor *hc, const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	size_t len = slash ? (size_t)(slash - path) : 0;
+	git_tree_entry *te = NULL;
+
+	if (!hc->root)
+		return NULL;
+	if (!hc->dir || hc->dirname.len != len || strncmp(hc->dirname.buf, path, len)) {
+		if (hc->dir != hc->root)
+			git_tree_free(hc->dir);
+		hc->dir = NULL;
+		sbuf_reset(&hc->dirname);
+		sbuf_add(&hc->dirname, path, len);
+		if (!len) {
+			hc->dir = hc->root;
+		} else if (git_tree_entry_bypath(&te, hc->root, hc->dirname.buf) == 0 &&
+			   git_tree_entry_type(te) == GIT_OBJECT_TREE) {
+			git_tree_lookup(&hc->dir, git_tree_owner(hc->root), git_tree_entry_id(te));
+		}
+		git_tree_entry_free(te);
+		git_error_clear();
+	}
+	return hc->dir ? git_tree_entry_byname(hc->dir, slash ? slash + 1 : path) : NULL;
+}
+
+static void scan_one(cJSON *f, gs_store *st, struct head_cursor *hc, const char *path, const cJSON *rec)
 {
 	char *full = xstrfmt("%s%s", store_workdir(st), path), hex[HEX_SZ];
-	git_tree_entry *te = NULL;
+	const git_tree_entry *te = head_entry(hc, path);
 	struct stat s;
 	git_oid id;
 
 	json_set_str(f, "head_oid", NULL);
-	if (head && git_tree_entry_bypath(&te, head, path) == 0 &&
-	    git_tree_entry_type(te) == GIT_OBJECT_BLOB) {
+	if (te && git_tree_entry_type(te) == GIT_OBJECT_BLOB) {
 		git_oid_tostr(hex, sizeof(hex), git_tree_entry_id(te));
 		json_set_str(f, "head_oid", hex);
 	}
-	git_tree_entry_free(te);
-	git_error_clear();
 	json_set_bool(f, "same_stat", 0);
 	json_set_str(f, "oid", NULL);
 	if (lstat(full, &s) < 0) {
@@ -210,20 +242,29 @@ static void scan_one(cJSON *f, gs_store *st, git_tree *head, const char *path, c
 
 int worktree_scan(cJSON **out, gs_store *st, const cJSON *manifest)
 {
+	struct head_cursor hc = { NULL, NULL, SBUF_INIT };
 	git_object *obj = NULL;
-	git_tree *head = NULL;
 	const cJSON *rec;
 
 	*out = NULL;
 	if (!store_workdir(st))
 		return gs_error("this operation must be run in a work tree");
 	if (git_revparse_single(&obj, st->repo, "HEAD^{tree}") == 0)
-		head = (git_tree *)obj;	/* an unborn HEAD has no tree: nothing is committed */
+		hc.root = (git_tree *)obj;	/* an unborn HEAD has no tree: nothing is committed */
 	git_error_clear();
 	*out = cJSON_CreateObject();
 	cJSON_ArrayForEach(rec, manifest)
-		scan_one(json_set(*out, rec->string, cJSON_CreateObject()), st, head, rec->string, rec);
-	git_tree_free(head);
+	{
+		cJSON *f = cJSON_CreateObject();
+
+		/* manifest keys are unique: append, no lookup (it would make this O(n^2)) */
+		cJSON_AddItemToObject(*out, rec->string, f);
+		scan_one(f, st, &hc, rec->string, rec);
+	}
+	if (hc.dir != hc.root)
+		git_tree_free(hc.dir);
+	git_tree_free(hc.root);
+	sbuf_release(&hc.dirname);
 	return 0;
 }
 

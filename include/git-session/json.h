@@ -22,7 +22,8 @@ int json_parse(cJSON **out, const char *buf, size_t len, size_t max, char **err)
 
 /*
  * Prints v as JSON: pretty (two-space indent, one key per line, trailing
- * newline) or compact. Key order is the order of the object. The caller
+ * newline; a nested object holding only scalars on one line, so that one
+ * manifest entry or note is one line of a diff) or compact. Key order is the order of the object. The caller
  * frees the result.
  */
 char *json_print(const cJSON *v, int pretty, size_t *len);

@@ -190,6 +190,51 @@ static void test_checkpoint_files(void **unused)
 	cJSON_Delete(st);
 }
 
+/* The manifest's keys, in order, joined by spaces. */
+static char *keys_of(const cJSON *files)
+{
+	struct sbuf sb = SBUF_INIT;
+
+	for (const cJSON *c = files->child; c; c = c->next)
+		sbuf_addf(&sb, "%s%s", sb.len ? " " : "", c->string);
+	return sbuf_detach(&sb, NULL);
+}
+
+static void test_manifest_merge(void **unused)
+{
+	cJSON *st = started(NULL), *files, *in = NULL, *norm = NULL;
+	const char *o = "\"0123456789012345678901234567890123456789\"";
+	char *args, *k, *err = NULL;
+
+	args = xstrfmt("{\"files\": {\"m\": {\"status\": \"created\", \"oid\": %s}, \"z\": {\"status\": \"created\", \"oid\": %s},"
+		       " \"a\": {\"status\": \"created\", \"oid\": %s}}}", o, o, o);
+	apply_ok(st, "checkpoint", args);
+	free(args);
+	files = cJSON_GetObjectItem(st, "files");
+	assert_string_equal(k = keys_of(files), "a m z");
+	free(k);
+	/* replace the head, the tail and the middle; insert before the head, between, after the tail */
+	apply_ok(st, "checkpoint", "{\"files\": {\"z\": {\"status\": \"deleted\"}, \"0\": {\"status\": \"deleted\"},"
+		 " \"a\": {\"status\": \"deleted\"}, \"n\": {\"status\": \"deleted\"}, \"m\": {\"status\": \"deleted\"},"
+		 " \"zz\": {\"status\": \"deleted\"}}}");
+	assert_string_equal(k = keys_of(files), "0 a m n z zz");
+	free(k);
+	assert_int_equal(cJSON_GetArraySize(files), 6);
+	assert_string_equal(files->child->prev->string, "zz");	/* the tail pointer is right */
+	for (const cJSON *c = files->child; c; c = c->next)
+		assert_string_equal(json_str(c, "status"), "deleted");
+	/* a hand-edited, unsorted manifest is sorted on load */
+	args = xstrdup("{\"session_id\": \"x\", \"files\": {\"b\": {}, \"c\": {}, \"a\": {}}}");
+	assert_int_equal(json_parse(&in, args, strlen(args), 1 << 20, &err), 0);
+	free(args);
+	assert_int_equal(state_normalize(&norm, in, &err), 0);
+	assert_string_equal(k = keys_of(cJSON_GetObjectItem(norm, "files")), "a b c");
+	free(k);
+	assert_string_equal(cJSON_GetObjectItem(norm, "files")->child->prev->string, "c");
+	cJSON_Delete(norm);
+	cJSON_Delete(st);
+}
+
 static void test_paths(void **unused)
 {
 	const char *good[] = { "a", "a/b.c", "dir/.hidden", "x/.gitignore", ".github/workflows/ci.yml" };
@@ -293,6 +338,7 @@ int main(void)
 		cmocka_unit_test(test_text_limits),
 		cmocka_unit_test(test_set_extra),
 		cmocka_unit_test(test_checkpoint_files),
+		cmocka_unit_test(test_manifest_merge),
 		cmocka_unit_test(test_paths),
 		cmocka_unit_test(test_ids),
 		cmocka_unit_test(test_slug),
