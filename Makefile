@@ -37,7 +37,8 @@ BUILD = build/default
 endif
 
 SRC = $(wildcard src/*.c)
-LIB_OBJ = $(patsubst src/%.c,$(BUILD)/%.o,$(filter-out src/main.c,$(SRC)))
+HOOKS = $(sort $(wildcard hooks/*))
+LIB_OBJ = $(patsubst src/%.c,$(BUILD)/%.o,$(filter-out src/main.c,$(SRC))) $(BUILD)/hook_scripts.o
 MAIN_OBJ = $(BUILD)/main.o
 UNIT_SRC = $(wildcard tests/unit/test_*.c)
 UNIT_BIN = $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRC))
@@ -65,6 +66,13 @@ QUIET_LD =
 endif
 
 $(BUILD)/%.o: src/%.c $(wildcard include/git-session/*.h src/*.h) | $(BUILD)
+	$(QUIET_CC)$(CC) $(ALL_CFLAGS) -c -o $@ $<
+
+# the hook scripts, built into the binary
+$(BUILD)/hook_scripts.c: $(HOOKS) tools/embed-hooks.sh | $(BUILD)
+	@sh tools/embed-hooks.sh $(HOOKS) >$@
+
+$(BUILD)/hook_scripts.o: $(BUILD)/hook_scripts.c include/git-session/hooks.h
 	$(QUIET_CC)$(CC) $(ALL_CFLAGS) -c -o $@ $<
 
 $(BUILD)/tests/%: tests/unit/%.c tests/unit/helpers.h $(BUILD)/libgit-session.a | $(BUILD)

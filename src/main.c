@@ -46,6 +46,8 @@ static const struct command commands[] = {
 	{ "milestone", cmd_milestone, 1, "add a milestone, or mark one reached" },
 	{ "artifact", cmd_artifact, 1, "record an artifact the work produced" },
 	{ "diff", cmd_diff, 1, "what changed between two checkpoints" },
+	{ "hooks", cmd_hooks, 1, "install, remove or show the git hooks that checkpoint on commit" },
+	{ "hook", cmd_hook, 1, "run by the installed hooks" },
 };
 
 static void list_commands(FILE *f)

@@ -39,8 +39,9 @@ int state_record_files(struct apply_ctx *c, const cJSON *files, const char *stat
 /* A new pending phase; the caller owns it. */
 cJSON *state_new_phase(int id, const char *name);
 
-/* Handlers of the session's work (phases, agents, files, ...). */
+/* Handlers of the session's work (phases, agents, files, ...), and of git's hooks. */
 const struct op_handler *state_work_handlers(size_t *n);
+const struct op_handler *state_git_handlers(size_t *n);
 
 struct op_handler {
 	const char *name;

@@ -289,6 +289,7 @@ static cJSON *project_from(const cJSON *p)
 
 	for (size_t i = 0; i < ARRAY_SIZE(keys); i++)
 		json_set_str(out, keys[i], json_str(p, keys[i]));
+	json_set_str(out, "start_branch", json_str(p, "branch"));
 	return out;
 }
 
@@ -666,10 +667,12 @@ static const struct op_handler *find_handler(const char *name)
 	for (size_t i = 0; i < ARRAY_SIZE(session_handlers); i++)
 		if (!strcmp(session_handlers[i].name, name))
 			return &session_handlers[i];
-	work = state_work_handlers(&n);
-	for (size_t i = 0; i < n; i++)
-		if (!strcmp(work[i].name, name))
-			return &work[i];
+	for (int table = 0; table < 2; table++) {
+		work = table ? state_git_handlers(&n) : state_work_handlers(&n);
+		for (size_t i = 0; i < n; i++)
+			if (!strcmp(work[i].name, name))
+				return &work[i];
+	}
 	return NULL;
 }
 

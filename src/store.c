@@ -594,3 +594,8 @@ char *store_project_name(gs_store *st)
 	free(copy);
 	return base;
 }
+
+int store_merging(gs_store *st)
+{
+	return git_repository_state(st->repo) == GIT_REPOSITORY_STATE_MERGE;
+}

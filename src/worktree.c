@@ -7,12 +7,16 @@
 #include "store-internal.h"
 
 #include <errno.h>
+#include <spawn.h>
+#include <sys/wait.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
+
+extern char **environ;
 
 /* Resolves "." and ".." lexically, as git does with a pathspec. */
 static char *lexical_normalize(const char *abs)
@@ -389,4 +393,119 @@ cleanup:
 	free(buf);
 	free(full);
 	return error;
+}
+
+/* Runs git with args in the working tree; its standard output into out. */
+static int run_git(struct sbuf *out, gs_store *st, const char *const *args)
+{
+	posix_spawn_file_actions_t fa;
+	int fds[2], status, error = GS_ERROR;
+	char buf[65536];
+	ssize_t n;
+	pid_t pid;
+
+	if (pipe(fds) < 0)
+		return gs_error("cannot run git: %s", strerror(errno));
+	posix_spawn_file_actions_init(&fa);
+	posix_spawn_file_actions_adddup2(&fa, fds[1], 1);
+	posix_spawn_file_actions_addclose(&fa, fds[0]);
+	posix_spawn_file_actions_addclose(&fa, fds[1]);
+	posix_spawn_file_actions_addchdir_np(&fa, store_workdir(st));
+	if (posix_spawnp(&pid, "git", &fa, NULL, (char *const *)args, environ) != 0) {
+		gs_error("cannot run git: %s", strerror(errno));
+		close(fds[0]);
+		close(fds[1]);
+		goto cleanup;
+	}
+	close(fds[1]);
+	while ((n = read(fds[0], buf, sizeof(buf))) != 0) {
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			break;
+		sbuf_add(out, buf, (size_t)n);
+	}
+	close(fds[0]);
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
+		error = 0;
+	else
+		gs_error("'git %s' failed", args[1]);
+cleanup:
+	posix_spawn_file_actions_destroy(&fa);
+	return error;
+}
+
+int worktree_staged(cJSON **out, gs_store *st)
+{
+	static const char *const args[] = {
+		"git", "diff", "--cached", "--raw", "-z", "--no-renames", "--no-abbrev", "--no-ext-diff", NULL,
+	};
+	struct sbuf raw = SBUF_INIT;
+	const char *p, *end;
+	int error;
+
+	*out = NULL;
+	if (!store_workdir(st))
+		return gs_error("this operation must be run in a work tree");
+	if ((error = run_git(&raw, st, args)) < 0)
+		goto cleanup;
+	*out = cJSON_CreateObject();
+	/* records: ":<mode> <mode> <oid> <oid> <status>\0<path>\0" */
+	for (p = raw.buf, end = raw.buf + raw.len; p && p < end;) {
+		const char *path = memchr(p, '\0', (size_t)(end - p));
+		char oid[HEX_SZ], status;
+		cJSON *e;
+
+		if (!path || path + 1 >= end || *p != ':' || path - p < 97) {
+			error = gs_error("cannot read what git diff --cached says");
+			break;
+		}
+		path++;
+		memcpy(oid, p + 56, 40);
+		oid[40] = '\0';
+		status = p[97];
+		e = cJSON_CreateObject();
+		cJSON_AddItemToObject(*out, path, e);
+		json_set_str(e, "status", status == 'D' ? "deleted" : status == 'A' ? "created" : "modified");
+		if (status != 'D')
+			json_set_str(e, "oid", oid);
+		p = path + strlen(path) + 1;
+	}
+cleanup:
+	sbuf_release(&raw);
+	return error;
+}
+
+int worktree_commit_subject(char **out, gs_store *st, const char *oid)
+{
+	git_commit *c = NULL;
+	git_oid id;
+
+	*out = NULL;
+	if (git_oid_fromstr(&id, oid) < 0 || git_commit_lookup(&c, st->repo, &id) < 0)
+		return store_git_error("cannot read commit %s", oid);
+	*out = xstrdup(git_commit_summary(c) ? git_commit_summary(c) : "");
+	git_commit_free(c);
+	return 0;
+}
+
+int worktree_hooks_dir(char **out, int *from_config, gs_store *st)
+{
+	git_buf buf = GIT_BUF_INIT;
+	const char *wd = store_workdir(st);
+
+	*out = NULL;
+	*from_config = 0;
+	/* libgit2 1.5 ignores core.hooksPath: git does not */
+	if (git_config_get_path(&buf, st->config, "core.hookspath") == 0 && buf.ptr && *buf.ptr) {
+		*from_config = 1;
+		*out = buf.ptr[0] == '/' || !wd ? xstrdup(buf.ptr) : xstrfmt("%s%s", wd, buf.ptr);
+	} else {
+		*out = xstrfmt("%shooks", git_repository_commondir(st->repo));
+	}
+	git_buf_dispose(&buf);
+	git_error_clear();
+	return 0;
 }

@@ -98,6 +98,9 @@ int store_ref_exists(gs_store *st, const char *refname);
 
 /* The current branch (short name, "HEAD" when detached) and HEAD's commit (zeros when unborn). */
 int store_head(char **branch, char head[HEX_SZ], gs_store *st);
+/* Non-zero while a merge is being concluded (MERGE_HEAD exists). */
+int store_merging(gs_store *st);
+
 /* The repository's name: the working tree's (or git dir's) base name. */
 char *store_project_name(gs_store *st);
 

@@ -55,6 +55,24 @@ int worktree_hash(char **out, gs_store *st, const char *path);
 int worktree_project(cJSON **out, gs_store *st, const char *recorded_branch,
 		     const char *recorded_head, int max);
 
+/*
+ * What the index stages against HEAD, as files for the manifest: path ->
+ * {"status": created|modified|deleted, "oid": staged blob}. Asks git
+ * (`git diff --cached --raw`): it honours GIT_INDEX_FILE and its
+ * cache-tree, where reading a large index with libgit2 costs O(index).
+ */
+int worktree_staged(cJSON **out, gs_store *st);
+
+/* The first line of commit oid's message; the caller frees it. */
+int worktree_commit_subject(char **out, gs_store *st, const char *oid);
+
+/*
+ * Where hooks go: core.hooksPath (relative to the top of the working
+ * tree) when set, else the common git dir's hooks/. *from_config says
+ * which. The caller frees *out.
+ */
+int worktree_hooks_dir(char **out, int *from_config, gs_store *st);
+
 /* A unified diff of the recorded blob against the file now; caller frees. */
 int worktree_diff(char **out, gs_store *st, const char *path, const char *recorded_oid);
 

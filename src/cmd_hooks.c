@@ -1,0 +1,318 @@
+/*
+ * cmd_hooks.c - `git session hooks (install | uninstall | status)`, and
+ * `git session hook <name>`, which the installed hooks run: checkpoints
+ * on commit, the Session-Id trailer, commits and branch switches
+ * recorded, rewritten commits mapped. A hook never blocks git because of
+ * git-session itself, unless session.strictHooks is set.
+ */
+#include "git-session/cmd.h"
+#include "git-session/hooks.h"
+#include "git-session/json.h"
+#include "git-session/opts.h"
+#include "git-session/trailer.h"
+#include "git-session/util.h"
+#include "git-session/worktree.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static const char *const hooks_usage[] = {
+	"git session hooks install [--force]",
+	"git session hooks uninstall",
+	"git session hooks status",
+	NULL,
+};
+
+/* The line to add to a hook manager's configuration, per manager. */
+static void manager_advice(const char *manager, const char *dir)
+{
+	printf("The hooks in '%s' are managed by %s: git session leaves them alone.\n", dir, manager);
+	printf("Add git session to its configuration instead:\n\n");
+	if (!strcmp(manager, "husky"))
+		printf("  for h in pre-commit prepare-commit-msg commit-msg post-commit post-checkout post-rewrite; do\n"
+		       "    echo 'git session hook '$h' \"$@\"' >>.husky/$h\n  done\n");
+	else if (!strcmp(manager, "lefthook"))
+		printf("  # lefthook.yml, for each of pre-commit, prepare-commit-msg, commit-msg,\n"
+		       "  # post-commit, post-checkout, post-rewrite:\n"
+		       "  pre-commit:\n    commands:\n      git-session:\n        run: git session hook pre-commit {0}\n");
+	else
+		printf("  # .pre-commit-config.yaml\n"
+		       "  - repo: local\n    hooks:\n      - id: git-session\n        name: git-session\n"
+		       "        entry: git session hook pre-commit\n        language: system\n"
+		       "        pass_filenames: false\n        always_run: true\n        stages: [pre-commit]\n");
+	printf("\n(see README.md, \"Hooks and hook managers\"; 'git session hooks install --force' installs beside it anyway)\n");
+}
+
+static const char *managed_by(const char *dir, int from_config)
+{
+	const char *manager = NULL;
+
+	if (from_config && strstr(dir, ".husky"))
+		return "husky";
+	for (const struct hook_script *h = hook_scripts; h->name; h++)
+		if (hooks_state(dir, h->name, &manager) == HOOK_MANAGED)
+			return manager;
+	return NULL;
+}
+
+static int hooks_install(const char *dir, int from_config, int force)
+{
+	const char *manager = managed_by(dir, from_config);
+	int error = 0;
+
+	if (manager && !force) {
+		manager_advice(manager, dir);
+		return 0;
+	}
+	if (access(dir, F_OK) < 0 && mkdir(dir, 0777) < 0)
+		return gs_error("cannot create '%s'", dir);
+	for (const struct hook_script *h = hook_scripts; h->name && !error; h++)
+		error = hooks_install_one(dir, h);
+	if (!error)
+		printf("Installed the git-session hooks in '%s'\n", dir);
+	return error;
+}
+
+static int hooks_status(const char *dir, int from_config)
+{
+	static const char *const words[] = {
+		"not installed", "installed", "installed, and runs the hook that was there before",
+		"someone else's hook", "managed by ",
+	};
+	const char *manager;
+
+	printf("hooks directory: %s%s\n", dir, from_config ? " (core.hooksPath)" : "");
+	for (const struct hook_script *h = hook_scripts; h->name; h++) {
+		enum hook_state st = hooks_state(dir, h->name, &manager);
+		printf("  %-20s %s%s\n", h->name, words[st], st == HOOK_MANAGED ? manager : "");
+	}
+	return 0;
+}
+
+CMD(hooks)
+{
+	int force = 0, from_config, error;
+	const char *sub;
+	char *dir = NULL;
+	const struct option opts[] = {
+		{ OPT_BOOL, 0, "force", &force, NULL, "install even where a hook manager owns the hooks" },
+		OPT_END_MARK,
+	};
+
+	if ((error = parse_options(&argc, argv, opts, hooks_usage, 0)) < 0)
+		return cmd_exit(error);
+	if (argc != 1 || (strcmp(argv[0], "install") && strcmp(argv[0], "uninstall") && strcmp(argv[0], "status"))) {
+		gs_error(argc ? "unknown subcommand '%s'" : "which subcommand?", argc ? argv[0] : "");
+		usage_with_options(hooks_usage, opts, 0);
+		return 129;
+	}
+	sub = argv[0];
+	if ((error = worktree_hooks_dir(&dir, &from_config, c->st)) < 0)
+		return 1;
+	if (!strcmp(sub, "install")) {
+		error = hooks_install(dir, from_config, force);
+	} else if (!strcmp(sub, "uninstall")) {
+		for (const struct hook_script *h = hook_scripts; h->name && !error; h++)
+			error = hooks_uninstall_one(dir, h->name);
+		if (!error)
+			printf("Removed the git-session hooks from '%s'\n", dir);
+	} else {
+		error = hooks_status(dir, from_config);
+	}
+	free(dir);
+	return cmd_exit(error);
+}
+
+/* The active session when it is in progress, else quietly nothing. */
+static int hook_session(char **id, cJSON **state, struct cmd_ctx *c)
+{
+	struct store_tip tip = { 0 };
+	char *ref;
+	int error;
+
+	*state = NULL;
+	if ((error = store_active(id, c->st)) < 0 || !*id)
+		return error;
+	ref = engine_refname(*id);
+	error = engine_load_ref(state, &tip, c->st, ref);
+	free(ref);
+	store_tip_clear(&tip);
+	if (error == GS_ENOTFOUND)
+		error = gs_error("SESSION_HEAD names '%s', which does not exist", *id);
+	if (!error && strcmp(json_str(*state, "status"), "in_progress")) {
+		free(*id);	/* paused or closed: the hooks leave it alone */
+		*id = NULL;
+	}
+	return error;
+}
+
+static int hook_write(struct cmd_ctx *c, const char *id, cJSON *op)
+{
+	int error = engine_commit(NULL, &c->eng, id, op, NULL, 0);
+
+	cJSON_Delete(op);
+	return error;
+}
+
+static int hook_pre_commit(struct cmd_ctx *c, const char *id, int argc, const char **argv)
+{
+	cJSON *files = NULL, *op;
+	int error;
+
+	if ((error = worktree_staged(&files, c->st)) < 0 || !files->child) {
+		cJSON_Delete(files);
+		return error;
+	}
+	op = op_new("hook.pre-commit", NULL);
+	json_set(op_args(op), "files", files);
+	return hook_write(c, id, op);
+}
+
+/* prepare-commit-msg and commit-msg: the Session-Id trailer, once. */
+static int hook_trailer(struct cmd_ctx *c, const char *id, int argc, const char **argv, int prepare)
+{
+	int on, on_merge, error;
+	char *msg = NULL, *out = NULL, *cc;
+	char comment = '#';
+	size_t len;
+	FILE *f;
+
+	if (argc < 1)
+		return gs_error("the hook was given no message file");
+	if ((error = store_config_bool(&on, c->st, "session.commitTrailer", 1)) < 0 ||
+	    (error = store_config_bool(&on_merge, c->st, "session.mergeTrailer", 0)) < 0 || !on)
+		return error;
+	if (!on_merge && ((prepare && argc > 1 && !strcmp(argv[1], "merge")) || store_merging(c->st)))
+		return 0;
+	if ((cc = store_config_str(c->st, "core.commentChar")) && strlen(cc) == 1)
+		comment = cc[0];
+	free(cc);
+	if ((error = gs_read_file(&msg, &len, argv[0], 16u * 1024 * 1024)) < 0)
+		return error;
+	if (trailer_add(&out, msg, "Session-Id", id, comment) == TRAILER_ADDED) {
+		if (!(f = fopen(argv[0], "w")) || fputs(out, f) < 0 || fclose(f) != 0)
+			error = gs_error("cannot write '%s'", argv[0]);
+	}
+	free(msg);
+	free(out);
+	return error;
+}
+
+static int hook_post_commit(struct cmd_ctx *c, const char *id, int argc, const char **argv)
+{
+	char head[HEX_SZ], *branch = NULL, *subject = NULL;
+	cJSON *op;
+	int error;
+
+	if ((error = store_head(&branch, head, c->st)) < 0 ||
+	    (error = worktree_commit_subject(&subject, c->st, head)) < 0)
+		goto cleanup;
+	op = op_new("commit.record", NULL);
+	json_set_str(op_args(op), "id", head);
+	json_set_str(op_args(op), "subject", subject);
+	json_set_str(op_args(op), "branch", branch);
+	error = hook_write(c, id, op);
+cleanup:
+	free(branch);
+	free(subject);
+	return error;
+}
+
+static int hook_post_checkout(struct cmd_ctx *c, const char *id, const cJSON *state, int argc,
+			      const char **argv)
+{
+	const cJSON *project = cJSON_GetObjectItemCaseSensitive(state, "project");
+	const char *from = json_str(project, "branch"), *start = json_str(project, "start_branch");
+	char head[HEX_SZ], *branch = NULL;
+	cJSON *op;
+	int error;
+
+	if (argc < 3 || strcmp(argv[2], "1") || (error = store_head(&branch, head, c->st)) < 0)
+		return 0;	/* a file checkout, not a branch switch */
+	if (start && strcmp(start, branch))
+		gs_warning("session '%s' was started on branch '%s'; you are now on '%s'", id, start, branch);
+	if (from && !strcmp(from, branch)) {
+		free(branch);
+		return 0;
+	}
+	op = op_new("checkout", NULL);
+	json_set_str(op_args(op), "from", from);
+	json_set_str(op_args(op), "to", branch);
+	json_set_str(op_args(op), "head", head);
+	free(branch);
+	return hook_write(c, id, op);
+}
+
+/* stdin: "<old> <new>[ <extra>]" per rewritten commit; only recorded ones matter. */
+static int hook_post_rewrite(struct cmd_ctx *c, const char *id, const cJSON *state, int argc,
+			     const char **argv)
+{
+	cJSON *op = op_new("commit.rewrite", NULL), *map = json_arr(op_args(op), "map");
+	const cJSON *m;
+	char line[256], old[HEX_SZ], new_[HEX_SZ];
+
+	json_set_str(op_args(op), "kind", argc ? argv[0] : "rewrite");
+	while (fgets(line, sizeof(line), stdin))
+		if (sscanf(line, "%40s %40s", old, new_) == 2)
+			cJSON_ArrayForEach(m, cJSON_GetObjectItemCaseSensitive(state, "commits"))
+				if (json_str(m, "id") && !strcmp(json_str(m, "id"), old)) {
+					cJSON *pair = cJSON_CreateArray();
+					cJSON_AddItemToArray(pair, cJSON_CreateString(old));
+					cJSON_AddItemToArray(pair, cJSON_CreateString(new_));
+					cJSON_AddItemToArray(map, pair);
+				}
+	if (!map->child) {
+		cJSON_Delete(op);
+		return 0;
+	}
+	return hook_write(c, id, op);
+}
+
+CMD(hook)
+{
+	static const char *const usage[] = { "git session hook <hook-name> [<hook-args>...]", NULL };
+	static const char *const names[] = {
+		"pre-commit", "prepare-commit-msg", "commit-msg", "post-commit", "post-checkout", "post-rewrite", NULL,
+	};
+	cJSON *state = NULL;
+	char *id = NULL;
+	int error = 0, strict = 0;
+	const char *name = argc > 1 ? argv[1] : "";
+	size_t i;
+
+	for (i = 0; names[i] && strcmp(names[i], name); i++)
+		;
+	if (!names[i]) {
+		gs_error(argc > 1 ? "unknown hook '%s'" : "which hook?", name);
+		usage_with_options(usage, NULL, 0);
+		return 129;
+	}
+	argc -= 2;
+	argv += 2;
+	if ((error = hook_session(&id, &state, c)) < 0 || !id)
+		goto done;
+	if (!strcmp(name, "pre-commit"))
+		error = hook_pre_commit(c, id, argc, argv);
+	else if (!strcmp(name, "prepare-commit-msg") || !strcmp(name, "commit-msg"))
+		error = hook_trailer(c, id, argc, argv, name[0] == 'p');
+	else if (!strcmp(name, "post-commit"))
+		error = hook_post_commit(c, id, argc, argv);
+	else if (!strcmp(name, "post-checkout"))
+		error = hook_post_checkout(c, id, state, argc, argv);
+	else
+		error = hook_post_rewrite(c, id, state, argc, argv);
+done:
+	cJSON_Delete(state);
+	free(id);
+	if (error < 0) {
+		store_config_bool(&strict, c->st, "session.strictHooks", 0);
+		if (strict)
+			return 1;
+		gs_warning("git-session could not record the %s hook; git goes on (session.strictHooks=true would stop it)",
+			   name);
+	}
+	return 0;
+}

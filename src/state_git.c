@@ -1,0 +1,128 @@
+/*
+ * state_git.c - what the git hooks record: the files a commit stages,
+ * the commit itself, commits rewritten by amend or rebase, branch
+ * switches. Pure: no I/O, no git.
+ */
+#include "state-internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static int valid_oid(const char *s)
+{
+	return s && strlen(s) == 40 && strspn(s, "0123456789abcdef") == 40;
+}
+
+static int op_hook_pre_commit(struct apply_ctx *c)
+{
+	int n = state_record_files(c, cJSON_GetObjectItemCaseSensitive(c->args, "files"), NULL, NULL, NULL);
+
+	if (n < 0)
+		return GS_ERROR;
+	sbuf_addf(&c->subject, "pre-commit: %d staged file%s", n, n == 1 ? "" : "s");
+	return 0;
+}
+
+static cJSON *find_commit(const cJSON *state, const char *id)
+{
+	cJSON *m;
+
+	cJSON_ArrayForEach(m, cJSON_GetObjectItemCaseSensitive(state, "commits"))
+		if (json_str(m, "id") && !strcmp(json_str(m, "id"), id))
+			return m;
+	return NULL;
+}
+
+static int op_commit_record(struct apply_ctx *c)
+{
+	const char *id, *subject, *branch;
+	cJSON *m;
+
+	if (arg_text(&id, c, "id", 1) < 0 || arg_text(&subject, c, "subject", 0) < 0 ||
+	    arg_text(&branch, c, "branch", 0) < 0)
+		return GS_ERROR;
+	if (!valid_oid(id))
+		return apply_fail(c, "'%s' is not a commit id", id);
+	if (find_commit(c->state, id))
+		return apply_fail(c, "commit %.7s is already recorded", id);
+	m = cJSON_CreateObject();
+	json_set_str(m, "id", id);
+	json_set_str(m, "subject", subject);
+	json_set_str(m, "branch", branch);
+	json_set_str(m, "timestamp", c->at);
+	cJSON_AddItemToArray(json_arr(c->state, "commits"), m);
+	sbuf_addf(&c->subject, "commit %.7s", id);
+	if (subject) {
+		sbuf_adds(&c->subject, ": ");
+		subject_quote(&c->subject, subject, 60);
+	}
+	return 0;
+}
+
+/* args: {"kind": "amend"|"rebase", "map": [[old, new], ...]} */
+static int op_commit_rewrite(struct apply_ctx *c)
+{
+	const cJSON *map = cJSON_GetObjectItemCaseSensitive(c->args, "map"), *pair;
+	const char *kind;
+	int n = 0;
+
+	if (arg_text(&kind, c, "kind", 1) < 0)
+		return GS_ERROR;
+	if (!cJSON_IsArray(map))
+		return apply_fail(c, "map must be a list of [old, new] pairs");
+	cJSON_ArrayForEach(pair, map)
+		if (cJSON_GetArraySize(pair) != 2 || !valid_oid(cJSON_GetStringValue(pair->child)) ||
+		    !valid_oid(cJSON_GetStringValue(pair->child->next)))
+			return apply_fail(c, "map must be a list of [old, new] commit id pairs");
+	cJSON_ArrayForEach(pair, map) {
+		cJSON *m = find_commit(c->state, pair->child->valuestring);
+		cJSON *now = find_commit(c->state, pair->child->next->valuestring);
+
+		if (!m)
+			continue;
+		if (now) {
+			/* post-commit recorded the new commit already (amend, rebase): fold the old one in */
+			cJSON_AddItemToArray(json_arr(now, "rewritten_from"),
+					     cJSON_CreateString(pair->child->valuestring));
+			cJSON_Delete(cJSON_DetachItemViaPointer(json_arr(c->state, "commits"), m));
+		} else {
+			cJSON_AddItemToArray(json_arr(m, "rewritten_from"),
+					     cJSON_CreateString(pair->child->valuestring));
+			json_set_str(m, "id", pair->child->next->valuestring);
+		}
+		n++;
+	}
+	sbuf_addf(&c->subject, "%s: %d recorded commit%s rewritten", kind, n, n == 1 ? "" : "s");
+	return 0;
+}
+
+static int op_checkout(struct apply_ctx *c)
+{
+	const char *from, *to, *head;
+	cJSON *m;
+
+	if (arg_text(&from, c, "from", 0) < 0 || arg_text(&to, c, "to", 1) < 0 ||
+	    arg_text(&head, c, "head", 0) < 0)
+		return GS_ERROR;
+	m = cJSON_CreateObject();
+	json_set_str(m, "from", from);
+	json_set_str(m, "to", to);
+	json_set_str(m, "head", head);
+	json_set_str(m, "timestamp", c->at);
+	cJSON_AddItemToArray(json_arr(json_obj(c->state, "project"), "checkouts"), m);
+	sbuf_addf(&c->subject, "checkout %s -> %s", from ? from : "?", to);
+	return 0;
+}
+
+static const struct op_handler git_handlers[] = {
+	{ "hook.pre-commit", op_hook_pre_commit, 0 },
+	{ "commit.record", op_commit_record, 0 },
+	{ "commit.rewrite", op_commit_rewrite, 0 },
+	{ "checkout", op_checkout, 0 },
+};
+
+const struct op_handler *state_git_handlers(size_t *n)
+{
+	*n = ARRAY_SIZE(git_handlers);
+	return git_handlers;
+}

@@ -1,0 +1,16 @@
+#!/bin/sh
+# embed-hooks.sh - writes a C file holding the hook scripts of hooks/, so
+# that an installed git-session needs no other file.
+#   sh tools/embed-hooks.sh hooks/* >hook_scripts.c
+echo '/* Generated from hooks/ by tools/embed-hooks.sh: do not edit. */'
+echo '#include "git-session/hooks.h"'
+echo
+echo 'const struct hook_script hook_scripts[] = {'
+for f in "$@"
+do
+	printf '\t{ "%s",\n' "$(basename "$f")"
+	sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/^/\t  "/' -e 's/$/\\n"/' "$f"
+	printf '\t},\n'
+done
+echo '	{ NULL, NULL },'
+echo '};'
