@@ -175,3 +175,35 @@ check "resume (50) / git status, $big files" "$(ratio "$rbig" "$gstatus")" "<=" 
 check "resume (50): $big / 1,000 files" "$(ratio "$pbig" "$psmall")" "<=" 1.25
 check "resume (50): 1,000 / $big files" "$(ratio "$psmall" "$pbig")" "<=" 1.25
 check "resume (5,000 unchanged) / git status" "$(ratio "$rwide" "$gstatus")" "<=" 1.0
+
+# Hooks: what they add to one git commit, with an active session.
+echo
+echo "hooks: the time they add to git commit (a one-line change staged each time)"
+cat >"$work/commit.sh" <<'COMMIT'
+cd "$1" && echo "$$" >>bench-file && git add bench-file && shift && exec git "$@" commit -q -m bench
+COMMIT
+for r in big small
+do
+	(cd "$work/$r" && git session start hooks-bench --id hooks-bench -q --pause-current &&
+	 git session hooks install >/dev/null)
+done
+timeit "$runs" \
+	sh "$work/commit.sh" "$work/big" -c core.hooksPath=/nonexistent :: \
+	sh "$work/commit.sh" "$work/big" :: \
+	sh "$work/commit.sh" "$work/small" -c core.hooksPath=/nonexistent :: \
+	sh "$work/commit.sh" "$work/small" >"$work/htimes"
+h () { sed -n "${1}p" "$work/htimes" | cut -d' ' -f1; }
+bare_big=$(h 1) hooked_big=$(h 2) bare_small=$(h 3) hooked_small=$(h 4)
+added_big=$(awk -v a="$hooked_big" -v b="$bare_big" 'BEGIN { printf "%.3f", a - b }')
+added_small=$(awk -v a="$hooked_small" -v b="$bare_small" 'BEGIN { printf "%.3f", a - b }')
+checkpoints=$(git -C "$work/small" log --format=%s refs/sessions/hooks-bench | grep -c "^pre-commit:" || true)
+row "git commit, $big files, no hooks" "$bare_big"
+row "git commit, $big files, git-session hooks" "$hooked_big"
+row "git commit, 1,000 files, no hooks" "$bare_small"
+row "git commit, 1,000 files, git-session hooks" "$hooked_small"
+echo "  ($checkpoints pre-commit checkpoints were taken on the 1,000-file repository)"
+echo
+echo "  figure                                            value   target"
+check "time hooks add, 1,000 files (ms)" "$added_small" "<=" 30
+check "time hooks add, $big files (ms)" "$added_big" "<=" 30
+check "added time: $big / 1,000 files" "$(ratio "$added_big" "$added_small")" "<=" 1.3

@@ -28,20 +28,34 @@ int store_git_error(const char *fmt, ...)
 	return GS_ERROR;
 }
 
+/*
+ * Opens the repository as git finds it: GIT_DIR, GIT_WORK_TREE,
+ * GIT_CEILING_DIRECTORIES, GIT_DISCOVERY_ACROSS_FILESYSTEM. Not through
+ * GIT_REPOSITORY_OPEN_FROM_ENV: it refuses GIT_WORK_TREE, and it loads
+ * the whole index when GIT_INDEX_FILE is set, as it is in every hook,
+ * which we never read through libgit2 (30 ms on a 20,000-file index).
+ */
 static int open_repo(git_repository **repo)
 {
-	const char *wt = getenv("GIT_WORK_TREE"), *dir = getenv("GIT_DIR");
-	int error;
+	const char *dir = getenv("GIT_DIR"), *wt = getenv("GIT_WORK_TREE");
+	const char *across = getenv("GIT_DISCOVERY_ACROSS_FILESYSTEM");
+	unsigned flags = 0;
+	int error, v;
 
-	/* OPEN_FROM_ENV refuses GIT_WORK_TREE: open the git dir, then set it */
-	if (wt && *wt) {
-		error = git_repository_open_ext(repo, dir && *dir ? dir : ".",
-						dir && *dir ? GIT_REPOSITORY_OPEN_NO_SEARCH : 0, NULL);
-		if (!error)
-			error = git_repository_set_workdir(*repo, wt, 0);
-		return error;
-	}
-	return git_repository_open_ext(repo, NULL, GIT_REPOSITORY_OPEN_FROM_ENV, NULL);
+	if (getenv("GIT_OBJECT_DIRECTORY") || getenv("GIT_ALTERNATE_OBJECT_DIRECTORIES"))
+		flags = GIT_REPOSITORY_OPEN_FROM_ENV;	/* rare: let libgit2 set up the object store */
+	else if (dir && *dir)
+		flags = GIT_REPOSITORY_OPEN_NO_SEARCH;
+	if (across && git_config_parse_bool(&v, across) == 0 && v)
+		flags |= GIT_REPOSITORY_OPEN_CROSS_FS;
+	if (flags & GIT_REPOSITORY_OPEN_FROM_ENV && !(wt && *wt))
+		return git_repository_open_ext(repo, NULL, flags, NULL);
+	flags &= ~(unsigned)GIT_REPOSITORY_OPEN_FROM_ENV;
+	error = git_repository_open_ext(repo, dir && *dir ? dir : ".", flags,
+					getenv("GIT_CEILING_DIRECTORIES"));
+	if (!error && wt && *wt)
+		error = git_repository_set_workdir(*repo, wt, 0);
+	return error;
 }
 
 /* One single-quoted word of GIT_CONFIG_PARAMETERS ('it'\''s' is it's). */

@@ -2,7 +2,7 @@
 # `git session <TAB>`. Install as .../bash-completion/completions/git-session
 # (make install does) or source it after git's completion.
 
-__git_session_commands="start status show list log switch pause resume close archive unarchive checkpoint note summary set get phase agent file error tokens decide task milestone artifact diff"
+__git_session_commands="start status show list log switch pause resume close archive unarchive checkpoint note summary set get phase agent file error tokens decide task milestone artifact diff hooks"
 
 __git_session_ids ()
 {
@@ -20,6 +20,8 @@ _git_session ()
 		return
 	fi
 	case "$subcommand,$cur" in
+	hooks,*) __gitcomp "install uninstall status" 2>/dev/null ||
+			COMPREPLY=($(compgen -W "install uninstall status" -- "$cur")) ;;
 	start,--*) __gitcomp "--id= --goal= --plan= --phase= --budget= --mode= --pause-current --quiet" ;;
 	show,--*|status,--*|list,--*) __gitcomp "--json --yaml --all" ;;
 	checkpoint,*) __git_complete_file 2>/dev/null || COMPREPLY=($(compgen -f -- "$cur")) ;;
