@@ -20,7 +20,8 @@ int engine_init(struct engine *e, gs_store *st)
 	e->st = st;
 	e->lim.max_retries = STATE_DEFAULT_MAX_RETRIES;
 	if (store_config_int(&v, st, "session.maxRetries", STATE_DEFAULT_MAX_RETRIES) < 0 ||
-	    store_config_int(&e->lock_timeout_ms, st, "session.lockTimeout", 20000) < 0)
+	    store_config_int(&e->lock_timeout_ms, st, "session.lockTimeout", 20000) < 0 ||
+	    store_config_int(&e->stale_lock_age, st, "session.staleLockAge", 10) < 0)
 		return GS_ERROR;
 	if (v < 0 || v > 1000)
 		return gs_error("session.maxRetries must be between 0 and 1000");
@@ -85,6 +86,20 @@ int engine_find(char **refname, gs_store *st, const char *id)
 	*refname = engine_refname(id);
 	if (store_ref_exists(st, *refname))
 		return 0;
+	{
+		/* there, but unreadable: say so, rather than "no such session" */
+		char *file = xstrfmt("%s%s", store_commondir(st), *refname);
+		int damaged = access(file, F_OK) == 0;
+
+		free(file);
+		if (damaged) {
+			gs_error("the ref of session '%s' is damaged", id);
+			gs_hint("run 'git session fsck --repair %s' to recover it from its reflog", id);
+			free(*refname);
+			*refname = NULL;
+			return GS_ERROR;
+		}
+	}
 	free(*refname);
 	*refname = NULL;
 	archived = xstrfmt("%s%s", ARCHIVE_PREFIX, id);
@@ -256,10 +271,15 @@ int engine_commit(struct engine_result *out, struct engine *e, const char *id, c
 		engine_result_clear(&r);
 		if (error != GS_ERACE)
 			goto cleanup;
+		if (create && !store_ref_exists(e->st, refname) &&
+		    store_break_stale_lock(e->st, refname, (int)e->stale_lock_age))
+			continue;
 		if (create) {
 			error = gs_error("session '%s' already exists", id);
 			goto cleanup;
 		}
+		if (store_break_stale_lock(e->st, refname, (int)e->stale_lock_age))
+			continue;	/* a dead writer's lock: try again at once */
 		if (now_ms() > deadline) {
 			error = gs_error("cannot update '%s': other writers kept it busy for %lld ms",
 					 refname, (long long)e->lock_timeout_ms);

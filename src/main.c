@@ -46,6 +46,8 @@ static const struct command commands[] = {
 	{ "milestone", cmd_milestone, 1, "add a milestone, or mark one reached" },
 	{ "artifact", cmd_artifact, 1, "record an artifact the work produced" },
 	{ "diff", cmd_diff, 1, "what changed between two checkpoints" },
+	{ "fsck", cmd_fsck, 1, "check every checkpoint; --repair goes back to the last good one" },
+	{ "rollback", cmd_rollback, 1, "go back to the last good (or a named) checkpoint" },
 	{ "hooks", cmd_hooks, 1, "install, remove or show the git hooks that checkpoint on commit" },
 	{ "hook", cmd_hook, 1, "run by the installed hooks" },
 };

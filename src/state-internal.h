@@ -10,6 +10,7 @@
 #include "git-session/util.h"
 
 #define STATE_TEXT_MAX (1024 * 1024)	/* one note, message or summary */
+#define STATE_MANIFEST_MAX 50000	/* files in one session's manifest */
 
 /* What a handler gets: validate everything first, then change state. */
 struct apply_ctx {

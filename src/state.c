@@ -595,7 +595,7 @@ int state_record_files(struct apply_ctx *c, const cJSON *files, const char *stat
 {
 	cJSON *manifest = json_obj(c->state, "files"), **in, **out, *m;
 	const cJSON *f;
-	int n = 0, i = 0;
+	int n = 0, i = 0, fresh = 0;
 
 	if (!cJSON_IsObject(files))
 		return apply_fail(c, "files must be an object");
@@ -617,10 +617,20 @@ int state_record_files(struct apply_ctx *c, const cJSON *files, const char *stat
 	qsort(in, (size_t)n, sizeof(*in), cmp_key);
 	m = manifest->child;
 	for (i = 0; i < n; i++) {
+		int known;
+
 		while (m && strcmp(m->string, in[i]->string) < 0)
 			m = m->next;
-		out[i] = file_entry(c, in[i], m && !strcmp(m->string, in[i]->string) ? m : NULL,
-				    status, agent, phase);
+		known = m && !strcmp(m->string, in[i]->string);
+		fresh += !known;
+		out[i] = file_entry(c, in[i], known ? m : NULL, status, agent, phase);
+	}
+	if (cJSON_GetArraySize(manifest) + fresh > STATE_MANIFEST_MAX) {
+		for (i = 0; i < n; i++)
+			cJSON_Delete(out[i]);
+		free(in);
+		free(out);
+		return apply_fail(c, "a session's manifest holds at most %d files", STATE_MANIFEST_MAX);
 	}
 	files_merge(manifest, out, n);
 	free(in);

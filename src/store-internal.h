@@ -16,6 +16,7 @@ struct gs_store {
 	char **cli_keys;	/* `git -c key=value`, from GIT_CONFIG_PARAMETERS; */
 	char **cli_values;	/* a value is NULL for a bare key (true) */
 	size_t ncli;
+	int fsync;		/* session.fsync: durable before the ref moves */
 };
 
 /* Prints "error: <what>: <libgit2's message>" and returns GS_ERROR. */

@@ -5,11 +5,18 @@
  */
 #include "store-internal.h"
 
+#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <ctype.h>
 #include <strings.h>
 
 int store_git_error(const char *fmt, ...)
@@ -157,6 +164,7 @@ int store_open(gs_store **out)
 		goto fail;
 	if (store_config_bool(&fsync_on, st, "session.fsync", 1) < 0)
 		goto fail;
+	st->fsync = fsync_on;
 	git_libgit2_opts(GIT_OPT_ENABLE_FSYNC_GITDIR, fsync_on);
 	*out = st;
 	return 0;
@@ -264,11 +272,14 @@ static int read_checkpoint(struct store_tip *out, gs_store *st, const git_oid *i
 	if ((error = git_commit_lookup(&commit, st->repo, id)) < 0 ||
 	    (error = git_commit_tree(&tree, commit)) < 0) {
 		store_git_error("cannot read checkpoint %s of '%s'", git_oid_tostr_s(id), what);
+		gs_hint("run 'git session fsck --repair' to go back to the last good checkpoint");
 		goto cleanup;
 	}
 	if ((error = git_tree_entry_bypath(&entry, tree, "session.json")) < 0 ||
 	    (error = git_blob_lookup(&blob, st->repo, git_tree_entry_id(entry))) < 0) {
 		gs_error("checkpoint %s of '%s' has no readable session.json", git_oid_tostr_s(id), what);
+		if (error != GIT_ENOTFOUND)
+			gs_hint("run 'git session fsck --repair' to go back to the last good checkpoint");
 		error = GS_ERROR;
 		goto cleanup;
 	}
@@ -324,6 +335,58 @@ int store_read_rev(struct store_tip *out, gs_store *st, const char *rev)
 	return error;
 }
 
+static void fsync_dir(const char *path)
+{
+	int fd = open(path, O_RDONLY | O_DIRECTORY);
+
+	if (fd >= 0) {
+		fsync(fd);
+		close(fd);
+	}
+}
+
+/*
+ * Which objects/xx directories exist, as a bitmap. libgit2 1.5 fsyncs the
+ * objects it writes but not a directory it had to create for them: a
+ * crash could lose the directory entry, and the objects with it.
+ */
+static void object_dirs(unsigned char seen[256], gs_store *st)
+{
+	char *path = xstrfmt("%sobjects", git_repository_commondir(st->repo));
+	struct dirent *d;
+	DIR *dir = opendir(path);
+
+	memset(seen, 0, 256);
+	while (dir && (d = readdir(dir)))
+		if (strlen(d->d_name) == 2 && isxdigit((unsigned char)d->d_name[0]) &&
+		    isxdigit((unsigned char)d->d_name[1]))
+			seen[strtol(d->d_name, NULL, 16)] = 1;
+	if (dir)
+		closedir(dir);
+	free(path);
+}
+
+/* fsyncs the objects/xx directories created since before was taken. */
+static void sync_new_object_dirs(gs_store *st, const unsigned char before[256])
+{
+	unsigned char after[256];
+	int any = 0;
+
+	object_dirs(after, st);
+	for (int i = 0; i < 256; i++)
+		if (after[i] && !before[i]) {
+			char *dir = xstrfmt("%sobjects/%02x", git_repository_commondir(st->repo), i);
+			fsync_dir(dir);
+			free(dir);
+			any = 1;
+		}
+	if (any) {
+		char *dir = xstrfmt("%sobjects", git_repository_commondir(st->repo));
+		fsync_dir(dir);
+		free(dir);
+	}
+}
+
 /* files/<path> updates, leaving out removals of paths the base tree lacks. */
 static int file_updates(git_tree_update *up, size_t *n, git_tree *base, const struct store_checkpoint *cp,
 			char **paths)
@@ -365,12 +428,27 @@ int store_write_checkpoint(char out[HEX_SZ], gs_store *st, const struct store_ch
 	git_oid parent_id, tree_id, commit_id;
 	size_t n = 2;
 	int error = GS_ERROR;
+	unsigned char dirs[256];
 
+	if (st->fsync)
+		object_dirs(dirs, st);
 	if (cp->parent && cp->parent->exists) {
 		if (git_oid_fromstr(&parent_id, cp->parent->commit) < 0 ||
 		    git_commit_lookup(&parent, st->repo, &parent_id) < 0 ||
-		    git_commit_tree(&base, parent) < 0) {
+		    (!cp->tree_from && git_commit_tree(&base, parent) < 0)) {
 			store_git_error("cannot read checkpoint %s", cp->parent->commit);
+			goto cleanup;
+		}
+	}
+	if (cp->tree_from) {
+		git_commit *from = NULL;
+		git_oid from_id;
+		int bad = git_oid_fromstr(&from_id, cp->tree_from) < 0 ||
+			  git_commit_lookup(&from, st->repo, &from_id) < 0 || git_commit_tree(&base, from) < 0;
+
+		git_commit_free(from);
+		if (bad) {
+			store_git_error("cannot read checkpoint %s", cp->tree_from);
 			goto cleanup;
 		}
 	}
@@ -399,6 +477,8 @@ int store_write_checkpoint(char out[HEX_SZ], gs_store *st, const struct store_ch
 		goto cleanup;
 	}
 	git_oid_tostr(out, HEX_SZ, &commit_id);
+	if (st->fsync)
+		sync_new_object_dirs(st, dirs);
 	error = 0;
 cleanup:
 	for (size_t i = 2; i < n; i++)
@@ -413,11 +493,29 @@ cleanup:
 	return error;
 }
 
+/* A new ref created refs/sessions/ (and its reflog's folder) perhaps: make them durable. */
+static void sync_ref_dirs(gs_store *st, const char *refname)
+{
+	const char *const bases[] = { "", "logs/" };
+
+	for (size_t i = 0; i < 2; i++) {
+		char *path = xstrfmt("%s%s%s", git_repository_commondir(st->repo), bases[i], refname);
+		char *slash;
+
+		while ((slash = strrchr(path, '/')) && slash > path + strlen(git_repository_commondir(st->repo))) {
+			*slash = '\0';
+			fsync_dir(path);
+		}
+		free(path);
+	}
+}
+
 int store_cas(gs_store *st, const char *refname, const char *new_hex, const char *old_hex,
 	      const char *logmsg)
 {
 	git_reference *ref = NULL;
 	git_oid new_id, old_id;
+	sigset_t block, saved;
 	int error;
 
 	if (git_oid_fromstr(&new_id, new_hex) < 0)
@@ -431,7 +529,17 @@ int store_cas(gs_store *st, const char *refname, const char *new_hex, const char
 	/* libgit2 and git log only some namespaces by default: ask for ours */
 	if (git_reference_ensure_log(st->repo, refname) < 0)
 		return store_git_error("cannot create the reflog of '%s'", refname);
+	/* a signal now would leave <ref>.lock behind: hold it off until the lock is gone */
+	sigemptyset(&block);
+	sigaddset(&block, SIGINT);
+	sigaddset(&block, SIGTERM);
+	sigaddset(&block, SIGHUP);
+	sigaddset(&block, SIGQUIT);
+	sigprocmask(SIG_BLOCK, &block, &saved);
 	error = git_reference_create_matching(&ref, st->repo, refname, &new_id, 1, &old_id, logmsg);
+	if (!error && !old_hex && st->fsync)
+		sync_ref_dirs(st, refname);
+	sigprocmask(SIG_SETMASK, &saved, NULL);
 	git_reference_free(ref);
 	if (error == GIT_EMODIFIED || error == GIT_ELOCKED || error == GIT_EEXISTS) {
 		git_error_clear();
@@ -612,4 +720,25 @@ char *store_project_name(gs_store *st)
 int store_merging(gs_store *st)
 {
 	return git_repository_state(st->repo) == GIT_REPOSITORY_STATE_MERGE;
+}
+
+int store_break_stale_lock(gs_store *st, const char *refname, int max_age)
+{
+	const char *const bases[] = { "", "logs/" };
+	int broke = 0;
+
+	for (size_t i = 0; i < 2; i++) {
+		char *lock = xstrfmt("%s%s%s.lock", git_repository_commondir(st->repo), bases[i], refname);
+		struct stat s;
+		time_t age;
+
+		if (lstat(lock, &s) == 0 && (age = time(NULL) - s.st_mtime) >= max_age) {
+			if (unlink(lock) == 0) {
+				gs_warning("removed '%s', left %lds ago by a writer that is gone", lock, (long)age);
+				broke = 1;
+			}
+		}
+		free(lock);
+	}
+	return broke;
 }

@@ -17,6 +17,7 @@ struct engine {
 	gs_store *st;
 	struct state_limits lim;
 	int64_t lock_timeout_ms;	/* session.lockTimeout: total wait on lost races */
+	int64_t stale_lock_age;		/* session.staleLockAge: seconds after which a lock is a dead writer's */
 };
 
 int engine_init(struct engine *e, gs_store *st);

@@ -71,6 +71,7 @@ struct store_checkpoint {
 	const struct store_file *files;
 	size_t nfiles;
 	const char *message;
+	const char *tree_from;		/* build on this commit's tree, not the parent's (a rollback) */
 };
 /* Writes blobs, tree and commit; does not move any ref. */
 int store_write_checkpoint(char out[HEX_SZ], gs_store *st, const struct store_checkpoint *cp);
@@ -81,6 +82,14 @@ int store_write_checkpoint(char out[HEX_SZ], gs_store *st, const struct store_ch
  */
 int store_cas(gs_store *st, const char *refname, const char *new_hex, const char *old_hex,
 	      const char *logmsg);
+/*
+ * Removes refname's lock, and its reflog's, when older than max_age
+ * seconds: a writer holds one for milliseconds, so such a lock was left
+ * by a process that died (kill -9, power loss). Returns 1 when it
+ * removed one, with a warning.
+ */
+int store_break_stale_lock(gs_store *st, const char *refname, int max_age);
+
 /* The committer's time for a new checkpoint (GIT_COMMITTER_DATE or now). */
 int store_now(time_t *out, gs_store *st);
 
@@ -104,4 +113,43 @@ int store_merging(gs_store *st);
 /* The repository's name: the working tree's (or git dir's) base name. */
 char *store_project_name(gs_store *st);
 
+#endif
+
+#ifndef GIT_SESSION_STORE_FSCK
+#define GIT_SESSION_STORE_FSCK
+/* What reading every object of one checkpoint found. */
+struct store_verify {
+	char *problem;		/* the first thing wrong, or NULL */
+	int has_parent;
+	char parent[HEX_SZ];	/* first parent */
+	char *json;		/* session.json, when it could be read */
+	size_t len;
+	char **bad;		/* ids of objects that cannot be read */
+	size_t nbad;
+};
+void store_verify_clear(struct store_verify *v);
+/*
+ * Reads commit, its tree and every tree and blob under it, verifying
+ * each object's hash. Returns 0 when it could look (v->problem says what
+ * is wrong, if anything), negative when it could not even start.
+ */
+int store_verify(struct store_verify *v, gs_store *st, const char *commit);
+/* The value of refname as stored, or GS_ERROR (quietly) when the ref file is unreadable or garbage. */
+int store_ref_value(char out[HEX_SZ], gs_store *st, const char *refname);
+/* The newest reflog entry's new value; GS_ENOTFOUND when there is none. */
+int store_reflog_newest(char out[HEX_SZ], gs_store *st, const char *refname);
+/* The reflog's entry before the one that set commit: GS_ENOTFOUND when there is none. */
+int store_reflog_before(char out[HEX_SZ], gs_store *st, const char *refname, const char *commit);
+/* Moves a loose object out of the object store, into dir; GS_ENOTFOUND if it is not loose. */
+int store_quarantine(gs_store *st, const char *oid, const char *dir);
+/* Drops reflog entries whose new value is one of oids. */
+int store_reflog_drop(gs_store *st, const char *refname, char *const *oids, size_t n);
+/*
+ * Sets refname whatever it holds, with a reflog entry. A garbage ref file
+ * is moved into the quarantine directory first.
+ */
+int store_force_ref(gs_store *st, const char *refname, const char *new_hex, const char *logmsg,
+		    const char *quarantine);
+/* The git directory holding objects and refs (the common dir of worktrees). */
+const char *store_commondir(gs_store *st);
 #endif

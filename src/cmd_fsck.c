@@ -1,0 +1,202 @@
+/*
+ * cmd_fsck.c - `git session fsck [<id> | --all] [--repair]` and
+ * `git session rollback [<id>] [--to <rev>]`.
+ */
+#include "git-session/cmd.h"
+#include "git-session/fsck.h"
+#include "git-session/json.h"
+#include "git-session/opts.h"
+#include "git-session/util.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* The ref of session id, live or archived, even when its file is damaged. */
+static char *session_ref(gs_store *st, const char *id)
+{
+	const char *const prefixes[] = { SESSIONS_PREFIX, ARCHIVE_PREFIX };
+	char *err = NULL;
+
+	if (state_valid_id(id, &err) < 0) {
+		gs_error("invalid session id '%s': %s", id, err);
+		free(err);
+		return NULL;
+	}
+	for (size_t i = 0; i < 2; i++) {
+		char *ref = xstrfmt("%s%s", prefixes[i], id), value[HEX_SZ];
+		char *file = xstrfmt("%s%s", store_commondir(st), ref);
+		int found = store_ref_exists(st, ref) || store_reflog_newest(value, st, ref) == 0 ||
+			    access(file, F_OK) == 0;
+
+		free(file);
+		if (found)
+			return ref;
+		free(ref);
+	}
+	gs_error("no such session: '%s'", id);
+	return NULL;
+}
+
+static void say_report(const struct fsck_report *r)
+{
+	const char *id = strrchr(r->refname, '/') + 1;
+
+	if (r->ok) {
+		printf("ok %s: %d checkpoint%s\n", id, r->checked, r->checked == 1 ? "" : "s");
+		return;
+	}
+	if (r->ref_damaged)
+		gs_error("%s: the ref file is damaged; its reflog says the tip is %.12s", id, r->tip);
+	if (r->bad)
+		gs_error("%s: checkpoint %.12s%s is damaged: %s", id, r->first_bad,
+			 r->bad == 1 && !strcmp(r->first_bad, r->tip) ? " (the tip)" : "", r->problem);
+	if (r->bad && r->bad > 1)
+		gs_error("%s: %d checkpoints above the last good one are damaged", id, r->bad);
+	if (r->reflog_disagrees)
+		gs_error("%s: the reflog does not end at the tip %.12s", id, r->tip);
+	if (r->history_damaged)
+		gs_error("%s: checkpoints below %.12s are damaged too: git fsck will say which objects", id,
+			 r->last_good);
+	if (r->last_good[0])
+		fprintf(stderr, "%s: the last good checkpoint is %.12s\n", id, r->last_good);
+	else
+		fprintf(stderr, "%s: no good checkpoint was found\n", id);
+}
+
+/* All sessions, live and archived; the caller frees them with store_ids_free. */
+static int all_refs(char ***refs, size_t *n, gs_store *st)
+{
+	char **live = NULL, **arch = NULL;
+	size_t nl = 0, na = 0;
+
+	*refs = NULL;
+	*n = 0;
+	if (store_list(&live, &nl, st, SESSIONS_PREFIX) < 0 || store_list(&arch, &na, st, ARCHIVE_PREFIX) < 0) {
+		store_ids_free(live, nl);
+		return GS_ERROR;
+	}
+	*refs = xcalloc(nl + na + 1, sizeof(char *));
+	for (size_t i = 0; i < nl + na; i++)
+		(*refs)[(*n)++] = xstrfmt("%s%s", i < nl ? SESSIONS_PREFIX : ARCHIVE_PREFIX,
+					 i < nl ? live[i] : arch[i - nl]);
+	store_ids_free(live, nl);
+	store_ids_free(arch, na);
+	return 0;
+}
+
+CMD(fsck)
+{
+	static const char *const usage[] = { "git session fsck [<id> | --all] [--repair]", NULL };
+	int all = 0, repair = 0, error, bad = 0;
+	char **refs = NULL, *id = NULL;
+	size_t n = 0;
+	const struct option opts[] = {
+		{ OPT_BOOL, 0, "all", &all, NULL, "every session, live and archived" },
+		{ OPT_BOOL, 0, "repair", &repair, NULL, "go back to the last good checkpoint of a damaged session" },
+		OPT_END_MARK,
+	};
+
+	if ((error = parse_options(&argc, argv, opts, usage, 0)) < 0 ||
+	    (error = cmd_no_more_args(argc, 1, usage)) < 0)
+		return cmd_exit(error);
+	if (all || (!argc && store_active(&id, c->st) == 0 && !id)) {
+		if (all_refs(&refs, &n, c->st) < 0)
+			return 1;
+	} else {
+		refs = xcalloc(2, sizeof(char *));
+		if (!(refs[0] = session_ref(c->st, argc ? argv[0] : id))) {
+			free(refs);
+			free(id);
+			return 1;
+		}
+		n = 1;
+	}
+	for (size_t i = 0; i < n; i++) {
+		struct fsck_report r;
+		char fixed[HEX_SZ], *why;
+
+		if (fsck_session(&r, c->st, refs[i]) < 0) {
+			bad = 1;
+			continue;
+		}
+		say_report(&r);
+		if (!r.ok && repair && r.last_good[0] && (r.bad || r.ref_damaged)) {
+			why = r.bad ? xstrfmt("checkpoint %.7s was damaged (%s)", r.tip, r.problem) :
+				      xstrdup("the ref file was damaged");
+			if (fsck_rollback(fixed, &c->eng, &r, NULL, why) == 0)
+				printf("repaired %s: back at %.7s, with checkpoint %.7s\n", strrchr(refs[i], '/') + 1,
+				       r.last_good, fixed);
+			else
+				bad = 1;
+			free(why);
+		} else if (!r.ok) {
+			bad = 1;
+			if (!repair && r.last_good[0] && (r.bad || r.ref_damaged))
+				gs_hint("'git session fsck --repair' goes back to the last good checkpoint");
+		}
+		fsck_report_clear(&r);
+	}
+	for (size_t i = 0; i < n; i++)
+		free(refs[i]);
+	free(refs);
+	free(id);
+	return bad;
+}
+
+CMD(rollback)
+{
+	static const char *const usage[] = { "git session rollback [<id>] [--to <rev>]", NULL };
+	const char *to = NULL;
+	char *id = NULL, *ref = NULL, *spec = NULL, *why = NULL, fixed[HEX_SZ];
+	struct store_tip tip = { 0 };
+	struct fsck_report r = { 0 };
+	cJSON *state = NULL;
+	int error;
+	const struct option opts[] = {
+		{ OPT_STRING, 0, "to", &to, "<rev>", "the checkpoint to go back to (default: the last good one)" },
+		OPT_END_MARK,
+	};
+
+	if ((error = parse_options(&argc, argv, opts, usage, 0)) < 0 ||
+	    (error = cmd_no_more_args(argc, 1, usage)) < 0)
+		return cmd_exit(error);
+	if (!argc && (error = engine_active(&id, c->st)) < 0)
+		return 1;
+	if (!(ref = session_ref(c->st, argc ? argv[0] : id)) || (error = fsck_session(&r, c->st, ref)) < 0) {
+		error = GS_ERROR;
+		goto cleanup;
+	}
+	if (to) {
+		if ((error = cmd_resolve_rev(&spec, c, to)) < 0 ||
+		    (error = engine_load_rev(&state, &tip, c->st, spec)) < 0) {
+			if (error == GS_ENOTFOUND)
+				error = gs_error("unknown revision '%s'", to);
+			goto cleanup;
+		}
+		if (strcmp(json_str(state, "session_id"), strrchr(ref, '/') + 1)) {
+			error = gs_error("'%s' is a checkpoint of another session", to);
+			goto cleanup;
+		}
+		why = xstrfmt("back to the state of %s", to);
+	} else if (r.ok) {
+		error = gs_error("session '%s' is not damaged; name a checkpoint with --to <rev>", strrchr(ref, '/') + 1);
+		goto cleanup;
+	} else {
+		why = r.bad ? xstrfmt("checkpoint %.7s was damaged (%s)", r.tip, r.problem) :
+			      xstrdup("the ref file was damaged");
+	}
+	if ((error = fsck_rollback(fixed, &c->eng, &r, to ? tip.commit : NULL, why)) < 0)
+		goto cleanup;
+	printf("[%s %.7s] rollback to %.7s\n", strrchr(ref, '/') + 1, fixed, to ? tip.commit : r.last_good);
+cleanup:
+	fsck_report_clear(&r);
+	cJSON_Delete(state);
+	store_tip_clear(&tip);
+	free(id);
+	free(ref);
+	free(spec);
+	free(why);
+	return cmd_exit(error);
+}

@@ -1,0 +1,197 @@
+/*
+ * fsck.c - checking and repairing a session's chain of checkpoints.
+ */
+#include "git-session/fsck.h"
+#include "git-session/json.h"
+#include "git-session/state.h"
+#include "git-session/util.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+void fsck_report_clear(struct fsck_report *r)
+{
+	free(r->refname);
+	free(r->problem);
+	for (size_t i = 0; i < r->nbad_objects; i++)
+		free(r->bad_objects[i]);
+	free(r->bad_objects);
+	for (size_t i = 0; i < r->nbad_commits; i++)
+		free(r->bad_commits[i]);
+	free(r->bad_commits);
+	memset(r, 0, sizeof(*r));
+}
+
+static void push(char ***v, size_t *n, const char *s)
+{
+	*v = xrealloc(*v, (*n + 1) * sizeof(**v));
+	(*v)[(*n)++] = xstrdup(s);
+}
+
+/* The problem with one checkpoint, or NULL when it is good; caller frees. */
+static char *check_one(struct store_verify *v, gs_store *st, const char *commit)
+{
+	cJSON *raw = NULL, *state = NULL;
+	char *err = NULL, *problem;
+
+	if (store_verify(v, st, commit) < 0)
+		return xstrdup("cannot be read");
+	if (v->problem)
+		return xstrdup(v->problem);
+	if (json_parse(&raw, v->json, v->len, 256u * 1024 * 1024, &err) < 0 ||
+	    state_normalize(&state, raw, &err) < 0) {
+		problem = xstrfmt("session.json: %s", err);
+		free(err);
+		return problem;
+	}
+	cJSON_Delete(state);
+	return NULL;
+}
+
+int fsck_session(struct fsck_report *r, gs_store *st, const char *refname)
+{
+	char cur[HEX_SZ], logged[HEX_SZ];
+	int have = 1;
+
+	memset(r, 0, sizeof(*r));
+	r->refname = xstrdup(refname);
+	if (store_ref_value(r->tip, st, refname) < 0) {
+		r->ref_damaged = 1;
+		r->problem = xstrdup("the ref file is damaged");
+		if (store_reflog_newest(r->tip, st, refname) < 0)
+			return gs_error("'%s' is damaged and has no reflog to recover it from", refname);
+	} else if (store_reflog_newest(logged, st, refname) == 0 && strcmp(logged, r->tip)) {
+		r->reflog_disagrees = 1;
+	}
+	memcpy(cur, r->tip, HEX_SZ);
+	while (have) {
+		struct store_verify v;
+		char *problem = check_one(&v, st, cur);
+
+		r->checked++;
+		if (problem && !r->last_good[0]) {
+			r->bad++;
+			memcpy(r->first_bad, cur, HEX_SZ);
+			push(&r->bad_commits, &r->nbad_commits, cur);
+			for (size_t i = 0; i < v.nbad; i++)
+				push(&r->bad_objects, &r->nbad_objects, v.bad[i]);
+			if (!r->problem)
+				r->problem = xstrdup(problem);
+		} else if (problem) {
+			r->history_damaged = 1;	/* below the last good one: reported, not repaired */
+			for (size_t i = 0; i < v.nbad; i++)
+				push(&r->bad_objects, &r->nbad_objects, v.bad[i]);
+		} else if (!r->last_good[0]) {
+			memcpy(r->last_good, cur, HEX_SZ);
+		}
+		free(problem);
+		/* a damaged commit does not say its parent: the reflog does */
+		have = v.has_parent || store_reflog_before(v.parent, st, refname, cur) == 0;
+		if (have)
+			memcpy(cur, v.parent, HEX_SZ);
+		store_verify_clear(&v);
+	}
+	r->ok = !r->bad && !r->ref_damaged && !r->reflog_disagrees && !r->history_damaged;
+	return 0;
+}
+
+/* Where damaged objects go: <git dir>/session-quarantine/<time>-<id>; caller frees. */
+static char *quarantine_dir(gs_store *st, const char *refname)
+{
+	char stamp[32];
+	time_t now = time(NULL);
+	struct tm tm;
+
+	gmtime_r(&now, &tm);
+	strftime(stamp, sizeof(stamp), "%Y%m%dT%H%M%SZ", &tm);
+	return xstrfmt("%ssession-quarantine/%s-%s", store_commondir(st), stamp,
+		       strrchr(refname, '/') + 1);
+}
+
+/* Moves what fsck found damaged into the quarantine, and out of the reflog. */
+static int quarantine(struct fsck_report *r, gs_store *st, const char *dir)
+{
+	int error;
+
+	for (size_t i = 0; i < r->nbad_objects; i++)
+		if ((error = store_quarantine(st, r->bad_objects[i], dir)) == GS_ENOTFOUND)
+			gs_warning("object %.12s is in a pack, not loose: git fsck will still report it",
+				   r->bad_objects[i]);
+		else if (error < 0)
+			return error;
+	for (size_t i = 0; i < r->nbad_commits; i++)
+		if ((error = store_quarantine(st, r->bad_commits[i], dir)) < 0 && error != GS_ENOTFOUND)
+			return error;
+	return r->nbad_commits ? store_reflog_drop(st, r->refname, r->bad_commits, r->nbad_commits) : 0;
+}
+
+/* The new checkpoint: to's state and tree, on top of parent. */
+static int write_rollback(char out[HEX_SZ], struct engine *e, const struct fsck_report *r,
+			  const char *to, const char *parent, const char *why)
+{
+	struct store_checkpoint cp = { 0 };
+	struct store_tip tip = { 0 }, base = { 0 };
+	char *json = NULL, *opjson = NULL, *msg = NULL, at[32], *branch = NULL, head[HEX_SZ];
+	cJSON *state = NULL, *op = NULL;
+	time_t now;
+	int error;
+
+	if ((error = engine_load_rev(&state, &tip, e->st, to)) < 0 ||
+	    (error = store_now(&now, e->st)) < 0 || (error = store_head(&branch, head, e->st)) < 0)
+		goto cleanup;
+	gs_time_iso(at, sizeof(at), now);
+	json_set_str(state, "updated", at);
+	op = op_new("rollback", at);
+	json_set_str(op_args(op), "to", to);
+	json_set_str(op_args(op), "from", r->tip);
+	json_set_str(op_args(op), "reason", why);
+	json = json_print(state, 1, &cp.len);
+	opjson = json_print(op, 1, &cp.oplen);
+	msg = xstrfmt("rollback to %.7s: %s\n\nThe tip was %s.\n\nSession-Id: %s\nSession-Op: rollback\n"
+		      "Branch: %s\nHead: %s\n", to, why, r->tip, json_str(state, "session_id"), branch, head);
+	base.exists = 1;
+	memcpy(base.commit, parent, HEX_SZ);
+	cp.parent = &base;
+	cp.json = json;
+	cp.op = opjson;
+	cp.message = msg;
+	cp.tree_from = to;	/* to's tree, not parent's: the files/ of the good checkpoint come back too */
+	error = store_write_checkpoint(out, e->st, &cp);
+cleanup:
+	cJSON_Delete(state);
+	cJSON_Delete(op);
+	store_tip_clear(&tip);
+	free(json);
+	free(opjson);
+	free(msg);
+	free(branch);
+	return error;
+}
+
+int fsck_rollback(char out[HEX_SZ], struct engine *e, struct fsck_report *r, const char *to,
+		  const char *why)
+{
+	const char *target = to ? to : r->last_good;
+	/* keep the history when the tip can be read; build on the target when it cannot */
+	const char *parent = r->bad ? target : r->tip;
+	char *dir = quarantine_dir(e->st, r->refname), *logmsg;
+	int error;
+
+	if (!*target)
+		return gs_error("no good checkpoint left to go back to in '%s'", r->refname);
+	if ((error = write_rollback(out, e, r, target, parent, why)) < 0)
+		goto cleanup;
+	logmsg = xstrfmt("session: rollback to %.7s", target);
+	if (r->ref_damaged)
+		error = store_force_ref(e->st, r->refname, out, logmsg, dir);
+	else if ((error = store_cas(e->st, r->refname, out, r->tip, logmsg)) == GS_ERACE)
+		error = gs_error("'%s' moved while it was being repaired; run the repair again", r->refname);
+	free(logmsg);
+	/* after the move, so that dropping the damaged entries re-links the new one */
+	if (!error)
+		error = quarantine(r, e->st, dir);
+cleanup:
+	free(dir);
+	return error;
+}
