@@ -18,7 +18,7 @@ DESTDIR ?=
 
 CC ?= cc
 PKG_CONFIG ?= pkg-config
-PKGS = libgit2 yaml-0.1 libcjson
+PKGS = libgit2 yaml-0.1 libcjson zlib
 
 # git's DEVELOPER=1 set, or close to it; warnings are errors
 WARNINGS = -Wall -Wextra -Werror -Wformat-security -Wold-style-definition \
@@ -26,7 +26,7 @@ WARNINGS = -Wall -Wextra -Werror -Wformat-security -Wold-style-definition \
 	-Wno-unused-parameter -Wno-missing-field-initializers -Wno-sign-compare
 CFLAGS ?= -O2 -g
 ALL_CFLAGS = -std=gnu11 -D_GNU_SOURCE $(WARNINGS) $(CFLAGS) -Iinclude $(shell $(PKG_CONFIG) --cflags $(PKGS))
-LIBS = $(shell $(PKG_CONFIG) --libs $(PKGS)) -lm
+LIBS = $(shell $(PKG_CONFIG) --libs $(PKGS)) -lz -lm
 
 ifdef SANITIZE
 BUILD = build/sanitize

@@ -254,7 +254,7 @@ int engine_commit(struct engine_result *out, struct engine *e, const char *id, c
 	unsigned seed = (unsigned)getpid() ^ (unsigned)time(NULL), delay = 500;
 	struct store_tip tip = { 0 };
 	int64_t deadline;
-	int error;
+	int error, broken = 0;
 
 	if ((error = complete_op(op, e->st)) < 0)
 		goto cleanup;
@@ -271,15 +271,16 @@ int engine_commit(struct engine_result *out, struct engine *e, const char *id, c
 		engine_result_clear(&r);
 		if (error != GS_ERACE)
 			goto cleanup;
-		if (create && !store_ref_exists(e->st, refname) &&
-		    store_break_stale_lock(e->st, refname, (int)e->stale_lock_age))
+		/* a dead writer's lock: try again at once (a few times: never loop on it) */
+		if (broken < 3 && (!create || !store_ref_exists(e->st, refname)) &&
+		    store_break_stale_lock(e->st, refname, (int)e->stale_lock_age)) {
+			broken++;
 			continue;
+		}
 		if (create) {
 			error = gs_error("session '%s' already exists", id);
 			goto cleanup;
 		}
-		if (store_break_stale_lock(e->st, refname, (int)e->stale_lock_age))
-			continue;	/* a dead writer's lock: try again at once */
 		if (now_ms() > deadline) {
 			error = gs_error("cannot update '%s': other writers kept it busy for %lld ms",
 					 refname, (long long)e->lock_timeout_ms);

@@ -29,6 +29,14 @@ static void push(char ***v, size_t *n, const char *s)
 	(*v)[(*n)++] = xstrdup(s);
 }
 
+static int seen(char *const *v, size_t n, const char *s)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(v[i], s))
+			return 1;
+	return 0;
+}
+
 /* The problem with one checkpoint, or NULL when it is good; caller frees. */
 static char *check_one(struct store_verify *v, gs_store *st, const char *commit)
 {
@@ -51,7 +59,8 @@ static char *check_one(struct store_verify *v, gs_store *st, const char *commit)
 
 int fsck_session(struct fsck_report *r, gs_store *st, const char *refname)
 {
-	char cur[HEX_SZ], logged[HEX_SZ];
+	char cur[HEX_SZ], logged[HEX_SZ], **visited = NULL;
+	size_t nvisited = 0;
 	int have = 1;
 
 	memset(r, 0, sizeof(*r));
@@ -65,6 +74,7 @@ int fsck_session(struct fsck_report *r, gs_store *st, const char *refname)
 		r->reflog_disagrees = 1;
 	}
 	memcpy(cur, r->tip, HEX_SZ);
+	push(&visited, &nvisited, cur);
 	while (have) {
 		struct store_verify v;
 		char *problem = check_one(&v, st, cur);
@@ -88,10 +98,17 @@ int fsck_session(struct fsck_report *r, gs_store *st, const char *refname)
 		free(problem);
 		/* a damaged commit does not say its parent: the reflog does */
 		have = v.has_parent || store_reflog_before(v.parent, st, refname, cur) == 0;
-		if (have)
+		if (have && seen(visited, nvisited, v.parent))
+			have = 0;	/* the reflog led back to where we were */
+		if (have) {
 			memcpy(cur, v.parent, HEX_SZ);
+			push(&visited, &nvisited, cur);
+		}
 		store_verify_clear(&v);
 	}
+	for (size_t i = 0; i < nvisited; i++)
+		free(visited[i]);
+	free(visited);
 	r->ok = !r->bad && !r->ref_damaged && !r->reflog_disagrees && !r->history_damaged;
 	return 0;
 }

@@ -160,7 +160,7 @@ int store_open(gs_store **out)
 		store_git_error("cannot read the configuration");
 		goto fail;
 	}
-	if (read_cli_config(st) < 0)
+	if (read_cli_config(st) < 0 || store_install_odb_guard(st) < 0)
 		goto fail;
 	if (store_config_bool(&fsync_on, st, "session.fsync", 1) < 0)
 		goto fail;
@@ -324,8 +324,11 @@ int store_read_rev(struct store_tip *out, gs_store *st, const char *rev)
 		git_object_free(obj);
 		return GS_ENOTFOUND;
 	}
-	if (error < 0)
-		return store_git_error("cannot resolve '%s'", rev);
+	if (error < 0) {
+		store_git_error("cannot resolve '%s'", rev);
+		gs_hint("if a checkpoint is damaged, 'git session fsck --repair' goes back to the last good one");
+		return GS_ERROR;
+	}
 	if (git_object_type(obj) != GIT_OBJECT_COMMIT) {
 		git_object_free(obj);
 		return gs_error("'%s' is not a checkpoint (not a commit)", rev);

@@ -150,12 +150,17 @@ int store_reflog_before(char out[HEX_SZ], gs_store *st, const char *refname, con
 		git_error_clear();
 		return GS_ENOTFOUND;
 	}
-	for (size_t i = 0; i + 1 < git_reflog_entrycount(log); i++)
-		if (git_oid_equal(git_reflog_entry_id_new(git_reflog_entry_byindex(log, i)), &id)) {
-			git_oid_tostr(out, HEX_SZ, git_reflog_entry_id_new(git_reflog_entry_byindex(log, i + 1)));
+	for (size_t i = 0, seen = 0; i < git_reflog_entrycount(log); i++) {
+		const git_oid *v = git_reflog_entry_id_new(git_reflog_entry_byindex(log, i));
+
+		if (git_oid_equal(v, &id)) {
+			seen = 1;
+		} else if (seen) {	/* the first older entry that is not commit itself */
+			git_oid_tostr(out, HEX_SZ, v);
 			error = 0;
 			break;
 		}
+	}
 	git_reflog_free(log);
 	return error;
 }
