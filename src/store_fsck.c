@@ -140,6 +140,22 @@ int store_reflog_newest(char out[HEX_SZ], gs_store *st, const char *refname)
 	return error;
 }
 
+int store_reflog_has(gs_store *st, const char *refname, const char *commit)
+{
+	git_reflog *log = NULL;
+	int found = 0;
+	git_oid id;
+
+	if (git_oid_fromstr(&id, commit) < 0 || git_reflog_read(&log, st->repo, refname) < 0) {
+		git_error_clear();
+		return 0;
+	}
+	for (size_t i = 0; i < git_reflog_entrycount(log) && !found; i++)
+		found = git_oid_equal(git_reflog_entry_id_new(git_reflog_entry_byindex(log, i)), &id);
+	git_reflog_free(log);
+	return found;
+}
+
 int store_reflog_before(char out[HEX_SZ], gs_store *st, const char *refname, const char *commit)
 {
 	git_reflog *log = NULL;

@@ -138,6 +138,8 @@ int store_verify(struct store_verify *v, gs_store *st, const char *commit);
 int store_ref_value(char out[HEX_SZ], gs_store *st, const char *refname);
 /* The newest reflog entry's new value; GS_ENOTFOUND when there is none. */
 int store_reflog_newest(char out[HEX_SZ], gs_store *st, const char *refname);
+/* Whether some reflog entry of refname set it to commit. */
+int store_reflog_has(gs_store *st, const char *refname, const char *commit);
 /* The reflog's entry before the one that set commit: GS_ENOTFOUND when there is none. */
 int store_reflog_before(char out[HEX_SZ], gs_store *st, const char *refname, const char *commit);
 /* Moves a loose object out of the object store, into dir; GS_ENOTFOUND if it is not loose. */
