@@ -85,48 +85,59 @@ cleanup:
 static int text_command(int argc, const char **argv, struct cmd_ctx *c,
 			const char *const *usage, const char *opname)
 {
-	const char *agent = NULL;
+	const char *agent = NULL, *file = NULL;
 	int quiet = 0, error;
-	char *id = NULL;
+	char *id = NULL, *text = NULL;
 	cJSON *op = NULL;
+	size_t len;
 	struct option opts[] = {
 		{ OPT_BOOL, 'q', "quiet", &quiet, NULL, "print nothing" },
+		{ OPT_STRING, 'F', "file", &file, "<file>", "take the text from a file (- for standard input)" },
 		{ OPT_STRING, 0, "agent", &agent, "<id>", "the agent this comes from" },
 		OPT_END_MARK,
 	};
 
 	if (strcmp(opname, "note"))
-		opts[1] = (struct option)OPT_END_MARK;
+		opts[2] = (struct option)OPT_END_MARK;
 	if ((error = parse_options(&argc, argv, opts, usage, 0)) < 0)
 		goto cleanup;
-	if (argc != 1) {
-		gs_error(argc ? "too many arguments (quote the text)" : "no text given");
+	if (argc != !file) {
+		gs_error(argc > !file ? "too many arguments (quote the text)" : "no text given");
 		usage_with_options(usage, opts, 0);
 		error = GS_EUSAGE;
+		goto cleanup;
+	}
+	/* a little over the model's limit, so that it is the model that says "too long" */
+	if (file && (error = gs_read_file(&text, &len, !strcmp(file, "-") ? "/dev/stdin" : file,
+					  16u * 1024 * 1024)) < 0)
+		goto cleanup;
+	if (text && strlen(text) != len) {
+		error = gs_error("'%s' holds a NUL byte: not text", file);
 		goto cleanup;
 	}
 	if ((error = cmd_target(&id, c, NULL)) < 0)
 		goto cleanup;
 	op = op_new(opname, NULL);
-	json_set_str(op_args(op), "text", argv[0]);
+	json_set_str(op_args(op), "text", text ? text : argv[0]);
 	if (agent)
 		json_set_str(op_args(op), "agent", agent);
 	error = cmd_write(NULL, c, id, op, NULL, quiet);
 cleanup:
 	cJSON_Delete(op);
 	free(id);
+	free(text);
 	return cmd_exit(error);
 }
 
 CMD(note)
 {
-	static const char *const usage[] = { "git session note [--agent <id>] <text>", NULL };
+	static const char *const usage[] = { "git session note [--agent <id>] (<text> | -F <file>)", NULL };
 	return text_command(argc, argv, c, usage, "note");
 }
 
 CMD(summary)
 {
-	static const char *const usage[] = { "git session summary <text>", NULL };
+	static const char *const usage[] = { "git session summary (<text> | -F <file>)", NULL };
 	return text_command(argc, argv, c, usage, "summary");
 }
 

@@ -1,0 +1,108 @@
+#!/bin/sh
+test_description='bad and hostile input: a clear error, and nothing changed'
+. ./lib.sh
+
+id=2025-11-21-target
+
+# unchanged: the session's tip is what it was
+snap () { git rev-parse "refs/sessions/$id" >tip.before; }
+unchanged () { git rev-parse "refs/sessions/$id" >tip.after && test_cmp tip.before tip.after; }
+
+test_expect_success 'setup' '
+	git session start target -q && snap
+'
+
+test_expect_success 'text that is not UTF-8 is refused' '
+	test_expect_code 1 git session note "$(printf "bad \377\376 bytes")" 2>err &&
+	grep "^error: text is not valid UTF-8" err &&
+	test_expect_code 1 git session decide "$(printf "\300\257")" 2>err &&
+	grep "not valid UTF-8" err && unchanged
+'
+
+test_expect_success 'a 10 MB note is refused' '
+	python3 -c "print(\"x\" * 10 * 1024 * 1024, end=\"\")" >big &&
+	test_expect_code 1 git session note -F big 2>err &&
+	grep "^error: text is too long" err && unchanged &&
+	printf "nul\0byte" >nul &&
+	test_expect_code 1 git session note -F nul 2>err &&
+	grep "holds a NUL byte" err && unchanged &&
+	echo "from a file" | git session note -F - -q &&
+	git show refs/sessions/$id:session.json | grep "from a file" && snap
+'
+
+test_expect_success 'JSON nested 10,000 deep, and a 64-digit number, are refused' '
+	deep=$(python3 -c "print(\"[\" * 10000 + \"]\" * 10000)") &&
+	test_expect_code 1 git session set deep "$deep" 2>err &&
+	grep "nested deeper than 100 levels" err &&
+	test_expect_code 1 git session set num "$(printf "%064d" 7)" 2>err &&
+	grep "number longer than 40 characters" err && unchanged
+'
+
+test_expect_success 'hostile paths are refused' '
+	for p in ../x /etc/passwd .git/config .GIT/HEAD "sub/../../x"
+	do
+		test_expect_code 1 git session file created "$p" 2>err || return 1
+	done && unchanged
+'
+
+test_expect_success 'a manifest past 50,000 files is refused' '
+	git session show --json >s &&
+	python3 - <<-\PY &&
+	import json
+	d = json.load(open("s"))
+	blob = "0123456789012345678901234567890123456789"
+	d["files"] = {"f%06d" % i: {"status": "created", "oid": blob, "phase": None, "agent": None}
+		      for i in range(50000)}
+	json.dump(d, open("full.json", "w"), indent=2)
+	PY
+	blob=$(git hash-object -w full.json) &&
+	tree=$(printf "100644 blob %s\tsession.json\n" $blob | git mktree) &&
+	git update-ref refs/sessions/$id $(git commit-tree -p refs/sessions/$id -m full $tree) && snap &&
+	echo new >new.txt &&
+	test_expect_code 1 git session file created new.txt 2>err &&
+	grep "^error: a session.s manifest holds at most 50000 files" err && unchanged
+'
+
+test_expect_success 'a repository libgit2 cannot open is reported clearly' '
+	git init -q ../wtconfig &&
+	git -C ../wtconfig config extensions.worktreeConfig true &&
+	git -C ../wtconfig config core.repositoryformatversion 1 &&
+	test_expect_code 1 git -C ../wtconfig session list 2>err &&
+	grep "^error: cannot open the repository: .*worktreeconfig" err
+'
+
+test_expect_success NOT_ROOT 'a read-only .git is reported, nothing half-written' '
+	chmod -R a-w .git/objects .git/refs &&
+	test_expect_code 1 git session note "read only" 2>err &&
+	chmod -R u+w .git/objects .git/refs &&
+	grep "^error:" err && unchanged
+'
+
+test_expect_success 'a full disk is reported, nothing half-written' '
+	mkdir -p ../tiny &&
+	if mount -t tmpfs -o size=256k tmpfs ../tiny 2>/dev/null
+	then
+		git init -q ../tiny/repo &&
+		(
+			cd ../tiny/repo &&
+			git session start full -q &&
+			tip=$(git rev-parse refs/sessions/2025-11-21-full) &&
+			i=0 &&
+			while head -c 150000 /dev/urandom | base64 >"$TRASH_DIRECTORY/note.txt" &&
+				git session note -F "$TRASH_DIRECTORY/note.txt" -q 2>err
+			do
+				i=$((i + 1)); test $i -lt 50 || break
+			done &&
+			grep "^error:" err &&
+			test "$(git rev-parse refs/sessions/2025-11-21-full)" != "" &&
+			git session fsck >out && grep "^ok" out
+		)
+		ret=$?
+		umount ../tiny
+		test $ret = 0
+	else
+		say "# skipped the full-disk case: cannot mount a small tmpfs here"
+	fi
+'
+
+test_done
