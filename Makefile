@@ -7,6 +7,7 @@
 #   make deps            install the Debian packages the build needs
 #   make demo            deps, build, and a walk through a session in a throw-away repository
 #   make bench           the performance figures, as ratios against anchors measured in the same run
+#   make fuzz            the libFuzzer targets, FUZZ_SECONDS each (make test runs them 10 s each)
 
 PREFIX ?= /usr/local
 prefix ?= $(PREFIX)
@@ -83,6 +84,33 @@ $(BUILD)/tests/%: tests/unit/%.c tests/unit/helpers.h $(BUILD)/libgit-session.a 
 $(BUILD):
 	@mkdir -p $@
 
+# libFuzzer targets for every parser of untrusted input (clang)
+FUZZ_TARGETS = session_json op trailer
+FUZZ_SRC = src/json.c src/state.c src/state_work.c src/state_git.c src/report.c src/util.c src/trailer.c
+FUZZ_SECONDS ?= 60
+FUZZ_CC ?= clang
+
+build/fuzz/fuzz_%: fuzz/fuzz_%.c $(FUZZ_SRC) $(wildcard include/git-session/*.h src/*.h)
+	@mkdir -p build/fuzz
+	$(QUIET_LD)$(FUZZ_CC) -g -O1 -std=gnu11 -D_GNU_SOURCE -fsanitize=fuzzer,address,undefined \
+		-fno-sanitize-recover=all -Iinclude -Isrc $(shell $(PKG_CONFIG) --cflags libcjson) \
+		-o $@ $< $(FUZZ_SRC) $(shell $(PKG_CONFIG) --libs libcjson) -lm
+
+fuzz: $(patsubst %,build/fuzz/fuzz_%,$(FUZZ_TARGETS))
+	@for t in $(FUZZ_TARGETS); do \
+		mkdir -p build/fuzz/found-$$t; \
+		build/fuzz/fuzz_$$t -max_total_time=$(FUZZ_SECONDS) -max_len=65536 -print_final_stats=1 \
+			-artifact_prefix=build/fuzz/ build/fuzz/found-$$t fuzz/corpus/$$t >build/fuzz/$$t.log 2>&1; \
+		ret=$$?; \
+		echo "fuzz $$t: $(FUZZ_SECONDS) s, $$(sed -n 's/^stat::number_of_executed_units: *//p' build/fuzz/$$t.log | tail -1) inputs, $$(sed -n 's/^stat::new_units_added: *//p' build/fuzz/$$t.log | tail -1) new"; \
+		if test $$ret != 0; then grep -E "ERROR|SUMMARY|^    #[0-9] " build/fuzz/$$t.log | head -20; \
+			echo "fuzz $$t: FAILED (the input is in build/fuzz/)"; exit 1; fi; \
+	done
+
+fuzz-smoke:
+	@if $(FUZZ_CC) --version >/dev/null 2>&1; then $(MAKE) fuzz FUZZ_SECONDS=10; \
+	else echo "fuzz: skipped ($(FUZZ_CC) is not installed; make deps installs it)"; fi
+
 unit: $(UNIT_BIN)
 	@set -e; for t in $(UNIT_BIN); do echo "# $$t"; $$t; done
 
@@ -95,6 +123,7 @@ check-sanitize:
 test: git-session
 	$(MAKE) unit e2e
 	$(MAKE) check-sanitize
+	$(MAKE) fuzz-smoke
 
 deps:
 	@sh tools/deps.sh
@@ -120,4 +149,4 @@ uninstall:
 clean:
 	rm -rf build git-session
 
-.PHONY: all unit e2e check-sanitize test deps demo bench install uninstall clean
+.PHONY: all unit e2e check-sanitize test deps demo bench install uninstall clean fuzz fuzz-smoke

@@ -105,6 +105,76 @@ static void sort_object(cJSON *obj)
 	free(v);
 }
 
+static int one_of(const char *s, const char *const *set)
+{
+	for (; s && *set; set++)
+		if (!strcmp(s, *set))
+			return 1;
+	return 0;
+}
+
+/* A string field that must hold one of set; absent, it gets def (unless NULL). */
+static int check_word(cJSON *o, const char *key, const char *const *set, const char *def)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+
+	if (!v && def) {
+		json_set_str(o, key, def);
+		return 0;
+	}
+	return cJSON_IsString(v) && one_of(v->valuestring, set) ? 0 : GS_ERROR;
+}
+
+/*
+ * The entries of the lists the model relies on, checked one by one: an
+ * entry edited by hand into the wrong shape is refused with its place.
+ */
+static int normalize_entries(cJSON *st, char **err)
+{
+	static const char *const phase_st[] = { "pending", "in_progress", "completed", "failed", "skipped", NULL };
+	static const char *const agent_st[] = { "in_progress", "completed", "failed", NULL };
+	static const char *const file_st[] = { "created", "modified", "deleted", NULL };
+	static const char *const task_st[] = { "pending", "done", NULL };
+	static const char *const lists[] = { "phases", "agents", "errors", "tasks", "decisions",
+					     "milestones", "artifacts", "commits" };
+	cJSON *e;
+	int i;
+
+	for (size_t k = 0; k < ARRAY_SIZE(lists); k++) {
+		i = 0;
+		cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(st, lists[k])) {
+			i++;
+			if (!cJSON_IsObject(e))
+				goto bad;
+			if (!strcmp(lists[k], "phases") &&
+			    (!json_is_int(json_num(e, "id", 0.5)) || check_word(e, "status", phase_st, "pending") ||
+			     !json_str(e, "name")))
+				goto bad;
+			if (!strcmp(lists[k], "agents") &&
+			    (!json_str(e, "id") || check_word(e, "status", agent_st, "in_progress")))
+				goto bad;
+			if (!strcmp(lists[k], "tasks") && check_word(e, "status", task_st, "pending"))
+				goto bad;
+			if (!strcmp(lists[k], "phases") || !strcmp(lists[k], "agents"))
+				for (const char *const *a = (const char *const[]){ "agents", "blocked_by", NULL }; *a; a++)
+					if (cJSON_GetObjectItemCaseSensitive(e, *a) &&
+					    !cJSON_IsArray(cJSON_GetObjectItemCaseSensitive(e, *a)))
+						goto bad;
+		}
+		continue;
+bad:
+		*err = xstrfmt("session.json: entry %d of '%s' is not in the right shape", i, lists[k]);
+		return GS_ERROR;
+	}
+	cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(st, "files"))
+		if (!cJSON_IsObject(e) || check_word(e, "status", file_st, NULL) ||
+		    (!json_str(e, "oid") != !strcmp(json_str(e, "status"), "deleted"))) {
+			*err = xstrfmt("session.json: the manifest entry of '%s' is not in the right shape", e->string);
+			return GS_ERROR;
+		}
+	return 0;
+}
+
 int state_normalize(cJSON **out, cJSON *in, char **err)
 {
 	cJSON *st = NULL, *v;
@@ -148,6 +218,8 @@ int state_normalize(cJSON **out, cJSON *in, char **err)
 		cJSON_AddItemToObject(st, v->string, v);
 	}
 	sort_object(cJSON_GetObjectItemCaseSensitive(st, "files"));	/* a hand edit may unsort it */
+	if (normalize_entries(st, err) < 0)
+		goto cleanup;
 	if (!json_str(st, "session_id")) {
 		*err = xstrdup("session.json: no session_id");
 		goto cleanup;

@@ -224,7 +224,8 @@ static void test_manifest_merge(void **unused)
 	for (const cJSON *c = files->child; c; c = c->next)
 		assert_string_equal(json_str(c, "status"), "deleted");
 	/* a hand-edited, unsorted manifest is sorted on load */
-	args = xstrdup("{\"session_id\": \"x\", \"files\": {\"b\": {}, \"c\": {}, \"a\": {}}}");
+	args = xstrdup("{\"session_id\": \"x\", \"files\": {\"b\": {\"status\": \"deleted\"}, \"c\": {\"status\": \"deleted\"},"
+		       " \"a\": {\"status\": \"deleted\"}}}");
 	assert_int_equal(json_parse(&in, args, strlen(args), 1 << 20, &err), 0);
 	free(args);
 	assert_int_equal(state_normalize(&norm, in, &err), 0);
@@ -326,6 +327,31 @@ static void test_normalize(void **unused)
 	assert_int_equal(json_parse(&in, doc, strlen(doc), 1 << 20, &err), 0);
 	assert_int_not_equal(state_normalize(&st, in, &err), 0);
 	free(err);
+	{
+		/* entries edited into the wrong shape: refused with their place (found by fuzzing) */
+		const char *bad[] = {
+			"{\"session_id\": \"x\", \"phases\": [{\"id\": 1, \"name\": \"A\"}, {\"id\": 2}]}",
+			"{\"session_id\": \"x\", \"phases\": [{\"id\": 1.5, \"name\": \"A\"}]}",
+			"{\"session_id\": \"x\", \"phases\": [{\"id\": 1, \"name\": \"A\", \"status\": \"lost\"}]}",
+			"{\"session_id\": \"x\", \"agents\": [{\"status\": \"completed\"}]}",
+			"{\"session_id\": \"x\", \"agents\": [\"a1\"]}",
+			"{\"session_id\": \"x\", \"files\": {\"a\": {\"status\": \"created\"}}}",
+			"{\"session_id\": \"x\", \"files\": {\"a\": {}}}",
+		};
+		for (size_t i = 0; i < ARRAY_SIZE(bad); i++) {
+			assert_int_equal(json_parse(&in, bad[i], strlen(bad[i]), 1 << 20, &err), 0);
+			if (state_normalize(&st, in, &err) == 0)
+				fail_msg("should be refused: %s", bad[i]);
+			assert_non_null(strstr(err, "not in the right shape"));
+			free(err);
+		}
+		/* a phase without a status is pending: the default fills it in */
+		doc = "{\"session_id\": \"x\", \"phases\": [{\"id\": 1, \"name\": \"A\"}]}";
+		assert_int_equal(json_parse(&in, doc, strlen(doc), 1 << 20, &err), 0);
+		assert_int_equal(state_normalize(&st, in, &err), 0);
+		assert_string_equal(json_str(cJSON_GetArrayItem(cJSON_GetObjectItem(st, "phases"), 0), "status"), "pending");
+		cJSON_Delete(st);
+	}
 }
 
 int main(void)

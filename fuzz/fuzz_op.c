@@ -1,0 +1,65 @@
+/*
+ * fuzz_op.c - any operation, applied to a session with phases, agents,
+ * errors and files: apply() must refuse cleanly or leave a state that
+ * prints and reads back.
+ */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "git-session/json.h"
+#include "git-session/state.h"
+
+static void must(cJSON *st, const char *name, const char *args)
+{
+	cJSON *op = op_new(name, "2025-01-01T00:00:00Z"), *a = NULL;
+	char *subject = NULL, *err = NULL;
+
+	if (json_parse(&a, args, strlen(args), 1 << 20, &err) < 0)
+		abort();
+	json_set(op, "args", a);
+	if (state_apply(st, op, NULL, &subject, &err) < 0)
+		abort();
+	free(subject);
+	cJSON_Delete(op);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	cJSON *st = cJSON_CreateObject(), *op = NULL, *again = NULL;
+	char *subject = NULL, *err = NULL, *before, *after;
+	size_t len;
+
+	must(st, "session.start", "{\"id\": \"s\", \"phases\": [\"A\", \"B\"]}");
+	must(st, "phase.start", "{\"phase\": 1}");
+	must(st, "agent.start", "{\"agent\": \"a1\", \"type\": \"code\", \"task\": \"t\"}");
+	must(st, "error.add", "{\"type\": \"runtime\", \"message\": \"m\", \"phase\": 1}");
+	must(st, "checkpoint", "{\"files\": {\"f\": {\"status\": \"created\", \"oid\": \"0123456789012345678901234567890123456789\"}}}");
+	before = json_print(st, 0, NULL);
+	if (json_parse(&op, (const char *)data, size, 1 << 20, &err) < 0) {
+		free(err);
+		err = NULL;
+	} else {
+		if (state_apply(st, op, NULL, &subject, &err) < 0) {
+			free(err);
+			err = NULL;
+			after = json_print(st, 0, NULL);
+			if (strcmp(before, after))
+				abort();	/* a refused operation changes nothing */
+			free(after);
+		}
+	}
+	after = json_print(st, 1, &len);
+	if (json_parse(&again, after, len, 1 << 24, &err) < 0)
+		abort();
+	free(err);
+	free(subject);
+	free(before);
+	free(after);
+	cJSON_Delete(again);
+	cJSON_Delete(op);
+	cJSON_Delete(st);
+	return 0;
+}

@@ -1,0 +1,62 @@
+/*
+ * fuzz_session_json.c - whatever bytes session.json holds: parse, check,
+ * apply operations to what loads, build every report, print, parse again.
+ */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "git-session/json.h"
+#include "git-session/report.h"
+#include "git-session/state.h"
+
+static void apply(cJSON *st, const char *name, const char *args)
+{
+	cJSON *op = op_new(name, "2025-01-01T00:00:00Z"), *a = NULL;
+	char *subject = NULL, *err = NULL;
+
+	if (json_parse(&a, args, strlen(args), 1 << 20, &err) == 0)
+		json_set(op, "args", a);
+	free(err);
+	err = NULL;
+	state_apply(st, op, NULL, &subject, &err);
+	free(subject);
+	free(err);
+	cJSON_Delete(op);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct report_ctx ctx = { "0000000000000000000000000000000000000000", 1, 1735689600, 2 };
+	cJSON *raw = NULL, *st = NULL, *again = NULL, *r;
+	char *err = NULL, *text;
+	size_t len;
+
+	if (json_parse(&raw, (const char *)data, size, 1 << 20, &err) < 0 ||
+	    state_normalize(&st, raw, &err) < 0) {
+		free(err);
+		return 0;
+	}
+	apply(st, "note", "{\"text\": \"fuzz\"}");
+	apply(st, "phase.add", "{\"names\": [\"P\"]}");
+	apply(st, "phase.start", "{\"phase\": 1}");
+	apply(st, "agent.start", "{\"agent\": \"a\", \"type\": \"t\", \"task\": \"t\"}");
+	apply(st, "tokens.add", "{\"agent\": \"a\", \"input\": 1, \"output\": 2}");
+	apply(st, "checkpoint", "{\"files\": {\"x\": {\"status\": \"deleted\"}}}");
+	apply(st, "session.close", "{}");
+	cJSON_Delete(report_status(st, &ctx));
+	cJSON_Delete(report_tokens(st));
+	cJSON_Delete(report_diff(st, st, "a", "b"));
+	r = report_resume(st, cJSON_GetObjectItem(st, "files"), cJSON_GetObjectItem(st, "project"),
+			  cJSON_GetObjectItem(st, "plans"), &ctx);
+	cJSON_Delete(r);
+	text = json_print(st, 1, &len);
+	if (json_parse(&again, text, len, 1 << 24, &err) < 0)
+		abort();	/* what we print, we must read back */
+	cJSON_Delete(again);
+	free(text);
+	cJSON_Delete(st);
+	return 0;
+}
