@@ -107,6 +107,13 @@ fuzz: $(patsubst %,build/fuzz/fuzz_%,$(FUZZ_TARGETS))
 			echo "fuzz $$t: FAILED (the input is in build/fuzz/)"; exit 1; fi; \
 	done
 
+# the end-to-end suite with every git-session run under valgrind (slow: minutes)
+valgrind: build/default/git-session
+	@mkdir -p build/valgrind
+	@printf '#!/bin/sh\nexec valgrind -q --error-exitcode=200 --leak-check=full --errors-for-leak-kinds=definite \\\n\t--suppressions=$(CURDIR)/tests/valgrind.supp $(CURDIR)/build/default/git-session "$$@"\n' \
+		>build/valgrind/git-session && chmod +x build/valgrind/git-session
+	@GIT_SESSION_BIN=$(CURDIR)/build/valgrind GIT_SESSION_VALGRIND=1 TEST_JOBS=2 sh tests/e2e/run.sh $(VALGRIND_TESTS)
+
 fuzz-smoke:
 	@if $(FUZZ_CC) --version >/dev/null 2>&1; then $(MAKE) fuzz FUZZ_SECONDS=10; \
 	else echo "fuzz: skipped ($(FUZZ_CC) is not installed; make deps installs it)"; fi
@@ -149,4 +156,4 @@ uninstall:
 clean:
 	rm -rf build git-session
 
-.PHONY: all unit e2e check-sanitize test deps demo bench install uninstall clean fuzz fuzz-smoke
+.PHONY: all unit e2e check-sanitize test deps demo bench install uninstall clean fuzz fuzz-smoke valgrind

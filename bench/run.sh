@@ -94,7 +94,8 @@ timeit "$runs" \
 	"$python" "$top/bench/save.py" "$work/py-state.json" :: \
 	git-session status --json :: \
 	floor init :: \
-	floor-noca write refs/bench/floor-noca "$work/state.json" "$work/op.json" >"$work/times"
+	floor-noca write refs/bench/floor-noca "$work/state.json" "$work/op.json" :: \
+	env "GIT_CONFIG_PARAMETERS='session.fsync'='false'" git-session note -q bench >"$work/times"
 # the history pair: the same command on two sessions, interleaved
 cat >"$work/note-on.sh" <<NOTE
 git session switch -q "\$1" && exec git session note -q bench
@@ -102,9 +103,10 @@ NOTE
 timeit "$runs" sh "$work/note-on.sh" short :: sh "$work/note-on.sh" long >>"$work/times"
 git session switch -q "$id"
 m () { sed -n "${1}p" "$work/times" | cut -d' ' -f1; }
-note=$(m 1) floor=$(m 2) plumb=$(m 3) py=$(m 4) get=$(m 5) init=$(m 6) noca=$(m 7) short=$(m 8) long=$(m 9)
+note=$(m 1) floor=$(m 2) plumb=$(m 3) py=$(m 4) get=$(m 5) init=$(m 6) noca=$(m 7) nosync=$(m 8) short=$(m 9) long=$(m 10)
 row "checkpoint: git session note" "$note"
 row "floor: minimal libgit2, same objects, fsync" "$floor"
+row "checkpoint with session.fsync=false" "$nosync"
 row "floor without the CA bundle parse" "$noca"
 row "git plumbing: 6 commands (core.fsync)" "$plumb"
 row "python save: read, update, .tmp, .bak, rename" "$py"
@@ -120,6 +122,8 @@ check "python save / checkpoint" "$(ratio "$py" "$note")" ">=" 5
 check "checkpoint at $hist / at 50 checkpoints" "$(ratio "$long" "$short")" "<=" 1.2
 printf '  %-46s %7s   (for information: our cost over the true minimum)\n' \
 	"checkpoint / floor without CA parse" "$(ratio "$note" "$noca")"
+printf '  %-46s %7s   (for information: what durability costs)\n' \
+	"checkpoint, fsync on / off" "$(ratio "$note" "$nosync")"
 
 # Resume on large repositories: cost must follow the manifest, not the
 # repository. Generated repositories, files 100 to a folder.

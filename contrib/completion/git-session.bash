@@ -2,7 +2,7 @@
 # `git session <TAB>`. Install as .../bash-completion/completions/git-session
 # (make install does) or source it after git's completion.
 
-__git_session_commands="start status show list log switch pause resume close archive unarchive checkpoint note summary set get phase agent file error tokens decide task milestone artifact diff hooks"
+__git_session_commands="start status show list log switch pause resume close archive unarchive checkpoint note summary set get phase agent file error tokens decide task milestone artifact diff hooks fsck rollback"
 
 __git_session_ids ()
 {
