@@ -21,21 +21,30 @@ git add README.md
 git commit -q -m "initial commit"
 echo "A throw-away repository in $demo"
 
-run git session start "Add OAuth login" --goal "Users sign in with GitHub" --phase Design --phase Implement
-run git session note "Design approved by the team"
+run git session start "Add OAuth login" --goal "Users sign in with GitHub" --phase Design --phase Implement --budget 20000
+run git session phase start 1
+run git session agent start arch-1 --type architect --task "Design the login flow"
+run git session decide "Use the device flow" --rationale "works without a browser"
+run git session tokens add --agent arch-1 --input 6000 --output 2500
+run git session agent done arch-1 --summary "three endpoints"
+run git session phase complete 1
+run git session phase start 2
 mkdir -p src
 echo "int login(void) { return 0; }" >src/login.c
-run git session checkpoint -m "first cut of login" src/login.c
-run git session set review.reviewer '"alice"'
-run git session get review.reviewer
+run git session file created src/login.c
+run git session phase fail 2 --error "tests time out" --type timeout
 run git session status
-run git session log -- --format='%h %s'
 run git session pause
-run git session list
+echo "int login(void) { return 1; }" >src/login.c
+echo
+echo "(src/login.c was changed behind the session's back)"
 run git session resume
-run git session close
+run git session phase retry 2
+run git session tokens
+run git log --format=%s SESSION_HEAD
+run git session fsck
 echo
 echo "Everything above is plain git:"
 run git for-each-ref refs/sessions
-run git show refs/sessions/$(date +%Y-%m-%d)-add-oauth-login:session.json
+run git show SESSION_HEAD:session.json
 run git fsck --strict
