@@ -2,7 +2,6 @@
  * main.c - git-session's entry point: finds the command, opens the
  * repository for it, runs it, and turns its result into an exit code.
  */
-#include <git2.h>
 #include <locale.h>
 #include <stdio.h>
 #include <string.h>
@@ -90,10 +89,9 @@ int main(int argc, const char **argv)
 	for (size_t i = 0; i < ARRAY_SIZE(commands); i++) {
 		if (strcmp(commands[i].name, argv[1]))
 			continue;
-		store_tls_want_certificates(commands[i].needs_network);
-		git_libgit2_init();
+		store_global_init(commands[i].needs_network);
 		ret = run(&commands[i], argc - 1, argv + 1);
-		git_libgit2_shutdown();
+		store_global_shutdown();
 		fflush(stdout);
 		if (ferror(stdout))
 			return gs_error("write to standard output failed"), 1;

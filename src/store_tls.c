@@ -12,12 +12,18 @@
 
 #include "store-internal.h"
 
-/* Set by main before git_libgit2_init(), from the command table. */
+/* Set once, before git_libgit2_init(), from the command table. */
 static int certificates_wanted;
 
-void store_tls_want_certificates(int want)
+void store_global_init(int want_certificates)
 {
-	certificates_wanted = want;
+	certificates_wanted = want_certificates;
+	git_libgit2_init();
+}
+
+void store_global_shutdown(void)
+{
+	git_libgit2_shutdown();
 }
 
 int mbedtls_x509_crt_parse_file(void *chain, const char *path);

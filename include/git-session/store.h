@@ -23,11 +23,11 @@
 typedef struct gs_store gs_store;
 
 /*
- * Whether libgit2 should load the system's CA certificates at start-up
- * (only commands that talk to remotes need them). Call before
- * git_libgit2_init().
+ * libgit2's process-wide set-up and tear-down, once per process. Only
+ * commands that talk to remotes want the system's CA certificates loaded.
  */
-void store_tls_want_certificates(int want);
+void store_global_init(int want_certificates);
+void store_global_shutdown(void);
 
 /* Opens the repository of the current directory, honouring GIT_DIR and GIT_WORK_TREE. */
 int store_open(gs_store **out);
