@@ -4,6 +4,7 @@
  */
 #include <locale.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "git-session/cmd.h"
@@ -59,6 +60,57 @@ static void list_commands(FILE *f)
 	fprintf(f, "\nSee 'git session <command> -h' for a command's options.\n");
 }
 
+/* Levenshtein distance, as git's help.c weighs it: a swap is one edit. */
+static size_t distance(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b), *row = xcalloc(lb + 1, sizeof(*row)), d;
+
+	for (size_t j = 0; j <= lb; j++)
+		row[j] = j;
+	for (size_t i = 1; i <= la; i++) {
+		size_t diag = row[0];
+
+		row[0] = i;
+		for (size_t j = 1; j <= lb; j++) {
+			size_t up = row[j], best = diag + (a[i - 1] != b[j - 1]);
+
+			if (up + 1 < best)
+				best = up + 1;
+			if (row[j - 1] + 1 < best)
+				best = row[j - 1] + 1;
+			diag = up;
+			row[j] = best;
+		}
+	}
+	d = row[lb];
+	free(row);
+	return d;
+}
+
+/* "The most similar commands are", as git says for a mistyped command. */
+static void suggest(const char *typed)
+{
+	size_t best = (size_t)-1, n = 0;
+
+	for (size_t i = 0; i < ARRAY_SIZE(commands); i++) {
+		size_t d = distance(typed, commands[i].name);
+		if (!strncmp(commands[i].name, typed, strlen(typed)) && *typed)
+			d = 1;	/* a prefix is as good as one typo */
+		if (d < best)
+			best = d;
+	}
+	if (best > 2)
+		return;
+	for (size_t i = 0; i < ARRAY_SIZE(commands); i++)
+		n += distance(typed, commands[i].name) == best ||
+		     (best == 1 && *typed && !strncmp(commands[i].name, typed, strlen(typed)));
+	fprintf(stderr, "\nThe most similar command%s\n", n == 1 ? " is" : "s are");
+	for (size_t i = 0; i < ARRAY_SIZE(commands); i++)
+		if (distance(typed, commands[i].name) == best ||
+		    (best == 1 && *typed && !strncmp(commands[i].name, typed, strlen(typed))))
+			fprintf(stderr, "\t%s\n", commands[i].name);
+}
+
 static int run(const struct command *cmd, int argc, const char **argv)
 {
 	struct cmd_ctx c = { 0 };
@@ -98,5 +150,6 @@ int main(int argc, const char **argv)
 		return ret;
 	}
 	gs_error("'%s' is not a git session command. See 'git session -h'.", argv[1]);
+	suggest(argv[1]);
 	return 1;
 }

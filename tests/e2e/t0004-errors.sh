@@ -62,7 +62,16 @@ test_expect_success '-h prints the usage on stdout and exits 129' '
 
 test_expect_success 'an unknown command says so' '
 	test_expect_code 1 git session frobnicate 2>err &&
-	grep "^error: .frobnicate. is not a git session command" err
+	grep "^error: .frobnicate. is not a git session command" err &&
+	! grep "most similar" err
+'
+
+test_expect_success 'a mistyped command suggests the nearest ones, as git does' '
+	test_expect_code 1 git session chekpoint 2>err &&
+	printf "\nThe most similar command is\n\tcheckpoint\n" >expect &&
+	tail -3 err >tail && test_cmp expect tail &&
+	test_expect_code 1 git session stauts 2>err &&
+	grep "^The most similar commands are" err && grep "^	status$" err && grep "^	start$" err
 '
 
 test_expect_success 'git session alone lists the commands' '

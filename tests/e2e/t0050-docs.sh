@@ -1,0 +1,77 @@
+#!/bin/sh
+test_description='every command is in the man page and the completion; completion works in bash'
+. ./lib.sh
+
+top=$(cd "$TEST_DIRECTORY/../.." && pwd)
+
+test_expect_success 'git session alone lists the commands' '
+	test_expect_code 1 git session 2>err &&
+	sed -n "s/^   \([a-z-]*\) .*/\1/p" err >commands &&
+	test "$(wc -l <commands)" -gt 20
+'
+
+test_expect_success 'the man page renders and knows every command' '
+	MANWIDTH=200 man -l "$top/doc/git-session.1" >man.txt 2>err &&
+	grep "^NAME" man.txt && grep "^SYNOPSIS" man.txt && grep "^EXIT STATUS" man.txt &&
+	while read cmd
+	do
+		grep -q "git session $cmd" man.txt || { echo "man page lacks: $cmd"; return 1; }
+	done <commands
+'
+
+test_expect_success 'every command in the man page synopsis exists' '
+	sed -n "s/^ *git session \([a-z-]*\).*/\1/p" man.txt | sort -u >in-man &&
+	while read cmd
+	do
+		grep -qx "$cmd" commands || { echo "man page names a command that does not exist: $cmd"; return 1; }
+	done <in-man
+'
+
+test_expect_success 'bash and zsh completion know every command' '
+	while read cmd
+	do
+		test "$cmd" = hook && continue	# run by the hooks, not by people
+		grep -q "\b$cmd\b" "$top/contrib/completion/git-session.bash" || { echo "bash lacks: $cmd"; return 1; }
+		grep -q "^[[:space:]]*.$cmd:" "$top/contrib/completion/_git-session" || { echo "zsh lacks: $cmd"; return 1; }
+	done <commands
+'
+
+# complete <words...>: what bash completion offers for the last word
+complete_words () {
+	bash -c '
+		. /usr/share/bash-completion/completions/git
+		. "$1/contrib/completion/git-session.bash"
+		shift
+		COMP_WORDS=("$@")
+		COMP_CWORD=$(($# - 1))
+		COMP_LINE="$*"
+		COMP_POINT=${#COMP_LINE}
+		__git_wrap__git_main
+		printf "%s\n" "${COMPREPLY[@]}" | sed "s/ *$//" | sort
+	' _ "$top" "$@"
+}
+
+test_expect_success 'bash: git session <TAB> completes commands' '
+	complete_words git session st >out &&
+	printf "start\nstatus\n" >expect &&
+	test_cmp expect out &&
+	complete_words git session che >out &&
+	echo checkpoint >expect && test_cmp expect out
+'
+
+test_expect_success 'bash: session ids complete for switch and status' '
+	git session start "first one" -q &&
+	git session start "second one" -q --pause-current &&
+	complete_words git session switch 2025 >out &&
+	printf "2025-11-21-first-one\n2025-11-21-second-one\n" >expect &&
+	test_cmp expect out
+'
+
+test_expect_success 'bash: options and subcommands complete' '
+	complete_words git session start --bu >out &&
+	echo "--budget=" >expect && test_cmp expect out &&
+	complete_words git session hooks in >out &&
+	echo install >expect && test_cmp expect out
+'
+
+test_done
