@@ -6,6 +6,7 @@
 #include "git-session/json.h"
 #include "git-session/opts.h"
 #include "git-session/output.h"
+#include "git-session/pager.h"
 #include "git-session/report.h"
 #include "git-session/util.h"
 #include "git-session/view.h"
@@ -216,6 +217,7 @@ CMD(diff)
 	    (error = view_start(&v, c, &o)) < 0)
 		goto cleanup;
 	d = report_diff(a, b, ta.commit, tb.commit);
+	pager_start(c);
 	if (o.json) {
 		view_print_json(d);
 	} else {

@@ -6,6 +6,7 @@
 #include "git-session/json.h"
 #include "git-session/opts.h"
 #include "git-session/output.h"
+#include "git-session/pager.h"
 #include "git-session/util.h"
 #include "git-session/yaml.h"
 
@@ -79,6 +80,7 @@ CMD(show)
 		error = gs_error("unknown revision or session '%s'", argc ? argv[0] : SESSION_HEAD);
 	if (error < 0)
 		goto cleanup;
+	pager_start(c);
 	if (yaml) {
 		if ((error = yaml_emit(&text, NULL, state)) < 0)
 			goto cleanup;

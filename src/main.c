@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "git-session/cmd.h"
+#include "git-session/pager.h"
 #include "git-session/store.h"
 #include "git-session/util.h"
 
@@ -125,6 +126,12 @@ static int run(const struct command *cmd, int argc, const char **argv)
 		}
 	}
 	ret = cmd->fn(argc, argv, &c);
+	fflush(stdout);
+	if (ferror(stdout) && !c.pager) {
+		gs_error("write to standard output failed");
+		ret = 1;
+	}
+	pager_finish(&c);
 	store_free(c.st);
 	return ret;
 }
@@ -144,9 +151,6 @@ int main(int argc, const char **argv)
 		store_global_init(commands[i].needs_network);
 		ret = run(&commands[i], argc - 1, argv + 1);
 		store_global_shutdown();
-		fflush(stdout);
-		if (ferror(stdout))
-			return gs_error("write to standard output failed"), 1;
 		return ret;
 	}
 	gs_error("'%s' is not a git session command. See 'git session -h'.", argv[1]);

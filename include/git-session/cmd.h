@@ -11,9 +11,12 @@
 #include "git-session/engine.h"
 #include "git-session/store.h"
 
+#include <sys/types.h>
+
 struct cmd_ctx {
 	gs_store *st;
 	struct engine eng;
+	pid_t pager;		/* the pager stdout feeds, or 0 */
 };
 
 typedef int (*cmd_fn)(int argc, const char **argv, struct cmd_ctx *c);

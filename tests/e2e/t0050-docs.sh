@@ -74,4 +74,29 @@ test_expect_success 'bash: options and subcommands complete' '
 	echo install >expect && test_cmp expect out
 '
 
+# on_tty <command>: runs it with a terminal as stdout (under script)
+on_tty () { script -qec "$*" /dev/null </dev/null; }
+
+test_expect_success SCRIPT 'show and diff go through the pager on a terminal, only there' '
+	GIT_PAGER="sed s/^/PAGED:/" on_tty git session show --json >out &&
+	grep "^PAGED:{" out &&
+	GIT_PAGER="sed s/^/PAGED:/" git session show --json >out &&
+	! grep PAGED out &&
+	git session note "one more" -q &&
+	GIT_PAGER="sed s/^/PAGED:/" on_tty git session diff SESSION_HEAD~1 >out &&
+	grep "^PAGED:diff" out
+'
+
+test_expect_success SCRIPT 'the pager is chosen as git chooses it' '
+	git config core.pager "sed s/^/CORE:/" &&
+	PAGER="sed s/^/ENV:/" on_tty git session show --json >out && grep "^CORE:{" out &&
+	GIT_PAGER="sed s/^/GIT:/" on_tty git session show --json >out && grep "^GIT:{" out &&
+	git config --unset core.pager &&
+	PAGER="sed s/^/ENV:/" on_tty git session show --json >out && grep "^ENV:{" out &&
+	GIT_PAGER=cat on_tty git session show --json >out && grep "^{" out &&
+	GIT_PAGER= on_tty git session show --json >out && grep "^{" out &&
+	GIT_PAGER="env" on_tty git session show --json >out &&
+	grep "^LESS=FRX" out && grep "^LV=-c" out
+'
+
 test_done
