@@ -83,7 +83,7 @@ test_expect_success SCRIPT 'show and diff go through the pager on a terminal, on
 	GIT_PAGER="sed s/^/PAGED:/" git session show --json >out &&
 	! grep PAGED out &&
 	git session note "one more" -q &&
-	GIT_PAGER="sed s/^/PAGED:/" on_tty git session diff SESSION_HEAD~1 >out &&
+	GIT_PAGER="sed s/^/PAGED:/" on_tty git session diff --no-color SESSION_HEAD~1 >out &&
 	grep "^PAGED:diff" out
 '
 
