@@ -205,7 +205,7 @@ CMD(switch)
 
 /* pause and close: one status operation on the session. */
 static int status_command(int argc, const char **argv, struct cmd_ctx *c,
-			  const char *const *usage, const char *opname, int takes_id)
+			  const char *const *usage, const char *opname)
 {
 	int quiet = 0, abort_ = 0, error;
 	char *id = NULL;
@@ -219,8 +219,8 @@ static int status_command(int argc, const char **argv, struct cmd_ctx *c,
 	if (strcmp(opname, "session.close"))
 		opts[1] = (struct option)OPT_END_MARK;
 	if ((error = parse_options(&argc, argv, opts, usage, 0)) < 0 ||
-	    (error = cmd_no_more_args(argc, takes_id, usage)) < 0 ||
-	    (error = cmd_target(&id, c, argc ? argv[0] : NULL)) < 0)
+	    (error = cmd_no_more_args(argc, 0, usage)) < 0 ||
+	    (error = cmd_target(&id, c, NULL)) < 0)
 		goto cleanup;
 	op = op_new(opname, NULL);
 	if (abort_)
@@ -242,13 +242,13 @@ cleanup:
 CMD(pause)
 {
 	static const char *const usage[] = { "git session pause", NULL };
-	return status_command(argc, argv, c, usage, "session.pause", 0);
+	return status_command(argc, argv, c, usage, "session.pause");
 }
 
 CMD(close)
 {
 	static const char *const usage[] = { "git session close [--abort]", NULL };
-	return status_command(argc, argv, c, usage, "session.close", 0);
+	return status_command(argc, argv, c, usage, "session.close");
 }
 
 static int move_session(int argc, const char **argv, struct cmd_ctx *c, int archive)

@@ -39,8 +39,8 @@ void pager_start(struct cmd_ctx *c)
 
 	if (c->pager || !c->st || !isatty(1) || !(pager = pager_command(c)))
 		return;
-	setenv("LESS", getenv("LESS") ? getenv("LESS") : "FRX", 1);
-	setenv("LV", getenv("LV") ? getenv("LV") : "-c", 1);
+	setenv("LESS", "FRX", 0);	/* 0: unless set */
+	setenv("LV", "-c", 0);
 	if (pipe(fds) < 0) {
 		free(pager);
 		return;

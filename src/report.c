@@ -434,12 +434,10 @@ static int in_flight(const cJSON *state, const cJSON *rec)
 	       (a && !strcmp(str_or(a, "status", ""), "in_progress"));
 }
 
-const char *report_file_kind(const cJSON *state, const char *path, const cJSON *rec,
-			     const cJSON *fact)
+const char *report_file_kind(const cJSON *state, const cJSON *rec, const cJSON *fact)
 {
 	const char *fs = str_or(fact, "fs", "missing"), *oid = json_str(rec, "oid");
 
-	(void)path;
 	if (!strcmp(str_or(rec, "status", ""), "deleted"))
 		return strcmp(fs, "missing") ? "recreated" : "clean";
 	if (!strcmp(fs, "missing") || !strcmp(fs, "dir"))
@@ -477,7 +475,7 @@ static void resume_files(cJSON *out, const cJSON *state, const cJSON *scan)
 		fact = fact ? fact->next : (scan ? scan->child : NULL);
 		if (!fact || strcmp(fact->string, rec->string))
 			fact = cJSON_GetObjectItemCaseSensitive(scan, rec->string);
-		const char *kind = report_file_kind(state, rec->string, rec, fact);
+		const char *kind = report_file_kind(state, rec, fact);
 		cJSON *f = cJSON_CreateObject();
 
 		json_set_str(f, "path", rec->string);

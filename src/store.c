@@ -255,7 +255,6 @@ char *store_config_str(gs_store *st, const char *key)
 void store_tip_clear(struct store_tip *tip)
 {
 	free(tip->json);
-	free(tip->refname);
 	free(tip->subject);
 	memset(tip, 0, sizeof(*tip));
 }
@@ -304,7 +303,6 @@ int store_read_ref(struct store_tip *out, gs_store *st, const char *refname)
 	int error;
 
 	memset(out, 0, sizeof(*out));
-	out->refname = xstrdup(refname);
 	error = git_reference_name_to_id(&id, st->repo, refname);
 	if (error == GIT_ENOTFOUND)
 		return GS_ENOTFOUND;

@@ -35,8 +35,7 @@ cJSON *report_resume(const cJSON *state, const cJSON *scan, const cJSON *project
  * What happened to one manifest entry: "clean", "modified", "deleted",
  * "recreated", "committed", "partial" or "unreadable".
  */
-const char *report_file_kind(const cJSON *state, const char *path, const cJSON *rec,
-			     const cJSON *fact);
+const char *report_file_kind(const cJSON *state, const cJSON *rec, const cJSON *fact);
 
 /* "ok", "warning" (over 80% of the budget) or "critical" (over 95%). */
 const char *report_token_level(double used, double max);

@@ -50,7 +50,6 @@ struct store_tip {
 	size_t len;
 	time_t time;		/* committer time */
 	char *subject;		/* the commit's first line */
-	char *refname;		/* the ref it was read through, or NULL */
 };
 void store_tip_clear(struct store_tip *tip);
 /* Reads the checkpoint a ref points at. GS_ENOTFOUND when there is no such ref. */

@@ -50,7 +50,6 @@ test_expect_success 'show without --json names the checkpoint; --yaml prints YAM
 	grep "^session_id: \"$id\"" y &&
 	grep "^status: \"in_progress\"" y &&
 	grep "^current_phase: null" y &&
-	python3 -c "import sys; import json; import re" &&
 	test_must_fail git session show --json --yaml 2>err &&
 	grep "^error: --json and --yaml cannot be used together" err
 '

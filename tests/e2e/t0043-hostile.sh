@@ -86,7 +86,6 @@ test_expect_success 'a full disk is reported, nothing half-written' '
 		(
 			cd ../tiny/repo &&
 			git session start full -q &&
-			tip=$(git rev-parse refs/sessions/2025-11-21-full) &&
 			i=0 &&
 			while head -c 150000 /dev/urandom | base64 >"$TRASH_DIRECTORY/note.txt" &&
 				git session note -F "$TRASH_DIRECTORY/note.txt" -q 2>err
@@ -94,7 +93,7 @@ test_expect_success 'a full disk is reported, nothing half-written' '
 				i=$((i + 1)); test $i -lt 50 || break
 			done &&
 			grep "^error:" err &&
-			test "$(git rev-parse refs/sessions/2025-11-21-full)" != "" &&
+			git session show --json >/dev/null &&
 			git session fsck >out && grep "^ok" out
 		)
 		ret=$?

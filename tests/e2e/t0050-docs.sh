@@ -96,7 +96,9 @@ test_expect_success SCRIPT 'the pager is chosen as git chooses it' '
 	GIT_PAGER=cat on_tty git session show --json >out && grep "^{" out &&
 	GIT_PAGER= on_tty git session show --json >out && grep "^{" out &&
 	GIT_PAGER="env" on_tty git session show --json >out &&
-	grep "^LESS=FRX" out && grep "^LV=-c" out
+	grep "^LESS=FRX" out && grep "^LV=-c" out &&
+	LESS=-X GIT_PAGER="env" on_tty git session show --json >out &&
+	grep "^LESS=-X" out && ! grep "^LESS=FRX" out
 '
 
 test_done
