@@ -20,7 +20,7 @@
 #include <unistd.h>
 
 static const char *const hooks_usage[] = {
-	"git session hooks install [--force]",
+	"git session hooks install [--force] [--pre-commit]",
 	"git session hooks uninstall",
 	"git session hooks status",
 	NULL,
@@ -32,17 +32,21 @@ static void manager_advice(const char *manager, const char *dir)
 	printf("The hooks in '%s' are managed by %s: git session leaves them alone.\n", dir, manager);
 	printf("Add git session to its configuration instead:\n\n");
 	if (!strcmp(manager, "husky"))
-		printf("  for h in pre-commit prepare-commit-msg commit-msg post-commit post-checkout post-rewrite; do\n"
+		printf("  for h in prepare-commit-msg commit-msg post-commit post-checkout post-rewrite; do\n"
 		       "    echo 'git session hook '$h' \"$@\"' >>.husky/$h\n  done\n");
 	else if (!strcmp(manager, "lefthook"))
-		printf("  # lefthook.yml, for each of pre-commit, prepare-commit-msg, commit-msg,\n"
-		       "  # post-commit, post-checkout, post-rewrite:\n"
-		       "  pre-commit:\n    commands:\n      git-session:\n        run: git session hook pre-commit {0}\n");
+		printf("  # lefthook.yml; the same for prepare-commit-msg, commit-msg,\n"
+		       "  # post-checkout and post-rewrite:\n"
+		       "  post-commit:\n    commands:\n      git-session:\n        run: git session hook post-commit {0}\n");
 	else
-		printf("  # .pre-commit-config.yaml\n"
-		       "  - repo: local\n    hooks:\n      - id: git-session\n        name: git-session\n"
-		       "        entry: git session hook pre-commit\n        language: system\n"
-		       "        pass_filenames: false\n        always_run: true\n        stages: [pre-commit]\n");
+		printf("  # .pre-commit-config.yaml (pre-commit install -t commit-msg -t post-commit)\n"
+		       "  - repo: local\n    hooks:\n"
+		       "      - id: git-session-trailer\n        name: git-session trailer\n"
+		       "        entry: git session hook commit-msg\n        language: system\n"
+		       "        stages: [commit-msg]\n"
+		       "      - id: git-session\n        name: git-session\n"
+		       "        entry: git session hook post-commit\n        language: system\n"
+		       "        pass_filenames: false\n        always_run: true\n        stages: [post-commit]\n");
 	printf("\n(see README.md, \"Hooks and hook managers\"; 'git session hooks install --force' installs beside it anyway)\n");
 }
 
@@ -58,7 +62,18 @@ static const char *managed_by(const char *dir, int from_config)
 	return NULL;
 }
 
-static int hooks_install(const char *dir, int from_config, int force)
+/*
+ * post-commit records each commit and the files it changed in one
+ * checkpoint. A pre-commit hook would checkpoint the staged files even
+ * for a commit that is then aborted, at the price of one more run per
+ * commit and git re-reading the whole index after it: opt-in.
+ */
+static int optional_hook(const char *name)
+{
+	return !strcmp(name, "pre-commit");
+}
+
+static int hooks_install(const char *dir, int from_config, int force, int pre_commit)
 {
 	const char *manager = managed_by(dir, from_config);
 	int error = 0;
@@ -70,7 +85,8 @@ static int hooks_install(const char *dir, int from_config, int force)
 	if (access(dir, F_OK) < 0 && mkdir(dir, 0777) < 0)
 		return gs_error("cannot create '%s'", dir);
 	for (const struct hook_script *h = hook_scripts; h->name && !error; h++)
-		error = hooks_install_one(dir, h);
+		if (pre_commit || !optional_hook(h->name))
+			error = hooks_install_one(dir, h);
 	if (!error)
 		printf("Installed the git-session hooks in '%s'\n", dir);
 	return error;
@@ -87,18 +103,20 @@ static int hooks_status(const char *dir, int from_config)
 	printf("hooks directory: %s%s\n", dir, from_config ? " (core.hooksPath)" : "");
 	for (const struct hook_script *h = hook_scripts; h->name; h++) {
 		enum hook_state st = hooks_state(dir, h->name, &manager);
-		printf("  %-20s %s%s\n", h->name, words[st], st == HOOK_MANAGED ? manager : "");
+		printf("  %-20s %s%s%s\n", h->name, words[st], st == HOOK_MANAGED ? manager : "",
+		       st == HOOK_ABSENT && optional_hook(h->name) ? " (optional: install --pre-commit)" : "");
 	}
 	return 0;
 }
 
 CMD(hooks)
 {
-	int force = 0, from_config, error;
+	int force = 0, pre_commit = 0, from_config, error;
 	const char *sub;
 	char *dir = NULL;
 	const struct option opts[] = {
 		{ OPT_BOOL, 0, "force", &force, NULL, "install even where a hook manager owns the hooks" },
+		{ OPT_BOOL, 0, "pre-commit", &pre_commit, NULL, "also checkpoint the staged files before each commit" },
 		OPT_END_MARK,
 	};
 
@@ -113,7 +131,7 @@ CMD(hooks)
 	if ((error = worktree_hooks_dir(&dir, &from_config, c->st)) < 0)
 		return 1;
 	if (!strcmp(sub, "install")) {
-		error = hooks_install(dir, from_config, force);
+		error = hooks_install(dir, from_config, force, pre_commit);
 	} else if (!strcmp(sub, "uninstall")) {
 		for (const struct hook_script *h = hook_scripts; h->name && !error; h++)
 			error = hooks_uninstall_one(dir, h->name);
@@ -201,19 +219,21 @@ static int hook_trailer(struct cmd_ctx *c, const char *id, int argc, const char 
 	return error;
 }
 
+/* The commit, and the files it changed: one checkpoint per commit. */
 static int hook_post_commit(struct cmd_ctx *c, const char *id, int argc, const char **argv)
 {
 	char head[HEX_SZ], *branch = NULL, *subject = NULL;
-	cJSON *op;
+	cJSON *op, *files = NULL;
 	int error;
 
 	if ((error = store_head(&branch, head, c->st)) < 0 ||
-	    (error = worktree_commit_subject(&subject, c->st, head)) < 0)
+	    (error = worktree_commit(&subject, &files, c->st, head)) < 0)
 		goto cleanup;
 	op = op_new("commit.record", NULL);
 	json_set_str(op_args(op), "id", head);
 	json_set_str(op_args(op), "subject", subject);
 	json_set_str(op_args(op), "branch", branch);
+	json_set(op_args(op), "files", files);
 	error = hook_write(c, id, op);
 cleanup:
 	free(branch);

@@ -33,9 +33,12 @@ static cJSON *find_commit(const cJSON *state, const char *id)
 	return NULL;
 }
 
+/* args: {"id", "subject", "branch", "files"?: path -> {status, oid}} */
 static int op_commit_record(struct apply_ctx *c)
 {
+	const cJSON *files = cJSON_GetObjectItemCaseSensitive(c->args, "files");
 	const char *id, *subject, *branch;
+	int n = cJSON_GetArraySize(files), overflow;
 	cJSON *m;
 
 	if (arg_text(&id, c, "id", 1) < 0 || arg_text(&subject, c, "subject", 0) < 0 ||
@@ -45,17 +48,27 @@ static int op_commit_record(struct apply_ctx *c)
 		return apply_fail(c, "'%s' is not a commit id", id);
 	if (find_commit(c->state, id))
 		return apply_fail(c, "commit %.7s is already recorded", id);
+	/* a commit that adds a whole tree may not fit: it is still recorded */
+	overflow = n > STATE_MANIFEST_MAX -
+		cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(c->state, "files"));
+	if (files && !overflow && state_record_files(c, files, NULL, NULL, NULL) < 0)
+		return GS_ERROR;
 	m = cJSON_CreateObject();
 	json_set_str(m, "id", id);
 	json_set_str(m, "subject", subject);
 	json_set_str(m, "branch", branch);
 	json_set_str(m, "timestamp", c->at);
+	if (files)
+		cJSON_AddItemToObject(m, "files", cJSON_CreateNumber(n));
 	cJSON_AddItemToArray(json_arr(c->state, "commits"), m);
 	sbuf_addf(&c->subject, "commit %.7s", id);
 	if (subject) {
 		sbuf_adds(&c->subject, ": ");
 		subject_quote(&c->subject, subject, 60);
 	}
+	if (files)
+		sbuf_addf(&c->subject, " (%d file%s%s)", n, n == 1 ? "" : "s",
+			  overflow ? ", too many for the manifest" : "");
 	return 0;
 }
 

@@ -419,6 +419,39 @@ static int file_updates(git_tree_update *up, size_t *n, git_tree *base, const st
 	return 0;
 }
 
+/*
+ * libgit2 checks a path against the base tree, so one update cannot put
+ * a file where a folder was or the other way round (d.txt becoming
+ * d.txt/inner): removals go first, into a tree of their own, and the
+ * remaining updates apply to it. Only when there is both kind.
+ */
+static int apply_removals(git_tree **base, gs_store *st, git_tree_update *up, size_t *n)
+{
+	git_tree_update *rm = xcalloc(*n, sizeof(*rm));
+	size_t nrm = 0, keep = 0;
+	git_oid id;
+	int error = 0;
+
+	for (size_t i = 0; i < *n; i++)
+		if (up[i].action == GIT_TREE_UPDATE_REMOVE)
+			rm[nrm++] = up[i];
+	if (nrm && nrm < *n - 2) {
+		git_tree *removed = NULL;
+
+		if (git_tree_create_updated(&id, st->repo, *base, nrm, rm) < 0 ||
+		    git_tree_lookup(&removed, st->repo, &id) < 0)
+			error = store_git_error("cannot write the checkpoint's tree");
+		git_tree_free(*base);
+		*base = removed;
+		for (size_t i = 0; i < *n; i++)
+			if (up[i].action != GIT_TREE_UPDATE_REMOVE)
+				up[keep++] = up[i];
+		*n = keep;
+	}
+	free(rm);
+	return error;
+}
+
 int store_write_checkpoint(char out[HEX_SZ], gs_store *st, const struct store_checkpoint *cp)
 {
 	git_signature *author = NULL, *committer = NULL;
@@ -427,7 +460,7 @@ int store_write_checkpoint(char out[HEX_SZ], gs_store *st, const struct store_ch
 	git_tree_update *up = xcalloc(cp->nfiles + 2, sizeof(*up));
 	char **paths = xcalloc(cp->nfiles + 2, sizeof(*paths));
 	git_oid parent_id, tree_id, commit_id;
-	size_t n = 2;
+	size_t n = 2, npaths = 2;
 	int error = GS_ERROR;
 	unsigned char dirs[256];
 
@@ -464,6 +497,9 @@ int store_write_checkpoint(char out[HEX_SZ], gs_store *st, const struct store_ch
 	}
 	if (file_updates(up, &n, base, cp, paths) < 0)
 		goto cleanup;
+	npaths = n;
+	if (apply_removals(&base, st, up, &n) < 0)
+		goto cleanup;
 	if (git_tree_create_updated(&tree_id, st->repo, base, n, up) < 0 ||
 	    git_tree_lookup(&tree, st->repo, &tree_id) < 0) {
 		store_git_error("cannot write the checkpoint's tree");
@@ -482,7 +518,7 @@ int store_write_checkpoint(char out[HEX_SZ], gs_store *st, const struct store_ch
 		sync_new_object_dirs(st, dirs);
 	error = 0;
 cleanup:
-	for (size_t i = 2; i < n; i++)
+	for (size_t i = 2; i < npaths; i++)
 		free(paths[i]);
 	free(paths);
 	free(up);

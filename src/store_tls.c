@@ -26,6 +26,28 @@ void store_global_shutdown(void)
 	git_libgit2_shutdown();
 }
 
+#ifdef GS_STATIC_LIBGIT2
+/*
+ * Linked statically, the linker's --wrap routes libgit2's calls here,
+ * and a local command skips all of its network start-up: mbedTLS (the CA
+ * bundle, and an entropy pool seeded by HAVEGE) and libssh2 (OpenSSL
+ * loading its error strings) -- two thirds of git_libgit2_init().
+ */
+int __real_git_mbedtls_stream_global_init(void);
+int __wrap_git_mbedtls_stream_global_init(void);
+int __real_libssh2_init(int flags);
+int __wrap_libssh2_init(int flags);
+
+int __wrap_git_mbedtls_stream_global_init(void)
+{
+	return certificates_wanted ? __real_git_mbedtls_stream_global_init() : 0;
+}
+
+int __wrap_libssh2_init(int flags)
+{
+	return certificates_wanted ? __real_libssh2_init(flags) : 0;
+}
+#else
 int mbedtls_x509_crt_parse_file(void *chain, const char *path);
 
 int mbedtls_x509_crt_parse_file(void *chain, const char *path)
@@ -37,3 +59,4 @@ int mbedtls_x509_crt_parse_file(void *chain, const char *path)
 	*(void **)&real = dlsym(RTLD_NEXT, "mbedtls_x509_crt_parse_file");
 	return real ? real(chain, path) : -1;
 }
+#endif

@@ -478,17 +478,122 @@ cleanup:
 	return error;
 }
 
-int worktree_commit_subject(char **out, gs_store *st, const char *oid)
+/* git's tree order: a tree's name sorts as if it ended in '/'. */
+static int entry_cmp(const git_tree_entry *a, const git_tree_entry *b)
 {
-	git_commit *c = NULL;
-	git_oid id;
+	const char *na = git_tree_entry_name(a), *nb = git_tree_entry_name(b);
+	size_t la = strlen(na), lb = strlen(nb);
+	int c = memcmp(na, nb, la < lb ? la : lb);
+	unsigned char ca, cb;
 
-	*out = NULL;
-	if (git_oid_fromstr(&id, oid) < 0 || git_commit_lookup(&c, st->repo, &id) < 0)
-		return store_git_error("cannot read commit %s", oid);
-	*out = xstrdup(git_commit_summary(c) ? git_commit_summary(c) : "");
+	if (c)
+		return c;
+	ca = la > lb ? (unsigned char)na[lb] : git_tree_entry_type(a) == GIT_OBJECT_TREE ? '/' : 0;
+	cb = lb > la ? (unsigned char)nb[la] : git_tree_entry_type(b) == GIT_OBJECT_TREE ? '/' : 0;
+	return ca - cb;
+}
+
+static void commit_file(cJSON *files, const char *path, const git_tree_entry *from,
+			const git_tree_entry *to)
+{
+	cJSON *e = cJSON_CreateObject();
+	char oid[HEX_SZ];
+
+	if (!to) {
+		json_set_str(e, "status", "deleted");
+	} else {
+		git_oid_tostr(oid, sizeof(oid), git_tree_entry_id(to));
+		json_set_str(e, "status", from ? "modified" : "created");
+		json_set_str(e, "oid", oid);
+	}
+	cJSON_AddItemToObject(files, path, e);
+}
+
+static int diff_trees(cJSON *files, git_repository *repo, struct sbuf *path,
+		      const git_tree *a, const git_tree *b);
+
+/* One name on either side (a or b may be NULL); recurses into trees. */
+static int diff_entry(cJSON *files, git_repository *repo, struct sbuf *path,
+		      const git_tree_entry *a, const git_tree_entry *b)
+{
+	const git_tree_entry *e = a ? a : b;
+	size_t len = path->len;
+	int error = 0;
+
+	if (a && b && git_oid_equal(git_tree_entry_id(a), git_tree_entry_id(b)) &&
+	    git_tree_entry_filemode(a) == git_tree_entry_filemode(b))
+		return 0;
+	if (git_tree_entry_filemode(e) == GIT_FILEMODE_COMMIT)
+		return 0;	/* a submodule: its commits are not ours to record */
+	sbuf_adds(path, git_tree_entry_name(e));
+	if (git_tree_entry_type(e) == GIT_OBJECT_TREE) {
+		git_tree *ta = NULL, *tb = NULL;
+
+		sbuf_addch(path, '/');
+		if ((a && git_tree_lookup(&ta, repo, git_tree_entry_id(a)) < 0) ||
+		    (b && git_tree_lookup(&tb, repo, git_tree_entry_id(b)) < 0))
+			error = GS_ERROR;
+		else
+			error = diff_trees(files, repo, path, ta, tb);
+		git_tree_free(ta);
+		git_tree_free(tb);
+	} else {
+		commit_file(files, path->buf, a, b);
+	}
+	path->len = len;
+	path->buf[len] = '\0';
+	return error;
+}
+
+/* Walks both trees in order and descends only where they differ. */
+static int diff_trees(cJSON *files, git_repository *repo, struct sbuf *path,
+		      const git_tree *a, const git_tree *b)
+{
+	size_t na = a ? git_tree_entrycount(a) : 0, nb = b ? git_tree_entrycount(b) : 0, i = 0, j = 0;
+	int error = 0;
+
+	while (!error && (i < na || j < nb)) {
+		const git_tree_entry *ea = i < na ? git_tree_entry_byindex(a, i) : NULL;
+		const git_tree_entry *eb = j < nb ? git_tree_entry_byindex(b, j) : NULL;
+		int c = !ea ? 1 : !eb ? -1 : entry_cmp(ea, eb);
+
+		error = diff_entry(files, repo, path, c <= 0 ? ea : NULL, c >= 0 ? eb : NULL);
+		i += c <= 0;
+		j += c >= 0;
+	}
+	return error;
+}
+
+int worktree_commit(char **subject, cJSON **files, gs_store *st, const char *oid)
+{
+	git_commit *c = NULL, *parent = NULL;
+	git_tree *tree = NULL, *old = NULL;
+	struct sbuf path = SBUF_INIT;
+	git_oid id;
+	int error = 0;
+
+	*subject = NULL;
+	*files = cJSON_CreateObject();
+	sbuf_add(&path, "", 0);
+	/* libgit2's tree diff reads every subtree: this one skips equal ones */
+	if (git_oid_fromstr(&id, oid) < 0 || git_commit_lookup(&c, st->repo, &id) < 0 ||
+	    git_commit_tree(&tree, c) < 0 ||
+	    (git_commit_parentcount(c) && (git_commit_parent(&parent, c, 0) < 0 ||
+					   git_commit_tree(&old, parent) < 0)) ||
+	    diff_trees(*files, st->repo, &path, old, tree) < 0) {
+		error = store_git_error("cannot read commit %s", oid);
+		cJSON_Delete(*files);
+		*files = NULL;
+		goto cleanup;
+	}
+	*subject = xstrdup(git_commit_summary(c) ? git_commit_summary(c) : "");
+cleanup:
+	sbuf_release(&path);
+	git_tree_free(old);
+	git_tree_free(tree);
+	git_commit_free(parent);
 	git_commit_free(c);
-	return 0;
+	return error;
 }
 
 int worktree_hooks_dir(char **out, int *from_config, gs_store *st)

@@ -20,6 +20,7 @@ _git_session ()
 		return
 	fi
 	case "$subcommand,$cur" in
+	hooks,--*) __gitcomp "--force --pre-commit" ;;
 	hooks,*) __gitcomp "install uninstall status" 2>/dev/null ||
 			COMPREPLY=($(compgen -W "install uninstall status" -- "$cur")) ;;
 	start,--*) __gitcomp "--id= --goal= --plan= --phase= --budget= --mode= --pause-current --quiet" ;;

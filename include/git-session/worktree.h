@@ -63,8 +63,12 @@ int worktree_project(cJSON **out, gs_store *st, const char *recorded_branch,
  */
 int worktree_staged(cJSON **out, gs_store *st);
 
-/* The first line of commit oid's message; the caller frees it. */
-int worktree_commit_subject(char **out, gs_store *st, const char *oid);
+/*
+ * Commit oid's first message line, and the files it changes against its
+ * first parent (all of them for a root commit), as worktree_staged gives
+ * them: what the index staged for that commit. The caller frees both.
+ */
+int worktree_commit(char **subject, cJSON **files, gs_store *st, const char *oid);
 
 /*
  * Where hooks go: core.hooksPath (relative to the top of the working

@@ -15,18 +15,21 @@ test_expect_success 'setup: a pre-existing pre-commit hook that writes a marker 
 	cp -p .git/hooks/pre-commit ../pre-commit.orig
 '
 
-test_expect_success 'install keeps the existing hook; installing twice changes nothing' '
+test_expect_success 'install leaves the existing pre-commit alone; installing twice changes nothing' '
 	git session hooks install >out &&
 	grep "^Installed the git-session hooks in" out &&
-	test -f .git/hooks/pre-commit.git-session-saved &&
-	cmp ../pre-commit.orig .git/hooks/pre-commit.git-session-saved &&
-	grep "# git-session hook: pre-commit" .git/hooks/pre-commit &&
+	cmp ../pre-commit.orig .git/hooks/pre-commit &&
+	! test -e .git/hooks/pre-commit.git-session-saved &&
+	for h in prepare-commit-msg commit-msg post-commit post-checkout post-rewrite
+	do
+		grep "# git-session hook: $h" .git/hooks/$h || return 1
+	done &&
 	(cd .git/hooks && ls -l; cat *) >before &&
 	git session hooks install >/dev/null &&
 	(cd .git/hooks && ls -l; cat *) >after &&
 	test_cmp before after &&
 	git session hooks status >out &&
-	grep "pre-commit  *installed, and runs the hook that was there before" out &&
+	grep "pre-commit  *someone else.s hook$" out &&
 	grep "post-commit  *installed$" out
 '
 
@@ -37,23 +40,21 @@ test_expect_success 'a commit with no active session adds nothing' '
 	grep ran marker
 '
 
-test_expect_success 'a commit with an active session: checkpoint, trailer, commit recorded' '
+test_expect_success 'a commit with an active session: one checkpoint, trailer, commit and files recorded' '
 	git session start hooked -q &&
 	before=$(git rev-list --count SESSION_HEAD) &&
 	echo b >b.txt && echo changed >a.txt && git add a.txt b.txt &&
 	test_tick && git commit -q -m "add b" &&
 	test "$(trailer)" = $id &&
-	git log --format="%s|%(trailers:key=Session-Op,valueonly,separator=)" -2 SESSION_HEAD >log &&
-	cat >expect <<-EOF &&
-	commit $(git rev-parse --short=7 HEAD): "add b"|commit.record
-	pre-commit: 2 staged files|hook.pre-commit
-	EOF
+	git log --format="%s|%(trailers:key=Session-Op,valueonly,separator=)" -1 SESSION_HEAD >log &&
+	echo "commit $(git rev-parse --short=7 HEAD): \"add b\" (2 files)|commit.record" >expect &&
 	test_cmp expect log &&
-	test "$(git rev-list --count SESSION_HEAD)" = $((before + 2)) &&
-	test "$(git rev-parse SESSION_HEAD~1:files/b.txt)" = "$(git rev-parse HEAD:b.txt)" &&
+	test "$(git rev-list --count SESSION_HEAD)" = $((before + 1)) &&
+	test "$(git rev-parse SESSION_HEAD:files/b.txt)" = "$(git rev-parse HEAD:b.txt)" &&
+	test "$(git rev-parse SESSION_HEAD:files/a.txt)" = "$(git rev-parse HEAD:a.txt)" &&
 	session_json >s &&
-	test "$(json_field s "[(c[\"id\"], c[\"subject\"], c[\"branch\"]) for c in d[\"commits\"]]")" = \
-		"[[\"$(git rev-parse HEAD)\", \"add b\", \"main\"]]" &&
+	test "$(json_field s "[(c[\"id\"], c[\"subject\"], c[\"branch\"], c[\"files\"]) for c in d[\"commits\"]]")" = \
+		"[[\"$(git rev-parse HEAD)\", \"add b\", \"main\", 2]]" &&
 	test "$(json_field s "d[\"files\"][\"b.txt\"][\"status\"]")" = created &&
 	test "$(json_field s "d[\"files\"][\"a.txt\"][\"status\"]")" = modified &&
 	git log --format="%H %(trailers:key=Session-Id,valueonly,separator=)" | grep "^$(git rev-parse HEAD) $id"
@@ -62,7 +63,7 @@ test_expect_success 'a commit with an active session: checkpoint, trailer, commi
 test_expect_success 'the staged blob is recorded, not the working tree file' '
 	echo staged >c.txt && git add c.txt && echo "not staged" >c.txt &&
 	test_tick && git commit -q -m "add c" &&
-	test "$(git rev-parse SESSION_HEAD~1:files/c.txt)" = "$(git rev-parse HEAD:c.txt)" &&
+	test "$(git rev-parse SESSION_HEAD:files/c.txt)" = "$(git rev-parse HEAD:c.txt)" &&
 	git checkout -q -- c.txt
 '
 
@@ -71,11 +72,36 @@ test_expect_success 'GIT_INDEX_FILE is honoured (git commit <path> uses a tempor
 	echo d2 >d.txt && echo e2 >e.txt && git add e.txt &&
 	test_tick && git commit -q -m "only d" d.txt &&
 	git show --stat --format= HEAD >stat && grep d.txt stat && ! grep e.txt stat &&
-	git show SESSION_HEAD~1:session.json >s &&
+	session_json >s &&
 	test "$(json_field s "d[\"files\"][\"d.txt\"][\"oid\"]")" = "$(git rev-parse HEAD:d.txt)" &&
-	git log -1 --format=%s SESSION_HEAD~1 >subject &&
-	echo "pre-commit: 1 staged file" >expect && test_cmp expect subject &&
+	test "$(json_field s "d[\"files\"][\"e.txt\"][\"oid\"]")" = "$(git rev-parse HEAD~1:e.txt)" &&
+	git log -1 --format=%s SESSION_HEAD >subject &&
+	echo "commit $(git rev-parse --short=7 HEAD): \"only d\" (1 file)" >expect && test_cmp expect subject &&
 	git reset -q
+'
+
+test_expect_success 'a commit records exactly the files git diff-tree names, at any depth' '
+	mkdir -p deep/er/est && echo 1 >deep/er/est/x && echo 2 >deep/y && echo 3 >z &&
+	git add deep z && test_tick && git commit -q -m "deep files" &&
+	git rm -q deep/y && echo 1b >deep/er/est/x && chmod +x z &&
+	git rm -q d.txt && mkdir d.txt && echo inner >d.txt/inner &&
+	git add -A deep z d.txt && test_tick && git commit -q -m "mixed change" &&
+	git diff-tree -r --no-renames --name-status HEAD~1 HEAD |
+		sed "s/^A/created/; s/^M/modified/; s/^D/deleted/" | sort >expect &&
+	git show SESSION_HEAD:op.json >op &&
+	json_field op "\"\\n\".join(\"%s\\t%s\" % (f[\"status\"], p) for p, f in d[\"args\"][\"files\"].items())" |
+		sort >actual &&
+	test_cmp expect actual &&
+	session_json >s &&
+	test "$(json_field s "[c[\"files\"] for c in d[\"commits\"]][-1]")" = 5 &&
+	for p in deep/er/est/x z d.txt/inner
+	do
+		test "$(git rev-parse SESSION_HEAD:files/$p)" = "$(git rev-parse HEAD:$p)" || return 1
+	done &&
+	test_must_fail git rev-parse -q --verify SESSION_HEAD:files/deep/y &&
+	test "$(json_field s "d[\"files\"][\"deep/y\"][\"status\"]")" = deleted &&
+	git rm -q -r d.txt && echo d2 >d.txt && git add d.txt && test_tick && git commit -q -m "d.txt back" &&
+	test "$(git rev-parse SESSION_HEAD:files/d.txt)" = "$(git rev-parse HEAD:d.txt)"
 '
 
 test_expect_success 'the existing hook still decides: it can refuse the commit' '
@@ -158,7 +184,7 @@ test_expect_success 'a held session lock or a corrupt session never blocks a com
 	: >.git/refs/sessions/$id.lock &&
 	echo k >k.txt && git add k.txt && test_tick &&
 	git commit -q -m "while locked" 2>err &&
-	grep "^warning: git-session could not record the pre-commit hook; git goes on" err &&
+	grep "^warning: git-session could not record the post-commit hook; git goes on" err &&
 	test "$(git log -1 --format=%s)" = "while locked" &&
 	rm .git/refs/sessions/$id.lock &&
 	good=$(git rev-parse SESSION_HEAD) &&
@@ -174,14 +200,19 @@ test_expect_success 'a held session lock or a corrupt session never blocks a com
 '
 
 test_expect_success 'session.strictHooks=true makes such a failure block' '
-	git config session.strictHooks true && git config session.lockTimeout 100 &&
-	: >.git/refs/sessions/$id.lock &&
+	git config session.strictHooks true &&
+	good=$(git rev-parse SESSION_HEAD) &&
+	bad=$(printf "{" | git hash-object -w --stdin) &&
+	tree=$(printf "100644 blob %s\tsession.json\n" $bad | git mktree) &&
+	git update-ref refs/sessions/$id $(git commit-tree -p $good -m broken $tree) &&
 	echo m >m.txt && git add m.txt && head=$(git rev-parse HEAD) &&
 	test_must_fail git commit -q -m "strict" 2>err &&
+	grep "is damaged" err &&
 	test "$(git rev-parse HEAD)" = $head &&
-	rm .git/refs/sessions/$id.lock &&
-	git config --unset session.strictHooks && git config --unset session.lockTimeout &&
-	git commit -q -m "strict, later"
+	git update-ref refs/sessions/$id $good &&
+	git config --unset session.strictHooks &&
+	git commit -q -m "strict, later" &&
+	test "$(trailer)" = $id
 '
 
 test_expect_success 'a missing git-session binary does not block a commit' '
@@ -209,6 +240,28 @@ test_expect_success 'worktrees: hooks are shared, each worktree records its own 
 	test "$(json_field s "d[\"commits\"][0][\"subject\"]")" = "from wt2" &&
 	git show refs/sessions/$id:session.json >s &&
 	! grep "from wt2" s
+'
+
+test_expect_success 'install --pre-commit also checkpoints the staged files, running the existing hook first' '
+	git session hooks install --pre-commit >/dev/null &&
+	cmp ../pre-commit.orig .git/hooks/pre-commit.git-session-saved &&
+	grep "# git-session hook: pre-commit" .git/hooks/pre-commit &&
+	git session hooks status >out &&
+	grep "pre-commit  *installed, and runs the hook that was there before" out &&
+	: >marker && echo q >q.txt && git add q.txt && test_tick && git commit -q -m "with pre-commit" &&
+	grep ran marker &&
+	git log --format="%s|%(trailers:key=Session-Op,valueonly,separator=)" -2 SESSION_HEAD >log &&
+	cat >expect <<-EOF &&
+	commit $(git rev-parse --short=7 HEAD): "with pre-commit" (1 file)|commit.record
+	pre-commit: 1 staged file|hook.pre-commit
+	EOF
+	test_cmp expect log &&
+	test "$(git rev-parse SESSION_HEAD~1:files/q.txt)" = "$(git rev-parse HEAD:q.txt)" &&
+	tip=$(git rev-parse SESSION_HEAD) && head=$(git rev-parse HEAD) &&
+	touch refuse && echo r >r.txt && git add r.txt &&
+	test_must_fail git commit -q -m refused &&
+	test "$(git rev-parse HEAD)" = $head && test "$(git rev-parse SESSION_HEAD)" = $tip &&
+	rm refuse && git reset -q
 '
 
 test_expect_success 'uninstall restores the previous hook byte for byte' '
@@ -243,11 +296,11 @@ test_expect_success 'hook managers: husky, lefthook and pre-commit are left alon
 	printf "#!/bin/sh\n# lefthook run pre-commit\n" >.git/hooks/pre-commit.lh &&
 	mv .git/hooks/pre-commit ../pre-commit.keep && mv .git/hooks/pre-commit.lh .git/hooks/pre-commit &&
 	git session hooks install >out &&
-	grep "managed by lefthook" out && grep "run: git session hook pre-commit" out &&
+	grep "managed by lefthook" out && grep "run: git session hook post-commit" out &&
 	! test -e .git/hooks/post-commit &&
 	printf "#!/bin/sh\n# File generated by pre-commit: https://pre-commit.com\n" >.git/hooks/pre-commit &&
 	git session hooks install >out &&
-	grep "managed by pre-commit" out && grep "entry: git session hook pre-commit" out &&
+	grep "managed by pre-commit" out && grep "entry: git session hook post-commit" out &&
 	mv ../pre-commit.keep .git/hooks/pre-commit
 '
 
