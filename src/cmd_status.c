@@ -1,5 +1,5 @@
 /*
- * cmd_status.c - the reports: status, tokens, diff. Each builds its
+ * cmd_status.c - the reports: status, tokens, diff, timeline. Each builds its
  * object with report.c and prints it as JSON, or renders it for a person.
  */
 #include "git-session/cmd.h"
@@ -13,6 +13,8 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
 #include <string.h>
 
 CMD(status)
@@ -230,5 +232,57 @@ cleanup:
 	cJSON_Delete(d);
 	store_tip_clear(&ta);
 	store_tip_clear(&tb);
+	return cmd_exit(error);
+}
+
+/* --width, else COLUMNS, else the terminal's, else 80. */
+static int timeline_width(int given)
+{
+	struct winsize ws;
+	const char *cols = getenv("COLUMNS");
+	int w = given;
+
+	if (w <= 0 && cols && atoi(cols) > 0)
+		w = atoi(cols);
+	if (w <= 0 && isatty(1) && ioctl(1, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0)
+		w = ws.ws_col;
+	if (w <= 0)
+		w = 80;
+	return w < 40 ? 40 : w > 1000 ? 1000 : w;
+}
+
+CMD(timeline)
+{
+	static const char *const usage[] = { "git session timeline [<id>] [--width=<columns>] [--json]", NULL };
+	struct report_opts o = { 0 };
+	struct report_ctx ctx = { 0 };
+	struct store_tip tip = { 0 };
+	cJSON *state = NULL, *r = NULL;
+	char *id = NULL;
+	struct view v;
+	int error, width = 0;
+	const struct option opts[] = {
+		REPORT_OPTIONS(o),
+		{ OPT_INT, 0, "width", &width, "<columns>", "draw this wide (default: the terminal's, or 80)" },
+		OPT_END_MARK,
+	};
+
+	if ((error = parse_options(&argc, argv, opts, usage, 0)) < 0 ||
+	    (error = cmd_no_more_args(argc, 1, usage)) < 0 ||
+	    (error = view_load_target(&state, &tip, &ctx, &id, c, argc ? argv[0] : NULL)) < 0 ||
+	    (error = view_start(&v, c, &o)) < 0)
+		goto cleanup;
+	r = report_timeline(state);
+	if (o.json) {
+		view_print_json(r);
+	} else {
+		view_timeline(&v, r, timeline_width(width));
+		view_finish(&v);
+	}
+cleanup:
+	cJSON_Delete(r);
+	cJSON_Delete(state);
+	store_tip_clear(&tip);
+	free(id);
 	return cmd_exit(error);
 }

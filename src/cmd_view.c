@@ -275,3 +275,46 @@ cleanup:
 	free(ref);
 	return cmd_exit(error);
 }
+
+/*
+ * `git session __complete (sessions | phases | agents)`: the words the
+ * shell completion offers, one a line; nothing, silently, on any error.
+ */
+CMD(complete)
+{
+	const char *what = argc == 2 ? argv[1] : "";
+	struct store_tip tip = { 0 };
+	cJSON *state = NULL;
+	char *id = NULL, *ref;
+	const cJSON *x;
+	int error;
+
+	if (!strcmp(what, "sessions")) {
+		char **ids = NULL;
+		size_t n = 0;
+
+		if (store_list(&ids, &n, c->st, SESSIONS_PREFIX) == 0)
+			for (size_t i = 0; i < n; i++)
+				printf("%s\n", ids[i]);
+		store_ids_free(ids, n);
+		return 0;
+	}
+	if ((strcmp(what, "phases") && strcmp(what, "agents")) || engine_active(&id, c->st) < 0)
+		return 0;
+	ref = engine_refname(id);
+	error = engine_load_ref(&state, &tip, c->st, ref);
+	free(ref);
+	if (!error)
+		cJSON_ArrayForEach(x, cJSON_GetObjectItemCaseSensitive(state, what)) {
+			const cJSON *v = cJSON_GetObjectItemCaseSensitive(x, "id");
+
+			if (cJSON_IsNumber(v))
+				printf("%d\n", v->valueint);
+			else if (cJSON_IsString(v))
+				printf("%s\n", v->valuestring);
+		}
+	cJSON_Delete(state);
+	store_tip_clear(&tip);
+	free(id);
+	return 0;
+}

@@ -47,17 +47,20 @@ static const struct command commands[] = {
 	{ "milestone", cmd_milestone, 1, "add a milestone, or mark one reached" },
 	{ "artifact", cmd_artifact, 1, "record an artifact the work produced" },
 	{ "diff", cmd_diff, 1, "what changed between two checkpoints" },
+	{ "timeline", cmd_timeline, 1, "draw phases, agents, failures and commits along time" },
 	{ "fsck", cmd_fsck, 1, "check every checkpoint; --repair goes back to the last good one" },
 	{ "rollback", cmd_rollback, 1, "go back to the last good (or a named) checkpoint" },
 	{ "hooks", cmd_hooks, 1, "install, remove or show the git hooks that checkpoint on commit" },
 	{ "hook", cmd_hook, 1, "run by the installed hooks" },
+	{ "__complete", cmd_complete, 1, NULL },	/* for the shell completion, not listed */
 };
 
 static void list_commands(FILE *f)
 {
 	fprintf(f, "usage: git session <command> [<args>]\n\nCommands:\n");
 	for (size_t i = 0; i < ARRAY_SIZE(commands); i++)
-		fprintf(f, "   %-12s %s\n", commands[i].name, commands[i].summary);
+		if (commands[i].summary)
+			fprintf(f, "   %-12s %s\n", commands[i].name, commands[i].summary);
 	fprintf(f, "\nSee 'git session <command> -h' for a command's options.\n");
 }
 
@@ -93,7 +96,7 @@ static void suggest(const char *typed)
 {
 	size_t best = (size_t)-1, n = 0;
 
-	for (size_t i = 0; i < ARRAY_SIZE(commands); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(commands) && commands[i].summary; i++) {
 		size_t d = distance(typed, commands[i].name);
 		if (!strncmp(commands[i].name, typed, strlen(typed)) && *typed)
 			d = 1;	/* a prefix is as good as one typo */
@@ -102,11 +105,11 @@ static void suggest(const char *typed)
 	}
 	if (best > 2)
 		return;
-	for (size_t i = 0; i < ARRAY_SIZE(commands); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(commands) && commands[i].summary; i++)
 		n += distance(typed, commands[i].name) == best ||
 		     (best == 1 && *typed && !strncmp(commands[i].name, typed, strlen(typed)));
 	fprintf(stderr, "\nThe most similar command%s\n", n == 1 ? " is" : "s are");
-	for (size_t i = 0; i < ARRAY_SIZE(commands); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(commands) && commands[i].summary; i++)
 		if (distance(typed, commands[i].name) == best ||
 		    (best == 1 && *typed && !strncmp(commands[i].name, typed, strlen(typed))))
 			fprintf(stderr, "\t%s\n", commands[i].name);

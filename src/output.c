@@ -63,6 +63,18 @@ void out_relative_time(struct sbuf *sb, time_t then, time_t now)
 		}
 }
 
+void out_duration(struct sbuf *sb, long secs)
+{
+	if (secs >= 86400)
+		sbuf_addf(sb, "%ldd %ldh", secs / 86400, secs % 86400 / 3600);
+	else if (secs >= 3600)
+		sbuf_addf(sb, "%ldh %ldm", secs / 3600, secs % 3600 / 60);
+	else if (secs >= 60)
+		sbuf_addf(sb, "%ldm %lds", secs / 60, secs % 60);
+	else
+		sbuf_addf(sb, "%lds", secs < 0 ? 0 : secs);
+}
+
 void out_human_count(struct sbuf *sb, double n)
 {
 	if (n >= 1e6)

@@ -1,33 +1,88 @@
 # bash completion for git-session, used by git's own completion as
 # `git session <TAB>`. Install as .../bash-completion/completions/git-session
 # (make install does) or source it after git's completion.
+#
+# Options come from each command's own `-h`, so they never fall behind;
+# session ids, phase numbers and agent ids from `git session __complete`.
 
-__git_session_commands="start status show list log switch pause resume close archive unarchive checkpoint note summary set get phase agent file error tokens decide task milestone artifact diff hooks fsck rollback"
+__git_session_commands="start status show list log switch pause resume close archive unarchive checkpoint note summary set get phase agent file error tokens decide task milestone artifact diff timeline hooks fsck rollback"
 
-__git_session_ids ()
+__git_session_reply ()
 {
-	git for-each-ref --format='%(refname:strip=2)' refs/sessions 2>/dev/null
+	local words="$1" cur="$2"
+	__gitcomp "$words" "" "$cur" 2>/dev/null ||
+		COMPREPLY=($(compgen -W "$words" -- "$cur"))
+}
+
+__git_session_reply_nl ()
+{
+	local words="$1" cur="$2"
+	__gitcomp_nl "$words" "" "$cur" 2>/dev/null ||
+		COMPREPLY=($(compgen -W "$words" -- "$cur"))
+}
+
+# the long options of one command, "--opt=" when it takes a value
+__git_session_options ()
+{
+	local var="__git_session_opts_$1"
+	if [ -z "${!var}" ]; then
+		printf -v "$var" '%s' "$(git session "$1" -h 2>&1 |
+			sed -n 's/^ *\(-[a-zA-Z], \)\{0,1\}\(--[a-z][a-z-]*\)\( <\)\{0,1\}.*/\2\3/p' |
+			sed 's/ <$/=/' | sort -u | tr '\n' ' ')"
+	fi
+	echo "${!var}"
+}
+
+__git_session_subcommands ()
+{
+	case "$1" in
+	phase) echo "add start complete fail skip retry step" ;;
+	agent) echo "start progress done fail" ;;
+	file) echo "created modified deleted" ;;
+	error) echo "add resolve" ;;
+	tokens) echo "add" ;;
+	task|milestone) echo "add done" ;;
+	hooks) echo "install uninstall status" ;;
+	esac
 }
 
 _git_session ()
 {
-	local subcommand cur
+	local subcommand cur prev sub
 	cur="${COMP_WORDS[COMP_CWORD]}"
+	prev="${COMP_WORDS[COMP_CWORD-1]}"
 	subcommand="$(__git_find_on_cmdline "$__git_session_commands" 2>/dev/null)"
 	if [ -z "$subcommand" ]; then
-		__gitcomp "$__git_session_commands" 2>/dev/null ||
-			COMPREPLY=($(compgen -W "$__git_session_commands" -- "$cur"))
+		__git_session_reply "$__git_session_commands" "$cur"
 		return
 	fi
-	case "$subcommand,$cur" in
-	hooks,--*) __gitcomp "--force --pre-commit" ;;
-	hooks,*) __gitcomp "install uninstall status" 2>/dev/null ||
-			COMPREPLY=($(compgen -W "install uninstall status" -- "$cur")) ;;
-	start,--*) __gitcomp "--id= --goal= --plan= --phase= --budget= --mode= --pause-current --quiet" ;;
-	show,--*|status,--*|list,--*) __gitcomp "--json --yaml --all" ;;
-	checkpoint,*) __git_complete_file 2>/dev/null || COMPREPLY=($(compgen -f -- "$cur")) ;;
-	switch,*|status,*|resume,*|archive,*|unarchive,*|show,*|log,*)
-		__gitcomp_nl "$(__git_session_ids)" 2>/dev/null ||
-			COMPREPLY=($(compgen -W "$(__git_session_ids)" -- "$cur")) ;;
+	case "$cur" in
+	--agent=*) __git_session_reply_nl "$(git session __complete agents)" "${cur#--agent=}"; return ;;
+	--phase=*|--blocked-by=*)
+		[ "$subcommand" = start ] && return
+		__git_session_reply_nl "$(git session __complete phases)" "${cur#*=}"; return ;;
+	--to=*) __git_session_reply_nl "$(git session __complete sessions)" "${cur#--to=}"; return ;;
+	--*) __git_session_reply "$(__git_session_options "$subcommand")" "$cur"; return ;;
+	esac
+	case "$prev" in
+	--agent) __git_session_reply_nl "$(git session __complete agents)" "$cur"; return ;;
+	--phase|--blocked-by)
+		[ "$subcommand" = start ] && return
+		__git_session_reply_nl "$(git session __complete phases)" "$cur"; return ;;
+	esac
+	sub="$(__git_session_subcommands "$subcommand")"
+	if [ -n "$sub" ] && [ -z "$(__git_find_on_cmdline "$sub" 2>/dev/null)" ]; then
+		__git_session_reply "$sub" "$cur"
+		return
+	fi
+	case "$subcommand,$prev" in
+	phase,start|phase,complete|phase,fail|phase,skip|phase,retry|phase,step)
+		__git_session_reply_nl "$(git session __complete phases)" "$cur" ;;
+	agent,progress|agent,done|agent,fail)
+		__git_session_reply_nl "$(git session __complete agents)" "$cur" ;;
+	checkpoint,*|file,*|artifact,*)
+		__git_complete_file 2>/dev/null || COMPREPLY=($(compgen -f -- "$cur")) ;;
+	switch,*|status,*|resume,*|archive,*|unarchive,*|show,*|log,*|timeline,*|tokens,*|diff,*|fsck,*|rollback,*)
+		__git_session_reply_nl "$(git session __complete sessions)" "$cur" ;;
 	esac
 }

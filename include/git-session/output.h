@@ -40,6 +40,8 @@ const char *out_status_color(const char *status);
 
 /* "3 minutes ago", "2 days ago", ...: the age of then at now. */
 void out_relative_time(struct sbuf *sb, time_t then, time_t now);
+/* "1h 24m", "2d 3h", "45s": a span, to two units. */
+void out_duration(struct sbuf *sb, long secs);
 /* "45.2k", "1.5M", "950". */
 void out_human_count(struct sbuf *sb, double n);
 

@@ -21,6 +21,8 @@ struct report_ctx {
 cJSON *report_status(const cJSON *state, const struct report_ctx *ctx);
 cJSON *report_tokens(const cJSON *state);
 cJSON *report_diff(const cJSON *from, const cJSON *to, const char *from_commit, const char *to_commit);
+/* What timeline draws: the span, a row per phase and agent, the commits. */
+cJSON *report_timeline(const cJSON *state);
 
 /*
  * The resume brief: the status report, plus what is done, in progress and

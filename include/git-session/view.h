@@ -49,6 +49,9 @@ void view_status(struct view *v, const cJSON *r, time_t now, int max_retries);
 void view_decisions_summary(struct view *v, const cJSON *r);
 void view_next(struct view *v, const cJSON *r);
 
+/* report_timeline()'s facts as bars along time, width columns wide. */
+void view_timeline(struct view *v, const cJSON *t, int width);
+
 /* Loads the target session (given id, or the active one) and fills ctx. */
 int view_load_target(cJSON **state, struct store_tip *tip, struct report_ctx *ctx, char **id,
 		     struct cmd_ctx *c, const char *given);

@@ -74,6 +74,33 @@ test_expect_success 'bash: options and subcommands complete' '
 	echo install >expect && test_cmp expect out
 '
 
+test_expect_success 'bash: options come from each command, phases and agents from the session' '
+	complete_words git session timeline --w >out &&
+	echo "--width=" >expect && test_cmp expect out &&
+	complete_words git session resume --d >out &&
+	printf "%s\n" --diff --dry-run >expect && test_cmp expect out &&
+	git session phase add Design Build -q &&
+	git session agent start arch-1 --type architect --task t --phase 1 -q &&
+	git session agent start arch-2 --type architect --task t --phase 1 -q &&
+	complete_words git session phase "" >out &&
+	printf "%s\n" add complete fail retry skip start step >expect && test_cmp expect out &&
+	complete_words git session phase start "" >out &&
+	printf "1\n2\n" >expect && test_cmp expect out &&
+	complete_words git session agent done ar >out &&
+	printf "arch-1\narch-2\n" >expect && test_cmp expect out &&
+	complete_words git session note --agent "" >out && test_cmp expect out &&
+	complete_words git session file created --phase "" >out &&
+	printf "1\n2\n" >expect && test_cmp expect out &&
+	complete_words git session timel >out &&
+	echo timeline >expect && test_cmp expect out
+'
+
+test_expect_success 'the hidden completion helper is not a listed command' '
+	! grep "__complete" commands &&
+	git session __complete phases >out && printf "1\n2\n" >expect && test_cmp expect out &&
+	git session __complete nonsense >out && test_must_be_empty out
+'
+
 # on_tty <command>: runs it with a terminal as stdout (under script)
 on_tty () { script -qec "$*" /dev/null </dev/null; }
 

@@ -157,6 +157,55 @@ static void test_diff(void **unused)
 	cJSON_Delete(b);
 }
 
+static void at_(cJSON *st, const char *name, const char *args, const char *at)
+{
+	char *subject = NULL, *err = NULL;
+
+	if (apply_at(st, name, args, at, &subject, &err))
+		fail_msg("%s %s: %s", name, args, err);
+	free(subject);
+}
+
+static void test_timeline(void **unused)
+{
+	cJSON *st = cJSON_CreateObject(), *t, *rows, *r;
+
+	at_(st, "session.start", "{\"id\": \"s\", \"phases\": [\"A\", \"B\"]}", "2025-01-02T03:00:00Z");
+	at_(st, "phase.start", "{\"phase\": 1}", "2025-01-02T03:01:00Z");
+	at_(st, "agent.start", "{\"agent\": \"x\", \"type\": \"t\", \"task\": \"k\"}", "2025-01-02T03:02:00Z");
+	at_(st, "phase.fail", "{\"phase\": 1, \"error\": \"boom\"}", "2025-01-02T03:03:00Z");
+	at_(st, "phase.retry", "{\"phase\": 1}", "2025-01-02T03:04:00Z");
+	at_(st, "commit.record", "{\"id\": \"0123456789012345678901234567890123456789\", \"subject\": \"c\"}",
+	    "2025-01-02T03:10:00Z");
+	t = report_timeline(st);
+	assert_string_equal(json_str(t, "start"), "2025-01-02T03:00:00Z");
+	assert_string_equal(json_str(t, "end"), "2025-01-02T03:10:00Z");
+	assert_int_equal((int)json_num(t, "seconds", 0), 600);
+	rows = cJSON_GetObjectItem(t, "rows");
+	/* phase 1, its agent x, phase 2 */
+	assert_int_equal(cJSON_GetArraySize(rows), 3);
+	r = cJSON_GetArrayItem(rows, 0);
+	assert_string_equal(json_str(r, "kind"), "phase");
+	assert_string_equal(json_str(r, "from"), "2025-01-02T03:01:00Z");
+	assert_int_equal((int)json_num(r, "retry_count", 0), 1);
+	assert_string_equal(json_str(cJSON_GetArrayItem(cJSON_GetObjectItem(r, "marks"), 0), "kind"), "retried");
+	assert_string_equal(json_str(cJSON_GetArrayItem(rows, 1), "label"), "x");
+	assert_null(json_str(cJSON_GetArrayItem(rows, 2), "from"));	/* phase 2 never started */
+	assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItem(t, "commits")), 1);
+	cJSON_Delete(t);
+	cJSON_Delete(st);
+	/* with no phases, agents have rows of their own */
+	st = session_with(NULL);
+	ok_(st, "agent.start", "{\"agent\": \"free\", \"type\": \"t\", \"task\": \"k\"}");
+	t = report_timeline(st);
+	rows = cJSON_GetObjectItem(t, "rows");
+	assert_int_equal(cJSON_GetArraySize(rows), 1);
+	assert_string_equal(json_str(cJSON_GetArrayItem(rows, 0), "kind"), "agent");
+	assert_int_equal((int)json_num(t, "seconds", -1), 0);
+	cJSON_Delete(t);
+	cJSON_Delete(st);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -165,6 +214,7 @@ int main(void)
 		cmocka_unit_test(test_status_progress_and_errors),
 		cmocka_unit_test(test_next_action),
 		cmocka_unit_test(test_diff),
+		cmocka_unit_test(test_timeline),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
