@@ -140,8 +140,7 @@ static struct store_file *op_files(size_t *n, const cJSON *op)
 	return out;
 }
 
-static char *commit_message(const char *subject, const char *body, const char *id,
-			    const cJSON *op)
+char *engine_message(const char *subject, const char *body, const char *id, const cJSON *op)
 {
 	const cJSON *ctx = cJSON_GetObjectItemCaseSensitive(op, "context");
 	struct sbuf sb = SBUF_INIT;
@@ -158,7 +157,7 @@ static char *commit_message(const char *subject, const char *body, const char *i
 }
 
 /* Fills in the time and where the project stands, once for all attempts. */
-static int complete_op(cJSON *op, gs_store *st)
+int engine_complete_op(cJSON *op, gs_store *st)
 {
 	char at[32], head[HEX_SZ], *branch = NULL;
 	cJSON *ctx;
@@ -229,7 +228,7 @@ static int attempt(struct engine_result *r, struct store_tip *tip, struct engine
 	}
 	json = json_print(r->state, 1, &cp.len);
 	opjson = json_print(op, 1, &cp.oplen);
-	msg = commit_message(r->subject, body, id, op);
+	msg = engine_message(r->subject, body, id, op);
 	files = op_files(&cp.nfiles, op);
 	cp.parent = tip;
 	cp.json = json;
@@ -256,7 +255,7 @@ int engine_commit(struct engine_result *out, struct engine *e, const char *id, c
 	int64_t deadline;
 	int error, broken = 0;
 
-	if ((error = complete_op(op, e->st)) < 0)
+	if ((error = engine_complete_op(op, e->st)) < 0)
 		goto cleanup;
 	deadline = now_ms() + e->lock_timeout_ms;
 	for (;;) {

@@ -50,6 +50,8 @@ static const struct command commands[] = {
 	{ "timeline", cmd_timeline, 1, "draw phases, agents, failures and commits along time" },
 	{ "fsck", cmd_fsck, 1, "check every checkpoint; --repair goes back to the last good one" },
 	{ "rollback", cmd_rollback, 1, "go back to the last good (or a named) checkpoint" },
+	{ "push", cmd_push, 1, "send sessions to a remote, merging what it has first" },
+	{ "pull", cmd_pull, 1, "fetch sessions from a remote and merge them in" },
 	{ "hooks", cmd_hooks, 1, "install, remove or show the git hooks that checkpoint on commit" },
 	{ "hook", cmd_hook, 1, "run by the installed hooks" },
 	{ "__complete", cmd_complete, 1, NULL },	/* for the shell completion, not listed */

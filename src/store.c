@@ -455,7 +455,8 @@ static int apply_removals(git_tree **base, gs_store *st, git_tree_update *up, si
 int store_write_checkpoint(char out[HEX_SZ], gs_store *st, const struct store_checkpoint *cp)
 {
 	git_signature *author = NULL, *committer = NULL;
-	git_commit *parent = NULL;
+	git_commit *parent = NULL, *other = NULL;
+	const git_commit *parents[2] = { NULL, NULL };
 	git_tree *base = NULL, *tree = NULL;
 	git_tree_update *up = xcalloc(cp->nfiles + 2, sizeof(*up));
 	char **paths = xcalloc(cp->nfiles + 2, sizeof(*paths));
@@ -508,8 +509,15 @@ int store_write_checkpoint(char out[HEX_SZ], gs_store *st, const struct store_ch
 	if (store_signature(&author, st, "AUTHOR") < 0 ||
 	    store_signature(&committer, st, "COMMITTER") < 0)
 		goto cleanup;
+	if (cp->merge_parent && (git_oid_fromstr(&parent_id, cp->merge_parent) < 0 ||
+				 git_commit_lookup(&other, st->repo, &parent_id) < 0)) {
+		store_git_error("cannot read checkpoint %s", cp->merge_parent);
+		goto cleanup;
+	}
+	parents[0] = parent;
+	parents[1] = other;
 	if (git_commit_create(&commit_id, st->repo, NULL, author, committer, NULL, cp->message,
-			      tree, parent ? 1 : 0, (const git_commit **)&parent) < 0) {
+			      tree, parent ? 1 + !!parents[1] : 0, parents) < 0) {
 		store_git_error("cannot write the checkpoint's commit");
 		goto cleanup;
 	}
@@ -518,6 +526,7 @@ int store_write_checkpoint(char out[HEX_SZ], gs_store *st, const struct store_ch
 		sync_new_object_dirs(st, dirs);
 	error = 0;
 cleanup:
+	git_commit_free(other);
 	for (size_t i = 2; i < npaths; i++)
 		free(paths[i]);
 	free(paths);

@@ -396,7 +396,16 @@ cleanup:
 }
 
 /* Runs git with args in the working tree; its standard output into out. */
-static int run_git(struct sbuf *out, gs_store *st, const char *const *args)
+int worktree_run_git(struct sbuf *out, gs_store *st, const char *const *args)
+{
+	int rc = worktree_git_rc(out, st, args);
+
+	if (rc > 0)
+		gs_error("'git %s' failed", args[1]);
+	return rc ? GS_ERROR : 0;
+}
+
+int worktree_git_rc(struct sbuf *out, gs_store *st, const char *const *args)
 {
 	posix_spawn_file_actions_t fa;
 	int fds[2], status, error = GS_ERROR;
@@ -410,7 +419,7 @@ static int run_git(struct sbuf *out, gs_store *st, const char *const *args)
 	posix_spawn_file_actions_adddup2(&fa, fds[1], 1);
 	posix_spawn_file_actions_addclose(&fa, fds[0]);
 	posix_spawn_file_actions_addclose(&fa, fds[1]);
-	posix_spawn_file_actions_addchdir_np(&fa, store_workdir(st));
+	posix_spawn_file_actions_addchdir_np(&fa, store_workdir(st) ? store_workdir(st) : store_gitdir(st));
 	if (posix_spawnp(&pid, "git", &fa, NULL, (char *const *)args, environ) != 0) {
 		gs_error("cannot run git: %s", strerror(errno));
 		close(fds[0]);
@@ -428,10 +437,7 @@ static int run_git(struct sbuf *out, gs_store *st, const char *const *args)
 	close(fds[0]);
 	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
 		;
-	if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
-		error = 0;
-	else
-		gs_error("'git %s' failed", args[1]);
+	error = WIFEXITED(status) ? WEXITSTATUS(status) : 128;
 cleanup:
 	posix_spawn_file_actions_destroy(&fa);
 	return error;
@@ -449,7 +455,7 @@ int worktree_staged(cJSON **out, gs_store *st)
 	*out = NULL;
 	if (!store_workdir(st))
 		return gs_error("this operation must be run in a work tree");
-	if ((error = run_git(&raw, st, args)) < 0)
+	if ((error = worktree_run_git(&raw, st, args)) < 0)
 		goto cleanup;
 	*out = cJSON_CreateObject();
 	/* records: ":<mode> <mode> <oid> <oid> <status>\0<path>\0" */

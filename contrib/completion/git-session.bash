@@ -5,7 +5,7 @@
 # Options come from each command's own `-h`, so they never fall behind;
 # session ids, phase numbers and agent ids from `git session __complete`.
 
-__git_session_commands="start status show list log switch pause resume close archive unarchive checkpoint note summary set get phase agent file error tokens decide task milestone artifact diff timeline hooks fsck rollback"
+__git_session_commands="start status show list log switch pause resume close archive unarchive checkpoint note summary set get phase agent file error tokens decide task milestone artifact diff timeline push pull hooks fsck rollback"
 
 __git_session_reply ()
 {
@@ -82,6 +82,8 @@ _git_session ()
 		__git_session_reply_nl "$(git session __complete agents)" "$cur" ;;
 	checkpoint,*|file,*|artifact,*)
 		__git_complete_file 2>/dev/null || COMPREPLY=($(compgen -f -- "$cur")) ;;
+	push,*|pull,*)
+		__git_session_reply_nl "$(git remote 2>/dev/null)" "$cur" ;;
 	switch,*|status,*|resume,*|archive,*|unarchive,*|show,*|log,*|timeline,*|tokens,*|diff,*|fsck,*|rollback,*)
 		__git_session_reply_nl "$(git session __complete sessions)" "$cur" ;;
 	esac

@@ -47,7 +47,7 @@ CMD(start); CMD(status); CMD(show); CMD(list); CMD(log); CMD(switch); CMD(pause)
 CMD(resume); CMD(close); CMD(archive); CMD(unarchive); CMD(checkpoint); CMD(note);
 CMD(summary); CMD(set); CMD(get); CMD(phase); CMD(agent); CMD(file); CMD(error);
 CMD(tokens); CMD(decide); CMD(task); CMD(milestone); CMD(artifact); CMD(diff);
-CMD(hooks); CMD(hook); CMD(fsck); CMD(rollback); CMD(timeline); CMD(complete);
+CMD(hooks); CMD(hook); CMD(fsck); CMD(rollback); CMD(timeline); CMD(complete); CMD(push); CMD(pull);
 /* `tokens add`, which `tokens` hands over to. */
 int cmd_tokens_add(int argc, const char **argv, struct cmd_ctx *c);
 

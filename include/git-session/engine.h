@@ -57,4 +57,9 @@ void engine_result_clear(struct engine_result *r);
 int engine_commit(struct engine_result *out, struct engine *e, const char *id, cJSON *op,
 		  const char *body, int create);
 
+/* Fills in op's time (if unset) and where the project stands. */
+int engine_complete_op(cJSON *op, gs_store *st);
+/* A checkpoint's commit message: subject, body, then the trailers. */
+char *engine_message(const char *subject, const char *body, const char *id, const cJSON *op);
+
 #endif

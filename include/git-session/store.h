@@ -14,6 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <time.h>
+#include <cjson/cJSON.h>
 
 #define SESSIONS_PREFIX "refs/sessions/"
 #define ARCHIVE_PREFIX "refs/archive/sessions/"
@@ -71,6 +72,7 @@ struct store_checkpoint {
 	size_t nfiles;
 	const char *message;
 	const char *tree_from;		/* build on this commit's tree, not the parent's (a rollback) */
+	const char *merge_parent;	/* a second parent (a merge of two histories) */
 };
 /* Writes blobs, tree and commit; does not move any ref. */
 int store_write_checkpoint(char out[HEX_SZ], gs_store *st, const struct store_checkpoint *cp);
@@ -103,6 +105,18 @@ void store_ids_free(char **ids, size_t n);
 /* Renames a ref (and its reflog); refuses to overwrite. */
 int store_rename(gs_store *st, const char *from, const char *to, const char *logmsg);
 int store_ref_exists(gs_store *st, const char *refname);
+
+/*
+ * The checkpoints reachable from any of tips but from none of hide,
+ * each {"commit", "parents": [ids], "op": op.json's text, "time"}; in no
+ * particular order. The caller frees *out.
+ */
+int store_walk(cJSON **out, gs_store *st, const char *const *tips, size_t ntips,
+	       const char *const *hide, size_t nhide);
+/* The merge bases of a and b; *n is 0 when they share no history. */
+int store_merge_bases(char ***out, size_t *n, gs_store *st, const char *a, const char *b);
+/* 1 when commit descends from (or is) ancestor, 0 when not. */
+int store_descends(gs_store *st, const char *commit, const char *ancestor);
 
 /* The current branch (short name, "HEAD" when detached) and HEAD's commit (zeros when unborn). */
 int store_head(char **branch, char head[HEX_SZ], gs_store *st);

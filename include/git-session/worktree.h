@@ -10,6 +10,7 @@
 #include <cjson/cJSON.h>
 
 #include "git-session/store.h"
+#include "git-session/util.h"
 
 /*
  * Normalises arg (relative to the current directory, or absolute) into a
@@ -62,6 +63,15 @@ int worktree_project(cJSON **out, gs_store *st, const char *recorded_branch,
  * cache-tree, where reading a large index with libgit2 costs O(index).
  */
 int worktree_staged(cJSON **out, gs_store *st);
+
+/*
+ * Runs git (args[0] is "git") in the working tree, or the git directory
+ * of a bare repository, collecting its standard output; its standard
+ * error is the user's. An error when git fails.
+ */
+int worktree_run_git(struct sbuf *out, gs_store *st, const char *const *args);
+/* The same, quietly: git's exit code, or negative when it could not run. */
+int worktree_git_rc(struct sbuf *out, gs_store *st, const char *const *args);
 
 /*
  * Commit oid's first message line, and the files it changes against its

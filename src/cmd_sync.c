@@ -1,0 +1,84 @@
+/*
+ * cmd_sync.c - `git session push` and `git session pull`: sessions to and
+ * from any git remote. The work is sync.c's; this parses and prints.
+ */
+#include "git-session/cmd.h"
+#include "git-session/json.h"
+#include "git-session/opts.h"
+#include "git-session/sync.h"
+#include "git-session/util.h"
+#include "git-session/view.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static void print_line(const cJSON *r, int dry_run)
+{
+	const char *action = json_str(r, "action"), *ours = json_str(r, "ours");
+	const char *theirs = json_str(r, "theirs"), *merged = json_str(r, "merged");
+	const cJSON *x;
+
+	printf(" %s%-12s %s", dry_run ? "would: " : "", action, json_str(r, "id"));
+	if (!strcmp(action, "fast-forward") && ours && theirs)
+		printf(" (%.7s..%.7s)", ours, theirs);
+	else if (merged)
+		printf(" (%.7s + %.7s -> %.7s)", ours, theirs, merged);
+	else if (json_str(r, "detail") && strcmp(action, "up to date"))
+		printf(" (%s)", json_str(r, "detail"));
+	putchar('\n');
+	cJSON_ArrayForEach(x, cJSON_GetObjectItemCaseSensitive(r, "conflicts"))
+		printf("   conflict: %s\n", x->valuestring);
+	cJSON_ArrayForEach(x, cJSON_GetObjectItemCaseSensitive(r, "skipped"))
+		printf("   skipped: %s\n", x->valuestring);
+}
+
+static int sync_cmd(int argc, const char **argv, struct cmd_ctx *c, int push)
+{
+	static const char *const pull_usage[] = {
+		"git session pull [<remote>] [--session <id>] [--dry-run] [--json]", NULL,
+	};
+	static const char *const push_usage[] = {
+		"git session push [<remote>] [--session <id>] [--dry-run] [--json]", NULL,
+	};
+	const char *const *usage = push ? push_usage : pull_usage;
+	struct sync_opts o = { "origin", NULL, 0 };
+	cJSON *report = cJSON_CreateArray();
+	const cJSON *r;
+	int json = 0, quiet = 0, error;
+	const struct option opts[] = {
+		{ OPT_STRING, 0, "session", &o.only, "<id>", "only this session" },
+		{ OPT_BOOL, 'n', "dry-run", &o.dry_run, NULL, "say what would move, move nothing" },
+		{ OPT_BOOL, 0, "json", &json, NULL, "print a JSON array, one object a session" },
+		{ OPT_BOOL, 'q', "quiet", &quiet, NULL, "print nothing" },
+		OPT_END_MARK,
+	};
+
+	if ((error = parse_options(&argc, argv, opts, usage, 0)) < 0 ||
+	    (error = cmd_no_more_args(argc, 1, usage)) < 0)
+		goto cleanup;
+	if (argc)
+		o.remote = argv[0];
+	if (push)
+		error = sync_push(report, &c->eng, &o);
+	else if ((error = sync_fetch(&c->eng, o.remote)) == 0)
+		error = sync_integrate(report, &c->eng, &o);
+	if (json) {
+		view_print_json(report);
+	} else if (!quiet) {
+		cJSON_ArrayForEach(r, report)
+			print_line(r, o.dry_run);
+	}
+cleanup:
+	cJSON_Delete(report);
+	return cmd_exit(error);
+}
+
+CMD(pull)
+{
+	return sync_cmd(argc, argv, c, 0);
+}
+
+CMD(push)
+{
+	return sync_cmd(argc, argv, c, 1);
+}

@@ -1,0 +1,512 @@
+/*
+ * sync.c - sessions across machines. git carries the objects (git fetch
+ * and git push, so every transport, credential helper and server-side
+ * hook works as it does for git); this file integrates what arrived:
+ * create, fast-forward, or merge two histories by replaying both sides'
+ * operations onto their merge base in one deterministic order, so that
+ * whichever machine merges, the merged state is the same. Engine layer:
+ * store, state and git, no libgit2.
+ */
+#include "git-session/sync.h"
+#include "git-session/json.h"
+#include "git-session/util.h"
+#include "git-session/worktree.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Operations whose last writer wins; both sides writing one is a conflict. */
+static const char *const overwriting[] = {
+	"summary", "set", "phase.step", "agent.progress", "session.pause", "session.resume",
+	"session.close", NULL,
+};
+
+char *sync_tracking_prefix(const char *remote)
+{
+	return xstrfmt("refs/remotes/%s/sessions/", remote);
+}
+
+int sync_fetch(struct engine *e, const char *remote)
+{
+	char *url_key = xstrfmt("remote.%s.url", remote), *url = store_config_str(e->st, url_key);
+	char *spec = xstrfmt("+refs/sessions/*:refs/remotes/%s/sessions/*", remote);
+	const char *args[] = { "git", "fetch", "--quiet", "--prune", "--no-write-fetch-head", remote, spec, NULL };
+	struct sbuf out = SBUF_INIT;
+	int error = 0;
+
+	if (!url)
+		error = gs_error("no such remote: '%s' (see git remote -v)", remote);
+	else if (worktree_git_rc(&out, e->st, args) != 0)
+		error = gs_error("cannot fetch sessions from '%s'", remote);
+	sbuf_release(&out);
+	free(url_key);
+	free(url);
+	free(spec);
+	return error;
+}
+
+/* The time an op happened, for ordering ("" for a merge or a missing op). */
+static const char *node_at(const cJSON *node)
+{
+	const char *at = json_str(node, "at");
+	return at ? at : "";
+}
+
+static int before(const cJSON *a, const cJSON *b)
+{
+	int c = strcmp(node_at(a), node_at(b));
+	return c ? c < 0 : strcmp(json_str(a, "commit"), json_str(b, "commit")) < 0;
+}
+
+static cJSON *find_node(const cJSON *nodes, const char *commit)
+{
+	cJSON *n;
+
+	cJSON_ArrayForEach(n, nodes)
+		if (!strcmp(json_str(n, "commit"), commit))
+			return n;
+	return NULL;
+}
+
+/*
+ * Orders the checkpoints parents first, and among those ready the
+ * earliest operation first (ties by commit id): a function of the graph
+ * alone, so both machines replay the same sequence.
+ */
+static cJSON *replay_order(cJSON *nodes)
+{
+	cJSON *order = cJSON_CreateArray(), *n, *p;
+	int left = cJSON_GetArraySize(nodes);
+
+	cJSON_ArrayForEach(n, nodes) {
+		int waiting = 0;
+		cJSON_ArrayForEach(p, cJSON_GetObjectItemCaseSensitive(n, "parents"))
+			waiting += find_node(nodes, p->valuestring) != NULL;
+		json_set_num(n, "waiting", waiting);
+	}
+	while (left-- > 0) {
+		cJSON *best = NULL;
+
+		cJSON_ArrayForEach(n, nodes)
+			if (json_num(n, "waiting", 1) == 0 && (!best || before(n, best)))
+				best = n;
+		if (!best)
+			break;	/* cannot happen in a commit graph */
+		json_set_num(best, "waiting", -1);
+		cJSON_AddItemReferenceToArray(order, best);
+		cJSON_ArrayForEach(n, nodes)
+			cJSON_ArrayForEach(p, cJSON_GetObjectItemCaseSensitive(n, "parents"))
+				if (!strcmp(p->valuestring, json_str(best, "commit")))
+					json_set_num(n, "waiting", json_num(n, "waiting", 0) - 1);
+	}
+	return order;
+}
+
+/* Parses each checkpoint's op.json into "parsed", its time into "at". */
+static void parse_ops(cJSON *nodes)
+{
+	cJSON *n, *op;
+
+	cJSON_ArrayForEach(n, nodes) {
+		const char *text = json_str(n, "op");
+		char *err = NULL;
+
+		if (!text || cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(n, "parents")) > 1 ||
+		    json_parse(&op, text, strlen(text), (size_t)64 << 20, &err) < 0) {
+			free(err);
+			continue;	/* a merge replays nothing of its own */
+		}
+		json_set_str(n, "at", json_str(op, "at"));
+		cJSON_AddItemToObject(n, "parsed", op);
+	}
+}
+
+static const char *op_target(const cJSON *op)
+{
+	const cJSON *args = cJSON_GetObjectItemCaseSensitive(op, "args");
+	static char num[32];
+	const cJSON *t = cJSON_GetObjectItemCaseSensitive(args, "key");
+
+	if (!t)
+		t = cJSON_GetObjectItemCaseSensitive(args, "agent");
+	if (!t)
+		t = cJSON_GetObjectItemCaseSensitive(args, "phase");
+	if (cJSON_IsNumber(t)) {
+		snprintf(num, sizeof(num), "%d", t->valueint);
+		return num;
+	}
+	return cJSON_IsString(t) ? t->valuestring : "";
+}
+
+static int overwrites(const char *name)
+{
+	for (const char *const *o = overwriting; *o; o++)
+		if (!strcmp(*o, name))
+			return 1;
+	return 0;
+}
+
+/* An overwriting op that the other side also made: the later one wins. */
+static void note_conflicts(cJSON *conflicts, const cJSON *order, const cJSON *ours, const cJSON *theirs)
+{
+	const cJSON *a, *b;
+	char *line;
+
+	cJSON_ArrayForEach(a, order) {
+		const cJSON *op = cJSON_GetObjectItemCaseSensitive(a, "parsed");
+		const char *name = op ? json_str(op, "op") : NULL;
+
+		if (!name || !overwrites(name) || !find_node(ours, json_str(a, "commit")))
+			continue;
+		cJSON_ArrayForEach(b, order) {
+			const cJSON *other = cJSON_GetObjectItemCaseSensitive(b, "parsed");
+
+			if (!other || strcmp(json_str(other, "op"), name) ||
+			    strcmp(op_target(other), op_target(op)) || !find_node(theirs, json_str(b, "commit")))
+				continue;
+			line = xstrfmt("%s%s%s changed on both sides; kept the later (%.7s)", name,
+				       *op_target(op) ? " " : "", op_target(op),
+				       before(a, b) ? json_str(b, "commit") : json_str(a, "commit"));
+			cJSON_AddItemToArray(conflicts, cJSON_CreateString(line));
+			free(line);
+			break;
+		}
+	}
+}
+
+/* The manifest as checkpoint file updates: blobs kept, deleted files dropped. */
+static struct store_file *manifest_files(size_t *n, const cJSON *state)
+{
+	const cJSON *files = cJSON_GetObjectItemCaseSensitive(state, "files"), *f;
+	struct store_file *out = xcalloc((size_t)cJSON_GetArraySize(files) + 1, sizeof(*out));
+
+	*n = 0;
+	cJSON_ArrayForEach(f, files) {
+		out[*n].path = f->string;
+		out[(*n)++].oid = json_str(f, "oid");
+	}
+	return out;
+}
+
+/* Replays the ordered ops onto state; the ones that no longer apply are listed. */
+static int replay(cJSON *state, const cJSON *order, struct engine *e, cJSON *skipped)
+{
+	const cJSON *n;
+	int applied = 0;
+
+	cJSON_ArrayForEach(n, order) {
+		const cJSON *op = cJSON_GetObjectItemCaseSensitive(n, "parsed");
+		char *subject = NULL, *err = NULL;
+
+		if (!op)
+			continue;
+		if (state_apply(state, op, &e->lim, &subject, &err) < 0) {
+			char *line = xstrfmt("%.7s %s: %s", json_str(n, "commit"), op_name(op), err);
+			cJSON_AddItemToArray(skipped, cJSON_CreateString(line));
+			free(line);
+		} else {
+			applied++;
+		}
+		free(subject);
+		free(err);
+	}
+	return applied;
+}
+
+static char *merge_body(const cJSON *conflicts, const cJSON *skipped)
+{
+	struct sbuf sb = SBUF_INIT;
+	const cJSON *x;
+
+	cJSON_ArrayForEach(x, conflicts)
+		sbuf_addf(&sb, "conflict: %s\n", x->valuestring);
+	cJSON_ArrayForEach(x, skipped)
+		sbuf_addf(&sb, "skipped: %s\n", x->valuestring);
+	return sbuf_detach(&sb, NULL);
+}
+
+/* Writes the merge checkpoint of state, with ours and theirs as parents. */
+static int write_merge(char out[HEX_SZ], struct engine *e, const char *id, const cJSON *state,
+		       cJSON *op, const char *ours, const char *theirs)
+{
+	struct store_tip parent = { 1 };
+	struct store_checkpoint cp = { 0 };
+	const cJSON *args = op_args(op);
+	char *json = NULL, *opjson = NULL, *msg = NULL, *subject, *body;
+	int error;
+
+	snprintf(parent.commit, sizeof(parent.commit), "%s", ours);
+	subject = xstrfmt("merge %s: %d operations replayed%s", json_str(args, "from"),
+			  (int)json_num(args, "replayed", 0),
+			  cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(args, "skipped")) ? ", some skipped" : "");
+	body = merge_body(cJSON_GetObjectItemCaseSensitive(args, "conflicts"),
+			  cJSON_GetObjectItemCaseSensitive(args, "skipped"));
+	json = json_print(state, 1, &cp.len);
+	opjson = json_print(op, 1, &cp.oplen);
+	msg = engine_message(subject, body, id, op);
+	cp.parent = &parent;
+	cp.json = json;
+	cp.op = opjson;
+	cp.files = manifest_files(&cp.nfiles, state);
+	cp.message = msg;
+	cp.merge_parent = theirs;
+	error = store_write_checkpoint(out, e->st, &cp);
+	free((void *)cp.files);
+	free(json);
+	free(opjson);
+	free(msg);
+	free(subject);
+	free(body);
+	return error;
+}
+
+/* The two sides since they diverged, replayed; *merged is the new checkpoint. */
+static int merge(char merged[HEX_SZ], struct engine *e, const char *id, const char *ours,
+		 const char *theirs, const char *from, cJSON *report)
+{
+	const char *tips[2] = { ours, theirs };
+	char **bases = NULL, *base_commit = NULL;
+	size_t nbases = 0;
+	cJSON *nodes = NULL, *mine = NULL, *other = NULL, *order = NULL, *state = NULL, *op = NULL;
+	struct store_tip tip = { 0 };
+	int error;
+
+	if ((error = store_merge_bases(&bases, &nbases, e->st, ours, theirs)) < 0)
+		goto cleanup;
+	if (!nbases) {
+		error = gs_error("session '%s' here and on '%s' share no history: not merging", id, from);
+		goto cleanup;
+	}
+	/* one base: replay what came after it; criss-crossed: replay everything */
+	base_commit = nbases == 1 ? bases[0] : NULL;
+	if ((error = store_walk(&nodes, e->st, tips, 2, (const char *const *)bases, nbases == 1)) < 0 ||
+	    (error = store_walk(&mine, e->st, &ours, 1, &theirs, 1)) < 0 ||
+	    (error = store_walk(&other, e->st, &theirs, 1, &ours, 1)) < 0)
+		goto cleanup;
+	if (base_commit) {
+		if ((error = engine_load_rev(&state, &tip, e->st, base_commit)) < 0)
+			goto cleanup;
+	} else {
+		state = cJSON_CreateObject();
+	}
+	parse_ops(nodes);
+	order = replay_order(nodes);
+	op = op_new("merge", NULL);
+	json_set_str(op_args(op), "from", from);
+	json_set_str(op_args(op), "ours", ours);
+	json_set_str(op_args(op), "theirs", theirs);
+	json_set_str(op_args(op), "base", base_commit);
+	json_set_num(op_args(op), "replayed", replay(state, order, e, json_arr(op_args(op), "skipped")));
+	note_conflicts(json_arr(op_args(op), "conflicts"), order, mine, other);
+	if ((error = engine_complete_op(op, e->st)) < 0 ||
+	    (error = write_merge(merged, e, id, state, op, ours, theirs)) < 0)
+		goto cleanup;
+	json_set(report, "conflicts", cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(op_args(op), "conflicts"), 1));
+	json_set(report, "skipped", cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(op_args(op), "skipped"), 1));
+cleanup:
+	for (size_t i = 0; i < nbases; i++)
+		free(bases[i]);
+	free(bases);
+	cJSON_Delete(order);
+	cJSON_Delete(nodes);
+	cJSON_Delete(mine);
+	cJSON_Delete(other);
+	cJSON_Delete(state);
+	cJSON_Delete(op);
+	store_tip_clear(&tip);
+	return error;
+}
+
+/* One session: what the remote has, brought into the local ref. */
+static int integrate(struct engine *e, const struct sync_opts *o, const char *id, const char *theirs,
+		     cJSON *report)
+{
+	char *ref = engine_refname(id), *archived = xstrfmt("%s%s", ARCHIVE_PREFIX, id), *logmsg = NULL;
+	char ours[HEX_SZ], merged[HEX_SZ];
+	const char *action = "up to date";
+	int error = 0, have;
+
+	json_set_str(report, "id", id);
+	json_set_str(report, "theirs", theirs);
+	if (store_ref_exists(e->st, archived)) {
+		action = "archived here, left alone";
+		goto done;
+	}
+	have = store_ref_exists(e->st, ref) && store_ref_value(ours, e->st, ref) == 0;
+	json_set_str(report, "ours", have ? ours : NULL);
+	if (!have)
+		action = "new";
+	else if (!strcmp(ours, theirs) || (error = store_descends(e->st, ours, theirs)) == 1)
+		action = "up to date";
+	else if (error == 0 && (error = store_descends(e->st, theirs, ours)) == 1)
+		action = "fast-forward";
+	else if (error == 0)
+		action = "merge";
+	if (error < 0)
+		goto cleanup;
+	error = 0;
+	if (o->dry_run || !strcmp(action, "up to date"))
+		goto done;
+	logmsg = xstrfmt("session: %s from %s", action, o->remote);
+	if (!strcmp(action, "merge")) {
+		char *from = xstrfmt("%s/%s", o->remote, id);
+
+		error = merge(merged, e, id, ours, theirs, from, report);
+		free(from);
+		if (error < 0)
+			goto cleanup;
+		json_set_str(report, "merged", merged);
+		error = store_cas(e->st, ref, merged, ours, logmsg);
+	} else {
+		error = store_cas(e->st, ref, theirs, have ? ours : NULL, logmsg);
+	}
+done:
+	json_set_str(report, "action", action);
+cleanup:
+	free(ref);
+	free(archived);
+	free(logmsg);
+	return error;
+}
+
+int sync_integrate(cJSON *report, struct engine *e, const struct sync_opts *o)
+{
+	char *prefix = sync_tracking_prefix(o->remote), **ids = NULL;
+	size_t n = 0;
+	int error, failed = 0;
+
+	if ((error = store_list(&ids, &n, e->st, prefix)) < 0)
+		goto cleanup;
+	for (size_t i = 0; i < n; i++) {
+		char *tracking = xstrfmt("%s%s", prefix, ids[i]), theirs[HEX_SZ];
+		cJSON *r = cJSON_CreateObject();
+
+		if (o->only && strcmp(o->only, ids[i])) {
+			cJSON_Delete(r);
+			free(tracking);
+			continue;
+		}
+		/* a lost race with a local writer: integrate again (bounded) */
+		for (int tries = 0; tries < 5; tries++) {
+			error = store_ref_value(theirs, e->st, tracking);
+			if (error == 0)
+				error = integrate(e, o, ids[i], theirs, r);
+			if (error != GS_ERACE)
+				break;
+		}
+		if (error == GS_ERACE)
+			gs_error("session '%s' kept changing here; pull again", ids[i]);
+		failed |= error < 0;
+		cJSON_AddItemToArray(report, r);
+		free(tracking);
+	}
+	error = failed ? GS_ERROR : 0;
+cleanup:
+	store_ids_free(ids, n);
+	free(prefix);
+	return error;
+}
+
+/* Parses `git push --porcelain`: "<flag>\t<src>:<dst>\t<summary>" per ref. */
+static int push_result(cJSON *report, const char *out, int *retry)
+{
+	int error = 0;
+
+	*retry = 0;
+	for (const char *line = out; line && *line; line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL) {
+		const char *tab = strchr(line, '\t'), *dst, *sum, *end = strchrnul(line, '\n');
+		char *id, *summary;
+		cJSON *r;
+
+		if (!tab || tab != line + 1 || !(dst = memchr(tab, ':', (size_t)(end - tab))) ||
+		    !(sum = memchr(dst, '\t', (size_t)(end - dst))))
+			continue;
+		id = xstrndup(dst + 1, (size_t)(sum - dst - 1));
+		summary = xstrndup(sum + 1, (size_t)(end - sum - 1));
+		r = cJSON_CreateObject();
+		json_set_str(r, "id", !strncmp(id, SESSIONS_PREFIX, strlen(SESSIONS_PREFIX)) ?
+			     id + strlen(SESSIONS_PREFIX) : id);
+		json_set_str(r, "action", *line == '=' ? "up to date" : *line == '*' ? "new" :
+			     *line == '!' ? "rejected" : "pushed");
+		json_set_str(r, "detail", summary);
+		if (*line == '!' && strstr(summary, "[remote rejected]"))
+			error = gs_error("the remote refused %s: %s", id, summary);
+		else if (*line == '!')
+			*retry = 1;	/* it moved on meanwhile: fetch, merge, push again */
+		cJSON_AddItemToArray(report, r);
+		free(id);
+		free(summary);
+	}
+	return error;
+}
+
+/* git push's arguments; the refspecs, from args[*fixed] on, are allocated. */
+static const char **push_args(size_t *fixed, gs_store *st, const struct sync_opts *o, char ***ids, size_t *n)
+{
+	const char **args;
+	size_t k = 0;
+
+	*ids = NULL;
+	*n = 0;
+	if (o->only) {
+		*ids = xcalloc(2, sizeof(**ids));
+		(*ids)[0] = xstrdup(o->only);
+		*n = 1;
+	} else if (store_list(ids, n, st, SESSIONS_PREFIX) < 0) {
+		return NULL;
+	}
+	args = xcalloc(*n + 8, sizeof(*args));
+	args[k++] = "git";
+	args[k++] = "push";
+	args[k++] = "--porcelain";
+	if (o->dry_run)
+		args[k++] = "--dry-run";
+	args[k++] = o->remote;
+	*fixed = k;
+	for (size_t i = 0; i < *n; i++)
+		args[k++] = xstrfmt("%s%s:%s%s", SESSIONS_PREFIX, (*ids)[i], SESSIONS_PREFIX, (*ids)[i]);
+	return args;
+}
+
+int sync_push(cJSON *report, struct engine *e, const struct sync_opts *o)
+{
+	int error = 0, retry = 1;
+
+	for (int tries = 0; retry && tries < 5 && !error; tries++) {
+		cJSON *pulled = cJSON_CreateArray();
+		struct sbuf out = SBUF_INIT;
+		char **ids = NULL;
+		size_t n = 0, fixed = 0;
+		const char **args;
+		int rc;
+
+		if ((error = sync_fetch(e, o->remote)) < 0 || (error = sync_integrate(pulled, e, o)) < 0 ||
+		    !(args = push_args(&fixed, e->st, o, &ids, &n))) {
+			cJSON_Delete(pulled);
+			error = error < 0 ? error : GS_ERROR;
+			break;
+		}
+		cJSON_Delete(pulled);
+		if (n == 0) {
+			retry = 0;
+		} else {
+			while (cJSON_GetArraySize(report))
+				cJSON_DeleteItemFromArray(report, 0);
+			rc = worktree_git_rc(&out, e->st, args);
+			error = push_result(report, out.buf ? out.buf : "", &retry);
+			if (!error && rc != 0 && !retry)
+				error = gs_error("cannot push sessions to '%s'", o->remote);
+			if (o->dry_run)
+				retry = 0;
+		}
+		for (size_t i = 0; i < n; i++)
+			free((void *)args[fixed + i]);
+		free(args);
+		store_ids_free(ids, n);
+		sbuf_release(&out);
+	}
+	if (!error && retry)
+		error = gs_error("'%s' kept moving while we pushed; try again", o->remote);
+	return error;
+}

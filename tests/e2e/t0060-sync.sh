@@ -1,0 +1,156 @@
+#!/bin/sh
+test_description='push and pull: sessions across machines through a git remote, merged deterministically'
+. ./lib.sh
+
+# state <repo> [<ref>]: the session's state, as plain git shows it
+state () { git -C "$TRASH_DIRECTORY/$1" show "${2:-refs/sessions/s1}:session.json"; }
+on () { d=$1; shift; (cd "$TRASH_DIRECTORY/$d" && "$@"); }
+s () { d=$1; shift; test_tick && on "$d" git session "$@" -q; }
+
+test_expect_success 'setup: a bare hub and a first clone' '
+	git init -q --bare ../hub.git &&
+	git clone -q ../hub.git ../A 2>/dev/null &&
+	on A git commit -q --allow-empty -m init &&
+	on A git push -q origin HEAD
+'
+
+test_expect_success 'start in A and push; a fresh clone does not carry sessions, pull does' '
+	s A start shared --id s1 --phase Design --phase Build &&
+	s A phase start 1 &&
+	s A agent start arch-1 --type architect --task "Design" &&
+	on A git session push >out &&
+	grep "new  *s1" out &&
+	test "$(git -C ../hub.git rev-parse refs/sessions/s1)" = "$(on A git rev-parse refs/sessions/s1)" &&
+	git clone -q ../hub.git ../B &&
+	test_must_fail on B git rev-parse -q --verify refs/sessions/s1 &&
+	on B git session pull >out &&
+	grep "new  *s1" out &&
+	on B git rev-parse --verify refs/remotes/origin/sessions/s1 &&
+	test "$(on B git rev-parse refs/sessions/s1)" = "$(on A git rev-parse refs/sessions/s1)" &&
+	on B git session resume s1 -q &&
+	test "$(on B git symbolic-ref SESSION_HEAD)" = refs/sessions/s1
+'
+
+test_expect_success 'both sides write at once, then sync both ways several times' '
+	(
+		for i in 1 2 3; do on A git session note "A $i" -q || exit 1; done &&
+		on A git session tokens add --agent arch-1 --input 100 --output 10 -q &&
+		on A git session agent start a-2 --type coder --task "A side" -q
+	) &
+	(
+		for i in 1 2 3; do on B git session note "B $i" -q || exit 1; done &&
+		on B git session tokens add --agent b-1 --input 1000 --output 100 -q &&
+		on B git session agent start b-2 --type coder --task "B side" -q
+	) &&
+	wait $! && wait &&
+	on A git session push >outA &&
+	on B git session push >outB &&
+	grep "pushed  *s1" outB &&
+	on B git log --format=%s -1 refs/sessions/s1 | grep "^merge origin/s1: " &&
+	test "$(on B git rev-list --min-parents=2 --count refs/sessions/s1)" = 1 &&
+	s A note "A after" && s B tokens add --agent b-1 --input 1 --output 1 &&
+	on A git session push >/dev/null && on B git session push >/dev/null &&
+	on A git session pull >/dev/null && on B git session pull >/dev/null &&
+	state A >a.json && state B >b.json && test_cmp a.json b.json &&
+	json_field a.json "sorted(n[\"text\"] for n in d[\"notes\"])" >notes &&
+	test "$(cat notes)" = "[\"A 1\", \"A 2\", \"A 3\", \"A after\", \"B 1\", \"B 2\", \"B 3\"]" &&
+	test "$(json_field a.json "sorted(a[\"id\"] for a in d[\"agents\"])")" = "[\"a-2\", \"arch-1\", \"b-2\"]" &&
+	test "$(json_field a.json "d[\"tokens\"][\"input\"], d[\"tokens\"][\"output\"]")" = "[1101, 111]" &&
+	for r in A B hub.git; do git -C ../$r fsck --strict >/dev/null 2>&1 || { echo "fsck: $r"; return 1; }; done &&
+	on A git session fsck && on B git session fsck
+'
+
+test_expect_success 'the merge is the same whichever side makes it' '
+	s A note "left" && s B note "right" && s A summary "summary from A" && s B summary "summary from B" &&
+	on A git session push -q &&
+	cp -R ../B ../B2 && cp -R ../A ../A2 &&
+	on B2 git session pull >out && grep "merge  *s1" out &&
+	grep "conflict: summary changed on both sides" out &&
+	on B2 git log -1 --format=%b refs/sessions/s1 | grep "^conflict: summary changed on both sides" &&
+	# A2 merges B'"'"'s side into A'"'"'s: the same two histories, the other way round
+	on A2 git remote set-url origin "$TRASH_DIRECTORY/B" &&
+	on A2 git session pull >out && grep "merge  *s1" out &&
+	state B2 >b2.json && state A2 >a2.json &&
+	test_cmp b2.json a2.json &&
+	test "$(on A2 git rev-parse refs/sessions/s1^1)" = "$(on B2 git rev-parse refs/sessions/s1^2)" &&
+	test "$(json_field b2.json "d[\"context_summary\"]")" = "summary from B" &&
+	rm -rf ../A2 ../B2
+'
+
+test_expect_success 'three machines syncing in different orders end with the same state' '
+	on B git session push -q && on A git session pull -q &&
+	git clone -q ../hub.git ../C && on C git session pull -q && on C git session resume s1 -q &&
+	s A note "a1" && s B note "b1" && s C note "c1" &&
+	s C tokens add --agent c --input 7 --output 7 &&
+	on C git session push -q && on A git session push -q && on B git session push -q &&
+	s A note "a2" && s B note "b2" &&
+	on B git session push -q && on C git session pull -q && s C note "c2" &&
+	on A git session push -q && on C git session push -q &&
+	for r in A B C; do on $r git session pull -q || return 1; done &&
+	state A >a.json && state B >b.json && state C >c.json &&
+	test_cmp a.json b.json && test_cmp a.json c.json &&
+	json_field a.json "sorted(n[\"text\"] for n in d[\"notes\"] if len(n[\"text\"]) == 2)" >notes &&
+	test "$(cat notes)" = "[\"a1\", \"a2\", \"b1\", \"b2\", \"c1\", \"c2\"]" &&
+	git -C ../hub.git fsck --strict
+'
+
+test_expect_success '--dry-run says what would move and moves nothing' '
+	s A note "not yet pushed" &&
+	before=$(git -C ../hub.git rev-parse refs/sessions/s1) &&
+	on A git session push --dry-run >out &&
+	grep "would: pushed  *s1" out &&
+	test "$(git -C ../hub.git rev-parse refs/sessions/s1)" = $before &&
+	on A git session push -q &&
+	local=$(on B git rev-parse refs/sessions/s1) &&
+	on B git session pull --dry-run >out && grep "would: fast-forward  *s1" out &&
+	test "$(on B git rev-parse refs/sessions/s1)" = $local &&
+	on B git session pull --json >out.json &&
+	test "$(json_field out.json "[(r[\"id\"], r[\"action\"]) for r in d]")" = "[[\"s1\", \"fast-forward\"]]"
+'
+
+test_expect_success 'a remote that refuses the push: a clear error, nothing lost here' '
+	cat >../hub.git/hooks/pre-receive <<-\EOF &&
+	#!/bin/sh
+	echo "sessions are frozen" >&2
+	exit 1
+	EOF
+	chmod +x ../hub.git/hooks/pre-receive &&
+	s A note "refused" &&
+	tip=$(on A git rev-parse refs/sessions/s1) &&
+	hub=$(git -C ../hub.git rev-parse refs/sessions/s1) &&
+	test_must_fail on A git session push 2>err &&
+	grep "sessions are frozen" err &&
+	grep "^error: the remote refused refs/sessions/s1" err &&
+	test "$(on A git rev-parse refs/sessions/s1)" = $tip &&
+	test "$(git -C ../hub.git rev-parse refs/sessions/s1)" = $hub &&
+	rm ../hub.git/hooks/pre-receive &&
+	on A git session push -q &&
+	test "$(git -C ../hub.git rev-parse refs/sessions/s1)" = $tip
+'
+
+test_expect_success 'archived sessions stay here; an archived one is not brought back' '
+	s A start other --id s2 --pause-current && s A close &&
+	on A git session archive s2 &&
+	on A git session push -q &&
+	test_must_fail git -C ../hub.git rev-parse -q --verify refs/sessions/s2 &&
+	test_must_fail git -C ../hub.git rev-parse -q --verify refs/archive/sessions/s2 &&
+	on B git session close -q && on B git session archive s1 &&
+	on B git session pull >out && grep "archived here, left alone  *s1" out &&
+	test_must_fail on B git rev-parse -q --verify refs/sessions/s1
+'
+
+test_expect_success 'errors: no such remote, a bad option' '
+	test_must_fail on A git session pull nosuch 2>err &&
+	grep "^error: no such remote: .nosuch." err &&
+	test_expect_code 129 on A git session push --bogus 2>err
+'
+
+test_expect_success 'git fetch carries sessions with one config line' '
+	git clone -q ../hub.git ../D &&
+	on D git config --add remote.origin.fetch "+refs/sessions/*:refs/remotes/origin/sessions/*" &&
+	on D git fetch -q &&
+	on D git rev-parse --verify refs/remotes/origin/sessions/s1 &&
+	on D git session pull -q && on D git rev-parse --verify refs/sessions/s1
+'
+
+test_done
