@@ -139,7 +139,9 @@ for i in range(n):
     with open(os.path.join(d, "f%06d.c" % i), "w") as f:
         f.write("int f%d(void) { return %d; }\n" % (i, i))
 GEN
-	(cd "$1" && git add -A && git commit -q -m "generated")
+	# no automatic gc: a background repack would land on whichever command ran next
+	(cd "$1" && git config gc.auto 0 && git config maintenance.auto false &&
+	 git add -A && git commit -q -m "generated")
 }
 echo
 echo "resume on generated repositories of $big and 1,000 files"

@@ -236,11 +236,11 @@ cleanup:
 }
 
 /* --width, else COLUMNS, else the terminal's, else 80. */
-static int timeline_width(int given)
+static int timeline_width(long long given)
 {
 	struct winsize ws;
 	const char *cols = getenv("COLUMNS");
-	int w = given;
+	int w = given > 1000 ? 1000 : given < 0 ? 0 : (int)given;
 
 	if (w <= 0 && cols && atoi(cols) > 0)
 		w = atoi(cols);
@@ -260,7 +260,8 @@ CMD(timeline)
 	cJSON *state = NULL, *r = NULL;
 	char *id = NULL;
 	struct view v;
-	int error, width = 0;
+	long long width = 0;	/* OPT_INT stores a long long */
+	int error;
 	const struct option opts[] = {
 		REPORT_OPTIONS(o),
 		{ OPT_INT, 0, "width", &width, "<columns>", "draw this wide (default: the terminal's, or 80)" },
