@@ -122,10 +122,10 @@ static void parse_ops(cJSON *nodes)
 	}
 }
 
-static const char *op_target(const cJSON *op)
+/* What an op writes to: its key, agent or phase ("" for none); num holds a number. */
+static const char *op_target(char num[32], const cJSON *op)
 {
 	const cJSON *args = cJSON_GetObjectItemCaseSensitive(op, "args");
-	static char num[32];
 	const cJSON *t = cJSON_GetObjectItemCaseSensitive(args, "key");
 
 	if (!t)
@@ -133,7 +133,7 @@ static const char *op_target(const cJSON *op)
 	if (!t)
 		t = cJSON_GetObjectItemCaseSensitive(args, "phase");
 	if (cJSON_IsNumber(t)) {
-		snprintf(num, sizeof(num), "%d", t->valueint);
+		snprintf(num, 32, "%d", t->valueint);
 		return num;
 	}
 	return cJSON_IsString(t) ? t->valuestring : "";
@@ -155,18 +155,20 @@ static void note_conflicts(cJSON *conflicts, const cJSON *order, const cJSON *ou
 
 	cJSON_ArrayForEach(a, order) {
 		const cJSON *op = cJSON_GetObjectItemCaseSensitive(a, "parsed");
-		const char *name = op ? json_str(op, "op") : NULL;
+		const char *name = op ? json_str(op, "op") : NULL, *target;
+		char na[32], nb[32];
 
 		if (!name || !overwrites(name) || !find_node(ours, json_str(a, "commit")))
 			continue;
+		target = op_target(na, op);
 		cJSON_ArrayForEach(b, order) {
 			const cJSON *other = cJSON_GetObjectItemCaseSensitive(b, "parsed");
 
 			if (!other || strcmp(json_str(other, "op"), name) ||
-			    strcmp(op_target(other), op_target(op)) || !find_node(theirs, json_str(b, "commit")))
+			    strcmp(op_target(nb, other), target) || !find_node(theirs, json_str(b, "commit")))
 				continue;
 			line = xstrfmt("%s%s%s changed on both sides; kept the later (%.7s)", name,
-				       *op_target(op) ? " " : "", op_target(op),
+				       *target ? " " : "", target,
 				       before(a, b) ? json_str(b, "commit") : json_str(a, "commit"));
 			cJSON_AddItemToArray(conflicts, cJSON_CreateString(line));
 			free(line);

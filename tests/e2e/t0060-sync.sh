@@ -77,6 +77,18 @@ test_expect_success 'the merge is the same whichever side makes it' '
 	rm -rf ../A2 ../B2
 '
 
+test_expect_success 'different targets are no conflict: phase 1 here, phase 2 there' '
+	in_sync () { on B git session push -q && on A git session pull -q; } &&
+	in_sync && s A phase start 2 && on A git session push -q && on B git session pull -q &&
+	s A phase step 1 "left step" && s B phase step 2 "right step" &&
+	on A git session push -q && on B git session pull >out &&
+	grep "merge  *s1" out && ! grep conflict out &&
+	s A phase step 1 "again left" && s B phase step 1 "again right" &&
+	on A git session push -q && on B git session pull >out &&
+	grep "conflict: phase.step 1 changed on both sides" out &&
+	on B git session push -q && on A git session pull -q
+'
+
 test_expect_success 'three machines syncing in different orders end with the same state' '
 	on B git session push -q && on A git session pull -q &&
 	git clone -q ../hub.git ../C && on C git session pull -q && on C git session resume s1 -q &&
