@@ -299,7 +299,8 @@ CMD(complete)
 		store_ids_free(ids, n);
 		return 0;
 	}
-	if ((strcmp(what, "phases") && strcmp(what, "agents")) || engine_active(&id, c->st) < 0)
+	/* store_active, not engine_active: no "no active session" under the prompt */
+	if ((strcmp(what, "phases") && strcmp(what, "agents")) || store_active(&id, c->st) < 0 || !id)
 		return 0;
 	ref = engine_refname(id);
 	error = engine_load_ref(&state, &tip, c->st, ref);

@@ -98,7 +98,11 @@ test_expect_success 'bash: options come from each command, phases and agents fro
 test_expect_success 'the hidden completion helper is not a listed command' '
 	! grep "__complete" commands &&
 	git session __complete phases >out && printf "1\n2\n" >expect && test_cmp expect out &&
-	git session __complete nonsense >out && test_must_be_empty out
+	git session __complete nonsense >out 2>err && test_must_be_empty out && test_must_be_empty err &&
+	git session pause -q && git symbolic-ref --delete SESSION_HEAD &&
+	git session __complete agents >out 2>err && test_must_be_empty out && test_must_be_empty err &&
+	git session __complete sessions >out && grep -x 2025-11-21-second-one out &&
+	git session resume 2025-11-21-second-one -q
 '
 
 # on_tty <command>: runs it with a terminal as stdout (under script)
