@@ -419,35 +419,68 @@ static int file_updates(git_tree_update *up, size_t *n, git_tree *base, const st
 	return 0;
 }
 
+static int cmp_path(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Whether one update's path is a folder of another's (d.txt and d.txt/inner). */
+static int folder_and_file(const git_tree_update *up, size_t n)
+{
+	const char **paths = xcalloc(n, sizeof(*paths));
+	int found = 0;
+
+	for (size_t i = 0; i < n; i++)
+		paths[i] = up[i].path;
+	qsort(paths, n, sizeof(*paths), cmp_path);
+	for (size_t i = 0; i < n && !found; i++) {
+		size_t len = strlen(paths[i]), lo = i + 1, hi = n;
+
+		/* the first path not below paths[i] + "/" ("d.txt-x" sorts before "d.txt/") */
+		while (lo < hi) {
+			size_t mid = lo + (hi - lo) / 2;
+			int c = strncmp(paths[mid], paths[i], len);
+
+			if (c < 0 || (c == 0 && (unsigned char)paths[mid][len] < '/'))
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		found = lo < n && !strncmp(paths[lo], paths[i], len) && paths[lo][len] == '/';
+	}
+	free(paths);
+	return found;
+}
+
 /*
- * libgit2 checks a path against the base tree, so one update cannot put
- * a file where a folder was or the other way round (d.txt becoming
- * d.txt/inner): removals go first, into a tree of their own, and the
- * remaining updates apply to it. Only when there is both kind.
+ * libgit2 checks each path against the base tree, so one update cannot
+ * put a file where a folder was or the other way round (d.txt becoming
+ * d.txt/inner). Only then do removals go first, into a tree of their
+ * own, and the remaining updates apply to it.
  */
 static int apply_removals(git_tree **base, gs_store *st, git_tree_update *up, size_t *n)
 {
-	git_tree_update *rm = xcalloc(*n, sizeof(*rm));
+	git_tree_update *rm;
 	size_t nrm = 0, keep = 0;
+	git_tree *removed = NULL;
 	git_oid id;
 	int error = 0;
 
+	if (!folder_and_file(up, *n))
+		return 0;
+	rm = xcalloc(*n, sizeof(*rm));
 	for (size_t i = 0; i < *n; i++)
 		if (up[i].action == GIT_TREE_UPDATE_REMOVE)
 			rm[nrm++] = up[i];
-	if (nrm && nrm < *n - 2) {
-		git_tree *removed = NULL;
-
-		if (git_tree_create_updated(&id, st->repo, *base, nrm, rm) < 0 ||
-		    git_tree_lookup(&removed, st->repo, &id) < 0)
-			error = store_git_error("cannot write the checkpoint's tree");
-		git_tree_free(*base);
-		*base = removed;
-		for (size_t i = 0; i < *n; i++)
-			if (up[i].action != GIT_TREE_UPDATE_REMOVE)
-				up[keep++] = up[i];
-		*n = keep;
-	}
+	if (git_tree_create_updated(&id, st->repo, *base, nrm, rm) < 0 ||
+	    git_tree_lookup(&removed, st->repo, &id) < 0)
+		error = store_git_error("cannot write the checkpoint's tree");
+	git_tree_free(*base);
+	*base = removed;
+	for (size_t i = 0; i < *n; i++)
+		if (up[i].action != GIT_TREE_UPDATE_REMOVE)
+			up[keep++] = up[i];
+	*n = keep;
 	free(rm);
 	return error;
 }
