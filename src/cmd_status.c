@@ -17,28 +17,38 @@
 #include <unistd.h>
 #include <string.h>
 
-CMD(status)
+/* How one report of one session is made and drawn. */
+struct one_report {
+	cJSON *(*build)(const cJSON *state, const struct report_ctx *ctx);
+	void (*draw)(struct view *v, const cJSON *r, const struct report_ctx *ctx, long long arg);
+	long long arg;
+};
+
+/*
+ * A report command: [<id>] (the active session by default), --json for
+ * programs, else drawn for a person, in colour when asked or on a
+ * terminal. opts holds REPORT_OPTIONS(*o) and any of the command's own.
+ */
+static int run_report(int argc, const char **argv, struct cmd_ctx *c, const char *const *usage,
+		      const struct option *opts, const struct report_opts *o, const struct one_report *rep)
 {
-	static const char *const usage[] = { "git session status [<id>] [--json]", NULL };
-	struct report_opts o = { 0 };
 	struct report_ctx ctx = { 0 };
 	struct store_tip tip = { 0 };
 	cJSON *state = NULL, *r = NULL;
 	char *id = NULL;
 	struct view v;
 	int error;
-	const struct option opts[] = { REPORT_OPTIONS(o), OPT_END_MARK };
 
 	if ((error = parse_options(&argc, argv, opts, usage, 0)) < 0 ||
 	    (error = cmd_no_more_args(argc, 1, usage)) < 0 ||
 	    (error = view_load_target(&state, &tip, &ctx, &id, c, argc ? argv[0] : NULL)) < 0 ||
-	    (error = view_start(&v, c, &o)) < 0)
+	    (error = view_start(&v, c, o)) < 0)
 		goto cleanup;
-	r = report_status(state, &ctx);
-	if (o.json) {
+	r = rep->build(state, &ctx);
+	if (o->json) {
 		view_print_json(r);
 	} else {
-		view_status(&v, r, ctx.now, ctx.max_retries);
+		rep->draw(&v, r, &ctx, rep->arg);
 		view_finish(&v);
 	}
 cleanup:
@@ -49,7 +59,22 @@ cleanup:
 	return cmd_exit(error);
 }
 
-static void render_tokens(struct view *v, const cJSON *t)
+static void draw_status(struct view *v, const cJSON *r, const struct report_ctx *ctx, long long arg)
+{
+	view_status(v, r, ctx->now, ctx->max_retries);
+}
+
+CMD(status)
+{
+	static const char *const usage[] = { "git session status [<id>] [--json]", NULL };
+	static const struct one_report rep = { report_status, draw_status, 0 };
+	struct report_opts o = { 0 };
+	const struct option opts[] = { REPORT_OPTIONS(o), OPT_END_MARK };
+
+	return run_report(argc, argv, c, usage, opts, &o, &rep);
+}
+
+static void draw_tokens(struct view *v, const cJSON *t, const struct report_ctx *ctx, long long arg)
 {
 	const cJSON *a;
 
@@ -74,6 +99,11 @@ static void render_tokens(struct view *v, const cJSON *t)
 	}
 }
 
+static cJSON *build_tokens(const cJSON *state, const struct report_ctx *ctx)
+{
+	return report_tokens(state);
+}
+
 CMD(tokens)
 {
 	static const char *const usage[] = {
@@ -81,35 +111,13 @@ CMD(tokens)
 		"git session tokens add --agent <id> --input <n> --output <n> [--cached <n>] [--isolated]",
 		NULL,
 	};
+	static const struct one_report rep = { build_tokens, draw_tokens, 0 };
 	struct report_opts o = { 0 };
-	struct report_ctx ctx = { 0 };
-	struct store_tip tip = { 0 };
-	cJSON *state = NULL, *r = NULL;
-	char *id = NULL;
-	struct view v;
-	int error;
 	const struct option opts[] = { REPORT_OPTIONS(o), OPT_END_MARK };
 
 	if (argc > 1 && !strcmp(argv[1], "add"))
 		return cmd_tokens_add(argc - 1, argv + 1, c);
-	if ((error = parse_options(&argc, argv, opts, usage, 0)) < 0 ||
-	    (error = cmd_no_more_args(argc, 1, usage)) < 0 ||
-	    (error = view_load_target(&state, &tip, &ctx, &id, c, argc ? argv[0] : NULL)) < 0 ||
-	    (error = view_start(&v, c, &o)) < 0)
-		goto cleanup;
-	r = report_tokens(state);
-	if (o.json) {
-		view_print_json(r);
-	} else {
-		render_tokens(&v, r);
-		view_finish(&v);
-	}
-cleanup:
-	cJSON_Delete(r);
-	cJSON_Delete(state);
-	store_tip_clear(&tip);
-	free(id);
-	return cmd_exit(error);
+	return run_report(argc, argv, c, usage, opts, &o, &rep);
 }
 
 static void render_moves(struct view *v, const cJSON *arr, const char *kind)
@@ -251,39 +259,27 @@ static int timeline_width(long long given)
 	return w < 40 ? 40 : w > 1000 ? 1000 : w;
 }
 
+static cJSON *build_timeline(const cJSON *state, const struct report_ctx *ctx)
+{
+	return report_timeline(state);
+}
+
+static void draw_timeline(struct view *v, const cJSON *r, const struct report_ctx *ctx, long long width)
+{
+	view_timeline(v, r, timeline_width(width));
+}
+
 CMD(timeline)
 {
 	static const char *const usage[] = { "git session timeline [<id>] [--width=<columns>] [--json]", NULL };
+	struct one_report rep = { build_timeline, draw_timeline, 0 };
 	struct report_opts o = { 0 };
-	struct report_ctx ctx = { 0 };
-	struct store_tip tip = { 0 };
-	cJSON *state = NULL, *r = NULL;
-	char *id = NULL;
-	struct view v;
-	long long width = 0;	/* OPT_INT stores a long long */
-	int error;
 	const struct option opts[] = {
 		REPORT_OPTIONS(o),
-		{ OPT_INT, 0, "width", &width, "<columns>", "draw this wide (default: the terminal's, or 80)" },
+		/* OPT_INT stores a long long */
+		{ OPT_INT, 0, "width", &rep.arg, "<columns>", "draw this wide (default: the terminal's, or 80)" },
 		OPT_END_MARK,
 	};
 
-	if ((error = parse_options(&argc, argv, opts, usage, 0)) < 0 ||
-	    (error = cmd_no_more_args(argc, 1, usage)) < 0 ||
-	    (error = view_load_target(&state, &tip, &ctx, &id, c, argc ? argv[0] : NULL)) < 0 ||
-	    (error = view_start(&v, c, &o)) < 0)
-		goto cleanup;
-	r = report_timeline(state);
-	if (o.json) {
-		view_print_json(r);
-	} else {
-		view_timeline(&v, r, timeline_width(width));
-		view_finish(&v);
-	}
-cleanup:
-	cJSON_Delete(r);
-	cJSON_Delete(state);
-	store_tip_clear(&tip);
-	free(id);
-	return cmd_exit(error);
+	return run_report(argc, argv, c, usage, opts, &o, &rep);
 }
