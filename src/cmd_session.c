@@ -164,7 +164,7 @@ CMD(start)
 		goto cleanup;
 	if (active && (error = pause_session(c, active, quiet)) < 0)
 		goto cleanup;
-	if ((error = engine_commit(NULL, &c->eng, id, op, NULL, 1)) < 0 ||
+	if ((error = engine_commit(NULL, &c->eng, id, op, NULL, ENGINE_CREATE)) < 0 ||
 	    (error = store_set_active(c->st, id)) < 0)
 		goto cleanup;
 	if (!quiet)

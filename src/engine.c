@@ -207,14 +207,14 @@ void engine_result_clear(struct engine_result *r)
 
 /* One attempt: read the tip, apply, write. The ref does not move here. */
 static int attempt(struct engine_result *r, struct store_tip *tip, struct engine *e,
-		   const char *id, const char *refname, cJSON *op, const char *body, int create)
+		   const char *id, const char *refname, cJSON *op, const char *body, int flags)
 {
 	struct store_checkpoint cp = { 0 };
 	char *err = NULL, *json = NULL, *opjson = NULL, *msg = NULL;
 	struct store_file *files = NULL;
 	int error;
 
-	if (create) {
+	if (flags & ENGINE_CREATE) {
 		memset(tip, 0, sizeof(*tip));
 		r->state = cJSON_CreateObject();
 	} else if ((error = engine_load_ref(&r->state, tip, e->st, refname)) < 0) {
@@ -222,6 +222,9 @@ static int attempt(struct engine_result *r, struct store_tip *tip, struct engine
 			gs_error("no such session: '%s'", id);
 		return GS_ERROR;
 	}
+	/* checked on the state this attempt writes on: no second read */
+	if ((flags & ENGINE_IN_PROGRESS) && strcmp(json_str(r->state, "status"), "in_progress"))
+		return GS_ESKIPPED;
 	if ((error = state_apply(r->state, op, &e->lim, &r->subject, &err)) < 0) {
 		gs_error("%s", err);
 		goto cleanup;
@@ -246,8 +249,9 @@ cleanup:
 }
 
 int engine_commit(struct engine_result *out, struct engine *e, const char *id, cJSON *op,
-		  const char *body, int create)
+		  const char *body, int flags)
 {
+	int create = flags & ENGINE_CREATE;
 	struct engine_result r = { 0 };
 	char *refname = engine_refname(id), *logmsg = NULL;
 	unsigned seed = (unsigned)getpid() ^ (unsigned)time(NULL), delay = 500;
@@ -259,7 +263,7 @@ int engine_commit(struct engine_result *out, struct engine *e, const char *id, c
 		goto cleanup;
 	deadline = now_ms() + e->lock_timeout_ms;
 	for (;;) {
-		if ((error = attempt(&r, &tip, e, id, refname, op, body, create)) < 0)
+		if ((error = attempt(&r, &tip, e, id, refname, op, body, flags)) < 0)
 			goto cleanup;
 		logmsg = xstrfmt("session: %s", r.subject);
 		error = store_cas(e->st, refname, r.commit, tip.exists ? tip.commit : NULL, logmsg);

@@ -493,8 +493,9 @@ int sync_push(cJSON *report, struct engine *e, const struct sync_opts *o)
 		if (n == 0) {
 			retry = 0;
 		} else {
-			while (cJSON_GetArraySize(report))
-				cJSON_DeleteItemFromArray(report, 0);
+			/* only the last attempt's outcome is reported */
+			cJSON_Delete(report->child);
+			report->child = NULL;
 			rc = worktree_git_rc(&out, e->st, args);
 			error = push_result(report, out.buf ? out.buf : "", &retry);
 			if (!error && rc != 0 && !retry)

@@ -52,10 +52,14 @@ void engine_result_clear(struct engine_result *r);
  * Applies op (which it completes with the time and the project's branch
  * and head) to session id and publishes a checkpoint. body, if given,
  * goes into the commit message under the subject. With create the
- * session must not exist yet. out may be NULL.
+ * session must not exist yet (ENGINE_CREATE); with ENGINE_IN_PROGRESS a
+ * session that is not in progress is left alone, quietly: GS_ESKIPPED.
+ * out may be NULL.
  */
+#define ENGINE_CREATE 1
+#define ENGINE_IN_PROGRESS 2
 int engine_commit(struct engine_result *out, struct engine *e, const char *id, cJSON *op,
-		  const char *body, int create);
+		  const char *body, int flags);
 
 /* Fills in op's time (if unset) and where the project stands. */
 int engine_complete_op(cJSON *op, gs_store *st);

@@ -16,6 +16,7 @@ enum {
 	GS_ERROR = -1,
 	GS_ENOTFOUND = -3,	/* same value as GIT_ENOTFOUND */
 	GS_ERACE = -100,	/* lost a compare-and-swap: re-read and retry */
+	GS_ESKIPPED = -101,	/* the session is not in progress: nothing done */
 	GS_EUSAGE = -129,	/* bad command line: exit 129 */
 };
 
