@@ -80,28 +80,6 @@ static int add_plans(cJSON *args, struct cmd_ctx *c, const struct strlist *plans
 	return error;
 }
 
-static cJSON *project_args(gs_store *st)
-{
-	cJSON *p = cJSON_CreateObject();
-	char head[HEX_SZ], *branch = NULL, *name = store_project_name(st);
-	const char *wd = store_workdir(st);
-	char *path = xstrdup(wd ? wd : store_gitdir(st));
-	size_t n = strlen(path);
-
-	if (n > 1 && path[n - 1] == '/')
-		path[n - 1] = '\0';
-	json_set_str(p, "name", name);
-	json_set_str(p, "path", path);
-	if (store_head(&branch, head, st) == 0) {
-		json_set_str(p, "branch", branch);
-		json_set_str(p, "head", head);
-	}
-	free(branch);
-	free(name);
-	free(path);
-	return p;
-}
-
 static int pause_session(struct cmd_ctx *c, const char *id, int quiet)
 {
 	cJSON *op = op_new("session.pause", NULL);
@@ -157,7 +135,7 @@ CMD(start)
 	json_set_str(args, "goal", goal);
 	json_set_str(args, "mode", mode);
 	json_set_num(args, "budget", (double)budget);
-	json_set(args, "project", project_args(c->st));
+	json_set(args, "project", cmd_project(c->st));
 	for (size_t i = 0; i < phases.n; i++)
 		cJSON_AddItemToArray(json_arr(args, "phases"), cJSON_CreateString(phases.v[i]));
 	if ((error = add_plans(args, c, &plans)) < 0)

@@ -238,6 +238,7 @@ static int attempt(struct engine_result *r, struct store_tip *tip, struct engine
 	cp.op = opjson;
 	cp.files = files;
 	cp.message = msg;
+	cp.author_at = flags & ENGINE_AUTHOR_AT ? json_str(op, "at") : NULL;
 	error = store_write_checkpoint(r->commit, e->st, &cp);
 cleanup:
 	free(err);

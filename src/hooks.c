@@ -61,33 +61,6 @@ enum hook_state hooks_state(const char *dir, const char *name, const char **mana
 	return st;
 }
 
-/* Writes text to path through a temporary file and a rename, executable. */
-static int write_script(const char *path, const char *text)
-{
-	char *tmp = xstrfmt("%s.tmp.%ld", path, (long)getpid());
-	size_t len = strlen(text);
-	int fd, error = GS_ERROR;
-
-	if ((fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL, 0755)) < 0) {
-		gs_error("cannot write '%s': %s", tmp, strerror(errno));
-		goto cleanup;
-	}
-	if (write(fd, text, len) != (ssize_t)len || fsync(fd) < 0 || close(fd) < 0) {
-		gs_error("cannot write '%s': %s", tmp, strerror(errno));
-		unlink(tmp);
-		goto cleanup;
-	}
-	if (rename(tmp, path) < 0) {
-		gs_error("cannot write '%s': %s", path, strerror(errno));
-		unlink(tmp);
-		goto cleanup;
-	}
-	error = 0;
-cleanup:
-	free(tmp);
-	return error;
-}
-
 int hooks_install_one(const char *dir, const struct hook_script *h)
 {
 	char *path = hook_path(dir, h->name, NULL), *saved = hook_path(dir, h->name, HOOK_SAVED_SUFFIX);
@@ -111,7 +84,7 @@ int hooks_install_one(const char *dir, const struct hook_script *h)
 	default:
 		break;
 	}
-	error = write_script(path, h->text);
+	error = gs_write_file(path, h->text, strlen(h->text), 0755);
 cleanup:
 	free(path);
 	free(saved);

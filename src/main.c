@@ -52,6 +52,8 @@ static const struct command commands[] = {
 	{ "rollback", cmd_rollback, 1, "go back to the last good (or a named) checkpoint" },
 	{ "push", cmd_push, 1, "send sessions to a remote, merging what it has first" },
 	{ "pull", cmd_pull, 1, "fetch sessions from a remote and merge them in" },
+	{ "import", cmd_import, 1, "read sessions from Maestro, Claude, Copilot, BMAD or CCW files" },
+	{ "export", cmd_export, 1, "write a session as a Maestro, Claude, Copilot, BMAD or CCW file" },
 	{ "hooks", cmd_hooks, 1, "install, remove or show the git hooks that checkpoint on commit" },
 	{ "hook", cmd_hook, 1, "run by the installed hooks" },
 	{ "__complete", cmd_complete, 1, NULL },	/* for the shell completion, not listed */

@@ -730,7 +730,42 @@ static int op_checkpoint(struct apply_ctx *c)
 	return 0;
 }
 
+/*
+ * A whole state read from another tool's file: replaces what the session
+ * had (on a re-import), keeping its id. Times are the source's.
+ */
+static int op_import(struct apply_ctx *c)
+{
+	const cJSON *in = cJSON_GetObjectItemCaseSensitive(c->args, "state");
+	const char *format = json_str(c->args, "format"), *id, *had = json_str(c->state, "session_id");
+	cJSON *st = NULL;
+	char *err = NULL;
+
+	if (!format || state_normalize(&st, cJSON_Duplicate(in, 1), &err) < 0) {
+		apply_fail(c, "%s", err ? err : "missing format");
+		free(err);
+		return GS_ERROR;
+	}
+	id = json_str(st, "session_id");
+	if (state_valid_id(id, &err) < 0 || (had && strcmp(had, id))) {
+		apply_fail(c, "invalid session id '%s': %s", id, err ? err : "not this session's");
+		free(err);
+		cJSON_Delete(st);
+		return GS_ERROR;
+	}
+	sbuf_addf(&c->subject, "%s session %s from %s", had ? "re-import" : "import", id, format);
+	while (c->state->child)
+		cJSON_Delete(cJSON_DetachItemViaPointer(c->state, c->state->child));
+	while (st->child) {
+		cJSON *v = cJSON_DetachItemViaPointer(st, st->child);
+		cJSON_AddItemToObject(c->state, v->string, v);
+	}
+	cJSON_Delete(st);
+	return 0;
+}
+
 static const struct op_handler session_handlers[] = {
+	{ "session.import", op_import, 1 },
 	{ "session.start", op_start, 0 },
 	{ "session.pause", op_pause, 0 },
 	{ "session.resume", op_resume, 1 },
@@ -786,7 +821,8 @@ int state_apply(cJSON *state, const cJSON *op, const struct state_limits *lim,
 		sbuf_release(&c.subject);
 		return GS_ERROR;
 	}
-	json_set_str(state, "updated", c.at);
+	if (strcmp(name, "session.import"))	/* an import keeps the source's time */
+		json_set_str(state, "updated", c.at);
 	ctx = cJSON_GetObjectItemCaseSensitive(op, "context");
 	if (cJSON_IsObject(ctx)) {
 		cJSON *project = json_obj(state, "project");

@@ -488,6 +488,7 @@ static int apply_removals(git_tree **base, gs_store *st, git_tree_update *up, si
 int store_write_checkpoint(char out[HEX_SZ], gs_store *st, const struct store_checkpoint *cp)
 {
 	git_signature *author = NULL, *committer = NULL;
+	time_t when;
 	git_commit *parent = NULL, *other = NULL;
 	const git_commit *parents[2] = { NULL, NULL };
 	git_tree *base = NULL, *tree = NULL;
@@ -542,6 +543,16 @@ int store_write_checkpoint(char out[HEX_SZ], gs_store *st, const struct store_ch
 	if (store_signature(&author, st, "AUTHOR") < 0 ||
 	    store_signature(&committer, st, "COMMITTER") < 0)
 		goto cleanup;
+	if (cp->author_at && gs_time_parse_iso(&when, cp->author_at) == 0) {
+		git_signature *at = NULL;
+
+		if (git_signature_new(&at, author->name, author->email, when, 0) < 0) {
+			store_git_error("invalid author time '%s'", cp->author_at);
+			goto cleanup;
+		}
+		git_signature_free(author);
+		author = at;
+	}
 	if (cp->merge_parent && (git_oid_fromstr(&parent_id, cp->merge_parent) < 0 ||
 				 git_commit_lookup(&other, st->repo, &parent_id) < 0)) {
 		store_git_error("cannot read checkpoint %s", cp->merge_parent);

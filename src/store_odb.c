@@ -150,3 +150,13 @@ int store_install_odb_guard(gs_store *st)
 	git_odb_free(odb);	/* the repository keeps it, and it keeps the backend */
 	return 0;
 }
+
+int store_hash(char out[HEX_SZ], const char *buf, size_t len)
+{
+	git_oid id;
+
+	if (git_odb_hash(&id, buf, len, GIT_OBJECT_BLOB) < 0)
+		return store_git_error("cannot hash");
+	git_oid_tostr(out, HEX_SZ, &id);
+	return 0;
+}

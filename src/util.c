@@ -321,3 +321,28 @@ cleanup:
 	sbuf_release(&sb);
 	return error;
 }
+
+int gs_write_file(const char *path, const char *text, size_t len, int mode)
+{
+	char *tmp = xstrfmt("%s.tmp.%ld", path, (long)getpid());
+	int fd, error = GS_ERROR;
+
+	if ((fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL, mode)) < 0) {
+		gs_error("cannot write '%s': %s", tmp, strerror(errno));
+		goto cleanup;
+	}
+	if (write(fd, text, len) != (ssize_t)len || fsync(fd) < 0 || close(fd) < 0) {
+		gs_error("cannot write '%s': %s", tmp, strerror(errno));
+		unlink(tmp);
+		goto cleanup;
+	}
+	if (rename(tmp, path) < 0) {
+		gs_error("cannot write '%s': %s", path, strerror(errno));
+		unlink(tmp);
+		goto cleanup;
+	}
+	error = 0;
+cleanup:
+	free(tmp);
+	return error;
+}

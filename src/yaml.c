@@ -1,11 +1,14 @@
 /*
- * yaml.c - YAML emission with libyaml. Strings are always quoted, so no
- * value can be read back as another type ("no", "1.0", "null").
+ * yaml.c - YAML in and out with libyaml. Out: strings are always quoted,
+ * so no value can be read back as another type ("no", "1.0", "null").
+ * In: the core schema's plain scalars; no aliases (no "billion laughs").
  */
 #include "git-session/yaml.h"
 #include "git-session/json.h"
 #include "git-session/util.h"
 
+#include <ctype.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <yaml.h>
@@ -85,5 +88,199 @@ int yaml_emit(char **out, size_t *len, const cJSON *v)
 cleanup:
 	yaml_emitter_delete(&em);
 	sbuf_release(&sb);
+	return error;
+}
+
+/* A plain scalar as YAML 1.2's core schema reads it. */
+static cJSON *plain_scalar(const char *s, size_t len)
+{
+	static const char *const nulls[] = { "", "~", "null", "Null", "NULL" };
+	static const char *const trues[] = { "true", "True", "TRUE" };
+	static const char *const falses[] = { "false", "False", "FALSE" };
+	const char *p = s;
+	char *end;
+	double d;
+
+	for (size_t i = 0; i < ARRAY_SIZE(nulls); i++)
+		if (!strcmp(s, nulls[i]))
+			return cJSON_CreateNull();
+	for (size_t i = 0; i < ARRAY_SIZE(trues); i++)
+		if (!strcmp(s, trues[i]))
+			return cJSON_CreateTrue();
+	for (size_t i = 0; i < ARRAY_SIZE(falses); i++)
+		if (!strcmp(s, falses[i]))
+			return cJSON_CreateFalse();
+	if (len > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'o') && len < 20) {
+		unsigned long long v = strtoull(s + 2, &end, s[1] == 'x' ? 16 : 8);
+		if (!*end)
+			return cJSON_CreateNumber((double)v);
+		return cJSON_CreateString(s);
+	}
+	/* [-+]? ( \. [0-9]+ | [0-9]+ ( \. [0-9]* )? ) ( [eE] [-+]? [0-9]+ )? */
+	if (*p == '-' || *p == '+')
+		p++;
+	if (!(isdigit((unsigned char)*p) || (*p == '.' && isdigit((unsigned char)p[1]))) || len > 40)
+		return cJSON_CreateString(s);
+	d = strtod(s, &end);
+	if (*end || !isfinite(d))
+		return cJSON_CreateString(s);
+	for (p = s; *p; p++)	/* strtod takes more than YAML: hex floats, "inf" */
+		if (!isdigit((unsigned char)*p) && !strchr("+-.eE", *p))
+			return cJSON_CreateString(s);
+	return cJSON_CreateNumber(d);
+}
+
+struct yaml_reader {
+	yaml_parser_t parser;
+	char **err;
+	int depth;
+};
+
+static int yaml_fail(struct yaml_reader *r, const char *what, const yaml_mark_t *m)
+{
+	if (!*r->err)
+		*r->err = xstrfmt("%s at line %zu", what, m->line + 1);
+	return GS_ERROR;
+}
+
+static int read_node(cJSON **out, struct yaml_reader *r, yaml_event_t *ev);
+
+static int read_children(cJSON *node, struct yaml_reader *r, int mapping)
+{
+	yaml_event_t ev;
+	int error = 0;
+
+	for (;;) {
+		cJSON *key = NULL, *val = NULL;
+
+		if (!yaml_parser_parse(&r->parser, &ev))
+			return yaml_fail(r, r->parser.problem ? r->parser.problem : "invalid YAML",
+					 &r->parser.problem_mark);
+		if (ev.type == YAML_MAPPING_END_EVENT || ev.type == YAML_SEQUENCE_END_EVENT) {
+			yaml_event_delete(&ev);
+			return 0;
+		}
+		if (mapping) {
+			if (ev.type != YAML_SCALAR_EVENT) {
+				error = yaml_fail(r, "a mapping key that is not a plain string", &ev.start_mark);
+				yaml_event_delete(&ev);
+				return error;
+			}
+			key = cJSON_CreateString((const char *)ev.data.scalar.value);
+			yaml_event_delete(&ev);
+			if (cJSON_GetObjectItemCaseSensitive(node, key->valuestring)) {
+				error = yaml_fail(r, "a duplicate key", &r->parser.mark);
+				cJSON_Delete(key);
+				return error;
+			}
+			if (!yaml_parser_parse(&r->parser, &ev)) {
+				cJSON_Delete(key);
+				return yaml_fail(r, r->parser.problem ? r->parser.problem : "invalid YAML",
+						 &r->parser.problem_mark);
+			}
+		}
+		error = read_node(&val, r, &ev);
+		yaml_event_delete(&ev);
+		if (error < 0) {
+			cJSON_Delete(key);
+			return error;
+		}
+		if (mapping) {
+			cJSON_AddItemToObject(node, key->valuestring, val);
+			cJSON_Delete(key);
+		} else {
+			cJSON_AddItemToArray(node, val);
+		}
+	}
+}
+
+static int read_node(cJSON **out, struct yaml_reader *r, yaml_event_t *ev)
+{
+	int error;
+
+	*out = NULL;
+	switch (ev->type) {
+	case YAML_SCALAR_EVENT: {
+		const char *v = (const char *)ev->data.scalar.value;
+		const char *tag = (const char *)ev->data.scalar.tag;
+
+		if (ev->data.scalar.style == YAML_PLAIN_SCALAR_STYLE && !tag)
+			*out = plain_scalar(v, ev->data.scalar.length);
+		else
+			*out = cJSON_CreateString(v);
+		return 0;
+	}
+	case YAML_SEQUENCE_START_EVENT:
+	case YAML_MAPPING_START_EVENT:
+		if (++r->depth > JSON_MAX_DEPTH)
+			return yaml_fail(r, "nested too deeply", &ev->start_mark);
+		*out = ev->type == YAML_MAPPING_START_EVENT ? cJSON_CreateObject() : cJSON_CreateArray();
+		if ((error = read_children(*out, r, ev->type == YAML_MAPPING_START_EVENT)) < 0) {
+			cJSON_Delete(*out);
+			*out = NULL;
+			return error;
+		}
+		r->depth--;
+		return 0;
+	case YAML_ALIAS_EVENT:
+		return yaml_fail(r, "an alias (*name): aliases are not read", &ev->start_mark);
+	default:
+		return yaml_fail(r, "unexpected YAML", &ev->start_mark);
+	}
+}
+
+int yaml_parse(cJSON **out, const char *buf, size_t len, size_t max, char **err)
+{
+	struct yaml_reader r = { .err = err };
+	yaml_event_t ev;
+	int error = GS_ERROR, started = 0;
+
+	*out = NULL;
+	*err = NULL;
+	if (len > max) {
+		*err = xstrfmt("larger than %zu bytes", max);
+		return GS_ERROR;
+	}
+	if (!gs_utf8_valid(buf, len)) {
+		*err = xstrdup("not valid UTF-8 (or holds a NUL byte)");
+		return GS_ERROR;
+	}
+	if (!yaml_parser_initialize(&r.parser)) {
+		*err = xstrdup("cannot start the YAML parser");
+		return GS_ERROR;
+	}
+	yaml_parser_set_input_string(&r.parser, (const unsigned char *)buf, len);
+	for (;;) {
+		if (!yaml_parser_parse(&r.parser, &ev)) {
+			yaml_fail(&r, r.parser.problem ? r.parser.problem : "invalid YAML", &r.parser.problem_mark);
+			goto cleanup;
+		}
+		if (ev.type == YAML_STREAM_END_EVENT || ev.type == YAML_DOCUMENT_END_EVENT) {
+			yaml_event_delete(&ev);
+			break;
+		}
+		if (ev.type == YAML_STREAM_START_EVENT || ev.type == YAML_DOCUMENT_START_EVENT) {
+			yaml_event_delete(&ev);
+			continue;
+		}
+		started = 1;
+		error = read_node(out, &r, &ev);
+		yaml_event_delete(&ev);
+		if (error < 0)
+			goto cleanup;
+	}
+	if (!started) {
+		*err = xstrdup("an empty document");
+		goto cleanup;
+	}
+	error = 0;
+cleanup:
+	if (error < 0) {
+		cJSON_Delete(*out);
+		*out = NULL;
+		if (!*err)
+			*err = xstrdup("invalid YAML");
+	}
+	yaml_parser_delete(&r.parser);
 	return error;
 }

@@ -39,6 +39,8 @@ int cmd_resolve_rev(char **out, struct cmd_ctx *c, const char *rev);
  * then color.session, then color.ui, then whether stdout is a terminal.
  */
 int cmd_color(int *on, struct cmd_ctx *c, const char *when, int no_color);
+/* {name, path, branch, head} of the repository, for a new session. */
+cJSON *cmd_project(gs_store *st);
 /* Refuses extra arguments: "too many arguments" and usage. */
 int cmd_no_more_args(int argc, int max, const char *const *usage);
 
@@ -48,6 +50,7 @@ CMD(resume); CMD(close); CMD(archive); CMD(unarchive); CMD(checkpoint); CMD(note
 CMD(summary); CMD(set); CMD(get); CMD(phase); CMD(agent); CMD(file); CMD(error);
 CMD(tokens); CMD(decide); CMD(task); CMD(milestone); CMD(artifact); CMD(diff);
 CMD(hooks); CMD(hook); CMD(fsck); CMD(rollback); CMD(timeline); CMD(complete); CMD(push); CMD(pull);
+CMD(import); CMD(export);
 /* `tokens add`, which `tokens` hands over to. */
 int cmd_tokens_add(int argc, const char **argv, struct cmd_ctx *c);
 

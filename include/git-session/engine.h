@@ -54,10 +54,12 @@ void engine_result_clear(struct engine_result *r);
  * goes into the commit message under the subject. With create the
  * session must not exist yet (ENGINE_CREATE); with ENGINE_IN_PROGRESS a
  * session that is not in progress is left alone, quietly: GS_ESKIPPED.
+ * With ENGINE_AUTHOR_AT the checkpoint's author date is the op's time.
  * out may be NULL.
  */
 #define ENGINE_CREATE 1
 #define ENGINE_IN_PROGRESS 2
+#define ENGINE_AUTHOR_AT 4	/* the commit's author time is the op's "at" */
 int engine_commit(struct engine_result *out, struct engine *e, const char *id, cJSON *op,
 		  const char *body, int flags);
 

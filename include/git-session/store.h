@@ -73,6 +73,7 @@ struct store_checkpoint {
 	const char *message;
 	const char *tree_from;		/* build on this commit's tree, not the parent's (a rollback) */
 	const char *merge_parent;	/* a second parent (a merge of two histories) */
+	const char *author_at;		/* the author's time (ISO 8601), when not now (an import) */
 };
 /* Writes blobs, tree and commit; does not move any ref. */
 int store_write_checkpoint(char out[HEX_SZ], gs_store *st, const struct store_checkpoint *cp);
@@ -122,6 +123,9 @@ int store_descends(gs_store *st, const char *commit, const char *ancestor);
 int store_head(char **branch, char head[HEX_SZ], gs_store *st);
 /* Non-zero while a merge is being concluded (MERGE_HEAD exists). */
 int store_merging(gs_store *st);
+
+/* The blob id git would give buf (nothing is written). */
+int store_hash(char out[HEX_SZ], const char *buf, size_t len);
 
 /* The repository's name: the working tree's (or git dir's) base name. */
 char *store_project_name(gs_store *st);

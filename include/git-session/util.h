@@ -70,5 +70,7 @@ int gs_utf8_valid(const char *s, size_t len);
 
 /* Reads a whole file, NUL-terminated; refuses files over max bytes. */
 int gs_read_file(char **out, size_t *len, const char *path, size_t max);
+/* Writes a whole file through a temporary file and a rename (all or nothing). */
+int gs_write_file(const char *path, const char *text, size_t len, int mode);
 
 #endif

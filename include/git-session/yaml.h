@@ -11,4 +11,13 @@
 /* Emits v as a YAML document; the caller frees *out. */
 int yaml_emit(char **out, size_t *len, const cJSON *v);
 
+/*
+ * Parses the first YAML document of buf (len bytes) into JSON: plain
+ * scalars as YAML 1.2's core schema reads them (null, booleans, numbers),
+ * everything else a string. Refuses input over max bytes, nesting deeper
+ * than JSON_MAX_DEPTH, aliases, duplicate keys and non-scalar keys; *err
+ * says what and where (the caller frees it).
+ */
+int yaml_parse(cJSON **out, const char *buf, size_t len, size_t max, char **err);
+
 #endif

@@ -1,0 +1,68 @@
+/*
+ * format-internal.h - what the format files share: the table entry of a
+ * format and helpers for mapping words and entries. Not for other layers.
+ */
+#ifndef GIT_SESSION_FORMAT_INTERNAL_H
+#define GIT_SESSION_FORMAT_INTERNAL_H
+
+#include "git-session/format.h"
+#include "git-session/json.h"
+#include "git-session/state.h"
+#include "git-session/util.h"
+
+struct format {
+	const char *name;
+	/* Non-zero when a parsed document (as read from one file) is this format's. */
+	int (*detect)(const cJSON *doc);
+	/* Turns one file's text into the document as data. */
+	int (*parse)(cJSON **doc, const char *buf, size_t len, char **err);
+	/* The format's own defaults and migrations, in place; an error for what it refuses. */
+	int (*upgrade)(cJSON *doc, char **err);
+	/* doc -> state (a fresh object, filled), files, active. */
+	int (*to_state)(cJSON *state, cJSON *files, int *active, const cJSON *doc, char **err);
+	/* state -> doc. */
+	cJSON *(*from_state)(const cJSON *state);
+	/* doc (or one part of it) -> text. */
+	int (*print)(char **out, size_t *len, const cJSON *doc, const char *part);
+};
+
+extern const struct format format_maestro, format_claude, format_copilot, format_bmad, format_ccw;
+
+/* A pair of spellings: theirs (the format's) and ours (the model's). */
+struct word { const char *theirs, *ours; };
+/* ours for theirs (def when unknown), and back (ours itself when unknown). */
+const char *word_in(const struct word *w, const char *theirs, const char *def);
+const char *word_out(const struct word *w, const char *ours);
+
+/* Moves src[key] (if present) to dst[as]. */
+void take(cJSON *dst, const char *as, cJSON *src, const char *key);
+/* Copies src[key] (if present) to dst[as]. */
+void copy(cJSON *dst, const char *as, const cJSON *src, const char *key);
+/* A copy of src[key], or null. */
+cJSON *dup_or_null(const cJSON *src, const char *key);
+/* Moves what is left in src into dst, keeping what dst has. */
+void move_rest(cJSON *dst, cJSON *src);
+/* Copies the keys of src that are not in skip (NULL-terminated) nor in dst. */
+void copy_rest(cJSON *dst, const cJSON *src, const char *const *skip);
+/* Puts what is left of a document's top level under extra.<name>, if anything. */
+void rest_to_extra(cJSON *state, const char *name, cJSON *rest);
+/* extra.<name>, or NULL. */
+const cJSON *from_extra(const cJSON *state, const char *name);
+
+/* Model keys of each kind of entry, NULL-terminated. */
+extern const char *const phase_keys[], *const agent_keys[], *const error_keys[],
+	*const decision_keys[], *const task_keys[], *const artifact_keys[];
+
+/* A model entry with every key of keys null. */
+cJSON *blank_entry(const char *const *keys);
+/* A pending phase: no agents, nothing blocking, no retries; the rest null. */
+cJSON *blank_phase(int id);
+/* Non-zero when v is an array whose entries are all objects (or all strings). */
+int all_objects(const cJSON *v);
+int all_strings(const cJSON *v);
+
+/* Text of a YAML or JSON value, for print. */
+int print_json(char **out, size_t *len, const cJSON *v);
+int print_yaml(char **out, size_t *len, const cJSON *v);
+
+#endif

@@ -1,0 +1,373 @@
+/*
+ * format.c - what every foreign format shares: the table, detection,
+ * the round-trip patch, and small mapping helpers. Pure: no I/O.
+ */
+#include "format-internal.h"
+#include "git-session/yaml.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static const struct format *const formats[] = {
+	&format_maestro, &format_ccw, &format_copilot, &format_claude, &format_bmad,
+};
+
+const struct format *format_find(const char *name)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(formats); i++)
+		if (!strcmp(formats[i]->name, name))
+			return formats[i];
+	return NULL;
+}
+
+const char *format_name(const struct format *f)
+{
+	return f->name;
+}
+
+const char *format_names(void)
+{
+	return "maestro, claude, copilot, bmad, ccw";
+}
+
+int format_parse(cJSON **doc, const struct format **f, const char *buf, size_t len,
+		 const char *path, char **err)
+{
+	char *first = NULL;
+
+	(void)path;
+	*doc = NULL;
+	*err = NULL;
+	if (len > FORMAT_MAX_BYTES) {
+		*err = xstrfmt("larger than %u bytes", FORMAT_MAX_BYTES);
+		return GS_ERROR;
+	}
+	if (*f)
+		return (*f)->parse(doc, buf, len, err);
+	for (size_t i = 0; i < ARRAY_SIZE(formats); i++) {
+		char *e = NULL;
+
+		if (formats[i]->parse(doc, buf, len, &e) == 0 && formats[i]->detect(*doc)) {
+			*f = formats[i];
+			free(first);
+			return 0;
+		}
+		cJSON_Delete(*doc);
+		*doc = NULL;
+		if (!first && e && i >= 1)	/* JSON's error, if it claimed to be JSON */
+			first = e;
+		else
+			free(e);
+	}
+	*err = xstrfmt("not a session file of a known format (%s)%s%s", format_names(),
+		       first ? ": " : "", first ? first : "");
+	free(first);
+	return GS_ERROR;
+}
+
+int format_equal(const cJSON *a, const cJSON *b)
+{
+	return cJSON_Compare(a, b, 1);
+}
+
+/*
+ * The patch: the changes that turn the export of a freshly imported
+ * state into the source document. Each is {"at": [key or index, ...],
+ * "export": what the export has there (absent: nothing), "source": what
+ * the source has (absent: nothing)}. Applied on export only where the
+ * export still has exactly "export": a value the session has since
+ * changed is the session's.
+ */
+static void diff(cJSON *out, cJSON *at, const cJSON *exp, const cJSON *src)
+{
+	cJSON *fix;
+
+	if (exp && src && cJSON_IsObject(exp) && cJSON_IsObject(src)) {
+		for (const cJSON *c = exp->child; c; c = c->next) {
+			cJSON_AddItemToArray(at, cJSON_CreateString(c->string));
+			diff(out, at, c, cJSON_GetObjectItemCaseSensitive(src, c->string));
+			cJSON_DeleteItemFromArray(at, cJSON_GetArraySize(at) - 1);
+		}
+		for (const cJSON *c = src->child; c; c = c->next)
+			if (!cJSON_GetObjectItemCaseSensitive(exp, c->string)) {
+				cJSON_AddItemToArray(at, cJSON_CreateString(c->string));
+				diff(out, at, NULL, c);
+				cJSON_DeleteItemFromArray(at, cJSON_GetArraySize(at) - 1);
+			}
+		return;
+	}
+	if (exp && src && cJSON_IsArray(exp) && cJSON_IsArray(src) &&
+	    cJSON_GetArraySize(exp) == cJSON_GetArraySize(src)) {
+		int i = 0;
+		for (const cJSON *a = exp->child, *b = src->child; a; a = a->next, b = b->next, i++) {
+			cJSON_AddItemToArray(at, cJSON_CreateNumber(i));
+			diff(out, at, a, b);
+			cJSON_DeleteItemFromArray(at, cJSON_GetArraySize(at) - 1);
+		}
+		return;
+	}
+	if (exp && src && cJSON_Compare(exp, src, 1))
+		return;
+	fix = cJSON_CreateObject();
+	json_set(fix, "at", cJSON_Duplicate(at, 1));
+	if (exp)
+		json_set(fix, "export", cJSON_Duplicate(exp, 1));
+	if (src)
+		json_set(fix, "source", cJSON_Duplicate(src, 1));
+	cJSON_AddItemToArray(out, fix);
+}
+
+static cJSON *child_at(cJSON *v, const cJSON *key)
+{
+	if (cJSON_IsString(key) && cJSON_IsObject(v))
+		return cJSON_GetObjectItemCaseSensitive(v, key->valuestring);
+	if (cJSON_IsNumber(key) && cJSON_IsArray(v))
+		return cJSON_GetArrayItem(v, key->valueint);
+	return NULL;
+}
+
+static void apply_fix(cJSON *doc, const cJSON *fix)
+{
+	const cJSON *at = cJSON_GetObjectItemCaseSensitive(fix, "at"), *k;
+	const cJSON *exp = cJSON_GetObjectItemCaseSensitive(fix, "export");
+	const cJSON *src = cJSON_GetObjectItemCaseSensitive(fix, "source");
+	cJSON *parent = doc, *cur;
+	int n = cJSON_GetArraySize(at), i = 0;
+
+	if (!n) {
+		return;
+	}
+	for (k = at->child; k && i < n - 1; k = k->next, i++)
+		if (!(parent = child_at(parent, k)))
+			return;
+	cur = child_at(parent, k);
+	if (exp ? !cur || !cJSON_Compare(cur, exp, 1) : cur != NULL)
+		return;		/* the session changed it since: keep the session's */
+	if (cJSON_IsString(k)) {
+		if (src)
+			json_set(parent, k->valuestring, cJSON_Duplicate(src, 1));
+		else
+			cJSON_DeleteItemFromObjectCaseSensitive(parent, k->valuestring);
+	} else if (src && cur) {
+		cJSON_ReplaceItemInArray(parent, k->valueint, cJSON_Duplicate(src, 1));
+	} else if (src && k->valueint == cJSON_GetArraySize(parent)) {
+		cJSON_AddItemToArray(parent, cJSON_Duplicate(src, 1));
+	} else if (!src) {
+		cJSON_DeleteItemFromArray(parent, k->valueint);
+	}
+}
+
+int format_import(cJSON **state, cJSON **files, int *active, const struct format *f,
+		  const cJSON *in, const cJSON *project, char **err)
+{
+	cJSON *doc = cJSON_Duplicate(in, 1), *st = cJSON_CreateObject(), *fl = cJSON_CreateObject();
+	cJSON *norm = NULL, *exp = NULL, *patch = NULL, *imp, *at;
+	int error = GS_ERROR;
+
+	*state = *files = NULL;
+	*active = 0;
+	*err = NULL;
+	if (f->upgrade(doc, err) < 0 || f->to_state(st, fl, active, doc, err) < 0)
+		goto cleanup;
+	if (project)
+		json_set(st, "project", cJSON_Duplicate(project, 1));
+	if (state_normalize(&norm, st, err) < 0) {
+		st = NULL;
+		goto cleanup;
+	}
+	st = NULL;
+	exp = f->from_state(norm);
+	patch = cJSON_CreateArray();
+	at = cJSON_CreateArray();
+	diff(patch, at, exp, doc);
+	cJSON_Delete(at);
+	for (const cJSON *fix = patch->child; fix; fix = fix->next)
+		apply_fix(exp, fix);
+	if (!cJSON_Compare(exp, doc, 1)) {	/* cannot happen: the patch is a full diff */
+		*err = xstrdup("cannot hold this document faithfully");
+		goto cleanup;
+	}
+	imp = json_obj(json_obj(norm, "extra"), "import");
+	json_set_str(imp, "format", f->name);
+	json_set(imp, "patch", patch);
+	patch = NULL;
+	*state = norm;
+	*files = fl;
+	norm = fl = NULL;
+	error = 0;
+cleanup:
+	cJSON_Delete(doc);
+	cJSON_Delete(st);
+	cJSON_Delete(fl);
+	cJSON_Delete(norm);
+	cJSON_Delete(exp);
+	cJSON_Delete(patch);
+	return error;
+}
+
+int format_export(cJSON **doc, const struct format *f, const cJSON *state, char **err)
+{
+	const cJSON *imp = state_extra_get(state, "import"), *fix;
+	const char *from = json_str(imp, "format");
+
+	*err = NULL;
+	*doc = f->from_state(state);
+	if (!*doc) {
+		*err = xstrfmt("cannot write this session as %s", f->name);
+		return GS_ERROR;
+	}
+	if (from && !strcmp(from, f->name))
+		cJSON_ArrayForEach(fix, cJSON_GetObjectItemCaseSensitive(imp, "patch"))
+			apply_fix(*doc, fix);
+	return 0;
+}
+
+int format_print(char **out, size_t *len, const struct format *f, const cJSON *doc, const char *part)
+{
+	*out = NULL;
+	*len = 0;
+	return f->print(out, len, doc, part);
+}
+
+/* helpers for the format files */
+
+const char *word_in(const struct word *w, const char *theirs, const char *def)
+{
+	for (; theirs && w->theirs; w++)
+		if (!strcmp(w->theirs, theirs))
+			return w->ours;
+	return def;
+}
+
+const char *word_out(const struct word *w, const char *ours)
+{
+	for (; ours && w->theirs; w++)
+		if (!strcmp(w->ours, ours))
+			return w->theirs;
+	return ours;
+}
+
+void take(cJSON *dst, const char *as, cJSON *src, const char *key)
+{
+	cJSON *v = cJSON_DetachItemFromObjectCaseSensitive(src, key);
+
+	if (v)
+		json_set(dst, as, v);
+}
+
+void copy(cJSON *dst, const char *as, const cJSON *src, const char *key)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(src, key);
+
+	if (v)
+		json_set(dst, as, cJSON_Duplicate(v, 1));
+}
+
+cJSON *dup_or_null(const cJSON *src, const char *key)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(src, key);
+
+	return v ? cJSON_Duplicate(v, 1) : cJSON_CreateNull();
+}
+
+void move_rest(cJSON *dst, cJSON *src)
+{
+	while (src && src->child) {
+		cJSON *v = cJSON_DetachItemViaPointer(src, src->child);
+
+		if (cJSON_GetObjectItemCaseSensitive(dst, v->string))
+			cJSON_Delete(v);	/* a name the model uses: the patch keeps it */
+		else
+			cJSON_AddItemToObject(dst, v->string, v);
+	}
+}
+
+void copy_rest(cJSON *dst, const cJSON *src, const char *const *skip)
+{
+	for (const cJSON *c = src ? src->child : NULL; c; c = c->next) {
+		int known = 0;
+
+		for (const char *const *k = skip; *k && !known; k++)
+			known = !strcmp(*k, c->string);
+		if (!known && !cJSON_GetObjectItemCaseSensitive(dst, c->string))
+			cJSON_AddItemToObject(dst, c->string, cJSON_Duplicate(c, 1));
+	}
+}
+
+void rest_to_extra(cJSON *state, const char *name, cJSON *rest)
+{
+	if (rest && rest->child)
+		move_rest(json_obj(json_obj(state, "extra"), name), rest);
+}
+
+const cJSON *from_extra(const cJSON *state, const char *name)
+{
+	return cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(state, "extra"), name);
+}
+
+const char *const phase_keys[] = { "id", "name", "status", "agents", "parallel", "blocked_by", "started",
+				   "completed", "retry_count", "sub_step", "downstream_context", NULL };
+const char *const agent_keys[] = { "id", "type", "task", "phase", "status", "progress", "started",
+				   "completed", "result_summary", "tokens", NULL };
+const char *const error_keys[] = { "agent", "phase", "timestamp", "type", "message", "resolution",
+				   "resolved", NULL };
+const char *const decision_keys[] = { "decision", "rationale", "timestamp", "agent", NULL };
+const char *const task_keys[] = { "id", "title", "status", "created", "completed", NULL };
+const char *const artifact_keys[] = { "path", "created", "agent", "phase", NULL };
+
+cJSON *blank_entry(const char *const *keys)
+{
+	cJSON *e = cJSON_CreateObject();
+
+	for (; *keys; keys++)
+		json_set(e, *keys, cJSON_CreateNull());
+	return e;
+}
+
+cJSON *blank_phase(int id)
+{
+	cJSON *p = blank_entry(phase_keys);
+
+	json_set_num(p, "id", id);
+	json_set_str(p, "status", "pending");
+	json_set(p, "agents", cJSON_CreateArray());
+	json_set_bool(p, "parallel", 0);
+	json_set(p, "blocked_by", cJSON_CreateArray());
+	json_set_num(p, "retry_count", 0);
+	return p;
+}
+
+int all_objects(const cJSON *v)
+{
+	const cJSON *c;
+
+	if (!cJSON_IsArray(v))
+		return 0;
+	cJSON_ArrayForEach(c, v)
+		if (!cJSON_IsObject(c))
+			return 0;
+	return 1;
+}
+
+int all_strings(const cJSON *v)
+{
+	const cJSON *c;
+
+	if (!cJSON_IsArray(v))
+		return 0;
+	cJSON_ArrayForEach(c, v)
+		if (!cJSON_IsString(c))
+			return 0;
+	return 1;
+}
+
+int print_json(char **out, size_t *len, const cJSON *v)
+{
+	*out = json_print(v, 1, len);
+	return 0;
+}
+
+int print_yaml(char **out, size_t *len, const cJSON *v)
+{
+	return yaml_emit(out, len, v);
+}

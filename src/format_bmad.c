@@ -1,0 +1,219 @@
+/*
+ * format_bmad.c - BMAD's session manager: <session_id>.yaml with token
+ * fields that default when missing (and the legacy saved_by_isolation),
+ * and active-session.yaml naming the active one. Pure: no I/O.
+ */
+#include "format-internal.h"
+#include "git-session/yaml.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static const struct word statuses[] = {
+	{ "active", "in_progress" }, { "paused", "paused" }, { "closed", "completed" }, { NULL, NULL },
+};
+static const char *const token_keys[] = { "max", "initial", "current", "peak", "saved", NULL };
+
+static int parse(cJSON **doc, const char *buf, size_t len, char **err)
+{
+	if (yaml_parse(doc, buf, len, FORMAT_MAX_BYTES, err) < 0)
+		return GS_ERROR;
+	if (!cJSON_IsObject(*doc)) {
+		cJSON_Delete(*doc);
+		*doc = NULL;
+		*err = xstrdup("not a YAML mapping");
+		return GS_ERROR;
+	}
+	return 0;
+}
+
+const char *format_bmad_pointer(const cJSON *doc)
+{
+	static const char *const keys[] = { "active_session", "session_id", "id", "active" };
+
+	if (cJSON_GetArraySize(doc) > 4 || cJSON_GetObjectItemCaseSensitive(doc, "tokens") ||
+	    cJSON_GetObjectItemCaseSensitive(doc, "created"))
+		return NULL;
+	for (size_t i = 0; i < ARRAY_SIZE(keys); i++)
+		if (json_str(doc, keys[i]))
+			return json_str(doc, keys[i]);
+	return NULL;
+}
+
+static int detect(const cJSON *doc)
+{
+	static const char *const keys[] = { "tokens", "agents_spawned", "last_updated", "milestones",
+					    "client", "context_summary" };
+
+	for (size_t i = 0; i < ARRAY_SIZE(keys); i++)
+		if (cJSON_GetObjectItemCaseSensitive(doc, keys[i]))
+			return 1;
+	return format_bmad_pointer(doc) != NULL;
+}
+
+/* The reader's defaults: max 150000, the others 0; saved_by_isolation is saved. */
+static int upgrade(cJSON *doc, char **err)
+{
+	cJSON *t = cJSON_GetObjectItemCaseSensitive(doc, "tokens"), *legacy;
+
+	(void)err;
+	if (format_bmad_pointer(doc))
+		return 0;
+	if (!cJSON_IsObject(t))
+		t = json_set(doc, "tokens", cJSON_CreateObject());
+	legacy = cJSON_DetachItemFromObjectCaseSensitive(t, "saved_by_isolation");
+	if (legacy && !cJSON_IsNumber(cJSON_GetObjectItemCaseSensitive(t, "saved")))
+		json_set(t, "saved", legacy);
+	else
+		cJSON_Delete(legacy);
+	for (const char *const *k = token_keys; *k; k++)
+		if (!cJSON_IsNumber(cJSON_GetObjectItemCaseSensitive(t, *k)))
+			json_set_num(t, *k, strcmp(*k, "max") ? 0 : STATE_DEFAULT_BUDGET);
+	return 0;
+}
+
+static void import_tokens(cJSON *state, cJSON *doc)
+{
+	cJSON *in = cJSON_GetObjectItemCaseSensitive(doc, "tokens"), *t = json_obj(state, "tokens");
+	double saved = json_num(in, "saved", 0);
+
+	/* current is what the main session used: everything less the isolated part */
+	json_set_num(t, "input", json_num(in, "current", 0) + saved);
+	json_set_num(t, "output", 0);
+	take(t, "max", in, "max");
+	take(t, "peak", in, "peak");
+	take(t, "saved", in, "saved");
+	take(t, "initial", in, "initial");
+	cJSON_DeleteItemFromObjectCaseSensitive(in, "current");
+	move_rest(t, in);
+	cJSON_DeleteItemFromObjectCaseSensitive(doc, "tokens");
+}
+
+static void import_agents(cJSON *state, cJSON *doc)
+{
+	cJSON *list = cJSON_GetObjectItemCaseSensitive(doc, "agents_spawned"), *c;
+
+	if (!all_objects(list))
+		return;
+	cJSON_ArrayForEach(c, list) {
+		cJSON *a = blank_entry(agent_keys);
+		const cJSON *done = cJSON_GetObjectItemCaseSensitive(c, "completed");
+
+		for (const char *const *k = (const char *const[]){ "id", "type", "started", "completed", NULL }; *k; k++)
+			take(a, *k, c, *k);
+		if (!json_str(a, "id"))
+			json_set_str(a, "id", "");
+		json_set_str(a, "status", done && !cJSON_IsNull(done) ? "completed" : "in_progress");
+		move_rest(a, c);
+		cJSON_AddItemToArray(json_arr(state, "agents"), a);
+	}
+	cJSON_DeleteItemFromObjectCaseSensitive(doc, "agents_spawned");
+}
+
+static void import_list(cJSON *state, cJSON *doc, const char *key, const char *const *keys)
+{
+	cJSON *list = cJSON_GetObjectItemCaseSensitive(doc, key), *c;
+
+	if (!all_objects(list))
+		return;
+	cJSON_ArrayForEach(c, list) {
+		cJSON *e = keys ? blank_entry(keys) : cJSON_CreateObject();
+
+		for (const char *const *k = keys; k && *k; k++)
+			take(e, *k, c, *k);
+		move_rest(e, c);
+		cJSON_AddItemToArray(json_arr(state, key), e);
+	}
+	cJSON_DeleteItemFromObjectCaseSensitive(doc, key);
+}
+
+static int to_state(cJSON *state, cJSON *files, int *active, const cJSON *in, char **err)
+{
+	cJSON *doc = cJSON_Duplicate(in, 1), *notes = cJSON_GetObjectItemCaseSensitive(doc, "notes"), *c;
+	const char *st = word_in(statuses, json_str(doc, "status"), NULL);
+
+	(void)files;
+	if (format_bmad_pointer(in)) {
+		*err = xstrdup("an active-session pointer, not a session: import the session file it names");
+		cJSON_Delete(doc);
+		return GS_ERROR;
+	}
+	for (const char *const *k = (const char *const[]){ "session_id", "created", "context_summary", NULL };
+	     *k; k++)
+		if (cJSON_IsString(cJSON_GetObjectItemCaseSensitive(doc, *k)))
+			take(state, *k, doc, *k);
+	if (cJSON_IsString(cJSON_GetObjectItemCaseSensitive(doc, "last_updated")))
+		take(state, "updated", doc, "last_updated");
+	if (st)
+		json_set_str(state, "status", st);
+	cJSON_DeleteItemFromObjectCaseSensitive(doc, "status");	/* another word: the patch keeps it */
+	import_tokens(state, doc);
+	import_agents(state, doc);
+	import_list(state, doc, "artifacts", artifact_keys);
+	import_list(state, doc, "milestones", NULL);
+	if (all_strings(notes)) {
+		cJSON_ArrayForEach(c, notes) {
+			cJSON *n = cJSON_CreateObject();
+			json_set_str(n, "text", c->valuestring);
+			json_set_str(n, "agent", NULL);
+			json_set_str(n, "timestamp", NULL);
+			cJSON_AddItemToArray(json_arr(state, "notes"), n);
+		}
+		cJSON_DeleteItemFromObjectCaseSensitive(doc, "notes");
+	}
+	rest_to_extra(state, "bmad", doc);
+	*active = st && !strcmp(st, "in_progress");
+	cJSON_Delete(doc);
+	return 0;
+}
+
+static cJSON *from_state(const cJSON *state)
+{
+	const cJSON *t = cJSON_GetObjectItemCaseSensitive(state, "tokens"), *c;
+	const cJSON *extra = from_extra(state, "bmad");
+	cJSON *doc = cJSON_CreateObject(), *tok, *list;
+
+	copy(doc, "session_id", state, "session_id");
+	copy(doc, "created", state, "created");
+	copy(doc, "last_updated", state, "updated");
+	json_set_str(doc, "status", word_out(statuses, json_str(state, "status")));
+	copy_rest(doc, extra, (const char *const[]){ NULL });	/* never over what the model says */
+	tok = json_obj(doc, "tokens");
+	json_set_num(tok, "max", json_num(t, "max", STATE_DEFAULT_BUDGET));
+	json_set_num(tok, "initial", json_num(t, "initial", 0));
+	json_set_num(tok, "current", state_tokens_used(t));
+	json_set_num(tok, "peak", json_num(t, "peak", 0));
+	json_set_num(tok, "saved", json_num(t, "saved", 0));
+	copy_rest(tok, t, (const char *const[]){ "input", "output", "cached", "by_agent", NULL });
+	list = json_arr(doc, "agents_spawned");
+	cJSON_ArrayForEach(c, cJSON_GetObjectItemCaseSensitive(state, "agents")) {
+		cJSON *a = cJSON_CreateObject();
+
+		for (const char *const *k = (const char *const[]){ "id", "type", "started", "completed", NULL }; *k; k++)
+			json_set(a, *k, dup_or_null(c, *k));
+		copy_rest(a, c, agent_keys);
+		cJSON_AddItemToArray(list, a);
+	}
+	list = json_arr(doc, "artifacts");
+	cJSON_ArrayForEach(c, cJSON_GetObjectItemCaseSensitive(state, "artifacts")) {
+		cJSON *a = cJSON_CreateObject();
+
+		for (const char *const *k = (const char *const[]){ "path", "created", "agent", NULL }; *k; k++)
+			json_set(a, *k, dup_or_null(c, *k));
+		copy_rest(a, c, artifact_keys);
+		cJSON_AddItemToArray(list, a);
+	}
+	json_set(doc, "milestones", dup_or_null(state, "milestones"));
+	json_set(doc, "context_summary", dup_or_null(state, "context_summary"));
+	list = json_arr(doc, "notes");
+	cJSON_ArrayForEach(c, cJSON_GetObjectItemCaseSensitive(state, "notes"))
+		cJSON_AddItemToArray(list, dup_or_null(c, "text"));
+	return doc;
+}
+
+static int print(char **out, size_t *len, const cJSON *doc, const char *part)
+{
+	return part ? 0 : print_yaml(out, len, doc);
+}
+
+const struct format format_bmad = { "bmad", detect, parse, upgrade, to_state, from_state, print };

@@ -1,0 +1,254 @@
+/*
+ * format_claude.c - the Claude Code orchestrator's session file
+ * (.claude/orchestrator-session.json, schema 1.0): goal, agents,
+ * completed work, pending tasks, decisions. Pure: no I/O.
+ */
+#include "format-internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static const struct word statuses[] = {
+	{ "in_progress", "in_progress" }, { "complete", "completed" }, { "paused", "paused" },
+	{ "aborted", "aborted" }, { NULL, NULL },
+};
+static const struct word agent_statuses[] = {
+	{ "in_progress", "in_progress" }, { "complete", "completed" }, { "failed", "failed" },
+	{ NULL, NULL },
+};
+
+static int parse(cJSON **doc, const char *buf, size_t len, char **err)
+{
+	if (json_parse(doc, buf, len, FORMAT_MAX_BYTES, err) < 0)
+		return GS_ERROR;
+	if (!cJSON_IsObject(*doc)) {
+		cJSON_Delete(*doc);
+		*doc = NULL;
+		*err = xstrdup("not a JSON object");
+		return GS_ERROR;
+	}
+	return 0;
+}
+
+static int detect(const cJSON *doc)
+{
+	static const char *const keys[] = { "goal", "agents", "completed_work", "pending_tasks",
+					    "decisions_made", "context_usage" };
+	const char *v = json_str(doc, "schema_version");
+
+	if (v && strcmp(v, "1.0"))
+		return 0;
+	for (size_t i = 0; i < ARRAY_SIZE(keys); i++)
+		if (cJSON_GetObjectItemCaseSensitive(doc, keys[i]))
+			return 1;
+	return 0;
+}
+
+static int upgrade(cJSON *doc, char **err)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(doc, "schema_version");
+
+	if (v && (!cJSON_IsString(v) || strcmp(v->valuestring, "1.0"))) {
+		char *s = json_print(v, 0, NULL);
+		*err = xstrfmt("unsupported schema_version %s (this reads 1.0)", s);
+		free(s);
+		return GS_ERROR;
+	}
+	return 0;
+}
+
+static void import_agents(cJSON *state, cJSON *doc)
+{
+	cJSON *agents = cJSON_GetObjectItemCaseSensitive(doc, "agents"), *c;
+
+	if (!all_objects(agents))
+		return;
+	cJSON_ArrayForEach(c, agents) {
+		cJSON *a = blank_entry(agent_keys);
+		const char *st = word_in(agent_statuses, json_str(c, "status"), "in_progress");
+
+		for (const char *const *k = agent_keys; *k; k++)
+			if (strcmp(*k, "status"))
+				take(a, *k, c, *k);
+		json_set_str(a, "status", st);
+		cJSON_DeleteItemFromObjectCaseSensitive(c, "status");
+		if (!json_str(a, "id"))
+			json_set_str(a, "id", "");
+		move_rest(a, c);
+		cJSON_AddItemToArray(json_arr(state, "agents"), a);
+	}
+	cJSON_DeleteItemFromObjectCaseSensitive(doc, "agents");
+}
+
+static cJSON *new_task(int id, const char *status)
+{
+	cJSON *t = blank_entry(task_keys);
+
+	json_set_num(t, "id", id);
+	json_set_str(t, "status", status);
+	return t;
+}
+
+static void import_tasks(cJSON *state, cJSON *files, cJSON *doc)
+{
+	cJSON *done = cJSON_GetObjectItemCaseSensitive(doc, "completed_work"), *c;
+	cJSON *pending = cJSON_GetObjectItemCaseSensitive(doc, "pending_tasks");
+	cJSON *tasks = json_arr(state, "tasks");
+	int n = 0;
+
+	if (all_objects(done)) {
+		cJSON_ArrayForEach(c, done) {
+			cJSON *t = new_task(++n, "done"), *f;
+
+			take(t, "title", c, "task");
+			cJSON_ArrayForEach(f, cJSON_GetObjectItemCaseSensitive(c, "files"))
+				if (cJSON_IsString(f))
+					json_set_str(json_set(files, f->valuestring, cJSON_CreateObject()),
+						     "status", "modified");
+			move_rest(t, c);
+			cJSON_AddItemToArray(tasks, t);
+		}
+		cJSON_DeleteItemFromObjectCaseSensitive(doc, "completed_work");
+	}
+	if (all_strings(pending)) {
+		cJSON_ArrayForEach(c, pending) {
+			cJSON *t = new_task(++n, "pending");
+			json_set_str(t, "title", c->valuestring);
+			cJSON_AddItemToArray(tasks, t);
+		}
+		cJSON_DeleteItemFromObjectCaseSensitive(doc, "pending_tasks");
+	}
+}
+
+/* Entries that map key for key (decisions, errors): known keys, then the rest. */
+static void import_list(cJSON *state, const char *as, cJSON *doc, const char *key,
+			const char *const *keys)
+{
+	cJSON *list = cJSON_GetObjectItemCaseSensitive(doc, key), *c;
+
+	if (!all_objects(list))
+		return;
+	cJSON_ArrayForEach(c, list) {
+		cJSON *e = blank_entry(keys);
+
+		for (const char *const *k = keys; *k; k++)
+			take(e, *k, c, *k);
+		move_rest(e, c);
+		cJSON_AddItemToArray(json_arr(state, as), e);
+	}
+	cJSON_DeleteItemFromObjectCaseSensitive(doc, key);
+}
+
+static int to_state(cJSON *state, cJSON *files, int *active, const cJSON *in, char **err)
+{
+	cJSON *doc = cJSON_Duplicate(in, 1);
+	const char *st = word_in(statuses, json_str(doc, "status"), NULL);
+
+	(void)err;
+	cJSON_DeleteItemFromObjectCaseSensitive(doc, "schema_version");
+	for (const char *const *k = (const char *const[]){ "session_id", "created", "updated", "goal", "mode",
+							   NULL }; *k; k++)
+		if (cJSON_IsString(cJSON_GetObjectItemCaseSensitive(doc, *k)))
+			take(state, *k, doc, *k);
+	if (st)
+		json_set_str(state, "status", st);
+	cJSON_DeleteItemFromObjectCaseSensitive(doc, "status");	/* another word: the patch keeps it */
+	import_agents(state, doc);
+	import_tasks(state, files, doc);
+	import_list(state, "decisions", doc, "decisions_made", decision_keys);
+	import_list(state, "errors", doc, "errors", error_keys);
+	rest_to_extra(state, "claude", doc);
+	*active = 1;
+	cJSON_Delete(doc);
+	return 0;
+}
+
+static void export_list(cJSON *doc, const char *as, const cJSON *state, const char *key,
+			const char *const *keys)
+{
+	cJSON *out = json_arr(doc, as);
+	const cJSON *c;
+
+	cJSON_ArrayForEach(c, cJSON_GetObjectItemCaseSensitive(state, key)) {
+		cJSON *e = cJSON_CreateObject();
+
+		for (const char *const *k = keys; *k; k++)
+			json_set(e, *k, dup_or_null(c, *k));
+		copy_rest(e, c, keys);
+		cJSON_AddItemToArray(out, e);
+	}
+}
+
+static void export_agents(cJSON *doc, const cJSON *state)
+{
+	static const char *const keys[] = { "id", "type", "task", "status", "started", "completed",
+					    "progress", "result_summary", NULL };
+	cJSON *out = json_arr(doc, "agents");
+	const cJSON *c;
+
+	cJSON_ArrayForEach(c, cJSON_GetObjectItemCaseSensitive(state, "agents")) {
+		cJSON *a = cJSON_CreateObject();
+
+		for (const char *const *k = keys; *k; k++)
+			json_set(a, *k, dup_or_null(c, *k));
+		json_set_str(a, "status", word_out(agent_statuses, json_str(c, "status")));
+		copy_rest(a, c, agent_keys);
+		cJSON_AddItemToArray(out, a);
+	}
+}
+
+static void export_tasks(cJSON *doc, const cJSON *state)
+{
+	cJSON *done = json_arr(doc, "completed_work"), *pending = json_arr(doc, "pending_tasks");
+	const cJSON *t;
+
+	cJSON_ArrayForEach(t, cJSON_GetObjectItemCaseSensitive(state, "tasks")) {
+		if (json_str(t, "status") && !strcmp(json_str(t, "status"), "done")) {
+			cJSON *w = cJSON_CreateObject();
+
+			json_set(w, "task", dup_or_null(t, "title"));
+			copy_rest(w, t, task_keys);
+			cJSON_AddItemToArray(done, w);
+		} else {
+			cJSON_AddItemToArray(pending, dup_or_null(t, "title"));
+		}
+	}
+}
+
+static cJSON *from_state(const cJSON *state)
+{
+	const cJSON *t = cJSON_GetObjectItemCaseSensitive(state, "tokens");
+	const cJSON *extra = from_extra(state, "claude"), *proj = cJSON_GetObjectItemCaseSensitive(state, "project");
+	cJSON *doc = cJSON_CreateObject(), *p, *cu;
+	double used = state_tokens_used(t), max = json_num(t, "max", STATE_DEFAULT_BUDGET);
+
+	json_set_str(doc, "schema_version", "1.0");
+	copy(doc, "session_id", state, "session_id");
+	copy(doc, "created", state, "created");
+	copy(doc, "updated", state, "updated");
+	p = json_obj(doc, "project");
+	json_set(p, "name", dup_or_null(proj, "name"));
+	json_set(p, "path", dup_or_null(proj, "path"));
+	json_set(p, "git_branch", dup_or_null(proj, "branch"));
+	json_set(doc, "goal", dup_or_null(state, "goal"));
+	copy(doc, "mode", state, "mode");
+	json_set_str(doc, "status", word_out(statuses, json_str(state, "status")));
+	export_agents(doc, state);
+	export_tasks(doc, state);
+	export_list(doc, "decisions_made", state, "decisions", (const char *const[]){ "decision", "rationale",
+										    "timestamp", NULL });
+	cu = json_obj(doc, "context_usage");
+	json_set_num(cu, "estimated_tokens", used);
+	json_set_num(cu, "percentage", max > 0 ? (double)(long long)(used * 100 / max) : 0);
+	json_set(cu, "last_compression", cJSON_CreateNull());
+	export_list(doc, "errors", state, "errors", (const char *const[]){ NULL });
+	copy_rest(doc, extra, (const char *const[]){ NULL });	/* never over what the model says */
+	return doc;
+}
+
+static int print(char **out, size_t *len, const cJSON *doc, const char *part)
+{
+	return part ? 0 : print_json(out, len, doc);
+}
+
+const struct format format_claude = { "claude", detect, parse, upgrade, to_state, from_state, print };

@@ -1,0 +1,318 @@
+/*
+ * format_maestro.c - Maestro's session file (Gemini CLI): Markdown with a
+ * YAML front matter of phases, their files and errors, and token usage.
+ * Pure: no I/O.
+ */
+#include "format-internal.h"
+#include "git-session/yaml.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static const struct word statuses[] = {
+	{ "in_progress", "in_progress" }, { "completed", "completed" }, { "paused", "paused" },
+	{ "aborted", "aborted" }, { NULL, NULL },
+};
+static const struct word phase_statuses[] = {
+	{ "pending", "pending" }, { "in_progress", "in_progress" }, { "completed", "completed" },
+	{ "failed", "failed" }, { "skipped", "skipped" }, { NULL, NULL },
+};
+static const char *const file_lists[] = { "files_created", "files_modified", "files_deleted" };
+static const char *const file_status[] = { "created", "modified", "deleted" };
+
+/* "---\n<yaml>---\n<body>": the front matter and the body. */
+static int parse(cJSON **doc, const char *buf, size_t len, char **err)
+{
+	const char *p = buf, *end = buf + len, *close = NULL;
+	cJSON *fm = NULL;
+
+	if (len < 4 || strncmp(buf, "---", 3) || (buf[3] != '\n' && buf[3] != '\r')) {
+		*err = xstrdup("no YAML front matter ('---' on the first line)");
+		return GS_ERROR;
+	}
+	for (p = memchr(buf, '\n', len); p && p + 1 < end; p = memchr(p + 1, '\n', (size_t)(end - p - 1)))
+		if (end - p > 3 && !strncmp(p + 1, "---", 3) &&
+		    (p + 4 == end || p[4] == '\n' || p[4] == '\r')) {
+			close = p + 1;
+			break;
+		}
+	if (!close) {
+		*err = xstrdup("the front matter is not closed by a '---' line");
+		return GS_ERROR;
+	}
+	if (yaml_parse(&fm, buf + 4, (size_t)(close - buf - 4), FORMAT_MAX_BYTES, err) < 0)
+		return GS_ERROR;
+	if (!cJSON_IsObject(fm)) {
+		cJSON_Delete(fm);
+		*err = xstrdup("the front matter is not a mapping");
+		return GS_ERROR;
+	}
+	p = memchr(close, '\n', (size_t)(end - close));
+	p = p ? p + 1 : end;
+	*doc = cJSON_CreateObject();
+	json_set(*doc, "front_matter", fm);
+	{
+		char *body = xstrndup(p, (size_t)(end - p));
+		json_set_str(*doc, "body", body);
+		free(body);
+	}
+	return 0;
+}
+
+static int detect(const cJSON *doc)
+{
+	const cJSON *fm = cJSON_GetObjectItemCaseSensitive(doc, "front_matter");
+
+	return cJSON_GetObjectItemCaseSensitive(fm, "session_id") ||
+	       cJSON_GetObjectItemCaseSensitive(fm, "phases") ||
+	       cJSON_GetObjectItemCaseSensitive(fm, "token_usage");
+}
+
+static int upgrade(cJSON *doc, char **err)
+{
+	(void)doc;
+	(void)err;
+	return 0;
+}
+
+static void add_plan(cJSON *plans, cJSON *fm, const char *key, const char *role)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(fm, key);
+	cJSON *p;
+
+	if (!cJSON_IsString(v))
+		return;
+	p = cJSON_CreateObject();
+	json_set_str(p, "path", v->valuestring);
+	json_set_str(p, "oid", NULL);
+	json_set_str(p, "role", role);
+	cJSON_AddItemToArray(plans, p);
+	cJSON_DeleteItemFromObjectCaseSensitive(fm, key);
+}
+
+static void import_tokens(cJSON *state, cJSON *fm)
+{
+	cJSON *tu = cJSON_GetObjectItemCaseSensitive(fm, "token_usage"), *t;
+
+	if (!cJSON_IsObject(tu))
+		return;
+	t = json_obj(state, "tokens");
+	take(t, "input", tu, "total_input");
+	take(t, "output", tu, "total_output");
+	take(t, "cached", tu, "total_cached");
+	take(t, "by_agent", tu, "by_agent");
+	if (!tu->child)
+		cJSON_DeleteItemFromObjectCaseSensitive(fm, "token_usage");
+}
+
+/* One phase: the model's keys, its errors into the session's, its files. */
+static void import_phase(cJSON *state, cJSON *files, cJSON *in, int n)
+{
+	cJSON *p = blank_phase(n), *errs = cJSON_DetachItemFromObjectCaseSensitive(in, "errors");
+
+	for (const char *const *k = phase_keys; *k; k++) {
+		const cJSON *v = cJSON_GetObjectItemCaseSensitive(in, *k);
+		const cJSON *def = cJSON_GetObjectItemCaseSensitive(p, *k);
+
+		/* a value of another kind than the model's stays for the patch */
+		if (v && (cJSON_IsNull(def) || (v->type & 0xff) == (def->type & 0xff) ||
+			  (cJSON_IsBool(v) && cJSON_IsBool(def))))
+			take(p, *k, in, *k);
+	}
+	if (!word_in(phase_statuses, json_str(p, "status"), NULL))
+		json_set_str(p, "status", "pending");
+	if (!json_str(p, "name"))
+		json_set(p, "name", cJSON_CreateString(""));
+	for (size_t i = 0; i < ARRAY_SIZE(file_lists); i++) {
+		const cJSON *c;
+
+		cJSON_ArrayForEach(c, cJSON_GetObjectItemCaseSensitive(in, file_lists[i])) {
+			cJSON *f;
+
+			if (!cJSON_IsString(c))
+				continue;
+			f = json_set(files, c->valuestring, cJSON_CreateObject());
+			json_set_str(f, "status", file_status[i]);
+			copy(f, "phase", p, "id");
+		}
+	}
+	if (all_objects(errs)) {
+		cJSON *c;
+		cJSON_ArrayForEach(c, errs) {
+			cJSON *e = blank_entry(error_keys);
+
+			for (const char *const *k = error_keys; *k; k++)
+				copy(e, *k, c, *k);
+			copy(e, "phase", p, "id");
+			copy_rest(e, c, error_keys);
+			cJSON_AddItemToArray(json_arr(state, "errors"), e);
+		}
+		cJSON_Delete(errs);
+	} else if (errs) {
+		cJSON_AddItemToObject(in, "errors", errs);
+	}
+	move_rest(p, in);
+	cJSON_AddItemToArray(json_arr(state, "phases"), p);
+}
+
+static int to_state(cJSON *state, cJSON *files, int *active, const cJSON *doc, char **err)
+{
+	cJSON *fm = cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(doc, "front_matter"), 1);
+	cJSON *phases = cJSON_GetObjectItemCaseSensitive(fm, "phases");
+	const cJSON *status = cJSON_GetObjectItemCaseSensitive(fm, "status");
+	int n = 0;
+
+	(void)err;
+	take(state, "session_id", fm, "session_id");
+	take(state, "created", fm, "created");
+	take(state, "updated", fm, "updated");
+	if (word_in(statuses, cJSON_GetStringValue(status), NULL))
+		take(state, "status", fm, "status");
+	cJSON_DeleteItemFromObjectCaseSensitive(fm, "status");	/* another word: the patch keeps it */
+	add_plan(json_arr(state, "plans"), fm, "design_document", "design");
+	add_plan(json_arr(state, "plans"), fm, "implementation_plan", "implementation");
+	if (cJSON_IsNumber(cJSON_GetObjectItemCaseSensitive(fm, "current_phase")))
+		take(state, "current_phase", fm, "current_phase");
+	import_tokens(state, fm);
+	cJSON_DeleteItemFromObjectCaseSensitive(fm, "total_phases");	/* the phases' count; else the patch */
+	if (all_objects(phases)) {
+		cJSON *c;
+
+		cJSON_ArrayForEach(c, phases)
+			import_phase(state, files, c, ++n);
+		cJSON_DeleteItemFromObjectCaseSensitive(fm, "phases");
+	}
+	rest_to_extra(state, "maestro", fm);
+	copy(json_obj(state, "extra"), "maestro_log", doc, "body");
+	*active = json_str(state, "status") && !strcmp(json_str(state, "status"), "in_progress");
+	cJSON_Delete(fm);
+	return 0;
+}
+
+static const char *plan_path(const cJSON *state, const char *role)
+{
+	const cJSON *p;
+
+	cJSON_ArrayForEach(p, cJSON_GetObjectItemCaseSensitive(state, "plans"))
+		if (json_str(p, "role") && !strcmp(json_str(p, "role"), role))
+			return json_str(p, "path");
+	return NULL;
+}
+
+/* files_<status> of a phase: its own list, then what the manifest added for it. */
+static cJSON *phase_files(const cJSON *state, const cJSON *phase, size_t which)
+{
+	const cJSON *own = cJSON_GetObjectItemCaseSensitive(phase, file_lists[which]), *f;
+	cJSON *out = cJSON_IsArray(own) ? cJSON_Duplicate(own, 1) : cJSON_CreateArray();
+	double id = json_num(phase, "id", -1);
+
+	cJSON_ArrayForEach(f, cJSON_GetObjectItemCaseSensitive(state, "files")) {
+		int listed = 0;
+
+		if (json_num(f, "phase", -2) != id || strcmp(json_str(f, "status"), file_status[which]))
+			continue;
+		for (size_t i = 0; i < ARRAY_SIZE(file_lists) && !listed; i++) {
+			const cJSON *c;
+			cJSON_ArrayForEach(c, cJSON_GetObjectItemCaseSensitive(phase, file_lists[i]))
+				if (cJSON_IsString(c) && !strcmp(c->valuestring, f->string))
+					listed = 1;
+		}
+		if (!listed)
+			cJSON_AddItemToArray(out, cJSON_CreateString(f->string));
+	}
+	return out;
+}
+
+static cJSON *export_phase(const cJSON *state, const cJSON *in)
+{
+	static const char *const skip[] = { "id", "name", "status", "agents", "parallel", "blocked_by",
+					    "started", "completed", "retry_count", "sub_step",
+					    "downstream_context", "files_created", "files_modified",
+					    "files_deleted", "errors", NULL };
+	cJSON *p = cJSON_CreateObject(), *errs;
+	const cJSON *e;
+
+	for (const char *const *k = (const char *const[]){ "id", "name", "status", "agents", "parallel",
+							   "started", "completed", "blocked_by", NULL }; *k; k++)
+		json_set(p, *k, dup_or_null(in, *k));
+	for (size_t i = 0; i < ARRAY_SIZE(file_lists); i++)
+		json_set(p, file_lists[i], phase_files(state, in, i));
+	errs = json_arr(p, "errors");
+	cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(state, "errors")) {
+		cJSON *o;
+
+		if (json_num(e, "phase", -2) != json_num(in, "id", -1))
+			continue;
+		o = cJSON_CreateObject();
+		for (const char *const *k = (const char *const[]){ "agent", "timestamp", "type", "message",
+								   "resolution", "resolved", NULL }; *k; k++)
+			json_set(o, *k, dup_or_null(e, *k));
+		copy_rest(o, e, error_keys);
+		cJSON_AddItemToArray(errs, o);
+	}
+	json_set(p, "retry_count", dup_or_null(in, "retry_count"));
+	if (cJSON_IsNull(cJSON_GetObjectItemCaseSensitive(in, "sub_step")) == 0)
+		copy(p, "sub_step", in, "sub_step");
+	if (cJSON_IsNull(cJSON_GetObjectItemCaseSensitive(in, "downstream_context")) == 0)
+		copy(p, "downstream_context", in, "downstream_context");
+	copy_rest(p, in, skip);
+	return p;
+}
+
+static cJSON *from_state(const cJSON *state)
+{
+	const cJSON *t = cJSON_GetObjectItemCaseSensitive(state, "tokens"), *ph;
+	const cJSON *extra = from_extra(state, "maestro"), *log = from_extra(state, "maestro_log");
+	cJSON *doc = cJSON_CreateObject(), *fm = json_obj(doc, "front_matter"), *tu, *phases;
+
+	copy(fm, "session_id", state, "session_id");
+	copy(fm, "created", state, "created");
+	copy(fm, "updated", state, "updated");
+	copy(fm, "status", state, "status");
+	json_set_str(fm, "design_document", plan_path(state, "design"));
+	json_set_str(fm, "implementation_plan", plan_path(state, "implementation"));
+	copy(fm, "current_phase", state, "current_phase");
+	json_set_num(fm, "total_phases", cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(state, "phases")));
+	tu = json_obj(fm, "token_usage");
+	json_set_num(tu, "total_input", json_num(t, "input", 0));
+	json_set_num(tu, "total_output", json_num(t, "output", 0));
+	json_set_num(tu, "total_cached", json_num(t, "cached", 0));
+	json_set(tu, "by_agent", dup_or_null(t, "by_agent"));
+	phases = json_arr(fm, "phases");
+	cJSON_ArrayForEach(ph, cJSON_GetObjectItemCaseSensitive(state, "phases"))
+		cJSON_AddItemToArray(phases, export_phase(state, ph));
+	copy_rest(fm, extra, (const char *const[]){ "token_usage", NULL });
+	if (cJSON_IsObject(cJSON_GetObjectItemCaseSensitive(extra, "token_usage")))
+		copy_rest(tu, cJSON_GetObjectItemCaseSensitive(extra, "token_usage"),
+			  (const char *const[]){ NULL });
+	if (cJSON_IsString(log)) {
+		copy(doc, "body", cJSON_GetObjectItemCaseSensitive(state, "extra"), "maestro_log");
+	} else {
+		char *b = xstrfmt("# %s Orchestration Log\n", json_str(state, "topic") ? json_str(state, "topic")
+										 : json_str(state, "session_id"));
+		json_set_str(doc, "body", b);
+		free(b);
+	}
+	return doc;
+}
+
+static int print(char **out, size_t *len, const cJSON *doc, const char *part)
+{
+	struct sbuf sb = SBUF_INIT;
+	char *fm = NULL;
+	size_t n;
+
+	if (part)
+		return 0;
+	if (yaml_emit(&fm, &n, cJSON_GetObjectItemCaseSensitive(doc, "front_matter")) < 0)
+		return GS_ERROR;
+	sbuf_adds(&sb, "---\n");
+	sbuf_add(&sb, fm, n);
+	sbuf_adds(&sb, "---\n");
+	sbuf_adds(&sb, json_str(doc, "body") ? json_str(doc, "body") : "");
+	free(fm);
+	*out = sbuf_detach(&sb, len);
+	return 0;
+}
+
+const struct format format_maestro = { "maestro", detect, parse, upgrade, to_state, from_state, print };
