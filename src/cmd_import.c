@@ -154,7 +154,7 @@ static int add_registry(struct jobs *j, struct cmd_ctx *c, const struct format *
 {
 	char *regdir = dir_of(path), *root = dir_of(regdir);
 	cJSON *e;
-	int error = 0;
+	int error = 0, line = 1;
 
 	cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(doc, "registry")) {
 		const char *dir = json_str(e, "directory");
@@ -180,8 +180,10 @@ static int add_registry(struct jobs *j, struct cmd_ctx *c, const struct format *
 			}
 		}
 		json_set(one, "registry", cJSON_Duplicate(e, 1));
-		if (!error)
-			error = add_job(j, c, f, one, path, 0);
+		if (!error && (error = add_job(j, c, f, one, path, 0)) == 0)	/* its place, for the export */
+			json_set_num(json_obj(json_obj(j->v[j->n - 1].state, "extra"), "import"), "line",
+				     line);
+		line++;
 		cJSON_Delete(sess);
 		cJSON_Delete(one);
 		free(wf);
@@ -196,6 +198,14 @@ static int add_registry(struct jobs *j, struct cmd_ctx *c, const struct format *
 
 static int add_file(struct jobs *j, struct cmd_ctx *c, const char *path);
 
+/* BMAD's active-session.yaml names the active session's file. */
+static int is_pointer_name(const char *path)
+{
+	const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+
+	return !strcmp(base, "active-session.yaml") || !strcmp(base, "active-session.yml");
+}
+
 /* A folder: every session file in it, in name order. */
 static int add_dir(struct jobs *j, struct cmd_ctx *c, const char *path)
 {
@@ -209,7 +219,7 @@ static int add_dir(struct jobs *j, struct cmd_ctx *c, const char *path)
 		char *full = xstrfmt("%s/%s", path, name);
 		struct stat s;
 
-		if (!error && name[0] != '.' && ext && stat(full, &s) == 0 && S_ISREG(s.st_mode) &&
+		if (!error && name[0] != '.' && ext && !is_pointer_name(name) && stat(full, &s) == 0 && S_ISREG(s.st_mode) &&
 		    (!strcmp(ext, ".json") || !strcmp(ext, ".jsonl") || !strcmp(ext, ".md") ||
 		     !strcmp(ext, ".yaml") || !strcmp(ext, ".yml")))
 			error = add_file(j, c, full);
@@ -232,6 +242,8 @@ static int add_file(struct jobs *j, struct cmd_ctx *c, const char *path)
 
 	if (stat(path, &s) == 0 && S_ISDIR(s.st_mode))
 		return add_dir(j, c, path);
+	if (!f && is_pointer_name(path))
+		f = format_find("bmad");
 	if ((error = read_doc(&doc, &f, path)) < 0)
 		return error;
 	dir = dir_of(path);
@@ -297,6 +309,7 @@ static int record_files(cJSON *args, struct cmd_ctx *c, struct job *job)
 	return error;
 }
 
+/* 1 when written, 0 when already there. */
 static int write_job(struct cmd_ctx *c, struct job *job, int quiet)
 {
 	const char *id = json_str(job->state, "session_id");
@@ -305,7 +318,7 @@ static int write_job(struct cmd_ctx *c, struct job *job, int quiet)
 	struct store_tip tip = { 0 };
 	struct engine_result r = { 0 };
 	const char *digest = json_str(state_extra_get(job->state, "import"), "digest"), *at;
-	int exists, error;
+	int exists, error = 0;
 	time_t t;
 
 	exists = store_ref_exists(c->st, ref);
@@ -314,6 +327,7 @@ static int write_job(struct cmd_ctx *c, struct job *job, int quiet)
 	    !strcmp(json_str(state_extra_get(old, "import"), "digest") ?: "", digest)) {
 		if (!quiet)
 			printf("%s: session %s already imported\n", job->source, id);
+		error = 0;
 		goto cleanup;
 	}
 	if (!exists && store_ref_exists(c->st, archived)) {
@@ -337,6 +351,7 @@ static int write_job(struct cmd_ctx *c, struct job *job, int quiet)
 		msg = xstrfmt("session: archive %s", id);
 		error = store_rename(c->st, ref, archived, msg);
 	}
+	error = error < 0 ? error : 1;
 cleanup:
 	engine_result_clear(&r);
 	store_tip_clear(&tip);
@@ -376,41 +391,63 @@ CMD(import)
 		error = add_file(&jobs, c, argv[i]);
 	if (!error && jobs.as && jobs.n > 1)
 		error = gs_error("--as names one session; these files hold %zu", jobs.n);
-	for (size_t i = 0; i < jobs.n && !error; i++) {
+	for (size_t i = 0; i < jobs.n && error >= 0; i++) {
 		error = write_job(c, &jobs.v[i], quiet);
-		if (jobs.v[i].active && !jobs.v[i].archived)
+		if (error > 0 && jobs.v[i].active && !jobs.v[i].archived)
 			active = json_str(jobs.v[i].state, "session_id");
 	}
+	error = error < 0 ? error : 0;
 	if (!error && active && (error = store_set_active(c->st, active)) == 0 && !quiet)
 		printf("Active session: %s\n", active);
 	jobs_clear(&jobs);
 	return cmd_exit(error);
 }
 
-/* Every live session as a CCW registry, one line each. */
+struct reg_line {
+	double line;
+	char *text;
+};
+
+static int cmp_line(const void *a, const void *b)
+{
+	const struct reg_line *x = a, *y = b;
+
+	return (x->line > y->line) - (x->line < y->line);
+}
+
+/*
+ * Every live session as a CCW registry, one line each: the imported in
+ * the registry's order, then the others by id.
+ */
 static int registry(struct sbuf *out, struct cmd_ctx *c)
 {
+	struct reg_line *lines;
 	char **ids = NULL;
-	size_t n = 0;
+	size_t n = 0, k = 0;
 	int error;
 
 	if ((error = store_list(&ids, &n, c->st, SESSIONS_PREFIX)) < 0)
 		return error;
+	lines = xcalloc(n + 1, sizeof(*lines));
 	for (size_t i = 0; i < n && !error; i++) {
 		struct store_tip tip = { 0 };
-		char *ref = engine_refname(ids[i]), *line = NULL;
+		char *ref = engine_refname(ids[i]);
 		cJSON *state = NULL;
 
 		if ((error = engine_load_ref(&state, &tip, c->st, ref)) == 0 &&
-		    (error = format_ccw_registry_line(&line, state)) == 0) {
-			sbuf_adds(out, line);
-			sbuf_addch(out, '\n');
-		}
-		free(line);
+		    (error = format_ccw_registry_line(&lines[k].text, state)) == 0)
+			lines[k++].line = json_num(state_extra_get(state, "import"), "line", 1e9 + (double)i);
 		free(ref);
 		cJSON_Delete(state);
 		store_tip_clear(&tip);
 	}
+	qsort(lines, k, sizeof(*lines), cmp_line);
+	for (size_t i = 0; i < k; i++) {
+		sbuf_adds(out, lines[i].text);
+		sbuf_addch(out, '\n');
+		free(lines[i].text);
+	}
+	free(lines);
 	store_ids_free(ids, n);
 	return error;
 }

@@ -30,10 +30,25 @@ const char *format_names(void)
 	return "maestro, claude, copilot, bmad, ccw";
 }
 
+/* The format whose reader's complaint to show when none could read buf. */
+static const struct format *claimed(const char *buf, size_t len)
+{
+	size_t i = 0;
+
+	while (i < len && strchr(" \t\r\n", buf[i]))
+		i++;
+	if (len >= 3 && !strncmp(buf, "---", 3))
+		return &format_maestro;
+	if (i < len && (buf[i] == '{' || buf[i] == '['))
+		return &format_claude;
+	return &format_bmad;
+}
+
 int format_parse(cJSON **doc, const struct format **f, const char *buf, size_t len,
 		 const char *path, char **err)
 {
-	char *first = NULL;
+	const struct format *mine = claimed(buf, len);
+	char *why = NULL;
 
 	(void)path;
 	*doc = NULL;
@@ -49,19 +64,18 @@ int format_parse(cJSON **doc, const struct format **f, const char *buf, size_t l
 
 		if (formats[i]->parse(doc, buf, len, &e) == 0 && formats[i]->detect(*doc)) {
 			*f = formats[i];
-			free(first);
+			free(why);
 			return 0;
 		}
 		cJSON_Delete(*doc);
 		*doc = NULL;
-		if (!first && e && i >= 1)	/* JSON's error, if it claimed to be JSON */
-			first = e;
-		else
-			free(e);
+		if (formats[i] == mine && e) {
+			why = e;
+			e = NULL;
+		}
+		free(e);
 	}
-	*err = xstrfmt("not a session file of a known format (%s)%s%s", format_names(),
-		       first ? ": " : "", first ? first : "");
-	free(first);
+	*err = why ? why : xstrfmt("not a session file of a known format (%s)", format_names());
 	return GS_ERROR;
 }
 

@@ -29,15 +29,23 @@ static int parse(cJSON **doc, const char *buf, size_t len, char **err)
 
 const char *format_bmad_pointer(const cJSON *doc)
 {
-	static const char *const keys[] = { "active_session", "session_id", "id", "active" };
+	static const char *const keys[] = { "active_session", "session_id", "id", "active", NULL };
+	static const char *const also[] = { "updated", "last_updated", "switched_at", NULL };
+	const char *id = NULL;
 
-	if (cJSON_GetArraySize(doc) > 4 || cJSON_GetObjectItemCaseSensitive(doc, "tokens") ||
-	    cJSON_GetObjectItemCaseSensitive(doc, "created"))
-		return NULL;
-	for (size_t i = 0; i < ARRAY_SIZE(keys); i++)
-		if (json_str(doc, keys[i]))
-			return json_str(doc, keys[i]);
-	return NULL;
+	/* a name and perhaps a time, nothing else */
+	for (const cJSON *c = doc ? doc->child : NULL; c; c = c->next) {
+		int known = 0;
+
+		for (const char *const *k = keys; *k && !known; k++)
+			if (!strcmp(*k, c->string) && cJSON_IsString(c) && !id)
+				known = !!(id = c->valuestring);
+		for (const char *const *k = also; *k && !known; k++)
+			known = !strcmp(*k, c->string);
+		if (!known)
+			return NULL;
+	}
+	return id;
 }
 
 static int detect(const cJSON *doc)
@@ -48,7 +56,7 @@ static int detect(const cJSON *doc)
 	for (size_t i = 0; i < ARRAY_SIZE(keys); i++)
 		if (cJSON_GetObjectItemCaseSensitive(doc, keys[i]))
 			return 1;
-	return format_bmad_pointer(doc) != NULL;
+	return 0;	/* an active-session.yaml is known by its name */
 }
 
 /* The reader's defaults: max 150000, the others 0; saved_by_isolation is saved. */

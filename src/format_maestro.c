@@ -40,7 +40,8 @@ static int parse(cJSON **doc, const char *buf, size_t len, char **err)
 		*err = xstrdup("the front matter is not closed by a '---' line");
 		return GS_ERROR;
 	}
-	if (yaml_parse(&fm, buf + 4, (size_t)(close - buf - 4), FORMAT_MAX_BYTES, err) < 0)
+	/* from the first '---' (a document start to YAML), so that lines are the file's */
+	if (yaml_parse(&fm, buf, (size_t)(close - buf), FORMAT_MAX_BYTES, err) < 0)
 		return GS_ERROR;
 	if (!cJSON_IsObject(fm)) {
 		cJSON_Delete(fm);
