@@ -99,16 +99,24 @@ $(BUILD):
 	@mkdir -p $@
 
 # libFuzzer targets for every parser of untrusted input (clang)
-FUZZ_TARGETS = session_json op trailer
-FUZZ_SRC = src/json.c src/state.c src/state_work.c src/state_git.c src/report.c src/util.c src/trailer.c
+FUZZ_FORMATS = maestro claude copilot bmad ccw
+FUZZ_TARGETS = session_json op trailer $(patsubst %,import_%,$(FUZZ_FORMATS))
+FUZZ_SRC = src/json.c src/state.c src/state_work.c src/state_git.c src/report.c src/util.c src/trailer.c \
+	src/yaml.c $(wildcard src/format*.c)
+FUZZ_FLAGS = -g -O1 -std=gnu11 -D_GNU_SOURCE -fsanitize=fuzzer,address,undefined \
+	-fno-sanitize-recover=all -Iinclude -Isrc $(shell $(PKG_CONFIG) --cflags libcjson yaml-0.1)
+FUZZ_LIBS = $(shell $(PKG_CONFIG) --libs libcjson yaml-0.1) -lm
 FUZZ_SECONDS ?= 60
 FUZZ_CC ?= clang
 
+# one import target per format: the same program, told which format to read
+build/fuzz/fuzz_import_%: fuzz/fuzz_import.c $(FUZZ_SRC) $(wildcard include/git-session/*.h src/*.h)
+	@mkdir -p build/fuzz
+	$(QUIET_LD)$(FUZZ_CC) $(FUZZ_FLAGS) -DFORMAT='"$*"' -o $@ $< $(FUZZ_SRC) $(FUZZ_LIBS)
+
 build/fuzz/fuzz_%: fuzz/fuzz_%.c $(FUZZ_SRC) $(wildcard include/git-session/*.h src/*.h)
 	@mkdir -p build/fuzz
-	$(QUIET_LD)$(FUZZ_CC) -g -O1 -std=gnu11 -D_GNU_SOURCE -fsanitize=fuzzer,address,undefined \
-		-fno-sanitize-recover=all -Iinclude -Isrc $(shell $(PKG_CONFIG) --cflags libcjson) \
-		-o $@ $< $(FUZZ_SRC) $(shell $(PKG_CONFIG) --libs libcjson) -lm
+	$(QUIET_LD)$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $< $(FUZZ_SRC) $(FUZZ_LIBS)
 
 fuzz: $(patsubst %,build/fuzz/fuzz_%,$(FUZZ_TARGETS))
 	@for t in $(FUZZ_TARGETS); do \

@@ -17,6 +17,15 @@ static const struct word phase_statuses[] = {
 	{ "failed", "failed" }, { "skipped", "skipped" }, { NULL, NULL },
 };
 
+/* Non-zero when [p, end) holds only blanks (the buffer has no NUL to stop at). */
+static int blank(const char *p, const char *end)
+{
+	for (; p < end; p++)
+		if (*p != ' ' && *p != '\t' && *p != '\r' && *p != '\n')
+			return 0;
+	return 1;
+}
+
 /* One JSON object per line: the registry. */
 static int parse_lines(cJSON **doc, const char *buf, size_t len, char **err)
 {
@@ -31,7 +40,7 @@ static int parse_lines(cJSON **doc, const char *buf, size_t len, char **err)
 		char *e = NULL;
 
 		line++;
-		if (n && strspn(p, " \t\r") < n) {
+		if (!blank(p, p + n)) {
 			if (json_parse(&v, p, n, FORMAT_MAX_BYTES, &e) < 0 || !cJSON_IsObject(v) ||
 			    !json_str(v, "id")) {
 				*err = xstrfmt("line %d: %s", line, e ? e : "not a session entry");
@@ -57,7 +66,7 @@ static int parse(cJSON **doc, const char *buf, size_t len, char **err)
 	/* two objects on two lines: the registry, not one JSON document */
 	if (nl && json_parse(&v, buf, (size_t)(nl - buf), FORMAT_MAX_BYTES, err) == 0) {
 		cJSON_Delete(v);
-		if (strspn(nl, " \t\r\n") < (size_t)(buf + len - nl))
+		if (!blank(nl, buf + len))
 			return parse_lines(doc, buf, len, err);
 	}
 	free(*err);

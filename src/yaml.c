@@ -252,7 +252,8 @@ int yaml_parse(cJSON **out, const char *buf, size_t len, size_t max, char **err)
 	yaml_parser_set_input_string(&r.parser, (const unsigned char *)buf, len);
 	for (;;) {
 		if (!yaml_parser_parse(&r.parser, &ev)) {
-			yaml_fail(&r, r.parser.problem ? r.parser.problem : "invalid YAML", &r.parser.problem_mark);
+			error = yaml_fail(&r, r.parser.problem ? r.parser.problem : "invalid YAML",
+					  &r.parser.problem_mark);
 			goto cleanup;
 		}
 		if (ev.type == YAML_STREAM_END_EVENT || ev.type == YAML_DOCUMENT_END_EVENT) {
@@ -268,6 +269,13 @@ int yaml_parse(cJSON **out, const char *buf, size_t len, size_t max, char **err)
 		yaml_event_delete(&ev);
 		if (error < 0)
 			goto cleanup;
+		error = GS_ERROR;
+		if (!yaml_parser_parse(&r.parser, &ev)) {	/* the document's end, or a complaint */
+			yaml_fail(&r, r.parser.problem ? r.parser.problem : "invalid YAML", &r.parser.problem_mark);
+			goto cleanup;
+		}
+		yaml_event_delete(&ev);
+		break;
 	}
 	if (!started) {
 		*err = xstrdup("an empty document");
