@@ -5,7 +5,7 @@
 # Options come from each command's own `-h`, so they never fall behind;
 # session ids, phase numbers and agent ids from `git session __complete`.
 
-__git_session_commands="start status show list log switch pause resume close archive unarchive checkpoint note summary set get phase agent file error tokens decide task milestone artifact diff timeline push pull hooks fsck rollback"
+__git_session_commands="start status show list log switch pause resume close archive unarchive checkpoint note summary set get phase agent file error tokens decide task milestone artifact diff timeline push pull import export hooks fsck rollback"
 
 __git_session_reply ()
 {
@@ -61,11 +61,13 @@ _git_session ()
 	--phase=*|--blocked-by=*)
 		[ "$subcommand" = start ] && return
 		__git_session_reply_nl "$(git session __complete phases)" "${cur#*=}"; return ;;
+	--format=*) __git_session_reply "maestro claude copilot bmad ccw" "${cur#--format=}"; return ;;
 	--to=*) __git_session_reply_nl "$(git session __complete sessions)" "${cur#--to=}"; return ;;
 	--*) __git_session_reply "$(__git_session_options "$subcommand")" "$cur"; return ;;
 	esac
 	case "$prev" in
 	--agent) __git_session_reply_nl "$(git session __complete agents)" "$cur"; return ;;
+	--format) __git_session_reply "maestro claude copilot bmad ccw" "$cur"; return ;;
 	--phase|--blocked-by)
 		[ "$subcommand" = start ] && return
 		__git_session_reply_nl "$(git session __complete phases)" "$cur"; return ;;
@@ -80,11 +82,11 @@ _git_session ()
 		__git_session_reply_nl "$(git session __complete phases)" "$cur" ;;
 	agent,progress|agent,done|agent,fail)
 		__git_session_reply_nl "$(git session __complete agents)" "$cur" ;;
-	checkpoint,*|file,*|artifact,*)
+	checkpoint,*|file,*|artifact,*|import,*)
 		__git_complete_file 2>/dev/null || COMPREPLY=($(compgen -f -- "$cur")) ;;
 	push,*|pull,*)
 		__git_session_reply_nl "$(git remote 2>/dev/null)" "$cur" ;;
-	switch,*|status,*|resume,*|archive,*|unarchive,*|show,*|log,*|timeline,*|tokens,*|diff,*|fsck,*|rollback,*)
+	switch,*|status,*|resume,*|archive,*|unarchive,*|show,*|log,*|timeline,*|tokens,*|diff,*|fsck,*|rollback,*|export,*)
 		__git_session_reply_nl "$(git session __complete sessions)" "$cur" ;;
 	esac
 }
