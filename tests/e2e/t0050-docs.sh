@@ -132,4 +132,19 @@ test_expect_success SCRIPT 'the pager is chosen as git chooses it' '
 	grep "^LESS=-X" out && ! grep "^LESS=FRX" out
 '
 
+test_expect_success 'the agent instructions are up to date and name only real commands' '
+	for f in claude-code/git-session/SKILL.md copilot/git-session/SKILL.md gemini-cli/git-session/GEMINI.md
+	do
+		sed -n "/^# Keep session state/,\$p" "$top/contrib/agents/$f" >body &&
+		test_cmp "$top/contrib/agents/body.md" body || return 1
+	done &&
+	git session >cmds 2>&1 || : &&
+	grep -o "git session [a-z]*" "$top/contrib/agents/body.md" | sort -u | cut -d" " -f3 >named &&
+	test_line_count -gt 10 named &&
+	while read cmd
+	do
+		grep "^   $cmd " cmds || { echo "unknown command: $cmd"; return 1; }
+	done <named
+'
+
 test_done
