@@ -82,7 +82,7 @@ static int read_doc(cJSON **doc, const struct format **f, const char *path)
 
 	if ((error = gs_read_file(&buf, &len, path, FORMAT_MAX_BYTES)) < 0)
 		return error;
-	if ((error = format_parse(doc, f, buf, len, path, &err)) < 0)
+	if ((error = format_parse(doc, f, buf, len, &err)) < 0)
 		gs_error("%s: %s", path, err);
 	free(buf);
 	free(err);
@@ -281,19 +281,18 @@ static int record_files(cJSON *args, struct cmd_ctx *c, struct job *job)
 
 	cJSON_ArrayForEach(f, job->files) {
 		const char *status = json_str(f, "status");
-		char *oid = NULL;
 		cJSON *e;
 
 		if (!state_valid_path(f->string) || !status)
 			continue;
+		/* one read: a file missing here comes back "deleted", with no blob */
 		if (strcmp(status, "deleted")) {
-			if ((error = worktree_hash(&oid, c->st, f->string)) < 0)
+			if ((error = worktree_record(blobs, c->st, f->string, status, 1)) < 0)
 				break;
-			if (!oid)
+			if (!json_str(cJSON_GetObjectItemCaseSensitive(blobs, f->string), "oid")) {
+				cJSON_DeleteItemFromObjectCaseSensitive(blobs, f->string);
 				continue;	/* not here: the source's own lists keep it */
-			free(oid);
-			if ((error = worktree_record(blobs, c->st, f->string, status, 0)) < 0)
-				break;
+			}
 		}
 		e = cJSON_CreateObject();
 		json_set_str(e, "status", status);

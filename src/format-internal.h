@@ -61,6 +61,8 @@ cJSON *blank_phase(int id);
 int all_objects(const cJSON *v);
 int all_strings(const cJSON *v);
 
+/* A JSON (or YAML) document that must be an object. */
+int parse_object(cJSON **doc, const char *buf, size_t len, int yaml, char **err);
 /* Text of a YAML or JSON value, for print. */
 int print_json(char **out, size_t *len, const cJSON *v);
 int print_yaml(char **out, size_t *len, const cJSON *v);

@@ -44,13 +44,11 @@ static const struct format *claimed(const char *buf, size_t len)
 	return &format_bmad;
 }
 
-int format_parse(cJSON **doc, const struct format **f, const char *buf, size_t len,
-		 const char *path, char **err)
+int format_parse(cJSON **doc, const struct format **f, const char *buf, size_t len, char **err)
 {
 	const struct format *mine = claimed(buf, len);
 	char *why = NULL;
 
-	(void)path;
 	*doc = NULL;
 	*err = NULL;
 	if (len > FORMAT_MAX_BYTES) {
@@ -148,9 +146,8 @@ static void apply_fix(cJSON *doc, const cJSON *fix)
 	cJSON *parent = doc, *cur;
 	int n = cJSON_GetArraySize(at), i = 0;
 
-	if (!n) {
+	if (!n)
 		return;
-	}
 	for (k = at->child; k && i < n - 1; k = k->next, i++)
 		if (!(parent = child_at(parent, k)))
 			return;
@@ -373,6 +370,19 @@ int all_strings(const cJSON *v)
 		if (!cJSON_IsString(c))
 			return 0;
 	return 1;
+}
+
+int parse_object(cJSON **doc, const char *buf, size_t len, int yaml, char **err)
+{
+	if ((yaml ? yaml_parse : json_parse)(doc, buf, len, FORMAT_MAX_BYTES, err) < 0)
+		return GS_ERROR;
+	if (!cJSON_IsObject(*doc)) {
+		cJSON_Delete(*doc);
+		*doc = NULL;
+		*err = xstrdup(yaml ? "not a YAML mapping" : "not a JSON object");
+		return GS_ERROR;
+	}
+	return 0;
 }
 
 int print_json(char **out, size_t *len, const cJSON *v)

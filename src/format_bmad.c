@@ -4,7 +4,6 @@
  * and active-session.yaml naming the active one. Pure: no I/O.
  */
 #include "format-internal.h"
-#include "git-session/yaml.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -16,15 +15,7 @@ static const char *const token_keys[] = { "max", "initial", "current", "peak", "
 
 static int parse(cJSON **doc, const char *buf, size_t len, char **err)
 {
-	if (yaml_parse(doc, buf, len, FORMAT_MAX_BYTES, err) < 0)
-		return GS_ERROR;
-	if (!cJSON_IsObject(*doc)) {
-		cJSON_Delete(*doc);
-		*doc = NULL;
-		*err = xstrdup("not a YAML mapping");
-		return GS_ERROR;
-	}
-	return 0;
+	return parse_object(doc, buf, len, 1, err);
 }
 
 const char *format_bmad_pointer(const cJSON *doc)

@@ -19,15 +19,7 @@ static const struct word agent_statuses[] = {
 
 static int parse(cJSON **doc, const char *buf, size_t len, char **err)
 {
-	if (json_parse(doc, buf, len, FORMAT_MAX_BYTES, err) < 0)
-		return GS_ERROR;
-	if (!cJSON_IsObject(*doc)) {
-		cJSON_Delete(*doc);
-		*doc = NULL;
-		*err = xstrdup("not a JSON object");
-		return GS_ERROR;
-	}
-	return 0;
+	return parse_object(doc, buf, len, 0, err);
 }
 
 static int detect(const cJSON *doc)

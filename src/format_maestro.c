@@ -252,10 +252,9 @@ static cJSON *export_phase(const cJSON *state, const cJSON *in)
 		cJSON_AddItemToArray(errs, o);
 	}
 	json_set(p, "retry_count", dup_or_null(in, "retry_count"));
-	if (cJSON_IsNull(cJSON_GetObjectItemCaseSensitive(in, "sub_step")) == 0)
-		copy(p, "sub_step", in, "sub_step");
-	if (cJSON_IsNull(cJSON_GetObjectItemCaseSensitive(in, "downstream_context")) == 0)
-		copy(p, "downstream_context", in, "downstream_context");
+	for (const char *const *k = (const char *const[]){ "sub_step", "downstream_context", NULL }; *k; k++)
+		if (!cJSON_IsNull(cJSON_GetObjectItemCaseSensitive(in, *k)))	/* not Maestro's: only when set */
+			copy(p, *k, in, *k);
 	copy_rest(p, in, skip);
 	return p;
 }

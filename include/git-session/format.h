@@ -32,14 +32,13 @@ const char *format_name(const struct format *f);
 const char *format_names(void);
 
 /*
- * Reads a file's bytes into a document as data. path (as given, may be
- * NULL) helps detection; f NULL: detect from the content. On success *f
+ * Reads a file's bytes into a document as data; f NULL: detect the
+ * format from the content. On success *f
  * is the format. For maestro the document is the whole front matter
  * file, for copilot the state file, for ccw a workflow-session.json or
  * a session_status.jsonl registry (then *doc is {"registry": [...]}).
  */
-int format_parse(cJSON **doc, const struct format **f, const char *buf, size_t len,
-		 const char *path, char **err);
+int format_parse(cJSON **doc, const struct format **f, const char *buf, size_t len, char **err);
 
 /*
  * The model's state for doc (a session.json without files, which the

@@ -145,7 +145,6 @@ test_expect_success 'bmad: active-session.yaml, token defaults, legacy saved_by_
 	id=SES202501-ACME-AUDIT &&
 	field $id "d[\"status\"], d[\"updated\"]" "[\"in_progress\", \"2025-01-15T14:45:00Z\"]" &&
 	field $id "[d[\"tokens\"][k] for k in (\"max\", \"peak\", \"saved\", \"initial\")]" "[150000, 52000, 145000, 0]" &&
-	git session tokens --json >tokens.json &&
 	field $id "d[\"extra\"][\"bmad\"]" "{\"client\": \"ACME\", \"project\": \"AUDIT\", \"prefix\": \"SES\"}" &&
 	field $id "[(a[\"id\"], a[\"type\"], a[\"status\"], a[\"tokens_used\"]) for a in d[\"agents\"]]" \
 		"[[\"agent-123\", \"analyst\", \"completed\", 32000]]" &&
