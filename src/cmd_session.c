@@ -41,19 +41,45 @@ static int in_progress_here(char **id, struct cmd_ctx *c)
 	return error;
 }
 
-static char *default_id(gs_store *st, const char *topic)
+#define DEFAULT_ID_FORMAT "%Y-%m-%d-{slug}"
+
+/*
+ * The id "start" gives a session when none is named: session.idFormat,
+ * an strftime(3) pattern in which "{slug}" stands for the topic's slug.
+ */
+static int default_id(char **out, gs_store *st, const char *topic)
 {
-	char date[16], *slug = state_slug(topic ? topic : ""), *id;
+	char *fmt = store_config_str(st, "session.idFormat"), *slug = state_slug(topic ? topic : "");
+	char *err = NULL, buf[STATE_ID_MAX + 2];
+	struct sbuf pat = SBUF_INIT;
+	const char *p, *hit;
 	time_t now;
 	struct tm tm;
+	size_t len;
+	int error = 0;
 
+	for (p = fmt ? fmt : DEFAULT_ID_FORMAT; (hit = strstr(p, "{slug}")); p = hit + 6) {
+		sbuf_add(&pat, p, (size_t)(hit - p));
+		sbuf_adds(&pat, *slug ? slug : "session");
+	}
+	sbuf_adds(&pat, p);
 	if (store_now(&now, st) < 0)
 		now = time(NULL);
 	localtime_r(&now, &tm);
-	strftime(date, sizeof(date), "%Y-%m-%d", &tm);
-	id = xstrfmt("%s-%s", date, *slug ? slug : "session");
+	len = pat.len ? strftime(buf, sizeof(buf), pat.buf, &tm) : 0;
+	buf[len] = '\0';
+	if (state_valid_id(buf, &err) < 0) {
+		error = gs_error("session.idFormat '%s' gives no valid session id: %s",
+				 fmt ? fmt : DEFAULT_ID_FORMAT, len ? err : "empty or too long");
+		gs_hint("pass --id, or set session.idFormat to a pattern such as '%s'", DEFAULT_ID_FORMAT);
+	} else {
+		*out = xstrdup(buf);
+	}
+	free(err);
+	sbuf_release(&pat);
 	free(slug);
-	return id;
+	free(fmt);
+	return error;
 }
 
 static int add_plans(cJSON *args, struct cmd_ctx *c, const struct strlist *plans)
@@ -99,7 +125,7 @@ CMD(start)
 	int64_t cfg_budget;
 	cJSON *op = NULL, *args;
 	const struct option opts[] = {
-		{ OPT_STRING, 0, "id", &id, "<id>", "session id (default: YYYY-MM-DD-<topic-slug>)" },
+		{ OPT_STRING, 0, "id", &id, "<id>", "session id (default: session.idFormat, YYYY-MM-DD-<topic-slug>)" },
 		{ OPT_STRING, 0, "goal", &goal, "<text>", "what the session is to achieve" },
 		{ OPT_LIST, 0, "plan", &plans, "<path>", "a design or implementation document" },
 		{ OPT_LIST, 0, "phase", &phases, "<name>", "add a phase (repeatable, in order)" },
@@ -126,8 +152,11 @@ CMD(start)
 		gs_hint("pause or close it first, or pass --pause-current");
 		goto cleanup;
 	}
-	if (!id)
-		id = gen = default_id(c->st, topic);
+	if (!id) {
+		if ((error = default_id(&gen, c->st, topic)) < 0)
+			goto cleanup;
+		id = gen;
+	}
 	op = op_new("session.start", NULL);
 	args = op_args(op);
 	json_set_str(args, "id", id);

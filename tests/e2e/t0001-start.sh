@@ -143,6 +143,26 @@ test_expect_success '--budget and session.budget set tokens.max' '
 	grep "^error: budget must be a positive whole number" err
 '
 
+test_expect_success 'session.idFormat shapes the ids of sessions started without --id' '
+	git -c session.idFormat="{slug}.%Y%m%d" session start "Fix the Cache" --pause-current >out &&
+	echo "Started session fix-the-cache.20251121" >expect &&
+	test_cmp expect out &&
+	git config session.idFormat "%Y-{slug}-{slug}" &&
+	git session start --pause-current -q &&
+	git rev-parse --verify -q refs/sessions/2025-session-session &&
+	git config session.idFormat "%Y/%m-{slug}" &&
+	git rev-parse SESSION_HEAD >before &&
+	test_must_fail git session start x --pause-current 2>err &&
+	grep "^error: session.idFormat .%Y/%m-{slug}. gives no valid session id: session id may contain only" err &&
+	git rev-parse SESSION_HEAD >after && test_cmp before after &&
+	test_must_fail git -c session.idFormat= session start x --pause-current 2>err &&
+	grep "^error: session.idFormat .. gives no valid session id: empty or too long" err &&
+	git session start x --id explicit-id --pause-current -q &&
+	git config --unset session.idFormat &&
+	git session start "Back to default" --pause-current -q &&
+	git rev-parse --verify -q refs/sessions/2025-11-21-back-to-default
+'
+
 test_expect_success '--plan records the plan document and its blob' '
 	mkdir -p docs && echo "# plan" >docs/plan.md &&
 	git session start planned --pause-current --plan docs/plan.md -q &&

@@ -27,6 +27,18 @@ test_expect_success 'every command in the man page synopsis exists' '
 	done <in-man
 '
 
+test_expect_success 'every session.* key the code reads is in the man page and the README' '
+	grep -ho "store_config_[a-z]*([^\"]*\"session\.[A-Za-z]*\"" "$top"/src/*.c |
+		sed "s/.*\"\(.*\)\"/\1/" | sort -u >keys &&
+	test "$(wc -l <keys)" -ge 9 &&
+	sed -n "/^CONFIGURATION/,/^FILES/p" man.txt >config.txt &&
+	while read key
+	do
+		grep -q "\b$key\b" config.txt || { echo "man page lacks: $key"; return 1; }
+		grep -q "^| \`$key\`" "$top/README.md" || { echo "README lacks: $key"; return 1; }
+	done <keys
+'
+
 test_expect_success 'bash and zsh completion know every command' '
 	while read cmd
 	do
