@@ -41,11 +41,21 @@ static void bad_object(struct store_verify *v, const git_oid *id, const char *wh
 	git_error_clear();
 }
 
-/* Reads an object through the object database, which checks its hash. */
+/* Reads an object and checks that its content hashes to its id. */
 static int read_object(git_odb_object **out, git_odb *odb, struct store_verify *v, const git_oid *id,
 		       const char *what)
 {
+	git_oid actual;
+
 	if (git_odb_read(out, odb, id) < 0) {
+		bad_object(v, id, what);
+		return GS_ERROR;
+	}
+	if (git_odb_hash(&actual, git_odb_object_data(*out), git_odb_object_size(*out),
+			 git_odb_object_type(*out)) < 0 || !git_oid_equal(&actual, id)) {
+		git_odb_object_free(*out);
+		*out = NULL;
+		git_error_set_str(GIT_ERROR_ODB, "object hash mismatch");
 		bad_object(v, id, what);
 		return GS_ERROR;
 	}

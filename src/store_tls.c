@@ -19,6 +19,12 @@ void store_global_init(int want_certificates)
 {
 	certificates_wanted = want_certificates;
 	git_libgit2_init();
+	/*
+	 * As git does, trust the object store on ordinary reads: re-hashing
+	 * every object read is most of a read's cost on a large state.
+	 * fsck hashes what it reads itself (store_fsck.c).
+	 */
+	git_libgit2_opts(GIT_OPT_ENABLE_STRICT_HASH_VERIFICATION, 0);
 }
 
 void store_global_shutdown(void)

@@ -60,6 +60,20 @@ do
 	done
 done
 
+test_expect_success 'an object whose content is another object'"'"'s: fsck checks the hash' '
+	test_tick && git session note "swapped" -q &&
+	bad=$(git rev-parse SESSION_HEAD) &&
+	blob=$(git rev-parse SESSION_HEAD:session.json) &&
+	other=$(git rev-parse SESSION_HEAD:op.json) &&
+	chmod u+w "$(object_file $blob)" &&
+	cp "$(object_file $other)" "$(object_file $blob)" &&
+	test_expect_code 1 git session fsck 2>err &&
+	grep "^error: $id: checkpoint $(echo $bad | cut -c1-12) (the tip) is damaged: session.json $(echo $blob | cut -c1-12) cannot be read: object hash mismatch" err &&
+	git session fsck --repair >out &&
+	grep "^repaired $id" out &&
+	git session fsck >out && grep "^ok $id" out
+'
+
 test_expect_success 'an empty or garbage ref file is recovered from the reflog' '
 	tip=$(git rev-parse SESSION_HEAD) &&
 	: >.git/refs/sessions/$id &&
