@@ -1,7 +1,8 @@
 /*
  * timeit.c - times commands, interleaved run by run so that the
  * machine's noise falls on all of them alike, and prints for each, in
- * order, "median min" in milliseconds.
+ * order, "median min" in milliseconds and the largest resident set any
+ * run reached, in KiB.
  *
  *   timeit <runs> <command> [<args>...] [:: <command> [<args>...]]...
  *
@@ -12,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -38,6 +40,7 @@ int main(int argc, char **argv)
 	int n = argc > 2 ? atoi(argv[1]) : 0, ncmd = 0;
 	char **cmds[64];
 	double *t;
+	long rss[64] = { 0 };
 
 	if (n <= 0) {
 		fprintf(stderr, "usage: timeit <runs> <command> [<args>...] [:: <command>...]...\n");
@@ -55,6 +58,7 @@ int main(int argc, char **argv)
 	for (int r = 0; r < n; r++)
 		for (int c = 0; c < ncmd; c++) {
 			double start = now_ms();
+			struct rusage ru;
 			pid_t pid;
 			int status;
 
@@ -62,8 +66,9 @@ int main(int argc, char **argv)
 				perror(cmds[c][0]);
 				return 1;
 			}
-			waitpid(pid, &status, 0);
+			wait4(pid, &status, 0, &ru);
 			t[c * n + r] = now_ms() - start;
+			rss[c] = ru.ru_maxrss > rss[c] ? ru.ru_maxrss : rss[c];
 			if (!WIFEXITED(status) || WEXITSTATUS(status)) {
 				fprintf(stderr, "timeit: '%s' failed on run %d\n", cmds[c][0], r + 1);
 				return 1;
@@ -72,7 +77,7 @@ int main(int argc, char **argv)
 	for (int c = 0; c < ncmd; c++) {
 		double *s = t + c * n;
 		qsort(s, (size_t)n, sizeof(*s), cmp);
-		printf("%.3f %.3f\n", n % 2 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2, s[0]);
+		printf("%.3f %.3f %ld\n", n % 2 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2, s[0], rss[c]);
 	}
 	free(t);
 	return 0;

@@ -102,15 +102,42 @@ cleanup:
 	return cmd_exit(error);
 }
 
-/* One line of `list`, or one object of `list --json`. */
-static int list_one(cJSON *out, struct cmd_ctx *c, const char *id, const char *prefix,
-		    const char *active, int width)
+/*
+ * What list shows of a session, read from the top of its session.json
+ * without parsing the rest: list must not cost the size of every state.
+ * A text that does not scan is loaded in full, to say what is wrong.
+ */
+static int list_fields(char *vals[4], struct store_tip *tip, gs_store *st, const char *ref,
+		       const char *hex)
 {
-	char *ref = xstrfmt("%s%s", prefix, id);
+	static const char *const keys[] = { "status", "topic", "created", "updated" };
+	cJSON *state = NULL;
+	int error;
+
+	if ((error = store_read_commit(tip, st, hex, ref)) < 0)
+		return error;
+	if (json_scan_top(vals, tip->json, tip->len, keys, 4) == 0 && vals[0])
+		return 0;
+	for (int i = 0; i < 4; i++)
+		free(vals[i]);
+	store_tip_clear(tip);
+	if ((error = engine_load_ref(&state, tip, st, ref)) < 0)
+		return error;
+	for (int i = 0; i < 4; i++)
+		vals[i] = json_str(state, keys[i]) ? xstrdup(json_str(state, keys[i])) : NULL;
+	cJSON_Delete(state);
+	return 0;
+}
+
+/* One line of `list`, or one object of `list --json`. */
+static int list_one(cJSON *out, struct cmd_ctx *c, const char *id, const char *hex,
+		    const char *prefix, const char *active, int width)
+{
+	char *ref = xstrfmt("%s%s", prefix, id), *v[4] = { NULL };
 	struct store_tip tip = { 0 };
-	cJSON *state = NULL, *o;
 	int archived = !strcmp(prefix, ARCHIVE_PREFIX), is_active;
-	int error = engine_load_ref(&state, &tip, c->st, ref);
+	int error = list_fields(v, &tip, c->st, ref, hex);
+	cJSON *o;
 
 	free(ref);
 	if (error < 0)
@@ -119,28 +146,29 @@ static int list_one(cJSON *out, struct cmd_ctx *c, const char *id, const char *p
 	if (out) {
 		o = cJSON_CreateObject();
 		json_set_str(o, "id", id);
-		json_set_str(o, "status", json_str(state, "status"));
+		json_set_str(o, "status", v[0]);
 		json_set_bool(o, "active", is_active);
 		json_set_bool(o, "archived", archived);
-		json_set_str(o, "topic", json_str(state, "topic"));
-		json_set_str(o, "created", json_str(state, "created"));
-		json_set_str(o, "updated", json_str(state, "updated"));
+		json_set_str(o, "topic", v[1]);
+		json_set_str(o, "created", v[2]);
+		json_set_str(o, "updated", v[3]);
 		json_set_str(o, "checkpoint", tip.commit);
 		cJSON_AddItemToArray(out, o);
 	} else {
 		struct sbuf sb = SBUF_INIT;
 		time_t t;
 
-		if (gs_time_parse_iso(&t, json_str(state, "updated") ? json_str(state, "updated") : "") < 0)
+		if (gs_time_parse_iso(&t, v[3] ? v[3] : "") < 0)
 			t = tip.time;
 		out_relative_time(&sb, t, time(NULL));
 		printf("%c %-*s  %-11s  %-16s  ", is_active ? '*' : ' ', width, id,
-		       archived ? "archived" : json_str(state, "status"), sb.buf);
-		out_text(stdout, json_str(state, "topic") ? json_str(state, "topic") : "");
+		       archived ? "archived" : v[0], sb.buf);
+		out_text(stdout, v[1] ? v[1] : "");
 		putchar('\n');
 		sbuf_release(&sb);
 	}
-	cJSON_Delete(state);
+	for (int i = 0; i < 4; i++)
+		free(v[i]);
 	store_tip_clear(&tip);
 	return 0;
 }
@@ -150,6 +178,7 @@ CMD(list)
 	static const char *const usage[] = { "git session list [--all] [--json]", NULL };
 	int all = 0, json = 0, error, width = 0;
 	char **ids = NULL, **arch = NULL, *active = NULL;
+	const char **tips = NULL, **atips = NULL;
 	size_t n = 0, na = 0;
 	cJSON *out = NULL;
 	const struct option opts[] = {
@@ -160,8 +189,8 @@ CMD(list)
 
 	if ((error = parse_options(&argc, argv, opts, usage, 0)) < 0 ||
 	    (error = cmd_no_more_args(argc, 0, usage)) < 0 ||
-	    (error = store_list(&ids, &n, c->st, SESSIONS_PREFIX)) < 0 ||
-	    (all && (error = store_list(&arch, &na, c->st, ARCHIVE_PREFIX)) < 0) ||
+	    (error = store_list_tips(&ids, &tips, &n, c->st, SESSIONS_PREFIX)) < 0 ||
+	    (all && (error = store_list_tips(&arch, &atips, &na, c->st, ARCHIVE_PREFIX)) < 0) ||
 	    (error = store_active(&active, c->st)) < 0)
 		goto cleanup;
 	for (size_t i = 0; i < n + na; i++) {
@@ -171,7 +200,7 @@ CMD(list)
 	if (json)
 		out = cJSON_CreateArray();
 	for (size_t i = 0; i < n + na && !error; i++)
-		error = list_one(out, c, i < n ? ids[i] : arch[i - n],
+		error = list_one(out, c, i < n ? ids[i] : arch[i - n], i < n ? tips[i] : atips[i - n],
 				 i < n ? SESSIONS_PREFIX : ARCHIVE_PREFIX, active, width);
 	if (!error && json) {
 		char *text = json_print(out, 1, NULL);
@@ -179,6 +208,8 @@ CMD(list)
 		free(text);
 	}
 cleanup:
+	free(tips);
+	free(atips);
 	store_ids_free(ids, n);
 	store_ids_free(arch, na);
 	free(active);

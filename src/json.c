@@ -78,6 +78,95 @@ int json_parse(cJSON **out, const char *buf, size_t len, size_t max, char **err)
 	return 0;
 }
 
+static size_t skip_ws(const char *b, size_t i, size_t len)
+{
+	while (i < len && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r'))
+		i++;
+	return i;
+}
+
+/* The index just past the string starting at b[i] (a '"'), or 0. */
+static size_t skip_string(const char *b, size_t i, size_t len)
+{
+	for (i++; i < len; i++)
+		if (b[i] == '\\')
+			i++;
+		else if (b[i] == '"')
+			return i + 1;
+	return 0;
+}
+
+/* The index just past the value at b[i], or 0: a skim, not a validation. */
+static size_t skip_value(const char *b, size_t i, size_t len)
+{
+	int depth = 0;
+
+	for (; i < len; i++) {
+		char c = b[i];
+
+		if (c == '"') {
+			size_t end = skip_string(b, i, len);
+
+			if (!end || !depth)
+				return end;
+			i = end - 1;
+		} else if (c == '{' || c == '[') {
+			depth++;
+		} else if (c == '}' || c == ']') {
+			if (!depth)
+				return i;
+			if (!--depth)
+				return i + 1;
+		} else if (!depth && strchr(", \t\r\n", c)) {
+			return i;
+		}
+	}
+	return 0;
+}
+
+/* The string token b[from..to) unescaped, or NULL when it is not one. */
+static char *string_token(const char *b, size_t from, size_t to)
+{
+	cJSON *v = b[from] == '"' ? cJSON_ParseWithLength(b + from, to - from) : NULL;
+	char *s = cJSON_IsString(v) ? xstrdup(v->valuestring) : NULL;
+
+	cJSON_Delete(v);
+	return s;
+}
+
+int json_scan_top(char **vals, const char *buf, size_t len, const char *const *keys, size_t n)
+{
+	size_t i = skip_ws(buf, 0, len), found = 0;
+
+	memset(vals, 0, n * sizeof(*vals));
+	if (i >= len || buf[i] != '{')
+		return GS_ERROR;
+	for (i = skip_ws(buf, i + 1, len); i < len && buf[i] != '}' && found < n;) {
+		size_t kend = buf[i] == '"' ? skip_string(buf, i, len) : 0, vstart, vend;
+		char *key = kend ? string_token(buf, i, kend) : NULL;
+
+		i = kend ? skip_ws(buf, kend, len) : len;
+		vstart = i < len && buf[i] == ':' ? skip_ws(buf, i + 1, len) : len;
+		vend = vstart < len ? skip_value(buf, vstart, len) : 0;
+		if (!key || !vend) {
+			free(key);
+			return GS_ERROR;
+		}
+		for (size_t k = 0; k < n; k++)
+			if (!vals[k] && !strcmp(key, keys[k])) {
+				vals[k] = string_token(buf, vstart, vend);
+				found++;
+			}
+		free(key);
+		i = skip_ws(buf, vend, len);
+		if (i < len && buf[i] == ',')
+			i = skip_ws(buf, i + 1, len);
+		else if (i >= len || buf[i] != '}')
+			return GS_ERROR;
+	}
+	return i < len ? 0 : GS_ERROR;
+}
+
 int json_is_int(double d)
 {
 	return isfinite(d) && d == floor(d) && fabs(d) < 9007199254740992.0;

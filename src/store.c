@@ -311,6 +311,16 @@ int store_read_ref(struct store_tip *out, gs_store *st, const char *refname)
 	return read_checkpoint(out, st, &id, refname);
 }
 
+int store_read_commit(struct store_tip *out, gs_store *st, const char *hex, const char *what)
+{
+	git_oid id;
+
+	memset(out, 0, sizeof(*out));
+	if (git_oid_fromstr(&id, hex) < 0)
+		return gs_error("'%s' is not an object id", hex);
+	return read_checkpoint(out, st, &id, what);
+}
+
 int store_read_rev(struct store_tip *out, gs_store *st, const char *rev)
 {
 	git_object *obj = NULL;
@@ -692,13 +702,13 @@ static int cmp_str(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-int store_list(char ***out, size_t *n, gs_store *st, const char *prefix)
+int store_list_tips(char ***out, const char ***tips, size_t *n, gs_store *st, const char *prefix)
 {
 	git_reference_iterator *it = NULL;
 	char *glob = xstrfmt("%s*", prefix);
 	size_t alloc = 16, plen = strlen(prefix);
 	char **ids = xcalloc(alloc, sizeof(*ids));
-	const char *name;
+	git_reference *ref;
 	int error;
 
 	*n = 0;
@@ -708,12 +718,20 @@ int store_list(char ***out, size_t *n, gs_store *st, const char *prefix)
 		free(ids);
 		return store_git_error("cannot list '%s'", prefix);
 	}
-	while ((error = git_reference_next_name(&name, it)) == 0) {
-		if (strchr(name + plen, '/'))
-			continue;
-		if (*n == alloc)
-			ids = xrealloc(ids, (alloc *= 2) * sizeof(*ids));
-		ids[(*n)++] = xstrdup(name + plen);
+	while ((error = git_reference_next(&ref, it)) == 0) {
+		const char *name = git_reference_name(ref) + plen;
+		const git_oid *target = git_reference_target(ref);
+		size_t len = strlen(name);
+
+		if (!strchr(name, '/') && target) {
+			if (*n == alloc)
+				ids = xrealloc(ids, (alloc *= 2) * sizeof(*ids));
+			/* "<id>\0<hex>": the tip travels with the id through the sort */
+			ids[*n] = xmalloc(len + 1 + HEX_SZ);
+			memcpy(ids[*n], name, len + 1);
+			git_oid_tostr(ids[(*n)++] + len + 1, HEX_SZ, target);
+		}
+		git_reference_free(ref);
 	}
 	git_reference_iterator_free(it);
 	free(glob);
@@ -724,8 +742,18 @@ int store_list(char ***out, size_t *n, gs_store *st, const char *prefix)
 	}
 	git_error_clear();
 	qsort(ids, *n, sizeof(*ids), cmp_str);
+	if (tips) {
+		*tips = xcalloc(*n + 1, sizeof(**tips));
+		for (size_t i = 0; i < *n; i++)
+			(*tips)[i] = ids[i] + strlen(ids[i]) + 1;
+	}
 	*out = ids;
 	return 0;
+}
+
+int store_list(char ***out, size_t *n, gs_store *st, const char *prefix)
+{
+	return store_list_tips(out, NULL, n, st, prefix);
 }
 
 void store_ids_free(char **ids, size_t n)

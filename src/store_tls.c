@@ -25,6 +25,7 @@ void store_global_init(int want_certificates)
 	 * fsck hashes what it reads itself (store_fsck.c).
 	 */
 	git_libgit2_opts(GIT_OPT_ENABLE_STRICT_HASH_VERIFICATION, 0);
+	git_libgit2_opts(GIT_OPT_ENABLE_CACHING, 0);
 }
 
 void store_global_shutdown(void)

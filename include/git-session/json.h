@@ -21,6 +21,15 @@
 int json_parse(cJSON **out, const char *buf, size_t len, size_t max, char **err);
 
 /*
+ * The string values of the top-level keys wanted, read from the text of
+ * a JSON object without building it, stopping once all are found: for
+ * listing many sessions, whose session.json names these first. vals[i]
+ * is NULL when keys[i] is absent or not a string; the caller frees each.
+ * GS_ERROR when the text read is not a JSON object.
+ */
+int json_scan_top(char **vals, const char *buf, size_t len, const char *const *keys, size_t n);
+
+/*
  * Prints v as JSON: pretty (two-space indent, one key per line, trailing
  * newline; a nested object holding only scalars on one line, so that one
  * manifest entry or note is one line of a diff) or compact. Key order is the order of the object. The caller

@@ -55,6 +55,8 @@ struct store_tip {
 void store_tip_clear(struct store_tip *tip);
 /* Reads the checkpoint a ref points at. GS_ENOTFOUND when there is no such ref. */
 int store_read_ref(struct store_tip *out, gs_store *st, const char *refname);
+/* Reads the checkpoint commit hex; what names it in messages. */
+int store_read_commit(struct store_tip *out, gs_store *st, const char *hex, const char *what);
 /* Reads the checkpoint any revision names (a commit id, <ref>~2, ...). */
 int store_read_rev(struct store_tip *out, gs_store *st, const char *rev);
 
@@ -102,6 +104,11 @@ int store_clear_active(gs_store *st);
 
 /* Session ids under prefix (SESSIONS_PREFIX or ARCHIVE_PREFIX), sorted; free with store_ids_free. */
 int store_list(char ***out, size_t *n, gs_store *st, const char *prefix);
+/*
+ * The same, and in *tips (when not NULL) the commit each ref points at,
+ * as hex strings that live as long as *out; the caller frees *tips itself.
+ */
+int store_list_tips(char ***out, const char ***tips, size_t *n, gs_store *st, const char *prefix);
 void store_ids_free(char **ids, size_t n);
 /* Renames a ref (and its reflog); refuses to overwrite. */
 int store_rename(gs_store *st, const char *from, const char *to, const char *logmsg);
