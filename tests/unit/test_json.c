@@ -171,6 +171,45 @@ static void test_sbuf(void **unused)
 	free(s);
 }
 
+static void scan(const char *text, int want, const char *a, const char *b)
+{
+	static const char *const keys[] = { "a", "b" };
+	char *v[2];
+
+	assert_int_equal(json_scan_top(v, text, strlen(text), keys, 2), want);
+	if (a)
+		assert_string_equal(v[0], a);
+	else
+		assert_null(v[0]);
+	if (b)
+		assert_string_equal(v[1], b);
+	else
+		assert_null(v[1]);
+	free(v[0]);
+	free(v[1]);
+}
+
+static void test_scan_top(void **unused)
+{
+	scan("{\"a\": \"x\", \"b\": \"y\"}", 0, "x", "y");
+	/* nested values, and keys inside them, are skipped, not matched */
+	scan("{\"n\": {\"a\": \"no\", \"l\": [1, \"]}\", {}]}, \"b\": \"y\", \"a\": \"x\"}", 0, "x", "y");
+	/* escapes are undone; non-strings and absent keys give NULL */
+	scan("{\"a\": \"t\\u00e9\\\"q\", \"b\": 12}", 0, "t\xc3\xa9\"q", NULL);
+	scan("{\"a\": null}", 0, NULL, NULL);
+	scan(" {\n}\n", 0, NULL, NULL);
+	/* the first value wins, as cJSON's lookup does */
+	scan("{\"a\": \"1\", \"a\": \"2\", \"b\": \"3\"}", 0, "1", "3");
+	/* it stops once everything is found: what follows is not read */
+	scan("{\"a\": \"x\", \"b\": \"y\", garbage", 0, "x", "y");
+	scan("[\"a\"]", GS_ERROR, NULL, NULL);
+	scan("{\"a\": \"x\"", GS_ERROR, "x", NULL);
+	scan("{\"a\" \"x\"}", GS_ERROR, NULL, NULL);
+	scan("{\"a\": \"unterminated}", GS_ERROR, NULL, NULL);
+	scan("{\"a\": [1, 2}", GS_ERROR, NULL, NULL);
+	scan("", GS_ERROR, NULL, NULL);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -179,6 +218,7 @@ int main(void)
 		cmocka_unit_test(test_print_pretty),
 		cmocka_unit_test(test_round_trip),
 		cmocka_unit_test(test_set_keeps_position),
+		cmocka_unit_test(test_scan_top),
 		cmocka_unit_test(test_time),
 		cmocka_unit_test(test_utf8),
 		cmocka_unit_test(test_sbuf),
