@@ -4,8 +4,9 @@
 #   sh bench/run.sh [--quick]
 set -e
 top=$(cd "$(dirname "$0")/.." && pwd)
-runs=41 hist=5000 big=100000
-test "${1:-}" = --quick && runs=15 hist=1000 big=20000
+runs=41 big=100000 stored=1000 conc_runs=5 per_writer=10
+test "${1:-}" = --quick && runs=15 big=20000 stored=300 conc_runs=3 per_writer=5
+hist=10000 sessions=10000
 
 out="$top/build/bench"
 mkdir -p "$out"
@@ -34,6 +35,7 @@ check () {	# name value op target
 	verdict=$(awk -v v="$2" -v t="$4" -v op="$3" 'BEGIN {
 		ok = (op == "<=") ? v <= t : v >= t; print ok ? "PASS" : "FAIL" }')
 	printf '  %-46s %7s   %s %-5s %s\n' "$1" "$2" "$3" "$4" "$verdict"
+	echo "$verdict $1" >>"$work/verdicts"
 }
 
 # A typical session: four phases, some notes and files.
@@ -41,6 +43,10 @@ git session start "bench" --phase Design --phase Build --phase Test --phase Ship
 for i in 1 2 3 4 5; do git session note -q "note $i"; done
 mkdir -p src && for i in 1 2 3; do echo "int f$i;" >src/f$i.c; done
 git session checkpoint -q src/f1.c src/f2.c src/f3.c
+git session phase start 1 -q
+git session agent start coder --type coder --task "write the code" -q
+git session error add --type runtime --message "a test failed" --agent coder -q
+git session decide "keep the state in git" --rationale "history for free" -q
 id=$(git session list --json | python3 -c 'import json,sys; print(json.load(sys.stdin)[0]["id"])')
 git show SESSION_HEAD:session.json >"$work/state.json"
 git show SESSION_HEAD:op.json >"$work/op.json"
@@ -57,35 +63,9 @@ fi
 git update-ref --create-reflog -m plumbing refs/bench/plumbing \$c \$old
 PLUMB
 
-# A session with a long history, and one with a short one, built with
-# fast-import from the same state: a checkpoint must not cost more on
-# the first.
-history () {	# id count
-	python3 - "$work/state.json" "$1" "$2" <<'PY' | git fast-import --quiet
-import json, sys
-state = json.load(open(sys.argv[1]))
-state["session_id"] = sys.argv[2]
-n = int(sys.argv[3])
-blob = json.dumps(state, indent=2) + "\n"
-print("blob\nmark :1\ndata %d\n%s" % (len(blob.encode()), blob))
-for i in range(n):
-    msg = "note: \"%d\"\n\nSession-Id: %s\nSession-Op: note\n" % (i, sys.argv[2])
-    print("commit refs/sessions/%s\nmark :%d\ncommitter Bench <bench@example.com> %d +0000" % (sys.argv[2], i + 2, 1700000000 + i))
-    print("data %d\n%s" % (len(msg.encode()), msg))
-    if i:
-        print("from :%d" % (i + 1))
-    print("M 100644 :1 session.json\n")
-PY
-}
-history short 50
-history long "$hist"
-
 echo "git-session bench: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//')"
 echo "$runs interleaved runs of each command; medians"
 echo
-git session switch -q short
-git session switch -q long
-git session switch -q "$id"
 # one interleaved measurement of everything, so noise falls on all alike
 timeit "$runs" \
 	git-session note -q bench :: \
@@ -96,34 +76,172 @@ timeit "$runs" \
 	floor init :: \
 	floor-noca write refs/bench/floor-noca "$work/state.json" "$work/op.json" :: \
 	env "GIT_CONFIG_PARAMETERS='session.fsync'='false'" git-session note -q bench >"$work/times"
-# the history pair: the same command on two sessions, interleaved
-cat >"$work/note-on.sh" <<NOTE
-git session switch -q "\$1" && exec git session note -q bench
-NOTE
-timeit "$runs" sh "$work/note-on.sh" short :: sh "$work/note-on.sh" long >>"$work/times"
-git session switch -q "$id"
 m () { sed -n "${1}p" "$work/times" | cut -d' ' -f1; }
-note=$(m 1) floor=$(m 2) plumb=$(m 3) py=$(m 4) get=$(m 5) init=$(m 6) noca=$(m 7) nosync=$(m 8) short=$(m 9) long=$(m 10)
+note=$(m 1) floor=$(m 2) plumb=$(m 3) py=$(m 4) get=$(m 5) init=$(m 6) noca=$(m 7) nosync=$(m 8)
 row "checkpoint: git session note" "$note"
 row "floor: minimal libgit2, same objects, fsync" "$floor"
 row "checkpoint with session.fsync=false" "$nosync"
 row "floor without the CA bundle parse" "$noca"
 row "git plumbing: 6 commands (core.fsync)" "$plumb"
 row "python save: read, update, .tmp, .bak, rename" "$py"
-row "switch + checkpoint, 50-checkpoint session" "$short"
-row "switch + checkpoint, $hist-checkpoint session" "$long"
 row "read path: git session status --json" "$get"
 row "libgit2 start-up alone (git_libgit2_init)" "$init"
 echo
 echo "  ratio                                             value   target"
-check "checkpoint / floor" "$(ratio "$note" "$floor")" "<=" 1.5
-check "checkpoint / git plumbing" "$(ratio "$note" "$plumb")" "<=" 1.3
-check "python save / checkpoint" "$(ratio "$py" "$note")" ">=" 5
-check "checkpoint at $hist / at 50 checkpoints" "$(ratio "$long" "$short")" "<=" 1.2
+check "checkpoint / floor" "$(ratio "$note" "$floor")" "<=" 1.3
+check "checkpoint / git plumbing" "$(ratio "$note" "$plumb")" "<=" 0.8
+check "python save / checkpoint" "$(ratio "$py" "$note")" ">=" 8
 printf '  %-46s %7s   (for information: our cost over the true minimum)\n' \
 	"checkpoint / floor without CA parse" "$(ratio "$note" "$noca")"
 printf '  %-46s %7s   (for information: what durability costs)\n' \
 	"checkpoint, fsync on / off" "$(ratio "$note" "$nosync")"
+
+# History: the same commands on a session of 10 checkpoints and on one
+# of 10,000 (built with fast-import from the typical state, reflog and
+# all), each in a repository of its own: cost must not follow history.
+hist_repo () {	# dir checkpoints
+	git init -q -b main "$1" && (cd "$1" && git config gc.auto 0 &&
+	mkdir -p src && for i in 1 2 3; do echo "int f$i;" >src/f$i.c; done &&
+	git add -A && git commit -q -m initial &&
+	"$python" "$top/bench/history.py" "$work/state.json" "$work/op.json" hist 1 "$2" |
+		git fast-import --quiet --export-marks="$work/marks" &&
+	"$python" "$top/bench/history.py" --reflog "$work/marks" .git hist 1 "$2" &&
+	git session switch -q hist)
+}
+echo
+echo "history: a session of 10 checkpoints and one of $hist"
+hist_repo "$work/h-short" 10
+hist_repo "$work/h-long" "$hist"
+timeit "$runs" \
+	git -C "$work/h-short" session note -q bench :: git -C "$work/h-long" session note -q bench :: \
+	git -C "$work/h-short" session show :: git -C "$work/h-long" session show :: \
+	git -C "$work/h-short" session status :: git -C "$work/h-long" session status :: \
+	git -C "$work/h-short" session resume --dry-run --json hist :: \
+	git -C "$work/h-long" session resume --dry-run --json hist >"$work/htimes"
+hm () { sed -n "${1}p" "$work/htimes" | cut -d' ' -f1; }
+for cmd in note show status resume
+do
+	case $cmd in note) a=1 ;; show) a=3 ;; status) a=5 ;; resume) a=7 ;; esac
+	row "$cmd, 10 / $hist checkpoints" "$(hm $a) / $(hm $((a + 1)))"
+done
+echo
+echo "  ratio                                             value   target"
+for cmd in note show status resume
+do
+	case $cmd in note) a=1 ;; show) a=3 ;; status) a=5 ;; resume) a=7 ;; esac
+	check "$cmd at $hist / at 10 checkpoints" "$(ratio "$(hm $((a + 1)))" "$(hm $a)")" "<=" 1.1
+done
+
+# Many sessions: list, and the status of one, with 10,000 sessions and
+# with one; loose refs, then packed (git pack-refs --all).
+many_repo () {	# dir sessions first-id
+	git init -q -b main "$1" && (cd "$1" && git config gc.auto 0 &&
+	git commit -q --allow-empty -m initial &&
+	"$python" "$top/bench/history.py" "$work/state.json" "$work/op.json" s "$2" 1 |
+		git fast-import --quiet && git session switch -q "$3")
+}
+echo
+echo "many sessions: $sessions sessions, and one"
+many_repo "$work/many" "$sessions" s00000
+many_repo "$work/one" 1 s
+for refs in loose packed
+do
+	test $refs = packed && git -C "$work/many" pack-refs --all && git -C "$work/one" pack-refs --all
+	listed=$(git -C "$work/many" session list | wc -l)
+	timeit "$runs" \
+		git -C "$work/many" session list :: \
+		git -C "$work/one" session status :: git -C "$work/many" session status >"$work/mtimes"
+	mm () { sed -n "${1}p" "$work/mtimes" | cut -d' ' -f1; }
+	row "list, $listed sessions, $refs refs" "$(mm 1)"
+	row "status, 1 / $sessions sessions, $refs refs" "$(mm 2) / $(mm 3)"
+	check "list, $sessions sessions, $refs refs (ms)" "$(mm 1)" "<=" 300
+	check "status at $sessions / at 1 session, $refs" "$(ratio "$(mm 3)" "$(mm 2)")" "<=" 1.1
+done
+git -C "$work/many" session note -q "after pack-refs" &&
+	test "$(git -C "$work/many" session list | wc -l)" = "$sessions" ||
+	echo "  FAIL: a checkpoint on packed refs, or list after it"
+
+# Big state: 2,000 agents, 20,000 manifest files, 5,000 errors and
+# 5,000 decisions, against the typical session; and the memory it takes.
+echo
+echo "big state: 2,000 agents, 20,000 files, 5,000 errors and decisions"
+git init -q -b main "$work/bigstate"
+(cd "$work/bigstate" && git config gc.auto 0 && git commit -q --allow-empty -m initial &&
+ "$python" "$top/bench/bigstate.py" "$work/state.json" huge 2000 20000 5000 5000 | git fast-import --quiet &&
+ git session switch -q huge)
+bigsize=$(git -C "$work/bigstate" session show --json | wc -c)
+timeit "$runs" \
+	git -C "$work/h-short" session note -q bench :: git -C "$work/bigstate" session note -q bench :: \
+	git -C "$work/h-short" session status :: git -C "$work/bigstate" session status >"$work/btimes"
+bm () { sed -n "${1}p" "$work/btimes" | cut -d' ' -f"${2:-1}"; }
+row "note, typical / big session" "$(bm 1) / $(bm 2)"
+row "status, typical / big session" "$(bm 3) / $(bm 4)"
+printf '  %-46s %9s KiB\n' "state of the big session (show --json)" "$((bigsize / 1024))"
+printf '  %-46s %9s KiB\n' "memory peak, note: typical / big" "$(bm 1 3) / $(bm 2 3)"
+printf '  %-46s %9s KiB\n' "memory peak, status: typical / big" "$(bm 3 3) / $(bm 4 3)"
+echo
+echo "  ratio                                             value   target"
+check "note, big / typical session" "$(ratio "$(bm 2)" "$(bm 1)")" "<=" 3
+
+# Concurrency: writers racing on one session, and on a session each (one
+# worktree each); the same number of checkpoints as one writer takes.
+echo
+echo "concurrency: 8 writers, $per_writer checkpoints each, against one writer"
+git init -q -b main "$work/conc"
+(cd "$work/conc" && git config gc.auto 0 && git commit -q --allow-empty -m initial &&
+ git session start race --id race -q &&
+ for w in 1 2 3 4 5 6 7 8; do
+	git worktree add -q "$work/conc-w$w" && git -C "$work/conc-w$w" session start "w$w" --id "w$w" -q
+ done)
+cat >"$work/writers.sh" <<'WRITERS'
+# writers.sh <count> <dir>...: one writer per dir, count notes each
+n=$1 pids= && shift
+for d
+do
+	(i=0; while test $i -lt $n; do git -C "$d" session note -q "$i" || exit 1; i=$((i + 1)); done) &
+	pids="$pids $!"
+done
+for p in $pids; do wait $p || exit 1; done
+WRITERS
+c=$work/conc
+timeit "$conc_runs" \
+	sh "$work/writers.sh" $((per_writer * 8)) "$c" :: \
+	sh "$work/writers.sh" "$per_writer" "$c" "$c" "$c" "$c" "$c" "$c" "$c" "$c" :: \
+	sh "$work/writers.sh" "$per_writer" "$c-w1" "$c-w2" "$c-w3" "$c-w4" "$c-w5" "$c-w6" "$c-w7" "$c-w8" \
+	>"$work/ctimes"
+cm () { sed -n "${1}p" "$work/ctimes" | cut -d' ' -f1; }
+written=$(( $(git -C "$c" rev-list --count refs/sessions/race) - 1 ))
+expected=$((conc_runs * per_writer * 8 * 2))
+row "1 writer, $((per_writer * 8)) checkpoints" "$(cm 1)"
+row "8 writers, one session" "$(cm 2)"
+row "8 writers, 8 sessions" "$(cm 3)"
+echo "  ($written checkpoints on the shared session, $expected written)"
+echo
+echo "  ratio                                             value   target"
+check "8 writers on one session / one writer" "$(ratio "$(cm 1)" "$(cm 2)")" ">=" 0.5
+check "8 writers on 8 sessions / one writer" "$(ratio "$(cm 1)" "$(cm 3)")" ">=" 1.5
+check "checkpoints lost" "$((expected - written))" "<=" 0
+
+# Storage: a typical session of 10 phases and 50 agents taken through
+# $stored checkpoints by the commands, then git gc.
+echo
+echo "storage: $stored checkpoints of a session of 10 phases and 50 agents, after git gc"
+git init -q -b main "$work/store"
+(cd "$work/store" && git config gc.auto 0 && git commit -q --allow-empty -m initial &&
+ "$python" "$top/bench/story.py" "$stored" >"$work/story.sh" && sh "$work/story.sh" && git gc -q)
+sref=$(git -C "$work/store" for-each-ref --format='%(refname)' refs/sessions/)
+taken=$(git -C "$work/store" rev-list --count "$sref")
+disk=$(git -C "$work/store" rev-list --objects "$sref" | cut -d' ' -f1 |
+	git -C "$work/store" cat-file --batch-check='%(objectsize:disk)' | awk '{ s += $1 } END { print s }')
+asfiles=$(git -C "$work/store" rev-list "$sref" | sed 's/$/:session.json/' |
+	git -C "$work/store" cat-file --batch-check='%(objectsize)' | awk '{ s += $1 } END { print s }')
+last=$(git -C "$work/store" cat-file -s "$sref:session.json")
+printf '  %-46s %9s B\n' "per checkpoint, in git after gc ($taken)" "$((disk / taken))"
+printf '  %-46s %9s B\n' "per checkpoint, each version kept as a file" "$((asfiles / taken))"
+printf '  %-46s %9s B\n' "what the source documents keep: the last one" "$last"
+echo
+echo "  figure                                            value   target"
+check "bytes per checkpoint after git gc" "$((disk / taken))" "<=" 1024
 
 # Resume on large repositories: cost must follow the manifest, not the
 # repository. Generated repositories, files 100 to a folder.
@@ -153,8 +271,9 @@ do
 	(cd "$work/$r" && git session start resume-bench --id resume-bench -q &&
 	 git ls-files | head -n 50 | xargs git session file created -q)
 done
+wide=$((big / 20))	# a manifest of 5 % of the repository
 (cd "$work/big" && git session start wide --id wide -q --pause-current &&
- git ls-files | head -n 5000 | xargs git session file created -q)
+ git ls-files | head -n "$wide" | xargs git session file created -q)
 (cd "$work/big" && git status >/dev/null)	# a warm index, as a user's would be
 timeit "$runs" \
 	git -C "$work/big" status :: \
@@ -174,13 +293,13 @@ row "git status, 1,000 files" "$gsmall"
 row "resume --dry-run, 50-file manifest, $big files" "$rbig"
 row "resume --dry-run, 50-file manifest, 1,000 files" "$psmall"
 row "   the same pair, $big files (measured together)" "$pbig"
-row "resume --dry-run, 5,000-file manifest ($hashed read)" "$rwide"
+row "resume --dry-run, $wide-file manifest ($hashed read)" "$rwide"
 echo
 echo "  ratio                                             value   target"
 check "resume (50) / git status, $big files" "$(ratio "$rbig" "$gstatus")" "<=" 0.3
 check "resume (50): $big / 1,000 files" "$(ratio "$pbig" "$psmall")" "<=" 1.25
 check "resume (50): 1,000 / $big files" "$(ratio "$psmall" "$pbig")" "<=" 1.25
-check "resume (5,000 unchanged) / git status" "$(ratio "$rwide" "$gstatus")" "<=" 1.0
+check "resume ($wide unchanged) / git status" "$(ratio "$rwide" "$gstatus")" "<=" 1.0
 
 # Hooks: what they add to one git commit, with an active session.
 echo
@@ -213,3 +332,7 @@ echo "  figure                                            value   target"
 check "time hooks add, 1,000 files (ms)" "$added_small" "<=" 30
 check "time hooks add, $big files (ms)" "$added_big" "<=" 30
 check "added time: $big / 1,000 files" "$(ratio "$added_big" "$added_small")" "<=" 1.3
+
+echo
+echo "$(grep -c '^PASS' "$work/verdicts" || true) of $(wc -l <"$work/verdicts") figures reach their targets"
+grep '^FAIL' "$work/verdicts" | sed 's/^FAIL /  FAIL: /' || true
