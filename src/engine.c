@@ -11,7 +11,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#define STATE_MAX_BYTES (256u * 1024 * 1024)
 
 int engine_init(struct engine *e, gs_store *st)
 {
@@ -34,13 +33,23 @@ char *engine_refname(const char *id)
 	return xstrfmt("%s%s", SESSIONS_PREFIX, id);
 }
 
-static int load_tip(cJSON **state, struct store_tip *tip, const char *what)
+/* The names of the collections in mask, NULL-terminated, for the store. */
+static void mask_names(const char *names[10], unsigned mask)
 {
-	cJSON *raw = NULL;
+	size_t n = 0;
+
+	for (unsigned i = 0; i < ARRAY_SIZE(state_split_keys); i++)
+		if (mask & (1u << i))
+			names[n++] = state_split_keys[i];
+	names[n] = NULL;
+}
+
+static int load_tip(cJSON **state, unsigned *unloaded, struct store_tip *tip, unsigned wanted,
+		    const char *what)
+{
 	char *err = NULL;
 
-	if (json_parse(&raw, tip->json, tip->len, STATE_MAX_BYTES, &err) < 0 ||
-	    state_normalize(state, raw, &err) < 0) {
+	if (state_load(state, unloaded, tip->json, tip->len, wanted, tip->parts, tip->nparts, &err) < 0) {
 		gs_error("checkpoint %.12s of '%s' is damaged: session.json: %s", tip->commit, what, err);
 		gs_hint("run 'git session fsck --repair' to go back to the last good checkpoint");
 		free(err);
@@ -49,27 +58,69 @@ static int load_tip(cJSON **state, struct store_tip *tip, const char *what)
 	return 0;
 }
 
-int engine_load_ref(cJSON **state, struct store_tip *tip, gs_store *st, const char *refname)
+/* Loads the session.json of refname with the collections in wanted. */
+static int load_want(cJSON **state, unsigned *unloaded, struct store_tip *tip, gs_store *st,
+		     const char *refname, unsigned wanted)
 {
+	const char *names[10];
 	int error;
 
 	*state = NULL;
-	if ((error = store_read_ref(tip, st, refname)) < 0)
+	mask_names(names, wanted);
+	if ((error = store_read_ref_want(tip, st, refname, wanted == STATE_ALL ? NULL : names)) < 0)
 		return error;
-	if ((error = load_tip(state, tip, refname)) < 0)
+	if ((error = load_tip(state, unloaded, tip, wanted, refname)) < 0)
 		store_tip_clear(tip);
 	return error;
 }
 
+int engine_load_ref(cJSON **state, struct store_tip *tip, gs_store *st, const char *refname)
+{
+	unsigned unloaded;
+
+	return load_want(state, &unloaded, tip, st, refname, STATE_ALL);
+}
+
 int engine_load_rev(cJSON **state, struct store_tip *tip, gs_store *st, const char *rev)
 {
+	unsigned unloaded;
 	int error;
 
 	*state = NULL;
 	if ((error = store_read_rev(tip, st, rev)) < 0)
 		return error;
-	if ((error = load_tip(state, tip, rev)) < 0)
+	if ((error = load_tip(state, &unloaded, tip, STATE_ALL, rev)) < 0)
 		store_tip_clear(tip);
+	return error;
+}
+
+int engine_write(char out[HEX_SZ], gs_store *st, struct store_checkpoint *cp, const cJSON *state,
+		 unsigned unloaded, const struct gs_part *old, size_t nold, int old_known)
+{
+	struct gs_part *parts = NULL;
+	char *core = NULL;
+	size_t nparts = 0;
+	int error;
+
+	if ((error = state_split(&core, &cp->len, &parts, &nparts, state, unloaded, old, nold)) < 0)
+		return error;
+	if (!old_known) {	/* what the base tree keeps under state/ is unknown: start afresh */
+		parts = xrealloc(parts, (nparts + 1) * sizeof(*parts));
+		memmove(parts + 1, parts, nparts * sizeof(*parts));
+		parts[0].path = xstrdup("state");
+		parts[0].text = NULL;
+		parts[0].len = 0;
+		nparts++;
+	}
+	cp->json = core;
+	cp->parts = parts;
+	cp->nparts = nparts;
+	error = store_write_checkpoint(out, st, cp);
+	cp->json = NULL;
+	cp->parts = NULL;
+	cp->nparts = 0;
+	free(core);
+	gs_parts_free(parts, nparts);
 	return error;
 }
 
@@ -205,19 +256,26 @@ void engine_result_clear(struct engine_result *r)
 	memset(r, 0, sizeof(*r));
 }
 
-/* One attempt: read the tip, apply, write. The ref does not move here. */
+/*
+ * One attempt: read the tip (of session.json, only the collections the
+ * operation needs, unless full), apply, write. The ref does not move
+ * here. GS_EPARTIAL when the operation reached a collection not loaded.
+ */
 static int attempt(struct engine_result *r, struct store_tip *tip, struct engine *e,
-		   const char *id, const char *refname, cJSON *op, const char *body, int flags)
+		   const char *id, const char *refname, cJSON *op, const char *body, int flags,
+		   int full)
 {
 	struct store_checkpoint cp = { 0 };
-	char *err = NULL, *json = NULL, *opjson = NULL, *msg = NULL;
+	char *err = NULL, *opjson = NULL, *msg = NULL;
 	struct store_file *files = NULL;
+	unsigned unloaded = 0;
 	int error;
 
 	if (flags & ENGINE_CREATE) {
 		memset(tip, 0, sizeof(*tip));
 		r->state = cJSON_CreateObject();
-	} else if ((error = engine_load_ref(&r->state, tip, e->st, refname)) < 0) {
+	} else if ((error = load_want(&r->state, &unloaded, tip, e->st, refname,
+				      full ? STATE_ALL : state_op_needs(op))) < 0) {
 		if (error == GS_ENOTFOUND)
 			gs_error("no such session: '%s'", id);
 		return GS_ERROR;
@@ -229,20 +287,17 @@ static int attempt(struct engine_result *r, struct store_tip *tip, struct engine
 		gs_error("%s", err);
 		goto cleanup;
 	}
-	json = json_print(r->state, 1, &cp.len);
 	opjson = json_print(op, 1, &cp.oplen);
 	msg = engine_message(r->subject, body, id, op);
 	files = op_files(&cp.nfiles, op);
 	cp.parent = tip;
-	cp.json = json;
 	cp.op = opjson;
 	cp.files = files;
 	cp.message = msg;
 	cp.author_at = flags & ENGINE_AUTHOR_AT ? json_str(op, "at") : NULL;
-	error = store_write_checkpoint(r->commit, e->st, &cp);
+	error = engine_write(r->commit, e->st, &cp, r->state, unloaded, tip->parts, tip->nparts, 1);
 cleanup:
 	free(err);
-	free(json);
 	free(opjson);
 	free(msg);
 	free(files);
@@ -258,13 +313,20 @@ int engine_commit(struct engine_result *out, struct engine *e, const char *id, c
 	unsigned seed = (unsigned)getpid() ^ (unsigned)time(NULL), delay = 500;
 	struct store_tip tip = { 0 };
 	int64_t deadline;
-	int error, broken = 0;
+	int error, broken = 0, full = 0;
 
 	if ((error = engine_complete_op(op, e->st)) < 0)
 		goto cleanup;
 	deadline = now_ms() + e->lock_timeout_ms;
 	for (;;) {
-		if ((error = attempt(&r, &tip, e, id, refname, op, body, flags)) < 0)
+		if ((error = attempt(&r, &tip, e, id, refname, op, body, flags, full)) == GS_EPARTIAL &&
+		    !full) {
+			engine_result_clear(&r);
+			store_tip_clear(&tip);
+			full = 1;
+			continue;
+		}
+		if (error < 0)
 			goto cleanup;
 		logmsg = xstrfmt("session: %s", r.subject);
 		error = store_cas(e->st, refname, r.commit, tip.exists ? tip.commit : NULL, logmsg);

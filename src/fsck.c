@@ -40,15 +40,15 @@ static int seen(char *const *v, size_t n, const char *s)
 /* The problem with one checkpoint, or NULL when it is good; caller frees. */
 static char *check_one(struct store_verify *v, gs_store *st, const char *commit)
 {
-	cJSON *raw = NULL, *state = NULL;
+	cJSON *state = NULL;
 	char *err = NULL, *problem;
+	unsigned unloaded;
 
 	if (store_verify(v, st, commit) < 0)
 		return xstrdup("cannot be read");
 	if (v->problem)
 		return xstrdup(v->problem);
-	if (json_parse(&raw, v->json, v->len, 256u * 1024 * 1024, &err) < 0 ||
-	    state_normalize(&state, raw, &err) < 0) {
+	if (state_load(&state, &unloaded, v->json, v->len, STATE_ALL, v->parts, v->nparts, &err) < 0) {
 		problem = xstrfmt("session.json: %s", err);
 		free(err);
 		return problem;
@@ -156,7 +156,7 @@ static int write_rollback(char out[HEX_SZ], struct engine *e, const struct fsck_
 {
 	struct store_checkpoint cp = { 0 };
 	struct store_tip tip = { 0 }, base = { 0 };
-	char *json = NULL, *opjson = NULL, *msg = NULL, at[32], *branch = NULL, head[HEX_SZ];
+	char *opjson = NULL, *msg = NULL, at[32], *branch = NULL, head[HEX_SZ];
 	cJSON *state = NULL, *op = NULL;
 	time_t now;
 	int error;
@@ -170,23 +170,20 @@ static int write_rollback(char out[HEX_SZ], struct engine *e, const struct fsck_
 	json_set_str(op_args(op), "to", to);
 	json_set_str(op_args(op), "from", r->tip);
 	json_set_str(op_args(op), "reason", why);
-	json = json_print(state, 1, &cp.len);
 	opjson = json_print(op, 1, &cp.oplen);
 	msg = xstrfmt("rollback to %.7s: %s\n\nThe tip was %s.\n\nSession-Id: %s\nSession-Op: rollback\n"
 		      "Branch: %s\nHead: %s\n", to, why, r->tip, json_str(state, "session_id"), branch, head);
 	base.exists = 1;
 	memcpy(base.commit, parent, HEX_SZ);
 	cp.parent = &base;
-	cp.json = json;
 	cp.op = opjson;
 	cp.message = msg;
 	cp.tree_from = to;	/* to's tree, not parent's: the files/ of the good checkpoint come back too */
-	error = store_write_checkpoint(out, e->st, &cp);
+	error = engine_write(out, e->st, &cp, state, 0, tip.parts, tip.nparts, 1);
 cleanup:
 	cJSON_Delete(state);
 	cJSON_Delete(op);
 	store_tip_clear(&tip);
-	free(json);
 	free(opjson);
 	free(msg);
 	free(branch);

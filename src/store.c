@@ -256,11 +256,67 @@ void store_tip_clear(struct store_tip *tip)
 {
 	free(tip->json);
 	free(tip->subject);
+	gs_parts_free(tip->parts, tip->nparts);
 	memset(tip, 0, sizeof(*tip));
 }
 
-/* Reads session.json of commit id into out. */
-static int read_checkpoint(struct store_tip *out, gs_store *st, const git_oid *id, const char *what)
+static int wanted(const char *name, const char *const *want)
+{
+	for (; want && *want; want++)
+		if (!strcmp(*want, name))
+			return 1;
+	return !want;
+}
+
+/* The blobs of state/<name>/ for each name in want, in path order. */
+static int read_parts(struct store_tip *out, gs_store *st, git_tree *tree, const char *const *want)
+{
+	git_tree_entry *dir = NULL;
+	git_tree *state = NULL;
+	int error = 0;
+
+	if (git_tree_entry_bypath(&dir, tree, "state") < 0) {
+		git_error_clear();
+		return 0;
+	}
+	if (git_tree_lookup(&state, st->repo, git_tree_entry_id(dir)) < 0)
+		error = GS_ERROR;
+	for (size_t i = 0; !error && i < git_tree_entrycount(state); i++) {
+		const git_tree_entry *e = git_tree_entry_byindex(state, i);
+		git_tree *sub = NULL;
+
+		if (!wanted(git_tree_entry_name(e), want))
+			continue;
+		if (git_tree_lookup(&sub, st->repo, git_tree_entry_id(e)) < 0) {
+			error = GS_ERROR;
+			break;
+		}
+		for (size_t k = 0; !error && k < git_tree_entrycount(sub); k++) {
+			const git_tree_entry *b = git_tree_entry_byindex(sub, k);
+			git_blob *blob = NULL;
+			struct gs_part *p;
+
+			if (git_blob_lookup(&blob, st->repo, git_tree_entry_id(b)) < 0) {
+				error = GS_ERROR;
+				break;
+			}
+			out->parts = xrealloc(out->parts, (out->nparts + 1) * sizeof(*out->parts));
+			p = &out->parts[out->nparts++];
+			p->path = xstrfmt("state/%s/%s", git_tree_entry_name(e), git_tree_entry_name(b));
+			p->len = (size_t)git_blob_rawsize(blob);
+			p->text = xstrndup(git_blob_rawcontent(blob), p->len);
+			git_blob_free(blob);
+		}
+		git_tree_free(sub);
+	}
+	git_tree_free(state);
+	git_tree_entry_free(dir);
+	return error;
+}
+
+/* Reads session.json of commit id, and the parts under state/ in want, into out. */
+static int read_checkpoint(struct store_tip *out, gs_store *st, const git_oid *id, const char *what,
+			   const char *const *want)
 {
 	git_commit *commit = NULL;
 	git_tree_entry *entry = NULL;
@@ -282,6 +338,11 @@ static int read_checkpoint(struct store_tip *out, gs_store *st, const git_oid *i
 		error = GS_ERROR;
 		goto cleanup;
 	}
+	if ((error = read_parts(out, st, tree, want)) < 0) {
+		store_git_error("cannot read the state of checkpoint %s of '%s'", git_oid_tostr_s(id), what);
+		gs_hint("run 'git session fsck --repair' to go back to the last good checkpoint");
+		goto cleanup;
+	}
 	out->exists = 1;
 	git_oid_tostr(out->commit, HEX_SZ, id);
 	out->len = (size_t)git_blob_rawsize(blob);
@@ -290,6 +351,11 @@ static int read_checkpoint(struct store_tip *out, gs_store *st, const git_oid *i
 	out->subject = xstrdup(git_commit_summary(commit) ? git_commit_summary(commit) : "");
 	error = 0;
 cleanup:
+	if (error < 0) {
+		gs_parts_free(out->parts, out->nparts);
+		out->parts = NULL;
+		out->nparts = 0;
+	}
 	git_blob_free(blob);
 	git_tree_entry_free(entry);
 	git_tree_free(tree);
@@ -298,6 +364,12 @@ cleanup:
 }
 
 int store_read_ref(struct store_tip *out, gs_store *st, const char *refname)
+{
+	return store_read_ref_want(out, st, refname, NULL);
+}
+
+int store_read_ref_want(struct store_tip *out, gs_store *st, const char *refname,
+			const char *const *want)
 {
 	git_oid id;
 	int error;
@@ -308,7 +380,7 @@ int store_read_ref(struct store_tip *out, gs_store *st, const char *refname)
 		return GS_ENOTFOUND;
 	if (error < 0)
 		return store_git_error("cannot read '%s'", refname);
-	return read_checkpoint(out, st, &id, refname);
+	return read_checkpoint(out, st, &id, refname, want);
 }
 
 int store_read_commit(struct store_tip *out, gs_store *st, const char *hex, const char *what)
@@ -318,7 +390,7 @@ int store_read_commit(struct store_tip *out, gs_store *st, const char *hex, cons
 	memset(out, 0, sizeof(*out));
 	if (git_oid_fromstr(&id, hex) < 0)
 		return gs_error("'%s' is not an object id", hex);
-	return read_checkpoint(out, st, &id, what);
+	return read_checkpoint(out, st, &id, what, (const char *const[]){ NULL });
 }
 
 int store_read_rev(struct store_tip *out, gs_store *st, const char *rev)
@@ -341,7 +413,7 @@ int store_read_rev(struct store_tip *out, gs_store *st, const char *rev)
 		git_object_free(obj);
 		return gs_error("'%s' is not a checkpoint (not a commit)", rev);
 	}
-	error = read_checkpoint(out, st, git_object_id(obj), rev);
+	error = read_checkpoint(out, st, git_object_id(obj), rev, NULL);
 	git_object_free(obj);
 	return error;
 }
@@ -468,6 +540,32 @@ static int folder_and_file(const git_tree_update *up, size_t n)
  * d.txt/inner). Only then do removals go first, into a tree of their
  * own, and the remaining updates apply to it.
  */
+/* state/ blobs from the checkpoint's parts: written, or removed when there. */
+static int part_updates(git_tree_update *up, size_t *n, gs_store *st, git_tree *base,
+			const struct store_checkpoint *cp)
+{
+	for (size_t i = 0; i < cp->nparts; i++) {
+		const struct gs_part *p = &cp->parts[i];
+		git_tree_entry *e = NULL;
+
+		if (!p->text) {
+			if (!base || git_tree_entry_bypath(&e, base, p->path) < 0) {
+				git_error_clear();
+				continue;
+			}
+			git_tree_entry_free(e);
+			up[*n].action = GIT_TREE_UPDATE_REMOVE;
+		} else {
+			up[*n].action = GIT_TREE_UPDATE_UPSERT;
+			up[*n].filemode = GIT_FILEMODE_BLOB;
+			if (git_blob_create_from_buffer(&up[*n].id, st->repo, p->text, p->len) < 0)
+				return store_git_error("cannot write the checkpoint");
+		}
+		up[(*n)++].path = p->path;
+	}
+	return 0;
+}
+
 static int apply_removals(git_tree **base, gs_store *st, git_tree_update *up, size_t *n)
 {
 	git_tree_update *rm;
@@ -502,8 +600,8 @@ int store_write_checkpoint(char out[HEX_SZ], gs_store *st, const struct store_ch
 	git_commit *parent = NULL, *other = NULL;
 	const git_commit *parents[2] = { NULL, NULL };
 	git_tree *base = NULL, *tree = NULL;
-	git_tree_update *up = xcalloc(cp->nfiles + 2, sizeof(*up));
-	char **paths = xcalloc(cp->nfiles + 2, sizeof(*paths));
+	git_tree_update *up = xcalloc(cp->nfiles + cp->nparts + 2, sizeof(*up));
+	char **paths = xcalloc(cp->nfiles + cp->nparts + 2, sizeof(*paths));
 	git_oid parent_id, tree_id, commit_id;
 	size_t n = 2, npaths = 2;
 	int error = GS_ERROR;
@@ -540,7 +638,7 @@ int store_write_checkpoint(char out[HEX_SZ], gs_store *st, const struct store_ch
 		store_git_error("cannot write the checkpoint");
 		goto cleanup;
 	}
-	if (file_updates(up, &n, base, cp, paths) < 0)
+	if (file_updates(up, &n, base, cp, paths) < 0 || part_updates(up, &n, st, base, cp) < 0)
 		goto cleanup;
 	npaths = n;
 	if (apply_removals(&base, st, up, &n) < 0)

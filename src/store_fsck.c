@@ -21,6 +21,7 @@ void store_verify_clear(struct store_verify *v)
 {
 	free(v->problem);
 	free(v->json);
+	gs_parts_free(v->parts, v->nparts);
 	for (size_t i = 0; i < v->nbad; i++)
 		free(v->bad[i]);
 	free(v->bad);
@@ -62,7 +63,9 @@ static int read_object(git_odb_object **out, git_odb *odb, struct store_verify *
 	return 0;
 }
 
-static void verify_tree(struct store_verify *v, gs_store *st, git_odb *odb, const git_oid *id, int top)
+/* Reads tree id (at path, "" for the top) and all below it; keeps session.json and state/. */
+static void verify_tree(struct store_verify *v, gs_store *st, git_odb *odb, const git_oid *id,
+			const char *path)
 {
 	git_odb_object *raw = NULL;
 	git_tree *tree = NULL;
@@ -76,17 +79,29 @@ static void verify_tree(struct store_verify *v, gs_store *st, git_odb *odb, cons
 	}
 	for (size_t i = 0; i < git_tree_entrycount(tree); i++) {
 		const git_tree_entry *e = git_tree_entry_byindex(tree, i);
-		const char *name = git_tree_entry_name(e);
+		char *full = xstrfmt("%s%s", path, git_tree_entry_name(e));
+		int top = !*path, part = !strncmp(full, "state/", 6) && strchr(full + 6, '/');
 
 		if (git_tree_entry_type(e) == GIT_OBJECT_TREE) {
-			verify_tree(v, st, odb, git_tree_entry_id(e), 0);
-		} else if (read_object(&raw, odb, v, git_tree_entry_id(e), top ? name : "file blob") == 0) {
-			if (top && !strcmp(name, "session.json")) {
+			char *below = xstrfmt("%s/", full);
+			verify_tree(v, st, odb, git_tree_entry_id(e), below);
+			free(below);
+		} else if (read_object(&raw, odb, v, git_tree_entry_id(e), top || part ? full : "file blob") == 0) {
+			if (top && !strcmp(full, "session.json")) {
 				v->len = git_odb_object_size(raw);
 				v->json = xstrndup(git_odb_object_data(raw), v->len);
+			} else if (part) {
+				struct gs_part *p;
+
+				v->parts = xrealloc(v->parts, (v->nparts + 1) * sizeof(*v->parts));
+				p = &v->parts[v->nparts++];
+				p->path = xstrdup(full);
+				p->len = git_odb_object_size(raw);
+				p->text = xstrndup(git_odb_object_data(raw), p->len);
 			}
 			git_odb_object_free(raw);
 		}
+		free(full);
 	}
 	git_tree_free(tree);
 }
@@ -108,7 +123,7 @@ int store_verify(struct store_verify *v, gs_store *st, const char *commit)
 			v->has_parent = 1;
 			git_oid_tostr(v->parent, HEX_SZ, git_commit_parent_id(c, 0));
 		}
-		verify_tree(v, st, odb, git_commit_tree_id(c), 1);
+		verify_tree(v, st, odb, git_commit_tree_id(c), "");
 		if (!v->problem && !v->json)
 			v->problem = xstrdup("no session.json");
 	} else if (!v->problem) {

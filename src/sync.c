@@ -235,7 +235,7 @@ static int write_merge(char out[HEX_SZ], struct engine *e, const char *id, const
 	struct store_tip parent = { 1 };
 	struct store_checkpoint cp = { 0 };
 	const cJSON *args = op_args(op);
-	char *json = NULL, *opjson = NULL, *msg = NULL, *subject, *body;
+	char *opjson = NULL, *msg = NULL, *subject, *body;
 	int error;
 
 	snprintf(parent.commit, sizeof(parent.commit), "%s", ours);
@@ -244,18 +244,15 @@ static int write_merge(char out[HEX_SZ], struct engine *e, const char *id, const
 			  cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(args, "skipped")) ? ", some skipped" : "");
 	body = merge_body(cJSON_GetObjectItemCaseSensitive(args, "conflicts"),
 			  cJSON_GetObjectItemCaseSensitive(args, "skipped"));
-	json = json_print(state, 1, &cp.len);
 	opjson = json_print(op, 1, &cp.oplen);
 	msg = engine_message(subject, body, id, op);
 	cp.parent = &parent;
-	cp.json = json;
 	cp.op = opjson;
 	cp.files = manifest_files(&cp.nfiles, state);
 	cp.message = msg;
 	cp.merge_parent = theirs;
-	error = store_write_checkpoint(out, e->st, &cp);
+	error = engine_write(out, e->st, &cp, state, 0, NULL, 0, 0);
 	free((void *)cp.files);
-	free(json);
 	free(opjson);
 	free(msg);
 	free(subject);

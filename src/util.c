@@ -346,3 +346,12 @@ cleanup:
 	free(tmp);
 	return error;
 }
+
+void gs_parts_free(struct gs_part *v, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		free(v[i].path);
+		free(v[i].text);
+	}
+	free(v);
+}

@@ -63,6 +63,14 @@ void engine_result_clear(struct engine_result *r);
 int engine_commit(struct engine_result *out, struct engine *e, const char *id, cJSON *op,
 		  const char *body, int flags);
 
+/*
+ * Writes a checkpoint of state (session.json, and the collections kept
+ * beside it that changed against old, the parts the state was read with;
+ * all of them, replacing state/, when old_known is 0) with what else cp
+ * says. cp's json and parts are filled in here. The ref does not move.
+ */
+int engine_write(char out[HEX_SZ], gs_store *st, struct store_checkpoint *cp, const cJSON *state,
+		 unsigned unloaded, const struct gs_part *old, size_t nold, int old_known);
 /* Fills in op's time (if unset) and where the project stands. */
 int engine_complete_op(cJSON *op, gs_store *st);
 /* A checkpoint's commit message: subject, body, then the trailers. */

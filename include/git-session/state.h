@@ -13,6 +13,7 @@
 #define GIT_SESSION_STATE_H
 
 #include <cjson/cJSON.h>
+#include "git-session/util.h"
 
 #define STATE_SCHEMA_VERSION "1.0"
 #define STATE_ID_MAX 100
@@ -45,6 +46,45 @@ int state_apply(cJSON *state, const cJSON *op, const struct state_limits *lim,
  * success *out is the normalised state, which the caller frees.
  */
 int state_normalize(cJSON **out, cJSON *in, char **err);
+
+/*
+ * The collections a large state keeps beside session.json: past
+ * STATE_CHUNK entries a list moves to state/<key>/NNNNNN.json, chunks of
+ * STATE_CHUNK entries in order, and the manifest to state/files/XX.json,
+ * 256 shards by a hash of the path; session.json then says "state/<key>"
+ * in its place. A checkpoint so writes the chunks that changed, not the
+ * whole state, and an operation loads only the collections it reads.
+ * Masks below have bit i for state_split_keys[i].
+ */
+#define STATE_CHUNK 256
+#define STATE_ALL 0x1ffu
+extern const char *const state_split_keys[9];
+
+/* The collections op reads or writes: STATE_ALL unless it is known to need fewer. */
+unsigned state_op_needs(const cJSON *op);
+
+/*
+ * Puts the parts read with session.json (raw, as parsed) back into it.
+ * Collections raw keeps apart but in wanted are an error to find
+ * without parts; those not in wanted become empty placeholders, and
+ * their bits are set in *unloaded. *err (caller frees) says what is
+ * wrong with a damaged checkpoint.
+ */
+int state_join(unsigned *unloaded, cJSON *raw, unsigned wanted, const struct gs_part *parts,
+	       size_t n, char **err);
+
+/* Parses session.json, joins its parts and normalises: what a reader of a checkpoint does. */
+int state_load(cJSON **out, unsigned *unloaded, const char *text, size_t len, unsigned wanted,
+	       const struct gs_part *parts, size_t n, char **err);
+
+/*
+ * session.json's text for state (*core, caller frees) and the parts to
+ * write or remove (*out, free with gs_parts_free), given the parts it
+ * was loaded with (old). GS_EPARTIAL when a collection in unloaded is
+ * no longer an empty placeholder: the operation needed it after all.
+ */
+int state_split(char **core, size_t *len, struct gs_part **out, size_t *nout, const cJSON *state,
+		unsigned unloaded, const struct gs_part *old, size_t nold);
 
 /* 0 when id is a valid session id, else -1 with *err set (caller frees). */
 int state_valid_id(const char *id, char **err);

@@ -51,10 +51,15 @@ struct store_tip {
 	size_t len;
 	time_t time;		/* committer time */
 	char *subject;		/* the commit's first line */
+	struct gs_part *parts;	/* state/<key>/<name> blobs read, in path order */
+	size_t nparts;
 };
 void store_tip_clear(struct store_tip *tip);
 /* Reads the checkpoint a ref points at. GS_ENOTFOUND when there is no such ref. */
 int store_read_ref(struct store_tip *out, gs_store *st, const char *refname);
+/* The same, reading of state/ only the folders named in want (NULL-terminated; NULL: all). */
+int store_read_ref_want(struct store_tip *out, gs_store *st, const char *refname,
+			const char *const *want);
 /* Reads the checkpoint commit hex; what names it in messages. */
 int store_read_commit(struct store_tip *out, gs_store *st, const char *hex, const char *what);
 /* Reads the checkpoint any revision names (a commit id, <ref>~2, ...). */
@@ -70,6 +75,8 @@ struct store_checkpoint {
 	size_t len;
 	const char *op;			/* op.json */
 	size_t oplen;
+	const struct gs_part *parts;	/* state/ blobs to write, or remove (text NULL) */
+	size_t nparts;
 	const struct store_file *files;
 	size_t nfiles;
 	const char *message;
@@ -148,6 +155,8 @@ struct store_verify {
 	char parent[HEX_SZ];	/* first parent */
 	char *json;		/* session.json, when it could be read */
 	size_t len;
+	struct gs_part *parts;	/* the blobs under state/ */
+	size_t nparts;
 	char **bad;		/* ids of objects that cannot be read */
 	size_t nbad;
 };

@@ -17,6 +17,7 @@ enum {
 	GS_ENOTFOUND = -3,	/* same value as GIT_ENOTFOUND */
 	GS_ERACE = -100,	/* lost a compare-and-swap: re-read and retry */
 	GS_ESKIPPED = -101,	/* the session is not in progress: nothing done */
+	GS_EPARTIAL = -102,	/* a change reached what was not loaded: load it all, again */
 	GS_EUSAGE = -129,	/* bad command line: exit 129 */
 };
 
@@ -67,6 +68,18 @@ int gs_time_parse_iso(time_t *out, const char *s);
 
 /* Non-zero when s (len bytes) is well-formed UTF-8 with no NUL byte. */
 int gs_utf8_valid(const char *s, size_t len);
+
+/*
+ * A blob of a checkpoint's tree beside session.json: its path and text
+ * (text NULL: the path is to go). Who owns the strings depends on where
+ * the part comes from; gs_parts_free frees parts that own both.
+ */
+struct gs_part {
+	char *path;
+	char *text;
+	size_t len;
+};
+void gs_parts_free(struct gs_part *v, size_t n);
 
 /* Reads a whole file, NUL-terminated; refuses files over max bytes. */
 int gs_read_file(char **out, size_t *len, const char *path, size_t max);

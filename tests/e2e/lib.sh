@@ -147,9 +147,24 @@ test_must_be_empty () {
 	fi
 }
 
-# The session's state as JSON through plain git, and one field of it.
+# The session's state as JSON through plain git: session.json, with each
+# collection it keeps under state/<key>/ put back in (doc/json.md).
 session_json () {
-	git show "${1:-SESSION_HEAD}:session.json"
+	python3 - "${1:-SESSION_HEAD}" <<'JOIN'
+import json, subprocess, sys
+rev = sys.argv[1]
+git = lambda *a: subprocess.run(("git",) + a, check=True, capture_output=True, text=True).stdout
+state = json.loads(git("show", rev + ":session.json"))
+for key, value in list(state.items()):
+    if value == "state/" + key:
+        names = git("ls-tree", "--name-only", rev + ":state/" + key).split()
+        parts = [json.loads(git("show", "%s:state/%s/%s" % (rev, key, n))) for n in names]
+        if key == "files":
+            state[key] = dict(sorted(kv for p in parts for kv in p.items()))
+        else:
+            state[key] = [e for p in parts for e in p]
+print(json.dumps(state, indent=2))
+JOIN
 }
 
 # jq-free field access: json_field <file> <python expression on d>

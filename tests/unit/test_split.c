@@ -1,0 +1,240 @@
+/*
+ * test_split.c - large collections kept beside session.json: chunks and
+ * shards, what a change rewrites, partial loads, damaged parts.
+ */
+#include "helpers.h"
+
+static const unsigned notes_bit = 1u << 7, files_bit = 1u << 1;
+
+static cJSON *state_with(int notes, int files)
+{
+	const char *text = "{\"session_id\": \"s\", \"status\": \"in_progress\"}";
+	cJSON *raw = NULL, *st = NULL;
+	char *err = NULL;
+
+	assert_int_equal(json_parse(&raw, text, strlen(text), 1 << 20, &err), 0);
+	assert_int_equal(state_normalize(&st, raw, &err), 0);
+	for (int i = 0; i < notes; i++) {
+		cJSON *n = cJSON_CreateObject();
+		char t[32];
+
+		snprintf(t, sizeof(t), "note %d", i);
+		json_set_str(n, "text", t);
+		json_set_str(n, "agent", NULL);
+		json_set_str(n, "timestamp", "2025-01-02T03:04:05Z");
+		cJSON_AddItemToArray(json_arr(st, "notes"), n);
+	}
+	for (int i = 0; i < files; i++) {
+		cJSON *f = cJSON_CreateObject();
+		char path[32];
+
+		snprintf(path, sizeof(path), "src/f%04d.c", i);
+		json_set_str(f, "status", "created");
+		json_set_str(f, "oid", "587be6b4c3f93f93c489c0111bba5596147a26cb");
+		json_set(json_obj(st, "files"), path, f);
+	}
+	return st;
+}
+
+static const struct gs_part *find(const struct gs_part *v, size_t n, const char *path)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(v[i].path, path))
+			return &v[i];
+	return NULL;
+}
+
+/* Loads core and parts back and checks the state is what was split. */
+static cJSON *round_trip(const cJSON *st, const char *core, size_t len, const struct gs_part *parts,
+			 size_t n, unsigned wanted, unsigned *unloaded)
+{
+	cJSON *back = NULL;
+	char *err = NULL, *a, *b;
+
+	if (state_load(&back, unloaded, core, len, wanted, parts, n, &err) < 0)
+		fail_msg("load: %s", err);
+	if (wanted == STATE_ALL) {
+		a = json_print(st, 1, NULL);
+		b = json_print(back, 1, NULL);
+		assert_string_equal(a, b);
+		free(a);
+		free(b);
+	}
+	return back;
+}
+
+static void test_small_stays_whole(void **unused)
+{
+	cJSON *st = state_with(STATE_CHUNK, STATE_CHUNK), *back;
+	struct gs_part *parts;
+	size_t len, n;
+	char *core, *whole = json_print(st, 1, NULL);
+	unsigned unloaded;
+
+	assert_int_equal(state_split(&core, &len, &parts, &n, st, 0, NULL, 0), 0);
+	assert_int_equal(n, 0);
+	assert_string_equal(core, whole);
+	back = round_trip(st, core, len, NULL, 0, STATE_ALL, &unloaded);
+	assert_int_equal(unloaded, 0);
+	cJSON_Delete(back);
+	free(core);
+	free(whole);
+	cJSON_Delete(st);
+}
+
+static void test_chunks_and_one_change(void **unused)
+{
+	cJSON *st = state_with(600, 0), *back, *n2;
+	struct gs_part *parts, *again;
+	size_t len, n, n_again;
+	char *core, *core2;
+	unsigned unloaded;
+
+	assert_int_equal(state_split(&core, &len, &parts, &n, st, 0, NULL, 0), 0);
+	assert_non_null(strstr(core, "\"notes\": \"state/notes\""));
+	assert_int_equal(n, 3);
+	assert_string_equal(parts[0].path, "state/notes/000000.json");
+	assert_string_equal(parts[2].path, "state/notes/000002.json");
+	assert_non_null(strstr(parts[2].text, "note 599"));
+	assert_null(strstr(parts[2].text, "note 511\""));
+	back = round_trip(st, core, len, parts, n, STATE_ALL, &unloaded);
+	/* one more note: only the last chunk is written again */
+	n2 = cJSON_Duplicate(cJSON_GetArrayItem(json_arr(back, "notes"), 0), 1);
+	cJSON_AddItemToArray(json_arr(back, "notes"), n2);
+	assert_int_equal(state_split(&core2, &len, &again, &n_again, back, 0, parts, n), 0);
+	assert_int_equal(n_again, 1);
+	assert_string_equal(again[0].path, "state/notes/000002.json");
+	free(core2);
+	gs_parts_free(again, n_again);
+	/* down to what fits session.json: every chunk goes */
+	while (cJSON_GetArraySize(json_arr(back, "notes")) > 10)
+		cJSON_DeleteItemFromArray(json_arr(back, "notes"), 0);
+	assert_int_equal(state_split(&core2, &len, &again, &n_again, back, 0, parts, n), 0);
+	assert_int_equal(n_again, 3);
+	for (size_t i = 0; i < n_again; i++)
+		assert_null(again[i].text);
+	assert_null(strstr(core2, "state/notes"));
+	free(core2);
+	gs_parts_free(again, n_again);
+	cJSON_Delete(back);
+	gs_parts_free(parts, n);
+	free(core);
+	cJSON_Delete(st);
+}
+
+static void test_manifest_shards(void **unused)
+{
+	cJSON *st = state_with(0, 2000), *back, *f;
+	struct gs_part *parts, *again;
+	size_t len, n, n_again;
+	char *core, *core2;
+	unsigned unloaded;
+
+	assert_int_equal(state_split(&core, &len, &parts, &n, st, 0, NULL, 0), 0);
+	assert_true(n > 200 && n <= 256);
+	assert_non_null(find(parts, n, "state/files/00.json") ? parts : NULL);
+	back = round_trip(st, core, len, parts, n, STATE_ALL, &unloaded);
+	f = cJSON_Duplicate(cJSON_GetObjectItem(json_obj(back, "files"), "src/f0000.c"), 1);
+	json_set(json_obj(back, "files"), "lib/new.c", f);
+	assert_int_equal(state_split(&core2, &len, &again, &n_again, back, 0, parts, n), 0);
+	assert_int_equal(n_again, 1);
+	assert_non_null(strstr(again[0].text, "lib/new.c"));
+	assert_string_equal(core, core2);	/* session.json itself did not change */
+	free(core2);
+	gs_parts_free(again, n_again);
+	cJSON_Delete(back);
+	gs_parts_free(parts, n);
+	free(core);
+	cJSON_Delete(st);
+}
+
+static void test_partial_load(void **unused)
+{
+	cJSON *st = state_with(600, 300), *lean, *extra;
+	struct gs_part *parts, *again;
+	size_t len, n, n_again;
+	char *core, *core2;
+	unsigned unloaded;
+
+	assert_int_equal(state_split(&core, &len, &parts, &n, st, 0, NULL, 0), 0);
+	lean = round_trip(st, core, len, parts, n, notes_bit, &unloaded);
+	assert_int_equal(unloaded, files_bit);
+	assert_int_equal(cJSON_GetArraySize(json_arr(lean, "notes")), 600);
+	assert_null(json_obj(lean, "files")->child);	/* an empty placeholder */
+	/* a change that keeps to what was loaded writes nothing else */
+	json_set_str(lean, "context_summary", "lean");
+	assert_int_equal(state_split(&core2, &len, &again, &n_again, lean, unloaded, parts, n), 0);
+	assert_int_equal(n_again, 0);
+	assert_non_null(strstr(core2, "\"files\": \"state/files\""));
+	free(core2);
+	/* one that reaches what was not loaded is refused */
+	extra = cJSON_CreateObject();
+	json_set_str(extra, "status", "created");
+	json_set(json_obj(lean, "files"), "x.c", extra);
+	assert_int_equal(state_split(&core2, &len, &again, &n_again, lean, unloaded, parts, n), GS_EPARTIAL);
+	assert_null(core2);
+	assert_null(again);
+	cJSON_Delete(lean);
+	gs_parts_free(parts, n);
+	free(core);
+	cJSON_Delete(st);
+}
+
+static void damaged(const char *core, const struct gs_part *parts, size_t n, const char *want)
+{
+	cJSON *st = NULL;
+	char *err = NULL;
+	unsigned unloaded;
+
+	assert_int_not_equal(state_load(&st, &unloaded, core, strlen(core), STATE_ALL, parts, n, &err), 0);
+	assert_null(st);
+	if (!err || !strstr(err, want))
+		fail_msg("'%s' does not say '%s'", err ? err : "(null)", want);
+	free(err);
+}
+
+static void test_damaged_parts(void **unused)
+{
+	const char *split = "{\"session_id\": \"s\", \"notes\": \"state/notes\"}";
+	const char *whole = "{\"session_id\": \"s\"}";
+	struct gs_part gap[] = {
+		{ "state/notes/000000.json", "[]", 2 }, { "state/notes/000002.json", "[]", 2 },
+	};
+	struct gs_part wrong_shard[] = { { "state/files/00.json", "{\"a\": {}}", 9 } };
+	struct gs_part not_list[] = { { "state/notes/000000.json", "{}", 2 } };
+
+	damaged(split, NULL, 0, "which is missing");
+	damaged(split, gap, 2, "not in the right shape");
+	damaged(split, not_list, 1, "not in the right shape");
+	damaged("{\"session_id\": \"s\", \"files\": \"state/files\"}", wrong_shard, 1, "not in the right shape");
+	damaged(whole, not_list, 1, "not kept there");
+	damaged("{\"session_id\": \"s\", \"notes\": \"elsewhere\"}", NULL, 0, "wrong type");
+}
+
+static void test_op_needs(void **unused)
+{
+	cJSON *note = op_new("note", NULL), *start = op_new("session.start", NULL),
+	      *odd = op_new("no.such.op", NULL), *commit = op_new("commit.record", NULL);
+
+	assert_int_equal(state_op_needs(note), notes_bit);
+	assert_int_equal(state_op_needs(start), STATE_ALL);
+	assert_int_equal(state_op_needs(odd), STATE_ALL);
+	assert_int_equal(state_op_needs(commit), files_bit | 1u << 8);
+	cJSON_Delete(note);
+	cJSON_Delete(start);
+	cJSON_Delete(odd);
+	cJSON_Delete(commit);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_small_stays_whole),
+		cmocka_unit_test(test_chunks_and_one_change),
+		cmocka_unit_test(test_manifest_shards),
+		cmocka_unit_test(test_partial_load),
+		cmocka_unit_test(test_damaged_parts),
+		cmocka_unit_test(test_op_needs),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
