@@ -1,0 +1,121 @@
+#!/bin/sh
+test_description='a large state: collections past 256 entries live under state/, a checkpoint writes what changed'
+. ./lib.sh
+
+id=2025-11-21-large
+notes () { i=$1; while test $i -le $2; do echo "note $i"; i=$((i + 1)); done; }
+changed () { git diff-tree -r --no-commit-id --name-only "$1~1" "$1" | sort; }
+
+test_expect_success 'setup: 300 notes and 300 files' '
+	git session start large --phase Build -q &&
+	notes 1 300 | while read n; do git session note -q "$n" || exit 1; done &&
+	mkdir -p src &&
+	i=0 && while test $i -lt 300; do echo "int f$i;" >src/f$i.c; i=$((i + 1)); done &&
+	git add src && git commit -q -m files &&
+	git session file created -q src/*.c
+'
+
+test_expect_success 'session.json names the collections kept apart; plain git shows them' '
+	git show SESSION_HEAD:session.json >core &&
+	grep "^  \"notes\": \"state/notes\",$" core &&
+	grep "^  \"files\": \"state/files\",$" core &&
+	grep "^  \"agents\": \[\]," core &&
+	git ls-tree --name-only SESSION_HEAD:state/notes >chunks &&
+	printf "000000.json\n000001.json\n" >expect && test_cmp expect chunks &&
+	git show SESSION_HEAD:state/notes/000001.json >last &&
+	test "$(json_field last "len(d)")" = 44 &&
+	test "$(json_field last "d[-1][\"text\"]")" = "note 300" &&
+	test "$(git ls-tree --name-only SESSION_HEAD:state/files | wc -l)" -gt 100
+'
+
+test_expect_success 'git session reads the whole state; so does plain git, put together' '
+	git session show --json >shown &&
+	test "$(json_field shown "len(d[\"notes\"])")" = 300 &&
+	test "$(json_field shown "len(d[\"files\"])")" = 300 &&
+	test "$(json_field shown "d[\"notes\"][256][\"text\"]")" = "note 257" &&
+	session_json >joined &&
+	test "$(python3 -c "import json, sys; print(json.load(open(sys.argv[1])) == json.load(open(sys.argv[2])))" shown joined)" = True &&
+	git session status --json >st && test "$(json_field st "d[\"session_id\"]")" = $id
+'
+
+test_expect_success 'a note rewrites session.json and the last chunk only' '
+	test_tick && git session note -q "note 301" &&
+	changed SESSION_HEAD >out &&
+	printf "op.json\nsession.json\nstate/notes/000001.json\n" >expect &&
+	test_cmp expect out
+'
+
+test_expect_success 'a file change rewrites one shard of the manifest' '
+	echo "int changed;" >src/f7.c &&
+	test_tick && git session file modified -q src/f7.c &&
+	changed SESSION_HEAD >out &&
+	grep -c "^state/files/" out >n && test "$(cat n)" = 1 &&
+	grep "^files/src/f7.c$" out &&
+	git show SESSION_HEAD:session.json >core2 &&
+	session_json >joined && test "$(json_field joined "d[\"files\"][\"src/f7.c\"][\"status\"]")" = modified
+'
+
+test_expect_success 'a note on a session whose note chunk is damaged is refused; nothing is written' '
+	git session note -q "note 302" &&
+	tip=$(git rev-parse SESSION_HEAD) &&
+	blob=$(git rev-parse SESSION_HEAD:state/notes/000001.json) &&
+	obj=.git/objects/$(echo $blob | cut -c1-2)/$(echo $blob | cut -c3-) &&
+	chmod u+w $obj && echo garbage >$obj &&
+	test_expect_code 1 git session note "on damage" 2>err &&
+	grep "fsck --repair" err &&
+	test "$(git rev-parse SESSION_HEAD)" = $tip &&
+	test_expect_code 1 git session fsck 2>err &&
+	grep "state/notes/000001.json $(echo $blob | cut -c1-12) cannot be read" err
+'
+
+test_expect_success 'fsck --repair brings back the last good checkpoint, chunks and all' '
+	git session fsck --repair >out &&
+	grep "^repaired $id" out &&
+	git session show --json >shown &&
+	test "$(json_field shown "d[\"notes\"][-1][\"text\"]")" = "note 301" &&
+	git session note -q "after repair" &&
+	git session fsck >out && grep "^ok $id" out &&
+	git fsck --full 2>err && ! grep -v "^dangling" err
+'
+
+test_expect_success 'a session.json that names a missing folder is damage, said clearly' '
+	core=$(git rev-parse SESSION_HEAD:session.json) &&
+	op=$(git rev-parse SESSION_HEAD:op.json) &&
+	tree=$(printf "100644 blob %s\top.json\n100644 blob %s\tsession.json\n" $op $core | git mktree) &&
+	commit=$(echo broken | git commit-tree -p SESSION_HEAD $tree) &&
+	test_expect_code 1 git session show $commit 2>err &&
+	grep "^error: checkpoint $(echo $commit | cut -c1-12) of .$commit. is damaged: session.json: .files. is kept under state/files/, which is missing" err
+'
+
+test_expect_success 'export, and merges through push and pull, carry the whole state' '
+	git session export --format maestro -o maestro.md &&
+	test "$(grep -c "^  - \"src/f[0-9]*\.c\"$" maestro.md)" = 300 &&
+	git init -q --bare ../hub.git &&
+	git remote add origin ../hub.git &&
+	git session push -q &&
+	git clone -q ../hub.git ../other 2>/dev/null &&
+	(cd ../other && git session pull -q && git session switch -q $id &&
+	 git session note -q "there") &&
+	git session note -q "here" &&
+	(cd ../other && git session push -q) &&
+	git session pull -q &&
+	test "$(git rev-list --min-parents=2 --count SESSION_HEAD)" = 1 &&
+	git session show --json >shown &&
+	json_field shown "[n[\"text\"] for n in d[\"notes\"][-3:]]" >last3 &&
+	grep "there" last3 && grep "here" last3 &&
+	test "$(json_field shown "len(d[\"files\"])")" = 300 &&
+	git session fsck >out && grep "^ok $id" out
+'
+
+test_expect_success 'a collection that shrinks back into session.json leaves state/' '
+	git session start small --id small -q --pause-current &&
+	notes 1 257 | while read n; do git session note -q "$n" || exit 1; done &&
+	git ls-tree --name-only SESSION_HEAD:state >dirs && echo notes >expect && test_cmp expect dirs &&
+	git session rollback --to SESSION_HEAD~2 >out &&
+	git show SESSION_HEAD:session.json >core &&
+	! grep "state/notes" core &&
+	test_must_fail git rev-parse -q --verify SESSION_HEAD:state &&
+	session_json >joined && test "$(json_field joined "len(d[\"notes\"])")" = 255
+'
+
+test_done
