@@ -44,12 +44,13 @@ static void mask_names(const char *names[10], unsigned mask)
 	names[n] = NULL;
 }
 
-static int load_tip(cJSON **state, unsigned *unloaded, struct store_tip *tip, unsigned wanted,
-		    const char *what)
+static int load_tip(cJSON **state, struct state_loaded *loaded, struct store_tip *tip,
+		    unsigned wanted, const unsigned char *shards, const char *what)
 {
 	char *err = NULL;
 
-	if (state_load(state, unloaded, tip->json, tip->len, wanted, tip->parts, tip->nparts, &err) < 0) {
+	if (state_load(state, loaded, tip->json, tip->len, wanted, shards, tip->parts, tip->nparts,
+		       &err) < 0) {
 		gs_error("checkpoint %.12s of '%s' is damaged: session.json: %s", tip->commit, what, err);
 		gs_hint("run 'git session fsck --repair' to go back to the last good checkpoint");
 		free(err);
@@ -58,9 +59,12 @@ static int load_tip(cJSON **state, unsigned *unloaded, struct store_tip *tip, un
 	return 0;
 }
 
-/* Loads the session.json of refname with the collections in wanted. */
-static int load_want(cJSON **state, unsigned *unloaded, struct store_tip *tip, gs_store *st,
-		     const char *refname, unsigned wanted)
+/*
+ * Loads the session.json of refname with the collections in wanted; with
+ * shards, only those shards of the manifest are parsed.
+ */
+static int load_want(cJSON **state, struct state_loaded *loaded, struct store_tip *tip,
+		     gs_store *st, const char *refname, unsigned wanted, const unsigned char *shards)
 {
 	const char *names[10];
 	int error;
@@ -69,40 +73,40 @@ static int load_want(cJSON **state, unsigned *unloaded, struct store_tip *tip, g
 	mask_names(names, wanted);
 	if ((error = store_read_ref_want(tip, st, refname, wanted == STATE_ALL ? NULL : names)) < 0)
 		return error;
-	if ((error = load_tip(state, unloaded, tip, wanted, refname)) < 0)
+	if ((error = load_tip(state, loaded, tip, wanted, shards, refname)) < 0)
 		store_tip_clear(tip);
 	return error;
 }
 
 int engine_load_ref(cJSON **state, struct store_tip *tip, gs_store *st, const char *refname)
 {
-	unsigned unloaded;
+	struct state_loaded loaded;
 
-	return load_want(state, &unloaded, tip, st, refname, STATE_ALL);
+	return load_want(state, &loaded, tip, st, refname, STATE_ALL, NULL);
 }
 
 int engine_load_rev(cJSON **state, struct store_tip *tip, gs_store *st, const char *rev)
 {
-	unsigned unloaded;
+	struct state_loaded loaded;
 	int error;
 
 	*state = NULL;
 	if ((error = store_read_rev(tip, st, rev)) < 0)
 		return error;
-	if ((error = load_tip(state, &unloaded, tip, STATE_ALL, rev)) < 0)
+	if ((error = load_tip(state, &loaded, tip, STATE_ALL, NULL, rev)) < 0)
 		store_tip_clear(tip);
 	return error;
 }
 
 int engine_write(char out[HEX_SZ], gs_store *st, struct store_checkpoint *cp, const cJSON *state,
-		 unsigned unloaded, const struct gs_part *old, size_t nold, int old_known)
+		 const struct state_loaded *loaded, const struct gs_part *old, size_t nold, int old_known)
 {
 	struct gs_part *parts = NULL;
 	char *core = NULL;
 	size_t nparts = 0;
 	int error;
 
-	if ((error = state_split(&core, &cp->len, &parts, &nparts, state, unloaded, old, nold)) < 0)
+	if ((error = state_split(&core, &cp->len, &parts, &nparts, state, loaded, old, nold)) < 0)
 		return error;
 	if (!old_known) {	/* what the base tree keeps under state/ is unknown: start afresh */
 		parts = xrealloc(parts, (nparts + 1) * sizeof(*parts));
@@ -268,14 +272,16 @@ static int attempt(struct engine_result *r, struct store_tip *tip, struct engine
 	struct store_checkpoint cp = { 0 };
 	char *err = NULL, *opjson = NULL, *msg = NULL;
 	struct store_file *files = NULL;
-	unsigned unloaded = 0;
-	int error;
+	struct state_loaded loaded = { 0 };
+	struct state_limits lim = e->lim;
+	unsigned char shards[256];
+	int error, by_shard = !full && state_op_shards(shards, op);
 
 	if (flags & ENGINE_CREATE) {
 		memset(tip, 0, sizeof(*tip));
 		r->state = cJSON_CreateObject();
-	} else if ((error = load_want(&r->state, &unloaded, tip, e->st, refname,
-				      full ? STATE_ALL : state_op_needs(op))) < 0) {
+	} else if ((error = load_want(&r->state, &loaded, tip, e->st, refname,
+				      full ? STATE_ALL : state_op_needs(op), by_shard ? shards : NULL)) < 0) {
 		if (error == GS_ENOTFOUND)
 			gs_error("no such session: '%s'", id);
 		return GS_ERROR;
@@ -283,7 +289,8 @@ static int attempt(struct engine_result *r, struct store_tip *tip, struct engine
 	/* checked on the state this attempt writes on: no second read */
 	if ((flags & ENGINE_IN_PROGRESS) && strcmp(json_str(r->state, "status"), "in_progress"))
 		return GS_ESKIPPED;
-	if ((error = state_apply(r->state, op, &e->lim, &r->subject, &err)) < 0) {
+	lim.files_elsewhere = loaded.files_elsewhere;
+	if ((error = state_apply(r->state, op, &lim, &r->subject, &err)) < 0) {
 		gs_error("%s", err);
 		goto cleanup;
 	}
@@ -295,7 +302,7 @@ static int attempt(struct engine_result *r, struct store_tip *tip, struct engine
 	cp.files = files;
 	cp.message = msg;
 	cp.author_at = flags & ENGINE_AUTHOR_AT ? json_str(op, "at") : NULL;
-	error = engine_write(r->commit, e->st, &cp, r->state, unloaded, tip->parts, tip->nparts, 1);
+	error = engine_write(r->commit, e->st, &cp, r->state, &loaded, tip->parts, tip->nparts, 1);
 cleanup:
 	free(err);
 	free(opjson);

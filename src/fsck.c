@@ -42,13 +42,13 @@ static char *check_one(struct store_verify *v, gs_store *st, const char *commit)
 {
 	cJSON *state = NULL;
 	char *err = NULL, *problem;
-	unsigned unloaded;
+	struct state_loaded loaded;
 
 	if (store_verify(v, st, commit) < 0)
 		return xstrdup("cannot be read");
 	if (v->problem)
 		return xstrdup(v->problem);
-	if (state_load(&state, &unloaded, v->json, v->len, STATE_ALL, v->parts, v->nparts, &err) < 0) {
+	if (state_load(&state, &loaded, v->json, v->len, STATE_ALL, NULL, v->parts, v->nparts, &err) < 0) {
 		problem = xstrfmt("session.json: %s", err);
 		free(err);
 		return problem;
@@ -179,7 +179,7 @@ static int write_rollback(char out[HEX_SZ], struct engine *e, const struct fsck_
 	cp.op = opjson;
 	cp.message = msg;
 	cp.tree_from = to;	/* to's tree, not parent's: the files/ of the good checkpoint come back too */
-	error = engine_write(out, e->st, &cp, state, 0, tip.parts, tip.nparts, 1);
+	error = engine_write(out, e->st, &cp, state, NULL, tip.parts, tip.nparts, 1);
 cleanup:
 	cJSON_Delete(state);
 	cJSON_Delete(op);

@@ -697,7 +697,7 @@ int state_record_files(struct apply_ctx *c, const cJSON *files, const char *stat
 		fresh += !known;
 		out[i] = file_entry(c, in[i], known ? m : NULL, status, agent, phase);
 	}
-	if (cJSON_GetArraySize(manifest) + fresh > STATE_MANIFEST_MAX) {
+	if (cJSON_GetArraySize(manifest) + c->lim->files_elsewhere + fresh > STATE_MANIFEST_MAX) {
 		for (i = 0; i < n; i++)
 			cJSON_Delete(out[i]);
 		free(in);

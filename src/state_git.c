@@ -49,7 +49,7 @@ static int op_commit_record(struct apply_ctx *c)
 	if (find_commit(c->state, id))
 		return apply_fail(c, "commit %.7s is already recorded", id);
 	/* a commit that adds a whole tree may not fit: it is still recorded */
-	overflow = n > STATE_MANIFEST_MAX -
+	overflow = n > STATE_MANIFEST_MAX - c->lim->files_elsewhere -
 		cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(c->state, "files"));
 	if (files && !overflow && state_record_files(c, files, NULL, NULL, NULL) < 0)
 		return GS_ERROR;

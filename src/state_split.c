@@ -66,6 +66,35 @@ static const struct { const char *op; const char *needs; } needs[] = {
 	{ "checkout", "" },
 };
 
+/* The manifest shard of path: FNV-1a, low byte. */
+static unsigned shard(const char *path)
+{
+	uint32_t h = 2166136261u;
+
+	for (const unsigned char *p = (const unsigned char *)path; *p; p++)
+		h = (h ^ *p) * 16777619u;
+	return h & 0xff;
+}
+
+int state_op_shards(unsigned char set[256], const cJSON *op)
+{
+	static const char *const by_path[] = {
+		"file.created", "file.modified", "file.deleted", "checkpoint", "hook.pre-commit", "commit.record",
+	};
+	const cJSON *files = cJSON_GetObjectItemCaseSensitive(op_args(op), "files");
+	const char *name = op_name(op);
+	int known = 0;
+
+	for (size_t i = 0; name && i < ARRAY_SIZE(by_path); i++)
+		known |= !strcmp(name, by_path[i]);
+	if (!known || !cJSON_IsObject(files))
+		return 0;
+	memset(set, 0, 256);
+	for (const cJSON *f = files->child; f; f = f->next)
+		set[shard(f->string)] = 1;
+	return 1;
+}
+
 unsigned state_op_needs(const cJSON *op)
 {
 	const char *name = op_name(op);
@@ -85,15 +114,6 @@ unsigned state_op_needs(const cJSON *op)
 	return STATE_ALL;
 }
 
-/* The manifest shard of path: FNV-1a, low byte. */
-static unsigned shard(const char *path)
-{
-	uint32_t h = 2166136261u;
-
-	for (const unsigned char *p = (const unsigned char *)path; *p; p++)
-		h = (h ^ *p) * 16777619u;
-	return h & 0xff;
-}
 
 static char *part_path(const char *key, unsigned i, int files)
 {
@@ -117,27 +137,50 @@ static size_t parts_of(const struct gs_part **first, const char *key, const stru
 	return count;
 }
 
-/* The entries of key's parts, in one list or object; NULL with *err when damaged. */
-static cJSON *gather(const char *key, const struct gs_part *p, size_t count, char **err)
+/* Checks one part of key, parsed as v: its name, shape and (a shard) what it holds. */
+static int part_ok(const char *key, const struct gs_part *p, size_t i, size_t count, const cJSON *v)
+{
+	int files = !strcmp(key, "files"), ok;
+	char *want = part_path(key, (unsigned)i, files);
+	unsigned s;
+
+	if (!files) {
+		ok = cJSON_IsArray(v) && !strcmp(p->path, want) &&
+		     (i + 1 == count || cJSON_GetArraySize(v) == STATE_CHUNK);
+	} else {
+		ok = cJSON_IsObject(v) && sscanf(p->path + strlen("state/files/"), "%2x.json", &s) == 1;
+		/* a path has one shard, so a path twice can only be twice in one */
+		for (const cJSON *e = ok ? v->child : NULL; e && ok; e = e->next)
+			ok = shard(e->string) == s && cJSON_GetObjectItemCaseSensitive(v, e->string) == e;
+	}
+	free(want);
+	return ok;
+}
+
+/*
+ * The entries of key's parts, in one list or object; NULL with *err when
+ * damaged. With shards (the manifest), only those are parsed, and the
+ * entries of the others counted in *elsewhere.
+ */
+static cJSON *gather(int *elsewhere, const char *key, const struct gs_part *p, size_t count,
+		     const unsigned char *shards, char **err)
 {
 	int files = !strcmp(key, "files");
 	cJSON *all = files ? cJSON_CreateObject() : cJSON_CreateArray();
 
 	for (size_t i = 0; i < count; i++) {
-		char *want = part_path(key, files ? 0 : (unsigned)i, files);
 		cJSON *v = NULL;
-		unsigned s;
-		int bad = json_parse(&v, p[i].text, p[i].len, PART_MAX, err) < 0;
+		unsigned s = 0;
 
-		if (!bad && !files)
-			bad = !cJSON_IsArray(v) || strcmp(p[i].path, want) ||
-			      (i + 1 < count && cJSON_GetArraySize(v) != STATE_CHUNK);
-		if (!bad && files)
-			bad = !cJSON_IsObject(v) || sscanf(p[i].path + strlen("state/files/"), "%2x.json", &s) != 1;
-		for (cJSON *e = bad ? NULL : v->child; e && !bad; e = e->next)
-			bad = files && (shard(e->string) != s || cJSON_GetObjectItemCaseSensitive(all, e->string));
-		free(want);
-		if (bad) {
+		if (shards && sscanf(p[i].path + strlen("state/files/"), "%2x.json", &s) == 1 && !shards[s]) {
+			int n = json_count_members(p[i].text, p[i].len);
+
+			if (n >= 0) {
+				*elsewhere += n;
+				continue;
+			}
+		}
+		if (json_parse(&v, p[i].text, p[i].len, PART_MAX, err) < 0 || !part_ok(key, &p[i], i, count, v)) {
 			if (!*err)
 				*err = xstrfmt("'%s' is not in the right shape", p[i].path);
 			cJSON_Delete(v);
@@ -151,10 +194,10 @@ static cJSON *gather(const char *key, const struct gs_part *p, size_t count, cha
 	return all;
 }
 
-int state_join(unsigned *unloaded, cJSON *raw, unsigned wanted, const struct gs_part *parts,
-	       size_t n, char **err)
+int state_join(struct state_loaded *out, cJSON *raw, unsigned wanted, const unsigned char *shards,
+	       const struct gs_part *parts, size_t n, char **err)
 {
-	*unloaded = 0;
+	memset(out, 0, sizeof(*out));
 	*err = NULL;
 	for (unsigned i = 0; i < ARRAY_SIZE(state_split_keys); i++) {
 		const char *key = state_split_keys[i];
@@ -162,7 +205,7 @@ int state_join(unsigned *unloaded, cJSON *raw, unsigned wanted, const struct gs_
 		const struct gs_part *first;
 		size_t count = parts_of(&first, key, parts, n);
 		char *ref = xstrfmt("state/%s", key);
-		int split = cJSON_IsString(v) && !strcmp(v->valuestring, ref);
+		int split = cJSON_IsString(v) && !strcmp(v->valuestring, ref), files = (1u << i) == FILES_BIT;
 
 		free(ref);
 		if (!split && count) {
@@ -172,27 +215,32 @@ int state_join(unsigned *unloaded, cJSON *raw, unsigned wanted, const struct gs_
 		if (!split)
 			continue;
 		if (!(wanted & (1u << i))) {
-			*unloaded |= 1u << i;
-			all = i == 1 ? cJSON_CreateObject() : cJSON_CreateArray();
+			out->unloaded |= 1u << i;
+			all = files ? cJSON_CreateObject() : cJSON_CreateArray();
 		} else if (!count) {
 			*err = xstrfmt("'%s' is kept under state/%s/, which is missing", key, key);
 			return GS_ERROR;
-		} else if (!(all = gather(key, first, count, err))) {
+		} else if (!(all = gather(&out->files_elsewhere, key, first, count, files ? shards : NULL, err))) {
 			return GS_ERROR;
+		}
+		if (files && shards && (wanted & FILES_BIT)) {
+			out->partial = 1;
+			memcpy(out->shards, shards, sizeof(out->shards));
 		}
 		cJSON_ReplaceItemInObjectCaseSensitive(raw, key, all);
 	}
 	return 0;
 }
 
-int state_load(cJSON **out, unsigned *unloaded, const char *text, size_t len, unsigned wanted,
-	       const struct gs_part *parts, size_t n, char **err)
+int state_load(cJSON **out, struct state_loaded *loaded, const char *text, size_t len,
+	       unsigned wanted, const unsigned char *shards, const struct gs_part *parts, size_t n,
+	       char **err)
 {
 	cJSON *raw = NULL;
 	int error = json_parse(&raw, text, len, PART_MAX, err);
 
 	*out = NULL;
-	if (!error && (error = state_join(unloaded, raw, wanted, parts, n, err)) < 0)
+	if (!error && (error = state_join(loaded, raw, wanted, shards, parts, n, err)) < 0)
 		cJSON_Delete(raw);
 	if (!error)
 		error = state_normalize(out, raw, err);	/* takes raw */
@@ -207,92 +255,106 @@ static void add_part(struct gs_part **out, size_t *n, char *path, char *text, si
 	(*out)[(*n)++].len = len;
 }
 
-/* The text of chunk or shard i of a collection: references, not copies. */
-static char *chunk_text(size_t *len, const cJSON *coll, unsigned i, int files)
+/* The texts of a collection's chunks or shards, in one pass over it; NULL for an empty one. */
+static char **chunk_texts(size_t **lens, const cJSON *coll, unsigned count, int files,
+			  const unsigned char *only)
 {
-	cJSON *c = files ? cJSON_CreateObject() : cJSON_CreateArray();
-	const cJSON *e;
+	cJSON **c = xcalloc(count, sizeof(*c));
+	char **texts = xcalloc(count, sizeof(*texts));
 	unsigned at = 0;
-	char *text;
 
-	for (e = coll->child; e; e = e->next, at++)
-		if (files ? shard(e->string) == i : at / STATE_CHUNK == i) {
-			if (files)
-				cJSON_AddItemReferenceToObject(c, e->string, (cJSON *)e);
-			else
-				cJSON_AddItemReferenceToArray(c, (cJSON *)e);
-		}
-	text = c->child ? json_print(c, 1, len) : NULL;
-	cJSON_Delete(c);
-	return text;
+	*lens = xcalloc(count, sizeof(**lens));
+	for (unsigned i = 0; i < count; i++)
+		c[i] = files ? cJSON_CreateObject() : cJSON_CreateArray();
+	for (const cJSON *e = count ? coll->child : NULL; e; e = e->next, at++) {
+		unsigned i = files ? shard(e->string) : at / STATE_CHUNK;
+
+		if (files)	/* references, not copies */
+			cJSON_AddItemReferenceToObject(c[i], e->string, (cJSON *)e);
+		else
+			cJSON_AddItemReferenceToArray(c[i], (cJSON *)e);
+	}
+	for (unsigned i = 0; i < count; i++) {
+		texts[i] = c[i]->child && (!only || only[i]) ? json_print(c[i], 1, &(*lens)[i]) : NULL;
+		cJSON_Delete(c[i]);
+	}
+	free(c);
+	return texts;
 }
 
-/* Parts to write for one loaded collection, and old ones to remove. */
+/*
+ * Parts to write for one loaded collection, and old ones to remove. With
+ * only (a partly loaded manifest), the other shards are left as they are.
+ */
 static void split_one(struct gs_part **out, size_t *nout, const char *key, const cJSON *coll,
-		      const struct gs_part *old, size_t nold)
+		      const unsigned char *only, const struct gs_part *old, size_t nold)
 {
 	int files = !strcmp(key, "files"), size = cJSON_GetArraySize(coll);
-	unsigned count = size <= STATE_CHUNK ? 0 : files ? 256 : (unsigned)(size + STATE_CHUNK - 1) / STATE_CHUNK;
+	unsigned count = size <= STATE_CHUNK && !only ? 0 : files ? 256 : (unsigned)(size + STATE_CHUNK - 1) / STATE_CHUNK;
 	const struct gs_part *first;
-	size_t nfirst = parts_of(&first, key, old, nold);
-	char **made = xcalloc(count + 1, sizeof(*made));
-	size_t nmade = 0;
+	size_t nfirst = parts_of(&first, key, old, nold), *lens = NULL;
+	char **texts = chunk_texts(&lens, coll, count, files, only);
 
 	for (unsigned i = 0; i < count; i++) {
 		char *path = part_path(key, i, files);
-		size_t len = 0;
-		char *text = chunk_text(&len, coll, i, files);
 		const struct gs_part *was = NULL;
 
 		for (size_t k = 0; k < nfirst && !was; k++)
 			if (!strcmp(first[k].path, path))
 				was = &first[k];
-		if (!text) {
+		if (only && !only[i]) {
 			free(path);
-			continue;
-		}
-		made[nmade++] = xstrdup(path);
-		if (was && was->len == len && !memcmp(was->text, text, len)) {
+		} else if (!texts[i]) {		/* nothing for it now */
+			if (was)
+				add_part(out, nout, path, NULL, 0);
+			else
+				free(path);
+		} else if (was && was->len == lens[i] && !memcmp(was->text, texts[i], lens[i])) {
 			free(path);
-			free(text);
+			free(texts[i]);
 		} else {
-			add_part(out, nout, path, text, len);
+			add_part(out, nout, path, texts[i], lens[i]);
 		}
 	}
-	for (size_t k = 0; k < nfirst; k++) {	/* old parts no longer made */
-		int stays = 0;
+	for (size_t k = 0; k < nfirst; k++) {	/* old chunks past the new last one */
+		unsigned at;
 
-		for (size_t i = 0; i < nmade && !stays; i++)
-			stays = !strcmp(made[i], first[k].path);
-		if (!stays)
+		if (!files && (sscanf(first[k].path + strlen(key) + 7, "%06u", &at) != 1 || at >= count))
+			add_part(out, nout, xstrdup(first[k].path), NULL, 0);
+		else if (files && !count)
 			add_part(out, nout, xstrdup(first[k].path), NULL, 0);
 	}
-	for (size_t i = 0; i < nmade; i++)
-		free(made[i]);
-	free(made);
+	free(texts);
+	free(lens);
 }
 
 int state_split(char **core, size_t *len, struct gs_part **out, size_t *nout, const cJSON *state,
-		unsigned unloaded, const struct gs_part *old, size_t nold)
+		const struct state_loaded *loaded, const struct gs_part *old, size_t nold)
 {
+	static const struct state_loaded all;
 	cJSON *top = cJSON_CreateObject();
 
 	*core = NULL;
 	*out = NULL;
 	*nout = 0;
+	loaded = loaded ? loaded : &all;
 	for (const cJSON *c = state->child; c; c = c->next) {
 		unsigned b = bit(c->string);
+		const unsigned char *only = b == FILES_BIT && loaded->partial ? loaded->shards : NULL;
+		int reached = (loaded->unloaded & b) && c->child;
 
-		if (b && (unloaded & b) && c->child) {
+		for (const cJSON *e = only ? c->child : NULL; e && !reached; e = e->next)
+			reached = !only[shard(e->string)];
+		if (reached) {
 			cJSON_Delete(top);
 			gs_parts_free(*out, *nout);
 			*out = NULL;
 			*nout = 0;
 			return GS_EPARTIAL;
 		}
-		if (b && !(unloaded & b))
-			split_one(out, nout, c->string, c, old, nold);
-		if (b && ((unloaded & b) || cJSON_GetArraySize(c) > STATE_CHUNK)) {
+		if (b && !(loaded->unloaded & b))
+			split_one(out, nout, c->string, c, only, old, nold);
+		if (b && ((loaded->unloaded & b) || only || cJSON_GetArraySize(c) > STATE_CHUNK)) {
 			char *ref = xstrfmt("state/%s", c->string);
 			cJSON_AddItemToObject(top, c->string, cJSON_CreateString(ref));
 			free(ref);

@@ -251,7 +251,7 @@ static int write_merge(char out[HEX_SZ], struct engine *e, const char *id, const
 	cp.files = manifest_files(&cp.nfiles, state);
 	cp.message = msg;
 	cp.merge_parent = theirs;
-	error = engine_write(out, e->st, &cp, state, 0, NULL, 0, 0);
+	error = engine_write(out, e->st, &cp, state, NULL, NULL, 0, 0);
 	free((void *)cp.files);
 	free(opjson);
 	free(msg);

@@ -65,12 +65,13 @@ int engine_commit(struct engine_result *out, struct engine *e, const char *id, c
 
 /*
  * Writes a checkpoint of state (session.json, and the collections kept
- * beside it that changed against old, the parts the state was read with;
+ * beside it that changed against old, the parts the state was read with,
+ * of which loaded says what was loaded: NULL for everything;
  * all of them, replacing state/, when old_known is 0) with what else cp
  * says. cp's json and parts are filled in here. The ref does not move.
  */
 int engine_write(char out[HEX_SZ], gs_store *st, struct store_checkpoint *cp, const cJSON *state,
-		 unsigned unloaded, const struct gs_part *old, size_t nold, int old_known);
+		 const struct state_loaded *loaded, const struct gs_part *old, size_t nold, int old_known);
 /* Fills in op's time (if unset) and where the project stands. */
 int engine_complete_op(cJSON *op, gs_store *st);
 /* A checkpoint's commit message: subject, body, then the trailers. */

@@ -23,8 +23,9 @@
 /* Limits that apply() enforces on what users and agents put in. */
 struct state_limits {
 	int max_retries;	/* session.maxRetries */
+	int files_elsewhere;	/* manifest entries not loaded: they count against its limit */
 };
-#define STATE_LIMITS_INIT { STATE_DEFAULT_MAX_RETRIES }
+#define STATE_LIMITS_INIT { STATE_DEFAULT_MAX_RETRIES, 0 }
 
 /* A new operation {"op": name, "at": at, "args": {}}; the caller frees it. */
 cJSON *op_new(const char *name, const char *at);
@@ -62,29 +63,45 @@ extern const char *const state_split_keys[9];
 
 /* The collections op reads or writes: STATE_ALL unless it is known to need fewer. */
 unsigned state_op_needs(const cJSON *op);
+/*
+ * For an operation that reads and writes only the manifest entries of
+ * the paths it names, the shards those live in (set[i] = 1); 0 when op
+ * is not one.
+ */
+int state_op_shards(unsigned char set[256], const cJSON *op);
+
+/* What of a state state_join loaded, for state_split. */
+struct state_loaded {
+	unsigned unloaded;		/* collections left out: empty placeholders */
+	unsigned char shards[256];	/* the manifest's shards parsed, when partial */
+	int partial;			/* only those shards of a kept-apart manifest */
+	int files_elsewhere;		/* entries of the manifest's other shards */
+};
 
 /*
  * Puts the parts read with session.json (raw, as parsed) back into it.
  * Collections raw keeps apart but in wanted are an error to find
- * without parts; those not in wanted become empty placeholders, and
- * their bits are set in *unloaded. *err (caller frees) says what is
- * wrong with a damaged checkpoint.
+ * without parts; those not in wanted become empty placeholders. With
+ * shards, of a manifest kept apart only those shards are parsed; the
+ * others are counted. *err (caller frees) says what is wrong with a
+ * damaged checkpoint.
  */
-int state_join(unsigned *unloaded, cJSON *raw, unsigned wanted, const struct gs_part *parts,
-	       size_t n, char **err);
-
-/* Parses session.json, joins its parts and normalises: what a reader of a checkpoint does. */
-int state_load(cJSON **out, unsigned *unloaded, const char *text, size_t len, unsigned wanted,
+int state_join(struct state_loaded *out, cJSON *raw, unsigned wanted, const unsigned char *shards,
 	       const struct gs_part *parts, size_t n, char **err);
+/* Parses session.json, joins its parts and normalises: what a reader of a checkpoint does. */
+int state_load(cJSON **out, struct state_loaded *loaded, const char *text, size_t len,
+	       unsigned wanted, const unsigned char *shards, const struct gs_part *parts, size_t n,
+	       char **err);
 
 /*
  * session.json's text for state (*core, caller frees) and the parts to
  * write or remove (*out, free with gs_parts_free), given the parts it
- * was loaded with (old). GS_EPARTIAL when a collection in unloaded is
- * no longer an empty placeholder: the operation needed it after all.
+ * was loaded with (old) and what of them was loaded (NULL: all).
+ * GS_EPARTIAL when the state reaches what was not loaded: the operation
+ * needed it after all.
  */
 int state_split(char **core, size_t *len, struct gs_part **out, size_t *nout, const cJSON *state,
-		unsigned unloaded, const struct gs_part *old, size_t nold);
+		const struct state_loaded *loaded, const struct gs_part *old, size_t nold);
 
 /* 0 when id is a valid session id, else -1 with *err set (caller frees). */
 int state_valid_id(const char *id, char **err);

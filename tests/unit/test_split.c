@@ -46,12 +46,12 @@ static const struct gs_part *find(const struct gs_part *v, size_t n, const char 
 
 /* Loads core and parts back and checks the state is what was split. */
 static cJSON *round_trip(const cJSON *st, const char *core, size_t len, const struct gs_part *parts,
-			 size_t n, unsigned wanted, unsigned *unloaded)
+			 size_t n, unsigned wanted, struct state_loaded *loaded)
 {
 	cJSON *back = NULL;
 	char *err = NULL, *a, *b;
 
-	if (state_load(&back, unloaded, core, len, wanted, parts, n, &err) < 0)
+	if (state_load(&back, loaded, core, len, wanted, NULL, parts, n, &err) < 0)
 		fail_msg("load: %s", err);
 	if (wanted == STATE_ALL) {
 		a = json_print(st, 1, NULL);
@@ -69,13 +69,13 @@ static void test_small_stays_whole(void **unused)
 	struct gs_part *parts;
 	size_t len, n;
 	char *core, *whole = json_print(st, 1, NULL);
-	unsigned unloaded;
+	struct state_loaded loaded;
 
-	assert_int_equal(state_split(&core, &len, &parts, &n, st, 0, NULL, 0), 0);
+	assert_int_equal(state_split(&core, &len, &parts, &n, st, NULL, NULL, 0), 0);
 	assert_int_equal(n, 0);
 	assert_string_equal(core, whole);
-	back = round_trip(st, core, len, NULL, 0, STATE_ALL, &unloaded);
-	assert_int_equal(unloaded, 0);
+	back = round_trip(st, core, len, NULL, 0, STATE_ALL, &loaded);
+	assert_int_equal(loaded.unloaded, 0);
 	cJSON_Delete(back);
 	free(core);
 	free(whole);
@@ -88,20 +88,20 @@ static void test_chunks_and_one_change(void **unused)
 	struct gs_part *parts, *again;
 	size_t len, n, n_again;
 	char *core, *core2;
-	unsigned unloaded;
+	struct state_loaded loaded;
 
-	assert_int_equal(state_split(&core, &len, &parts, &n, st, 0, NULL, 0), 0);
+	assert_int_equal(state_split(&core, &len, &parts, &n, st, NULL, NULL, 0), 0);
 	assert_non_null(strstr(core, "\"notes\": \"state/notes\""));
 	assert_int_equal(n, 3);
 	assert_string_equal(parts[0].path, "state/notes/000000.json");
 	assert_string_equal(parts[2].path, "state/notes/000002.json");
 	assert_non_null(strstr(parts[2].text, "note 599"));
 	assert_null(strstr(parts[2].text, "note 511\""));
-	back = round_trip(st, core, len, parts, n, STATE_ALL, &unloaded);
+	back = round_trip(st, core, len, parts, n, STATE_ALL, &loaded);
 	/* one more note: only the last chunk is written again */
 	n2 = cJSON_Duplicate(cJSON_GetArrayItem(json_arr(back, "notes"), 0), 1);
 	cJSON_AddItemToArray(json_arr(back, "notes"), n2);
-	assert_int_equal(state_split(&core2, &len, &again, &n_again, back, 0, parts, n), 0);
+	assert_int_equal(state_split(&core2, &len, &again, &n_again, back, NULL, parts, n), 0);
 	assert_int_equal(n_again, 1);
 	assert_string_equal(again[0].path, "state/notes/000002.json");
 	free(core2);
@@ -109,7 +109,7 @@ static void test_chunks_and_one_change(void **unused)
 	/* down to what fits session.json: every chunk goes */
 	while (cJSON_GetArraySize(json_arr(back, "notes")) > 10)
 		cJSON_DeleteItemFromArray(json_arr(back, "notes"), 0);
-	assert_int_equal(state_split(&core2, &len, &again, &n_again, back, 0, parts, n), 0);
+	assert_int_equal(state_split(&core2, &len, &again, &n_again, back, NULL, parts, n), 0);
 	assert_int_equal(n_again, 3);
 	for (size_t i = 0; i < n_again; i++)
 		assert_null(again[i].text);
@@ -128,15 +128,15 @@ static void test_manifest_shards(void **unused)
 	struct gs_part *parts, *again;
 	size_t len, n, n_again;
 	char *core, *core2;
-	unsigned unloaded;
+	struct state_loaded loaded;
 
-	assert_int_equal(state_split(&core, &len, &parts, &n, st, 0, NULL, 0), 0);
+	assert_int_equal(state_split(&core, &len, &parts, &n, st, NULL, NULL, 0), 0);
 	assert_true(n > 200 && n <= 256);
 	assert_non_null(find(parts, n, "state/files/00.json") ? parts : NULL);
-	back = round_trip(st, core, len, parts, n, STATE_ALL, &unloaded);
+	back = round_trip(st, core, len, parts, n, STATE_ALL, &loaded);
 	f = cJSON_Duplicate(cJSON_GetObjectItem(json_obj(back, "files"), "src/f0000.c"), 1);
 	json_set(json_obj(back, "files"), "lib/new.c", f);
-	assert_int_equal(state_split(&core2, &len, &again, &n_again, back, 0, parts, n), 0);
+	assert_int_equal(state_split(&core2, &len, &again, &n_again, back, NULL, parts, n), 0);
 	assert_int_equal(n_again, 1);
 	assert_non_null(strstr(again[0].text, "lib/new.c"));
 	assert_string_equal(core, core2);	/* session.json itself did not change */
@@ -154,16 +154,16 @@ static void test_partial_load(void **unused)
 	struct gs_part *parts, *again;
 	size_t len, n, n_again;
 	char *core, *core2;
-	unsigned unloaded;
+	struct state_loaded loaded;
 
-	assert_int_equal(state_split(&core, &len, &parts, &n, st, 0, NULL, 0), 0);
-	lean = round_trip(st, core, len, parts, n, notes_bit, &unloaded);
-	assert_int_equal(unloaded, files_bit);
+	assert_int_equal(state_split(&core, &len, &parts, &n, st, NULL, NULL, 0), 0);
+	lean = round_trip(st, core, len, parts, n, notes_bit, &loaded);
+	assert_int_equal(loaded.unloaded, files_bit);
 	assert_int_equal(cJSON_GetArraySize(json_arr(lean, "notes")), 600);
 	assert_null(json_obj(lean, "files")->child);	/* an empty placeholder */
 	/* a change that keeps to what was loaded writes nothing else */
 	json_set_str(lean, "context_summary", "lean");
-	assert_int_equal(state_split(&core2, &len, &again, &n_again, lean, unloaded, parts, n), 0);
+	assert_int_equal(state_split(&core2, &len, &again, &n_again, lean, &loaded, parts, n), 0);
 	assert_int_equal(n_again, 0);
 	assert_non_null(strstr(core2, "\"files\": \"state/files\""));
 	free(core2);
@@ -171,7 +171,7 @@ static void test_partial_load(void **unused)
 	extra = cJSON_CreateObject();
 	json_set_str(extra, "status", "created");
 	json_set(json_obj(lean, "files"), "x.c", extra);
-	assert_int_equal(state_split(&core2, &len, &again, &n_again, lean, unloaded, parts, n), GS_EPARTIAL);
+	assert_int_equal(state_split(&core2, &len, &again, &n_again, lean, &loaded, parts, n), GS_EPARTIAL);
 	assert_null(core2);
 	assert_null(again);
 	cJSON_Delete(lean);
@@ -180,13 +180,48 @@ static void test_partial_load(void **unused)
 	cJSON_Delete(st);
 }
 
+static void test_manifest_by_shard(void **unused)
+{
+	cJSON *st = state_with(0, 2000), *part, *f, *op = op_new("file.modified", NULL);
+	struct gs_part *parts, *again;
+	size_t len, n, n_again;
+	char *core, *core2, *err = NULL;
+	struct state_loaded loaded;
+	unsigned char set[256];
+
+	json_set(json_obj(op_args(op), "files"), "src/f0007.c", cJSON_CreateObject());
+	assert_int_equal(state_op_shards(set, op), 1);
+	assert_int_equal(state_split(&core, &len, &parts, &n, st, NULL, NULL, 0), 0);
+	assert_int_equal(state_load(&part, &loaded, core, len, STATE_ALL, set, parts, n, &err), 0);
+	assert_true(loaded.partial);
+	assert_true(cJSON_GetArraySize(json_obj(part, "files")) < 30);
+	assert_int_equal(cJSON_GetArraySize(json_obj(part, "files")) + loaded.files_elsewhere, 2000);
+	/* a change to the shard loaded writes that shard */
+	f = cJSON_GetObjectItem(json_obj(part, "files"), "src/f0007.c");
+	json_set_str(f, "status", "modified");
+	assert_int_equal(state_split(&core2, &len, &again, &n_again, part, &loaded, parts, n), 0);
+	assert_int_equal(n_again, 1);
+	assert_non_null(strstr(again[0].text, "\"src/f0007.c\": {\"status\": \"modified\""));
+	assert_string_equal(core, core2);
+	free(core2);
+	gs_parts_free(again, n_again);
+	/* a path of another shard is beyond what was loaded */
+	json_set(json_obj(part, "files"), "elsewhere/x.c", cJSON_Duplicate(f, 1));
+	assert_int_equal(state_split(&core2, &len, &again, &n_again, part, &loaded, parts, n), GS_EPARTIAL);
+	cJSON_Delete(part);
+	gs_parts_free(parts, n);
+	free(core);
+	cJSON_Delete(op);
+	cJSON_Delete(st);
+}
+
 static void damaged(const char *core, const struct gs_part *parts, size_t n, const char *want)
 {
 	cJSON *st = NULL;
 	char *err = NULL;
-	unsigned unloaded;
+	struct state_loaded loaded;
 
-	assert_int_not_equal(state_load(&st, &unloaded, core, strlen(core), STATE_ALL, parts, n, &err), 0);
+	assert_int_not_equal(state_load(&st, &loaded, core, strlen(core), STATE_ALL, NULL, parts, n, &err), 0);
 	assert_null(st);
 	if (!err || !strstr(err, want))
 		fail_msg("'%s' does not say '%s'", err ? err : "(null)", want);
@@ -233,6 +268,7 @@ int main(void)
 		cmocka_unit_test(test_chunks_and_one_change),
 		cmocka_unit_test(test_manifest_shards),
 		cmocka_unit_test(test_partial_load),
+		cmocka_unit_test(test_manifest_by_shard),
 		cmocka_unit_test(test_damaged_parts),
 		cmocka_unit_test(test_op_needs),
 	};
