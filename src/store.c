@@ -271,14 +271,12 @@ static int wanted(const char *name, const char *const *want)
 /* The blobs of state/<name>/ for each name in want, in path order. */
 static int read_parts(struct store_tip *out, gs_store *st, git_tree *tree, const char *const *want)
 {
-	git_tree_entry *dir = NULL;
+	const git_tree_entry *dir = git_tree_entry_byname(tree, "state");
 	git_tree *state = NULL;
 	int error = 0;
 
-	if (git_tree_entry_bypath(&dir, tree, "state") < 0) {
-		git_error_clear();
+	if (!dir || (want && !*want))
 		return 0;
-	}
 	if (git_tree_lookup(&state, st->repo, git_tree_entry_id(dir)) < 0)
 		error = GS_ERROR;
 	for (size_t i = 0; !error && i < git_tree_entrycount(state); i++) {
@@ -310,7 +308,6 @@ static int read_parts(struct store_tip *out, gs_store *st, git_tree *tree, const
 		git_tree_free(sub);
 	}
 	git_tree_free(state);
-	git_tree_entry_free(dir);
 	return error;
 }
 
@@ -319,7 +316,7 @@ static int read_checkpoint(struct store_tip *out, gs_store *st, const git_oid *i
 			   const char *const *want)
 {
 	git_commit *commit = NULL;
-	git_tree_entry *entry = NULL;
+	const git_tree_entry *entry;
 	git_blob *blob = NULL;
 	git_tree *tree = NULL;
 	int error;
@@ -330,8 +327,9 @@ static int read_checkpoint(struct store_tip *out, gs_store *st, const git_oid *i
 		gs_hint("run 'git session fsck --repair' to go back to the last good checkpoint");
 		goto cleanup;
 	}
-	if ((error = git_tree_entry_bypath(&entry, tree, "session.json")) < 0 ||
+	if (!(entry = git_tree_entry_byname(tree, "session.json")) ||
 	    (error = git_blob_lookup(&blob, st->repo, git_tree_entry_id(entry))) < 0) {
+		error = entry ? error : GIT_ENOTFOUND;
 		gs_error("checkpoint %s of '%s' has no readable session.json", git_oid_tostr_s(id), what);
 		if (error != GIT_ENOTFOUND)
 			gs_hint("run 'git session fsck --repair' to go back to the last good checkpoint");
@@ -357,7 +355,6 @@ cleanup:
 		out->nparts = 0;
 	}
 	git_blob_free(blob);
-	git_tree_entry_free(entry);
 	git_tree_free(tree);
 	git_commit_free(commit);
 	return error;
