@@ -468,20 +468,30 @@ static void sync_new_object_dirs(gs_store *st, const unsigned char before[256])
 }
 
 /* files/<path> updates, leaving out removals of paths the base tree lacks. */
+/* Whether base (which may be NULL) has an entry at path: a removal needs one. */
+static int in_tree(git_tree *base, const char *path)
+{
+	git_tree_entry *e = NULL;
+
+	if (!base || git_tree_entry_bypath(&e, base, path) < 0) {
+		git_error_clear();
+		return 0;
+	}
+	git_tree_entry_free(e);
+	return 1;
+}
+
 static int file_updates(git_tree_update *up, size_t *n, git_tree *base, const struct store_checkpoint *cp,
 			char **paths)
 {
 	for (size_t i = 0; i < cp->nfiles; i++) {
 		char *path = xstrfmt("files/%s", cp->files[i].path);
-		git_tree_entry *e = NULL;
 
 		if (!cp->files[i].oid) {
-			if (!base || git_tree_entry_bypath(&e, base, path) < 0) {
-				git_error_clear();
+			if (!in_tree(base, path)) {
 				free(path);
 				continue;
 			}
-			git_tree_entry_free(e);
 			up[*n].action = GIT_TREE_UPDATE_REMOVE;
 		} else {
 			up[*n].action = GIT_TREE_UPDATE_UPSERT;
@@ -543,14 +553,10 @@ static int part_updates(git_tree_update *up, size_t *n, gs_store *st, git_tree *
 {
 	for (size_t i = 0; i < cp->nparts; i++) {
 		const struct gs_part *p = &cp->parts[i];
-		git_tree_entry *e = NULL;
 
 		if (!p->text) {
-			if (!base || git_tree_entry_bypath(&e, base, p->path) < 0) {
-				git_error_clear();
+			if (!in_tree(base, p->path))
 				continue;
-			}
-			git_tree_entry_free(e);
 			up[*n].action = GIT_TREE_UPDATE_REMOVE;
 		} else {
 			up[*n].action = GIT_TREE_UPDATE_UPSERT;
