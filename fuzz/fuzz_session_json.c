@@ -26,6 +26,28 @@ static void apply(cJSON *st, const char *name, const char *args)
 	cJSON_Delete(op);
 }
 
+/* What a checkpoint stores, split into session.json and state/, must load back the same. */
+static void split_round_trip(const cJSON *st, const char *whole)
+{
+	struct state_loaded loaded;
+	struct gs_part *parts = NULL;
+	cJSON *back = NULL;
+	char *core = NULL, *err = NULL, *text;
+	size_t len, n;
+
+	if (state_split(&core, &len, &parts, &n, st, NULL, NULL, 0) < 0 ||
+	    state_load(&back, &loaded, core, len, STATE_ALL, NULL, parts, n, &err) < 0)
+		abort();
+	text = json_print(back, 1, NULL);
+	if (strcmp(text, whole))
+		abort();
+	free(text);
+	free(core);
+	free(err);
+	gs_parts_free(parts, n);
+	cJSON_Delete(back);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -63,6 +85,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (json_parse(&again, text, len, 1 << 24, &err) < 0)
 		abort();	/* what we print, we must read back */
 	cJSON_Delete(again);
+	split_round_trip(st, text);
 	free(text);
 	cJSON_Delete(st);
 	return 0;

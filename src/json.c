@@ -51,8 +51,37 @@ static int json_precheck(const char *buf, size_t len, char **err)
 	return 0;
 }
 
+static int cmp_name(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* The first key some object under v holds twice, or NULL: a document that says two things. */
+static const char *duplicate_key(const cJSON *v)
+{
+	const char *dup = NULL;
+	int n = cJSON_IsObject(v) ? cJSON_GetArraySize(v) : 0;
+
+	if (n > 1) {
+		const char **keys = xcalloc((size_t)n, sizeof(*keys));
+		int i = 0;
+
+		for (const cJSON *c = v->child; c; c = c->next)
+			keys[i++] = c->string;
+		qsort(keys, (size_t)n, sizeof(*keys), cmp_name);
+		for (i = 1; i < n && !dup; i++)
+			if (!strcmp(keys[i - 1], keys[i]))
+				dup = keys[i];
+		free(keys);
+	}
+	for (const cJSON *c = v->child; c && !dup; c = c->next)
+		dup = duplicate_key(c);
+	return dup;
+}
+
 int json_parse(cJSON **out, const char *buf, size_t len, size_t max, char **err)
 {
+	const char *dup;
 	const char *end = NULL;
 	char *copy;
 	cJSON *v;
@@ -74,6 +103,11 @@ int json_parse(cJSON **out, const char *buf, size_t len, size_t max, char **err)
 		return GS_ERROR;
 	}
 	free(copy);
+	if ((dup = duplicate_key(v))) {
+		*err = xstrfmt("the key '%s' appears twice in one object", dup);
+		cJSON_Delete(v);
+		return GS_ERROR;
+	}
 	*out = v;
 	return 0;
 }

@@ -43,6 +43,17 @@ static cJSON *default_for(const char *key)
 }
 
 /* Every token field is a number; max defaults to the budget. */
+/* The first total of tokens that is not a whole number (sums of those could overflow), or NULL. */
+static const char *token_not_whole(const cJSON *t)
+{
+	static const char *const keys[] = { "input", "output", "cached", "max", "peak", "saved" };
+
+	for (size_t i = 0; i < ARRAY_SIZE(keys); i++)
+		if (!json_is_int(json_num(t, keys[i], 0)))
+			return keys[i];
+	return NULL;
+}
+
 static cJSON *normalize_tokens(cJSON *in)
 {
 	static const char *const keys[] = { "input", "output", "cached", "max", "peak", "saved" };
@@ -199,7 +210,14 @@ int state_normalize(cJSON **out, cJSON *in, char **err)
 		}
 		if (!strcmp(key, "tokens")) {
 			cJSON *t = normalize_tokens(v);
+			const char *bad = token_not_whole(t);
+
 			cJSON_Delete(v);
+			if (bad) {
+				*err = xstrfmt("session.json: tokens.%s is not a whole number", bad);
+				cJSON_Delete(t);
+				goto cleanup;
+			}
 			v = t;
 		} else if (!v || cJSON_IsNull(v)) {
 			cJSON *d = default_for(key);

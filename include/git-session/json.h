@@ -15,7 +15,8 @@
 /*
  * Parses len bytes of buf (which need not be NUL-terminated). Refuses
  * input over max bytes, nested deeper than JSON_MAX_DEPTH, with a number
- * literal over JSON_MAX_NUMBER characters, with invalid UTF-8 or a NUL.
+ * literal over JSON_MAX_NUMBER characters, with invalid UTF-8 or a NUL,
+ * or with a key twice in one object.
  * On error *err gets a message the caller frees; *out stays NULL.
  */
 int json_parse(cJSON **out, const char *buf, size_t len, size_t max, char **err);

@@ -41,6 +41,8 @@ static void test_guards(void **unused)
 	refused("{\"a\": 1}\0xx", 11, "UTF-8");	/* NUL byte inside the input */
 	refused("{\"a\": ", 6, "invalid JSON");
 	refused("{\"a\": 1} trailing", 17, "invalid JSON");
+	refused("{\"a\": 1, \"b\": 2, \"a\": 3}", 24, "the key 'a' appears twice");
+	refused("[{\"x\": {\"k\": 1, \"k\": 1}}]", 25, "the key 'k' appears twice");
 	{
 		cJSON *v = NULL;
 		char *err = NULL;

@@ -318,6 +318,12 @@ static void test_normalize(void **unused)
 	assert_int_not_equal(state_normalize(&st, in, &err), 0);
 	assert_non_null(strstr(err, "unknown status"));
 	free(err);
+	/* totals that could overflow to infinity when added (found by fuzzing) */
+	doc = "{\"session_id\": \"x\", \"tokens\": {\"input\": 1e308, \"output\": 1e308}}";
+	assert_int_equal(json_parse(&in, doc, strlen(doc), 1 << 20, &err), 0);
+	assert_int_not_equal(state_normalize(&st, in, &err), 0);
+	assert_non_null(strstr(err, "tokens.input is not a whole number"));
+	free(err);
 	doc = "{\"session_id\": \"x\", \"phases\": {}}";
 	assert_int_equal(json_parse(&in, doc, strlen(doc), 1 << 20, &err), 0);
 	assert_int_not_equal(state_normalize(&st, in, &err), 0);
