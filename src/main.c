@@ -1,6 +1,6 @@
 /*
- * main.c - git-session's entry point: finds the command, opens the
- * repository for it, runs it, and turns its result into an exit code.
+ * main.c - git-session's entry point: finds the command and runs it
+ * (dispatch.c).
  */
 #include <locale.h>
 #include <stdio.h>
@@ -8,159 +8,26 @@
 #include <string.h>
 
 #include "git-session/cmd.h"
-#include "git-session/pager.h"
 #include "git-session/store.h"
 #include "git-session/util.h"
 
-struct command {
-	const char *name;
-	cmd_fn fn;
-	int needs_repo;
-	const char *summary;
-	int needs_network;	/* loads the CA certificates for HTTPS remotes */
-};
-
-static const struct command commands[] = {
-	{ "start", cmd_start, 1, "start a session and make it active" },
-	{ "status", cmd_status, 1, "show the state of a session" },
-	{ "show", cmd_show, 1, "show a checkpoint's state" },
-	{ "list", cmd_list, 1, "list sessions" },
-	{ "log", cmd_log, 1, "show a session's checkpoints with git log" },
-	{ "switch", cmd_switch, 1, "make another session active" },
-	{ "pause", cmd_pause, 1, "pause the active session" },
-	{ "resume", cmd_resume, 1, "resume a session" },
-	{ "close", cmd_close, 1, "complete or abort the active session" },
-	{ "archive", cmd_archive, 1, "move a session out of the live namespace" },
-	{ "unarchive", cmd_unarchive, 1, "bring an archived session back" },
-	{ "checkpoint", cmd_checkpoint, 1, "record files and take a checkpoint" },
-	{ "note", cmd_note, 1, "add a note" },
-	{ "summary", cmd_summary, 1, "set the context summary" },
-	{ "set", cmd_set, 1, "set a value under extra" },
-	{ "get", cmd_get, 1, "print a value of the state" },
-	{ "phase", cmd_phase, 1, "add phases and move them: start, complete, fail, skip, retry" },
-	{ "agent", cmd_agent, 1, "record an agent's start, progress, result or failure" },
-	{ "file", cmd_file, 1, "record files created, modified or deleted" },
-	{ "error", cmd_error, 1, "record an error, or its resolution" },
-	{ "tokens", cmd_tokens, 1, "record token use, or show the token report" },
-	{ "decide", cmd_decide, 1, "record a decision and its rationale" },
-	{ "task", cmd_task, 1, "add a task, or mark one done" },
-	{ "milestone", cmd_milestone, 1, "add a milestone, or mark one reached" },
-	{ "artifact", cmd_artifact, 1, "record an artifact the work produced" },
-	{ "diff", cmd_diff, 1, "what changed between two checkpoints" },
-	{ "timeline", cmd_timeline, 1, "draw phases, agents, failures and commits along time" },
-	{ "fsck", cmd_fsck, 1, "check every checkpoint; --repair goes back to the last good one" },
-	{ "rollback", cmd_rollback, 1, "go back to the last good (or a named) checkpoint" },
-	{ "push", cmd_push, 1, "send sessions to a remote, merging what it has first" },
-	{ "pull", cmd_pull, 1, "fetch sessions from a remote and merge them in" },
-	{ "import", cmd_import, 1, "read sessions from Maestro, Claude, Copilot, BMAD or CCW files" },
-	{ "export", cmd_export, 1, "write a session as a Maestro, Claude, Copilot, BMAD or CCW file" },
-	{ "hooks", cmd_hooks, 1, "install, remove or show the git hooks that checkpoint on commit" },
-	{ "hook", cmd_hook, 1, "run by the installed hooks" },
-	{ "__complete", cmd_complete, 1, NULL },	/* for the shell completion, not listed */
-};
-
-static void list_commands(FILE *f)
-{
-	fprintf(f, "usage: git session <command> [<args>]\n\nCommands:\n");
-	for (size_t i = 0; i < ARRAY_SIZE(commands); i++)
-		if (commands[i].summary)
-			fprintf(f, "   %-12s %s\n", commands[i].name, commands[i].summary);
-	fprintf(f, "\nSee 'git session <command> -h' for a command's options.\n");
-}
-
-/* Levenshtein distance, as git's help.c weighs it: a swap is one edit. */
-static size_t distance(const char *a, const char *b)
-{
-	size_t la = strlen(a), lb = strlen(b), *row = xcalloc(lb + 1, sizeof(*row)), d;
-
-	for (size_t j = 0; j <= lb; j++)
-		row[j] = j;
-	for (size_t i = 1; i <= la; i++) {
-		size_t diag = row[0];
-
-		row[0] = i;
-		for (size_t j = 1; j <= lb; j++) {
-			size_t up = row[j], best = diag + (a[i - 1] != b[j - 1]);
-
-			if (up + 1 < best)
-				best = up + 1;
-			if (row[j - 1] + 1 < best)
-				best = row[j - 1] + 1;
-			diag = up;
-			row[j] = best;
-		}
-	}
-	d = row[lb];
-	free(row);
-	return d;
-}
-
-/* "The most similar commands are", as git says for a mistyped command. */
-static void suggest(const char *typed)
-{
-	size_t best = (size_t)-1, n = 0;
-
-	for (size_t i = 0; i < ARRAY_SIZE(commands) && commands[i].summary; i++) {
-		size_t d = distance(typed, commands[i].name);
-		if (!strncmp(commands[i].name, typed, strlen(typed)) && *typed)
-			d = 1;	/* a prefix is as good as one typo */
-		if (d < best)
-			best = d;
-	}
-	if (best > 2)
-		return;
-	for (size_t i = 0; i < ARRAY_SIZE(commands) && commands[i].summary; i++)
-		n += distance(typed, commands[i].name) == best ||
-		     (best == 1 && *typed && !strncmp(commands[i].name, typed, strlen(typed)));
-	fprintf(stderr, "\nThe most similar command%s\n", n == 1 ? " is" : "s are");
-	for (size_t i = 0; i < ARRAY_SIZE(commands) && commands[i].summary; i++)
-		if (distance(typed, commands[i].name) == best ||
-		    (best == 1 && *typed && !strncmp(commands[i].name, typed, strlen(typed))))
-			fprintf(stderr, "\t%s\n", commands[i].name);
-}
-
-static int run(const struct command *cmd, int argc, const char **argv)
-{
-	struct cmd_ctx c = { 0 };
-	int ret;
-
-	if (cmd->needs_repo) {
-		if (store_open(&c.st) < 0)
-			return 1;
-		if (engine_init(&c.eng, c.st) < 0) {
-			store_free(c.st);
-			return 1;
-		}
-	}
-	ret = cmd->fn(argc, argv, &c);
-	fflush(stdout);
-	if (ferror(stdout) && !c.pager) {
-		gs_error("write to standard output failed");
-		ret = 1;
-	}
-	pager_finish(&c);
-	store_free(c.st);
-	return ret;
-}
-
 int main(int argc, const char **argv)
 {
+	const struct command *cmd;
 	int ret;
 
 	setlocale(LC_CTYPE, "");	/* for out_utf8(); nothing else is locale-bound */
 	if (argc < 2 || !strcmp(argv[1], "-h")) {
-		list_commands(argc < 2 ? stderr : stdout);
+		command_list(argc < 2 ? stderr : stdout);
 		return argc < 2 ? 1 : 129;
 	}
-	for (size_t i = 0; i < ARRAY_SIZE(commands); i++) {
-		if (strcmp(commands[i].name, argv[1]))
-			continue;
-		store_global_init(commands[i].needs_network);
-		ret = run(&commands[i], argc - 1, argv + 1);
-		store_global_shutdown();
-		return ret;
+	if (!(cmd = command_find(argv[1]))) {
+		gs_error("'%s' is not a git session command. See 'git session -h'.", argv[1]);
+		command_suggest(argv[1]);
+		return 1;
 	}
-	gs_error("'%s' is not a git session command. See 'git session -h'.", argv[1]);
-	suggest(argv[1]);
-	return 1;
+	store_global_init(cmd->needs_network);
+	ret = command_run(cmd, argc - 1, argv + 1);
+	store_global_shutdown();
+	return ret;
 }

@@ -11,6 +11,7 @@
 #include "git-session/engine.h"
 #include "git-session/store.h"
 
+#include <stdio.h>
 #include <sys/types.h>
 
 struct cmd_ctx {
@@ -50,8 +51,23 @@ CMD(resume); CMD(close); CMD(archive); CMD(unarchive); CMD(checkpoint); CMD(note
 CMD(summary); CMD(set); CMD(get); CMD(phase); CMD(agent); CMD(file); CMD(error);
 CMD(tokens); CMD(decide); CMD(task); CMD(milestone); CMD(artifact); CMD(diff);
 CMD(hooks); CMD(hook); CMD(fsck); CMD(rollback); CMD(timeline); CMD(complete); CMD(push); CMD(pull);
-CMD(import); CMD(export);
+CMD(import); CMD(export); CMD(mcp);
 /* `tokens add`, which `tokens` hands over to. */
 int cmd_tokens_add(int argc, const char **argv, struct cmd_ctx *c);
+
+/* The table of commands (dispatch.c). */
+struct command {
+	const char *name;
+	cmd_fn fn;
+	int needs_repo;
+	const char *summary;	/* NULL: not listed */
+	int needs_network;	/* loads the CA certificates for HTTPS remotes */
+};
+const struct command *command_find(const char *name);
+/* Opens the repository if the command needs one, runs it, flushes: its exit code. */
+int command_run(const struct command *cmd, int argc, const char **argv);
+/* The usage and command list of `git session`, and git's "most similar commands". */
+void command_list(FILE *f);
+void command_suggest(const char *typed);
 
 #endif
