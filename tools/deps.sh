@@ -11,15 +11,31 @@ do
 done
 if test -z "$missing"
 then
-	echo "deps: all present"
-	exit 0
-fi
-if test "$(id -u)" = 0
-then
-	SUDO=
+	echo "deps: all Debian packages present"
 else
-	SUDO=sudo
+	if test "$(id -u)" = 0
+	then
+		SUDO=
+	else
+		SUDO=sudo
+	fi
+	echo "deps: installing$missing"
+	$SUDO apt-get update -qq
+	DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq $missing
 fi
-echo "deps: installing$missing"
-$SUDO apt-get update -qq
-DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq $missing
+
+# The MCP end-to-end tests use the official TypeScript SDK, from npm, when
+# Node.js is here; without it they are skipped, saying so.
+top=$(cd "$(dirname "$0")/.." && pwd)
+if command -v node >/dev/null 2>&1 && command -v npm >/dev/null 2>&1
+then
+	if test -d "$top/tests/mcp/node_modules/@modelcontextprotocol/sdk"
+	then
+		echo "deps: the MCP SDK is present"
+	else
+		echo "deps: installing the MCP SDK for the tests (npm ci)"
+		(cd "$top/tests/mcp" && npm ci --no-audit --no-fund --loglevel=error)
+	fi
+else
+	echo "deps: no Node.js: the MCP end-to-end tests will be skipped"
+fi

@@ -94,6 +94,8 @@ test_have_prereq () {
 	SANITIZED) test -n "${GIT_SESSION_SANITIZED:-}" ;;
 	NOT_SANITIZED) test -z "${GIT_SESSION_SANITIZED:-}" ;;
 	NOT_ROOT) test "$(id -u)" != 0 ;;
+	MCP_SDK) command -v node >/dev/null 2>&1 &&
+		test -d "$TEST_DIRECTORY/../mcp/node_modules/@modelcontextprotocol/sdk" ;;
 	*) command -v "$(echo "$1" | tr 'A-Z' 'a-z')" >/dev/null 2>&1 ;;
 	esac
 }
