@@ -284,7 +284,12 @@ static char *read_resource(struct server *s, const cJSON *id, const char *uri)
 	words[3] = sid;
 	run_captured(&run, s, &argv);
 	if (run.code) {
-		reply = mcp_error(id, MCP_RESOURCE_NOT_FOUND, *run.err ? run.err : "resource not found");
+		/* the command's first line, as a protocol error's message */
+		const char *why = !strncmp(run.err, "error: ", 7) ? run.err + 7 : run.err;
+		char *msg = xstrndup(why, strcspn(why, "\n"));
+
+		reply = mcp_error(id, MCP_RESOURCE_NOT_FOUND, *msg ? msg : "resource not found");
+		free(msg);
 	} else {
 		result = cJSON_CreateObject();
 		c = cJSON_CreateObject();

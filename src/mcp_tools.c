@@ -354,7 +354,7 @@ static int check_args(const struct mcp_tool *t, const cJSON *args, char **err)
 {
 	const struct mcp_arg *a;
 
-	if (args && !cJSON_IsObject(args)) {
+	if (args && !cJSON_IsObject(args) && !cJSON_IsNull(args)) {
 		*err = xstrdup("arguments must be an object");
 		return GS_ERROR;
 	}
