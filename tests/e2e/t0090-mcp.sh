@@ -133,4 +133,21 @@ for line in open(sys.argv[1]): assert json.loads(line)[\"jsonrpc\"] == \"2.0\"" 
 	test_must_be_empty err
 '
 
+test_expect_success 'each configuration block in contrib/agents starts this server, and the README shows it' '
+	top=$(cd "$TEST_DIRECTORY/../.." && pwd) &&
+	for f in mcp/claude-code.mcp.json mcp/gemini-cli.settings.json mcp/vscode.mcp.json \
+		 gemini-cli/git-session/gemini-extension.json
+	do
+		python3 - "$top/contrib/agents/$f" "$top/README.md" <<-\EOF || return 1
+		import json, sys
+		text = open(sys.argv[1]).read()
+		servers = json.loads(text).get("mcpServers") or json.loads(text)["servers"]
+		s = servers["git-session"]
+		assert (s["command"], s["args"]) == ("git", ["session", "mcp"]), sys.argv[1]
+		assert "extension" in sys.argv[1] or text in open(sys.argv[2]).read(), sys.argv[1] + " is not in the README"
+		EOF
+	done &&
+	test_expect_code 129 git session mcp -h >out && grep "^usage: git session mcp$" out
+'
+
 test_done
