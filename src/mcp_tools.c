@@ -349,6 +349,19 @@ static int value_ok(const struct mcp_arg *a, const cJSON *v)
 	return ok;
 }
 
+static const char *type_words(const char *type)
+{
+	static const char *const words[][2] = {
+		{ "string", "a string" }, { "integer", "an integer" }, { "boolean", "true or false" },
+		{ "string[]", "a list of strings" }, { "integer[]", "a list of integers" },
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(words); i++)
+		if (!strcmp(type, words[i][0]))
+			return words[i][1];
+	return type;
+}
+
 /* Checks the arguments against the tool's: known, typed, present when required. */
 static int check_args(const struct mcp_tool *t, const cJSON *args, char **err)
 {
@@ -364,8 +377,7 @@ static int check_args(const struct mcp_tool *t, const cJSON *args, char **err)
 			return GS_ERROR;
 		}
 		if (!value_ok(a, v)) {
-			*err = xstrfmt("argument '%s' must be %s %s%s%s", a->name,
-				       strstr(a->type, "[]") ? "a list:" : "a", a->type,
+			*err = xstrfmt("argument '%s' must be %s%s%s", a->name, type_words(a->type),
 				       a->choices ? ", one of " : "", a->choices ? a->choices : "");
 			return GS_ERROR;
 		}

@@ -61,7 +61,7 @@ assert.match(text, /^error: note_add needs the argument 'text'/);
 text = await fails(client, "note_add", { text: "x", colour: "red" });
 assert.match(text, /takes no argument 'colour'/);
 text = await fails(client, "phase_update", { phase: "two", action: "start" });
-assert.match(text, /argument 'phase' must be a integer/);
+assert.match(text, /argument 'phase' must be an integer$/);
 await assert.rejects(client.callTool({ name: "no_such_tool", arguments: {} }), /unknown tool 'no_such_tool'/);
 
 // reads

@@ -148,12 +148,12 @@ static void test_tool_lines(void **unused)
 	tool_refused("note_add", "{}", "needs the argument 'text'");
 	tool_refused("note_add", "{\"text\": \"x\", \"colour\": 1}", "takes no argument 'colour'");
 	tool_refused("note_add", "{\"text\": 5}", "argument 'text' must be a string");
-	tool_refused("phase_update", "{\"phase\": 1.5, \"action\": \"start\"}", "'phase' must be a integer");
+	tool_refused("phase_update", "{\"phase\": 1.5, \"action\": \"start\"}", "'phase' must be an integer");
 	tool_refused("phase_update", "{\"phase\": 1, \"action\": \"explode\"}", "one of start|complete");
 	tool_refused("phase_update", "{\"phase\": 1, \"action\": \"star\"}", "one of start");
-	tool_refused("file_record", "{\"status\": \"created\", \"paths\": \"a.c\"}", "a list: string[]");
-	tool_refused("file_record", "{\"status\": \"created\", \"paths\": [1]}", "a list: string[]");
-	tool_refused("session_close", "{\"abort\": \"yes\"}", "'abort' must be a boolean");
+	tool_refused("file_record", "{\"status\": \"created\", \"paths\": \"a.c\"}", "must be a list of strings");
+	tool_refused("file_record", "{\"status\": \"created\", \"paths\": [1]}", "must be a list of strings");
+	tool_refused("session_close", "{\"abort\": \"yes\"}", "'abort' must be true or false");
 	tool_refused("session_status", "[]", "arguments must be an object");
 }
 
