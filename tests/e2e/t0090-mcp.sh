@@ -20,6 +20,9 @@ test_expect_success 'setup' '
 	echo "# design" >design.md && git add design.md && git commit -q -m design
 '
 
+# a session of the shell's own, for the tests that need one whatever ran before
+shell_session () { git session start plain --id plain -q --pause-current 2>/dev/null || git session switch -q plain; }
+
 test_expect_success MCP_SDK 'the SDK: tools and their schemas, a whole orchestration, resources' '
 	node "$mcp_js/orchestrate.mjs" >out &&
 	id=$(json_field out "d[\"id\"]") && last=$(json_field out "d[\"last\"]") &&
@@ -99,17 +102,17 @@ test_expect_success 'a 50 MB message is refused without keeping it; the next one
 sys.stdout.write(sys.argv[1] + \"\\n\")
 sys.stdout.write(\"{\\\"jsonrpc\\\":\\\"2.0\\\",\\\"id\\\":1,\\\"method\\\":\\\"tools/call\\\",\\\"params\\\":{\\\"name\\\":\\\"note_add\\\",\\\"arguments\\\":{\\\"text\\\":\\\"\" + \"x\" * (50 << 20) + \"\\\"}}}\\n\")
 sys.stdout.write(\"{\\\"jsonrpc\\\":\\\"2.0\\\",\\\"id\\\":2,\\\"method\\\":\\\"ping\\\"}\\n\")" "$init" >big.txt &&
-	git rev-parse refs/sessions/mixed >before &&
+	shell_session && git rev-parse refs/sessions/plain >before &&
 	git session mcp <big.txt >out &&
 	test_line_count = 3 out &&
 	test "$(field out 2 "(d[\"id\"], d[\"error\"][\"code\"])")" = "[null, -32600]" &&
 	field out 2 "d[\"error\"][\"message\"]" | grep "at most 8388608 bytes" &&
 	test "$(field out 3 "(d[\"id\"], d[\"result\"])")" = "[2, {}]" &&
-	git rev-parse refs/sessions/mixed >after && test_cmp before after
+	git rev-parse refs/sessions/plain >after && test_cmp before after
 '
 
 test_expect_success 'a failed call is a tool result with the command line'"'"'s message' '
-	git session switch -q mixed &&
+	shell_session &&
 	rpc "$init" "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{\"name\":\"phase_update\",\"arguments\":{\"phase\":9,\"action\":\"start\"}}}" >out &&
 	test_must_fail git session phase start 9 2>expect &&
 	test "$(field out 2 "d[\"result\"][\"isError\"]")" = true &&
