@@ -44,6 +44,14 @@ run git session tokens
 run git log --format=%s SESSION_HEAD
 run git session fsck
 echo
+echo "An agent does the same over MCP (git session mcp, JSON-RPC on stdin and stdout):"
+printf '%s\n' \
+	'{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"demo","version":"1"}}}' \
+	'{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"note_add","arguments":{"text":"retrying with a longer timeout","agent":"arch-1"}}}' >mcp-demo.txt
+echo '$ git session mcp <<'"'"'EOF'"'"'   # initialize, then tools/call note_add'
+git session mcp <mcp-demo.txt | sed -n 2p | cut -c1-160
+rm mcp-demo.txt
+echo
 echo "Everything above is plain git:"
 run git for-each-ref refs/sessions
 run git show SESSION_HEAD:session.json
