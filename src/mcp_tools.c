@@ -130,6 +130,17 @@ static const struct mcp_arg task_args[] = {
 	{ "number", "integer", 0, NULL, "With done: the task's number (from 1)" },
 	END,
 };
+static const struct mcp_arg milestone_args[] = {
+	{ "action", "string", 1, "add|done", "add a milestone, or mark it reached" },
+	{ "name", "string", 1, NULL, "The milestone" },
+	END,
+};
+static const struct mcp_arg artifact_args[] = {
+	{ "path", "string", 1, NULL, "The artifact's path, relative to the repository's working tree" },
+	{ "agent", "string", 0, NULL, "The agent that produced it" },
+	{ "phase", "integer", 0, NULL, "The phase it belongs to" },
+	END,
+};
 static const struct mcp_arg note_args[] = {
 	{ "text", "string", 1, NULL, "The note" },
 	{ "agent", "string", 0, NULL, "The agent it comes from" },
@@ -196,6 +207,10 @@ static const struct mcp_tool tools[] = {
 	  decide_args, "decide --rationale={rationale?} --agent={agent?} -- {decision}", MCP_OUT_CHANGE, 0 },
 	{ "task_update", "Add or finish a task", "Add a task to the active session, or mark one done.",
 	  task_args, "task {action} -- {title?} {number?}", MCP_OUT_CHANGE, 0 },
+	{ "milestone_update", "Add or reach a milestone", "Add a milestone to the active session, or mark one reached.",
+	  milestone_args, "milestone {action} -- {name}", MCP_OUT_CHANGE, 0 },
+	{ "artifact_record", "Record an artifact", "Record an artifact the work produced in the active session.",
+	  artifact_args, "artifact --agent={agent?} --phase={phase?} -- {path}", MCP_OUT_CHANGE, 0 },
 	{ "note_add", "Add a note", "Add a note to the active session.",
 	  note_args, "note --agent={agent?} -- {text}", MCP_OUT_CHANGE, 0 },
 	{ "summary_set", "Set the summary", "Set the active session's context summary: what to remember on resume.",

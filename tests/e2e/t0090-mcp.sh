@@ -36,6 +36,8 @@ test_expect_success MCP_SDK 'the SDK: tools and their schemas, a whole orchestra
 	test "$(json_field s "d[\"files\"][\"design.md\"][\"oid\"]")" = "$(git rev-parse HEAD:design.md)" &&
 	test "$(json_field s "d[\"notes\"][0][\"text\"]")" = "-- a note that looks like an option" &&
 	test "$(json_field s "d[\"tokens\"][\"input\"]")" = 1200 &&
+	test "$(json_field s "d[\"milestones\"][0][\"name\"]")" = "design approved" &&
+	test "$(json_field s "d[\"artifacts\"][0][\"path\"]")" = design.md &&
 	test "$(json_field s "[e[\"resolved\"] for e in d[\"errors\"]]")" = "[true, true, true]" &&
 	git session fsck >out && grep "^ok $id" out &&
 	git fsck --strict 2>err && ! grep -v "^dangling" err
@@ -74,7 +76,7 @@ test_expect_success 'before initialize only ping is answered; after it, everythi
 	test_line_count = 4 out &&
 	test "$(field out 1 "d[\"error\"][\"code\"]")" = -32600 &&
 	test "$(field out 2 "d[\"result\"]")" = "{}" &&
-	test "$(field out 4 "len(d[\"result\"][\"tools\"])")" = 21
+	test "$(field out 4 "len(d[\"result\"][\"tools\"])")" = 23
 '
 
 test_expect_success 'malformed lines and unknown methods get JSON-RPC errors; the server keeps serving' '

@@ -10,10 +10,10 @@ assert.ok(client.getServerCapabilities().resources.subscribe);
 const { tools } = await client.listTools();
 const names = tools.map((t) => t.name).sort();
 assert.deepEqual(names, [
-	"agent_update", "checkpoint", "decision_record", "error_record", "file_record", "note_add",
-	"phase_add", "phase_update", "session_close", "session_diff", "session_list", "session_pause",
-	"session_resume", "session_show", "session_start", "session_status", "session_switch",
-	"summary_set", "task_update", "tokens_add", "tokens_report",
+	"agent_update", "artifact_record", "checkpoint", "decision_record", "error_record", "file_record",
+	"milestone_update", "note_add", "phase_add", "phase_update", "session_close", "session_diff",
+	"session_list", "session_pause", "session_resume", "session_show", "session_start",
+	"session_status", "session_switch", "summary_set", "task_update", "tokens_add", "tokens_report",
 ]);
 for (const t of tools) {
 	assert.equal(t.inputSchema.type, "object", t.name);
@@ -48,6 +48,9 @@ await call(client, "error_record", { action: "add", type: "validation", message:
 await call(client, "error_record", { action: "resolve", number: 3, resolution: "fixed the lint" });
 await call(client, "task_update", { action: "add", title: "write the docs" });
 await call(client, "task_update", { action: "done", number: 1 });
+await call(client, "milestone_update", { action: "add", name: "design approved" });
+await call(client, "milestone_update", { action: "done", name: "design approved" });
+await call(client, "artifact_record", { path: "design.md", agent: "arch-1", phase: 1 });
 await call(client, "note_add", { text: "-- a note that looks like an option", agent: "coder-1" });
 await call(client, "summary_set", { text: "design done, build retried" });
 r = await call(client, "checkpoint", { paths: ["design.md"], message: "after the retry" });
