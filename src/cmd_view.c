@@ -4,6 +4,7 @@
  */
 #include "git-session/cmd.h"
 #include "git-session/json.h"
+#include "git-session/list_cache.h"
 #include "git-session/opts.h"
 #include "git-session/output.h"
 #include "git-session/pager.h"
@@ -129,48 +130,107 @@ static int list_fields(char *vals[4], struct store_tip *tip, gs_store *st, const
 	return 0;
 }
 
-/* One line of `list`, or one object of `list --json`. */
-static int list_one(cJSON *out, struct cmd_ctx *c, const char *id, const char *hex,
-		    const char *prefix, const char *active, int width)
+/* A word the cache can hold: no space, no newline, not "-". */
+static int cacheable(const char *s)
 {
-	char *ref = xstrfmt("%s%s", prefix, id), *v[4] = { NULL };
-	struct store_tip tip = { 0 };
-	int archived = !strcmp(prefix, ARCHIVE_PREFIX), is_active;
-	int error = list_fields(v, &tip, c->st, ref, hex);
-	cJSON *o;
+	return !s || (*s && strcmp(s, "-") && !strpbrk(s, " \n\r"));
+}
 
-	free(ref);
-	if (error < 0)
+/*
+ * What list shows of session id at commit hex: from the cache when it
+ * has seen that commit, else read, and added to fresh.
+ */
+static int list_entry(struct list_entry *out, struct cmd_ctx *c, const struct list_cache *cache,
+		      struct list_cache *fresh, const char *ref, const char *hex)
+{
+	const struct list_entry *known = list_cache_find(cache, hex);
+	struct store_tip tip = { 0 };
+	char *v[4] = { NULL };
+	int error;
+
+	if (known) {
+		*out = *known;
+		return 0;
+	}
+	if ((error = list_fields(v, &tip, c->st, ref, hex)) < 0)
 		return error;
-	is_active = !archived && active && !strcmp(active, id);
+	memset(out, 0, sizeof(*out));
+	snprintf(out->commit, sizeof(out->commit), "%s", hex);
+	out->time = tip.time;
+	out->status = v[0];
+	out->topic = v[1];
+	out->created = v[2];
+	out->updated = v[3];
+	store_tip_clear(&tip);
+	if (cacheable(v[0]) && cacheable(v[2]) && cacheable(v[3])) {
+		list_cache_add(fresh, hex, out->time, v[0], v[2], v[3], v[1]);
+	} else {
+		out->commit[0] = '\0';	/* not kept: the caller frees it */
+	}
+	return 0;
+}
+
+/* One line of `list`, or one object of `list --json`. */
+static void list_one(cJSON *out, const struct list_entry *e, const char *id, int archived, int active,
+		     int width)
+{
 	if (out) {
-		o = cJSON_CreateObject();
+		cJSON *o = cJSON_CreateObject();
+
 		json_set_str(o, "id", id);
-		json_set_str(o, "status", v[0]);
-		json_set_bool(o, "active", is_active);
+		json_set_str(o, "status", e->status);
+		json_set_bool(o, "active", active);
 		json_set_bool(o, "archived", archived);
-		json_set_str(o, "topic", v[1]);
-		json_set_str(o, "created", v[2]);
-		json_set_str(o, "updated", v[3]);
-		json_set_str(o, "checkpoint", tip.commit);
+		json_set_str(o, "topic", e->topic);
+		json_set_str(o, "created", e->created);
+		json_set_str(o, "updated", e->updated);
+		json_set_str(o, "checkpoint", e->commit);
 		cJSON_AddItemToArray(out, o);
 	} else {
 		struct sbuf sb = SBUF_INIT;
 		time_t t;
 
-		if (gs_time_parse_iso(&t, v[3] ? v[3] : "") < 0)
-			t = tip.time;
+		if (gs_time_parse_iso(&t, e->updated ? e->updated : "") < 0)
+			t = (time_t)e->time;
 		out_relative_time(&sb, t, time(NULL));
-		printf("%c %-*s  %-11s  %-16s  ", is_active ? '*' : ' ', width, id,
-		       archived ? "archived" : v[0], sb.buf);
-		out_text(stdout, v[1] ? v[1] : "");
+		printf("%c %-*s  %-11s  %-16s  ", active ? '*' : ' ', width, id,
+		       archived ? "archived" : e->status, sb.buf);
+		out_text(stdout, e->topic ? e->topic : "");
 		putchar('\n');
 		sbuf_release(&sb);
 	}
-	for (int i = 0; i < 4; i++)
-		free(v[i]);
-	store_tip_clear(&tip);
-	return 0;
+}
+
+static char *list_cache_path(gs_store *st)
+{
+	return xstrfmt("%ssession-list-cache", store_commondir(st));
+}
+
+/* The cache as the last list left it; empty when there is none, or it is not as written. */
+static void list_cache_load(struct list_cache *cache, gs_store *st)
+{
+	char *path = list_cache_path(st), *text = NULL;
+	size_t len;
+
+	memset(cache, 0, sizeof(*cache));
+	if (access(path, R_OK) == 0 && gs_read_file(&text, &len, path, 256u << 20) == 0)
+		list_cache_parse(cache, text, len);
+	free(text);
+	free(path);
+}
+
+/* Writes back what this list used and what it read afresh: the tips of now. */
+static void list_cache_save(gs_store *st, struct list_cache *used)
+{
+	char *path = list_cache_path(st), *text;
+	size_t len;
+
+	list_cache_sort(used);
+	text = list_cache_format(used, &len);
+	if (access(store_commondir(st), W_OK) == 0)
+		gs_write_file(path, text, len, 0644);
+	free(text);
+	free(path);
 }
 
 CMD(list)
@@ -179,6 +239,7 @@ CMD(list)
 	int all = 0, json = 0, error, width = 0;
 	char **ids = NULL, **arch = NULL, *active = NULL;
 	const char **tips = NULL, **atips = NULL;
+	struct list_cache cache = { 0 }, fresh = { 0 }, keep = { 0 };
 	size_t n = 0, na = 0;
 	cJSON *out = NULL;
 	const struct option opts[] = {
@@ -199,15 +260,44 @@ CMD(list)
 	}
 	if (json)
 		out = cJSON_CreateArray();
-	for (size_t i = 0; i < n + na && !error; i++)
-		error = list_one(out, c, i < n ? ids[i] : arch[i - n], i < n ? tips[i] : atips[i - n],
-				 i < n ? SESSIONS_PREFIX : ARCHIVE_PREFIX, active, width);
+	list_cache_load(&cache, c->st);
+	for (size_t i = 0; i < n + na && !error; i++) {
+		const char *id = i < n ? ids[i] : arch[i - n], *hex = i < n ? tips[i] : atips[i - n];
+		char *ref = xstrfmt("%s%s", i < n ? SESSIONS_PREFIX : ARCHIVE_PREFIX, id);
+		struct list_entry e;
+		size_t had = fresh.n;
+
+		if ((error = list_entry(&e, c, &cache, &fresh, ref, hex)) == 0) {
+			list_one(out, &e, id, i >= n, i < n && active && !strcmp(active, id), width);
+			if (!e.commit[0]) {	/* read, but not for the cache */
+				free(e.status);
+				free(e.created);
+				free(e.updated);
+				free(e.topic);
+			} else if (fresh.n == had) {
+				list_cache_add(&keep, hex, e.time, xstrdup(e.status),
+					       e.created ? xstrdup(e.created) : NULL,
+					       e.updated ? xstrdup(e.updated) : NULL, e.topic ? xstrdup(e.topic) : NULL);
+			}
+		}
+		free(ref);
+	}
+	if (!error && fresh.n) {
+		for (size_t i = 0; i < fresh.n; i++)
+			list_cache_add(&keep, fresh.v[i].commit, fresh.v[i].time, fresh.v[i].status,
+				       fresh.v[i].created, fresh.v[i].updated, fresh.v[i].topic);
+		fresh.n = 0;	/* keep has its strings now */
+		list_cache_save(c->st, &keep);
+	}
 	if (!error && json) {
 		char *text = json_print(out, 1, NULL);
 		fputs(text, stdout);
 		free(text);
 	}
 cleanup:
+	list_cache_clear(&cache);
+	list_cache_clear(&fresh);
+	list_cache_clear(&keep);
 	free(tips);
 	free(atips);
 	store_ids_free(ids, n);

@@ -152,6 +152,25 @@ test_expect_success 'list shows sessions, marks the active one; --json for progr
 	test "$(json_field l.json "d[0][\"checkpoint\"]")" = "$(git rev-parse SESSION_HEAD)"
 '
 
+test_expect_success 'list remembers what it read by commit; a damaged cache is read past' '
+	git session list --json >first &&
+	head -n 1 .git/session-list-cache >header &&
+	echo "git-session list cache 1" >expect && test_cmp expect header &&
+	old=$(git rev-parse SESSION_HEAD) &&
+	grep "^$old [0-9]* in_progress " .git/session-list-cache &&
+	test_tick && git session note -q "moves the tip" &&
+	git session list --json >second &&
+	test "$(json_field second "d[0][\"checkpoint\"]")" = "$(git rev-parse SESSION_HEAD)" &&
+	test "$(json_field second "d[0][\"updated\"]")" != "$(json_field first "d[0][\"updated\"]")" &&
+	grep "^$(git rev-parse SESSION_HEAD) " .git/session-list-cache &&
+	! grep "^$old " .git/session-list-cache &&
+	rm .git/session-list-cache && git session list >nocache &&
+	echo garbage >.git/session-list-cache && git session list >damaged &&
+	test_cmp nocache damaged &&
+	head -n 1 .git/session-list-cache >header && test_cmp expect header &&
+	git fsck --strict 2>err && ! grep -v "^dangling" err
+'
+
 test_expect_success 'a paused session refuses writes until resumed' '
 	git session switch $id >out &&
 	echo "Switched to session $id" >expect && test_cmp expect out &&

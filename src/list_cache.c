@@ -1,0 +1,151 @@
+/*
+ * list_cache.c - the file that remembers what `list` shows of each
+ * checkpoint (see list_cache.h). Pure: no I/O.
+ */
+#include "git-session/json.h"
+#include "git-session/list_cache.h"
+#include "git-session/util.h"
+
+#include <ctype.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void list_cache_clear(struct list_cache *c)
+{
+	for (size_t i = 0; i < c->n; i++) {
+		free(c->v[i].status);
+		free(c->v[i].created);
+		free(c->v[i].updated);
+		free(c->v[i].topic);
+	}
+	free(c->v);
+	memset(c, 0, sizeof(*c));
+}
+
+void list_cache_add(struct list_cache *c, const char *commit, int64_t time, char *status,
+		    char *created, char *updated, char *topic)
+{
+	struct list_entry *e;
+
+	if (c->n == c->alloc)
+		c->v = xrealloc(c->v, (c->alloc = c->alloc ? 2 * c->alloc : 64) * sizeof(*c->v));
+	e = &c->v[c->n++];
+	snprintf(e->commit, sizeof(e->commit), "%s", commit);
+	e->time = time;
+	e->status = status;
+	e->created = created;
+	e->updated = updated;
+	e->topic = topic;
+}
+
+static int cmp_entry(const void *a, const void *b)
+{
+	return strcmp(((const struct list_entry *)a)->commit, ((const struct list_entry *)b)->commit);
+}
+
+void list_cache_sort(struct list_cache *c)
+{
+	if (c->n)
+		qsort(c->v, c->n, sizeof(*c->v), cmp_entry);
+}
+
+const struct list_entry *list_cache_find(const struct list_cache *c, const char *commit)
+{
+	struct list_entry key;
+
+	if (!c->n || strlen(commit) != 40)
+		return NULL;
+	memcpy(key.commit, commit, sizeof(key.commit));
+	return bsearch(&key, c->v, c->n, sizeof(*c->v), cmp_entry);
+}
+
+/* The next space-separated word of *p (up to end), or NULL; "-" gives an empty word. */
+static char *next_word(const char **p, const char *end)
+{
+	const char *s = *p, *sp = memchr(s, ' ', (size_t)(end - s));
+
+	if (!sp || sp == s)
+		return NULL;
+	*p = sp + 1;
+	return xstrndup(s, (size_t)(sp - s));
+}
+
+static int parse_line(struct list_cache *c, const char *s, const char *end)
+{
+	char *commit = next_word(&s, end), *time = commit ? next_word(&s, end) : NULL;
+	char *status = time ? next_word(&s, end) : NULL, *created = status ? next_word(&s, end) : NULL;
+	char *updated = created ? next_word(&s, end) : NULL, *topic = NULL, *stop = NULL;
+	cJSON *t = NULL;
+	char *err = NULL;
+	long long when = time ? strtoll(time, &stop, 10) : 0;
+	int ok;
+
+	if (updated && json_parse(&t, s, (size_t)(end - s), 1 << 20, &err) < 0)
+		free(err);
+	ok = t && (cJSON_IsString(t) || cJSON_IsNull(t)) && strlen(commit) == 40 && stop && !*stop;
+
+	for (size_t i = 0; ok && i < 40; i++)
+		ok = isxdigit((unsigned char)commit[i]) && !isupper((unsigned char)commit[i]);
+	if (ok) {
+		topic = cJSON_IsString(t) ? xstrdup(t->valuestring) : NULL;
+		list_cache_add(c, commit, when, status, strcmp(created, "-") ? created : NULL,
+			       strcmp(updated, "-") ? updated : NULL, topic);
+		if (!strcmp(created, "-"))
+			free(created);
+		if (!strcmp(updated, "-"))
+			free(updated);
+		status = created = updated = NULL;
+	}
+	cJSON_Delete(t);
+	free(commit);
+	free(time);
+	free(status);
+	free(created);
+	free(updated);
+	return ok ? 0 : GS_ERROR;
+}
+
+int list_cache_parse(struct list_cache *out, const char *text, size_t len)
+{
+	const char *p = text, *end = text + len, *nl = memchr(p, '\n', len);
+
+	memset(out, 0, sizeof(*out));
+	for (const char *q = text; q < end; q++)	/* words are printable; the topic is JSON */
+		if ((unsigned char)*q < 0x20 && *q != '\n')
+			return GS_ERROR;
+	if (!gs_utf8_valid(text, len) || !nl || (size_t)(nl - p) != strlen(LIST_CACHE_HEADER) || memcmp(p, LIST_CACHE_HEADER, (size_t)(nl - p)))
+		return GS_ERROR;
+	for (p = nl + 1; p < end; p = nl + 1) {
+		if (!(nl = memchr(p, '\n', (size_t)(end - p))) || parse_line(out, p, nl) < 0) {
+			list_cache_clear(out);
+			return GS_ERROR;
+		}
+	}
+	list_cache_sort(out);
+	for (size_t i = 1; i < out->n; i++)
+		if (!strcmp(out->v[i - 1].commit, out->v[i].commit)) {
+			list_cache_clear(out);
+			return GS_ERROR;
+		}
+	return 0;
+}
+
+char *list_cache_format(const struct list_cache *c, size_t *len)
+{
+	struct sbuf sb = SBUF_INIT;
+
+	sbuf_adds(&sb, LIST_CACHE_HEADER "\n");
+	for (size_t i = 0; i < c->n; i++) {
+		const struct list_entry *e = &c->v[i];
+		cJSON *t = e->topic ? cJSON_CreateString(e->topic) : cJSON_CreateNull();
+		char *topic = json_print(t, 0, NULL);
+
+		sbuf_addf(&sb, "%s %" PRId64 " %s %s %s %s\n", e->commit, e->time, e->status,
+			  e->created ? e->created : "-", e->updated ? e->updated : "-", topic);
+		free(topic);
+		cJSON_Delete(t);
+	}
+	return sbuf_detach(&sb, len);
+}
