@@ -314,7 +314,8 @@ check "resume ($wide unchanged) / git status" "$(ratio "$rwide" "$gstatus")" "<=
 
 # Hooks: what they add to one git commit, with an active session.
 echo
-echo "hooks: the time they add to git commit (a one-line change staged each time)"
+echo "hooks: the time they add to git commit (a one-line change staged each time;"
+echo "added time: the median, run by run, of the hooked commit's time less the bare one's)"
 cat >"$work/commit.sh" <<'COMMIT'
 cd "$1" && echo "$$" >>bench-file && git add bench-file && shift && exec git "$@" commit -q -m bench
 COMMIT
@@ -323,15 +324,15 @@ do
 	(cd "$work/$r" && git session start hooks-bench --id hooks-bench -q --pause-current &&
 	 git session hooks install >/dev/null)
 done
-timeit "$runs" \
+# paired: each run's hooked commit against the bare one just before it
+timeit -d "$runs" \
 	sh "$work/commit.sh" "$work/big" -c core.hooksPath=/nonexistent :: \
 	sh "$work/commit.sh" "$work/big" :: \
 	sh "$work/commit.sh" "$work/small" -c core.hooksPath=/nonexistent :: \
 	sh "$work/commit.sh" "$work/small" >"$work/htimes"
 h () { sed -n "${1}p" "$work/htimes" | cut -d' ' -f1; }
 bare_big=$(h 1) hooked_big=$(h 2) bare_small=$(h 3) hooked_small=$(h 4)
-added_big=$(awk -v a="$hooked_big" -v b="$bare_big" 'BEGIN { printf "%.3f", a - b }')
-added_small=$(awk -v a="$hooked_small" -v b="$bare_small" 'BEGIN { printf "%.3f", a - b }')
+added_big=$(h 5) added_small=$(h 6)
 checkpoints=$(git -C "$work/small" log --format=%s refs/sessions/hooks-bench | grep -c "^commit [0-9a-f]*: " || true)
 row "git commit, $big files, no hooks" "$bare_big"
 row "git commit, $big files, git-session hooks" "$hooked_big"

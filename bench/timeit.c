@@ -4,8 +4,12 @@
  * order, "median min" in milliseconds and the largest resident set any
  * run reached, in KiB.
  *
- *   timeit <runs> <command> [<args>...] [:: <command> [<args>...]]...
+ *   timeit [-d] <runs> <command> [<args>...] [:: <command> [<args>...]]...
  *
+ * With -d, one more line for each pair of commands (first and second,
+ * third and fourth, ...): the median of the second's time minus the
+ * first's, run by run -- what the second adds, with the noise both
+ * runs shared taken out.
  * Each command's stdout is discarded; a failing run ends the measurement.
  */
 #include <fcntl.h>
@@ -37,11 +41,15 @@ static int cmp(const void *a, const void *b)
 int main(int argc, char **argv)
 {
 	posix_spawn_file_actions_t fa;
-	int n = argc > 2 ? atoi(argv[1]) : 0, ncmd = 0;
+	int diffs = argc > 1 && !strcmp(argv[1], "-d"), n, ncmd = 0;
 	char **cmds[64];
 	double *t;
 	long rss[64] = { 0 };
+	double pair[32] = { 0 };
 
+	argv += diffs;
+	argc -= diffs;
+	n = argc > 2 ? atoi(argv[1]) : 0;
 	if (n <= 0) {
 		fprintf(stderr, "usage: timeit <runs> <command> [<args>...] [:: <command>...]...\n");
 		return 129;
@@ -74,11 +82,24 @@ int main(int argc, char **argv)
 				return 1;
 			}
 		}
+	if (diffs) {	/* before the sort below puts each command's runs out of order */
+		double *d = calloc((size_t)n, sizeof(*d));
+
+		for (int c = 0; c + 1 < ncmd; c += 2) {
+			for (int r = 0; r < n; r++)
+				d[r] = t[(c + 1) * n + r] - t[c * n + r];
+			qsort(d, (size_t)n, sizeof(*d), cmp);
+			pair[c / 2] = n % 2 ? d[n / 2] : (d[n / 2 - 1] + d[n / 2]) / 2;
+		}
+		free(d);
+	}
 	for (int c = 0; c < ncmd; c++) {
 		double *s = t + c * n;
 		qsort(s, (size_t)n, sizeof(*s), cmp);
 		printf("%.3f %.3f %ld\n", n % 2 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2, s[0], rss[c]);
 	}
+	for (int c = 0; diffs && c + 1 < ncmd; c += 2)
+		printf("%.3f\n", pair[c / 2]);
 	free(t);
 	return 0;
 }

@@ -144,8 +144,11 @@ CMD(hooks)
 	return cmd_exit(error);
 }
 
-/* The active session when it is in progress, else quietly nothing. */
-static int hook_session(char **id, cJSON **state, struct cmd_ctx *c)
+/*
+ * The active session when it is in progress, else quietly nothing; of a
+ * large state, only the collections in wanted.
+ */
+static int hook_session(char **id, cJSON **state, struct cmd_ctx *c, unsigned wanted)
 {
 	struct store_tip tip = { 0 };
 	char *ref;
@@ -155,7 +158,7 @@ static int hook_session(char **id, cJSON **state, struct cmd_ctx *c)
 	if ((error = store_active(id, c->st)) < 0 || !*id)
 		return error;
 	ref = engine_refname(*id);
-	error = engine_load_ref(state, &tip, c->st, ref);
+	error = engine_load_some(state, &tip, c->st, ref, wanted);
 	free(ref);
 	store_tip_clear(&tip);
 	if (error == GS_ENOTFOUND)
@@ -164,6 +167,42 @@ static int hook_session(char **id, cJSON **state, struct cmd_ctx *c)
 		free(*id);	/* paused or closed: the hooks leave it alone */
 		*id = NULL;
 	}
+	return error;
+}
+
+/*
+ * The active session when it is in progress, read from the top of its
+ * session.json only: the trailer hooks run on every commit and need no
+ * more, whatever the size of the state. A top that does not scan is
+ * loaded in full, to say what is wrong.
+ */
+static int hook_session_status(char **id, struct cmd_ctx *c)
+{
+	static const char *const keys[] = { "status" };
+	struct store_tip tip = { 0 };
+	char *ref, *status = NULL;
+	cJSON *state = NULL;
+	int error;
+
+	if ((error = store_active(id, c->st)) < 0 || !*id)
+		return error;
+	ref = engine_refname(*id);
+	error = store_read_ref_want(&tip, c->st, ref, (const char *const[]){ NULL });
+	free(ref);
+	if (!error && json_scan_top(&status, tip.json, tip.len, keys, 1) == 0 && status) {
+		if (strcmp(status, "in_progress")) {
+			free(*id);
+			*id = NULL;
+		}
+	} else if (error != GS_ENOTFOUND) {
+		free(*id);
+		error = hook_session(id, &state, c, STATE_ALL);
+	}
+	if (error == GS_ENOTFOUND)
+		error = gs_error("SESSION_HEAD names '%s', which does not exist", *id);
+	free(status);
+	cJSON_Delete(state);
+	store_tip_clear(&tip);
 	return error;
 }
 
@@ -318,8 +357,11 @@ CMD(hook)
 	/* the commit hooks write without reading first: hook_write checks the status */
 	if (!strcmp(name, "pre-commit") || !strcmp(name, "post-commit"))
 		error = store_active(&id, c->st);
-	else
-		error = hook_session(&id, &state, c);
+	else if (!strcmp(name, "prepare-commit-msg") || !strcmp(name, "commit-msg"))
+		error = hook_session_status(&id, c);
+	else	/* post-checkout reads the project, post-rewrite the commits */
+		error = hook_session(&id, &state, c,
+				     strcmp(name, "post-checkout") ? state_split_bit("commits") : 0);
 	if (error < 0 || !id)
 		goto done;
 	if (!strcmp(name, "pre-commit"))

@@ -80,9 +80,15 @@ static int load_want(cJSON **state, struct state_loaded *loaded, struct store_ti
 
 int engine_load_ref(cJSON **state, struct store_tip *tip, gs_store *st, const char *refname)
 {
+	return engine_load_some(state, tip, st, refname, STATE_ALL);
+}
+
+int engine_load_some(cJSON **state, struct store_tip *tip, gs_store *st, const char *refname,
+		     unsigned wanted)
+{
 	struct state_loaded loaded;
 
-	return load_want(state, &loaded, tip, st, refname, STATE_ALL, NULL);
+	return load_want(state, &loaded, tip, st, refname, wanted, NULL);
 }
 
 int engine_load_rev(cJSON **state, struct store_tip *tip, gs_store *st, const char *rev)

@@ -16,7 +16,7 @@ const char *const state_split_keys[9] = {
 };
 #define FILES_BIT 2u
 
-static unsigned bit(const char *key)
+unsigned state_split_bit(const char *key)
 {
 	for (unsigned i = 0; i < ARRAY_SIZE(state_split_keys); i++)
 		if (!strcmp(key, state_split_keys[i]))
@@ -107,7 +107,7 @@ unsigned state_op_needs(const cJSON *op)
 			continue;
 		words = xstrdup(needs[i].needs);
 		for (w = strtok_r(words, " ", &save); w; w = strtok_r(NULL, " ", &save))
-			mask |= bit(w);
+			mask |= state_split_bit(w);
 		free(words);
 		return mask;
 	}
@@ -339,7 +339,7 @@ int state_split(char **core, size_t *len, struct gs_part **out, size_t *nout, co
 	*nout = 0;
 	loaded = loaded ? loaded : &all;
 	for (const cJSON *c = state->child; c; c = c->next) {
-		unsigned b = bit(c->string);
+		unsigned b = state_split_bit(c->string);
 		const unsigned char *only = b == FILES_BIT && loaded->partial ? loaded->shards : NULL;
 		int reached = (loaded->unloaded & b) && c->child;
 

@@ -32,6 +32,13 @@ char *engine_refname(const char *id);
  * the ref does not exist.
  */
 int engine_load_ref(cJSON **state, struct store_tip *tip, gs_store *st, const char *refname);
+/*
+ * The same, with only the collections in wanted (bits of
+ * state_split_keys) read when a large state keeps them apart; the
+ * others are empty. For readers that need a part of a large state.
+ */
+int engine_load_some(cJSON **state, struct store_tip *tip, gs_store *st, const char *refname,
+		     unsigned wanted);
 /* The same for any revision that names a checkpoint. */
 int engine_load_rev(cJSON **state, struct store_tip *tip, gs_store *st, const char *rev);
 

@@ -61,6 +61,8 @@ int state_normalize(cJSON **out, cJSON *in, char **err);
 #define STATE_ALL 0x1ffu
 extern const char *const state_split_keys[9];
 
+/* The bit of a collection kept apart when large (0 for any other key). */
+unsigned state_split_bit(const char *key);
 /* The collections op reads or writes: STATE_ALL unless it is known to need fewer. */
 unsigned state_op_needs(const cJSON *op);
 /*

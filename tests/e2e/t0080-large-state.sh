@@ -78,6 +78,19 @@ test_expect_success 'fsck --repair brings back the last good checkpoint, chunks 
 	git fsck --full 2>err && ! grep -v "^dangling" err
 '
 
+test_expect_success 'the hooks on a large session: the trailer, and a checkpoint of one shard' '
+	git session hooks install >/dev/null &&
+	echo "int f3_changed;" >src/f3.c &&
+	test_tick && git commit -q -am "change f3" &&
+	git log -1 --format=%B HEAD | grep "^Session-Id: $id$" &&
+	git log -1 --format=%s SESSION_HEAD | grep "^commit $(git rev-parse --short=7 HEAD): \"change f3\"" &&
+	changed SESSION_HEAD >out &&
+	grep -c "^state/files/" out >n && test "$(cat n)" = 1 &&
+	grep "^files/src/f3.c$" out &&
+	test "$(git rev-parse SESSION_HEAD:files/src/f3.c)" = "$(git rev-parse HEAD:src/f3.c)" &&
+	git session hooks uninstall >/dev/null
+'
+
 test_expect_success 'a session.json that names a missing folder is damage, said clearly' '
 	core=$(git rev-parse SESSION_HEAD:session.json) &&
 	op=$(git rev-parse SESSION_HEAD:op.json) &&
