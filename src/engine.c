@@ -33,15 +33,31 @@ char *engine_refname(const char *id)
 	return xstrfmt("%s%s", SESSIONS_PREFIX, id);
 }
 
-/* The names of the collections in mask, NULL-terminated, for the store. */
-static void mask_names(const char *names[10], unsigned mask)
+/*
+ * What the store is to read under state/, NULL-terminated: the folders
+ * of the collections in mask, or of the manifest only the shards given.
+ * The caller frees the list and the shard names (from index 10 on).
+ */
+static const char **want_names(unsigned mask, const unsigned char *shards)
 {
+	const char **names = xcalloc(10 + 256 + 1, sizeof(*names));
 	size_t n = 0;
 
 	for (unsigned i = 0; i < ARRAY_SIZE(state_split_keys); i++)
-		if (mask & (1u << i))
+		if ((mask & (1u << i)) && !(shards && !strcmp(state_split_keys[i], "files")))
 			names[n++] = state_split_keys[i];
-	names[n] = NULL;
+	for (unsigned i = 0; shards && (mask & state_split_bit("files")) && i < 256; i++)
+		if (shards[i])
+			names[n++] = xstrfmt("files/%02x.json", i);
+	return names;
+}
+
+static void want_free(const char **names)
+{
+	for (size_t i = 0; names[i]; i++)
+		if (strchr(names[i], '/'))
+			free((char *)names[i]);
+	free(names);
 }
 
 static int load_tip(cJSON **state, struct state_loaded *loaded, struct store_tip *tip,
@@ -66,12 +82,13 @@ static int load_tip(cJSON **state, struct state_loaded *loaded, struct store_tip
 static int load_want(cJSON **state, struct state_loaded *loaded, struct store_tip *tip,
 		     gs_store *st, const char *refname, unsigned wanted, const unsigned char *shards)
 {
-	const char *names[10];
+	const char **names = want_names(wanted, shards);
 	int error;
 
 	*state = NULL;
-	mask_names(names, wanted);
-	if ((error = store_read_ref_want(tip, st, refname, wanted == STATE_ALL ? NULL : names)) < 0)
+	error = store_read_ref_want(tip, st, refname, wanted == STATE_ALL && !shards ? NULL : names);
+	want_free(names);
+	if (error < 0)
 		return error;
 	if ((error = load_tip(state, loaded, tip, wanted, shards, refname)) < 0)
 		store_tip_clear(tip);
@@ -297,7 +314,8 @@ static int attempt(struct engine_result *r, struct store_tip *tip, struct engine
 		return GS_ESKIPPED;
 	lim.files_elsewhere = loaded.files_elsewhere;
 	if ((error = state_apply(r->state, op, &lim, &r->subject, &err)) < 0) {
-		gs_error("%s", err);
+		if (error != GS_EPARTIAL)	/* else: load all, and apply again */
+			gs_error("%s", err);
 		goto cleanup;
 	}
 	opjson = json_print(op, 1, &cp.oplen);

@@ -31,9 +31,12 @@ int arg_text(const char **out, struct apply_ctx *c, const char *key, int require
 /* Appends s to sb quoted and shortened to n characters, for subjects. */
 void subject_quote(struct sbuf *sb, const char *s, size_t n);
 
+/* How many of the paths of files the manifest of state does not hold yet. */
+int state_manifest_new(const cJSON *state, const cJSON *files);
 /*
  * Records files (path -> {oid, status}) into the manifest; status, agent
- * and phase override what each entry says when given. Returns how many.
+ * and phase override what each entry says when given. Returns how many,
+ * or GS_EPARTIAL when new paths come to a manifest not all counted.
  */
 int state_record_files(struct apply_ctx *c, const cJSON *files, const char *status,
 		       const char *agent, const cJSON *phase);

@@ -680,16 +680,61 @@ static cJSON *file_entry(struct apply_ctx *c, const cJSON *f, const cJSON *old, 
 	return e;
 }
 
+/*
+ * in (n entries, sorted by path) against the manifest (sorted too), in one
+ * pass: how many paths it does not hold; known[i], when given, gets the
+ * manifest's entry of in[i] or NULL.
+ */
+static int merge_paths(cJSON **known, cJSON *const *in, int n, const cJSON *manifest)
+{
+	const cJSON *m = manifest ? manifest->child : NULL;
+	int fresh = 0;
+
+	for (int i = 0; i < n; i++) {
+		int hit;
+
+		while (m && strcmp(m->string, in[i]->string) < 0)
+			m = m->next;
+		hit = m && !strcmp(m->string, in[i]->string);
+		fresh += !hit;
+		if (known)
+			known[i] = hit ? (cJSON *)m : NULL;
+	}
+	return fresh;
+}
+
+/* files' entries, sorted by path, in an array the caller frees. */
+static cJSON **sorted_entries(int *n, const cJSON *files)
+{
+	cJSON **in = xcalloc((size_t)cJSON_GetArraySize(files) + 1, sizeof(*in));
+
+	*n = 0;
+	for (const cJSON *f = files ? files->child : NULL; f; f = f->next)
+		in[(*n)++] = (cJSON *)f;
+	qsort(in, (size_t)*n, sizeof(*in), cmp_key);
+	return in;
+}
+
+int state_manifest_new(const cJSON *state, const cJSON *files)
+{
+	int n, fresh;
+	cJSON **in = sorted_entries(&n, files);
+
+	fresh = merge_paths(NULL, in, n, cJSON_GetObjectItemCaseSensitive(state, "files"));
+	free(in);
+	return fresh;
+}
+
 int state_record_files(struct apply_ctx *c, const cJSON *files, const char *status,
 		       const char *agent, const cJSON *phase)
 {
-	cJSON *manifest = json_obj(c->state, "files"), **in, **out, *m;
+	cJSON *manifest = json_obj(c->state, "files"), **in, **out, **known;
 	const cJSON *f;
-	int n = 0, i = 0, fresh = 0;
+	int n = 0, fresh, error = 0;
 
 	if (!cJSON_IsObject(files))
 		return apply_fail(c, "files must be an object");
-	for (f = files->child; f; f = f->next, n++) {
+	for (f = files->child; f; f = f->next) {
 		const char *oid = json_str(f, "oid"), *st = status ? status : json_str(f, "status");
 
 		if (!state_valid_path(f->string))
@@ -699,33 +744,23 @@ int state_record_files(struct apply_ctx *c, const cJSON *files, const char *stat
 		if (!!oid == !strcmp(st, "deleted"))
 			return apply_fail(c, "'%s': a deleted file has no blob, others need one", f->string);
 	}
-	/* both sorted: one pass finds each path's old entry */
-	in = xcalloc((size_t)n + 1, sizeof(*in));
-	out = xcalloc((size_t)n + 1, sizeof(*out));
-	for (f = files->child; f; f = f->next)
-		in[i++] = (cJSON *)f;
-	qsort(in, (size_t)n, sizeof(*in), cmp_key);
-	m = manifest->child;
-	for (i = 0; i < n; i++) {
-		int known;
-
-		while (m && strcmp(m->string, in[i]->string) < 0)
-			m = m->next;
-		known = m && !strcmp(m->string, in[i]->string);
-		fresh += !known;
-		out[i] = file_entry(c, in[i], known ? m : NULL, status, agent, phase);
-	}
-	if (cJSON_GetArraySize(manifest) + c->lim->files_elsewhere + fresh > STATE_MANIFEST_MAX) {
-		for (i = 0; i < n; i++)
-			cJSON_Delete(out[i]);
-		free(in);
+	in = sorted_entries(&n, files);
+	known = xcalloc((size_t)n + 1, sizeof(*known));
+	fresh = merge_paths(known, in, n, manifest);
+	if (fresh && c->lim->files_elsewhere < 0)
+		error = GS_EPARTIAL;	/* new paths: the whole manifest must be counted */
+	else if (cJSON_GetArraySize(manifest) + c->lim->files_elsewhere + fresh > STATE_MANIFEST_MAX)
+		error = apply_fail(c, "a session's manifest holds at most %d files", STATE_MANIFEST_MAX);
+	if (!error) {
+		out = xcalloc((size_t)n + 1, sizeof(*out));
+		for (int i = 0; i < n; i++)
+			out[i] = file_entry(c, in[i], known[i], status, agent, phase);
+		files_merge(manifest, out, n);
 		free(out);
-		return apply_fail(c, "a session's manifest holds at most %d files", STATE_MANIFEST_MAX);
 	}
-	files_merge(manifest, out, n);
 	free(in);
-	free(out);
-	return n;
+	free(known);
+	return error ? error : n;
 }
 
 static int op_checkpoint(struct apply_ctx *c)
@@ -737,7 +772,7 @@ static int op_checkpoint(struct apply_ctx *c)
 		return GS_ERROR;
 	if ((n = state_record_files(c, cJSON_GetObjectItemCaseSensitive(c->args, "files"),
 				    NULL, NULL, NULL)) < 0)
-		return GS_ERROR;
+		return n;
 	sbuf_adds(&c->subject, "checkpoint");
 	if (msg && *msg) {
 		sbuf_adds(&c->subject, ": ");
@@ -819,6 +854,7 @@ int state_apply(cJSON *state, const cJSON *op, const struct state_limits *lim,
 	const struct op_handler *h;
 	const char *name = op_name(op), *status;
 	const cJSON *ctx;
+	int error;
 
 	*subject = *err = NULL;
 	if (!name || !(h = find_handler(name))) {
@@ -834,9 +870,13 @@ int state_apply(cJSON *state, const cJSON *op, const struct state_limits *lim,
 		*err = xstrfmt("session '%s' is %s", json_str(state, "session_id"), status);
 		return GS_ERROR;
 	}
-	if (h->fn(&c) < 0) {
-		*err = c.err ? c.err : xstrfmt("%s failed", name);
+	if ((error = h->fn(&c)) < 0) {
 		sbuf_release(&c.subject);
+		if (error == GS_EPARTIAL) {	/* it needs more of the state than was loaded */
+			free(c.err);
+			return GS_EPARTIAL;
+		}
+		*err = c.err ? c.err : xstrfmt("%s failed", name);
 		return GS_ERROR;
 	}
 	if (strcmp(name, "session.import"))	/* an import keeps the source's time */

@@ -18,7 +18,7 @@ static int op_hook_pre_commit(struct apply_ctx *c)
 	int n = state_record_files(c, cJSON_GetObjectItemCaseSensitive(c->args, "files"), NULL, NULL, NULL);
 
 	if (n < 0)
-		return GS_ERROR;
+		return n;
 	sbuf_addf(&c->subject, "pre-commit: %d staged file%s", n, n == 1 ? "" : "s");
 	return 0;
 }
@@ -38,7 +38,7 @@ static int op_commit_record(struct apply_ctx *c)
 {
 	const cJSON *files = cJSON_GetObjectItemCaseSensitive(c->args, "files");
 	const char *id, *subject, *branch;
-	int n = cJSON_GetArraySize(files), overflow;
+	int n = cJSON_GetArraySize(files), overflow, fresh, error;
 	cJSON *m;
 
 	if (arg_text(&id, c, "id", 1) < 0 || arg_text(&subject, c, "subject", 0) < 0 ||
@@ -49,10 +49,13 @@ static int op_commit_record(struct apply_ctx *c)
 	if (find_commit(c->state, id))
 		return apply_fail(c, "commit %.7s is already recorded", id);
 	/* a commit that adds a whole tree may not fit: it is still recorded */
-	overflow = n > STATE_MANIFEST_MAX - c->lim->files_elsewhere -
+	fresh = files ? state_manifest_new(c->state, files) : 0;
+	if (fresh && c->lim->files_elsewhere < 0)
+		return GS_EPARTIAL;	/* new paths: the whole manifest must be counted */
+	overflow = fresh > STATE_MANIFEST_MAX - c->lim->files_elsewhere -
 		cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(c->state, "files"));
-	if (files && !overflow && state_record_files(c, files, NULL, NULL, NULL) < 0)
-		return GS_ERROR;
+	if (files && !overflow && (error = state_record_files(c, files, NULL, NULL, NULL)) < 0)
+		return error;
 	m = cJSON_CreateObject();
 	json_set_str(m, "id", id);
 	json_set_str(m, "subject", subject);

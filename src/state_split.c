@@ -159,27 +159,20 @@ static int part_ok(const char *key, const struct gs_part *p, size_t i, size_t co
 
 /*
  * The entries of key's parts, in one list or object; NULL with *err when
- * damaged. With shards (the manifest), only those are parsed, and the
- * entries of the others counted in *elsewhere.
+ * damaged. With shards (the manifest), only the parts of those shards.
  */
-static cJSON *gather(int *elsewhere, const char *key, const struct gs_part *p, size_t count,
-		     const unsigned char *shards, char **err)
+static cJSON *gather(const char *key, const struct gs_part *p, size_t count, const unsigned char *shards,
+		     char **err)
 {
 	int files = !strcmp(key, "files");
 	cJSON *all = files ? cJSON_CreateObject() : cJSON_CreateArray();
 
 	for (size_t i = 0; i < count; i++) {
 		cJSON *v = NULL;
-		unsigned s = 0;
+		unsigned s;
 
-		if (shards && sscanf(p[i].path + strlen("state/files/"), "%2x.json", &s) == 1 && !shards[s]) {
-			int n = json_count_members(p[i].text, p[i].len);
-
-			if (n >= 0) {
-				*elsewhere += n;
-				continue;
-			}
-		}
+		if (shards && sscanf(p[i].path + strlen("state/files/"), "%2x.json", &s) == 1 && !shards[s])
+			continue;
 		if (json_parse(&v, p[i].text, p[i].len, PART_MAX, err) < 0 || !part_ok(key, &p[i], i, count, v)) {
 			if (!*err)
 				*err = xstrfmt("'%s' is not in the right shape", p[i].path);
@@ -217,14 +210,15 @@ int state_join(struct state_loaded *out, cJSON *raw, unsigned wanted, const unsi
 		if (!(wanted & (1u << i))) {
 			out->unloaded |= 1u << i;
 			all = files ? cJSON_CreateObject() : cJSON_CreateArray();
-		} else if (!count) {
+		} else if (!count && !(files && shards)) {	/* the shards asked for may not exist yet */
 			*err = xstrfmt("'%s' is kept under state/%s/, which is missing", key, key);
 			return GS_ERROR;
-		} else if (!(all = gather(&out->files_elsewhere, key, first, count, files ? shards : NULL, err))) {
+		} else if (!(all = gather(key, first, count, files ? shards : NULL, err))) {
 			return GS_ERROR;
 		}
 		if (files && shards && (wanted & FILES_BIT)) {
 			out->partial = 1;
+			out->files_elsewhere = -1;	/* not counted: the other shards were not read */
 			memcpy(out->shards, shards, sizeof(out->shards));
 		}
 		cJSON_ReplaceItemInObjectCaseSensitive(raw, key, all);

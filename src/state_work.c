@@ -448,7 +448,7 @@ static int op_file(struct apply_ctx *c, const char *status)
 		cJSON_Delete(id);
 	}
 	if (n < 0)
-		return GS_ERROR;
+		return n;
 	if (n == 1)
 		sbuf_addf(&c->subject, "file %s: %s", status, cJSON_IsObject(files) ? files->child->string : "");
 	else

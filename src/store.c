@@ -260,12 +260,22 @@ void store_tip_clear(struct store_tip *tip)
 	memset(tip, 0, sizeof(*tip));
 }
 
-static int wanted(const char *name, const char *const *want)
+/*
+ * Whether want (NULL: everything) asks for the folder dir (2), for some
+ * blobs in it ("dir/name": 1), or not at all (0); with name, for that blob.
+ */
+static int wanted(const char *dir, const char *name, const char *const *want)
 {
-	for (; want && *want; want++)
-		if (!strcmp(*want, name))
-			return 1;
-	return !want;
+	size_t len = strlen(dir);
+	int some = 0;
+
+	for (; want && *want; want++) {
+		if (!strcmp(*want, dir))
+			return 2;
+		if (!strncmp(*want, dir, len) && (*want)[len] == '/' && (!name || !strcmp(*want + len + 1, name)))
+			some = 1;
+	}
+	return want ? some : 2;
 }
 
 /* The blobs of state/<name>/ for each name in want, in path order. */
@@ -282,8 +292,9 @@ static int read_parts(struct store_tip *out, gs_store *st, git_tree *tree, const
 	for (size_t i = 0; !error && i < git_tree_entrycount(state); i++) {
 		const git_tree_entry *e = git_tree_entry_byindex(state, i);
 		git_tree *sub = NULL;
+		int whole = wanted(git_tree_entry_name(e), NULL, want) == 2;
 
-		if (!wanted(git_tree_entry_name(e), want))
+		if (!whole && !wanted(git_tree_entry_name(e), NULL, want))
 			continue;
 		if (git_tree_lookup(&sub, st->repo, git_tree_entry_id(e)) < 0) {
 			error = GS_ERROR;
@@ -294,6 +305,8 @@ static int read_parts(struct store_tip *out, gs_store *st, git_tree *tree, const
 			git_blob *blob = NULL;
 			struct gs_part *p;
 
+			if (!whole && !wanted(git_tree_entry_name(e), git_tree_entry_name(b), want))
+				continue;
 			if (git_blob_lookup(&blob, st->repo, git_tree_entry_id(b)) < 0) {
 				error = GS_ERROR;
 				break;

@@ -23,7 +23,7 @@
 /* Limits that apply() enforces on what users and agents put in. */
 struct state_limits {
 	int max_retries;	/* session.maxRetries */
-	int files_elsewhere;	/* manifest entries not loaded: they count against its limit */
+	int files_elsewhere;	/* manifest entries not loaded, counting against its limit; -1: not counted */
 };
 #define STATE_LIMITS_INIT { STATE_DEFAULT_MAX_RETRIES, 0 }
 
@@ -77,15 +77,15 @@ struct state_loaded {
 	unsigned unloaded;		/* collections left out: empty placeholders */
 	unsigned char shards[256];	/* the manifest's shards parsed, when partial */
 	int partial;			/* only those shards of a kept-apart manifest */
-	int files_elsewhere;		/* entries of the manifest's other shards */
+	int files_elsewhere;		/* -1 when partial: the other shards' entries are not counted */
 };
 
 /*
  * Puts the parts read with session.json (raw, as parsed) back into it.
  * Collections raw keeps apart but in wanted are an error to find
  * without parts; those not in wanted become empty placeholders. With
- * shards, of a manifest kept apart only those shards are parsed; the
- * others are counted. *err (caller frees) says what is wrong with a
+ * shards, parts holds only those shards of a manifest kept apart (which
+ * need not all exist yet). *err (caller frees) says what is wrong with a
  * damaged checkpoint.
  */
 int state_join(struct state_loaded *out, cJSON *raw, unsigned wanted, const unsigned char *shards,

@@ -57,7 +57,10 @@ struct store_tip {
 void store_tip_clear(struct store_tip *tip);
 /* Reads the checkpoint a ref points at. GS_ENOTFOUND when there is no such ref. */
 int store_read_ref(struct store_tip *out, gs_store *st, const char *refname);
-/* The same, reading of state/ only the folders named in want (NULL-terminated; NULL: all). */
+/*
+ * The same, reading of state/ only what want names (NULL-terminated;
+ * NULL: all): folders ("notes"), or single blobs ("files/3a.json").
+ */
 int store_read_ref_want(struct store_tip *out, gs_store *st, const char *refname,
 			const char *const *want);
 /* Reads the checkpoint commit hex; what names it in messages. */

@@ -52,7 +52,12 @@ test_expect_success 'a file change rewrites one shard of the manifest' '
 	grep -c "^state/files/" out >n && test "$(cat n)" = 1 &&
 	grep "^files/src/f7.c$" out &&
 	git show SESSION_HEAD:session.json >core2 &&
-	session_json >joined && test "$(json_field joined "d[\"files\"][\"src/f7.c\"][\"status\"]")" = modified
+	session_json >joined && test "$(json_field joined "d[\"files\"][\"src/f7.c\"][\"status\"]")" = modified &&
+	echo "int brand_new;" >src/new.c &&
+	test_tick && git session file created -q src/new.c &&
+	changed SESSION_HEAD >out &&
+	grep -c "^state/files/" out >n && test "$(cat n)" = 1 &&
+	session_json >joined && test "$(json_field joined "len(d[\"files\"])")" = 301
 '
 
 test_expect_success 'a note on a session whose note chunk is damaged is refused; nothing is written' '
@@ -116,7 +121,7 @@ test_expect_success 'export, and merges through push and pull, carry the whole s
 	git session show --json >shown &&
 	json_field shown "[n[\"text\"] for n in d[\"notes\"][-3:]]" >last3 &&
 	grep "there" last3 && grep "here" last3 &&
-	test "$(json_field shown "len(d[\"files\"])")" = 300 &&
+	test "$(json_field shown "len(d[\"files\"])")" = 301 &&
 	git session fsck >out && grep "^ok $id" out
 '
 

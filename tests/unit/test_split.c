@@ -195,7 +195,7 @@ static void test_manifest_by_shard(void **unused)
 	assert_int_equal(state_load(&part, &loaded, core, len, STATE_ALL, set, parts, n, &err), 0);
 	assert_true(loaded.partial);
 	assert_true(cJSON_GetArraySize(json_obj(part, "files")) < 30);
-	assert_int_equal(cJSON_GetArraySize(json_obj(part, "files")) + loaded.files_elsewhere, 2000);
+	assert_int_equal(loaded.files_elsewhere, -1);	/* the other shards: not read, not counted */
 	/* a change to the shard loaded writes that shard */
 	f = cJSON_GetObjectItem(json_obj(part, "files"), "src/f0007.c");
 	json_set_str(f, "status", "modified");
@@ -211,6 +211,34 @@ static void test_manifest_by_shard(void **unused)
 	cJSON_Delete(part);
 	gs_parts_free(parts, n);
 	free(core);
+	cJSON_Delete(op);
+	cJSON_Delete(st);
+}
+
+/* With the manifest's other shards not counted, only new paths need them. */
+static void test_new_paths_need_the_count(void **unused)
+{
+	struct state_limits lim = STATE_LIMITS_INIT;
+	cJSON *st = state_with(0, 3), *op;
+	char *subject = NULL, *err = NULL;
+
+	lim.files_elsewhere = -1;
+	op = op_new("file.modified", "2025-01-02T03:04:05Z");
+	json_set_str(json_obj(json_obj(op_args(op), "files"), "src/f0001.c"), "oid",
+		     "587be6b4c3f93f93c489c0111bba5596147a26cb");
+	assert_int_equal(state_apply(st, op, &lim, &subject, &err), 0);
+	free(subject);
+	cJSON_Delete(op);
+	op = op_new("file.created", "2025-01-02T03:04:05Z");
+	json_set_str(json_obj(json_obj(op_args(op), "files"), "src/new.c"), "oid",
+		     "587be6b4c3f93f93c489c0111bba5596147a26cb");
+	assert_int_equal(state_apply(st, op, &lim, &subject, &err), GS_EPARTIAL);
+	assert_null(err);
+	assert_null(cJSON_GetObjectItem(json_obj(st, "files"), "src/new.c"));	/* nothing changed */
+	lim.files_elsewhere = 0;
+	assert_int_equal(state_apply(st, op, &lim, &subject, &err), 0);
+	assert_non_null(cJSON_GetObjectItem(json_obj(st, "files"), "src/new.c"));
+	free(subject);
 	cJSON_Delete(op);
 	cJSON_Delete(st);
 }
@@ -269,6 +297,7 @@ int main(void)
 		cmocka_unit_test(test_manifest_shards),
 		cmocka_unit_test(test_partial_load),
 		cmocka_unit_test(test_manifest_by_shard),
+		cmocka_unit_test(test_new_paths_need_the_count),
 		cmocka_unit_test(test_damaged_parts),
 		cmocka_unit_test(test_op_needs),
 	};
