@@ -82,135 +82,144 @@ static void test_small_stays_whole(void **unused)
 	cJSON_Delete(st);
 }
 
+/* A state as a checkpoint stores it: session.json and its parts. */
+struct stored {
+	char *core;
+	size_t len;
+	struct gs_part *parts;
+	size_t n;
+};
+
+/* Splits st, loaded as loaded says, against what was stored before (old); 0 or GS_EPARTIAL. */
+static int store_state(struct stored *out, const cJSON *st, const struct state_loaded *loaded,
+		       const struct stored *old)
+{
+	return state_split(&out->core, &out->len, &out->parts, &out->n, st, loaded,
+			   old ? old->parts : NULL, old ? old->n : 0);
+}
+
+static void stored_clear(struct stored *s)
+{
+	free(s->core);
+	gs_parts_free(s->parts, s->n);
+	memset(s, 0, sizeof(*s));
+}
+
 static void test_chunks_and_one_change(void **unused)
 {
 	cJSON *st = state_with(600, 0), *back, *n2;
-	struct gs_part *parts, *again;
-	size_t len, n, n_again;
-	char *core, *core2;
+	struct stored first, again;
 	struct state_loaded loaded;
 
-	assert_int_equal(state_split(&core, &len, &parts, &n, st, NULL, NULL, 0), 0);
-	assert_non_null(strstr(core, "\"notes\": \"state/notes\""));
-	assert_int_equal(n, 3);
-	assert_string_equal(parts[0].path, "state/notes/000000.json");
-	assert_string_equal(parts[2].path, "state/notes/000002.json");
-	assert_non_null(strstr(parts[2].text, "note 599"));
-	assert_null(strstr(parts[2].text, "note 511\""));
-	back = round_trip(st, core, len, parts, n, STATE_ALL, &loaded);
+	assert_int_equal(store_state(&first, st, NULL, NULL), 0);
+	assert_non_null(strstr(first.core, "\"notes\": \"state/notes\""));
+	assert_int_equal(first.n, 3);
+	assert_string_equal(first.parts[0].path, "state/notes/000000.json");
+	assert_string_equal(first.parts[2].path, "state/notes/000002.json");
+	assert_non_null(strstr(first.parts[2].text, "note 599"));
+	assert_null(strstr(first.parts[2].text, "note 511\""));
+	back = round_trip(st, first.core, first.len, first.parts, first.n, STATE_ALL, &loaded);
 	/* one more note: only the last chunk is written again */
 	n2 = cJSON_Duplicate(cJSON_GetArrayItem(json_arr(back, "notes"), 0), 1);
 	cJSON_AddItemToArray(json_arr(back, "notes"), n2);
-	assert_int_equal(state_split(&core2, &len, &again, &n_again, back, NULL, parts, n), 0);
-	assert_int_equal(n_again, 1);
-	assert_string_equal(again[0].path, "state/notes/000002.json");
-	free(core2);
-	gs_parts_free(again, n_again);
+	assert_int_equal(store_state(&again, back, NULL, &first), 0);
+	assert_int_equal(again.n, 1);
+	assert_string_equal(again.parts[0].path, "state/notes/000002.json");
+	stored_clear(&again);
 	/* down to what fits session.json: every chunk goes */
 	while (cJSON_GetArraySize(json_arr(back, "notes")) > 10)
 		cJSON_DeleteItemFromArray(json_arr(back, "notes"), 0);
-	assert_int_equal(state_split(&core2, &len, &again, &n_again, back, NULL, parts, n), 0);
-	assert_int_equal(n_again, 3);
-	for (size_t i = 0; i < n_again; i++)
-		assert_null(again[i].text);
-	assert_null(strstr(core2, "state/notes"));
-	free(core2);
-	gs_parts_free(again, n_again);
+	assert_int_equal(store_state(&again, back, NULL, &first), 0);
+	assert_int_equal(again.n, 3);
+	for (size_t i = 0; i < again.n; i++)
+		assert_null(again.parts[i].text);
+	assert_null(strstr(again.core, "state/notes"));
+	stored_clear(&again);
+	stored_clear(&first);
 	cJSON_Delete(back);
-	gs_parts_free(parts, n);
-	free(core);
 	cJSON_Delete(st);
 }
 
 static void test_manifest_shards(void **unused)
 {
 	cJSON *st = state_with(0, 2000), *back, *f;
-	struct gs_part *parts, *again;
-	size_t len, n, n_again;
-	char *core, *core2;
+	struct stored first, again;
 	struct state_loaded loaded;
 
-	assert_int_equal(state_split(&core, &len, &parts, &n, st, NULL, NULL, 0), 0);
-	assert_true(n > 200 && n <= 256);
-	assert_non_null(find(parts, n, "state/files/00.json"));
-	back = round_trip(st, core, len, parts, n, STATE_ALL, &loaded);
+	assert_int_equal(store_state(&first, st, NULL, NULL), 0);
+	assert_true(first.n > 200 && first.n <= 256);
+	assert_non_null(find(first.parts, first.n, "state/files/00.json"));
+	back = round_trip(st, first.core, first.len, first.parts, first.n, STATE_ALL, &loaded);
 	f = cJSON_Duplicate(cJSON_GetObjectItem(json_obj(back, "files"), "src/f0000.c"), 1);
 	json_set(json_obj(back, "files"), "lib/new.c", f);
-	assert_int_equal(state_split(&core2, &len, &again, &n_again, back, NULL, parts, n), 0);
-	assert_int_equal(n_again, 1);
-	assert_non_null(strstr(again[0].text, "lib/new.c"));
-	assert_string_equal(core, core2);	/* session.json itself did not change */
-	free(core2);
-	gs_parts_free(again, n_again);
+	assert_int_equal(store_state(&again, back, NULL, &first), 0);
+	assert_int_equal(again.n, 1);
+	assert_non_null(strstr(again.parts[0].text, "lib/new.c"));
+	assert_string_equal(first.core, again.core);	/* session.json itself did not change */
+	stored_clear(&again);
+	stored_clear(&first);
 	cJSON_Delete(back);
-	gs_parts_free(parts, n);
-	free(core);
 	cJSON_Delete(st);
 }
 
 static void test_partial_load(void **unused)
 {
 	cJSON *st = state_with(600, 300), *lean, *extra;
-	struct gs_part *parts, *again;
-	size_t len, n, n_again;
-	char *core, *core2;
+	struct stored first, again;
 	struct state_loaded loaded;
 
-	assert_int_equal(state_split(&core, &len, &parts, &n, st, NULL, NULL, 0), 0);
-	lean = round_trip(st, core, len, parts, n, notes_bit, &loaded);
+	assert_int_equal(store_state(&first, st, NULL, NULL), 0);
+	lean = round_trip(st, first.core, first.len, first.parts, first.n, notes_bit, &loaded);
 	assert_int_equal(loaded.unloaded, files_bit);
 	assert_int_equal(cJSON_GetArraySize(json_arr(lean, "notes")), 600);
 	assert_null(json_obj(lean, "files")->child);	/* an empty placeholder */
 	/* a change that keeps to what was loaded writes nothing else */
 	json_set_str(lean, "context_summary", "lean");
-	assert_int_equal(state_split(&core2, &len, &again, &n_again, lean, &loaded, parts, n), 0);
-	assert_int_equal(n_again, 0);
-	assert_non_null(strstr(core2, "\"files\": \"state/files\""));
-	free(core2);
+	assert_int_equal(store_state(&again, lean, &loaded, &first), 0);
+	assert_int_equal(again.n, 0);
+	assert_non_null(strstr(again.core, "\"files\": \"state/files\""));
+	stored_clear(&again);
 	/* one that reaches what was not loaded is refused */
 	extra = cJSON_CreateObject();
 	json_set_str(extra, "status", "created");
 	json_set(json_obj(lean, "files"), "x.c", extra);
-	assert_int_equal(state_split(&core2, &len, &again, &n_again, lean, &loaded, parts, n), GS_EPARTIAL);
-	assert_null(core2);
-	assert_null(again);
+	assert_int_equal(store_state(&again, lean, &loaded, &first), GS_EPARTIAL);
+	assert_null(again.core);
+	assert_null(again.parts);
 	cJSON_Delete(lean);
-	gs_parts_free(parts, n);
-	free(core);
+	stored_clear(&first);
 	cJSON_Delete(st);
 }
 
 static void test_manifest_by_shard(void **unused)
 {
 	cJSON *st = state_with(0, 2000), *part, *f, *op = op_new("file.modified", NULL);
-	struct gs_part *parts, *again;
-	size_t len, n, n_again;
-	char *core, *core2, *err = NULL;
+	struct stored first, again;
 	struct state_loaded loaded;
 	unsigned char set[256];
+	char *err = NULL;
 
 	json_set(json_obj(op_args(op), "files"), "src/f0007.c", cJSON_CreateObject());
 	assert_int_equal(state_op_shards(set, op), 1);
-	assert_int_equal(state_split(&core, &len, &parts, &n, st, NULL, NULL, 0), 0);
-	assert_int_equal(state_load(&part, &loaded, core, len, STATE_ALL, set, parts, n, &err), 0);
+	assert_int_equal(store_state(&first, st, NULL, NULL), 0);
+	assert_int_equal(state_load(&part, &loaded, first.core, first.len, STATE_ALL, set, first.parts,
+				    first.n, &err), 0);
 	assert_true(loaded.partial);
 	assert_true(cJSON_GetArraySize(json_obj(part, "files")) < 30);
 	assert_int_equal(loaded.files_elsewhere, -1);	/* the other shards: not read, not counted */
 	/* a change to the shard loaded writes that shard */
 	f = cJSON_GetObjectItem(json_obj(part, "files"), "src/f0007.c");
 	json_set_str(f, "status", "modified");
-	assert_int_equal(state_split(&core2, &len, &again, &n_again, part, &loaded, parts, n), 0);
-	assert_int_equal(n_again, 1);
-	assert_non_null(strstr(again[0].text, "\"src/f0007.c\": {\"status\": \"modified\""));
-	assert_string_equal(core, core2);
-	free(core2);
-	gs_parts_free(again, n_again);
+	assert_int_equal(store_state(&again, part, &loaded, &first), 0);
+	assert_int_equal(again.n, 1);
+	assert_non_null(strstr(again.parts[0].text, "\"src/f0007.c\": {\"status\": \"modified\""));
+	assert_string_equal(first.core, again.core);
+	stored_clear(&again);
 	/* a path of another shard is beyond what was loaded */
 	json_set(json_obj(part, "files"), "elsewhere/x.c", cJSON_Duplicate(f, 1));
-	assert_int_equal(state_split(&core2, &len, &again, &n_again, part, &loaded, parts, n), GS_EPARTIAL);
+	assert_int_equal(store_state(&again, part, &loaded, &first), GS_EPARTIAL);
 	cJSON_Delete(part);
-	gs_parts_free(parts, n);
-	free(core);
+	stored_clear(&first);
 	cJSON_Delete(op);
 	cJSON_Delete(st);
 }
