@@ -417,6 +417,9 @@ static char *answer(struct server *s, const struct mcp_msg *m)
 		return mcp_response(m->id, list_resources(s));
 	if (!strcmp(method, "resources/templates/list"))
 		return mcp_response(m->id, list_templates());
+	if (!strncmp(method, "resources/", 10) && strcmp(method, "resources/list") &&
+	    strcmp(method, "resources/templates/list") && !uri)
+		return mcp_error(m->id, MCP_INVALID_PARAMS, "invalid params: no uri");
 	if (!strcmp(method, "resources/read"))
 		return read_resource(s, m->id, uri);
 	if (!strcmp(method, "resources/subscribe") || !strcmp(method, "resources/unsubscribe"))

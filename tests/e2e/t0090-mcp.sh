@@ -86,8 +86,10 @@ test_expect_success 'malformed lines and unknown methods get JSON-RPC errors; th
 	    "{\"jsonrpc\":\"2.0\",\"id\":null,\"method\":\"ping\"}" \
 	    "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}" \
 	    "{\"jsonrpc\":\"2.0\",\"id\":8,\"method\":\"tools/call\",\"params\":{\"name\":\"nope\"}}" \
-	    "{\"jsonrpc\":\"2.0\",\"id\":9,\"method\":\"ping\"}" >out &&
-	test_line_count = 9 out &&
+	    "{\"jsonrpc\":\"2.0\",\"id\":9,\"method\":\"ping\"}" \
+	    "{\"jsonrpc\":\"2.0\",\"id\":10,\"method\":\"resources/read\",\"params\":{}}" >out &&
+	test_line_count = 10 out &&
+	test "$(field out 10 "(d[\"id\"], d[\"error\"][\"code\"])")" = "[10, -32602]" &&
 	test "$(field out 2 "d[\"error\"][\"code\"]")" = -32700 &&
 	test "$(field out 2 "d[\"id\"]")" = null &&
 	test "$(field out 3 "d[\"error\"][\"code\"]")" = -32600 &&
