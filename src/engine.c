@@ -38,16 +38,17 @@ char *engine_refname(const char *id)
  * of the collections in mask, or of the manifest only the shards given.
  * The caller frees the list and the shard names (from index 10 on).
  */
-static const char **want_names(unsigned mask, const unsigned char *shards)
+static const char **want_names(unsigned mask, const struct state_shards *shards)
 {
 	const char **names = xcalloc(10 + 256 + 1, sizeof(*names));
 	size_t n = 0;
 
 	for (unsigned i = 0; i < ARRAY_SIZE(state_split_keys); i++)
-		if ((mask & (1u << i)) && !(shards && !strcmp(state_split_keys[i], "files")))
+		if ((mask & (1u << i)) &&
+		    !(shards && !shards->count_rest && !strcmp(state_split_keys[i], "files")))
 			names[n++] = state_split_keys[i];
-	for (unsigned i = 0; shards && (mask & state_split_bit("files")) && i < 256; i++)
-		if (shards[i])
+	for (unsigned i = 0; shards && !shards->count_rest && (mask & state_split_bit("files")) && i < 256; i++)
+		if (shards->want[i])
 			names[n++] = xstrfmt("files/%02x.json", i);
 	return names;
 }
@@ -61,7 +62,7 @@ static void want_free(const char **names)
 }
 
 static int load_tip(cJSON **state, struct state_loaded *loaded, struct store_tip *tip,
-		    unsigned wanted, const unsigned char *shards, const char *what)
+		    unsigned wanted, const struct state_shards *shards, const char *what)
 {
 	char *err = NULL;
 
@@ -80,7 +81,7 @@ static int load_tip(cJSON **state, struct state_loaded *loaded, struct store_tip
  * shards, only those shards of the manifest are parsed.
  */
 static int load_want(cJSON **state, struct state_loaded *loaded, struct store_tip *tip,
-		     gs_store *st, const char *refname, unsigned wanted, const unsigned char *shards)
+		     gs_store *st, const char *refname, unsigned wanted, const struct state_shards *shards)
 {
 	const char **names = want_names(wanted, shards);
 	int error;
@@ -284,27 +285,37 @@ void engine_result_clear(struct engine_result *r)
 }
 
 /*
- * One attempt: read the tip (of session.json, only the collections the
- * operation needs, unless full), apply, write. The ref does not move
- * here. GS_EPARTIAL when the operation reached a collection not loaded.
+ * How much of a large state an attempt loads: what the operation needs,
+ * of the manifest only its paths' shards (LOAD_SHARDS), those and a
+ * count of the others (LOAD_COUNTED, for new paths), or all (LOAD_ALL).
+ * An attempt that reached further says GS_EPARTIAL; the next loads more.
+ */
+enum { LOAD_SHARDS, LOAD_COUNTED, LOAD_ALL };
+
+/*
+ * One attempt: read the tip as level says, apply, write. The ref does
+ * not move here. GS_EPARTIAL when the operation reached what was not
+ * loaded.
  */
 static int attempt(struct engine_result *r, struct store_tip *tip, struct engine *e,
 		   const char *id, const char *refname, cJSON *op, const char *body, int flags,
-		   int full)
+		   int level)
 {
 	struct store_checkpoint cp = { 0 };
 	char *err = NULL, *opjson = NULL, *msg = NULL;
 	struct store_file *files = NULL;
 	struct state_loaded loaded = { 0 };
 	struct state_limits lim = e->lim;
-	unsigned char shards[256];
-	int error, by_shard = !full && state_op_shards(shards, op);
+	struct state_shards shards;
+	int error, by_shard = level != LOAD_ALL && state_op_shards(&shards, op);
 
+	shards.count_rest = level == LOAD_COUNTED;
 	if (flags & ENGINE_CREATE) {
 		memset(tip, 0, sizeof(*tip));
 		r->state = cJSON_CreateObject();
 	} else if ((error = load_want(&r->state, &loaded, tip, e->st, refname,
-				      full ? STATE_ALL : state_op_needs(op), by_shard ? shards : NULL)) < 0) {
+				      level == LOAD_ALL ? STATE_ALL : state_op_needs(op),
+				      by_shard ? &shards : NULL)) < 0) {
 		if (error == GS_ENOTFOUND)
 			gs_error("no such session: '%s'", id);
 		return GS_ERROR;
@@ -314,7 +325,7 @@ static int attempt(struct engine_result *r, struct store_tip *tip, struct engine
 		return GS_ESKIPPED;
 	lim.files_elsewhere = loaded.files_elsewhere;
 	if ((error = state_apply(r->state, op, &lim, &r->subject, &err)) < 0) {
-		if (error != GS_EPARTIAL)	/* else: load all, and apply again */
+		if (error != GS_EPARTIAL)	/* else: load more, and apply again */
 			gs_error("%s", err);
 		goto cleanup;
 	}
@@ -344,17 +355,19 @@ int engine_commit(struct engine_result *out, struct engine *e, const char *id, c
 	unsigned seed = (unsigned)getpid() ^ (unsigned)time(NULL), delay = 500;
 	struct store_tip tip = { 0 };
 	int64_t deadline;
-	int error, broken = 0, full = 0;
+	int error, broken = 0, level = LOAD_SHARDS;
 
 	if ((error = engine_complete_op(op, e->st)) < 0)
 		goto cleanup;
 	deadline = now_ms() + e->lock_timeout_ms;
 	for (;;) {
-		if ((error = attempt(&r, &tip, e, id, refname, op, body, flags, full)) == GS_EPARTIAL &&
-		    !full) {
+		if ((error = attempt(&r, &tip, e, id, refname, op, body, flags, level)) == GS_EPARTIAL &&
+		    level != LOAD_ALL) {
+			struct state_shards by_path;
+
 			engine_result_clear(&r);
 			store_tip_clear(&tip);
-			full = 1;
+			level = level == LOAD_SHARDS && state_op_shards(&by_path, op) ? LOAD_COUNTED : LOAD_ALL;
 			continue;
 		}
 		if (error < 0)

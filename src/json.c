@@ -168,6 +168,28 @@ static char *string_token(const char *b, size_t from, size_t to)
 	return s;
 }
 
+int json_count_members(const char *buf, size_t len)
+{
+	size_t i = skip_ws(buf, 0, len);
+	int n = 0;
+
+	if (i >= len || buf[i] != '{')
+		return GS_ERROR;
+	for (i = skip_ws(buf, i + 1, len); i < len && buf[i] != '}'; n++) {
+		size_t kend = buf[i] == '"' ? skip_string(buf, i, len) : 0, vend;
+
+		i = kend ? skip_ws(buf, kend, len) : len;
+		if (i >= len || buf[i] != ':' || !(vend = skip_value(buf, skip_ws(buf, i + 1, len), len)))
+			return GS_ERROR;
+		i = skip_ws(buf, vend, len);
+		if (i < len && buf[i] == ',')
+			i = skip_ws(buf, i + 1, len);
+		else if (i >= len || buf[i] != '}')
+			return GS_ERROR;
+	}
+	return i < len ? n : GS_ERROR;
+}
+
 int json_scan_top(char **vals, const char *buf, size_t len, const char *const *keys, size_t n)
 {
 	size_t i = skip_ws(buf, 0, len), found = 0;

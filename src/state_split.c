@@ -76,7 +76,7 @@ static unsigned shard(const char *path)
 	return h & 0xff;
 }
 
-int state_op_shards(unsigned char set[256], const cJSON *op)
+int state_op_shards(struct state_shards *out, const cJSON *op)
 {
 	static const char *const by_path[] = {
 		"file.created", "file.modified", "file.deleted", "checkpoint", "hook.pre-commit", "commit.record",
@@ -89,9 +89,9 @@ int state_op_shards(unsigned char set[256], const cJSON *op)
 		known |= !strcmp(name, by_path[i]);
 	if (!known || !cJSON_IsObject(files))
 		return 0;
-	memset(set, 0, 256);
+	memset(out, 0, sizeof(*out));
 	for (const cJSON *f = files->child; f; f = f->next)
-		set[shard(f->string)] = 1;
+		out->want[shard(f->string)] = 1;
 	return 1;
 }
 
@@ -159,10 +159,11 @@ static int part_ok(const char *key, const struct gs_part *p, size_t i, size_t co
 
 /*
  * The entries of key's parts, in one list or object; NULL with *err when
- * damaged. With shards (the manifest), only the parts of those shards.
+ * damaged. With shards (the manifest), only the parts of the shards
+ * wanted; the entries of the others are counted in *elsewhere.
  */
-static cJSON *gather(const char *key, const struct gs_part *p, size_t count, const unsigned char *shards,
-		     char **err)
+static cJSON *gather(int *elsewhere, const char *key, const struct gs_part *p, size_t count,
+		     const struct state_shards *shards, char **err)
 {
 	int files = !strcmp(key, "files");
 	cJSON *all = files ? cJSON_CreateObject() : cJSON_CreateArray();
@@ -170,9 +171,13 @@ static cJSON *gather(const char *key, const struct gs_part *p, size_t count, con
 	for (size_t i = 0; i < count; i++) {
 		cJSON *v = NULL;
 		unsigned s;
+		int n;
 
-		if (shards && sscanf(p[i].path + strlen("state/files/"), "%2x.json", &s) == 1 && !shards[s])
+		if (shards && sscanf(p[i].path + strlen("state/files/"), "%2x.json", &s) == 1 && !shards->want[s] &&
+		    (n = json_count_members(p[i].text, p[i].len)) >= 0) {
+			*elsewhere += n;
 			continue;
+		}
 		if (json_parse(&v, p[i].text, p[i].len, PART_MAX, err) < 0 || !part_ok(key, &p[i], i, count, v)) {
 			if (!*err)
 				*err = xstrfmt("'%s' is not in the right shape", p[i].path);
@@ -187,7 +192,7 @@ static cJSON *gather(const char *key, const struct gs_part *p, size_t count, con
 	return all;
 }
 
-int state_join(struct state_loaded *out, cJSON *raw, unsigned wanted, const unsigned char *shards,
+int state_join(struct state_loaded *out, cJSON *raw, unsigned wanted, const struct state_shards *shards,
 	       const struct gs_part *parts, size_t n, char **err)
 {
 	memset(out, 0, sizeof(*out));
@@ -213,13 +218,14 @@ int state_join(struct state_loaded *out, cJSON *raw, unsigned wanted, const unsi
 		} else if (!count && !(files && shards)) {	/* the shards asked for may not exist yet */
 			*err = xstrfmt("'%s' is kept under state/%s/, which is missing", key, key);
 			return GS_ERROR;
-		} else if (!(all = gather(key, first, count, files ? shards : NULL, err))) {
+		} else if (!(all = gather(&out->files_elsewhere, key, first, count, files ? shards : NULL, err))) {
 			return GS_ERROR;
 		}
 		if (files && shards && (wanted & FILES_BIT)) {
 			out->partial = 1;
-			out->files_elsewhere = -1;	/* not counted: the other shards were not read */
-			memcpy(out->shards, shards, sizeof(out->shards));
+			if (!shards->count_rest)
+				out->files_elsewhere = -1;	/* the other shards were not read */
+			memcpy(out->shards, shards->want, sizeof(out->shards));
 		}
 		cJSON_ReplaceItemInObjectCaseSensitive(raw, key, all);
 	}
@@ -227,7 +233,7 @@ int state_join(struct state_loaded *out, cJSON *raw, unsigned wanted, const unsi
 }
 
 int state_load(cJSON **out, struct state_loaded *loaded, const char *text, size_t len,
-	       unsigned wanted, const unsigned char *shards, const struct gs_part *parts, size_t n,
+	       unsigned wanted, const struct state_shards *shards, const struct gs_part *parts, size_t n,
 	       char **err)
 {
 	cJSON *raw = NULL;

@@ -29,6 +29,8 @@ int json_parse(cJSON **out, const char *buf, size_t len, size_t max, char **err)
  * GS_ERROR when the text read is not a JSON object.
  */
 int json_scan_top(char **vals, const char *buf, size_t len, const char *const *keys, size_t n);
+/* How many members the JSON object buf holds, skimmed, not built; GS_ERROR when it is not one. */
+int json_count_members(const char *buf, size_t len);
 
 /*
  * Prints v as JSON: pretty (two-space indent, one key per line, trailing

@@ -65,34 +65,39 @@ extern const char *const state_split_keys[9];
 unsigned state_split_bit(const char *key);
 /* The collections op reads or writes: STATE_ALL unless it is known to need fewer. */
 unsigned state_op_needs(const cJSON *op);
+/* Of a manifest kept apart, the shards to parse, and whether the others were read to be counted. */
+struct state_shards {
+	unsigned char want[256];
+	int count_rest;
+};
 /*
  * For an operation that reads and writes only the manifest entries of
- * the paths it names, the shards those live in (set[i] = 1); 0 when op
- * is not one.
+ * the paths it names, the shards those live in; 0 when op is not one.
  */
-int state_op_shards(unsigned char set[256], const cJSON *op);
+int state_op_shards(struct state_shards *out, const cJSON *op);
 
 /* What of a state state_join loaded, for state_split. */
 struct state_loaded {
 	unsigned unloaded;		/* collections left out: empty placeholders */
 	unsigned char shards[256];	/* the manifest's shards parsed, when partial */
 	int partial;			/* only those shards of a kept-apart manifest */
-	int files_elsewhere;		/* -1 when partial: the other shards' entries are not counted */
+	int files_elsewhere;		/* entries of the other shards; -1: not counted */
 };
 
 /*
  * Puts the parts read with session.json (raw, as parsed) back into it.
  * Collections raw keeps apart but in wanted are an error to find
  * without parts; those not in wanted become empty placeholders. With
- * shards, parts holds only those shards of a manifest kept apart (which
- * need not all exist yet). *err (caller frees) says what is wrong with a
- * damaged checkpoint.
+ * shards, of a manifest kept apart only the shards wanted are parsed
+ * (they need not all exist yet), and the others counted when they were
+ * read (count_rest), else files_elsewhere is -1. *err (caller frees) says
+ * what is wrong with a damaged checkpoint.
  */
-int state_join(struct state_loaded *out, cJSON *raw, unsigned wanted, const unsigned char *shards,
+int state_join(struct state_loaded *out, cJSON *raw, unsigned wanted, const struct state_shards *shards,
 	       const struct gs_part *parts, size_t n, char **err);
 /* Parses session.json, joins its parts and normalises: what a reader of a checkpoint does. */
 int state_load(cJSON **out, struct state_loaded *loaded, const char *text, size_t len,
-	       unsigned wanted, const unsigned char *shards, const struct gs_part *parts, size_t n,
+	       unsigned wanted, const struct state_shards *shards, const struct gs_part *parts, size_t n,
 	       char **err);
 
 /*

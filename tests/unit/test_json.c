@@ -191,6 +191,15 @@ static void scan(const char *text, int want, const char *a, const char *b)
 	free(v[1]);
 }
 
+static void test_count_members(void **unused)
+{
+	const char *texts[] = { "{}", " {\"a\": 1}\n", "{\"a\": {\"b\": [1, \"}\"]}, \"c\": null}", "[1]", "{\"a\": 1", "" };
+	const int want[] = { 0, 1, 2, GS_ERROR, GS_ERROR, GS_ERROR };
+
+	for (size_t i = 0; i < ARRAY_SIZE(texts); i++)
+		assert_int_equal(json_count_members(texts[i], strlen(texts[i])), want[i]);
+}
+
 static void test_scan_top(void **unused)
 {
 	scan("{\"a\": \"x\", \"b\": \"y\"}", 0, "x", "y");
@@ -221,6 +230,7 @@ int main(void)
 		cmocka_unit_test(test_round_trip),
 		cmocka_unit_test(test_set_keeps_position),
 		cmocka_unit_test(test_scan_top),
+		cmocka_unit_test(test_count_members),
 		cmocka_unit_test(test_time),
 		cmocka_unit_test(test_utf8),
 		cmocka_unit_test(test_sbuf),

@@ -196,17 +196,25 @@ static void test_manifest_by_shard(void **unused)
 	cJSON *st = state_with(0, 2000), *part, *f, *op = op_new("file.modified", NULL);
 	struct stored first, again;
 	struct state_loaded loaded;
-	unsigned char set[256];
+	struct state_shards set;
 	char *err = NULL;
 
 	json_set(json_obj(op_args(op), "files"), "src/f0007.c", cJSON_CreateObject());
-	assert_int_equal(state_op_shards(set, op), 1);
+	assert_int_equal(state_op_shards(&set, op), 1);
 	assert_int_equal(store_state(&first, st, NULL, NULL), 0);
-	assert_int_equal(state_load(&part, &loaded, first.core, first.len, STATE_ALL, set, first.parts,
+	/* every shard given, but the others only counted */
+	set.count_rest = 1;
+	assert_int_equal(state_load(&part, &loaded, first.core, first.len, STATE_ALL, &set, first.parts,
 				    first.n, &err), 0);
 	assert_true(loaded.partial);
 	assert_true(cJSON_GetArraySize(json_obj(part, "files")) < 30);
-	assert_int_equal(loaded.files_elsewhere, -1);	/* the other shards: not read, not counted */
+	assert_int_equal(cJSON_GetArraySize(json_obj(part, "files")) + loaded.files_elsewhere, 2000);
+	cJSON_Delete(part);
+	/* not read: not counted */
+	set.count_rest = 0;
+	assert_int_equal(state_load(&part, &loaded, first.core, first.len, STATE_ALL, &set, first.parts,
+				    first.n, &err), 0);
+	assert_int_equal(loaded.files_elsewhere, -1);
 	/* a change to the shard loaded writes that shard */
 	f = cJSON_GetObjectItem(json_obj(part, "files"), "src/f0007.c");
 	json_set_str(f, "status", "modified");
