@@ -181,27 +181,20 @@ static int hook_session_status(char **id, struct cmd_ctx *c)
 	static const char *const keys[] = { "status" };
 	struct store_tip tip = { 0 };
 	char *ref, *status = NULL;
-	cJSON *state = NULL;
 	int error;
 
 	if ((error = store_active(id, c->st)) < 0 || !*id)
 		return error;
 	ref = engine_refname(*id);
-	error = store_read_ref_want(&tip, c->st, ref, (const char *const[]){ NULL });
+	error = engine_peek(&status, &tip, c->st, ref, NULL, keys, 1);
 	free(ref);
-	if (!error && json_scan_top(&status, tip.json, tip.len, keys, 1) == 0 && status) {
-		if (strcmp(status, "in_progress")) {
-			free(*id);
-			*id = NULL;
-		}
-	} else if (error != GS_ENOTFOUND) {
-		free(*id);
-		error = hook_session(id, &state, c, STATE_ALL);
-	}
 	if (error == GS_ENOTFOUND)
 		error = gs_error("SESSION_HEAD names '%s', which does not exist", *id);
+	if (!error && strcmp(status, "in_progress")) {
+		free(*id);	/* paused or closed: the hooks leave it alone */
+		*id = NULL;
+	}
 	free(status);
-	cJSON_Delete(state);
 	store_tip_clear(&tip);
 	return error;
 }

@@ -132,14 +132,22 @@ static cJSON *tool_error(const char *text)
 	return r;
 }
 
-/* The session a command wrote to, read from what it printed, else the active one. */
-static char *written_session(struct server *s, const char *out)
+/*
+ * The session a command wrote to and its checkpoint, from what it
+ * printed ("[<id> <abbrev>] ...", "Started session <id>"), else the
+ * active session; the checkpoint NULL when the output names none.
+ */
+static char *written_session(char **commit, struct server *s, const char *out)
 {
 	char *id = NULL;
-	size_t n;
+	size_t n, m;
 
-	if (out[0] == '[' && (n = strcspn(out + 1, " ]")) && out[1 + n] == ' ')
+	*commit = NULL;
+	if (out[0] == '[' && (n = strcspn(out + 1, " ]")) && out[1 + n] == ' ' &&
+	    (m = strcspn(out + 2 + n, "]")) && out[2 + n + m] == ']') {
+		*commit = xstrndup(out + 2 + n, m);
 		return xstrndup(out + 1, n);
+	}
 	if (!strncmp(out, "Started session ", 16))
 		return xstrndup(out + 16, strcspn(out + 16, "\n"));
 	if (store_active(&id, s->st) < 0)
@@ -147,23 +155,24 @@ static char *written_session(struct server *s, const char *out)
 	return id;
 }
 
-/* {session, checkpoint, subject, output} after a command that writes. */
+/*
+ * {session, checkpoint, subject, output} after a command that writes:
+ * the checkpoint it printed, else the session's latest.
+ */
 static cJSON *change_result(struct server *s, const char *out)
 {
 	cJSON *r = cJSON_CreateObject();
-	char *id = written_session(s, out), *ref = id ? xstrfmt("%s%s", SESSIONS_PREFIX, id) : NULL;
+	char *commit, *id = written_session(&commit, s, out), *ref = id ? xstrfmt("%s%s", SESSIONS_PREFIX, id) : NULL;
 	struct store_tip tip = { 0 };
+	int error = !ref ? GS_ERROR : commit ? store_read_commit(&tip, s->st, commit, ref)
+				    : store_read_ref_want(&tip, s->st, ref, (const char *const[]){ NULL });
 
 	json_set_str(r, "session", id ? id : "");
-	if (ref && store_read_ref_want(&tip, s->st, ref, (const char *const[]){ NULL }) == 0) {
-		json_set_str(r, "checkpoint", tip.commit);
-		json_set_str(r, "subject", tip.subject);
-	} else {
-		json_set_str(r, "checkpoint", "");
-		json_set_str(r, "subject", "");
-	}
+	json_set_str(r, "checkpoint", error ? "" : tip.commit);
+	json_set_str(r, "subject", error ? "" : tip.subject);
 	json_set_str(r, "output", out);
 	store_tip_clear(&tip);
+	free(commit);
 	free(ref);
 	free(id);
 	return r;

@@ -104,69 +104,29 @@ cleanup:
 }
 
 /*
- * What list shows of a session, read from the top of its session.json
- * without parsing the rest: list must not cost the size of every state.
- * A text that does not scan is loaded in full, to say what is wrong.
+ * What list shows of the session at commit hex: the cache's entry (marked
+ * used), else read from the top of its session.json -- list must not cost
+ * the size of every state -- and added to fresh.
  */
-static int list_fields(char *vals[4], struct store_tip *tip, gs_store *st, const char *ref,
-		       const char *hex)
+static int list_entry(const struct list_entry **out, struct cmd_ctx *c, const struct list_cache *cache,
+		      unsigned char *used, struct list_cache *fresh, const char *ref, const char *hex)
 {
 	static const char *const keys[] = { "status", "topic", "created", "updated" };
-	cJSON *state = NULL;
-	int error;
-
-	if ((error = store_read_commit(tip, st, hex, ref)) < 0)
-		return error;
-	if (json_scan_top(vals, tip->json, tip->len, keys, 4) == 0 && vals[0])
-		return 0;
-	for (int i = 0; i < 4; i++)
-		free(vals[i]);
-	store_tip_clear(tip);
-	if ((error = engine_load_ref(&state, tip, st, ref)) < 0)
-		return error;
-	for (int i = 0; i < 4; i++)
-		vals[i] = json_str(state, keys[i]) ? xstrdup(json_str(state, keys[i])) : NULL;
-	cJSON_Delete(state);
-	return 0;
-}
-
-/* A word the cache can hold: no space, no newline, not "-". */
-static int cacheable(const char *s)
-{
-	return !s || (*s && strcmp(s, "-") && !strpbrk(s, " \n\r"));
-}
-
-/*
- * What list shows of session id at commit hex: from the cache when it
- * has seen that commit, else read, and added to fresh.
- */
-static int list_entry(struct list_entry *out, struct cmd_ctx *c, const struct list_cache *cache,
-		      struct list_cache *fresh, const char *ref, const char *hex)
-{
 	const struct list_entry *known = list_cache_find(cache, hex);
 	struct store_tip tip = { 0 };
 	char *v[4] = { NULL };
 	int error;
 
 	if (known) {
-		*out = *known;
+		used[known - cache->v] = 1;
+		*out = known;
 		return 0;
 	}
-	if ((error = list_fields(v, &tip, c->st, ref, hex)) < 0)
+	if ((error = engine_peek(v, &tip, c->st, ref, hex, keys, 4)) < 0)
 		return error;
-	memset(out, 0, sizeof(*out));
-	snprintf(out->commit, sizeof(out->commit), "%s", hex);
-	out->time = tip.time;
-	out->status = v[0];
-	out->topic = v[1];
-	out->created = v[2];
-	out->updated = v[3];
+	list_cache_add(fresh, hex, tip.time, v[0], v[2], v[3], v[1]);
 	store_tip_clear(&tip);
-	if (cacheable(v[0]) && cacheable(v[2]) && cacheable(v[3])) {
-		list_cache_add(fresh, hex, out->time, v[0], v[2], v[3], v[1]);
-	} else {
-		out->commit[0] = '\0';	/* not kept: the caller frees it */
-	}
+	*out = &fresh->v[fresh->n - 1];
 	return 0;
 }
 
@@ -219,18 +179,26 @@ static void list_cache_load(struct list_cache *cache, gs_store *st)
 	free(path);
 }
 
-/* Writes back what this list used and what it read afresh: the tips of now. */
-static void list_cache_save(gs_store *st, struct list_cache *used)
+/* Writes back the entries this list used and those it read afresh: the tips of now. */
+static void list_cache_save(gs_store *st, const struct list_cache *cache, const unsigned char *used,
+			    const struct list_cache *fresh)
 {
+	struct list_cache now = { xcalloc(cache->n + fresh->n + 1, sizeof(*now.v)), 0, 0 };
 	char *path = list_cache_path(st), *text;
 	size_t len;
 
-	list_cache_sort(used);
-	text = list_cache_format(used, &len);
+	for (size_t i = 0; i < cache->n; i++)	/* copies that share the strings: only now.v is freed */
+		if (used[i])
+			now.v[now.n++] = cache->v[i];
+	memcpy(now.v + now.n, fresh->v, fresh->n * sizeof(*now.v));
+	now.n += fresh->n;
+	list_cache_sort(&now);
+	text = list_cache_format(&now, &len);
 	if (access(store_commondir(st), W_OK) == 0)
 		gs_write_file(path, text, len, 0644);
 	free(text);
 	free(path);
+	free(now.v);
 }
 
 CMD(list)
@@ -239,7 +207,8 @@ CMD(list)
 	int all = 0, json = 0, error, width = 0;
 	char **ids = NULL, **arch = NULL, *active = NULL;
 	const char **tips = NULL, **atips = NULL;
-	struct list_cache cache = { 0 }, fresh = { 0 }, keep = { 0 };
+	struct list_cache cache = { 0 }, fresh = { 0 };
+	unsigned char *used = NULL;
 	size_t n = 0, na = 0;
 	cJSON *out = NULL;
 	const struct option opts[] = {
@@ -261,34 +230,18 @@ CMD(list)
 	if (json)
 		out = cJSON_CreateArray();
 	list_cache_load(&cache, c->st);
+	used = xcalloc(cache.n + 1, 1);
 	for (size_t i = 0; i < n + na && !error; i++) {
 		const char *id = i < n ? ids[i] : arch[i - n], *hex = i < n ? tips[i] : atips[i - n];
 		char *ref = xstrfmt("%s%s", i < n ? SESSIONS_PREFIX : ARCHIVE_PREFIX, id);
-		struct list_entry e;
-		size_t had = fresh.n;
+		const struct list_entry *e;
 
-		if ((error = list_entry(&e, c, &cache, &fresh, ref, hex)) == 0) {
-			list_one(out, &e, id, i >= n, i < n && active && !strcmp(active, id), width);
-			if (!e.commit[0]) {	/* read, but not for the cache */
-				free(e.status);
-				free(e.created);
-				free(e.updated);
-				free(e.topic);
-			} else if (fresh.n == had) {
-				list_cache_add(&keep, hex, e.time, xstrdup(e.status),
-					       e.created ? xstrdup(e.created) : NULL,
-					       e.updated ? xstrdup(e.updated) : NULL, e.topic ? xstrdup(e.topic) : NULL);
-			}
-		}
+		if ((error = list_entry(&e, c, &cache, used, &fresh, ref, hex)) == 0)
+			list_one(out, e, id, i >= n, i < n && active && !strcmp(active, id), width);
 		free(ref);
 	}
-	if (!error && fresh.n) {
-		for (size_t i = 0; i < fresh.n; i++)
-			list_cache_add(&keep, fresh.v[i].commit, fresh.v[i].time, fresh.v[i].status,
-				       fresh.v[i].created, fresh.v[i].updated, fresh.v[i].topic);
-		fresh.n = 0;	/* keep has its strings now */
-		list_cache_save(c->st, &keep);
-	}
+	if (!error && fresh.n)
+		list_cache_save(c->st, &cache, used, &fresh);
 	if (!error && json) {
 		char *text = json_print(out, 1, NULL);
 		fputs(text, stdout);
@@ -297,7 +250,7 @@ CMD(list)
 cleanup:
 	list_cache_clear(&cache);
 	list_cache_clear(&fresh);
-	list_cache_clear(&keep);
+	free(used);
 	free(tips);
 	free(atips);
 	store_ids_free(ids, n);

@@ -11,7 +11,6 @@
 #include <time.h>
 #include <unistd.h>
 
-
 int engine_init(struct engine *e, gs_store *st)
 {
 	int64_t v;
@@ -83,12 +82,13 @@ static int load_tip(cJSON **state, struct state_loaded *loaded, struct store_tip
 static int load_want(cJSON **state, struct state_loaded *loaded, struct store_tip *tip,
 		     gs_store *st, const char *refname, unsigned wanted, const struct state_shards *shards)
 {
-	const char **names = want_names(wanted, shards);
+	const char **names = wanted == STATE_ALL && !shards ? NULL : want_names(wanted, shards);
 	int error;
 
 	*state = NULL;
-	error = store_read_ref_want(tip, st, refname, wanted == STATE_ALL && !shards ? NULL : names);
-	want_free(names);
+	error = store_read_ref_want(tip, st, refname, names);
+	if (names)
+		want_free(names);
 	if (error < 0)
 		return error;
 	if ((error = load_tip(state, loaded, tip, wanted, shards, refname)) < 0)
@@ -120,6 +120,28 @@ int engine_load_rev(cJSON **state, struct store_tip *tip, gs_store *st, const ch
 	if ((error = load_tip(state, &loaded, tip, STATE_ALL, NULL, rev)) < 0)
 		store_tip_clear(tip);
 	return error;
+}
+
+int engine_peek(char **vals, struct store_tip *tip, gs_store *st, const char *refname, const char *hex,
+		const char *const *keys, size_t n)
+{
+	cJSON *state = NULL;
+	int error = hex ? store_read_commit(tip, st, hex, refname)
+			: store_read_ref_want(tip, st, refname, (const char *const[]){ NULL });
+
+	if (error < 0)
+		return error;
+	if (json_scan_top(vals, tip->json, tip->len, keys, n) == 0 && vals[0])
+		return 0;
+	for (size_t i = 0; i < n; i++)
+		free(vals[i]);
+	store_tip_clear(tip);
+	if ((error = engine_load_ref(&state, tip, st, refname)) < 0)
+		return error;	/* it says what is wrong */
+	for (size_t i = 0; i < n; i++)
+		vals[i] = json_str(state, keys[i]) ? xstrdup(json_str(state, keys[i])) : NULL;
+	cJSON_Delete(state);
+	return 0;
 }
 
 int engine_write(char out[HEX_SZ], gs_store *st, struct store_checkpoint *cp, const cJSON *state,
@@ -299,23 +321,23 @@ enum { LOAD_SHARDS, LOAD_COUNTED, LOAD_ALL };
  */
 static int attempt(struct engine_result *r, struct store_tip *tip, struct engine *e,
 		   const char *id, const char *refname, cJSON *op, const char *body, int flags,
-		   int level)
+		   int level, struct state_shards *shards)
 {
 	struct store_checkpoint cp = { 0 };
 	char *err = NULL, *opjson = NULL, *msg = NULL;
 	struct store_file *files = NULL;
 	struct state_loaded loaded = { 0 };
 	struct state_limits lim = e->lim;
-	struct state_shards shards;
-	int error, by_shard = level != LOAD_ALL && state_op_shards(&shards, op);
+	int error;
 
-	shards.count_rest = level == LOAD_COUNTED;
+	if (shards)
+		shards->count_rest = level == LOAD_COUNTED;
 	if (flags & ENGINE_CREATE) {
 		memset(tip, 0, sizeof(*tip));
 		r->state = cJSON_CreateObject();
 	} else if ((error = load_want(&r->state, &loaded, tip, e->st, refname,
 				      level == LOAD_ALL ? STATE_ALL : state_op_needs(op),
-				      by_shard ? &shards : NULL)) < 0) {
+				      level == LOAD_ALL ? NULL : shards)) < 0) {
 		if (error == GS_ENOTFOUND)
 			gs_error("no such session: '%s'", id);
 		return GS_ERROR;
@@ -355,19 +377,18 @@ int engine_commit(struct engine_result *out, struct engine *e, const char *id, c
 	unsigned seed = (unsigned)getpid() ^ (unsigned)time(NULL), delay = 500;
 	struct store_tip tip = { 0 };
 	int64_t deadline;
-	int error, broken = 0, level = LOAD_SHARDS;
+	struct state_shards shards;
+	int error, broken = 0, level = LOAD_SHARDS, by_path = state_op_shards(&shards, op);
 
 	if ((error = engine_complete_op(op, e->st)) < 0)
 		goto cleanup;
 	deadline = now_ms() + e->lock_timeout_ms;
 	for (;;) {
-		if ((error = attempt(&r, &tip, e, id, refname, op, body, flags, level)) == GS_EPARTIAL &&
-		    level != LOAD_ALL) {
-			struct state_shards by_path;
-
+		if ((error = attempt(&r, &tip, e, id, refname, op, body, flags, level,
+				     by_path ? &shards : NULL)) == GS_EPARTIAL && level != LOAD_ALL) {
 			engine_result_clear(&r);
 			store_tip_clear(&tip);
-			level = level == LOAD_SHARDS && state_op_shards(&by_path, op) ? LOAD_COUNTED : LOAD_ALL;
+			level = level == LOAD_SHARDS && by_path ? LOAD_COUNTED : LOAD_ALL;
 			continue;
 		}
 		if (error < 0)

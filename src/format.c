@@ -348,28 +348,27 @@ cJSON *blank_phase(int id)
 	return p;
 }
 
-int all_objects(const cJSON *v)
+/* Whether v is an array whose every element passes is. */
+static int all_of(const cJSON *v, cJSON_bool (*is)(const cJSON *))
 {
 	const cJSON *c;
 
 	if (!cJSON_IsArray(v))
 		return 0;
 	cJSON_ArrayForEach(c, v)
-		if (!cJSON_IsObject(c))
+		if (!is(c))
 			return 0;
 	return 1;
 }
 
+int all_objects(const cJSON *v)
+{
+	return all_of(v, cJSON_IsObject);
+}
+
 int all_strings(const cJSON *v)
 {
-	const cJSON *c;
-
-	if (!cJSON_IsArray(v))
-		return 0;
-	cJSON_ArrayForEach(c, v)
-		if (!cJSON_IsString(c))
-			return 0;
-	return 1;
+	return all_of(v, cJSON_IsString);
 }
 
 int parse_object(cJSON **doc, const char *buf, size_t len, int yaml, char **err)

@@ -61,7 +61,7 @@ const struct list_entry *list_cache_find(const struct list_cache *c, const char 
 	return bsearch(&key, c->v, c->n, sizeof(*c->v), cmp_entry);
 }
 
-/* The next space-separated word of *p (up to end), or NULL; "-" gives an empty word. */
+/* The next space-separated word of *p (up to end), or NULL. */
 static char *next_word(const char **p, const char *end)
 {
 	const char *s = *p, *sp = memchr(s, ' ', (size_t)(end - s));
@@ -72,39 +72,41 @@ static char *next_word(const char **p, const char *end)
 	return xstrndup(s, (size_t)(sp - s));
 }
 
+/* The string at i of a, copied, or NULL for a null; ok cleared for anything else. */
+static char *field(const cJSON *a, int i, int *ok)
+{
+	const cJSON *v = cJSON_GetArrayItem(a, i);
+
+	if (cJSON_IsString(v))
+		return xstrdup(v->valuestring);
+	*ok &= cJSON_IsNull(v);
+	return NULL;
+}
+
 static int parse_line(struct list_cache *c, const char *s, const char *end)
 {
-	char *commit = next_word(&s, end), *time = commit ? next_word(&s, end) : NULL;
-	char *status = time ? next_word(&s, end) : NULL, *created = status ? next_word(&s, end) : NULL;
-	char *updated = created ? next_word(&s, end) : NULL, *topic = NULL, *stop = NULL;
-	cJSON *t = NULL;
-	char *err = NULL;
+	char *commit = next_word(&s, end), *time = commit ? next_word(&s, end) : NULL, *stop = NULL, *err = NULL;
+	char *v[4] = { NULL };
 	long long when = time ? strtoll(time, &stop, 10) : 0;
-	int ok;
-
-	if (updated && json_parse(&t, s, (size_t)(end - s), 1 << 20, &err) < 0)
-		free(err);
-	ok = t && (cJSON_IsString(t) || cJSON_IsNull(t)) && strlen(commit) == 40 && stop && !*stop;
+	cJSON *a = NULL;
+	int ok = time && stop && !*stop && strlen(commit) == 40 &&
+		 json_parse(&a, s, (size_t)(end - s), 1 << 20, &err) == 0 &&
+		 cJSON_IsArray(a) && cJSON_GetArraySize(a) == 4;
 
 	for (size_t i = 0; ok && i < 40; i++)
 		ok = isxdigit((unsigned char)commit[i]) && !isupper((unsigned char)commit[i]);
-	if (ok) {
-		topic = cJSON_IsString(t) ? xstrdup(t->valuestring) : NULL;
-		list_cache_add(c, commit, when, status, strcmp(created, "-") ? created : NULL,
-			       strcmp(updated, "-") ? updated : NULL, topic);
-		if (!strcmp(created, "-"))
-			free(created);
-		if (!strcmp(updated, "-"))
-			free(updated);
-		status = created = updated = NULL;
-	}
-	cJSON_Delete(t);
+	for (int i = 0; ok && i < 4; i++)
+		v[i] = field(a, i, &ok);
+	if (ok && v[0])
+		list_cache_add(c, commit, when, v[0], v[1], v[2], v[3]);
+	else
+		for (int i = 0; i < 4; i++)
+			free(v[i]);
+	cJSON_Delete(a);
+	free(err);
 	free(commit);
 	free(time);
-	free(status);
-	free(created);
-	free(updated);
-	return ok ? 0 : GS_ERROR;
+	return ok && v[0] ? 0 : GS_ERROR;
 }
 
 int list_cache_parse(struct list_cache *out, const char *text, size_t len)
@@ -139,13 +141,16 @@ char *list_cache_format(const struct list_cache *c, size_t *len)
 	sbuf_adds(&sb, LIST_CACHE_HEADER "\n");
 	for (size_t i = 0; i < c->n; i++) {
 		const struct list_entry *e = &c->v[i];
-		cJSON *t = e->topic ? cJSON_CreateString(e->topic) : cJSON_CreateNull();
-		char *topic = json_print(t, 0, NULL);
+		const char *v[4] = { e->status, e->created, e->updated, e->topic };
+		cJSON *a = cJSON_CreateArray();
+		char *text;
 
-		sbuf_addf(&sb, "%s %" PRId64 " %s %s %s %s\n", e->commit, e->time, e->status,
-			  e->created ? e->created : "-", e->updated ? e->updated : "-", topic);
-		free(topic);
-		cJSON_Delete(t);
+		for (int k = 0; k < 4; k++)
+			cJSON_AddItemToArray(a, v[k] ? cJSON_CreateString(v[k]) : cJSON_CreateNull());
+		text = json_print(a, 0, NULL);
+		sbuf_addf(&sb, "%s %" PRId64 " %s\n", e->commit, e->time, text);
+		free(text);
+		cJSON_Delete(a);
 	}
 	return sbuf_detach(&sb, len);
 }

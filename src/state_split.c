@@ -26,45 +26,56 @@ unsigned state_split_bit(const char *key)
 
 /*
  * What each operation reads or writes besides session.json's own keys
- * (phases, tokens, project, extra ...). An operation not named here
- * loads everything: being wrong here would lose data, being absent only
- * costs time.
+ * (phases, tokens, project, extra ...), and whether of the manifest it
+ * touches only the paths it names. An operation not named here loads
+ * everything: being wrong here would lose data, being absent only costs
+ * time.
  */
-static const struct { const char *op; const char *needs; } needs[] = {
-	{ "note", "notes" },
-	{ "summary", "" },
-	{ "set", "" },
-	{ "session.pause", "" },
-	{ "session.close", "" },
-	{ "decide", "decisions" },
-	{ "task.add", "tasks" },
-	{ "task.done", "tasks" },
-	{ "milestone.add", "milestones" },
-	{ "milestone.done", "milestones" },
-	{ "artifact", "artifacts" },
-	{ "phase.add", "" },
-	{ "phase.start", "" },
-	{ "phase.skip", "" },
-	{ "phase.step", "" },
-	{ "phase.complete", "errors" },
-	{ "phase.fail", "errors" },
-	{ "phase.retry", "errors" },
-	{ "agent.start", "agents" },
-	{ "agent.progress", "agents" },
-	{ "agent.done", "agents" },
-	{ "agent.fail", "agents errors" },
-	{ "tokens.add", "agents" },
-	{ "error.add", "agents errors" },
-	{ "error.resolve", "errors" },
-	{ "file.created", "files" },
-	{ "file.modified", "files" },
-	{ "file.deleted", "files" },
-	{ "checkpoint", "files" },
-	{ "hook.pre-commit", "files" },
-	{ "commit.record", "files commits" },
-	{ "commit.rewrite", "commits" },
-	{ "checkout", "" },
+static const struct { const char *op; const char *needs; int by_path; } needs[] = {
+	{ "note", "notes", 0 },
+	{ "summary", "", 0 },
+	{ "set", "", 0 },
+	{ "session.pause", "", 0 },
+	{ "session.close", "", 0 },
+	{ "decide", "decisions", 0 },
+	{ "task.add", "tasks", 0 },
+	{ "task.done", "tasks", 0 },
+	{ "milestone.add", "milestones", 0 },
+	{ "milestone.done", "milestones", 0 },
+	{ "artifact", "artifacts", 0 },
+	{ "phase.add", "", 0 },
+	{ "phase.start", "", 0 },
+	{ "phase.skip", "", 0 },
+	{ "phase.step", "", 0 },
+	{ "phase.complete", "errors", 0 },
+	{ "phase.fail", "errors", 0 },
+	{ "phase.retry", "errors", 0 },
+	{ "agent.start", "agents", 0 },
+	{ "agent.progress", "agents", 0 },
+	{ "agent.done", "agents", 0 },
+	{ "agent.fail", "agents errors", 0 },
+	{ "tokens.add", "agents", 0 },
+	{ "error.add", "agents errors", 0 },
+	{ "error.resolve", "errors", 0 },
+	{ "file.created", "files", 1 },
+	{ "file.modified", "files", 1 },
+	{ "file.deleted", "files", 1 },
+	{ "checkpoint", "files", 1 },
+	{ "hook.pre-commit", "files", 1 },
+	{ "commit.record", "files commits", 1 },
+	{ "commit.rewrite", "commits", 0 },
+	{ "checkout", "", 0 },
 };
+
+static int needs_of(const cJSON *op)
+{
+	const char *name = op_name(op);
+
+	for (size_t i = 0; name && i < ARRAY_SIZE(needs); i++)
+		if (!strcmp(name, needs[i].op))
+			return (int)i;
+	return -1;
+}
 
 /* The manifest shard of path: FNV-1a, low byte. */
 static unsigned shard(const char *path)
@@ -78,16 +89,10 @@ static unsigned shard(const char *path)
 
 int state_op_shards(struct state_shards *out, const cJSON *op)
 {
-	static const char *const by_path[] = {
-		"file.created", "file.modified", "file.deleted", "checkpoint", "hook.pre-commit", "commit.record",
-	};
 	const cJSON *files = cJSON_GetObjectItemCaseSensitive(op_args(op), "files");
-	const char *name = op_name(op);
-	int known = 0;
+	int at = needs_of(op);
 
-	for (size_t i = 0; name && i < ARRAY_SIZE(by_path); i++)
-		known |= !strcmp(name, by_path[i]);
-	if (!known || !cJSON_IsObject(files))
+	if (at < 0 || !needs[at].by_path || !cJSON_IsObject(files))
 		return 0;
 	memset(out, 0, sizeof(*out));
 	for (const cJSON *f = files->child; f; f = f->next)
@@ -97,23 +102,18 @@ int state_op_shards(struct state_shards *out, const cJSON *op)
 
 unsigned state_op_needs(const cJSON *op)
 {
-	const char *name = op_name(op);
+	int at = needs_of(op);
+	unsigned mask = 0;
+	char *words, *w, *save = NULL;
 
-	for (size_t i = 0; name && i < ARRAY_SIZE(needs); i++) {
-		unsigned mask = 0;
-		char *words, *w, *save = NULL;
-
-		if (strcmp(name, needs[i].op))
-			continue;
-		words = xstrdup(needs[i].needs);
-		for (w = strtok_r(words, " ", &save); w; w = strtok_r(NULL, " ", &save))
-			mask |= state_split_bit(w);
-		free(words);
-		return mask;
-	}
-	return STATE_ALL;
+	if (at < 0)
+		return STATE_ALL;
+	words = xstrdup(needs[at].needs);
+	for (w = strtok_r(words, " ", &save); w; w = strtok_r(NULL, " ", &save))
+		mask |= state_split_bit(w);
+	free(words);
+	return mask;
 }
-
 
 static char *part_path(const char *key, unsigned i, int files)
 {
@@ -137,6 +137,12 @@ static size_t parts_of(const struct gs_part **first, const char *key, const stru
 	return count;
 }
 
+/* The shard a part of the manifest is, from its name ("state/files/3a.json"). */
+static int part_shard(unsigned *s, const struct gs_part *p)
+{
+	return sscanf(p->path + strlen("state/files/"), "%2x.json", s) == 1 ? 0 : GS_ERROR;
+}
+
 /* Checks one part of key, parsed as v: its name, shape and (a shard) what it holds. */
 static int part_ok(const char *key, const struct gs_part *p, size_t i, size_t count, const cJSON *v)
 {
@@ -148,7 +154,7 @@ static int part_ok(const char *key, const struct gs_part *p, size_t i, size_t co
 		ok = cJSON_IsArray(v) && !strcmp(p->path, want) &&
 		     (i + 1 == count || cJSON_GetArraySize(v) == STATE_CHUNK);
 	} else {
-		ok = cJSON_IsObject(v) && sscanf(p->path + strlen("state/files/"), "%2x.json", &s) == 1;
+		ok = cJSON_IsObject(v) && part_shard(&s, p) == 0;
 		/* a path has one shard, so a path twice can only be twice in one */
 		for (const cJSON *e = ok ? v->child : NULL; e && ok; e = e->next)
 			ok = shard(e->string) == s && cJSON_GetObjectItemCaseSensitive(v, e->string) == e;
@@ -173,7 +179,7 @@ static cJSON *gather(int *elsewhere, const char *key, const struct gs_part *p, s
 		unsigned s;
 		int n;
 
-		if (shards && sscanf(p[i].path + strlen("state/files/"), "%2x.json", &s) == 1 && !shards->want[s] &&
+		if (shards && part_shard(&s, &p[i]) == 0 && !shards->want[s] &&
 		    (n = json_count_members(p[i].text, p[i].len)) >= 0) {
 			*elsewhere += n;
 			continue;

@@ -397,10 +397,21 @@ int store_read_commit(struct store_tip *out, gs_store *st, const char *hex, cons
 {
 	git_oid id;
 
+	size_t len = strlen(hex);
+	git_object *obj = NULL;
+	int error;
+
 	memset(out, 0, sizeof(*out));
-	if (git_oid_fromstr(&id, hex) < 0)
+	if (len < 4 || len > 40 || strspn(hex, "0123456789abcdef") != len || git_oid_fromstrn(&id, hex, len) < 0)
 		return gs_error("'%s' is not an object id", hex);
-	return read_checkpoint(out, st, &id, what, (const char *const[]){ NULL });
+	if (len < 40) {	/* abbreviated, as commands print it */
+		if (git_object_lookup_prefix(&obj, st->repo, &id, len, GIT_OBJECT_COMMIT) < 0)
+			return store_git_error("cannot read checkpoint %s of '%s'", hex, what);
+		git_oid_cpy(&id, git_object_id(obj));
+		git_object_free(obj);
+	}
+	error = read_checkpoint(out, st, &id, what, (const char *const[]){ NULL });
+	return error;
 }
 
 int store_read_rev(struct store_tip *out, gs_store *st, const char *rev)
@@ -480,7 +491,6 @@ static void sync_new_object_dirs(gs_store *st, const unsigned char before[256])
 	}
 }
 
-/* files/<path> updates, leaving out removals of paths the base tree lacks. */
 /* Whether base (which may be NULL) has an entry at path: a removal needs one. */
 static int in_tree(git_tree *base, const char *path)
 {
@@ -494,6 +504,7 @@ static int in_tree(git_tree *base, const char *path)
 	return 1;
 }
 
+/* files/<path> updates, leaving out removals of paths the base tree lacks. */
 static int file_updates(git_tree_update *up, size_t *n, git_tree *base, const struct store_checkpoint *cp,
 			char **paths)
 {
@@ -521,7 +532,7 @@ static int file_updates(git_tree_update *up, size_t *n, git_tree *base, const st
 	return 0;
 }
 
-static int cmp_path(const void *a, const void *b)
+static int cmp_str(const void *a, const void *b)
 {
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
@@ -534,7 +545,7 @@ static int folder_and_file(const git_tree_update *up, size_t n)
 
 	for (size_t i = 0; i < n; i++)
 		paths[i] = up[i].path;
-	qsort(paths, n, sizeof(*paths), cmp_path);
+	qsort(paths, n, sizeof(*paths), cmp_str);
 	for (size_t i = 0; i < n && !found; i++) {
 		size_t len = strlen(paths[i]), lo = i + 1, hi = n;
 
@@ -554,12 +565,6 @@ static int folder_and_file(const git_tree_update *up, size_t n)
 	return found;
 }
 
-/*
- * libgit2 checks each path against the base tree, so one update cannot
- * put a file where a folder was or the other way round (d.txt becoming
- * d.txt/inner). Only then do removals go first, into a tree of their
- * own, and the remaining updates apply to it.
- */
 /* state/ blobs from the checkpoint's parts: written, or removed when there. */
 static int part_updates(git_tree_update *up, size_t *n, gs_store *st, git_tree *base,
 			const struct store_checkpoint *cp)
@@ -582,6 +587,12 @@ static int part_updates(git_tree_update *up, size_t *n, gs_store *st, git_tree *
 	return 0;
 }
 
+/*
+ * libgit2 checks each path against the base tree, so one update cannot
+ * put a file where a folder was or the other way round (d.txt becoming
+ * d.txt/inner). Only then do removals go first, into a tree of their
+ * own, and the remaining updates apply to it.
+ */
 static int apply_removals(git_tree **base, gs_store *st, git_tree_update *up, size_t *n)
 {
 	git_tree_update *rm;
@@ -809,11 +820,6 @@ int store_clear_active(gs_store *st)
 		return 0;
 	}
 	return error < 0 ? store_git_error("cannot remove %s", SESSION_HEAD) : 0;
-}
-
-static int cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
 int store_list_tips(char ***out, const char ***tips, size_t *n, gs_store *st, const char *prefix)

@@ -39,6 +39,16 @@ int engine_load_ref(cJSON **state, struct store_tip *tip, gs_store *st, const ch
  */
 int engine_load_some(cJSON **state, struct store_tip *tip, gs_store *st, const char *refname,
 		     unsigned wanted);
+/*
+ * The string values of keys (keys[0] one every state has) at the top of
+ * refname's session.json -- or of commit hex, when given -- read without
+ * parsing the state: for readers of a few fields of many sessions, or on
+ * every commit. A text that does not scan is loaded in full, to say what
+ * is wrong. vals[i] is NULL when absent; the caller frees each, and
+ * clears tip. GS_ENOTFOUND, quietly, when refname does not exist.
+ */
+int engine_peek(char **vals, struct store_tip *tip, gs_store *st, const char *refname, const char *hex,
+		const char *const *keys, size_t n);
 /* The same for any revision that names a checkpoint. */
 int engine_load_rev(cJSON **state, struct store_tip *tip, gs_store *st, const char *rev);
 

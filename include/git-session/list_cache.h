@@ -5,8 +5,8 @@
  * whose tip it has seen before. Pure: parsing and printing the file.
  *
  * The file: a header line, then one line per commit, sorted:
- *   <commit> <time> <status> <created> <updated> <topic as a JSON string>
- * with "-" for a missing time and null for a missing topic.
+ *   <commit> <time> ["<status>", "<created>", "<updated>", "<topic>"]
+ * the four as a JSON array, null for a missing one (the status never is).
  */
 #ifndef GIT_SESSION_LIST_CACHE_H
 #define GIT_SESSION_LIST_CACHE_H
@@ -14,7 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define LIST_CACHE_HEADER "git-session list cache 1"
+#define LIST_CACHE_HEADER "git-session list cache 2"
 
 struct list_entry {
 	char commit[41];

@@ -63,7 +63,7 @@ int store_read_ref(struct store_tip *out, gs_store *st, const char *refname);
  */
 int store_read_ref_want(struct store_tip *out, gs_store *st, const char *refname,
 			const char *const *want);
-/* Reads the checkpoint commit hex; what names it in messages. */
+/* Reads session.json (no parts) of commit hex, full or abbreviated; what names it in messages. */
 int store_read_commit(struct store_tip *out, gs_store *st, const char *hex, const char *what);
 /* Reads the checkpoint any revision names (a commit id, <ref>~2, ...). */
 int store_read_rev(struct store_tip *out, gs_store *st, const char *rev);

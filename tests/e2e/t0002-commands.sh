@@ -155,9 +155,9 @@ test_expect_success 'list shows sessions, marks the active one; --json for progr
 test_expect_success 'list remembers what it read by commit; a damaged cache is read past' '
 	git session list --json >first &&
 	head -n 1 .git/session-list-cache >header &&
-	echo "git-session list cache 1" >expect && test_cmp expect header &&
+	echo "git-session list cache 2" >expect && test_cmp expect header &&
 	old=$(git rev-parse SESSION_HEAD) &&
-	grep "^$old [0-9]* in_progress " .git/session-list-cache &&
+	grep "^$old [0-9]* \[\"in_progress\"," .git/session-list-cache &&
 	test_tick && git session note -q "moves the tip" &&
 	git session list --json >second &&
 	test "$(json_field second "d[0][\"checkpoint\"]")" = "$(git rev-parse SESSION_HEAD)" &&

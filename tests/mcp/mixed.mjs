@@ -9,8 +9,11 @@ const shell = spawn("sh", ["-c", `i=0; while test $i -lt ${n}; do git session no
 	{ stdio: "inherit" });
 const shellDone = new Promise((resolve, reject) =>
 	shell.on("exit", (code) => (code === 0 ? resolve() : reject(new Error(`the shell loop exited ${code}`)))));
-for (let i = 0; i < n; i++)
-	await call(client, "note_add", { text: `mcp ${i}` });
+for (let i = 0; i < n; i++) {
+	// the checkpoint reported is this call's, whatever the shell wrote meanwhile
+	const r = await call(client, "note_add", { text: `mcp ${i}` });
+	assert.equal(r.subject, `note: "mcp ${i}"`);
+}
 await shellDone;
 const state = JSON.parse((await client.readResource({ uri: "git-session://active" })).contents[0].text);
 const texts = new Set(state.notes.map((x) => x.text));

@@ -11,29 +11,33 @@ client.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => {
 	updated.push(n.params.uri);
 	if (wake) wake();
 });
-// wait for the next update, failing after a generous deadline
-const next = (what) => new Promise((resolve, reject) => {
-	const timer = setTimeout(() => reject(new Error(`no update after ${what}`)), 20000);
-	wake = () => { clearTimeout(timer); resolve(); };
+// wait until every uri in want has been updated, failing after a generous deadline
+const updates = (what, want) => new Promise((resolve, reject) => {
+	const timer = setTimeout(() => reject(new Error(`no update of ${want} after ${what}: ${updated}`)), 20000);
+	wake = () => {
+		if (want.every((uri) => updated.includes(uri))) {
+			clearTimeout(timer);
+			resolve();
+		}
+	};
 });
 
 await client.subscribeResource({ uri: "git-session://active" });
 await client.subscribeResource({ uri: "git-session://sessions/watched" });
-let arrived = next("a note from the shell");
+let arrived = updates("a note from the shell", ["git-session://active", "git-session://sessions/watched"]);
 execFileSync("git", ["session", "note", "-q", "from the shell"]);
 await arrived;
-assert.ok(updated.includes("git-session://active"));
 const read = await client.readResource({ uri: "git-session://active" });
 const state = JSON.parse(read.contents[0].text);
 assert.equal(state.notes.at(-1).text, "from the shell");
 
-// switching sessions changes what the active resource is
+// starting another session pauses this one, and changes what "active" is
 updated.length = 0;
-arrived = next("a switch");
+arrived = updates("a new session", ["git-session://active", "git-session://sessions/watched"]);
 execFileSync("git", ["session", "start", "other", "--id", "other", "--pause-current", "-q"]);
 await arrived;
-assert.ok(updated.includes("git-session://active"));
-assert.ok(!updated.includes("git-session://sessions/watched") || updated.length > 1);
+const now = JSON.parse((await client.readResource({ uri: "git-session://active" })).contents[0].text);
+assert.equal(now.session_id, "other");
 
 // unsubscribed, nothing more comes for it
 await client.unsubscribeResource({ uri: "git-session://active" });

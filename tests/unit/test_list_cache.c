@@ -15,18 +15,19 @@ static void test_round_trip(void **unused)
 	size_t len;
 	const struct list_entry *e;
 
-	list_cache_add(&c, B, 1700000000, xstrdup("paused"), xstrdup("2025-11-21T10:00:00Z"), NULL,
+	list_cache_add(&c, B, 1700000000, xstrdup("paused"), xstrdup("2025 11 21, a hand's edit"), NULL,
 		       xstrdup("a \"quoted\"\ntopic \xc3\xa9"));
 	list_cache_add(&c, A, -5, xstrdup("in_progress"), NULL, xstrdup("2025-11-21T10:01:00Z"), NULL);
 	list_cache_sort(&c);
 	text = list_cache_format(&c, &len);
-	assert_non_null(strstr(text, A " -5 in_progress - 2025-11-21T10:01:00Z null\n"));
+	assert_non_null(strstr(text, A " -5 [\"in_progress\",null,\"2025-11-21T10:01:00Z\",null]\n"));
 	assert_int_equal(list_cache_parse(&back, text, len), 0);
 	assert_int_equal(back.n, 2);
 	e = list_cache_find(&back, B);
 	assert_non_null(e);
 	assert_int_equal(e->time, 1700000000);
 	assert_string_equal(e->status, "paused");
+	assert_string_equal(e->created, "2025 11 21, a hand's edit");	/* spaces are fine */
 	assert_string_equal(e->topic, "a \"quoted\"\ntopic \xc3\xa9");
 	assert_null(e->updated);
 	e = list_cache_find(&back, A);
@@ -51,15 +52,17 @@ static void cache_refused(const char *text)
 static void test_not_as_written(void **unused)
 {
 	cache_refused("");
-	cache_refused("git-session list cache 2\n");
-	cache_refused(LIST_CACHE_HEADER "\n" A " 1 paused - - null");			/* no newline */
-	cache_refused(LIST_CACHE_HEADER "\n" A " x paused - - null\n");		/* time */
-	cache_refused(LIST_CACHE_HEADER "\n0123 1 paused - - null\n");		/* commit */
-	cache_refused(LIST_CACHE_HEADER "\n" "0123456789ABCDEF0123456789abcdef01234567 1 paused - - null\n");
-	cache_refused(LIST_CACHE_HEADER "\n" A " 1 paused - - 5\n");			/* topic */
-	cache_refused(LIST_CACHE_HEADER "\n" A " 1 paused - -\n");
-	cache_refused(LIST_CACHE_HEADER "\n" A " 1 paused - - null\n" A " 1 paused - - null\n");	/* twice */
-	cache_refused(LIST_CACHE_HEADER "\n" A " 1 paused - - null\n" "garbage\n");
+	cache_refused("git-session list cache 1\n");	/* an older format */
+	cache_refused(LIST_CACHE_HEADER "\n" A " 1 [\"paused\",null,null,null]");		/* no newline */
+	cache_refused(LIST_CACHE_HEADER "\n" A " x [\"paused\",null,null,null]\n");		/* time */
+	cache_refused(LIST_CACHE_HEADER "\n0123 1 [\"paused\",null,null,null]\n");		/* commit */
+	cache_refused(LIST_CACHE_HEADER "\n" "0123456789ABCDEF0123456789abcdef01234567 1 [\"paused\",null,null,null]\n");
+	cache_refused(LIST_CACHE_HEADER "\n" A " 1 [\"paused\",null,null,5]\n");		/* topic */
+	cache_refused(LIST_CACHE_HEADER "\n" A " 1 [null,null,null,null]\n");		/* no status */
+	cache_refused(LIST_CACHE_HEADER "\n" A " 1 [\"paused\",null,null]\n");		/* three */
+	cache_refused(LIST_CACHE_HEADER "\n" A " 1 [\"paused\",null,null,null] x\n");	/* after it */
+	cache_refused(LIST_CACHE_HEADER "\n" A " 1 [\"paused\",null,null,null]\n" A " 1 [\"paused\",null,null,null]\n");
+	cache_refused(LIST_CACHE_HEADER "\n" A " 1 [\"paused\",null,null,null]\n" "garbage\n");
 }
 
 int main(void)
