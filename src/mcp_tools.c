@@ -288,7 +288,7 @@ static cJSON *output_schema(enum mcp_output output)
 	static const char *const change =
 		"{\"type\": \"object\", \"properties\": {"
 		"\"session\": {\"type\": \"string\", \"description\": \"the session written to\"},"
-		"\"checkpoint\": {\"type\": \"string\", \"description\": \"its latest checkpoint (a commit id) after the call\"},"
+		"\"checkpoint\": {\"type\": \"string\", \"description\": \"the checkpoint (a commit id) the call wrote; for one that writes none, the session's latest\"},"
 		"\"subject\": {\"type\": \"string\", \"description\": \"what that checkpoint recorded\"},"
 		"\"output\": {\"type\": \"string\", \"description\": \"what the command printed\"}},"
 		"\"required\": [\"session\", \"checkpoint\", \"subject\", \"output\"]}";
