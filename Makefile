@@ -17,7 +17,6 @@ bashcompdir ?= $(prefix)/share/bash-completion/completions
 zshcompdir ?= $(prefix)/share/zsh/site-functions
 DESTDIR ?=
 
-CC ?= cc
 PKG_CONFIG ?= pkg-config
 PKGS = libgit2 yaml-0.1 libcjson zlib
 
@@ -26,21 +25,33 @@ WARNINGS = -Wall -Wextra -Werror -Wformat-security -Wold-style-definition \
 	-Wpointer-arith -Wstrict-prototypes -Wvla -Wmissing-prototypes -Wshadow \
 	-Wno-unused-parameter -Wno-missing-field-initializers -Wno-sign-compare
 CFLAGS ?= -O2 -g
-ALL_CFLAGS = -std=gnu11 -D_GNU_SOURCE $(WARNINGS) $(CFLAGS) -Iinclude $(shell $(PKG_CONFIG) --cflags $(PKGS))
-LIBS = $(shell $(PKG_CONFIG) --libs $(PKGS)) -lz -lm
+# pkg-config and the compiler are asked once per make, not once per object
+PKG_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null)
+PKG_LIBS := $(shell $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null) -lm
+ALL_CFLAGS = -std=gnu11 -D_GNU_SOURCE $(WARNINGS) $(CFLAGS) -Iinclude $(PKG_CFLAGS)
+LIBS = $(PKG_LIBS)
 
-# Link libgit2 and what it needs statically when Debian's archives are
-# there (STATIC=0 to opt out): a hook runs git-session on every commit,
-# and resolving ~5,000 symbols across 22 shared libraries is a third of
-# a short command's time. libgssapi has no archive, so it stays shared.
-STATIC_ARCHIVES = libgit2.a libssh2.a libcrypto.a libmbedtls.a libhttp_parser.a libpcre2-8.a libyaml.a
-STATIC ?= $(if $(strip $(foreach a,$(STATIC_ARCHIVES),$(if $(wildcard $(shell $(CC) -print-file-name=$(a))),,$(a)))),0,1)
+# Link libgit2 and what it needs statically when every archive that
+# `pkg-config --static` names for it is here and the linker is GNU ld
+# (STATIC=0 or 1 to choose): a hook runs git-session on every commit, and
+# resolving ~5,000 symbols across 22 shared libraries is a third of a short
+# command's time. Libraries with no archive (libgssapi, which Debian's
+# libgit2.pc leaves out) stay shared. The --wrap flags keep libgit2 from
+# loading the CA certificates at init (src/store_tls.c).
+GNU_LD := $(shell $(CC) -Wl,--version 2>&1 | grep -q 'GNU ld' && echo 1)
+STATIC_CORE := $(patsubst -l%,%,$(filter -l%,$(shell $(PKG_CONFIG) --static --libs libgit2 yaml-0.1 2>/dev/null)))
+STATIC_ALL := $(patsubst -l%,%,$(filter -l%,$(shell $(PKG_CONFIG) --static --libs libgit2 libssh2 yaml-0.1 2>/dev/null)))
+have_archive = $(filter /%,$(shell $(CC) -print-file-name=lib$(1).a))
+have_shared = $(filter /%,$(shell $(CC) -print-file-name=lib$(1).so))
+STATIC_HAVE := $(foreach l,$(sort $(STATIC_ALL)),$(if $(call have_archive,$(l)),$(l)))
+STATIC ?= $(if $(GNU_LD),$(if $(filter-out $(STATIC_HAVE),$(STATIC_CORE)),0,1),0)
 ifeq ($(STATIC),1)
+GSSAPI_LIBS = $(or $(shell $(PKG_CONFIG) --libs krb5-gssapi 2>/dev/null),$(if $(call have_shared,gssapi_krb5),-lgssapi_krb5,-l:libgssapi_krb5.so.2))
 ALL_CFLAGS += -DGS_STATIC_LIBGIT2
 LIBS = -Wl,--wrap=git_mbedtls_stream_global_init -Wl,--wrap=libssh2_init \
-	-Wl,-Bstatic -lgit2 -lmbedtls -lmbedx509 -lmbedcrypto -lhttp_parser -lssh2 -lcrypto \
-	-lpcre2-8 -lyaml -lz -Wl,-Bdynamic -l:libgssapi_krb5.so.2 \
-	$(shell $(PKG_CONFIG) --libs libcjson) -lm -lrt -ldl -lpthread
+	-Wl,-Bstatic $(addprefix -l,$(filter $(STATIC_HAVE),$(STATIC_ALL))) \
+	-Wl,-Bdynamic $(addprefix -l,$(filter-out $(STATIC_HAVE),$(STATIC_ALL))) $(GSSAPI_LIBS) \
+	$(shell $(PKG_CONFIG) --libs libcjson 2>/dev/null) -lm -pthread
 endif
 
 ifdef SANITIZE
@@ -67,8 +78,8 @@ git-session: $(BUILD)/git-session
 	cp $< $@
 endif
 
-$(BUILD)/git-session: $(MAIN_OBJ) $(BUILD)/libgit-session.a
-	$(QUIET_LD)$(CC) $(LDFLAGS) -o $@ $^ $(LIBS)
+$(BUILD)/git-session: $(MAIN_OBJ) $(BUILD)/libgit-session.a $(BUILD)/FLAGS
+	$(QUIET_LD)$(CC) $(LDFLAGS) -o $@ $(MAIN_OBJ) $(BUILD)/libgit-session.a $(LIBS)
 
 $(BUILD)/libgit-session.a: $(LIB_OBJ)
 	@$(AR) rcs $@ $^
@@ -80,20 +91,34 @@ QUIET_CC =
 QUIET_LD =
 endif
 
-$(BUILD)/%.o: src/%.c $(wildcard include/git-session/*.h src/*.h) | $(BUILD)
-	$(QUIET_CC)$(CC) $(ALL_CFLAGS) -c -o $@ $<
+# Objects depend on the headers they include (-MMD -MP, as tig does) and on
+# the flags they were built with (as git's GIT-CFLAGS): a changed flag or
+# STATIC rebuilds, a touched header rebuilds only what includes it.
+$(BUILD)/%.o: src/%.c $(BUILD)/FLAGS | $(BUILD)
+	$(QUIET_CC)$(CC) $(ALL_CFLAGS) -MMD -MP -c -o $@ $<
+
+TRACK_FLAGS = $(CC) $(ALL_CFLAGS) $(LDFLAGS) $(LIBS)
+$(BUILD)/FLAGS: FORCE | $(BUILD)
+	@flags='$(subst ','\'',$(TRACK_FLAGS))'; \
+	if test x"$$flags" != x"$$(cat $@ 2>/dev/null)"; then echo "$$flags" >$@; fi
+
+-include $(wildcard $(BUILD)/*.d)
 
 # the hook scripts, built into the binary
 $(BUILD)/hook_scripts.c: $(HOOKS) tools/embed-hooks.sh | $(BUILD)
 	@sh tools/embed-hooks.sh $(HOOKS) >$@
 
-$(BUILD)/hook_scripts.o: $(BUILD)/hook_scripts.c include/git-session/hooks.h
-	$(QUIET_CC)$(CC) $(ALL_CFLAGS) -c -o $@ $<
+$(BUILD)/hook_scripts.o: $(BUILD)/hook_scripts.c $(BUILD)/FLAGS
+	$(QUIET_CC)$(CC) $(ALL_CFLAGS) -MMD -MP -c -o $@ $<
 
-$(BUILD)/tests/%: tests/unit/%.c tests/unit/helpers.h $(BUILD)/libgit-session.a | $(BUILD)
+CMOCKA_CFLAGS := $(shell $(PKG_CONFIG) --cflags cmocka 2>/dev/null)
+CMOCKA_LIBS := $(shell $(PKG_CONFIG) --libs cmocka 2>/dev/null)
+$(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libgit-session.a $(BUILD)/FLAGS | $(BUILD)
 	@mkdir -p $(BUILD)/tests
-	$(QUIET_LD)$(CC) $(ALL_CFLAGS) $(shell $(PKG_CONFIG) --cflags cmocka) -Isrc -o $@ $< \
-		$(BUILD)/libgit-session.a $(LIBS) $(LDFLAGS) $(shell $(PKG_CONFIG) --libs cmocka)
+	$(QUIET_LD)$(CC) $(ALL_CFLAGS) $(CMOCKA_CFLAGS) -Isrc -MMD -MP -MF $@.d -o $@ $< \
+		$(BUILD)/libgit-session.a $(LIBS) $(LDFLAGS) $(CMOCKA_LIBS)
+
+-include $(wildcard $(BUILD)/tests/*.d)
 
 $(BUILD):
 	@mkdir -p $@
@@ -103,9 +128,9 @@ FUZZ_FORMATS = maestro claude copilot bmad ccw
 FUZZ_TARGETS = session_json op trailer mcp list_cache $(patsubst %,import_%,$(FUZZ_FORMATS))
 FUZZ_SRC = src/json.c src/state.c src/state_work.c src/state_git.c src/state_split.c src/report.c src/util.c src/trailer.c \
 	src/yaml.c src/opts.c src/mcp.c src/mcp_tools.c src/list_cache.c $(wildcard src/format*.c)
-FUZZ_FLAGS = -g -O1 -std=gnu11 -D_GNU_SOURCE -fsanitize=fuzzer,address,undefined \
-	-fno-sanitize-recover=all -Iinclude -Isrc $(shell $(PKG_CONFIG) --cflags libcjson yaml-0.1)
-FUZZ_LIBS = $(shell $(PKG_CONFIG) --libs libcjson yaml-0.1) -lm
+FUZZ_FLAGS := -g -O1 -std=gnu11 -D_GNU_SOURCE -fsanitize=fuzzer,address,undefined \
+	-fno-sanitize-recover=all -Iinclude -Isrc $(shell $(PKG_CONFIG) --cflags libcjson yaml-0.1 2>/dev/null)
+FUZZ_LIBS := $(shell $(PKG_CONFIG) --libs libcjson yaml-0.1 2>/dev/null) -lm
 FUZZ_SECONDS ?= 60
 FUZZ_CC ?= clang
 
@@ -178,4 +203,4 @@ uninstall:
 clean:
 	rm -rf build git-session
 
-.PHONY: all unit e2e check-sanitize test deps demo bench install uninstall clean fuzz fuzz-smoke valgrind
+.PHONY: FORCE all unit e2e check-sanitize test deps demo bench install uninstall clean fuzz fuzz-smoke valgrind
