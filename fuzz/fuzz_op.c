@@ -10,9 +10,9 @@
 #include "git-session/json.h"
 #include "git-session/state.h"
 
-static void must(cJSON *st, const char *name, const char *args)
+static void must(cJSON *st, enum op_id id, const char *args)
 {
-	cJSON *op = op_new(name, "2025-01-01T00:00:00Z"), *a = NULL;
+	cJSON *op = op_new(id, "2025-01-01T00:00:00Z"), *a = NULL;
 	char *subject = NULL, *err = NULL;
 
 	if (json_parse(&a, args, strlen(args), 1 << 20, &err) < 0)
@@ -32,11 +32,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	char *subject = NULL, *err = NULL, *before, *after;
 	size_t len;
 
-	must(st, "session.start", "{\"id\": \"s\", \"phases\": [\"A\", \"B\"]}");
-	must(st, "phase.start", "{\"phase\": 1}");
-	must(st, "agent.start", "{\"agent\": \"a1\", \"type\": \"code\", \"task\": \"t\"}");
-	must(st, "error.add", "{\"type\": \"runtime\", \"message\": \"m\", \"phase\": 1}");
-	must(st, "checkpoint", "{\"files\": {\"f\": {\"status\": \"created\", \"oid\": \"0123456789012345678901234567890123456789\"}}}");
+	must(st, OP_SESSION_START, "{\"id\": \"s\", \"phases\": [\"A\", \"B\"]}");
+	must(st, OP_PHASE_START, "{\"phase\": 1}");
+	must(st, OP_AGENT_START, "{\"agent\": \"a1\", \"type\": \"code\", \"task\": \"t\"}");
+	must(st, OP_ERROR_ADD, "{\"type\": \"runtime\", \"message\": \"m\", \"phase\": 1}");
+	must(st, OP_CHECKPOINT, "{\"files\": {\"f\": {\"status\": \"created\", \"oid\": \"0123456789012345678901234567890123456789\"}}}");
 	before = json_print(st, 0, NULL);
 	if (json_parse(&op, (const char *)data, size, 1 << 20, &err) < 0) {
 		free(err);

@@ -11,9 +11,9 @@
 #include "git-session/report.h"
 #include "git-session/state.h"
 
-static void apply(cJSON *st, const char *name, const char *args)
+static void apply(cJSON *st, enum op_id id, const char *args)
 {
-	cJSON *op = op_new(name, "2025-01-01T00:00:00Z"), *a = NULL;
+	cJSON *op = op_new(id, "2025-01-01T00:00:00Z"), *a = NULL;
 	char *subject = NULL, *err = NULL;
 
 	if (json_parse(&a, args, strlen(args), 1 << 20, &err) == 0)
@@ -68,13 +68,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		free(err);
 		return 0;
 	}
-	apply(st, "note", "{\"text\": \"fuzz\"}");
-	apply(st, "phase.add", "{\"names\": [\"P\"]}");
-	apply(st, "phase.start", "{\"phase\": 1}");
-	apply(st, "agent.start", "{\"agent\": \"a\", \"type\": \"t\", \"task\": \"t\"}");
-	apply(st, "tokens.add", "{\"agent\": \"a\", \"input\": 1, \"output\": 2}");
-	apply(st, "checkpoint", "{\"files\": {\"x\": {\"status\": \"deleted\"}}}");
-	apply(st, "session.close", "{}");
+	apply(st, OP_NOTE, "{\"text\": \"fuzz\"}");
+	apply(st, OP_PHASE_ADD, "{\"names\": [\"P\"]}");
+	apply(st, OP_PHASE_START, "{\"phase\": 1}");
+	apply(st, OP_AGENT_START, "{\"agent\": \"a\", \"type\": \"t\", \"task\": \"t\"}");
+	apply(st, OP_TOKENS_ADD, "{\"agent\": \"a\", \"input\": 1, \"output\": 2}");
+	apply(st, OP_CHECKPOINT, "{\"files\": {\"x\": {\"status\": \"deleted\"}}}");
+	apply(st, OP_SESSION_CLOSE, "{}");
 	cJSON_Delete(report_status(st, &ctx));
 	cJSON_Delete(report_tokens(st));
 	cJSON_Delete(report_diff(st, st, "a", "b"));

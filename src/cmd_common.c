@@ -8,6 +8,7 @@
 #include "git-session/output.h"
 #include "git-session/util.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,8 +18,34 @@
 int cmd_exit(int error)
 {
 	if (error == GS_EUSAGE)
-		return 129;
-	return error < 0 ? 1 : 0;
+		return EXIT_USAGE;
+	return error < 0 ? EXIT_FAILED : EXIT_OK;
+}
+
+int cmd_usage_error(const char *const *usage, const struct option *opts, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	gs_verror(fmt, ap);
+	va_end(ap);
+	usage_with_options(usage, opts, 0);
+	return GS_EUSAGE;
+}
+
+int cmd_subcommand(int argc, const char **argv, struct cmd_ctx *c, const struct subcommand *subs,
+		   const char *const *usage)
+{
+	if (argc >= 2 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help-usage"))) {
+		usage_with_options(usage, NULL, 1);
+		return EXIT_USAGE;
+	}
+	if (argc < 2)
+		return cmd_exit(cmd_usage_error(usage, NULL, "which subcommand?"));
+	for (; subs->name; subs++)
+		if (!strcmp(argv[1], subs->name))
+			return subs->fn(argc - 1, argv + 1, c);
+	return cmd_exit(cmd_usage_error(usage, NULL, "unknown subcommand '%s'", argv[1]));
 }
 
 int cmd_target(char **id, struct cmd_ctx *c, const char *given)
@@ -64,9 +91,7 @@ int cmd_no_more_args(int argc, int max, const char *const *usage)
 {
 	if (argc <= max)
 		return 0;
-	gs_error("too many arguments");
-	usage_with_options(usage, NULL, 0);
-	return GS_EUSAGE;
+	return cmd_usage_error(usage, NULL, "too many arguments");
 }
 
 /* Parses a colour setting: 1 on, 0 off, -1 auto, -2 not understood. */

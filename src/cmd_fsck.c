@@ -86,7 +86,7 @@ static int all_refs(char ***refs, size_t *n, gs_store *st)
 	return 0;
 }
 
-CMD(fsck)
+int cmd_fsck(int argc, const char **argv, struct cmd_ctx *c)
 {
 	static const char *const usage[] = { "git session fsck [<id> | --all] [--repair]", NULL };
 	int all = 0, repair = 0, error, bad = 0;
@@ -145,7 +145,7 @@ CMD(fsck)
 	return bad;
 }
 
-CMD(rollback)
+int cmd_rollback(int argc, const char **argv, struct cmd_ctx *c)
 {
 	static const char *const usage[] = { "git session rollback [<id>] [--to <rev>]", NULL };
 	const char *to = NULL;

@@ -109,7 +109,7 @@ static int hooks_status(const char *dir, int from_config)
 	return 0;
 }
 
-CMD(hooks)
+int cmd_hooks(int argc, const char **argv, struct cmd_ctx *c)
 {
 	int force = 0, pre_commit = 0, from_config, error;
 	const char *sub;
@@ -219,7 +219,7 @@ static int hook_pre_commit(struct cmd_ctx *c, const char *id, int argc, const ch
 		cJSON_Delete(files);
 		return error;
 	}
-	op = op_new("hook.pre-commit", NULL);
+	op = op_new(OP_HOOK_PRE_COMMIT, NULL);
 	json_set(op_args(op), "files", files);
 	return hook_write(c, id, op);
 }
@@ -264,7 +264,7 @@ static int hook_post_commit(struct cmd_ctx *c, const char *id, int argc, const c
 	if ((error = store_head(&branch, head, c->st)) < 0 ||
 	    (error = worktree_commit(&subject, &files, c->st, head)) < 0)
 		goto cleanup;
-	op = op_new("commit.record", NULL);
+	op = op_new(OP_COMMIT_RECORD, NULL);
 	json_set_str(op_args(op), "id", head);
 	json_set_str(op_args(op), "subject", subject);
 	json_set_str(op_args(op), "branch", branch);
@@ -293,7 +293,7 @@ static int hook_post_checkout(struct cmd_ctx *c, const char *id, const cJSON *st
 		free(branch);
 		return 0;
 	}
-	op = op_new("checkout", NULL);
+	op = op_new(OP_CHECKOUT, NULL);
 	json_set_str(op_args(op), "from", from);
 	json_set_str(op_args(op), "to", branch);
 	json_set_str(op_args(op), "head", head);
@@ -305,7 +305,7 @@ static int hook_post_checkout(struct cmd_ctx *c, const char *id, const cJSON *st
 static int hook_post_rewrite(struct cmd_ctx *c, const char *id, const cJSON *state, int argc,
 			     const char **argv)
 {
-	cJSON *op = op_new("commit.rewrite", NULL), *map = json_arr(op_args(op), "map");
+	cJSON *op = op_new(OP_COMMIT_REWRITE, NULL), *map = json_arr(op_args(op), "map");
 	const cJSON *m;
 	char line[256], old[HEX_SZ], new_[HEX_SZ];
 
@@ -326,7 +326,7 @@ static int hook_post_rewrite(struct cmd_ctx *c, const char *id, const cJSON *sta
 	return hook_write(c, id, op);
 }
 
-CMD(hook)
+int cmd_hook(int argc, const char **argv, struct cmd_ctx *c)
 {
 	static const char *const usage[] = { "git session hook <hook-name> [<hook-args>...]", NULL };
 	static const char *const names[] = {
@@ -354,7 +354,7 @@ CMD(hook)
 		error = hook_session_status(&id, c);
 	else	/* post-checkout reads the project, post-rewrite the commits */
 		error = hook_session(&id, &state, c,
-				     strcmp(name, "post-checkout") ? state_split_bit("commits") : 0);
+				     strcmp(name, "post-checkout") ? NEED(COMMITS) : 0);
 	if (error < 0 || !id)
 		goto done;
 	if (!strcmp(name, "pre-commit"))

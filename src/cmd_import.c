@@ -335,7 +335,7 @@ static int write_job(struct cmd_ctx *c, struct job *job, int quiet)
 		goto cleanup;
 	}
 	at = json_str(job->state, exists ? "updated" : "created");
-	op = op_new("session.import", at && gs_time_parse_iso(&t, at) == 0 ? at : NULL);
+	op = op_new(OP_SESSION_IMPORT, at && gs_time_parse_iso(&t, at) == 0 ? at : NULL);
 	args = op_args(op);
 	json_set_str(args, "format", format_name(job->f));
 	if ((error = record_files(args, c, job)) < 0)
@@ -362,7 +362,7 @@ cleanup:
 	return error;
 }
 
-CMD(import)
+int cmd_import(int argc, const char **argv, struct cmd_ctx *c)
 {
 	const char *format = NULL, *active = NULL;
 	struct jobs jobs = { 0 };
@@ -501,7 +501,7 @@ cleanup:
 	return error;
 }
 
-CMD(export)
+int cmd_export(int argc, const char **argv, struct cmd_ctx *c)
 {
 	const char *format = NULL, *path = NULL;
 	const struct format *f;

@@ -513,7 +513,7 @@ static int serve(struct server *s)
 	return 0;
 }
 
-CMD(mcp)
+int cmd_mcp(int argc, const char **argv, struct cmd_ctx *c)
 {
 	static const char *const usage[] = { "git session mcp", NULL };
 	const struct option opts[] = { OPT_END_MARK };

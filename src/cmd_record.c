@@ -51,7 +51,7 @@ cleanup:
 	return error;
 }
 
-CMD(checkpoint)
+int cmd_checkpoint(int argc, const char **argv, struct cmd_ctx *c)
 {
 	const char *msg = NULL;
 	int quiet = 0, error;
@@ -70,7 +70,7 @@ CMD(checkpoint)
 		error = gs_error("this operation must be run in a work tree");
 		goto cleanup;
 	}
-	op = op_new("checkpoint", NULL);
+	op = op_new(OP_CHECKPOINT, NULL);
 	json_set_str(op_args(op), "message", msg);
 	if ((error = checkpoint_files(json_obj(op_args(op), "files"), c, id, argc, argv)) < 0 ||
 	    (error = cmd_write(NULL, c, id, op, msg, quiet)) < 0)
@@ -83,7 +83,7 @@ cleanup:
 
 /* note and summary: one text argument into one operation. */
 static int text_command(int argc, const char **argv, struct cmd_ctx *c,
-			const char *const *usage, const char *opname)
+			const char *const *usage, enum op_id opid)
 {
 	const char *agent = NULL, *file = NULL;
 	int quiet = 0, error;
@@ -97,7 +97,7 @@ static int text_command(int argc, const char **argv, struct cmd_ctx *c,
 		OPT_END_MARK,
 	};
 
-	if (strcmp(opname, "note"))
+	if (opid != OP_NOTE)
 		opts[2] = (struct option)OPT_END_MARK;
 	if ((error = parse_options(&argc, argv, opts, usage, 0)) < 0)
 		goto cleanup;
@@ -117,7 +117,7 @@ static int text_command(int argc, const char **argv, struct cmd_ctx *c,
 	}
 	if ((error = cmd_target(&id, c, NULL)) < 0)
 		goto cleanup;
-	op = op_new(opname, NULL);
+	op = op_new(opid, NULL);
 	json_set_str(op_args(op), "text", text ? text : argv[0]);
 	if (agent)
 		json_set_str(op_args(op), "agent", agent);
@@ -129,19 +129,19 @@ cleanup:
 	return cmd_exit(error);
 }
 
-CMD(note)
+int cmd_note(int argc, const char **argv, struct cmd_ctx *c)
 {
 	static const char *const usage[] = { "git session note [--agent <id>] (<text> | -F <file>)", NULL };
-	return text_command(argc, argv, c, usage, "note");
+	return text_command(argc, argv, c, usage, OP_NOTE);
 }
 
-CMD(summary)
+int cmd_summary(int argc, const char **argv, struct cmd_ctx *c)
 {
 	static const char *const usage[] = { "git session summary (<text> | -F <file>)", NULL };
-	return text_command(argc, argv, c, usage, "summary");
+	return text_command(argc, argv, c, usage, OP_SUMMARY);
 }
 
-CMD(set)
+int cmd_set(int argc, const char **argv, struct cmd_ctx *c)
 {
 	static const char *const usage[] = { "git session set <key> <json-value>", NULL };
 	int quiet = 0, error;
@@ -167,7 +167,7 @@ CMD(set)
 	}
 	if ((error = cmd_target(&id, c, NULL)) < 0)
 		goto cleanup;
-	op = op_new("set", NULL);
+	op = op_new(OP_SET, NULL);
 	json_set_str(op_args(op), "key", argv[0]);
 	json_set(op_args(op), "value", value);
 	value = NULL;

@@ -176,7 +176,7 @@ static int activate(cJSON **state, struct store_tip *tip, struct cmd_ctx *c, con
 	int error;
 
 	if (!strcmp(json_str(*state, "status"), "paused")) {
-		op = op_new("session.resume", NULL);
+		op = op_new(OP_SESSION_RESUME, NULL);
 		error = engine_commit(&r, &c->eng, id, op, NULL, 0);
 		cJSON_Delete(op);
 		if (error < 0)
@@ -204,7 +204,7 @@ static int moved(const cJSON *r)
 	return 0;
 }
 
-CMD(resume)
+int cmd_resume(int argc, const char **argv, struct cmd_ctx *c)
 {
 	static const char *const usage[] = {
 		"git session resume [<id>] [--json] [--dry-run] [--diff] [--exit-code] [-q]", NULL,

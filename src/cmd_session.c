@@ -108,14 +108,14 @@ static int add_plans(cJSON *args, struct cmd_ctx *c, const struct strlist *plans
 
 static int pause_session(struct cmd_ctx *c, const char *id, int quiet)
 {
-	cJSON *op = op_new("session.pause", NULL);
+	cJSON *op = op_new(OP_SESSION_PAUSE, NULL);
 	int error = cmd_write(NULL, c, id, op, NULL, quiet);
 
 	cJSON_Delete(op);
 	return error;
 }
 
-CMD(start)
+int cmd_start(int argc, const char **argv, struct cmd_ctx *c)
 {
 	const char *id = NULL, *goal = NULL, *mode = NULL, *topic;
 	struct strlist plans = { 0 }, phases = { 0 };
@@ -157,7 +157,7 @@ CMD(start)
 			goto cleanup;
 		id = gen;
 	}
-	op = op_new("session.start", NULL);
+	op = op_new(OP_SESSION_START, NULL);
 	args = op_args(op);
 	json_set_str(args, "id", id);
 	json_set_str(args, "topic", topic);
@@ -187,7 +187,7 @@ cleanup:
 
 static const char *const switch_usage[] = { "git session switch <id>", NULL };
 
-CMD(switch)
+int cmd_switch(int argc, const char **argv, struct cmd_ctx *c)
 {
 	int quiet = 0, error;
 	char *id = NULL;
@@ -212,7 +212,7 @@ CMD(switch)
 
 /* pause and close: one status operation on the session. */
 static int status_command(int argc, const char **argv, struct cmd_ctx *c,
-			  const char *const *usage, const char *opname)
+			  const char *const *usage, enum op_id opid)
 {
 	int quiet = 0, abort_ = 0, error;
 	char *id = NULL;
@@ -223,18 +223,18 @@ static int status_command(int argc, const char **argv, struct cmd_ctx *c,
 		OPT_END_MARK,
 	};
 
-	if (strcmp(opname, "session.close"))
+	if (opid != OP_SESSION_CLOSE)
 		opts[1] = (struct option)OPT_END_MARK;
 	if ((error = parse_options(&argc, argv, opts, usage, 0)) < 0 ||
 	    (error = cmd_no_more_args(argc, 0, usage)) < 0 ||
 	    (error = cmd_target(&id, c, NULL)) < 0)
 		goto cleanup;
-	op = op_new(opname, NULL);
+	op = op_new(opid, NULL);
 	if (abort_)
 		json_set_bool(op_args(op), "abort", 1);
 	if ((error = cmd_write(NULL, c, id, op, NULL, quiet)) < 0)
 		goto cleanup;
-	if (!strcmp(opname, "session.close")) {
+	if (opid == OP_SESSION_CLOSE) {
 		char *active = NULL;
 		if ((error = store_active(&active, c->st)) == 0 && active && !strcmp(active, id))
 			error = store_clear_active(c->st);
@@ -246,16 +246,16 @@ cleanup:
 	return cmd_exit(error);
 }
 
-CMD(pause)
+int cmd_pause(int argc, const char **argv, struct cmd_ctx *c)
 {
 	static const char *const usage[] = { "git session pause", NULL };
-	return status_command(argc, argv, c, usage, "session.pause");
+	return status_command(argc, argv, c, usage, OP_SESSION_PAUSE);
 }
 
-CMD(close)
+int cmd_close(int argc, const char **argv, struct cmd_ctx *c)
 {
 	static const char *const usage[] = { "git session close [--abort]", NULL };
-	return status_command(argc, argv, c, usage, "session.close");
+	return status_command(argc, argv, c, usage, OP_SESSION_CLOSE);
 }
 
 static int move_session(int argc, const char **argv, struct cmd_ctx *c, int archive)
@@ -303,12 +303,12 @@ cleanup:
 	return cmd_exit(error);
 }
 
-CMD(archive)
+int cmd_archive(int argc, const char **argv, struct cmd_ctx *c)
 {
 	return move_session(argc, argv, c, 1);
 }
 
-CMD(unarchive)
+int cmd_unarchive(int argc, const char **argv, struct cmd_ctx *c)
 {
 	return move_session(argc, argv, c, 0);
 }

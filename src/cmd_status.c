@@ -64,7 +64,7 @@ static void draw_status(struct view *v, const cJSON *r, const struct report_ctx 
 	view_status(v, r, ctx->now, ctx->max_retries);
 }
 
-CMD(status)
+int cmd_status(int argc, const char **argv, struct cmd_ctx *c)
 {
 	static const char *const usage[] = { "git session status [<id>] [--json]", NULL };
 	static const struct one_report rep = { report_status, draw_status, 0 };
@@ -104,7 +104,7 @@ static cJSON *build_tokens(const cJSON *state, const struct report_ctx *ctx)
 	return report_tokens(state);
 }
 
-CMD(tokens)
+int cmd_tokens(int argc, const char **argv, struct cmd_ctx *c)
 {
 	static const char *const usage[] = {
 		"git session tokens [<id>] [--json]",
@@ -203,7 +203,7 @@ static int load_rev(cJSON **state, struct store_tip *tip, struct cmd_ctx *c, con
 	return error;
 }
 
-CMD(diff)
+int cmd_diff(int argc, const char **argv, struct cmd_ctx *c)
 {
 	static const char *const usage[] = { "git session diff <rev> [<rev>] [--json]", NULL };
 	struct store_tip ta = { 0 }, tb = { 0 };
@@ -269,7 +269,7 @@ static void draw_timeline(struct view *v, const cJSON *r, const struct report_ct
 	view_timeline(v, r, timeline_width(width));
 }
 
-CMD(timeline)
+int cmd_timeline(int argc, const char **argv, struct cmd_ctx *c)
 {
 	static const char *const usage[] = { "git session timeline [<id>] [--width=<columns>] [--json]", NULL };
 	struct one_report rep = { build_timeline, draw_timeline, 0 };

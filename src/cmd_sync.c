@@ -73,12 +73,12 @@ cleanup:
 	return cmd_exit(error);
 }
 
-CMD(pull)
+int cmd_pull(int argc, const char **argv, struct cmd_ctx *c)
 {
 	return sync_cmd(argc, argv, c, 0);
 }
 
-CMD(push)
+int cmd_push(int argc, const char **argv, struct cmd_ctx *c)
 {
 	return sync_cmd(argc, argv, c, 1);
 }

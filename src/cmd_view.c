@@ -55,7 +55,7 @@ int cmd_resolve_rev(char **out, struct cmd_ctx *c, const char *rev)
 
 static const char *const show_usage[] = { "git session show [<rev>] [--json | --yaml]", NULL };
 
-CMD(show)
+int cmd_show(int argc, const char **argv, struct cmd_ctx *c)
 {
 	int json = 0, yaml = 0, error;
 	char *spec = NULL, *text = NULL;
@@ -201,7 +201,7 @@ static void list_cache_save(gs_store *st, const struct list_cache *cache, const 
 	free(now.v);
 }
 
-CMD(list)
+int cmd_list(int argc, const char **argv, struct cmd_ctx *c)
 {
 	static const char *const usage[] = { "git session list [--all] [--json]", NULL };
 	int all = 0, json = 0, error, width = 0;
@@ -260,7 +260,7 @@ cleanup:
 	return cmd_exit(error);
 }
 
-CMD(log)
+int cmd_log(int argc, const char **argv, struct cmd_ctx *c)
 {
 	static const char *const usage[] = { "git session log [<id>] [-- <git log options>]", NULL };
 	const struct option opts[] = { OPT_END_MARK };
@@ -301,7 +301,7 @@ CMD(log)
 	return 1;
 }
 
-CMD(get)
+int cmd_get(int argc, const char **argv, struct cmd_ctx *c)
 {
 	static const char *const usage[] = { "git session get <key>", NULL };
 	int json = 0, error;
@@ -354,7 +354,7 @@ cleanup:
  * `git session __complete (sessions | phases | agents)`: the words the
  * shell completion offers, one a line; nothing, silently, on any error.
  */
-CMD(complete)
+int cmd_complete(int argc, const char **argv, struct cmd_ctx *c)
 {
 	const char *what = argc == 2 ? argv[1] : "";
 	struct store_tip tip = { 0 };

@@ -10,6 +10,7 @@
 #include "git-session/worktree.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -41,114 +42,82 @@ static int run_op(struct cmd_ctx *c, cJSON *op, int quiet)
 	return error;
 }
 
-/* A new operation "<family>.<sub>"; the caller frees it. */
-static cJSON *family_op(const char *family, const char *sub)
+/*
+ * A subcommand's options and arguments: opts parsed out of argv (argv[0]
+ * is the subcommand), then between min and max arguments left, else a
+ * usage error that says missing or "too many arguments".
+ */
+static int sub_args(int *argc, const char **argv, const struct option *opts, const char *const *usage,
+		    int min, int max, const char *missing)
 {
-	char *name = xstrfmt("%s.%s", family, sub);
-	cJSON *op = op_new(name, NULL);
+	int error = parse_options(argc, argv, opts, usage, 0);
 
-	free(name);
-	return op;
+	if (error < 0)
+		return error;
+	if (*argc < min)
+		return cmd_usage_error(usage, opts, "%s", missing);
+	if (*argc > max)
+		return cmd_usage_error(usage, opts, "too many arguments");
+	return 0;
 }
 
-static int usage_error(const char *const *usage, const char *msg)
+/* A whole number argument into args[key]. */
+static int num_arg(cJSON *args, const char *key, const char *s, const char *what)
 {
-	gs_error("%s", msg);
-	usage_with_options(usage, NULL, 0);
-	return GS_EUSAGE;
+	double n;
+	int error = parse_num(&n, s, what);
+
+	if (!error)
+		json_set_num(args, key, n);
+	return error;
 }
 
-/* The subcommand: argv[1], which must be one of names. */
-static int subcommand(const char **out, int argc, const char **argv, const char *const *names,
-		      const char *const *usage)
+/* phase <sub> <n>, for the moves that take nothing else. */
+static int phase_move(int argc, const char **argv, struct cmd_ctx *c, enum op_id id)
 {
-	*out = NULL;
-	if (argc >= 2 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help-usage"))) {
-		usage_with_options(usage, NULL, 1);
-		return GS_EUSAGE;
+	const char *usage[] = { NULL, NULL };
+	int quiet = 0, error;
+	cJSON *op = op_new(id, NULL);
+	const struct option opts[] = { OPT_QUIET(&quiet), OPT_END_MARK };
+	char *line = xstrfmt("git session phase %s <n>", argv[0]);
+
+	usage[0] = line;
+	if ((error = sub_args(&argc, argv, opts, usage, 1, 1, "which phase? (its number)")) == 0 &&
+	    (error = num_arg(op_args(op), "phase", argv[0], "the phase")) == 0) {
+		error = run_op(c, op, quiet);
+		op = NULL;
 	}
-	if (argc < 2)
-		return usage_error(usage, "which subcommand?");
-	for (size_t i = 0; names[i]; i++)
-		if (!strcmp(argv[1], names[i])) {
-			*out = names[i];
-			return 0;
-		}
-	gs_error("unknown subcommand '%s'", argv[1]);
-	usage_with_options(usage, NULL, 0);
-	return GS_EUSAGE;
+	cJSON_Delete(op);
+	free(line);
+	return cmd_exit(error);
 }
 
-static const char *const phase_usage[] = {
-	"git session phase add <name>... [--parallel] [--blocked-by <n>]...",
-	"git session phase start <n>",
-	"git session phase complete <n> [--context <text>]",
-	"git session phase fail <n> --error <msg> [--type <type>]",
-	"git session phase skip <n>",
-	"git session phase retry <n>",
-	"git session phase step <n> <sub-step>",
-	NULL,
-};
-
-CMD(phase)
+static int phase_add(int argc, const char **argv, struct cmd_ctx *c)
 {
-	static const char *const subs[] = { "add", "start", "complete", "fail", "skip", "retry", "step", NULL };
-	const char *sub, *error_msg = NULL, *type = NULL, *context = NULL;
+	static const char *const usage[] = {
+		"git session phase add <name>... [--parallel] [--blocked-by <n>]...", NULL,
+	};
 	struct strlist blocked = { 0 };
 	int parallel = 0, quiet = 0, error;
-	cJSON *op = NULL, *args;
-	double n;
+	cJSON *op = op_new(OP_PHASE_ADD, NULL), *args = op_args(op);
 	const struct option opts[] = {
-		{ OPT_BOOL, 0, "parallel", &parallel, NULL, "add: the phases may run side by side" },
-		{ OPT_LIST, 0, "blocked-by", &blocked, "<n>", "add: may not start before phase <n> ends" },
-		{ OPT_STRING, 0, "error", &error_msg, "<msg>", "fail: what went wrong" },
-		{ OPT_STRING, 0, "type", &type, "<type>", "fail: validation, timeout, file_conflict, runtime or dependency" },
-		{ OPT_STRING, 0, "context", &context, "<text>", "complete: what later phases need to know" },
-		{ OPT_BOOL, 'q', "quiet", &quiet, NULL, "print nothing" },
+		{ OPT_BOOL, 0, "parallel", &parallel, NULL, "the phases may run side by side" },
+		{ OPT_LIST, 0, "blocked-by", &blocked, "<n>", "may not start before phase <n> ends" },
+		OPT_QUIET(&quiet),
 		OPT_END_MARK,
 	};
 
-	if ((error = subcommand(&sub, argc, argv, subs, phase_usage)) < 0)
-		return cmd_exit(error);
-	argc--, argv++;
-	if ((error = parse_options(&argc, argv, opts, phase_usage, 0)) < 0)
+	if ((error = sub_args(&argc, argv, opts, usage, 1, INT_MAX, "no phase names given")) < 0)
 		goto cleanup;
-	op = family_op("phase", sub);
-	args = op_args(op);
-	if (!strcmp(sub, "add")) {
-		if (!argc) {
-			error = usage_error(phase_usage, "no phase names given");
+	for (int i = 0; i < argc; i++)
+		cJSON_AddItemToArray(json_arr(args, "names"), cJSON_CreateString(argv[i]));
+	json_set_bool(args, "parallel", parallel);
+	for (size_t i = 0; i < blocked.n; i++) {
+		double n;
+
+		if ((error = parse_num(&n, blocked.v[i], "--blocked-by")) < 0)
 			goto cleanup;
-		}
-		for (int i = 0; i < argc; i++)
-			cJSON_AddItemToArray(json_arr(args, "names"), cJSON_CreateString(argv[i]));
-		json_set_bool(args, "parallel", parallel);
-		for (size_t i = 0; i < blocked.n; i++) {
-			if ((error = parse_num(&n, blocked.v[i], "--blocked-by")) < 0)
-				goto cleanup;
-			cJSON_AddItemToArray(json_arr(args, "blocked_by"), cJSON_CreateNumber(n));
-		}
-	} else {
-		if (argc != (strcmp(sub, "step") ? 1 : 2)) {
-			error = usage_error(phase_usage, argc ? "wrong number of arguments" : "which phase? (its number)");
-			goto cleanup;
-		}
-		if ((error = parse_num(&n, argv[0], "the phase")) < 0)
-			goto cleanup;
-		json_set_num(args, "phase", n);
-		if (!strcmp(sub, "fail")) {
-			if (!error_msg) {
-				error = usage_error(phase_usage, "phase fail needs --error <msg>");
-				goto cleanup;
-			}
-			json_set_str(args, "error", error_msg);
-			if (type)
-				json_set_str(args, "type", type);
-		}
-		if (context)
-			json_set_str(args, "context", context);
-		if (!strcmp(sub, "step"))
-			json_set_str(args, "sub_step", argv[1]);
+		cJSON_AddItemToArray(json_arr(args, "blocked_by"), cJSON_CreateNumber(n));
 	}
 	error = run_op(c, op, quiet);
 	op = NULL;
@@ -158,77 +127,68 @@ cleanup:
 	return cmd_exit(error);
 }
 
-static const char *const agent_usage[] = {
-	"git session agent start <agent-id> --type <type> --task <text> [--phase <n>]",
-	"git session agent progress <agent-id> <percent>",
-	"git session agent done <agent-id> [--summary <text>]",
-	"git session agent fail <agent-id> --error <msg> [--type <type>]",
-	NULL,
-};
-
-CMD(agent)
+static int phase_start(int argc, const char **argv, struct cmd_ctx *c)
 {
-	static const char *const subs[] = { "start", "progress", "done", "fail", NULL };
-	const char *sub, *type = NULL, *task = NULL, *phase = NULL, *summary = NULL, *error_msg = NULL;
+	return phase_move(argc, argv, c, OP_PHASE_START);
+}
+
+static int phase_skip(int argc, const char **argv, struct cmd_ctx *c)
+{
+	return phase_move(argc, argv, c, OP_PHASE_SKIP);
+}
+
+static int phase_retry(int argc, const char **argv, struct cmd_ctx *c)
+{
+	return phase_move(argc, argv, c, OP_PHASE_RETRY);
+}
+
+static int phase_complete(int argc, const char **argv, struct cmd_ctx *c)
+{
+	static const char *const usage[] = { "git session phase complete <n> [--context <text>]", NULL };
+	const char *context = NULL;
 	int quiet = 0, error;
-	cJSON *op = NULL, *args;
-	double n;
+	cJSON *op = op_new(OP_PHASE_COMPLETE, NULL);
 	const struct option opts[] = {
-		{ OPT_STRING, 0, "type", &type, "<type>", "start: the kind of agent; fail: the error type" },
-		{ OPT_STRING, 0, "task", &task, "<text>", "start: what the agent is to do" },
-		{ OPT_STRING, 0, "phase", &phase, "<n>", "start: the phase it works in (default: the current one)" },
-		{ OPT_STRING, 0, "summary", &summary, "<text>", "done: what came of it" },
-		{ OPT_STRING, 0, "error", &error_msg, "<msg>", "fail: what went wrong" },
-		{ OPT_BOOL, 'q', "quiet", &quiet, NULL, "print nothing" },
+		{ OPT_STRING, 0, "context", &context, "<text>", "what later phases need to know" },
+		OPT_QUIET(&quiet),
 		OPT_END_MARK,
 	};
 
-	if ((error = subcommand(&sub, argc, argv, subs, agent_usage)) < 0)
-		return cmd_exit(error);
-	argc--, argv++;
-	if ((error = parse_options(&argc, argv, opts, agent_usage, 0)) < 0)
-		goto cleanup;
-	if (argc != (strcmp(sub, "progress") ? 1 : 2)) {
-		error = usage_error(agent_usage, argc ? "wrong number of arguments" : "which agent?");
-		goto cleanup;
+	if ((error = sub_args(&argc, argv, opts, usage, 1, 1, "which phase? (its number)")) == 0 &&
+	    (error = num_arg(op_args(op), "phase", argv[0], "the phase")) == 0) {
+		if (context)
+			json_set_str(op_args(op), "context", context);
+		error = run_op(c, op, quiet);
+		op = NULL;
 	}
-	op = family_op("agent", sub);
-	args = op_args(op);
-	json_set_str(args, "agent", argv[0]);
-	if (!strcmp(sub, "start")) {
-		if (!type || !task) {
-			error = usage_error(agent_usage, "agent start needs --type and --task");
-			goto cleanup;
-		}
-		json_set_str(args, "type", type);
-		json_set_str(args, "task", task);
-		if (phase) {
-			if ((error = parse_num(&n, phase, "--phase")) < 0)
-				goto cleanup;
-			json_set_num(args, "phase", n);
-		}
-	} else if (!strcmp(sub, "progress")) {
-		char *pct = xstrdup(argv[1]);	/* "60" or "60%" */
-		size_t len = strlen(pct);
+	cJSON_Delete(op);
+	return cmd_exit(error);
+}
 
-		if (len && pct[len - 1] == '%')
-			pct[len - 1] = '\0';
-		error = parse_num(&n, pct, "the percentage");
-		free(pct);
-		if (error < 0)
-			goto cleanup;
-		json_set_num(args, "progress", n);
-	} else if (!strcmp(sub, "done")) {
-		json_set_str(args, "summary", summary);
-	} else {
-		if (!error_msg) {
-			error = usage_error(agent_usage, "agent fail needs --error <msg>");
-			goto cleanup;
-		}
-		json_set_str(args, "error", error_msg);
-		if (type)
-			json_set_str(args, "type", type);
+static int phase_fail(int argc, const char **argv, struct cmd_ctx *c)
+{
+	static const char *const usage[] = { "git session phase fail <n> --error <msg> [--type <type>]", NULL };
+	const char *msg = NULL, *type = NULL;
+	int quiet = 0, error;
+	cJSON *op = op_new(OP_PHASE_FAIL, NULL);
+	const struct option opts[] = {
+		{ OPT_STRING, 0, "error", &msg, "<msg>", "what went wrong" },
+		{ OPT_STRING, 0, "type", &type, "<type>", GS_WORDS_COMMA(GS_ERROR_TYPES) },
+		OPT_QUIET(&quiet),
+		OPT_END_MARK,
+	};
+
+	if ((error = sub_args(&argc, argv, opts, usage, 1, 1, "which phase? (its number)")) < 0)
+		goto cleanup;
+	if (!msg) {
+		error = cmd_usage_error(usage, opts, "phase fail needs --error <msg>");
+		goto cleanup;
 	}
+	if ((error = num_arg(op_args(op), "phase", argv[0], "the phase")) < 0)
+		goto cleanup;
+	json_set_str(op_args(op), "error", msg);
+	if (type)
+		json_set_str(op_args(op), "type", type);
 	error = run_op(c, op, quiet);
 	op = NULL;
 cleanup:
@@ -236,56 +196,275 @@ cleanup:
 	return cmd_exit(error);
 }
 
-static const char *const file_usage[] = {
-	"git session file (created | modified | deleted) <path>... [--agent <id>] [--phase <n>]",
-	NULL,
-};
-
-CMD(file)
+static int phase_step(int argc, const char **argv, struct cmd_ctx *c)
 {
-	static const char *const subs[] = { "created", "modified", "deleted", NULL };
-	const char *sub, *agent = NULL, *phase = NULL;
+	static const char *const usage[] = { "git session phase step <n> <sub-step>", NULL };
 	int quiet = 0, error;
-	cJSON *op = NULL, *args, *files;
-	double n;
+	cJSON *op = op_new(OP_PHASE_STEP, NULL);
+	const struct option opts[] = { OPT_QUIET(&quiet), OPT_END_MARK };
+
+	if ((error = sub_args(&argc, argv, opts, usage, 2, 2, "phase step needs <n> and <sub-step>")) == 0 &&
+	    (error = num_arg(op_args(op), "phase", argv[0], "the phase")) == 0) {
+		json_set_str(op_args(op), "sub_step", argv[1]);
+		error = run_op(c, op, quiet);
+		op = NULL;
+	}
+	cJSON_Delete(op);
+	return cmd_exit(error);
+}
+
+int cmd_phase(int argc, const char **argv, struct cmd_ctx *c)
+{
+	static const char *const usage[] = {
+		"git session phase add <name>... [--parallel] [--blocked-by <n>]...",
+		"git session phase start <n>",
+		"git session phase complete <n> [--context <text>]",
+		"git session phase fail <n> --error <msg> [--type <type>]",
+		"git session phase skip <n>",
+		"git session phase retry <n>",
+		"git session phase step <n> <sub-step>",
+		NULL,
+	};
+	static const struct subcommand subs[] = {
+		{ "add", phase_add }, { "start", phase_start }, { "complete", phase_complete },
+		{ "fail", phase_fail }, { "skip", phase_skip }, { "retry", phase_retry },
+		{ "step", phase_step }, { NULL, NULL },
+	};
+	return cmd_subcommand(argc, argv, c, subs, usage);
+}
+
+/* agent <sub> <agent-id> ...: the op with its agent, or a usage error. */
+static int agent_args(cJSON **op, int *argc, const char **argv, enum op_id id, const struct option *opts,
+		      const char *const *usage, int nargs)
+{
+	int error = sub_args(argc, argv, opts, usage, 1, nargs, "which agent?");
+
+	if (!error && *argc < nargs)
+		error = cmd_usage_error(usage, opts, "wrong number of arguments");
+	if (error < 0)
+		return error;
+	*op = op_new(id, NULL);
+	json_set_str(op_args(*op), "agent", argv[0]);
+	return 0;
+}
+
+static int agent_start(int argc, const char **argv, struct cmd_ctx *c)
+{
+	static const char *const usage[] = {
+		"git session agent start <agent-id> --type <type> --task <text> [--phase <n>]", NULL,
+	};
+	const char *type = NULL, *task = NULL, *phase = NULL;
+	int quiet = 0, error;
+	cJSON *op = NULL;
+	const struct option opts[] = {
+		{ OPT_STRING, 0, "type", &type, "<type>", "the kind of agent" },
+		{ OPT_STRING, 0, "task", &task, "<text>", "what the agent is to do" },
+		{ OPT_STRING, 0, "phase", &phase, "<n>", "the phase it works in (default: the current one)" },
+		OPT_QUIET(&quiet),
+		OPT_END_MARK,
+	};
+
+	if ((error = agent_args(&op, &argc, argv, OP_AGENT_START, opts, usage, 1)) < 0)
+		goto cleanup;
+	if (!type || !task) {
+		error = cmd_usage_error(usage, opts, "agent start needs --type and --task");
+		goto cleanup;
+	}
+	json_set_str(op_args(op), "type", type);
+	json_set_str(op_args(op), "task", task);
+	if (phase && (error = num_arg(op_args(op), "phase", phase, "--phase")) < 0)
+		goto cleanup;
+	error = run_op(c, op, quiet);
+	op = NULL;
+cleanup:
+	cJSON_Delete(op);
+	return cmd_exit(error);
+}
+
+static int agent_progress(int argc, const char **argv, struct cmd_ctx *c)
+{
+	static const char *const usage[] = { "git session agent progress <agent-id> <percent>", NULL };
+	int quiet = 0, error;
+	cJSON *op = NULL;
+	char *pct = NULL;
+	const struct option opts[] = { OPT_QUIET(&quiet), OPT_END_MARK };
+
+	if ((error = agent_args(&op, &argc, argv, OP_AGENT_PROGRESS, opts, usage, 2)) < 0)
+		goto cleanup;
+	pct = xstrdup(argv[1]);	/* "60" or "60%" */
+	if (*pct && pct[strlen(pct) - 1] == '%')
+		pct[strlen(pct) - 1] = '\0';
+	if ((error = num_arg(op_args(op), "progress", pct, "the percentage")) < 0)
+		goto cleanup;
+	error = run_op(c, op, quiet);
+	op = NULL;
+cleanup:
+	cJSON_Delete(op);
+	free(pct);
+	return cmd_exit(error);
+}
+
+static int agent_done(int argc, const char **argv, struct cmd_ctx *c)
+{
+	static const char *const usage[] = { "git session agent done <agent-id> [--summary <text>]", NULL };
+	const char *summary = NULL;
+	int quiet = 0, error;
+	cJSON *op = NULL;
+	const struct option opts[] = {
+		{ OPT_STRING, 0, "summary", &summary, "<text>", "what came of it" },
+		OPT_QUIET(&quiet),
+		OPT_END_MARK,
+	};
+
+	if ((error = agent_args(&op, &argc, argv, OP_AGENT_DONE, opts, usage, 1)) == 0) {
+		json_set_str(op_args(op), "summary", summary);
+		error = run_op(c, op, quiet);
+	}
+	return cmd_exit(error);
+}
+
+static int agent_fail(int argc, const char **argv, struct cmd_ctx *c)
+{
+	static const char *const usage[] = { "git session agent fail <agent-id> --error <msg> [--type <type>]", NULL };
+	const char *msg = NULL, *type = NULL;
+	int quiet = 0, error;
+	cJSON *op = NULL;
+	const struct option opts[] = {
+		{ OPT_STRING, 0, "error", &msg, "<msg>", "what went wrong" },
+		{ OPT_STRING, 0, "type", &type, "<type>", GS_WORDS_COMMA(GS_ERROR_TYPES) },
+		OPT_QUIET(&quiet),
+		OPT_END_MARK,
+	};
+
+	if ((error = agent_args(&op, &argc, argv, OP_AGENT_FAIL, opts, usage, 1)) < 0)
+		goto cleanup;
+	if (!msg) {
+		error = cmd_usage_error(usage, opts, "agent fail needs --error <msg>");
+		goto cleanup;
+	}
+	json_set_str(op_args(op), "error", msg);
+	if (type)
+		json_set_str(op_args(op), "type", type);
+	error = run_op(c, op, quiet);
+	op = NULL;
+cleanup:
+	cJSON_Delete(op);
+	return cmd_exit(error);
+}
+
+int cmd_agent(int argc, const char **argv, struct cmd_ctx *c)
+{
+	static const char *const usage[] = {
+		"git session agent start <agent-id> --type <type> --task <text> [--phase <n>]",
+		"git session agent progress <agent-id> <percent>",
+		"git session agent done <agent-id> [--summary <text>]",
+		"git session agent fail <agent-id> --error <msg> [--type <type>]",
+		NULL,
+	};
+	static const struct subcommand subs[] = {
+		{ "start", agent_start }, { "progress", agent_progress }, { "done", agent_done },
+		{ "fail", agent_fail }, { NULL, NULL },
+	};
+	return cmd_subcommand(argc, argv, c, subs, usage);
+}
+
+/* file created|modified|deleted <path>...: one operation, each path with its blob. */
+static int file_record(int argc, const char **argv, struct cmd_ctx *c, enum op_id id)
+{
+	const char *agent = NULL, *phase = NULL, *usage[] = { NULL, NULL };
+	int quiet = 0, error;
+	cJSON *op = op_new(id, NULL), *args = op_args(op), *files = json_obj(args, "files");
+	char *line = xstrfmt("git session file %s <path>... [--agent <id>] [--phase <n>]", argv[0]);
 	const struct option opts[] = {
 		{ OPT_STRING, 0, "agent", &agent, "<id>", "the agent that touched the files" },
 		{ OPT_STRING, 0, "phase", &phase, "<n>", "the phase (default: the agent's, or none)" },
-		{ OPT_BOOL, 'q', "quiet", &quiet, NULL, "print nothing" },
+		OPT_QUIET(&quiet),
 		OPT_END_MARK,
 	};
 
-	if ((error = subcommand(&sub, argc, argv, subs, file_usage)) < 0)
-		return cmd_exit(error);
-	argc--, argv++;
-	if ((error = parse_options(&argc, argv, opts, file_usage, 0)) < 0)
+	usage[0] = line;
+	if ((error = sub_args(&argc, argv, opts, usage, 1, INT_MAX, "no paths given")) < 0)
 		goto cleanup;
-	if (!argc) {
-		error = usage_error(file_usage, "no paths given");
-		goto cleanup;
-	}
-	op = family_op("file", sub);
-	args = op_args(op);
-	files = json_obj(args, "files");
 	json_set_str(args, "agent", agent);
-	if (phase) {
-		if ((error = parse_num(&n, phase, "--phase")) < 0)
-			goto cleanup;
-		json_set_num(args, "phase", n);
-	}
-	for (int i = 0; i < argc; i++) {
+	if (phase && (error = num_arg(args, "phase", phase, "--phase")) < 0)
+		goto cleanup;
+	for (int i = 0; i < argc && !error; i++) {
 		char *path = NULL;
 
 		if ((error = worktree_relpath(&path, c->st, argv[i])) == 0) {
-			if (!strcmp(sub, "deleted"))
-				json_set_str(json_set(files, path, cJSON_CreateObject()), "status", "deleted");
+			if (id == OP_FILE_DELETED)
+				json_set_str(json_set(files, path, cJSON_CreateObject()), "status", ST_DELETED);
 			else
-				error = worktree_record(files, c->st, path, sub, 0);
+				error = worktree_record(files, c->st, path,
+							id == OP_FILE_CREATED ? ST_CREATED : ST_MODIFIED, 0);
 		}
 		free(path);
-		if (error < 0)
-			goto cleanup;
 	}
+	if (!error) {
+		error = run_op(c, op, quiet);
+		op = NULL;
+	}
+cleanup:
+	cJSON_Delete(op);
+	free(line);
+	return cmd_exit(error);
+}
+
+static int file_created(int argc, const char **argv, struct cmd_ctx *c)
+{
+	return file_record(argc, argv, c, OP_FILE_CREATED);
+}
+
+static int file_modified(int argc, const char **argv, struct cmd_ctx *c)
+{
+	return file_record(argc, argv, c, OP_FILE_MODIFIED);
+}
+
+static int file_deleted(int argc, const char **argv, struct cmd_ctx *c)
+{
+	return file_record(argc, argv, c, OP_FILE_DELETED);
+}
+
+int cmd_file(int argc, const char **argv, struct cmd_ctx *c)
+{
+	static const char *const usage[] = {
+		"git session file (created | modified | deleted) <path>... [--agent <id>] [--phase <n>]", NULL,
+	};
+	static const struct subcommand subs[] = {
+		{ ST_CREATED, file_created }, { ST_MODIFIED, file_modified }, { ST_DELETED, file_deleted },
+		{ NULL, NULL },
+	};
+	return cmd_subcommand(argc, argv, c, subs, usage);
+}
+
+static int error_add(int argc, const char **argv, struct cmd_ctx *c)
+{
+	static const char *const usage[] = {
+		"git session error add --type <type> --message <msg> [--agent <id>] [--phase <n>]", NULL,
+	};
+	const char *type = NULL, *message = NULL, *agent = NULL, *phase = NULL;
+	int quiet = 0, error;
+	cJSON *op = op_new(OP_ERROR_ADD, NULL), *args = op_args(op);
+	const struct option opts[] = {
+		{ OPT_STRING, 0, "type", &type, "<type>", GS_WORDS_COMMA(GS_ERROR_TYPES) },
+		{ OPT_STRING, 0, "message", &message, "<msg>", "what went wrong" },
+		{ OPT_STRING, 0, "agent", &agent, "<id>", "the agent it happened to" },
+		{ OPT_STRING, 0, "phase", &phase, "<n>", "the phase it happened in" },
+		OPT_QUIET(&quiet),
+		OPT_END_MARK,
+	};
+
+	if ((error = sub_args(&argc, argv, opts, usage, 0, 0, "")) < 0)
+		goto cleanup;
+	if (!type || !message) {
+		error = cmd_usage_error(usage, opts, "error add needs --type and --message");
+		goto cleanup;
+	}
+	json_set_str(args, "type", type);
+	json_set_str(args, "message", message);
+	json_set_str(args, "agent", agent);
+	if (phase && (error = num_arg(args, "phase", phase, "--phase")) < 0)
+		goto cleanup;
 	error = run_op(c, op, quiet);
 	op = NULL;
 cleanup:
@@ -293,64 +472,45 @@ cleanup:
 	return cmd_exit(error);
 }
 
-static const char *const error_usage[] = {
-	"git session error add --type <type> --message <msg> [--agent <id>] [--phase <n>]",
-	"git session error resolve <n> --resolution <text>",
-	NULL,
-};
-
-CMD(error)
+static int error_resolve(int argc, const char **argv, struct cmd_ctx *c)
 {
-	static const char *const subs[] = { "add", "resolve", NULL };
-	const char *sub, *type = NULL, *message = NULL, *agent = NULL, *phase = NULL, *resolution = NULL;
+	static const char *const usage[] = { "git session error resolve <n> --resolution <text>", NULL };
+	const char *resolution = NULL;
 	int quiet = 0, error;
-	cJSON *op = NULL, *args;
-	double n;
+	cJSON *op = op_new(OP_ERROR_RESOLVE, NULL);
 	const struct option opts[] = {
-		{ OPT_STRING, 0, "type", &type, "<type>", "validation, timeout, file_conflict, runtime or dependency" },
-		{ OPT_STRING, 0, "message", &message, "<msg>", "what went wrong" },
-		{ OPT_STRING, 0, "agent", &agent, "<id>", "the agent it happened to" },
-		{ OPT_STRING, 0, "phase", &phase, "<n>", "the phase it happened in" },
-		{ OPT_STRING, 0, "resolution", &resolution, "<text>", "resolve: what was done about it" },
-		{ OPT_BOOL, 'q', "quiet", &quiet, NULL, "print nothing" },
+		{ OPT_STRING, 0, "resolution", &resolution, "<text>", "what was done about it" },
+		OPT_QUIET(&quiet),
 		OPT_END_MARK,
 	};
 
-	if ((error = subcommand(&sub, argc, argv, subs, error_usage)) < 0)
-		return cmd_exit(error);
-	argc--, argv++;
-	if ((error = parse_options(&argc, argv, opts, error_usage, 0)) < 0)
+	if ((error = sub_args(&argc, argv, opts, usage, 1, 1, "which error? (its number)")) < 0)
 		goto cleanup;
-	op = family_op("error", sub);
-	args = op_args(op);
-	if (!strcmp(sub, "add")) {
-		if (argc || !type || !message) {
-			error = usage_error(error_usage, "error add needs --type and --message, and nothing else");
-			goto cleanup;
-		}
-		json_set_str(args, "type", type);
-		json_set_str(args, "message", message);
-		json_set_str(args, "agent", agent);
-		if (phase) {
-			if ((error = parse_num(&n, phase, "--phase")) < 0)
-				goto cleanup;
-			json_set_num(args, "phase", n);
-		}
-	} else {
-		if (argc != 1 || !resolution) {
-			error = usage_error(error_usage, "error resolve needs <n> and --resolution");
-			goto cleanup;
-		}
-		if ((error = parse_num(&n, argv[0], "the error number")) < 0)
-			goto cleanup;
-		json_set_num(args, "error", n);
-		json_set_str(args, "resolution", resolution);
+	if (!resolution) {
+		error = cmd_usage_error(usage, opts, "error resolve needs --resolution");
+		goto cleanup;
 	}
+	if ((error = num_arg(op_args(op), "error", argv[0], "the error number")) < 0)
+		goto cleanup;
+	json_set_str(op_args(op), "resolution", resolution);
 	error = run_op(c, op, quiet);
 	op = NULL;
 cleanup:
 	cJSON_Delete(op);
 	return cmd_exit(error);
+}
+
+int cmd_error(int argc, const char **argv, struct cmd_ctx *c)
+{
+	static const char *const usage[] = {
+		"git session error add --type <type> --message <msg> [--agent <id>] [--phase <n>]",
+		"git session error resolve <n> --resolution <text>",
+		NULL,
+	};
+	static const struct subcommand subs[] = {
+		{ "add", error_add }, { "resolve", error_resolve }, { NULL, NULL },
+	};
+	return cmd_subcommand(argc, argv, c, subs, usage);
 }
 
 /* `tokens add ...`; the report (`tokens` alone) is in cmd_status.c. */
@@ -362,36 +522,29 @@ int cmd_tokens_add(int argc, const char **argv, struct cmd_ctx *c)
 	};
 	const char *agent = NULL, *in = NULL, *out = NULL, *cached = NULL;
 	int quiet = 0, isolated = 0, error;
-	cJSON *op = NULL;
-	double n;
+	cJSON *op = op_new(OP_TOKENS_ADD, NULL), *args = op_args(op);
 	const struct option opts[] = {
 		{ OPT_STRING, 0, "agent", &agent, "<id>", "who used the tokens" },
 		{ OPT_STRING, 0, "input", &in, "<n>", "input tokens" },
 		{ OPT_STRING, 0, "output", &out, "<n>", "output tokens" },
 		{ OPT_STRING, 0, "cached", &cached, "<n>", "input tokens served from a cache" },
 		{ OPT_BOOL, 0, "isolated", &isolated, NULL, "used in the agent's own context, not the session's" },
-		{ OPT_BOOL, 'q', "quiet", &quiet, NULL, "print nothing" },
+		OPT_QUIET(&quiet),
 		OPT_END_MARK,
 	};
 
-	if ((error = parse_options(&argc, argv, opts, usage, 0)) < 0)
-		return cmd_exit(error);
-	if (argc || !agent || !in || !out)
-		return cmd_exit(usage_error(usage, "tokens add needs --agent, --input and --output"));
-	op = op_new("tokens.add", NULL);
-	json_set_str(op_args(op), "agent", agent);
-	if ((error = parse_num(&n, in, "--input")) < 0)
+	if ((error = sub_args(&argc, argv, opts, usage, 0, 0, "")) < 0)
 		goto cleanup;
-	json_set_num(op_args(op), "input", n);
-	if ((error = parse_num(&n, out, "--output")) < 0)
+	if (!agent || !in || !out) {
+		error = cmd_usage_error(usage, opts, "tokens add needs --agent, --input and --output");
 		goto cleanup;
-	json_set_num(op_args(op), "output", n);
-	if (cached) {
-		if ((error = parse_num(&n, cached, "--cached")) < 0)
-			goto cleanup;
-		json_set_num(op_args(op), "cached", n);
 	}
-	json_set_bool(op_args(op), "isolated", isolated);
+	json_set_str(args, "agent", agent);
+	if ((error = num_arg(args, "input", in, "--input")) < 0 ||
+	    (error = num_arg(args, "output", out, "--output")) < 0 ||
+	    (cached && (error = num_arg(args, "cached", cached, "--cached")) < 0))
+		goto cleanup;
+	json_set_bool(args, "isolated", isolated);
 	error = run_op(c, op, quiet);
 	op = NULL;
 cleanup:
@@ -399,7 +552,7 @@ cleanup:
 	return cmd_exit(error);
 }
 
-CMD(decide)
+int cmd_decide(int argc, const char **argv, struct cmd_ctx *c)
 {
 	static const char *const usage[] = { "git session decide <decision> [--rationale <text>] [--agent <id>]", NULL };
 	const char *rationale = NULL, *agent = NULL;
@@ -408,98 +561,112 @@ CMD(decide)
 	const struct option opts[] = {
 		{ OPT_STRING, 0, "rationale", &rationale, "<text>", "why" },
 		{ OPT_STRING, 0, "agent", &agent, "<id>", "the agent that decided" },
-		{ OPT_BOOL, 'q', "quiet", &quiet, NULL, "print nothing" },
+		OPT_QUIET(&quiet),
 		OPT_END_MARK,
 	};
 
 	if ((error = parse_options(&argc, argv, opts, usage, 0)) < 0)
 		return cmd_exit(error);
 	if (argc != 1)
-		return cmd_exit(usage_error(usage, argc ? "too many arguments (quote the decision)" : "what was decided?"));
-	op = op_new("decide", NULL);
+		return cmd_exit(cmd_usage_error(usage, opts, "%s",
+						argc ? "too many arguments (quote the decision)" : "what was decided?"));
+	op = op_new(OP_DECIDE, NULL);
 	json_set_str(op_args(op), "decision", argv[0]);
 	json_set_str(op_args(op), "rationale", rationale);
 	json_set_str(op_args(op), "agent", agent);
 	return cmd_exit(run_op(c, op, quiet));
 }
 
-/* task and milestone: "add <text>" and "done <n | name>". */
-static int list_command(int argc, const char **argv, struct cmd_ctx *c, const char *family,
-			const char *const *usage)
+/* task and milestone add|done: one text (or, for task done, a number) argument. */
+static int list_item(int argc, const char **argv, struct cmd_ctx *c, enum op_id id, const char *key,
+		     const char *usage_line)
 {
-	static const char *const subs[] = { "add", "done", NULL };
-	int quiet = 0, error, is_task = !strcmp(family, "task");
-	const char *sub;
-	cJSON *op;
-	double n;
-	const struct option opts[] = {
-		{ OPT_BOOL, 'q', "quiet", &quiet, NULL, "print nothing" },
-		OPT_END_MARK,
-	};
+	const char *const usage[] = { usage_line, NULL };
+	int quiet = 0, error;
+	cJSON *op = op_new(id, NULL);
+	const struct option opts[] = { OPT_QUIET(&quiet), OPT_END_MARK };
 
-	if ((error = subcommand(&sub, argc, argv, subs, usage)) < 0)
-		return cmd_exit(error);
-	argc--, argv++;
-	if ((error = parse_options(&argc, argv, opts, usage, 0)) < 0)
-		return cmd_exit(error);
-	if (argc != 1)
-		return cmd_exit(usage_error(usage, argc ? "too many arguments (quote the text)" : "missing argument"));
-	op = family_op(family, sub);
-	if (is_task && !strcmp(sub, "done")) {
-		if (parse_num(&n, argv[0], "the task number") < 0) {
-			cJSON_Delete(op);
-			return 1;
-		}
-		json_set_num(op_args(op), "task", n);
-	} else {
-		json_set_str(op_args(op), is_task ? "title" : "name", argv[0]);
+	if ((error = sub_args(&argc, argv, opts, usage, 1, 1, "missing argument")) == 0) {
+		if (id == OP_TASK_DONE)
+			error = num_arg(op_args(op), key, argv[0], "the task number");
+		else
+			json_set_str(op_args(op), key, argv[0]);
 	}
-	return cmd_exit(run_op(c, op, quiet));
+	if (!error) {
+		error = run_op(c, op, quiet);
+		op = NULL;
+	}
+	cJSON_Delete(op);
+	return cmd_exit(error);
 }
 
-CMD(task)
+static int task_add(int argc, const char **argv, struct cmd_ctx *c)
+{
+	return list_item(argc, argv, c, OP_TASK_ADD, "title", "git session task add <title>");
+}
+
+static int task_done(int argc, const char **argv, struct cmd_ctx *c)
+{
+	return list_item(argc, argv, c, OP_TASK_DONE, "task", "git session task done <n>");
+}
+
+static int milestone_add(int argc, const char **argv, struct cmd_ctx *c)
+{
+	return list_item(argc, argv, c, OP_MILESTONE_ADD, "name", "git session milestone add <name>");
+}
+
+static int milestone_done(int argc, const char **argv, struct cmd_ctx *c)
+{
+	return list_item(argc, argv, c, OP_MILESTONE_DONE, "name", "git session milestone done <name>");
+}
+
+int cmd_task(int argc, const char **argv, struct cmd_ctx *c)
 {
 	static const char *const usage[] = { "git session task add <title>", "git session task done <n>", NULL };
-	return list_command(argc, argv, c, "task", usage);
+	static const struct subcommand subs[] = { { "add", task_add }, { "done", task_done }, { NULL, NULL } };
+	return cmd_subcommand(argc, argv, c, subs, usage);
 }
 
-CMD(milestone)
+int cmd_milestone(int argc, const char **argv, struct cmd_ctx *c)
 {
-	static const char *const usage[] = { "git session milestone add <name>", "git session milestone done <name>", NULL };
-	return list_command(argc, argv, c, "milestone", usage);
+	static const char *const usage[] = {
+		"git session milestone add <name>", "git session milestone done <name>", NULL,
+	};
+	static const struct subcommand subs[] = {
+		{ "add", milestone_add }, { "done", milestone_done }, { NULL, NULL },
+	};
+	return cmd_subcommand(argc, argv, c, subs, usage);
 }
 
-CMD(artifact)
+int cmd_artifact(int argc, const char **argv, struct cmd_ctx *c)
 {
 	static const char *const usage[] = { "git session artifact <path> [--agent <id>] [--phase <n>]", NULL };
 	const char *agent = NULL, *phase = NULL;
 	int quiet = 0, error;
 	char *path = NULL;
-	cJSON *op = NULL;
-	double n;
+	cJSON *op = op_new(OP_ARTIFACT, NULL);
 	const struct option opts[] = {
 		{ OPT_STRING, 0, "agent", &agent, "<id>", "the agent that produced it" },
 		{ OPT_STRING, 0, "phase", &phase, "<n>", "the phase it belongs to" },
-		{ OPT_BOOL, 'q', "quiet", &quiet, NULL, "print nothing" },
+		OPT_QUIET(&quiet),
 		OPT_END_MARK,
 	};
 
 	if ((error = parse_options(&argc, argv, opts, usage, 0)) < 0)
-		return cmd_exit(error);
-	if (argc != 1)
-		return cmd_exit(usage_error(usage, argc ? "too many arguments" : "which path?"));
-	if ((error = worktree_relpath(&path, c->st, argv[0])) < 0)
-		return 1;
-	op = op_new("artifact", NULL);
+		goto cleanup;
+	if (argc != 1) {
+		error = cmd_usage_error(usage, opts, "%s", argc ? "too many arguments" : "which path?");
+		goto cleanup;
+	}
+	if ((error = worktree_relpath(&path, c->st, argv[0])) < 0 ||
+	    (phase && (error = num_arg(op_args(op), "phase", phase, "--phase")) < 0))
+		goto cleanup;
 	json_set_str(op_args(op), "path", path);
 	json_set_str(op_args(op), "agent", agent);
+	error = run_op(c, op, quiet);
+	op = NULL;
+cleanup:
+	cJSON_Delete(op);
 	free(path);
-	if (phase) {
-		if ((error = parse_num(&n, phase, "--phase")) < 0) {
-			cJSON_Delete(op);
-			return 1;
-		}
-		json_set_num(op_args(op), "phase", n);
-	}
-	return cmd_exit(run_op(c, op, quiet));
+	return cmd_exit(error);
 }

@@ -44,9 +44,9 @@ static const char **want_names(unsigned mask, const struct state_shards *shards)
 
 	for (unsigned i = 0; i < ARRAY_SIZE(state_split_keys); i++)
 		if ((mask & (1u << i)) &&
-		    !(shards && !shards->count_rest && !strcmp(state_split_keys[i], "files")))
+		    !(shards && !shards->count_rest && i == SPLIT_FILES))
 			names[n++] = state_split_keys[i];
-	for (unsigned i = 0; shards && !shards->count_rest && (mask & state_split_bit("files")) && i < 256; i++)
+	for (unsigned i = 0; shards && !shards->count_rest && (mask & NEED(FILES)) && i < 256; i++)
 		if (shards->want[i])
 			names[n++] = xstrfmt("files/%02x.json", i);
 	return names;

@@ -166,13 +166,14 @@ static int write_rollback(char out[HEX_SZ], struct engine *e, const struct fsck_
 		goto cleanup;
 	gs_time_iso(at, sizeof(at), now);
 	json_set_str(state, "updated", at);
-	op = op_new("rollback", at);
+	op = op_new(OP_ROLLBACK, at);
 	json_set_str(op_args(op), "to", to);
 	json_set_str(op_args(op), "from", r->tip);
 	json_set_str(op_args(op), "reason", why);
 	opjson = json_print(op, 1, &cp.oplen);
-	msg = xstrfmt("rollback to %.7s: %s\n\nThe tip was %s.\n\nSession-Id: %s\nSession-Op: rollback\n"
-		      "Branch: %s\nHead: %s\n", to, why, r->tip, json_str(state, "session_id"), branch, head);
+	msg = xstrfmt("rollback to %.7s: %s\n\nThe tip was %s.\n\nSession-Id: %s\nSession-Op: %s\n"
+		      "Branch: %s\nHead: %s\n", to, why, r->tip, json_str(state, "session_id"),
+		      op_info(OP_ROLLBACK)->name, branch, head);
 	base.exists = 1;
 	memcpy(base.commit, parent, HEX_SZ);
 	cp.parent = &base;

@@ -6,6 +6,7 @@
 #define GIT_SESSION_STATE_INTERNAL_H
 
 #include "git-session/json.h"
+#include "git-session/ops.h"
 #include "git-session/state.h"
 #include "git-session/util.h"
 
@@ -43,14 +44,11 @@ int state_record_files(struct apply_ctx *c, const cJSON *files, const char *stat
 /* A new pending phase; the caller owns it. */
 cJSON *state_new_phase(int id, const char *name);
 
-/* Handlers of the session's work (phases, agents, files, ...), and of git's hooks. */
-const struct op_handler *state_work_handlers(size_t *n);
-const struct op_handler *state_git_handlers(size_t *n);
-
-struct op_handler {
-	const char *name;
-	apply_fn fn;
-	int when_closed;	/* allowed on a paused or closed session */
-};
+/* The handlers of ops.h's table, in state.c, state_work.c and state_git.c. */
+#define GS_OP_DECLARE(id, name, fn, flags, needs) int fn(struct apply_ctx *c);
+GS_OP_LIST(GS_OP_DECLARE)
+#undef GS_OP_DECLARE
+/* The handler of an operation (state_ops.c). */
+apply_fn state_handler(enum op_id id);
 
 #endif

@@ -300,11 +300,11 @@ char *state_slug(const char *topic)
 	return sbuf_detach(&sb, NULL);
 }
 
-cJSON *op_new(const char *name, const char *at)
+cJSON *op_new(enum op_id id, const char *at)
 {
 	cJSON *op = cJSON_CreateObject();
 
-	json_set_str(op, "op", name);
+	json_set_str(op, "op", op_info(id)->name);
 	json_set_str(op, "at", at);
 	json_set(op, "args", cJSON_CreateObject());
 	return op;
@@ -408,7 +408,7 @@ static int start_check(struct apply_ctx *c, const char **topic, const char **goa
 	return 0;
 }
 
-static int op_start(struct apply_ctx *c)
+int op_session_start(struct apply_ctx *c)
 {
 	const char *id = json_str(c->args, "id"), *topic, *goal, *mode;
 	const cJSON *plans = cJSON_GetObjectItemCaseSensitive(c->args, "plans");
@@ -471,23 +471,23 @@ static int set_status(struct apply_ctx *c, const char *to, const char *from1, co
 	return 0;
 }
 
-static int op_pause(struct apply_ctx *c)
+int op_session_pause(struct apply_ctx *c)
 {
 	return set_status(c, "paused", "in_progress", NULL);
 }
 
-static int op_resume(struct apply_ctx *c)
+int op_session_resume(struct apply_ctx *c)
 {
 	return set_status(c, "in_progress", "paused", NULL);
 }
 
-static int op_close(struct apply_ctx *c)
+int op_session_close(struct apply_ctx *c)
 {
 	int abort = json_bool(c->args, "abort", 0);
 	return set_status(c, abort ? "aborted" : "completed", "in_progress", "paused");
 }
 
-static int op_note(struct apply_ctx *c)
+int op_note(struct apply_ctx *c)
 {
 	const char *text, *agent;
 	cJSON *note;
@@ -504,7 +504,7 @@ static int op_note(struct apply_ctx *c)
 	return 0;
 }
 
-static int op_summary(struct apply_ctx *c)
+int op_summary(struct apply_ctx *c)
 {
 	const char *text;
 
@@ -563,7 +563,7 @@ const cJSON *state_extra_get(const cJSON *state, const char *key)
 	return NULL;
 }
 
-static int op_set(struct apply_ctx *c)
+int op_set(struct apply_ctx *c)
 {
 	const char *key;
 	const cJSON *value = cJSON_GetObjectItemCaseSensitive(c->args, "value");
@@ -763,7 +763,7 @@ int state_record_files(struct apply_ctx *c, const cJSON *files, const char *stat
 	return error ? error : n;
 }
 
-static int op_checkpoint(struct apply_ctx *c)
+int op_checkpoint(struct apply_ctx *c)
 {
 	const char *msg;
 	int n;
@@ -787,7 +787,7 @@ static int op_checkpoint(struct apply_ctx *c)
  * A whole state read from another tool's file: replaces what the session
  * had (on a re-import), keeping its id. Times are the source's.
  */
-static int op_import(struct apply_ctx *c)
+int op_session_import(struct apply_ctx *c)
 {
 	const cJSON *in = cJSON_GetObjectItemCaseSensitive(c->args, "state");
 	const char *format = json_str(c->args, "format"), *id, *had = json_str(c->state, "session_id");
@@ -817,47 +817,18 @@ static int op_import(struct apply_ctx *c)
 	return 0;
 }
 
-static const struct op_handler session_handlers[] = {
-	{ "session.import", op_import, 1 },
-	{ "session.start", op_start, 0 },
-	{ "session.pause", op_pause, 0 },
-	{ "session.resume", op_resume, 1 },
-	{ "session.close", op_close, 1 },
-	{ "note", op_note, 0 },
-	{ "summary", op_summary, 0 },
-	{ "set", op_set, 0 },
-	{ "checkpoint", op_checkpoint, 0 },
-};
-
-static const struct op_handler *find_handler(const char *name)
-{
-	const struct op_handler *work;
-	size_t n;
-
-	for (size_t i = 0; i < ARRAY_SIZE(session_handlers); i++)
-		if (!strcmp(session_handlers[i].name, name))
-			return &session_handlers[i];
-	for (int table = 0; table < 2; table++) {
-		work = table ? state_git_handlers(&n) : state_work_handlers(&n);
-		for (size_t i = 0; i < n; i++)
-			if (!strcmp(work[i].name, name))
-				return &work[i];
-	}
-	return NULL;
-}
-
 int state_apply(cJSON *state, const cJSON *op, const struct state_limits *lim,
 		char **subject, char **err)
 {
 	struct state_limits deflim = STATE_LIMITS_INIT;
 	struct apply_ctx c = { state, op_args(op), json_str(op, "at"), lim ? lim : &deflim, SBUF_INIT, NULL };
-	const struct op_handler *h;
+	const struct op_info *info;
 	const char *name = op_name(op), *status;
 	const cJSON *ctx;
 	int error;
 
 	*subject = *err = NULL;
-	if (!name || !(h = find_handler(name))) {
+	if (!name || !(info = op_lookup(name))) {
 		*err = xstrfmt("unknown operation '%s'", name ? name : "");
 		return GS_ERROR;
 	}
@@ -866,11 +837,11 @@ int state_apply(cJSON *state, const cJSON *op, const struct state_limits *lim,
 		return GS_ERROR;
 	}
 	status = json_str(state, "status");
-	if (status && strcmp(status, "in_progress") && !h->when_closed) {
+	if (status && strcmp(status, "in_progress") && !(info->flags & OPF_CLOSED)) {
 		*err = xstrfmt("session '%s' is %s", json_str(state, "session_id"), status);
 		return GS_ERROR;
 	}
-	if ((error = h->fn(&c)) < 0) {
+	if ((error = state_handler(info->id)(&c)) < 0) {
 		sbuf_release(&c.subject);
 		if (error == GS_EPARTIAL) {	/* it needs more of the state than was loaded */
 			free(c.err);
@@ -879,7 +850,7 @@ int state_apply(cJSON *state, const cJSON *op, const struct state_limits *lim,
 		*err = c.err ? c.err : xstrfmt("%s failed", name);
 		return GS_ERROR;
 	}
-	if (strcmp(name, "session.import"))	/* an import keeps the source's time */
+	if (info->id != OP_SESSION_IMPORT)	/* an import keeps the source's time */
 		json_set_str(state, "updated", c.at);
 	ctx = cJSON_GetObjectItemCaseSensitive(op, "context");
 	if (cJSON_IsObject(ctx)) {

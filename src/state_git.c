@@ -13,7 +13,7 @@ static int valid_oid(const char *s)
 	return s && strlen(s) == 40 && strspn(s, "0123456789abcdef") == 40;
 }
 
-static int op_hook_pre_commit(struct apply_ctx *c)
+int op_hook_pre_commit(struct apply_ctx *c)
 {
 	int n = state_record_files(c, cJSON_GetObjectItemCaseSensitive(c->args, "files"), NULL, NULL, NULL);
 
@@ -34,7 +34,7 @@ static cJSON *find_commit(const cJSON *state, const char *id)
 }
 
 /* args: {"id", "subject", "branch", "files"?: path -> {status, oid}} */
-static int op_commit_record(struct apply_ctx *c)
+int op_commit_record(struct apply_ctx *c)
 {
 	const cJSON *files = cJSON_GetObjectItemCaseSensitive(c->args, "files");
 	const char *id, *subject, *branch;
@@ -76,7 +76,7 @@ static int op_commit_record(struct apply_ctx *c)
 }
 
 /* args: {"kind": "amend"|"rebase", "map": [[old, new], ...]} */
-static int op_commit_rewrite(struct apply_ctx *c)
+int op_commit_rewrite(struct apply_ctx *c)
 {
 	const cJSON *map = cJSON_GetObjectItemCaseSensitive(c->args, "map"), *pair;
 	const char *kind;
@@ -112,7 +112,7 @@ static int op_commit_rewrite(struct apply_ctx *c)
 	return 0;
 }
 
-static int op_checkout(struct apply_ctx *c)
+int op_checkout(struct apply_ctx *c)
 {
 	const char *from, *to, *head;
 	cJSON *m;
@@ -128,17 +128,4 @@ static int op_checkout(struct apply_ctx *c)
 	cJSON_AddItemToArray(json_arr(json_obj(c->state, "project"), "checkouts"), m);
 	sbuf_addf(&c->subject, "checkout %s -> %s", from ? from : "?", to);
 	return 0;
-}
-
-static const struct op_handler git_handlers[] = {
-	{ "hook.pre-commit", op_hook_pre_commit, 0 },
-	{ "commit.record", op_commit_record, 0 },
-	{ "commit.rewrite", op_commit_rewrite, 0 },
-	{ "checkout", op_checkout, 0 },
-};
-
-const struct op_handler *state_git_handlers(size_t *n)
-{
-	*n = ARRAY_SIZE(git_handlers);
-	return git_handlers;
 }

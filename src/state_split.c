@@ -11,10 +11,11 @@
 
 #define PART_MAX (256u * 1024 * 1024)
 
-const char *const state_split_keys[9] = {
-	"agents", "files", "errors", "decisions", "tasks", "milestones", "artifacts", "notes", "commits",
+const char *const state_split_keys[SPLIT_COUNT] = {
+#define GS_SPLIT_NAME(id, key) [SPLIT_##id] = key,
+	GS_SPLIT_KEYS(GS_SPLIT_NAME)
+#undef GS_SPLIT_NAME
 };
-#define FILES_BIT 2u
 
 unsigned state_split_bit(const char *key)
 {
@@ -22,59 +23,6 @@ unsigned state_split_bit(const char *key)
 		if (!strcmp(key, state_split_keys[i]))
 			return 1u << i;
 	return 0;
-}
-
-/*
- * What each operation reads or writes besides session.json's own keys
- * (phases, tokens, project, extra ...), and whether of the manifest it
- * touches only the paths it names. An operation not named here loads
- * everything: being wrong here would lose data, being absent only costs
- * time.
- */
-static const struct { const char *op; const char *needs; int by_path; } needs[] = {
-	{ "note", "notes", 0 },
-	{ "summary", "", 0 },
-	{ "set", "", 0 },
-	{ "session.pause", "", 0 },
-	{ "session.close", "", 0 },
-	{ "decide", "decisions", 0 },
-	{ "task.add", "tasks", 0 },
-	{ "task.done", "tasks", 0 },
-	{ "milestone.add", "milestones", 0 },
-	{ "milestone.done", "milestones", 0 },
-	{ "artifact", "artifacts", 0 },
-	{ "phase.add", "", 0 },
-	{ "phase.start", "", 0 },
-	{ "phase.skip", "", 0 },
-	{ "phase.step", "", 0 },
-	{ "phase.complete", "errors", 0 },
-	{ "phase.fail", "errors", 0 },
-	{ "phase.retry", "errors", 0 },
-	{ "agent.start", "agents", 0 },
-	{ "agent.progress", "agents", 0 },
-	{ "agent.done", "agents", 0 },
-	{ "agent.fail", "agents errors", 0 },
-	{ "tokens.add", "agents", 0 },
-	{ "error.add", "agents errors", 0 },
-	{ "error.resolve", "errors", 0 },
-	{ "file.created", "files", 1 },
-	{ "file.modified", "files", 1 },
-	{ "file.deleted", "files", 1 },
-	{ "checkpoint", "files", 1 },
-	{ "hook.pre-commit", "files", 1 },
-	{ "commit.record", "files commits", 1 },
-	{ "commit.rewrite", "commits", 0 },
-	{ "checkout", "", 0 },
-};
-
-static int needs_of(const cJSON *op)
-{
-	const char *name = op_name(op);
-
-	for (size_t i = 0; name && i < ARRAY_SIZE(needs); i++)
-		if (!strcmp(name, needs[i].op))
-			return (int)i;
-	return -1;
 }
 
 /* The manifest shard of path: FNV-1a, low byte. */
@@ -90,9 +38,9 @@ static unsigned shard(const char *path)
 int state_op_shards(struct state_shards *out, const cJSON *op)
 {
 	const cJSON *files = cJSON_GetObjectItemCaseSensitive(op_args(op), "files");
-	int at = needs_of(op);
+	const struct op_info *info = op_lookup(op_name(op));
 
-	if (at < 0 || !needs[at].by_path || !cJSON_IsObject(files))
+	if (!info || !(info->flags & OPF_BY_PATH) || !cJSON_IsObject(files))
 		return 0;
 	memset(out, 0, sizeof(*out));
 	for (const cJSON *f = files->child; f; f = f->next)
@@ -102,17 +50,9 @@ int state_op_shards(struct state_shards *out, const cJSON *op)
 
 unsigned state_op_needs(const cJSON *op)
 {
-	int at = needs_of(op);
-	unsigned mask = 0;
-	char *words, *w, *save = NULL;
+	const struct op_info *info = op_lookup(op_name(op));
 
-	if (at < 0)
-		return STATE_ALL;
-	words = xstrdup(needs[at].needs);
-	for (w = strtok_r(words, " ", &save); w; w = strtok_r(NULL, " ", &save))
-		mask |= state_split_bit(w);
-	free(words);
-	return mask;
+	return info ? info->needs : STATE_ALL;
 }
 
 static char *part_path(const char *key, unsigned i, int files)
@@ -209,7 +149,7 @@ int state_join(struct state_loaded *out, cJSON *raw, unsigned wanted, const stru
 		const struct gs_part *first;
 		size_t count = parts_of(&first, key, parts, n);
 		char *ref = xstrfmt("state/%s", key);
-		int split = cJSON_IsString(v) && !strcmp(v->valuestring, ref), files = (1u << i) == FILES_BIT;
+		int split = cJSON_IsString(v) && !strcmp(v->valuestring, ref), files = (1u << i) == NEED(FILES);
 
 		free(ref);
 		if (!split && count) {
@@ -227,7 +167,7 @@ int state_join(struct state_loaded *out, cJSON *raw, unsigned wanted, const stru
 		} else if (!(all = gather(&out->files_elsewhere, key, first, count, files ? shards : NULL, err))) {
 			return GS_ERROR;
 		}
-		if (files && shards && (wanted & FILES_BIT)) {
+		if (files && shards && (wanted & NEED(FILES))) {
 			out->partial = 1;
 			if (!shards->count_rest)
 				out->files_elsewhere = -1;	/* the other shards were not read */
@@ -346,7 +286,7 @@ int state_split(char **core, size_t *len, struct gs_part **out, size_t *nout, co
 	loaded = loaded ? loaded : &all;
 	for (const cJSON *c = state->child; c; c = c->next) {
 		unsigned b = state_split_bit(c->string);
-		const unsigned char *only = b == FILES_BIT && loaded->partial ? loaded->shards : NULL;
+		const unsigned char *only = b == NEED(FILES) && loaded->partial ? loaded->shards : NULL;
 		int reached = (loaded->unloaded & b) && c->child;
 
 		for (const cJSON *e = only ? c->child : NULL; e && !reached; e = e->next)

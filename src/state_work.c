@@ -149,7 +149,7 @@ static int arg_error_type(const char **out, struct apply_ctx *c, const char *def
 			  *out);
 }
 
-static int op_phase_add(struct apply_ctx *c)
+int op_phase_add(struct apply_ctx *c)
 {
 	const cJSON *names = cJSON_GetObjectItemCaseSensitive(c->args, "names"), *n, *b;
 	const cJSON *blocked = cJSON_GetObjectItemCaseSensitive(c->args, "blocked_by");
@@ -206,7 +206,7 @@ static void set_phase_status(struct apply_ctx *c, cJSON *p, const char *to)
 	update_current_phase(c->state);
 }
 
-static int op_phase_start(struct apply_ctx *c)
+int op_phase_start(struct apply_ctx *c)
 {
 	cJSON *p, *b;
 
@@ -226,7 +226,7 @@ static int op_phase_start(struct apply_ctx *c)
 	return 0;
 }
 
-static int op_phase_complete(struct apply_ctx *c)
+int op_phase_complete(struct apply_ctx *c)
 {
 	const char *context;
 	cJSON *p, *e;
@@ -248,7 +248,7 @@ static int op_phase_complete(struct apply_ctx *c)
 	return 0;
 }
 
-static int op_phase_fail(struct apply_ctx *c)
+int op_phase_fail(struct apply_ctx *c)
 {
 	const char *message, *type;
 	cJSON *p;
@@ -262,7 +262,7 @@ static int op_phase_fail(struct apply_ctx *c)
 	return 0;
 }
 
-static int op_phase_skip(struct apply_ctx *c)
+int op_phase_skip(struct apply_ctx *c)
 {
 	cJSON *p;
 
@@ -272,7 +272,7 @@ static int op_phase_skip(struct apply_ctx *c)
 	return 0;
 }
 
-static int op_phase_retry(struct apply_ctx *c)
+int op_phase_retry(struct apply_ctx *c)
 {
 	int retries, max = c->lim->max_retries;
 	cJSON *p, *e;
@@ -298,7 +298,7 @@ static int op_phase_retry(struct apply_ctx *c)
 	return 0;
 }
 
-static int op_phase_step(struct apply_ctx *c)
+int op_phase_step(struct apply_ctx *c)
 {
 	const char *step;
 	cJSON *p;
@@ -325,7 +325,7 @@ static cJSON *token_triple(void)
 	return t;
 }
 
-static int op_agent_start(struct apply_ctx *c)
+int op_agent_start(struct apply_ctx *c)
 {
 	const char *id, *type, *task;
 	cJSON *phase, *a, *old;
@@ -381,7 +381,7 @@ static int running_agent(cJSON **a, struct apply_ctx *c, const char *verb)
 	return 0;
 }
 
-static int op_agent_progress(struct apply_ctx *c)
+int op_agent_progress(struct apply_ctx *c)
 {
 	double pct = json_num(c->args, "progress", -1);
 	cJSON *a;
@@ -395,7 +395,7 @@ static int op_agent_progress(struct apply_ctx *c)
 	return 0;
 }
 
-static int op_agent_done(struct apply_ctx *c)
+int op_agent_done(struct apply_ctx *c)
 {
 	const char *summary;
 	cJSON *a;
@@ -414,7 +414,7 @@ static int op_agent_done(struct apply_ctx *c)
 	return 0;
 }
 
-static int op_agent_fail(struct apply_ctx *c)
+int op_agent_fail(struct apply_ctx *c)
 {
 	const char *message, *type;
 	cJSON *a;
@@ -458,22 +458,22 @@ static int op_file(struct apply_ctx *c, const char *status)
 	return 0;
 }
 
-static int op_file_created(struct apply_ctx *c)
+int op_file_created(struct apply_ctx *c)
 {
 	return op_file(c, "created");
 }
 
-static int op_file_modified(struct apply_ctx *c)
+int op_file_modified(struct apply_ctx *c)
 {
 	return op_file(c, "modified");
 }
 
-static int op_file_deleted(struct apply_ctx *c)
+int op_file_deleted(struct apply_ctx *c)
 {
 	return op_file(c, "deleted");
 }
 
-static int op_error_add(struct apply_ctx *c)
+int op_error_add(struct apply_ctx *c)
 {
 	const char *message, *type;
 	cJSON *agent, *phase;
@@ -487,7 +487,7 @@ static int op_error_add(struct apply_ctx *c)
 	return 0;
 }
 
-static int op_error_resolve(struct apply_ctx *c)
+int op_error_resolve(struct apply_ctx *c)
 {
 	double n = json_num(c->args, "error", 0);
 	const char *resolution;
@@ -519,7 +519,7 @@ double state_tokens_used(const cJSON *tokens)
 	return json_num(tokens, "input", 0) + json_num(tokens, "output", 0) - json_num(tokens, "saved", 0);
 }
 
-static int op_tokens_add(struct apply_ctx *c)
+int op_tokens_add(struct apply_ctx *c)
 {
 	double in = json_num(c->args, "input", 0), out = json_num(c->args, "output", 0);
 	double cached = json_num(c->args, "cached", 0);
@@ -549,7 +549,7 @@ static int op_tokens_add(struct apply_ctx *c)
 	return 0;
 }
 
-static int op_decide(struct apply_ctx *c)
+int op_decide(struct apply_ctx *c)
 {
 	const char *decision, *rationale;
 	cJSON *d, *agent;
@@ -568,7 +568,7 @@ static int op_decide(struct apply_ctx *c)
 	return 0;
 }
 
-static int op_task_add(struct apply_ctx *c)
+int op_task_add(struct apply_ctx *c)
 {
 	cJSON *tasks = json_arr(c->state, "tasks"), *t;
 	const char *title;
@@ -587,7 +587,7 @@ static int op_task_add(struct apply_ctx *c)
 	return 0;
 }
 
-static int op_task_done(struct apply_ctx *c)
+int op_task_done(struct apply_ctx *c)
 {
 	double n = json_num(c->args, "task", 0);
 	cJSON *t = json_is_int(n) && n >= 1 ? cJSON_GetArrayItem(json_arr(c->state, "tasks"), (int)n - 1) : NULL;
@@ -613,7 +613,7 @@ static cJSON *milestone(const cJSON *state, const char *name)
 	return NULL;
 }
 
-static int op_milestone_add(struct apply_ctx *c)
+int op_milestone_add(struct apply_ctx *c)
 {
 	const char *name;
 	cJSON *m;
@@ -631,7 +631,7 @@ static int op_milestone_add(struct apply_ctx *c)
 	return 0;
 }
 
-static int op_milestone_done(struct apply_ctx *c)
+int op_milestone_done(struct apply_ctx *c)
 {
 	const char *name;
 	cJSON *m;
@@ -648,7 +648,7 @@ static int op_milestone_done(struct apply_ctx *c)
 	return 0;
 }
 
-static int op_artifact(struct apply_ctx *c)
+int op_artifact(struct apply_ctx *c)
 {
 	const char *path;
 	cJSON *agent, *phase, *a;
@@ -669,36 +669,4 @@ static int op_artifact(struct apply_ctx *c)
 	cJSON_AddItemToArray(json_arr(c->state, "artifacts"), a);
 	sbuf_addf(&c->subject, "artifact %s", path);
 	return 0;
-}
-
-static const struct op_handler work_handlers[] = {
-	{ "phase.add", op_phase_add, 0 },
-	{ "phase.start", op_phase_start, 0 },
-	{ "phase.complete", op_phase_complete, 0 },
-	{ "phase.fail", op_phase_fail, 0 },
-	{ "phase.skip", op_phase_skip, 0 },
-	{ "phase.retry", op_phase_retry, 0 },
-	{ "phase.step", op_phase_step, 0 },
-	{ "agent.start", op_agent_start, 0 },
-	{ "agent.progress", op_agent_progress, 0 },
-	{ "agent.done", op_agent_done, 0 },
-	{ "agent.fail", op_agent_fail, 0 },
-	{ "file.created", op_file_created, 0 },
-	{ "file.modified", op_file_modified, 0 },
-	{ "file.deleted", op_file_deleted, 0 },
-	{ "error.add", op_error_add, 0 },
-	{ "error.resolve", op_error_resolve, 0 },
-	{ "tokens.add", op_tokens_add, 0 },
-	{ "decide", op_decide, 0 },
-	{ "task.add", op_task_add, 0 },
-	{ "task.done", op_task_done, 0 },
-	{ "milestone.add", op_milestone_add, 0 },
-	{ "milestone.done", op_milestone_done, 0 },
-	{ "artifact", op_artifact, 0 },
-};
-
-const struct op_handler *state_work_handlers(size_t *n)
-{
-	*n = ARRAY_SIZE(work_handlers);
-	return work_handlers;
 }

@@ -16,12 +16,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Operations whose last writer wins; both sides writing one is a conflict. */
-static const char *const overwriting[] = {
-	"summary", "set", "phase.step", "agent.progress", "session.pause", "session.resume",
-	"session.close", NULL,
-};
-
 char *sync_tracking_prefix(const char *remote)
 {
 	return xstrfmt("refs/remotes/%s/sessions/", remote);
@@ -139,12 +133,12 @@ static const char *op_target(char num[32], const cJSON *op)
 	return cJSON_IsString(t) ? t->valuestring : "";
 }
 
+/* Operations whose last writer wins (ops.h): both sides writing one is a conflict. */
 static int overwrites(const char *name)
 {
-	for (const char *const *o = overwriting; *o; o++)
-		if (!strcmp(*o, name))
-			return 1;
-	return 0;
+	const struct op_info *info = op_lookup(name);
+
+	return info && (info->flags & OPF_LWW);
 }
 
 /* An overwriting op that the other side also made: the later one wins. */
@@ -291,7 +285,7 @@ static int merge(char merged[HEX_SZ], struct engine *e, const char *id, const ch
 	}
 	parse_ops(nodes);
 	order = replay_order(nodes);
-	op = op_new("merge", NULL);
+	op = op_new(OP_MERGE, NULL);
 	json_set_str(op_args(op), "from", from);
 	json_set_str(op_args(op), "ours", ours);
 	json_set_str(op_args(op), "theirs", theirs);

@@ -146,12 +146,31 @@ void sbuf_release(struct sbuf *sb)
 	sb->len = sb->alloc = 0;
 }
 
+/*
+ * As git's vreportf: what the message holds of user text cannot drive the
+ * terminal. C0 controls but tab and newline, DEL and C1 controls (as
+ * UTF-8) become '?'.
+ */
 static void vreport(const char *prefix, const char *fmt, va_list ap)
 {
 	struct sbuf sb = SBUF_INIT;
+	size_t from;
 
 	sbuf_adds(&sb, prefix);
+	from = sb.len;
 	sbuf_vaddf(&sb, fmt, ap);
+	for (size_t i = from; i < sb.len; i++) {
+		unsigned char ch = (unsigned char)sb.buf[i];
+
+		if ((ch < 0x20 && ch != '\t' && ch != '\n') || ch == 0x7f) {
+			sb.buf[i] = '?';
+		} else if (ch == 0xc2 && i + 1 < sb.len && (unsigned char)sb.buf[i + 1] >= 0x80 &&
+			   (unsigned char)sb.buf[i + 1] <= 0x9f) {
+			sb.buf[i] = '?';
+			memmove(sb.buf + i + 1, sb.buf + i + 2, sb.len - i - 2);
+			sb.len--;
+		}
+	}
 	sbuf_addch(&sb, '\n');
 	fflush(stdout);
 	fwrite(sb.buf, 1, sb.len, stderr);
@@ -165,6 +184,12 @@ int gs_error(const char *fmt, ...)
 	va_start(ap, fmt);
 	vreport("error: ", fmt, ap);
 	va_end(ap);
+	return GS_ERROR;
+}
+
+int gs_verror(const char *fmt, va_list ap)
+{
+	vreport("error: ", fmt, ap);
 	return GS_ERROR;
 }
 

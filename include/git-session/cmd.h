@@ -1,7 +1,7 @@
 /*
  * cmd.h - the commands. Each parses its arguments, calls the engine, the
- * store and the model, and prints. Returns the exit code: 0, 1 for a
- * failed operation, 129 for a usage error.
+ * store and the model, and prints. Returns the exit code: EXIT_OK,
+ * EXIT_FAILED for a failed operation, EXIT_USAGE for a usage error.
  */
 #ifndef GIT_SESSION_CMD_H
 #define GIT_SESSION_CMD_H
@@ -9,6 +9,7 @@
 #include <cjson/cJSON.h>
 
 #include "git-session/engine.h"
+#include "git-session/opts.h"
 #include "git-session/store.h"
 
 #include <stdio.h>
@@ -22,8 +23,28 @@ struct cmd_ctx {
 
 typedef int (*cmd_fn)(int argc, const char **argv, struct cmd_ctx *c);
 
-/* Exit code for a negative error code (GS_EUSAGE: 129, other: 1). */
+/* The exit codes, as git's. */
+#define EXIT_OK 0
+#define EXIT_FAILED 1
+#define EXIT_USAGE 129
+
+/* Exit code for a negative error code (GS_EUSAGE: EXIT_USAGE, other: EXIT_FAILED). */
 int cmd_exit(int error);
+/* Says "error: <fmt>" and the usage (with opts, may be NULL) on stderr; returns GS_EUSAGE. */
+int cmd_usage_error(const char *const *usage, const struct option *opts, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/*
+ * A command made of subcommands, each parsing its own options, as git's
+ * OPT_SUBCOMMAND: argv[1] names one of subs (ending with a NULL name),
+ * which runs with argv[0] its name. -h, none or an unknown one: usage.
+ */
+struct subcommand {
+	const char *name;
+	cmd_fn fn;
+};
+int cmd_subcommand(int argc, const char **argv, struct cmd_ctx *c, const struct subcommand *subs,
+		   const char *const *usage);
 /* The id given, or the active session's; resolves it to a live session. */
 int cmd_target(char **id, struct cmd_ctx *c, const char *given);
 /* Publishes op on session id, printing "[<id> <abbrev>] <subject>" unless quiet. */
@@ -45,13 +66,44 @@ cJSON *cmd_project(gs_store *st);
 /* Refuses extra arguments: "too many arguments" and usage. */
 int cmd_no_more_args(int argc, int max, const char *const *usage);
 
-#define CMD(name) int cmd_##name(int argc, const char **argv, struct cmd_ctx *c)
-CMD(start); CMD(status); CMD(show); CMD(list); CMD(log); CMD(switch); CMD(pause);
-CMD(resume); CMD(close); CMD(archive); CMD(unarchive); CMD(checkpoint); CMD(note);
-CMD(summary); CMD(set); CMD(get); CMD(phase); CMD(agent); CMD(file); CMD(error);
-CMD(tokens); CMD(decide); CMD(task); CMD(milestone); CMD(artifact); CMD(diff);
-CMD(hooks); CMD(hook); CMD(fsck); CMD(rollback); CMD(timeline); CMD(complete); CMD(push); CMD(pull);
-CMD(import); CMD(export); CMD(mcp);
+/* The commands, one per row of dispatch.c's table. */
+int cmd_start(int argc, const char **argv, struct cmd_ctx *c);
+int cmd_status(int argc, const char **argv, struct cmd_ctx *c);
+int cmd_show(int argc, const char **argv, struct cmd_ctx *c);
+int cmd_list(int argc, const char **argv, struct cmd_ctx *c);
+int cmd_log(int argc, const char **argv, struct cmd_ctx *c);
+int cmd_switch(int argc, const char **argv, struct cmd_ctx *c);
+int cmd_pause(int argc, const char **argv, struct cmd_ctx *c);
+int cmd_resume(int argc, const char **argv, struct cmd_ctx *c);
+int cmd_close(int argc, const char **argv, struct cmd_ctx *c);
+int cmd_archive(int argc, const char **argv, struct cmd_ctx *c);
+int cmd_unarchive(int argc, const char **argv, struct cmd_ctx *c);
+int cmd_checkpoint(int argc, const char **argv, struct cmd_ctx *c);
+int cmd_note(int argc, const char **argv, struct cmd_ctx *c);
+int cmd_summary(int argc, const char **argv, struct cmd_ctx *c);
+int cmd_set(int argc, const char **argv, struct cmd_ctx *c);
+int cmd_get(int argc, const char **argv, struct cmd_ctx *c);
+int cmd_phase(int argc, const char **argv, struct cmd_ctx *c);
+int cmd_agent(int argc, const char **argv, struct cmd_ctx *c);
+int cmd_file(int argc, const char **argv, struct cmd_ctx *c);
+int cmd_error(int argc, const char **argv, struct cmd_ctx *c);
+int cmd_tokens(int argc, const char **argv, struct cmd_ctx *c);
+int cmd_decide(int argc, const char **argv, struct cmd_ctx *c);
+int cmd_task(int argc, const char **argv, struct cmd_ctx *c);
+int cmd_milestone(int argc, const char **argv, struct cmd_ctx *c);
+int cmd_artifact(int argc, const char **argv, struct cmd_ctx *c);
+int cmd_diff(int argc, const char **argv, struct cmd_ctx *c);
+int cmd_hooks(int argc, const char **argv, struct cmd_ctx *c);
+int cmd_hook(int argc, const char **argv, struct cmd_ctx *c);
+int cmd_fsck(int argc, const char **argv, struct cmd_ctx *c);
+int cmd_rollback(int argc, const char **argv, struct cmd_ctx *c);
+int cmd_timeline(int argc, const char **argv, struct cmd_ctx *c);
+int cmd_complete(int argc, const char **argv, struct cmd_ctx *c);
+int cmd_push(int argc, const char **argv, struct cmd_ctx *c);
+int cmd_pull(int argc, const char **argv, struct cmd_ctx *c);
+int cmd_import(int argc, const char **argv, struct cmd_ctx *c);
+int cmd_export(int argc, const char **argv, struct cmd_ctx *c);
+int cmd_mcp(int argc, const char **argv, struct cmd_ctx *c);
 /* `tokens add`, which `tokens` hands over to. */
 int cmd_tokens_add(int argc, const char **argv, struct cmd_ctx *c);
 

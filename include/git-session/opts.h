@@ -28,6 +28,7 @@ struct option {
 	const char *help;
 };
 #define OPT_END_MARK { OPT_END, 0, NULL, NULL, NULL, NULL }
+#define OPT_QUIET(v) { OPT_BOOL, 'q', "quiet", (v), NULL, "print nothing" }
 
 /*
  * Parses options out of argv (argv[0] is the command's name), leaving the

@@ -13,6 +13,8 @@
 #define GIT_SESSION_STATE_H
 
 #include <cjson/cJSON.h>
+#include "git-session/ops.h"
+#include "git-session/schema.h"
 #include "git-session/util.h"
 
 #define STATE_SCHEMA_VERSION "1.0"
@@ -27,14 +29,14 @@ struct state_limits {
 };
 #define STATE_LIMITS_INIT { STATE_DEFAULT_MAX_RETRIES, 0 }
 
-/* A new operation {"op": name, "at": at, "args": {}}; the caller frees it. */
-cJSON *op_new(const char *name, const char *at);
+/* A new operation {"op": <its name>, "at": at, "args": {}}; the caller frees it. */
+cJSON *op_new(enum op_id id, const char *at);
 cJSON *op_args(const cJSON *op);
 const char *op_name(const cJSON *op);
 
 /*
  * Applies op to state in place. state is an empty object for
- * "session.start", else a normalised state. On success *subject gets the
+ * OP_SESSION_START, else a normalised state. On success *subject gets the
  * checkpoint's one-line summary; on failure state is unchanged and *err
  * gets the reason. The caller frees both strings.
  */
@@ -55,15 +57,14 @@ int state_normalize(cJSON **out, cJSON *in, char **err);
  * 256 shards by a hash of the path; session.json then says "state/<key>"
  * in its place. A checkpoint so writes the chunks that changed, not the
  * whole state, and an operation loads only the collections it reads.
- * Masks below have bit i for state_split_keys[i].
+ * Masks below have the bits of schema.h's GS_SPLIT_KEYS (NEED(NOTES), ...).
  */
 #define STATE_CHUNK 256
-#define STATE_ALL 0x1ffu
-extern const char *const state_split_keys[9];
+extern const char *const state_split_keys[SPLIT_COUNT];
 
 /* The bit of a collection kept apart when large (0 for any other key). */
 unsigned state_split_bit(const char *key);
-/* The collections op reads or writes: STATE_ALL unless it is known to need fewer. */
+/* The collections op reads or writes (ops.h): STATE_ALL for an unknown one. */
 unsigned state_op_needs(const cJSON *op);
 /* Of a manifest kept apart, the shards to parse, and whether the others were read to be counted. */
 struct state_shards {

@@ -52,9 +52,11 @@ void sbuf_release(struct sbuf *sb);
 
 /*
  * git's error(): prints "error: <msg>" on stderr and returns GS_ERROR,
- * so callers can write `return gs_error(...)`.
+ * so callers can write `return gs_error(...)`. Control characters in the
+ * message are printed as '?', as git's vreportf does.
  */
 int gs_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+int gs_verror(const char *fmt, va_list ap) __attribute__((format(printf, 1, 0)));
 void gs_warning(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void gs_hint(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 

@@ -19,11 +19,11 @@
 
 static struct state_limits test_limits = STATE_LIMITS_INIT;
 
-/* Applies op name with args (JSON text) at a fixed time. */
-static inline int apply_at(cJSON *st, const char *name, const char *args, const char *at,
+/* Applies operation id with args (JSON text) at a time. */
+static inline int apply_at(cJSON *st, enum op_id id, const char *args, const char *at,
 			   char **subject, char **err)
 {
-	cJSON *op = op_new(name, at), *a = NULL;
+	cJSON *op = op_new(id, at), *a = NULL;
 	char *perr = NULL;
 	int error;
 
@@ -38,30 +38,30 @@ static inline int apply_at(cJSON *st, const char *name, const char *args, const 
 }
 
 /* Applies and expects success; returns the subject (caller frees). */
-static inline char *ok(cJSON *st, const char *name, const char *args)
+static inline char *ok(cJSON *st, enum op_id id, const char *args)
 {
 	char *subject = NULL, *err = NULL;
 
-	if (apply_at(st, name, args, "2025-01-02T03:04:05Z", &subject, &err))
-		fail_msg("%s %s: %s", name, args ? args : "", err);
+	if (apply_at(st, id, args, "2025-01-02T03:04:05Z", &subject, &err))
+		fail_msg("%s %s: %s", op_info(id)->name, args ? args : "", err);
 	return subject;
 }
 
-static inline void ok_(cJSON *st, const char *name, const char *args)
+static inline void ok_(cJSON *st, enum op_id id, const char *args)
 {
-	free(ok(st, name, args));
+	free(ok(st, id, args));
 }
 
 /* Expects a failure whose message contains want, with st unchanged. */
-static inline void refused(cJSON *st, const char *name, const char *args, const char *want)
+static inline void refused(cJSON *st, enum op_id id, const char *args, const char *want)
 {
 	char *before = json_print(st, 0, NULL), *after, *subject = NULL, *err = NULL;
 
-	if (!apply_at(st, name, args, "2025-01-02T03:04:05Z", &subject, &err))
-		fail_msg("%s %s should have been refused", name, args ? args : "");
+	if (!apply_at(st, id, args, "2025-01-02T03:04:05Z", &subject, &err))
+		fail_msg("%s %s should have been refused", op_info(id)->name, args ? args : "");
 	assert_null(subject);
 	if (!err || !strstr(err, want))
-		fail_msg("%s: error '%s' does not contain '%s'", name, err ? err : "(null)", want);
+		fail_msg("%s: error '%s' does not contain '%s'", op_info(id)->name, err ? err : "(null)", want);
 	after = json_print(st, 0, NULL);
 	assert_string_equal(before, after);
 	free(before);
@@ -75,7 +75,7 @@ static inline cJSON *session_with(const char *phases_json)
 	cJSON *st = cJSON_CreateObject();
 	char *args = xstrfmt("{\"id\": \"s\", \"phases\": %s}", phases_json ? phases_json : "[]");
 
-	ok_(st, "session.start", args);
+	ok_(st, OP_SESSION_START, args);
 	free(args);
 	return st;
 }

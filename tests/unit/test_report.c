@@ -36,9 +36,9 @@ static void test_tokens_report(void **unused)
 {
 	cJSON *st = session_with(NULL), *r, *by;
 
-	ok_(st, "tokens.add", "{\"agent\": \"a\", \"input\": 100, \"output\": 50}");
-	ok_(st, "tokens.add", "{\"agent\": \"b\", \"input\": 1000, \"output\": 500, \"cached\": 7}");
-	ok_(st, "tokens.add", "{\"agent\": \"c\", \"input\": 300, \"output\": 0, \"isolated\": true}");
+	ok_(st, OP_TOKENS_ADD, "{\"agent\": \"a\", \"input\": 100, \"output\": 50}");
+	ok_(st, OP_TOKENS_ADD, "{\"agent\": \"b\", \"input\": 1000, \"output\": 500, \"cached\": 7}");
+	ok_(st, OP_TOKENS_ADD, "{\"agent\": \"c\", \"input\": 300, \"output\": 0, \"isolated\": true}");
 	r = report_tokens(st);
 	assert_int_equal((int)json_num(r, "used", 0), 1650);
 	assert_int_equal((int)json_num(r, "max", 0), 150000);
@@ -58,12 +58,12 @@ static void test_status_progress_and_errors(void **unused)
 {
 	cJSON *st = session_with("[\"A\", \"B\", \"C\", \"D\"]"), *r, *prog, *errs;
 
-	ok_(st, "phase.start", "{\"phase\": 1}");
-	ok_(st, "phase.complete", "{\"phase\": 1}");
-	ok_(st, "phase.skip", "{\"phase\": 4}");
-	ok_(st, "error.add", "{\"type\": \"runtime\", \"message\": \"one\"}");
-	ok_(st, "error.add", "{\"type\": \"timeout\", \"message\": \"two\"}");
-	ok_(st, "error.resolve", "{\"error\": 1, \"resolution\": \"fixed\"}");
+	ok_(st, OP_PHASE_START, "{\"phase\": 1}");
+	ok_(st, OP_PHASE_COMPLETE, "{\"phase\": 1}");
+	ok_(st, OP_PHASE_SKIP, "{\"phase\": 4}");
+	ok_(st, OP_ERROR_ADD, "{\"type\": \"runtime\", \"message\": \"one\"}");
+	ok_(st, OP_ERROR_ADD, "{\"type\": \"timeout\", \"message\": \"two\"}");
+	ok_(st, OP_ERROR_RESOLVE, "{\"error\": 1, \"resolution\": \"fixed\"}");
 	r = status_of(st);
 	prog = cJSON_GetObjectItem(r, "progress");
 	assert_int_equal((int)json_num(prog, "phases", 0), 4);
@@ -86,18 +86,18 @@ static void test_next_action(void **unused)
 	cJSON *st = session_with(NULL);
 
 	assert_string_equal(next_cmd(st), "git session phase add <name>...");
-	ok_(st, "phase.add", "{\"names\": [\"A\", \"B\"]}");
+	ok_(st, OP_PHASE_ADD, "{\"names\": [\"A\", \"B\"]}");
 	assert_string_equal(next_cmd(st), "git session phase start 1");
-	ok_(st, "phase.start", "{\"phase\": 1}");
+	ok_(st, OP_PHASE_START, "{\"phase\": 1}");
 	assert_string_equal(next_cmd(st), "git session phase complete 1");
-	ok_(st, "agent.start", "{\"agent\": \"x\", \"type\": \"t\", \"task\": \"t\"}");
+	ok_(st, OP_AGENT_START, "{\"agent\": \"x\", \"type\": \"t\", \"task\": \"t\"}");
 	assert_string_equal(next_cmd(st), "(none)");	/* wait for the agent */
-	ok_(st, "agent.done", "{\"agent\": \"x\"}");
-	ok_(st, "phase.fail", "{\"phase\": 1, \"error\": \"e\"}");
+	ok_(st, OP_AGENT_DONE, "{\"agent\": \"x\"}");
+	ok_(st, OP_PHASE_FAIL, "{\"phase\": 1, \"error\": \"e\"}");
 	assert_string_equal(next_cmd(st), "git session phase retry 1");
 	for (int i = 0; i < 2; i++) {
-		ok_(st, "phase.retry", "{\"phase\": 1}");
-		ok_(st, "phase.fail", "{\"phase\": 1, \"error\": \"e\"}");
+		ok_(st, OP_PHASE_RETRY, "{\"phase\": 1}");
+		ok_(st, OP_PHASE_FAIL, "{\"phase\": 1, \"error\": \"e\"}");
 	}
 	{
 		cJSON *r = status_of(st);
@@ -107,9 +107,9 @@ static void test_next_action(void **unused)
 	}
 	cJSON_Delete(st);
 	st = session_with("[\"A\"]");
-	ok_(st, "phase.skip", "{\"phase\": 1}");
+	ok_(st, OP_PHASE_SKIP, "{\"phase\": 1}");
 	assert_string_equal(next_cmd(st), "git session close");
-	ok_(st, "session.pause", NULL);
+	ok_(st, OP_SESSION_PAUSE, NULL);
 	assert_string_equal(next_cmd(st), "git session resume s");
 	cJSON_Delete(st);
 }
@@ -118,16 +118,16 @@ static void test_diff(void **unused)
 {
 	cJSON *a = session_with("[\"A\", \"B\"]"), *b, *d, *m;
 
-	ok_(a, "phase.start", "{\"phase\": 1}");
-	ok_(a, "error.add", "{\"type\": \"runtime\", \"message\": \"old\", \"phase\": 1}");
+	ok_(a, OP_PHASE_START, "{\"phase\": 1}");
+	ok_(a, OP_ERROR_ADD, "{\"type\": \"runtime\", \"message\": \"old\", \"phase\": 1}");
 	b = cJSON_Duplicate(a, 1);
-	ok_(b, "phase.complete", "{\"phase\": 1}");	/* resolves error #1 */
-	ok_(b, "agent.start", "{\"agent\": \"c1\", \"type\": \"code\", \"task\": \"t\"}");
-	ok_(b, "checkpoint", "{\"files\": {\"a.c\": {\"status\": \"created\", \"oid\": \"0123456789012345678901234567890123456789\"}}}");
-	ok_(b, "error.add", "{\"type\": \"timeout\", \"message\": \"new\"}");
-	ok_(b, "tokens.add", "{\"agent\": \"c1\", \"input\": 10, \"output\": 5}");
-	ok_(b, "decide", "{\"decision\": \"d\"}");
-	ok_(b, "note", "{\"text\": \"n\"}");
+	ok_(b, OP_PHASE_COMPLETE, "{\"phase\": 1}");	/* resolves error #1 */
+	ok_(b, OP_AGENT_START, "{\"agent\": \"c1\", \"type\": \"code\", \"task\": \"t\"}");
+	ok_(b, OP_CHECKPOINT, "{\"files\": {\"a.c\": {\"status\": \"created\", \"oid\": \"0123456789012345678901234567890123456789\"}}}");
+	ok_(b, OP_ERROR_ADD, "{\"type\": \"timeout\", \"message\": \"new\"}");
+	ok_(b, OP_TOKENS_ADD, "{\"agent\": \"c1\", \"input\": 10, \"output\": 5}");
+	ok_(b, OP_DECIDE, "{\"decision\": \"d\"}");
+	ok_(b, OP_NOTE, "{\"text\": \"n\"}");
 	d = report_diff(a, b, "aaa", "bbb");
 	assert_string_equal(json_str(d, "from"), "aaa");
 	assert_true(cJSON_IsNull(cJSON_GetObjectItem(d, "status")));
@@ -157,12 +157,12 @@ static void test_diff(void **unused)
 	cJSON_Delete(b);
 }
 
-static void at_(cJSON *st, const char *name, const char *args, const char *at)
+static void at_(cJSON *st, enum op_id id, const char *args, const char *at)
 {
 	char *subject = NULL, *err = NULL;
 
-	if (apply_at(st, name, args, at, &subject, &err))
-		fail_msg("%s %s: %s", name, args, err);
+	if (apply_at(st, id, args, at, &subject, &err))
+		fail_msg("%s %s: %s", op_info(id)->name, args, err);
 	free(subject);
 }
 
@@ -170,12 +170,12 @@ static void test_timeline(void **unused)
 {
 	cJSON *st = cJSON_CreateObject(), *t, *rows, *r;
 
-	at_(st, "session.start", "{\"id\": \"s\", \"phases\": [\"A\", \"B\"]}", "2025-01-02T03:00:00Z");
-	at_(st, "phase.start", "{\"phase\": 1}", "2025-01-02T03:01:00Z");
-	at_(st, "agent.start", "{\"agent\": \"x\", \"type\": \"t\", \"task\": \"k\"}", "2025-01-02T03:02:00Z");
-	at_(st, "phase.fail", "{\"phase\": 1, \"error\": \"boom\"}", "2025-01-02T03:03:00Z");
-	at_(st, "phase.retry", "{\"phase\": 1}", "2025-01-02T03:04:00Z");
-	at_(st, "commit.record", "{\"id\": \"0123456789012345678901234567890123456789\", \"subject\": \"c\"}",
+	at_(st, OP_SESSION_START, "{\"id\": \"s\", \"phases\": [\"A\", \"B\"]}", "2025-01-02T03:00:00Z");
+	at_(st, OP_PHASE_START, "{\"phase\": 1}", "2025-01-02T03:01:00Z");
+	at_(st, OP_AGENT_START, "{\"agent\": \"x\", \"type\": \"t\", \"task\": \"k\"}", "2025-01-02T03:02:00Z");
+	at_(st, OP_PHASE_FAIL, "{\"phase\": 1, \"error\": \"boom\"}", "2025-01-02T03:03:00Z");
+	at_(st, OP_PHASE_RETRY, "{\"phase\": 1}", "2025-01-02T03:04:00Z");
+	at_(st, OP_COMMIT_RECORD, "{\"id\": \"0123456789012345678901234567890123456789\", \"subject\": \"c\"}",
 	    "2025-01-02T03:10:00Z");
 	t = report_timeline(st);
 	assert_string_equal(json_str(t, "start"), "2025-01-02T03:00:00Z");
@@ -196,7 +196,7 @@ static void test_timeline(void **unused)
 	cJSON_Delete(st);
 	/* with no phases, agents have rows of their own */
 	st = session_with(NULL);
-	ok_(st, "agent.start", "{\"agent\": \"free\", \"type\": \"t\", \"task\": \"k\"}");
+	ok_(st, OP_AGENT_START, "{\"agent\": \"free\", \"type\": \"t\", \"task\": \"k\"}");
 	t = report_timeline(st);
 	rows = cJSON_GetObjectItem(t, "rows");
 	assert_int_equal(cJSON_GetArraySize(rows), 1);

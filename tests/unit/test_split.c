@@ -4,7 +4,7 @@
  */
 #include "helpers.h"
 
-static const unsigned notes_bit = 1u << 7, files_bit = 1u << 1;
+static const unsigned notes_bit = NEED(NOTES), files_bit = NEED(FILES);
 
 static cJSON *state_with(int notes, int files)
 {
@@ -193,7 +193,7 @@ static void test_partial_load(void **unused)
 
 static void test_manifest_by_shard(void **unused)
 {
-	cJSON *st = state_with(0, 2000), *part, *f, *op = op_new("file.modified", NULL);
+	cJSON *st = state_with(0, 2000), *part, *f, *op = op_new(OP_FILE_MODIFIED, NULL);
 	struct stored first, again;
 	struct state_loaded loaded;
 	struct state_shards set;
@@ -240,13 +240,13 @@ static void test_new_paths_need_the_count(void **unused)
 	char *subject = NULL, *err = NULL;
 
 	lim.files_elsewhere = -1;
-	op = op_new("file.modified", "2025-01-02T03:04:05Z");
+	op = op_new(OP_FILE_MODIFIED, "2025-01-02T03:04:05Z");
 	json_set_str(json_obj(json_obj(op_args(op), "files"), "src/f0001.c"), "oid",
 		     "587be6b4c3f93f93c489c0111bba5596147a26cb");
 	assert_int_equal(state_apply(st, op, &lim, &subject, &err), 0);
 	free(subject);
 	cJSON_Delete(op);
-	op = op_new("file.created", "2025-01-02T03:04:05Z");
+	op = op_new(OP_FILE_CREATED, "2025-01-02T03:04:05Z");
 	json_set_str(json_obj(json_obj(op_args(op), "files"), "src/new.c"), "oid",
 		     "587be6b4c3f93f93c489c0111bba5596147a26cb");
 	assert_int_equal(state_apply(st, op, &lim, &subject, &err), GS_EPARTIAL);
@@ -293,13 +293,14 @@ static void test_damaged_parts(void **unused)
 
 static void test_op_needs(void **unused)
 {
-	cJSON *note = op_new("note", NULL), *start = op_new("session.start", NULL),
-	      *odd = op_new("no.such.op", NULL), *commit = op_new("commit.record", NULL);
+	cJSON *note = op_new(OP_NOTE, NULL), *start = op_new(OP_SESSION_START, NULL),
+	      *odd = op_new(OP_NOTE, NULL), *commit = op_new(OP_COMMIT_RECORD, NULL);
 
+	json_set_str(odd, "op", "no.such.op");
 	assert_int_equal(state_op_needs(note), notes_bit);
 	assert_int_equal(state_op_needs(start), STATE_ALL);
 	assert_int_equal(state_op_needs(odd), STATE_ALL);
-	assert_int_equal(state_op_needs(commit), files_bit | 1u << 8);
+	assert_int_equal(state_op_needs(commit), NEED(FILES) | NEED(COMMITS));
 	cJSON_Delete(note);
 	cJSON_Delete(start);
 	cJSON_Delete(odd);

@@ -1,67 +1,14 @@
 /*
  * test_state.c - the session model: apply, validation, id rules, slugs.
  */
-#include <setjmp.h>
-#include <stdarg.h>
-#include <stddef.h>
-#include <stdint.h>
-#include <stdlib.h>
-#include <string.h>
-#include <cmocka.h>
-
-#include "git-session/json.h"
-#include "git-session/state.h"
-#include "git-session/util.h"
-
-/* Applies op name with args (JSON text) at a fixed time; returns the result. */
-static int apply(cJSON *st, const char *name, const char *args, char **subject, char **err)
-{
-	cJSON *op = op_new(name, "2025-01-02T03:04:05Z"), *a = NULL;
-	char *perr = NULL;
-	int error;
-
-	if (args) {
-		assert_int_equal(json_parse(&a, args, strlen(args), 1 << 20, &perr), 0);
-		json_set(op, "args", a);
-	}
-	error = state_apply(st, op, NULL, subject, err);
-	cJSON_Delete(op);
-	return error;
-}
-
-static void apply_ok(cJSON *st, const char *name, const char *args)
-{
-	char *subject = NULL, *err = NULL;
-	int error = apply(st, name, args, &subject, &err);
-
-	if (error)
-		fail_msg("%s %s: %s", name, args ? args : "", err);
-	free(subject);
-}
-
-/* Expects op to fail with a message containing want, leaving st unchanged. */
-static void apply_fails(cJSON *st, const char *name, const char *args, const char *want)
-{
-	char *before = json_print(st, 0, NULL), *after, *subject = NULL, *err = NULL;
-
-	assert_int_not_equal(apply(st, name, args, &subject, &err), 0);
-	assert_null(subject);
-	assert_non_null(err);
-	if (!strstr(err, want))
-		fail_msg("error '%s' does not contain '%s'", err, want);
-	after = json_print(st, 0, NULL);
-	assert_string_equal(before, after);
-	free(before);
-	free(after);
-	free(err);
-}
+#include "helpers.h"
 
 static cJSON *started(const char *extra_args)
 {
 	cJSON *st = cJSON_CreateObject();
 	char *args = xstrfmt("{\"id\": \"s1\", \"topic\": \"Topic\"%s}", extra_args ? extra_args : "");
 
-	apply_ok(st, "session.start", args);
+	ok_(st, OP_SESSION_START, args);
 	free(args);
 	return st;
 }
@@ -84,12 +31,12 @@ static void test_start_refusals(void **unused)
 {
 	cJSON *st = cJSON_CreateObject();
 
-	apply_fails(st, "session.start", "{\"id\": \"a/b\"}", "invalid session id");
-	apply_fails(st, "session.start", "{\"id\": \"ok\", \"budget\": -5}", "budget");
-	apply_fails(st, "session.start", "{\"id\": \"ok\", \"phases\": [\"\"]}", "phase names");
+	refused(st, OP_SESSION_START, "{\"id\": \"a/b\"}", "invalid session id");
+	refused(st, OP_SESSION_START, "{\"id\": \"ok\", \"budget\": -5}", "budget");
+	refused(st, OP_SESSION_START, "{\"id\": \"ok\", \"phases\": [\"\"]}", "phase names");
 	cJSON_Delete(st);
 	st = started(NULL);
-	apply_fails(st, "session.start", "{\"id\": \"s2\"}", "already exists");
+	refused(st, OP_SESSION_START, "{\"id\": \"s2\"}", "already exists");
 	cJSON_Delete(st);
 }
 
@@ -97,16 +44,16 @@ static void test_status_moves(void **unused)
 {
 	cJSON *st = started(NULL);
 
-	apply_fails(st, "session.resume", NULL, "is in progress");
-	apply_ok(st, "session.pause", NULL);
+	refused(st, OP_SESSION_RESUME, NULL, "is in progress");
+	ok_(st, OP_SESSION_PAUSE, NULL);
 	assert_string_equal(json_str(st, "status"), "paused");
-	apply_fails(st, "note", "{\"text\": \"x\"}", "is paused");
-	apply_fails(st, "session.pause", NULL, "is paused");
-	apply_ok(st, "session.resume", NULL);
-	apply_ok(st, "session.close", "{\"abort\": true}");
+	refused(st, OP_NOTE, "{\"text\": \"x\"}", "is paused");
+	refused(st, OP_SESSION_PAUSE, NULL, "is paused");
+	ok_(st, OP_SESSION_RESUME, NULL);
+	ok_(st, OP_SESSION_CLOSE, "{\"abort\": true}");
 	assert_string_equal(json_str(st, "status"), "aborted");
-	apply_fails(st, "session.resume", NULL, "is aborted");
-	apply_fails(st, "note", "{\"text\": \"x\"}", "is aborted");
+	refused(st, OP_SESSION_RESUME, NULL, "is aborted");
+	refused(st, OP_NOTE, "{\"text\": \"x\"}", "is aborted");
 	cJSON_Delete(st);
 }
 
@@ -115,22 +62,35 @@ static void test_note_and_subject(void **unused)
 	cJSON *st = started(NULL);
 	char *subject = NULL, *err = NULL;
 
-	assert_int_equal(apply(st, "note", "{\"text\": \"line one\\nline two\"}", &subject, &err), 0);
+	assert_int_equal(apply_at(st, OP_NOTE, "{\"text\": \"line one\\nline two\"}", "2025-01-02T03:04:05Z", &subject, &err), 0);
 	assert_string_equal(subject, "note: \"line one line two\"");
 	free(subject);
 	assert_string_equal(json_str(cJSON_GetArrayItem(cJSON_GetObjectItem(st, "notes"), 0), "timestamp"),
 			    "2025-01-02T03:04:05Z");
 	assert_string_equal(json_str(st, "updated"), "2025-01-02T03:04:05Z");
-	apply_fails(st, "note", "{\"text\": \"\"}", "empty text");
-	apply_fails(st, "note", "{}", "missing text");
-	apply_fails(st, "note", "{\"text\": 5}", "must be a string");
-	apply_fails(st, "nosuch", NULL, "unknown operation");
+	refused(st, OP_NOTE, "{\"text\": \"\"}", "empty text");
+	refused(st, OP_NOTE, "{}", "missing text");
+	refused(st, OP_NOTE, "{\"text\": 5}", "must be a string");
+	{
+		cJSON *op = op_new(OP_NOTE, "2025-01-02T03:04:05Z");
+		char *before = json_print(st, 0, NULL), *after;
+
+		json_set_str(op, "op", "nosuch");
+		assert_int_not_equal(state_apply(st, op, NULL, &subject, &err), 0);
+		assert_non_null(strstr(err, "unknown operation 'nosuch'"));
+		after = json_print(st, 0, NULL);
+		assert_string_equal(before, after);
+		free(before);
+		free(after);
+		free(err);
+		cJSON_Delete(op);
+	}
 	cJSON_Delete(st);
 }
 
 static void test_text_limits(void **unused)
 {
-	cJSON *st = started(NULL), *op = op_new("note", "2025-01-02T03:04:05Z");
+	cJSON *st = started(NULL), *op = op_new(OP_NOTE, "2025-01-02T03:04:05Z");
 	char *big = xmalloc(2 * 1024 * 1024 + 1), *subject = NULL, *err = NULL;
 
 	memset(big, 'a', 2 * 1024 * 1024);
@@ -152,14 +112,14 @@ static void test_set_extra(void **unused)
 {
 	cJSON *st = started(NULL);
 
-	apply_ok(st, "set", "{\"key\": \"a.b.c\", \"value\": {\"x\": [1, 2]}}");
+	ok_(st, OP_SET, "{\"key\": \"a.b.c\", \"value\": {\"x\": [1, 2]}}");
 	assert_int_equal((int)cJSON_GetArraySize(cJSON_GetObjectItem(state_extra_get(st, "a.b.c"), "x")), 2);
-	apply_ok(st, "set", "{\"key\": \"a.b.d\", \"value\": \"s\"}");
+	ok_(st, OP_SET, "{\"key\": \"a.b.d\", \"value\": \"s\"}");
 	assert_string_equal(state_extra_get(st, "a.b.d")->valuestring, "s");
-	apply_fails(st, "set", "{\"key\": \"a.b.d.e\", \"value\": 1}", "is not an object");
-	apply_fails(st, "set", "{\"key\": \".x\", \"value\": 1}", "empty segment");
-	apply_fails(st, "set", "{\"key\": \"x.\", \"value\": 1}", "empty segment");
-	apply_fails(st, "set", "{\"key\": \"x\"}", "missing value");
+	refused(st, OP_SET, "{\"key\": \"a.b.d.e\", \"value\": 1}", "is not an object");
+	refused(st, OP_SET, "{\"key\": \".x\", \"value\": 1}", "empty segment");
+	refused(st, OP_SET, "{\"key\": \"x.\", \"value\": 1}", "empty segment");
+	refused(st, OP_SET, "{\"key\": \"x\"}", "missing value");
 	assert_null(state_extra_get(st, "a.zz"));
 	assert_null(state_extra_get(st, "a.b.d.e"));
 	cJSON_Delete(st);
@@ -172,21 +132,21 @@ static void test_checkpoint_files(void **unused)
 	char *args = xstrfmt("{\"files\": {\"z.c\": {\"status\": \"modified\", \"oid\": %s},"
 			     " \"a/b.c\": {\"status\": \"created\", \"oid\": %s}}}", oid, oid);
 
-	apply_ok(st, "checkpoint", args);
+	ok_(st, OP_CHECKPOINT, args);
 	free(args);
 	files = cJSON_GetObjectItem(st, "files");
 	assert_string_equal(files->child->string, "a/b.c");	/* kept sorted */
 	assert_string_equal(files->child->next->string, "z.c");
-	apply_ok(st, "checkpoint", "{\"files\": {\"m.c\": {\"status\": \"deleted\"}}}");
+	ok_(st, OP_CHECKPOINT, "{\"files\": {\"m.c\": {\"status\": \"deleted\"}}}");
 	assert_string_equal(files->child->next->string, "m.c");
 	/* a created file stays created when re-recorded as modified */
 	args = xstrfmt("{\"files\": {\"a/b.c\": {\"status\": \"modified\", \"oid\": %s}}}", oid);
-	apply_ok(st, "checkpoint", args);
+	ok_(st, OP_CHECKPOINT, args);
 	free(args);
 	assert_string_equal(json_str(cJSON_GetObjectItem(files, "a/b.c"), "status"), "created");
-	apply_fails(st, "checkpoint", "{\"files\": {\"x\": {\"status\": \"deleted\", \"oid\": \"ab\"}}}", "no blob");
-	apply_fails(st, "checkpoint", "{\"files\": {\"x\": {\"status\": \"modified\"}}}", "need one");
-	apply_fails(st, "checkpoint", "{\"files\": {\"x\": {\"status\": \"eaten\"}}}", "status must be");
+	refused(st, OP_CHECKPOINT, "{\"files\": {\"x\": {\"status\": \"deleted\", \"oid\": \"ab\"}}}", "no blob");
+	refused(st, OP_CHECKPOINT, "{\"files\": {\"x\": {\"status\": \"modified\"}}}", "need one");
+	refused(st, OP_CHECKPOINT, "{\"files\": {\"x\": {\"status\": \"eaten\"}}}", "status must be");
 	cJSON_Delete(st);
 }
 
@@ -208,13 +168,13 @@ static void test_manifest_merge(void **unused)
 
 	args = xstrfmt("{\"files\": {\"m\": {\"status\": \"created\", \"oid\": %s}, \"z\": {\"status\": \"created\", \"oid\": %s},"
 		       " \"a\": {\"status\": \"created\", \"oid\": %s}}}", o, o, o);
-	apply_ok(st, "checkpoint", args);
+	ok_(st, OP_CHECKPOINT, args);
 	free(args);
 	files = cJSON_GetObjectItem(st, "files");
 	assert_string_equal(k = keys_of(files), "a m z");
 	free(k);
 	/* replace the head, the tail and the middle; insert before the head, between, after the tail */
-	apply_ok(st, "checkpoint", "{\"files\": {\"z\": {\"status\": \"deleted\"}, \"0\": {\"status\": \"deleted\"},"
+	ok_(st, OP_CHECKPOINT, "{\"files\": {\"z\": {\"status\": \"deleted\"}, \"0\": {\"status\": \"deleted\"},"
 		 " \"a\": {\"status\": \"deleted\"}, \"n\": {\"status\": \"deleted\"}, \"m\": {\"status\": \"deleted\"},"
 		 " \"zz\": {\"status\": \"deleted\"}}}");
 	assert_string_equal(k = keys_of(files), "0 a m n z zz");
