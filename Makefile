@@ -124,7 +124,7 @@ $(BUILD):
 	@mkdir -p $@
 
 # libFuzzer targets for every parser of untrusted input (clang)
-FUZZ_FORMATS = maestro claude copilot bmad ccw
+FUZZ_FORMATS = $(patsubst src/format_%.c,%,$(wildcard src/format_*.c))
 FUZZ_TARGETS = session_json op trailer mcp list_cache $(patsubst %,import_%,$(FUZZ_FORMATS))
 FUZZ_SRC = src/json.c src/state.c src/state_work.c src/state_git.c src/state_split.c src/report.c src/util.c src/trailer.c \
 	src/yaml.c src/opts.c src/mcp.c src/mcp_tools.c src/list_cache.c $(wildcard src/format*.c)

@@ -103,13 +103,13 @@ int cmd_fsck(int argc, const char **argv, struct cmd_ctx *c)
 		return cmd_exit(error);
 	if (all || (!argc && store_active(&id, c->st) == 0 && !id)) {
 		if (all_refs(&refs, &n, c->st) < 0)
-			return 1;
+			return EXIT_FAILED;
 	} else {
 		refs = xcalloc(2, sizeof(char *));
 		if (!(refs[0] = session_ref(c->st, argc ? argv[0] : id))) {
 			free(refs);
 			free(id);
-			return 1;
+			return EXIT_FAILED;
 		}
 		n = 1;
 	}
@@ -142,7 +142,7 @@ int cmd_fsck(int argc, const char **argv, struct cmd_ctx *c)
 		free(refs[i]);
 	free(refs);
 	free(id);
-	return bad;
+	return bad ? EXIT_FAILED : EXIT_OK;
 }
 
 int cmd_rollback(int argc, const char **argv, struct cmd_ctx *c)
@@ -163,7 +163,7 @@ int cmd_rollback(int argc, const char **argv, struct cmd_ctx *c)
 	    (error = cmd_no_more_args(argc, 1, usage)) < 0)
 		return cmd_exit(error);
 	if (!argc && (error = engine_active(&id, c->st)) < 0)
-		return 1;
+		return EXIT_FAILED;
 	if (!(ref = session_ref(c->st, argc ? argv[0] : id)) || (error = fsck_session(&r, c->st, ref)) < 0) {
 		error = GS_ERROR;
 		goto cleanup;

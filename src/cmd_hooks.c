@@ -56,7 +56,7 @@ static const char *managed_by(const char *dir, int from_config)
 
 	if (from_config && strstr(dir, ".husky"))
 		return "husky";
-	for (const struct hook_script *h = hook_scripts; h->name; h++)
+	for (const struct hook_script *h = hooks_scripts; h->name; h++)
 		if (hooks_state(dir, h->name, &manager) == HOOK_MANAGED)
 			return manager;
 	return NULL;
@@ -84,7 +84,7 @@ static int hooks_install(const char *dir, int from_config, int force, int pre_co
 	}
 	if (access(dir, F_OK) < 0 && mkdir(dir, 0777) < 0)
 		return gs_error("cannot create '%s'", dir);
-	for (const struct hook_script *h = hook_scripts; h->name && !error; h++)
+	for (const struct hook_script *h = hooks_scripts; h->name && !error; h++)
 		if (pre_commit || !optional_hook(h->name))
 			error = hooks_install_one(dir, h);
 	if (!error)
@@ -101,7 +101,7 @@ static int hooks_status(const char *dir, int from_config)
 	const char *manager;
 
 	printf("hooks directory: %s%s\n", dir, from_config ? " (core.hooksPath)" : "");
-	for (const struct hook_script *h = hook_scripts; h->name; h++) {
+	for (const struct hook_script *h = hooks_scripts; h->name; h++) {
 		enum hook_state st = hooks_state(dir, h->name, &manager);
 		printf("  %-20s %s%s%s\n", h->name, words[st], st == HOOK_MANAGED ? manager : "",
 		       st == HOOK_ABSENT && optional_hook(h->name) ? " (optional: install --pre-commit)" : "");
@@ -122,18 +122,17 @@ int cmd_hooks(int argc, const char **argv, struct cmd_ctx *c)
 
 	if ((error = parse_options(&argc, argv, opts, hooks_usage, 0)) < 0)
 		return cmd_exit(error);
-	if (argc != 1 || (strcmp(argv[0], "install") && strcmp(argv[0], "uninstall") && strcmp(argv[0], "status"))) {
-		gs_error(argc ? "unknown subcommand '%s'" : "which subcommand?", argc ? argv[0] : "");
-		usage_with_options(hooks_usage, opts, 0);
-		return 129;
-	}
+	if (!argc)
+		return cmd_exit(cmd_usage_error(hooks_usage, opts, "which subcommand?"));
+	if (argc != 1 || (strcmp(argv[0], "install") && strcmp(argv[0], "uninstall") && strcmp(argv[0], "status")))
+		return cmd_exit(cmd_usage_error(hooks_usage, opts, "unknown subcommand '%s'", argv[0]));
 	sub = argv[0];
 	if ((error = worktree_hooks_dir(&dir, &from_config, c->st)) < 0)
-		return 1;
+		return EXIT_FAILED;
 	if (!strcmp(sub, "install")) {
 		error = hooks_install(dir, from_config, force, pre_commit);
 	} else if (!strcmp(sub, "uninstall")) {
-		for (const struct hook_script *h = hook_scripts; h->name && !error; h++)
+		for (const struct hook_script *h = hooks_scripts; h->name && !error; h++)
 			error = hooks_uninstall_one(dir, h->name);
 		if (!error)
 			printf("Removed the git-session hooks from '%s'\n", dir);
@@ -163,7 +162,7 @@ static int hook_session(char **id, cJSON **state, struct cmd_ctx *c, unsigned wa
 	store_tip_clear(&tip);
 	if (error == GS_ENOTFOUND)
 		error = gs_error("SESSION_HEAD names '%s', which does not exist", *id);
-	if (!error && strcmp(json_str(*state, "status"), "in_progress")) {
+	if (!error && strcmp(json_str(*state, "status"), ST_IN_PROGRESS)) {
 		free(*id);	/* paused or closed: the hooks leave it alone */
 		*id = NULL;
 	}
@@ -190,7 +189,7 @@ static int hook_session_status(char **id, struct cmd_ctx *c)
 	free(ref);
 	if (error == GS_ENOTFOUND)
 		error = gs_error("SESSION_HEAD names '%s', which does not exist", *id);
-	if (!error && strcmp(status, "in_progress")) {
+	if (!error && strcmp(status, ST_IN_PROGRESS)) {
 		free(*id);	/* paused or closed: the hooks leave it alone */
 		*id = NULL;
 	}
@@ -210,7 +209,7 @@ static int hook_write(struct cmd_ctx *c, const char *id, cJSON *op)
 	return error;
 }
 
-static int hook_pre_commit(struct cmd_ctx *c, const char *id, int argc, const char **argv)
+static int hook_pre_commit(struct cmd_ctx *c, const char *id, const cJSON *state, int argc, const char **argv)
 {
 	cJSON *files = NULL, *op;
 	int error;
@@ -255,7 +254,7 @@ static int hook_trailer(struct cmd_ctx *c, const char *id, int argc, const char 
 }
 
 /* The commit, and the files it changed: one checkpoint per commit. */
-static int hook_post_commit(struct cmd_ctx *c, const char *id, int argc, const char **argv)
+static int hook_post_commit(struct cmd_ctx *c, const char *id, const cJSON *state, int argc, const char **argv)
 {
 	char head[HEX_SZ], *branch = NULL, *subject = NULL;
 	cJSON *op, *files = NULL;
@@ -326,56 +325,68 @@ static int hook_post_rewrite(struct cmd_ctx *c, const char *id, const cJSON *sta
 	return hook_write(c, id, op);
 }
 
+static int hook_prepare_commit_msg(struct cmd_ctx *c, const char *id, const cJSON *state, int argc,
+				   const char **argv)
+{
+	return hook_trailer(c, id, argc, argv, 1);
+}
+
+static int hook_commit_msg(struct cmd_ctx *c, const char *id, const cJSON *state, int argc, const char **argv)
+{
+	return hook_trailer(c, id, argc, argv, 0);
+}
+
+/*
+ * The hooks and what each reads of the active session before it runs:
+ * the commit hooks write without reading first (hook_write checks the
+ * status), the trailer hooks read the status only, post-checkout the
+ * project, post-rewrite the commits.
+ */
+enum hook_reads { READS_NOTHING, READS_STATUS, READS_STATE };
+static const struct {
+	const char *name;
+	enum hook_reads reads;
+	unsigned wanted;
+	int (*fn)(struct cmd_ctx *c, const char *id, const cJSON *state, int argc, const char **argv);
+} git_hooks[] = {
+	{ "pre-commit", READS_NOTHING, 0, hook_pre_commit },
+	{ "prepare-commit-msg", READS_STATUS, 0, hook_prepare_commit_msg },
+	{ "commit-msg", READS_STATUS, 0, hook_commit_msg },
+	{ "post-commit", READS_NOTHING, 0, hook_post_commit },
+	{ "post-checkout", READS_STATE, NEED_NONE, hook_post_checkout },
+	{ "post-rewrite", READS_STATE, NEED(COMMITS), hook_post_rewrite },
+};
+
 int cmd_hook(int argc, const char **argv, struct cmd_ctx *c)
 {
 	static const char *const usage[] = { "git session hook <hook-name> [<hook-args>...]", NULL };
-	static const char *const names[] = {
-		"pre-commit", "prepare-commit-msg", "commit-msg", "post-commit", "post-checkout", "post-rewrite", NULL,
-	};
 	cJSON *state = NULL;
 	char *id = NULL;
 	int error = 0, strict = 0;
 	const char *name = argc > 1 ? argv[1] : "";
 	size_t i;
 
-	for (i = 0; names[i] && strcmp(names[i], name); i++)
+	for (i = 0; i < ARRAY_SIZE(git_hooks) && strcmp(git_hooks[i].name, name); i++)
 		;
-	if (!names[i]) {
-		gs_error(argc > 1 ? "unknown hook '%s'" : "which hook?", name);
-		usage_with_options(usage, NULL, 0);
-		return 129;
-	}
-	argc -= 2;
-	argv += 2;
-	/* the commit hooks write without reading first: hook_write checks the status */
-	if (!strcmp(name, "pre-commit") || !strcmp(name, "post-commit"))
+	if (i == ARRAY_SIZE(git_hooks))
+		return cmd_exit(argc > 1 ? cmd_usage_error(usage, NULL, "unknown hook '%s'", name) :
+					   cmd_usage_error(usage, NULL, "which hook?"));
+	if (git_hooks[i].reads == READS_NOTHING)
 		error = store_active(&id, c->st);
-	else if (!strcmp(name, "prepare-commit-msg") || !strcmp(name, "commit-msg"))
+	else if (git_hooks[i].reads == READS_STATUS)
 		error = hook_session_status(&id, c);
-	else	/* post-checkout reads the project, post-rewrite the commits */
-		error = hook_session(&id, &state, c,
-				     strcmp(name, "post-checkout") ? NEED(COMMITS) : 0);
-	if (error < 0 || !id)
-		goto done;
-	if (!strcmp(name, "pre-commit"))
-		error = hook_pre_commit(c, id, argc, argv);
-	else if (!strcmp(name, "prepare-commit-msg") || !strcmp(name, "commit-msg"))
-		error = hook_trailer(c, id, argc, argv, name[0] == 'p');
-	else if (!strcmp(name, "post-commit"))
-		error = hook_post_commit(c, id, argc, argv);
-	else if (!strcmp(name, "post-checkout"))
-		error = hook_post_checkout(c, id, state, argc, argv);
 	else
-		error = hook_post_rewrite(c, id, state, argc, argv);
-done:
+		error = hook_session(&id, &state, c, git_hooks[i].wanted);
+	if (error == 0 && id)
+		error = git_hooks[i].fn(c, id, state, argc - 2, argv + 2);
 	cJSON_Delete(state);
 	free(id);
 	if (error < 0) {
 		store_config_bool(&strict, c->st, "session.strictHooks", 0);
 		if (strict)
-			return 1;
+			return EXIT_FAILED;
 		gs_warning("git-session could not record the %s hook; git goes on (session.strictHooks=true would stop it)",
 			   name);
 	}
-	return 0;
+	return EXIT_OK;
 }

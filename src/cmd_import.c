@@ -243,13 +243,13 @@ static int add_file(struct jobs *j, struct cmd_ctx *c, const char *path)
 	if (stat(path, &s) == 0 && S_ISDIR(s.st_mode))
 		return add_dir(j, c, path);
 	if (!f && is_pointer_name(path))
-		f = format_find("bmad");
+		f = format_get(FORMAT_BMAD);
 	if ((error = read_doc(&doc, &f, path)) < 0)
 		return error;
 	dir = dir_of(path);
-	if (!strcmp(format_name(f), "ccw") && cJSON_IsArray(cJSON_GetObjectItemCaseSensitive(doc, "registry"))) {
+	if (format_id(f) == FORMAT_CCW && cJSON_IsArray(cJSON_GetObjectItemCaseSensitive(doc, "registry"))) {
 		error = add_registry(j, c, f, doc, path);
-	} else if (!strcmp(format_name(f), "bmad") && (pointer = format_bmad_pointer(doc))) {
+	} else if (format_id(f) == FORMAT_BMAD && (pointer = format_bmad_pointer(doc))) {
 		other = xstrfmt("%s/%s.yaml", dir, pointer);	/* active-session.yaml: the session it names */
 		cJSON_Delete(doc);
 		doc = NULL;
@@ -257,7 +257,7 @@ static int add_file(struct jobs *j, struct cmd_ctx *c, const char *path)
 		if (!error)
 			error = add_job(j, c, f, doc, other, 1);
 	} else {
-		if (!strcmp(format_name(f), "copilot")) {	/* the handoff beside the state */
+		if (format_id(f) == FORMAT_COPILOT) {	/* the handoff beside the state */
 			other = xstrfmt("%s/00-handoff.md", dir);
 			if (stat(other, &s) == 0 && (error = gs_read_file(&text, &len, other, FORMAT_MAX_BYTES)) == 0)
 				json_set_str(doc, "handoff", text);
@@ -286,7 +286,7 @@ static int record_files(cJSON *args, struct cmd_ctx *c, struct job *job)
 		if (!state_valid_path(f->string) || !status)
 			continue;
 		/* one read: a file missing here comes back "deleted", with no blob */
-		if (strcmp(status, "deleted")) {
+		if (strcmp(status, ST_DELETED)) {
 			if ((error = worktree_record(blobs, c->st, f->string, status, 1)) < 0)
 				break;
 			if (!json_str(cJSON_GetObjectItemCaseSensitive(blobs, f->string), "oid")) {
@@ -376,15 +376,11 @@ int cmd_import(int argc, const char **argv, struct cmd_ctx *c)
 
 	if ((error = parse_options(&argc, argv, opts, import_usage, 0)) < 0)
 		return cmd_exit(error);
-	if (!argc) {
-		gs_error("nothing to import");
-		usage_with_options(import_usage, opts, 0);
-		return 129;
-	}
-	if (format && !(jobs.f = format_find(format))) {
-		gs_error("unknown format '%s' (known: %s)", format, format_names());
-		return 129;
-	}
+	if (!argc)
+		return cmd_exit(cmd_usage_error(import_usage, opts, "nothing to import"));
+	if (format && !(jobs.f = format_find(format)))
+		return cmd_exit(cmd_usage_error(import_usage, opts, "unknown format '%s' (known: %s)", format,
+						format_names()));
 	/* everything read and checked before anything is written */
 	for (int i = 0; i < argc && !error; i++)
 		error = add_file(&jobs, c, argv[i]);
@@ -515,24 +511,18 @@ int cmd_export(int argc, const char **argv, struct cmd_ctx *c)
 
 	if ((error = parse_options(&argc, argv, opts, export_usage, 0)) < 0)
 		return cmd_exit(error);
-	if (!format) {
-		gs_error("which format? (--format: %s)", format_names());
-		usage_with_options(export_usage, opts, 0);
-		return 129;
-	}
-	if (!(f = format_find(format))) {
-		gs_error("unknown format '%s' (known: %s)", format, format_names());
-		return 129;
-	}
+	if (!format)
+		return cmd_exit(cmd_usage_error(export_usage, opts, "which format? (--format: %s)", format_names()));
+	if (!(f = format_find(format)))
+		return cmd_exit(cmd_usage_error(export_usage, opts, "unknown format '%s' (known: %s)", format,
+						format_names()));
 	if ((error = cmd_no_more_args(argc, reg ? 0 : 1, export_usage)) < 0)
 		return cmd_exit(error);
 	if (reg) {
 		struct sbuf sb = SBUF_INIT;
 
-		if (strcmp(format, "ccw")) {
-			gs_error("--registry is for --format ccw");
-			return 129;
-		}
+		if (format_id(f) != FORMAT_CCW)
+			return cmd_exit(cmd_usage_error(export_usage, opts, "--registry is for --format ccw"));
 		if ((error = registry(&sb, c)) == 0)
 			error = write_out(path, sb.buf ? sb.buf : "", sb.len);
 		sbuf_release(&sb);

@@ -533,7 +533,7 @@ int cmd_mcp(int argc, const char **argv, struct cmd_ctx *c)
 	devnull = open("/dev/null", O_RDONLY);
 	if (s.in < 0 || s.log < 0 || !s.out || devnull < 0 || dup2(devnull, 0) < 0 || dup2(s.log, 1) < 0) {
 		gs_error("cannot set up standard input and output: %s", strerror(errno));
-		return 1;
+		return EXIT_FAILED;
 	}
 	close(devnull);
 	s.line = (struct sbuf)SBUF_INIT;

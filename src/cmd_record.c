@@ -39,7 +39,7 @@ static int checkpoint_files(cJSON *files, struct cmd_ctx *c, const char *id, int
 			goto cleanup;
 		was = json_str(cJSON_GetObjectItemCaseSensitive(
 				       cJSON_GetObjectItemCaseSensitive(state, "files"), path), "status");
-		error = worktree_record(files, c->st, path, was ? NULL : "created", 0);
+		error = worktree_record(files, c->st, path, was ? NULL : ST_CREATED, 0);
 		free(path);
 		if (error < 0)
 			goto cleanup;

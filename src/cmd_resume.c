@@ -36,14 +36,14 @@ static void view_work(struct view *v, const cJSON *r)
 		view_mark(v, json_str(p, "status"));
 		sbuf_addf(&v->out, " %d ", (int)json_num(p, "id", 0));
 		view_text(v, json_str(p, "name"));
-		if (!strcmp(json_str(p, "status"), "failed"))
+		if (!strcmp(json_str(p, "status"), ST_FAILED))
 			sbuf_adds(&v->out, " (failed)");
 		if (json_str(p, "sub_step"))
 			view_say(v, ", at \"", json_str(p, "sub_step"), "\"");
 		sbuf_addch(&v->out, '\n');
 		cJSON_ArrayForEach(a, cJSON_GetObjectItemCaseSensitive(p, "agents")) {
 			sbuf_adds(&v->out, "      ");
-			view_mark(v, "in_progress");
+			view_mark(v, ST_IN_PROGRESS);
 			view_say(v, " ", json_str(a, "id"), "");
 			sbuf_addf(&v->out, " %d%%: ", (int)json_num(a, "progress", 0));
 			view_say(v, "", json_str(a, "task"), "\n");
@@ -53,7 +53,7 @@ static void view_work(struct view *v, const cJSON *r)
 		sbuf_addf(&v->out, "\n%sPending%s\n", view_c(v, C_BOLD), view_c(v, C_RESET));
 	cJSON_ArrayForEach(p, cJSON_GetObjectItemCaseSensitive(r, "pending")) {
 		sbuf_adds(&v->out, "  ");
-		view_mark(v, "pending");
+		view_mark(v, ST_PENDING);
 		sbuf_addf(&v->out, " %d ", (int)json_num(p, "id", 0));
 		view_say(v, "", json_str(p, "name"), "\n");
 	}
@@ -158,7 +158,7 @@ static int diffs_for(cJSON **out, struct cmd_ctx *c, const cJSON *r)
 	cJSON_ArrayForEach(f, cJSON_GetObjectItemCaseSensitive(r, "conflicts")) {
 		char *text = NULL;
 
-		if (strcmp(json_str(f, "kind"), "modified") || !json_str(f, "recorded_oid"))
+		if (strcmp(json_str(f, "kind"), ST_MODIFIED) || !json_str(f, "recorded_oid"))
 			continue;
 		if ((error = worktree_diff(&text, c->st, json_str(f, "path"), json_str(f, "recorded_oid"))) < 0)
 			break;
@@ -175,7 +175,7 @@ static int activate(cJSON **state, struct store_tip *tip, struct cmd_ctx *c, con
 	cJSON *op;
 	int error;
 
-	if (!strcmp(json_str(*state, "status"), "paused")) {
+	if (!strcmp(json_str(*state, "status"), ST_PAUSED)) {
 		op = op_new(OP_SESSION_RESUME, NULL);
 		error = engine_commit(&r, &c->eng, id, op, NULL, 0);
 		cJSON_Delete(op);
@@ -230,8 +230,8 @@ int cmd_resume(int argc, const char **argv, struct cmd_ctx *c)
 	    (error = view_load_target(&state, &tip, &ctx, &id, c, argc ? argv[0] : NULL)) < 0 ||
 	    (error = view_start(&v, c, &o)) < 0)
 		goto cleanup;
-	if (!dry_run && strcmp(json_str(state, "status"), "in_progress") &&
-	    strcmp(json_str(state, "status"), "paused")) {
+	if (!dry_run && strcmp(json_str(state, "status"), ST_IN_PROGRESS) &&
+	    strcmp(json_str(state, "status"), ST_PAUSED)) {
 		error = gs_error("session '%s' is %s: there is nothing to resume", id, json_str(state, "status"));
 		gs_hint("'git session resume --dry-run %s' shows where it ended", id);
 		goto cleanup;

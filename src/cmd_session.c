@@ -31,7 +31,7 @@ static int in_progress_here(char **id, struct cmd_ctx *c)
 	ref = engine_refname(*id);
 	error = engine_load_ref(&state, &tip, c->st, ref);
 	free(ref);
-	if (error == GS_ENOTFOUND || (!error && strcmp(json_str(state, "status"), "in_progress"))) {
+	if (error == GS_ENOTFOUND || (!error && strcmp(json_str(state, "status"), ST_IN_PROGRESS))) {
 		free(*id);
 		*id = NULL;
 		error = 0;
@@ -198,11 +198,9 @@ int cmd_switch(int argc, const char **argv, struct cmd_ctx *c)
 
 	if ((error = parse_options(&argc, argv, opts, switch_usage, 0)) < 0)
 		return cmd_exit(error);
-	if (argc != 1) {
-		gs_error(argc ? "too many arguments" : "which session? (git session list shows them)");
-		usage_with_options(switch_usage, opts, 0);
-		return 129;
-	}
+	if (argc != 1)
+		return cmd_exit(cmd_usage_error(switch_usage, opts, "%s",
+						argc ? "too many arguments" : "which session? (git session list shows them)"));
 	if ((error = cmd_target(&id, c, argv[0])) == 0 &&
 	    (error = store_set_active(c->st, id)) == 0 && !quiet)
 		printf("Switched to session %s\n", id);
@@ -272,11 +270,8 @@ static int move_session(int argc, const char **argv, struct cmd_ctx *c, int arch
 
 	if ((error = parse_options(&argc, argv, opts, usage, 0)) < 0)
 		return cmd_exit(error);
-	if (argc != 1) {
-		gs_error(argc ? "too many arguments" : "which session?");
-		usage_with_options(usage, opts, 0);
-		return 129;
-	}
+	if (argc != 1)
+		return cmd_exit(cmd_usage_error(usage, opts, "%s", argc ? "too many arguments" : "which session?"));
 	if (state_valid_id(argv[0], &err) < 0) {
 		error = gs_error("invalid session id '%s': %s", argv[0], err);
 		goto cleanup;

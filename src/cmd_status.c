@@ -142,9 +142,9 @@ static void render_moves(struct view *v, const cJSON *arr, const char *kind)
 				  !strcmp(kind, "file") ? to : "added", view_c(v, C_RESET));
 		else if (strcmp(from, to))
 			sbuf_addf(&v->out, ": %s -> %s%s%s", from, view_c(v, out_status_color(to)), to, view_c(v, C_RESET));
-		if (!strcmp(kind, "agent") && to && !strcmp(to, "in_progress"))
+		if (!strcmp(kind, "agent") && to && !strcmp(to, ST_IN_PROGRESS))
 			sbuf_addf(&v->out, " (%d%%)", (int)json_num(m, "progress", 0));
-		if (!strcmp(kind, "phase") && from && !strcmp(from, "failed"))
+		if (!strcmp(kind, "phase") && from && !strcmp(from, ST_FAILED))
 			sbuf_addf(&v->out, " (retry %d)", (int)json_num(m, "retry_count", 0));
 		sbuf_addch(&v->out, '\n');
 	}

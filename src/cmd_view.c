@@ -271,11 +271,8 @@ int cmd_log(int argc, const char **argv, struct cmd_ctx *c)
 	if ((error = parse_options(&argc, argv, opts, usage, 1)) < 0)
 		return cmd_exit(error);
 	n = argc && strcmp(argv[0], "--") ? 1 : 0;
-	if (argc > n && strcmp(argv[n], "--")) {
-		gs_error("too many arguments (put git log options after '--')");
-		usage_with_options(usage, opts, 0);
-		return 129;
-	}
+	if (argc > n && strcmp(argv[n], "--"))
+		return cmd_exit(cmd_usage_error(usage, opts, "too many arguments (put git log options after '--')"));
 	if (n) {
 		char *id = NULL;
 		if ((error = cmd_target(&id, c, argv[0])) < 0)
@@ -298,7 +295,7 @@ int cmd_log(int argc, const char **argv, struct cmd_ctx *c)
 	gs_error("cannot run git log: %m");
 	free(args);
 	free(spec);
-	return 1;
+	return EXIT_FAILED;
 }
 
 int cmd_get(int argc, const char **argv, struct cmd_ctx *c)

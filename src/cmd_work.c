@@ -431,7 +431,7 @@ int cmd_file(int argc, const char **argv, struct cmd_ctx *c)
 		"git session file (created | modified | deleted) <path>... [--agent <id>] [--phase <n>]", NULL,
 	};
 	static const struct subcommand subs[] = {
-		{ ST_CREATED, file_created }, { ST_MODIFIED, file_modified }, { ST_DELETED, file_deleted },
+		{ "created", file_created }, { "modified", file_modified }, { "deleted", file_deleted },
 		{ NULL, NULL },
 	};
 	return cmd_subcommand(argc, argv, c, subs, usage);

@@ -88,30 +88,33 @@ static size_t distance(const char *a, const char *b)
 	return d;
 }
 
+/* How close typed is to name: a prefix is as good as one typo. */
+static size_t closeness(const char *typed, const char *name)
+{
+	if (*typed && !strncmp(name, typed, strlen(typed)))
+		return 1;
+	return distance(typed, name);
+}
+
 /* "The most similar commands are", as git says for a mistyped command. */
 void command_suggest(const char *typed)
 {
-	size_t best = (size_t)-1, n = 0;
+	size_t best = (size_t)-1, n = 0, d[ARRAY_SIZE(commands)];
 
-	for (size_t i = 0; i < ARRAY_SIZE(commands) && commands[i].summary; i++) {
-		size_t d = distance(typed, commands[i].name);
-		if (!strncmp(commands[i].name, typed, strlen(typed)) && *typed)
-			d = 1;	/* a prefix is as good as one typo */
-		if (d < best)
-			best = d;
+	for (size_t i = 0; i < ARRAY_SIZE(commands); i++) {
+		d[i] = commands[i].summary ? closeness(typed, commands[i].name) : (size_t)-1;
+		if (d[i] < best)
+			best = d[i];
 	}
 	if (best > 2)
 		return;
-	for (size_t i = 0; i < ARRAY_SIZE(commands) && commands[i].summary; i++)
-		n += distance(typed, commands[i].name) == best ||
-		     (best == 1 && *typed && !strncmp(commands[i].name, typed, strlen(typed)));
+	for (size_t i = 0; i < ARRAY_SIZE(commands); i++)
+		n += d[i] == best;
 	fprintf(stderr, "\nThe most similar command%s\n", n == 1 ? " is" : "s are");
-	for (size_t i = 0; i < ARRAY_SIZE(commands) && commands[i].summary; i++)
-		if (distance(typed, commands[i].name) == best ||
-		    (best == 1 && *typed && !strncmp(commands[i].name, typed, strlen(typed))))
+	for (size_t i = 0; i < ARRAY_SIZE(commands); i++)
+		if (d[i] == best)
 			fprintf(stderr, "\t%s\n", commands[i].name);
 }
-
 int command_run(const struct command *cmd, int argc, const char **argv)
 {
 	struct cmd_ctx c = { 0 };
@@ -119,17 +122,17 @@ int command_run(const struct command *cmd, int argc, const char **argv)
 
 	if (cmd->needs_repo) {
 		if (store_open(&c.st) < 0)
-			return 1;
+			return EXIT_FAILED;
 		if (engine_init(&c.eng, c.st) < 0) {
 			store_free(c.st);
-			return 1;
+			return EXIT_FAILED;
 		}
 	}
 	ret = cmd->fn(argc, argv, &c);
 	fflush(stdout);
 	if (ferror(stdout) && !c.pager) {
 		gs_error("write to standard output failed");
-		ret = 1;
+		ret = EXIT_FAILED;
 	}
 	pager_finish(&c);
 	store_free(c.st);

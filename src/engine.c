@@ -343,7 +343,7 @@ static int attempt(struct engine_result *r, struct store_tip *tip, struct engine
 		return GS_ERROR;
 	}
 	/* checked on the state this attempt writes on: no second read */
-	if ((flags & ENGINE_IN_PROGRESS) && strcmp(json_str(r->state, "status"), "in_progress"))
+	if ((flags & ENGINE_IN_PROGRESS) && strcmp(json_str(r->state, "status"), ST_IN_PROGRESS))
 		return GS_ESKIPPED;
 	lim.files_elsewhere = loaded.files_elsewhere;
 	if ((error = state_apply(r->state, op, &lim, &r->subject, &err)) < 0) {

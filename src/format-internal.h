@@ -11,6 +11,7 @@
 #include "git-session/util.h"
 
 struct format {
+	enum format_id id;
 	const char *name;
 	/* Non-zero when a parsed document (as read from one file) is this format's. */
 	int (*detect)(const cJSON *doc);
@@ -26,45 +27,44 @@ struct format {
 	int (*print)(char **out, size_t *len, const cJSON *doc, const char *part);
 };
 
-extern const struct format format_maestro, format_claude, format_copilot, format_bmad, format_ccw;
+#define GS_FORMAT_EXTERN(id, name) extern const struct format format_##name;
+GS_FORMATS(GS_FORMAT_EXTERN)
+#undef GS_FORMAT_EXTERN
+/* The table entry of format_<name>, from the static functions of its file. */
+#define FORMAT_DEFINE(id, name) \
+	const struct format format_##name = { FORMAT_##id, #name, detect, parse, upgrade, to_state, from_state, print }
 
 /* A pair of spellings: theirs (the format's) and ours (the model's). */
 struct word { const char *theirs, *ours; };
 /* ours for theirs (def when unknown), and back (ours itself when unknown). */
-const char *word_in(const struct word *w, const char *theirs, const char *def);
-const char *word_out(const struct word *w, const char *ours);
+const char *fmt_word_in(const struct word *w, const char *theirs, const char *def);
+const char *fmt_word_out(const struct word *w, const char *ours);
 
 /* Moves src[key] (if present) to dst[as]. */
-void take(cJSON *dst, const char *as, cJSON *src, const char *key);
+void fmt_take(cJSON *dst, const char *as, cJSON *src, const char *key);
 /* Copies src[key] (if present) to dst[as]. */
-void copy(cJSON *dst, const char *as, const cJSON *src, const char *key);
-/* A copy of src[key], or null. */
-cJSON *dup_or_null(const cJSON *src, const char *key);
+void fmt_copy(cJSON *dst, const char *as, const cJSON *src, const char *key);
+/* A fmt_copy of src[key], or null. */
+cJSON *json_dup_or_null(const cJSON *src, const char *key);
 /* Moves what is left in src into dst, keeping what dst has. */
-void move_rest(cJSON *dst, cJSON *src);
+void fmt_move_rest(cJSON *dst, cJSON *src);
 /* Copies the keys of src that are not in skip (NULL-terminated) nor in dst. */
-void copy_rest(cJSON *dst, const cJSON *src, const char *const *skip);
+void fmt_copy_rest(cJSON *dst, const cJSON *src, const char *const *skip);
 /* Puts what is left of a document's top level under extra.<name>, if anything. */
-void rest_to_extra(cJSON *state, const char *name, cJSON *rest);
+void fmt_rest_to_extra(cJSON *state, const char *name, cJSON *rest);
 /* extra.<name>, or NULL. */
-const cJSON *from_extra(const cJSON *state, const char *name);
+const cJSON *fmt_from_extra(const cJSON *state, const char *name);
 
-/* Model keys of each kind of entry, NULL-terminated. */
-extern const char *const phase_keys[], *const agent_keys[], *const error_keys[],
-	*const decision_keys[], *const task_keys[], *const artifact_keys[];
-
-/* A model entry with every key of keys null. */
-cJSON *blank_entry(const char *const *keys);
-/* A pending phase: no agents, nothing blocking, no retries; the rest null. */
-cJSON *blank_phase(int id);
+/* A model entry with every key of keys null; the caller owns it. */
+cJSON *fmt_blank_entry(const char *const *keys);
 /* Non-zero when v is an array whose entries are all objects (or all strings). */
-int all_objects(const cJSON *v);
-int all_strings(const cJSON *v);
+int fmt_all_objects(const cJSON *v);
+int fmt_all_strings(const cJSON *v);
 
 /* A JSON (or YAML) document that must be an object. */
-int parse_object(cJSON **doc, const char *buf, size_t len, int yaml, char **err);
+int fmt_parse_object(cJSON **doc, const char *buf, size_t len, int yaml, char **err);
 /* Text of a YAML or JSON value, for print. */
-int print_json(char **out, size_t *len, const cJSON *v);
-int print_yaml(char **out, size_t *len, const cJSON *v);
+int fmt_print_json(char **out, size_t *len, const cJSON *v);
+int fmt_print_yaml(char **out, size_t *len, const cJSON *v);
 
 #endif

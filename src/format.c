@@ -8,8 +8,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const struct format *const formats[] = {
-	&format_maestro, &format_ccw, &format_copilot, &format_claude, &format_bmad,
+static const struct format *const formats[FORMAT_COUNT] = {
+#define GS_FORMAT_ROW(id, name) [FORMAT_##id] = &format_##name,
+	GS_FORMATS(GS_FORMAT_ROW)
+#undef GS_FORMAT_ROW
 };
 
 const struct format *format_find(const char *name)
@@ -20,14 +22,26 @@ const struct format *format_find(const char *name)
 	return NULL;
 }
 
+const struct format *format_get(enum format_id id)
+{
+	return formats[id];
+}
+
 const char *format_name(const struct format *f)
 {
 	return f->name;
 }
 
+enum format_id format_id(const struct format *f)
+{
+	return f->id;
+}
+
 const char *format_names(void)
 {
-	return "maestro, claude, copilot, bmad, ccw";
+#define GS_FORMAT_WORD(id, name) ", " #name
+	return GS_FORMATS(GS_FORMAT_WORD) + 2;
+#undef GS_FORMAT_WORD
 }
 
 /* The format whose reader's complaint to show when none could read buf. */
@@ -242,7 +256,7 @@ int format_print(char **out, size_t *len, const struct format *f, const cJSON *d
 
 /* helpers for the format files */
 
-const char *word_in(const struct word *w, const char *theirs, const char *def)
+const char *fmt_word_in(const struct word *w, const char *theirs, const char *def)
 {
 	for (; theirs && w->theirs; w++)
 		if (!strcmp(w->theirs, theirs))
@@ -250,7 +264,7 @@ const char *word_in(const struct word *w, const char *theirs, const char *def)
 	return def;
 }
 
-const char *word_out(const struct word *w, const char *ours)
+const char *fmt_word_out(const struct word *w, const char *ours)
 {
 	for (; ours && w->theirs; w++)
 		if (!strcmp(w->ours, ours))
@@ -258,7 +272,7 @@ const char *word_out(const struct word *w, const char *ours)
 	return ours;
 }
 
-void take(cJSON *dst, const char *as, cJSON *src, const char *key)
+void fmt_take(cJSON *dst, const char *as, cJSON *src, const char *key)
 {
 	cJSON *v = cJSON_DetachItemFromObjectCaseSensitive(src, key);
 
@@ -266,7 +280,7 @@ void take(cJSON *dst, const char *as, cJSON *src, const char *key)
 		json_set(dst, as, v);
 }
 
-void copy(cJSON *dst, const char *as, const cJSON *src, const char *key)
+void fmt_copy(cJSON *dst, const char *as, const cJSON *src, const char *key)
 {
 	const cJSON *v = cJSON_GetObjectItemCaseSensitive(src, key);
 
@@ -274,14 +288,7 @@ void copy(cJSON *dst, const char *as, const cJSON *src, const char *key)
 		json_set(dst, as, cJSON_Duplicate(v, 1));
 }
 
-cJSON *dup_or_null(const cJSON *src, const char *key)
-{
-	const cJSON *v = cJSON_GetObjectItemCaseSensitive(src, key);
-
-	return v ? cJSON_Duplicate(v, 1) : cJSON_CreateNull();
-}
-
-void move_rest(cJSON *dst, cJSON *src)
+void fmt_move_rest(cJSON *dst, cJSON *src)
 {
 	while (src && src->child) {
 		cJSON *v = cJSON_DetachItemViaPointer(src, src->child);
@@ -293,7 +300,7 @@ void move_rest(cJSON *dst, cJSON *src)
 	}
 }
 
-void copy_rest(cJSON *dst, const cJSON *src, const char *const *skip)
+void fmt_copy_rest(cJSON *dst, const cJSON *src, const char *const *skip)
 {
 	for (const cJSON *c = src ? src->child : NULL; c; c = c->next) {
 		int known = 0;
@@ -305,47 +312,24 @@ void copy_rest(cJSON *dst, const cJSON *src, const char *const *skip)
 	}
 }
 
-void rest_to_extra(cJSON *state, const char *name, cJSON *rest)
+void fmt_rest_to_extra(cJSON *state, const char *name, cJSON *rest)
 {
 	if (rest && rest->child)
-		move_rest(json_obj(json_obj(state, "extra"), name), rest);
+		fmt_move_rest(json_obj(json_obj(state, "extra"), name), rest);
 }
 
-const cJSON *from_extra(const cJSON *state, const char *name)
+const cJSON *fmt_from_extra(const cJSON *state, const char *name)
 {
 	return cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(state, "extra"), name);
 }
 
-const char *const phase_keys[] = { "id", "name", "status", "agents", "parallel", "blocked_by", "started",
-				   "completed", "retry_count", "sub_step", "downstream_context", NULL };
-const char *const agent_keys[] = { "id", "type", "task", "phase", "status", "progress", "started",
-				   "completed", "result_summary", "tokens", NULL };
-const char *const error_keys[] = { "agent", "phase", "timestamp", "type", "message", "resolution",
-				   "resolved", NULL };
-const char *const decision_keys[] = { "decision", "rationale", "timestamp", "agent", NULL };
-const char *const task_keys[] = { "id", "title", "status", "created", "completed", NULL };
-const char *const artifact_keys[] = { "path", "created", "agent", "phase", NULL };
-
-cJSON *blank_entry(const char *const *keys)
+cJSON *fmt_blank_entry(const char *const *keys)
 {
 	cJSON *e = cJSON_CreateObject();
 
 	for (; *keys; keys++)
 		json_set(e, *keys, cJSON_CreateNull());
 	return e;
-}
-
-cJSON *blank_phase(int id)
-{
-	cJSON *p = blank_entry(phase_keys);
-
-	json_set_num(p, "id", id);
-	json_set_str(p, "status", "pending");
-	json_set(p, "agents", cJSON_CreateArray());
-	json_set_bool(p, "parallel", 0);
-	json_set(p, "blocked_by", cJSON_CreateArray());
-	json_set_num(p, "retry_count", 0);
-	return p;
 }
 
 /* Whether v is an array whose every element passes is. */
@@ -361,17 +345,17 @@ static int all_of(const cJSON *v, cJSON_bool (*is)(const cJSON *))
 	return 1;
 }
 
-int all_objects(const cJSON *v)
+int fmt_all_objects(const cJSON *v)
 {
 	return all_of(v, cJSON_IsObject);
 }
 
-int all_strings(const cJSON *v)
+int fmt_all_strings(const cJSON *v)
 {
 	return all_of(v, cJSON_IsString);
 }
 
-int parse_object(cJSON **doc, const char *buf, size_t len, int yaml, char **err)
+int fmt_parse_object(cJSON **doc, const char *buf, size_t len, int yaml, char **err)
 {
 	if ((yaml ? yaml_parse : json_parse)(doc, buf, len, FORMAT_MAX_BYTES, err) < 0)
 		return GS_ERROR;
@@ -384,13 +368,13 @@ int parse_object(cJSON **doc, const char *buf, size_t len, int yaml, char **err)
 	return 0;
 }
 
-int print_json(char **out, size_t *len, const cJSON *v)
+int fmt_print_json(char **out, size_t *len, const cJSON *v)
 {
 	*out = json_print(v, 1, len);
 	return 0;
 }
 
-int print_yaml(char **out, size_t *len, const cJSON *v)
+int fmt_print_yaml(char **out, size_t *len, const cJSON *v)
 {
 	return yaml_emit(out, len, v);
 }

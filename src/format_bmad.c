@@ -15,7 +15,7 @@ static const char *const token_keys[] = { "max", "initial", "current", "peak", "
 
 static int parse(cJSON **doc, const char *buf, size_t len, char **err)
 {
-	return parse_object(doc, buf, len, 1, err);
+	return fmt_parse_object(doc, buf, len, 1, err);
 }
 
 const char *format_bmad_pointer(const cJSON *doc)
@@ -79,12 +79,12 @@ static void import_tokens(cJSON *state, cJSON *doc)
 	/* current is what the main session used: everything less the isolated part */
 	json_set_num(t, "input", json_num(in, "current", 0) + saved);
 	json_set_num(t, "output", 0);
-	take(t, "max", in, "max");
-	take(t, "peak", in, "peak");
-	take(t, "saved", in, "saved");
-	take(t, "initial", in, "initial");
+	fmt_take(t, "max", in, "max");
+	fmt_take(t, "peak", in, "peak");
+	fmt_take(t, "saved", in, "saved");
+	fmt_take(t, "initial", in, "initial");
 	cJSON_DeleteItemFromObjectCaseSensitive(in, "current");
-	move_rest(t, in);
+	fmt_move_rest(t, in);
 	cJSON_DeleteItemFromObjectCaseSensitive(doc, "tokens");
 }
 
@@ -92,18 +92,18 @@ static void import_agents(cJSON *state, cJSON *doc)
 {
 	cJSON *list = cJSON_GetObjectItemCaseSensitive(doc, "agents_spawned"), *c;
 
-	if (!all_objects(list))
+	if (!fmt_all_objects(list))
 		return;
 	cJSON_ArrayForEach(c, list) {
-		cJSON *a = blank_entry(agent_keys);
+		cJSON *a = fmt_blank_entry(state_agent_fields);
 		const cJSON *done = cJSON_GetObjectItemCaseSensitive(c, "completed");
 
 		for (const char *const *k = (const char *const[]){ "id", "type", "started", "completed", NULL }; *k; k++)
-			take(a, *k, c, *k);
+			fmt_take(a, *k, c, *k);
 		if (!json_str(a, "id"))
 			json_set_str(a, "id", "");
 		json_set_str(a, "status", done && !cJSON_IsNull(done) ? "completed" : "in_progress");
-		move_rest(a, c);
+		fmt_move_rest(a, c);
 		cJSON_AddItemToArray(json_arr(state, "agents"), a);
 	}
 	cJSON_DeleteItemFromObjectCaseSensitive(doc, "agents_spawned");
@@ -113,14 +113,14 @@ static void import_list(cJSON *state, cJSON *doc, const char *key, const char *c
 {
 	cJSON *list = cJSON_GetObjectItemCaseSensitive(doc, key), *c;
 
-	if (!all_objects(list))
+	if (!fmt_all_objects(list))
 		return;
 	cJSON_ArrayForEach(c, list) {
-		cJSON *e = keys ? blank_entry(keys) : cJSON_CreateObject();
+		cJSON *e = keys ? fmt_blank_entry(keys) : cJSON_CreateObject();
 
 		for (const char *const *k = keys; k && *k; k++)
-			take(e, *k, c, *k);
-		move_rest(e, c);
+			fmt_take(e, *k, c, *k);
+		fmt_move_rest(e, c);
 		cJSON_AddItemToArray(json_arr(state, key), e);
 	}
 	cJSON_DeleteItemFromObjectCaseSensitive(doc, key);
@@ -129,7 +129,7 @@ static void import_list(cJSON *state, cJSON *doc, const char *key, const char *c
 static int to_state(cJSON *state, cJSON *files, int *active, const cJSON *in, char **err)
 {
 	cJSON *doc = cJSON_Duplicate(in, 1), *notes = cJSON_GetObjectItemCaseSensitive(doc, "notes"), *c;
-	const char *st = word_in(statuses, json_str(doc, "status"), NULL);
+	const char *st = fmt_word_in(statuses, json_str(doc, "status"), NULL);
 
 	(void)files;
 	if (format_bmad_pointer(in)) {
@@ -140,17 +140,17 @@ static int to_state(cJSON *state, cJSON *files, int *active, const cJSON *in, ch
 	for (const char *const *k = (const char *const[]){ "session_id", "created", "context_summary", NULL };
 	     *k; k++)
 		if (cJSON_IsString(cJSON_GetObjectItemCaseSensitive(doc, *k)))
-			take(state, *k, doc, *k);
+			fmt_take(state, *k, doc, *k);
 	if (cJSON_IsString(cJSON_GetObjectItemCaseSensitive(doc, "last_updated")))
-		take(state, "updated", doc, "last_updated");
+		fmt_take(state, "updated", doc, "last_updated");
 	if (st)
 		json_set_str(state, "status", st);
 	cJSON_DeleteItemFromObjectCaseSensitive(doc, "status");	/* another word: the patch keeps it */
 	import_tokens(state, doc);
 	import_agents(state, doc);
-	import_list(state, doc, "artifacts", artifact_keys);
+	import_list(state, doc, "artifacts", state_artifact_fields);
 	import_list(state, doc, "milestones", NULL);
-	if (all_strings(notes)) {
+	if (fmt_all_strings(notes)) {
 		cJSON_ArrayForEach(c, notes) {
 			cJSON *n = cJSON_CreateObject();
 			json_set_str(n, "text", c->valuestring);
@@ -160,7 +160,7 @@ static int to_state(cJSON *state, cJSON *files, int *active, const cJSON *in, ch
 		}
 		cJSON_DeleteItemFromObjectCaseSensitive(doc, "notes");
 	}
-	rest_to_extra(state, "bmad", doc);
+	fmt_rest_to_extra(state, format_bmad.name, doc);
 	*active = st && !strcmp(st, "in_progress");
 	cJSON_Delete(doc);
 	return 0;
@@ -169,28 +169,28 @@ static int to_state(cJSON *state, cJSON *files, int *active, const cJSON *in, ch
 static cJSON *from_state(const cJSON *state)
 {
 	const cJSON *t = cJSON_GetObjectItemCaseSensitive(state, "tokens"), *c;
-	const cJSON *extra = from_extra(state, "bmad");
+	const cJSON *extra = fmt_from_extra(state, format_bmad.name);
 	cJSON *doc = cJSON_CreateObject(), *tok, *list;
 
-	copy(doc, "session_id", state, "session_id");
-	copy(doc, "created", state, "created");
-	copy(doc, "last_updated", state, "updated");
-	json_set_str(doc, "status", word_out(statuses, json_str(state, "status")));
-	copy_rest(doc, extra, (const char *const[]){ NULL });	/* never over what the model says */
+	fmt_copy(doc, "session_id", state, "session_id");
+	fmt_copy(doc, "created", state, "created");
+	fmt_copy(doc, "last_updated", state, "updated");
+	json_set_str(doc, "status", fmt_word_out(statuses, json_str(state, "status")));
+	fmt_copy_rest(doc, extra, (const char *const[]){ NULL });	/* never over what the model says */
 	tok = json_obj(doc, "tokens");
 	json_set_num(tok, "max", json_num(t, "max", STATE_DEFAULT_BUDGET));
 	json_set_num(tok, "initial", json_num(t, "initial", 0));
 	json_set_num(tok, "current", state_tokens_used(t));
 	json_set_num(tok, "peak", json_num(t, "peak", 0));
 	json_set_num(tok, "saved", json_num(t, "saved", 0));
-	copy_rest(tok, t, (const char *const[]){ "input", "output", "cached", "by_agent", NULL });
+	fmt_copy_rest(tok, t, (const char *const[]){ "input", "output", "cached", "by_agent", NULL });
 	list = json_arr(doc, "agents_spawned");
 	cJSON_ArrayForEach(c, cJSON_GetObjectItemCaseSensitive(state, "agents")) {
 		cJSON *a = cJSON_CreateObject();
 
 		for (const char *const *k = (const char *const[]){ "id", "type", "started", "completed", NULL }; *k; k++)
-			json_set(a, *k, dup_or_null(c, *k));
-		copy_rest(a, c, agent_keys);
+			json_set(a, *k, json_dup_or_null(c, *k));
+		fmt_copy_rest(a, c, state_agent_fields);
 		cJSON_AddItemToArray(list, a);
 	}
 	list = json_arr(doc, "artifacts");
@@ -198,21 +198,21 @@ static cJSON *from_state(const cJSON *state)
 		cJSON *a = cJSON_CreateObject();
 
 		for (const char *const *k = (const char *const[]){ "path", "created", "agent", NULL }; *k; k++)
-			json_set(a, *k, dup_or_null(c, *k));
-		copy_rest(a, c, artifact_keys);
+			json_set(a, *k, json_dup_or_null(c, *k));
+		fmt_copy_rest(a, c, state_artifact_fields);
 		cJSON_AddItemToArray(list, a);
 	}
-	json_set(doc, "milestones", dup_or_null(state, "milestones"));
-	json_set(doc, "context_summary", dup_or_null(state, "context_summary"));
+	json_set(doc, "milestones", json_dup_or_null(state, "milestones"));
+	json_set(doc, "context_summary", json_dup_or_null(state, "context_summary"));
 	list = json_arr(doc, "notes");
 	cJSON_ArrayForEach(c, cJSON_GetObjectItemCaseSensitive(state, "notes"))
-		cJSON_AddItemToArray(list, dup_or_null(c, "text"));
+		cJSON_AddItemToArray(list, json_dup_or_null(c, "text"));
 	return doc;
 }
 
 static int print(char **out, size_t *len, const cJSON *doc, const char *part)
 {
-	return part ? 0 : print_yaml(out, len, doc);
+	return part ? 0 : fmt_print_yaml(out, len, doc);
 }
 
-const struct format format_bmad = { "bmad", detect, parse, upgrade, to_state, from_state, print };
+FORMAT_DEFINE(BMAD, bmad);

@@ -120,15 +120,15 @@ static void import_checkpoints(cJSON *state, cJSON *doc)
 		if (!cJSON_IsObject(c))
 			return;
 	cJSON_ArrayForEach(c, cps) {
-		cJSON *p = blank_phase(n + 1), *in = cJSON_Duplicate(c, 1);
-		const char *st = word_in(phase_statuses, json_str(in, "status"), NULL);
+		cJSON *p = state_new_phase(n + 1, NULL), *in = cJSON_Duplicate(c, 1);
+		const char *st = fmt_word_in(phase_statuses, json_str(in, "status"), NULL);
 
 		json_set_num(p, "id", ++n);
 		json_set_str(p, "name", c->string);
 		json_set_str(p, "status", st ? st : "pending");
 		if (st)
 			cJSON_DeleteItemFromObjectCaseSensitive(in, "status");
-		move_rest(p, in);
+		fmt_move_rest(p, in);
 		cJSON_Delete(in);
 		if (cur && !strcasecmp(cur, c->string)) {
 			json_set_num(state, "current_phase", n);
@@ -142,31 +142,31 @@ static void import_checkpoints(cJSON *state, cJSON *doc)
 
 static void import_session(cJSON *state, cJSON *doc)
 {
-	const char *st = word_in(statuses, json_str(doc, "status"), NULL);
+	const char *st = fmt_word_in(statuses, json_str(doc, "status"), NULL);
 
 	if (json_str(doc, "session_id"))
-		take(state, "session_id", doc, "session_id");
+		fmt_take(state, "session_id", doc, "session_id");
 	if (json_str(doc, "project"))
-		take(state, "goal", doc, "project");
+		fmt_take(state, "goal", doc, "project");
 	if (json_str(doc, "created_at"))
-		take(state, "created", doc, "created_at");
+		fmt_take(state, "created", doc, "created_at");
 	if (json_str(doc, "updated_at"))
-		take(state, "updated", doc, "updated_at");
+		fmt_take(state, "updated", doc, "updated_at");
 	if (st)
 		json_set_str(state, "status", st);
 	cJSON_DeleteItemFromObjectCaseSensitive(doc, "status");	/* another word: the patch keeps it */
 	import_checkpoints(state, doc);
-	rest_to_extra(state, "ccw", doc);
+	fmt_rest_to_extra(state, format_ccw.name, doc);
 }
 
 /* The registry's line: its status wins over the session file's. */
 static void import_entry(cJSON *state, cJSON *e, int *active)
 {
-	const char *st = word_in(statuses, json_str(e, "status"), NULL);
+	const char *st = fmt_word_in(statuses, json_str(e, "status"), NULL);
 
 	*active = st && !strcmp(st, "in_progress");
 	if (!json_str(state, "session_id"))
-		take(state, "session_id", e, "id");
+		fmt_take(state, "session_id", e, "id");
 	else
 		cJSON_DeleteItemFromObjectCaseSensitive(e, "id");
 	if (st) {
@@ -174,12 +174,12 @@ static void import_entry(cJSON *state, cJSON *e, int *active)
 		cJSON_DeleteItemFromObjectCaseSensitive(e, "status");
 	}
 	if (json_str(e, "description"))
-		take(state, "topic", e, "description");
+		fmt_take(state, "topic", e, "description");
 	if (!json_str(state, "created") && json_str(e, "created"))
-		take(state, "created", e, "created");
+		fmt_take(state, "created", e, "created");
 	if (json_str(e, "directory"))
-		take(json_obj(json_obj(state, "extra"), "ccw"), "directory", e, "directory");
-	rest_to_extra(state, "ccw_registry", e);
+		fmt_take(json_obj(json_obj(state, "extra"), format_ccw.name), "directory", e, "directory");
+	fmt_rest_to_extra(state, "ccw_registry", e);
 }
 
 static int to_state(cJSON *state, cJSON *files, int *active, const cJSON *in, char **err)
@@ -203,24 +203,24 @@ static int to_state(cJSON *state, cJSON *files, int *active, const cJSON *in, ch
 
 static cJSON *export_session(const cJSON *state)
 {
-	const cJSON *extra = from_extra(state, "ccw"), *p;
+	const cJSON *extra = fmt_from_extra(state, format_ccw.name), *p;
 	cJSON *doc = cJSON_CreateObject(), *cps;
 	double cur = json_num(state, "current_phase", -1);
 
-	copy(doc, "session_id", state, "session_id");
+	fmt_copy(doc, "session_id", state, "session_id");
 	json_set_str(doc, "session_version", "2.0");
-	json_set(doc, "project", dup_or_null(state, "goal"));
+	json_set(doc, "project", json_dup_or_null(state, "goal"));
 	json_set(doc, "type", cJSON_CreateNull());
 	json_set(doc, "current_phase", cJSON_CreateNull());
-	json_set_str(doc, "status", word_out(statuses, json_str(state, "status")));
-	copy(doc, "created_at", state, "created");
-	copy(doc, "updated_at", state, "updated");
+	json_set_str(doc, "status", fmt_word_out(statuses, json_str(state, "status")));
+	fmt_copy(doc, "created_at", state, "created");
+	fmt_copy(doc, "updated_at", state, "updated");
 	cps = json_obj(doc, "checkpoints");
 	cJSON_ArrayForEach(p, cJSON_GetObjectItemCaseSensitive(state, "phases")) {
 		cJSON *c = json_set(cps, json_str(p, "name"), cJSON_CreateObject());
 
-		json_set_str(c, "status", word_out(phase_statuses, json_str(p, "status")));
-		copy_rest(c, p, phase_keys);
+		json_set_str(c, "status", fmt_word_out(phase_statuses, json_str(p, "status")));
+		fmt_copy_rest(c, p, state_phase_fields);
 		if (json_num(p, "id", -2) == cur) {
 			char *up = xstrdup(json_str(p, "name"));
 			for (char *s = up; *s; s++)
@@ -231,21 +231,21 @@ static cJSON *export_session(const cJSON *state)
 	}
 	json_set(doc, "context_chain", cJSON_CreateArray());
 	json_set(doc, "state_transitions", cJSON_CreateArray());
-	copy_rest(doc, extra, (const char *const[]){ "directory", NULL });
+	fmt_copy_rest(doc, extra, (const char *const[]){ "directory", NULL });
 	return doc;
 }
 
 static cJSON *registry_entry(const cJSON *state)
 {
-	const cJSON *dir = cJSON_GetObjectItemCaseSensitive(from_extra(state, "ccw"), "directory");
+	const cJSON *dir = cJSON_GetObjectItemCaseSensitive(fmt_from_extra(state, format_ccw.name), "directory");
 	cJSON *e = cJSON_CreateObject();
 	const char *st = json_str(state, "status");
 
-	copy(e, "id", state, "session_id");
-	json_set_str(e, "status", !strcmp(st, "aborted") ? "completed" : word_out(statuses, st));
-	json_set(e, "description", json_str(state, "topic") ? dup_or_null(state, "topic")
-							    : dup_or_null(state, "goal"));
-	copy(e, "created", state, "created");
+	fmt_copy(e, "id", state, "session_id");
+	json_set_str(e, "status", !strcmp(st, "aborted") ? "completed" : fmt_word_out(statuses, st));
+	json_set(e, "description", json_str(state, "topic") ? json_dup_or_null(state, "topic")
+							    : json_dup_or_null(state, "goal"));
+	fmt_copy(e, "created", state, "created");
 	if (dir) {
 		json_set(e, "directory", cJSON_Duplicate(dir, 1));
 	} else {
@@ -253,7 +253,7 @@ static cJSON *registry_entry(const cJSON *state)
 		json_set_str(e, "directory", d);
 		free(d);
 	}
-	copy_rest(e, from_extra(state, "ccw_registry"), (const char *const[]){ NULL });
+	fmt_copy_rest(e, fmt_from_extra(state, "ccw_registry"), (const char *const[]){ NULL });
 	return e;
 }
 
@@ -298,7 +298,7 @@ static int print(char **out, size_t *len, const cJSON *doc, const char *part)
 		*out = json_print(v, 0, len);
 		return 0;
 	}
-	return print_json(out, len, v);
+	return fmt_print_json(out, len, v);
 }
 
-const struct format format_ccw = { "ccw", detect, parse, upgrade, to_state, from_state, print };
+FORMAT_DEFINE(CCW, ccw);

@@ -19,7 +19,7 @@ static const struct word agent_statuses[] = {
 
 static int parse(cJSON **doc, const char *buf, size_t len, char **err)
 {
-	return parse_object(doc, buf, len, 0, err);
+	return fmt_parse_object(doc, buf, len, 0, err);
 }
 
 static int detect(const cJSON *doc)
@@ -53,20 +53,20 @@ static void import_agents(cJSON *state, cJSON *doc)
 {
 	cJSON *agents = cJSON_GetObjectItemCaseSensitive(doc, "agents"), *c;
 
-	if (!all_objects(agents))
+	if (!fmt_all_objects(agents))
 		return;
 	cJSON_ArrayForEach(c, agents) {
-		cJSON *a = blank_entry(agent_keys);
-		const char *st = word_in(agent_statuses, json_str(c, "status"), "in_progress");
+		cJSON *a = fmt_blank_entry(state_agent_fields);
+		const char *st = fmt_word_in(agent_statuses, json_str(c, "status"), "in_progress");
 
-		for (const char *const *k = agent_keys; *k; k++)
+		for (const char *const *k = state_agent_fields; *k; k++)
 			if (strcmp(*k, "status"))
-				take(a, *k, c, *k);
+				fmt_take(a, *k, c, *k);
 		json_set_str(a, "status", st);
 		cJSON_DeleteItemFromObjectCaseSensitive(c, "status");
 		if (!json_str(a, "id"))
 			json_set_str(a, "id", "");
-		move_rest(a, c);
+		fmt_move_rest(a, c);
 		cJSON_AddItemToArray(json_arr(state, "agents"), a);
 	}
 	cJSON_DeleteItemFromObjectCaseSensitive(doc, "agents");
@@ -74,7 +74,7 @@ static void import_agents(cJSON *state, cJSON *doc)
 
 static cJSON *new_task(int id, const char *status)
 {
-	cJSON *t = blank_entry(task_keys);
+	cJSON *t = fmt_blank_entry(state_task_fields);
 
 	json_set_num(t, "id", id);
 	json_set_str(t, "status", status);
@@ -88,21 +88,21 @@ static void import_tasks(cJSON *state, cJSON *files, cJSON *doc)
 	cJSON *tasks = json_arr(state, "tasks");
 	int n = 0;
 
-	if (all_objects(done)) {
+	if (fmt_all_objects(done)) {
 		cJSON_ArrayForEach(c, done) {
 			cJSON *t = new_task(++n, "done"), *f;
 
-			take(t, "title", c, "task");
+			fmt_take(t, "title", c, "task");
 			cJSON_ArrayForEach(f, cJSON_GetObjectItemCaseSensitive(c, "files"))
 				if (cJSON_IsString(f))
 					json_set_str(json_set(files, f->valuestring, cJSON_CreateObject()),
 						     "status", "modified");
-			move_rest(t, c);
+			fmt_move_rest(t, c);
 			cJSON_AddItemToArray(tasks, t);
 		}
 		cJSON_DeleteItemFromObjectCaseSensitive(doc, "completed_work");
 	}
-	if (all_strings(pending)) {
+	if (fmt_all_strings(pending)) {
 		cJSON_ArrayForEach(c, pending) {
 			cJSON *t = new_task(++n, "pending");
 			json_set_str(t, "title", c->valuestring);
@@ -118,14 +118,14 @@ static void import_list(cJSON *state, const char *as, cJSON *doc, const char *ke
 {
 	cJSON *list = cJSON_GetObjectItemCaseSensitive(doc, key), *c;
 
-	if (!all_objects(list))
+	if (!fmt_all_objects(list))
 		return;
 	cJSON_ArrayForEach(c, list) {
-		cJSON *e = blank_entry(keys);
+		cJSON *e = fmt_blank_entry(keys);
 
 		for (const char *const *k = keys; *k; k++)
-			take(e, *k, c, *k);
-		move_rest(e, c);
+			fmt_take(e, *k, c, *k);
+		fmt_move_rest(e, c);
 		cJSON_AddItemToArray(json_arr(state, as), e);
 	}
 	cJSON_DeleteItemFromObjectCaseSensitive(doc, key);
@@ -134,22 +134,22 @@ static void import_list(cJSON *state, const char *as, cJSON *doc, const char *ke
 static int to_state(cJSON *state, cJSON *files, int *active, const cJSON *in, char **err)
 {
 	cJSON *doc = cJSON_Duplicate(in, 1);
-	const char *st = word_in(statuses, json_str(doc, "status"), NULL);
+	const char *st = fmt_word_in(statuses, json_str(doc, "status"), NULL);
 
 	(void)err;
 	cJSON_DeleteItemFromObjectCaseSensitive(doc, "schema_version");
 	for (const char *const *k = (const char *const[]){ "session_id", "created", "updated", "goal", "mode",
 							   NULL }; *k; k++)
 		if (cJSON_IsString(cJSON_GetObjectItemCaseSensitive(doc, *k)))
-			take(state, *k, doc, *k);
+			fmt_take(state, *k, doc, *k);
 	if (st)
 		json_set_str(state, "status", st);
 	cJSON_DeleteItemFromObjectCaseSensitive(doc, "status");	/* another word: the patch keeps it */
 	import_agents(state, doc);
 	import_tasks(state, files, doc);
-	import_list(state, "decisions", doc, "decisions_made", decision_keys);
-	import_list(state, "errors", doc, "errors", error_keys);
-	rest_to_extra(state, "claude", doc);
+	import_list(state, "decisions", doc, "decisions_made", state_decision_fields);
+	import_list(state, "errors", doc, "errors", state_error_fields);
+	fmt_rest_to_extra(state, format_claude.name, doc);
 	*active = 1;
 	cJSON_Delete(doc);
 	return 0;
@@ -165,8 +165,8 @@ static void export_list(cJSON *doc, const char *as, const cJSON *state, const ch
 		cJSON *e = cJSON_CreateObject();
 
 		for (const char *const *k = keys; *k; k++)
-			json_set(e, *k, dup_or_null(c, *k));
-		copy_rest(e, c, keys);
+			json_set(e, *k, json_dup_or_null(c, *k));
+		fmt_copy_rest(e, c, keys);
 		cJSON_AddItemToArray(out, e);
 	}
 }
@@ -182,9 +182,9 @@ static void export_agents(cJSON *doc, const cJSON *state)
 		cJSON *a = cJSON_CreateObject();
 
 		for (const char *const *k = keys; *k; k++)
-			json_set(a, *k, dup_or_null(c, *k));
-		json_set_str(a, "status", word_out(agent_statuses, json_str(c, "status")));
-		copy_rest(a, c, agent_keys);
+			json_set(a, *k, json_dup_or_null(c, *k));
+		json_set_str(a, "status", fmt_word_out(agent_statuses, json_str(c, "status")));
+		fmt_copy_rest(a, c, state_agent_fields);
 		cJSON_AddItemToArray(out, a);
 	}
 }
@@ -198,11 +198,11 @@ static void export_tasks(cJSON *doc, const cJSON *state)
 		if (json_str(t, "status") && !strcmp(json_str(t, "status"), "done")) {
 			cJSON *w = cJSON_CreateObject();
 
-			json_set(w, "task", dup_or_null(t, "title"));
-			copy_rest(w, t, task_keys);
+			json_set(w, "task", json_dup_or_null(t, "title"));
+			fmt_copy_rest(w, t, state_task_fields);
 			cJSON_AddItemToArray(done, w);
 		} else {
-			cJSON_AddItemToArray(pending, dup_or_null(t, "title"));
+			cJSON_AddItemToArray(pending, json_dup_or_null(t, "title"));
 		}
 	}
 }
@@ -210,21 +210,21 @@ static void export_tasks(cJSON *doc, const cJSON *state)
 static cJSON *from_state(const cJSON *state)
 {
 	const cJSON *t = cJSON_GetObjectItemCaseSensitive(state, "tokens");
-	const cJSON *extra = from_extra(state, "claude"), *proj = cJSON_GetObjectItemCaseSensitive(state, "project");
+	const cJSON *extra = fmt_from_extra(state, format_claude.name), *proj = cJSON_GetObjectItemCaseSensitive(state, "project");
 	cJSON *doc = cJSON_CreateObject(), *p, *cu;
 	double used = state_tokens_used(t), max = json_num(t, "max", STATE_DEFAULT_BUDGET);
 
 	json_set_str(doc, "schema_version", "1.0");
-	copy(doc, "session_id", state, "session_id");
-	copy(doc, "created", state, "created");
-	copy(doc, "updated", state, "updated");
+	fmt_copy(doc, "session_id", state, "session_id");
+	fmt_copy(doc, "created", state, "created");
+	fmt_copy(doc, "updated", state, "updated");
 	p = json_obj(doc, "project");
-	json_set(p, "name", dup_or_null(proj, "name"));
-	json_set(p, "path", dup_or_null(proj, "path"));
-	json_set(p, "git_branch", dup_or_null(proj, "branch"));
-	json_set(doc, "goal", dup_or_null(state, "goal"));
-	copy(doc, "mode", state, "mode");
-	json_set_str(doc, "status", word_out(statuses, json_str(state, "status")));
+	json_set(p, "name", json_dup_or_null(proj, "name"));
+	json_set(p, "path", json_dup_or_null(proj, "path"));
+	json_set(p, "git_branch", json_dup_or_null(proj, "branch"));
+	json_set(doc, "goal", json_dup_or_null(state, "goal"));
+	fmt_copy(doc, "mode", state, "mode");
+	json_set_str(doc, "status", fmt_word_out(statuses, json_str(state, "status")));
 	export_agents(doc, state);
 	export_tasks(doc, state);
 	export_list(doc, "decisions_made", state, "decisions", (const char *const[]){ "decision", "rationale",
@@ -234,13 +234,13 @@ static cJSON *from_state(const cJSON *state)
 	json_set_num(cu, "percentage", max > 0 ? (double)(long long)(used * 100 / max) : 0);
 	json_set(cu, "last_compression", cJSON_CreateNull());
 	export_list(doc, "errors", state, "errors", (const char *const[]){ NULL });
-	copy_rest(doc, extra, (const char *const[]){ NULL });	/* never over what the model says */
+	fmt_copy_rest(doc, extra, (const char *const[]){ NULL });	/* never over what the model says */
 	return doc;
 }
 
 static int print(char **out, size_t *len, const cJSON *doc, const char *part)
 {
-	return part ? 0 : print_json(out, len, doc);
+	return part ? 0 : fmt_print_json(out, len, doc);
 }
 
-const struct format format_claude = { "claude", detect, parse, upgrade, to_state, from_state, print };
+FORMAT_DEFINE(CLAUDE, claude);

@@ -72,30 +72,30 @@ static int step_id(const char *key)
 
 static void import_step(cJSON *state, int id, cJSON *in)
 {
-	cJSON *p = blank_phase(id), *arts = cJSON_GetObjectItemCaseSensitive(in, "artifacts"), *c;
+	cJSON *p = state_new_phase(id, NULL), *arts = cJSON_GetObjectItemCaseSensitive(in, "artifacts"), *c;
 	char name[32];
 
 	json_set_num(p, "id", id);
 	snprintf(name, sizeof(name), "step %d", id);
 	if (json_str(in, "name"))
-		take(p, "name", in, "name");
+		fmt_take(p, "name", in, "name");
 	else
 		json_set_str(p, "name", name);
-	json_set_str(p, "status", word_in(step_statuses, json_str(in, "status"), "pending"));
-	if (word_in(step_statuses, json_str(in, "status"), NULL))
+	json_set_str(p, "status", fmt_word_in(step_statuses, json_str(in, "status"), "pending"));
+	if (fmt_word_in(step_statuses, json_str(in, "status"), NULL))
 		cJSON_DeleteItemFromObjectCaseSensitive(in, "status");
 	for (const char *const *k = (const char *const[]){ "started", "completed", "sub_step", NULL }; *k; k++)
-		take(p, *k, in, *k);
-	if (all_strings(arts)) {
+		fmt_take(p, *k, in, *k);
+	if (fmt_all_strings(arts)) {
 		cJSON_ArrayForEach(c, arts) {
-			cJSON *a = blank_entry(artifact_keys);
+			cJSON *a = fmt_blank_entry(state_artifact_fields);
 			json_set_str(a, "path", c->valuestring);
 			json_set_num(a, "phase", id);
 			cJSON_AddItemToArray(json_arr(state, "artifacts"), a);
 		}
 		cJSON_DeleteItemFromObjectCaseSensitive(in, "artifacts");
 	}
-	move_rest(p, in);
+	fmt_move_rest(p, in);
 	cJSON_AddItemToArray(json_arr(state, "phases"), p);
 }
 
@@ -131,7 +131,7 @@ static void import_decisions(cJSON *state, cJSON *doc)
 		if (!cJSON_IsString(c))
 			return;
 	cJSON_ArrayForEach(c, d) {
-		cJSON *e = blank_entry(decision_keys);
+		cJSON *e = fmt_blank_entry(state_decision_fields);
 		json_set_str(e, "decision", c->valuestring);
 		json_set_str(e, "key", c->string);
 		cJSON_AddItemToArray(json_arr(state, "decisions"), e);
@@ -151,19 +151,19 @@ static int to_state(cJSON *state, cJSON *files, int *active, const cJSON *in, ch
 		char *slug = state_slug(project->valuestring);
 		json_set_str(state, "session_id", *slug ? slug : NULL);
 		free(slug);
-		take(state, "topic", doc, "project");
+		fmt_take(state, "topic", doc, "project");
 	}
 	if (cJSON_IsString(cJSON_GetObjectItemCaseSensitive(doc, "updated"))) {
-		copy(state, "created", doc, "updated");
-		take(state, "updated", doc, "updated");
+		fmt_copy(state, "created", doc, "updated");
+		fmt_take(state, "updated", doc, "updated");
 	}
 	if (cJSON_IsNumber(cJSON_GetObjectItemCaseSensitive(doc, "current_step")))
-		take(state, "current_phase", doc, "current_step");
+		fmt_take(state, "current_phase", doc, "current_step");
 	import_steps(state, doc);
 	import_decisions(state, doc);
 	if (json_str(in, "handoff"))
-		copy(state, "context_summary", in, "handoff");
-	rest_to_extra(state, "copilot", doc);
+		fmt_copy(state, "context_summary", in, "handoff");
+	fmt_rest_to_extra(state, format_copilot.name, doc);
 	*active = 1;
 	cJSON_Delete(doc);
 	return 0;
@@ -180,29 +180,29 @@ static cJSON *export_step(const cJSON *state, const cJSON *p)
 
 	snprintf(name, sizeof(name), "step %d", (int)json_num(p, "id", 0));
 	if (json_str(p, "name") && strcmp(json_str(p, "name"), name))
-		copy(s, "name", p, "name");
-	json_set_str(s, "status", word_out(step_statuses, json_str(p, "status")));
-	json_set(s, "sub_step", dup_or_null(p, "sub_step"));
+		fmt_copy(s, "name", p, "name");
+	json_set_str(s, "status", fmt_word_out(step_statuses, json_str(p, "status")));
+	json_set(s, "sub_step", json_dup_or_null(p, "sub_step"));
 	arts = json_arr(s, "artifacts");
 	cJSON_ArrayForEach(a, cJSON_GetObjectItemCaseSensitive(state, "artifacts"))
 		if (json_num(a, "phase", -1) == json_num(p, "id", -2))
-			cJSON_AddItemToArray(arts, dup_or_null(a, "path"));
-	json_set(s, "started", dup_or_null(p, "started"));
-	json_set(s, "completed", dup_or_null(p, "completed"));
-	copy_rest(s, p, skip);
+			cJSON_AddItemToArray(arts, json_dup_or_null(a, "path"));
+	json_set(s, "started", json_dup_or_null(p, "started"));
+	json_set(s, "completed", json_dup_or_null(p, "completed"));
+	fmt_copy_rest(s, p, skip);
 	return s;
 }
 
 static cJSON *from_state(const cJSON *state)
 {
-	const cJSON *extra = from_extra(state, "copilot"), *p, *d;
+	const cJSON *extra = fmt_from_extra(state, format_copilot.name), *p, *d;
 	cJSON *doc = cJSON_CreateObject(), *st = json_obj(doc, "state"), *steps, *dec;
 
 	json_set_str(st, "schema_version", "3.0");
-	json_set(st, "project", json_str(state, "topic") ? dup_or_null(state, "topic")
-							   : dup_or_null(state, "session_id"));
-	json_set(st, "current_step", dup_or_null(state, "current_phase"));
-	copy(st, "updated", state, "updated");
+	json_set(st, "project", json_str(state, "topic") ? json_dup_or_null(state, "topic")
+							   : json_dup_or_null(state, "session_id"));
+	json_set(st, "current_step", json_dup_or_null(state, "current_phase"));
+	fmt_copy(st, "updated", state, "updated");
 	steps = json_obj(st, "steps");
 	cJSON_ArrayForEach(p, cJSON_GetObjectItemCaseSensitive(state, "phases")) {
 		char key[32];
@@ -219,11 +219,11 @@ static cJSON *from_state(const cJSON *state)
 			snprintf(key, sizeof(key), "decision-%d", cJSON_GetArraySize(dec) + 1);
 			k = key;
 		}
-		json_set(dec, k, dup_or_null(d, "decision"));
+		json_set(dec, k, json_dup_or_null(d, "decision"));
 	}
-	copy_rest(st, extra, (const char *const[]){ NULL });	/* never over what the model says */
+	fmt_copy_rest(st, extra, (const char *const[]){ NULL });	/* never over what the model says */
 	if (json_str(state, "context_summary"))
-		copy(doc, "handoff", state, "context_summary");
+		fmt_copy(doc, "handoff", state, "context_summary");
 	return doc;
 }
 
@@ -232,7 +232,7 @@ static int print(char **out, size_t *len, const cJSON *doc, const char *part)
 	const char *h;
 
 	if (!part)
-		return print_json(out, len, cJSON_GetObjectItemCaseSensitive(doc, "state"));
+		return fmt_print_json(out, len, cJSON_GetObjectItemCaseSensitive(doc, "state"));
 	if (strcmp(part, "handoff") || !(h = json_str(doc, "handoff")))
 		return 0;
 	*out = xstrdup(h);
@@ -240,4 +240,4 @@ static int print(char **out, size_t *len, const cJSON *doc, const char *part)
 	return 0;
 }
 
-const struct format format_copilot = { "copilot", detect, parse, upgrade, to_state, from_state, print };
+FORMAT_DEFINE(COPILOT, copilot);

@@ -98,10 +98,10 @@ static void import_tokens(cJSON *state, cJSON *fm)
 	if (!cJSON_IsObject(tu))
 		return;
 	t = json_obj(state, "tokens");
-	take(t, "input", tu, "total_input");
-	take(t, "output", tu, "total_output");
-	take(t, "cached", tu, "total_cached");
-	take(t, "by_agent", tu, "by_agent");
+	fmt_take(t, "input", tu, "total_input");
+	fmt_take(t, "output", tu, "total_output");
+	fmt_take(t, "cached", tu, "total_cached");
+	fmt_take(t, "by_agent", tu, "by_agent");
 	if (!tu->child)
 		cJSON_DeleteItemFromObjectCaseSensitive(fm, "token_usage");
 }
@@ -109,18 +109,18 @@ static void import_tokens(cJSON *state, cJSON *fm)
 /* One phase: the model's keys, its errors into the session's, its files. */
 static void import_phase(cJSON *state, cJSON *files, cJSON *in, int n)
 {
-	cJSON *p = blank_phase(n), *errs = cJSON_DetachItemFromObjectCaseSensitive(in, "errors");
+	cJSON *p = state_new_phase(n, NULL), *errs = cJSON_DetachItemFromObjectCaseSensitive(in, "errors");
 
-	for (const char *const *k = phase_keys; *k; k++) {
+	for (const char *const *k = state_phase_fields; *k; k++) {
 		const cJSON *v = cJSON_GetObjectItemCaseSensitive(in, *k);
 		const cJSON *def = cJSON_GetObjectItemCaseSensitive(p, *k);
 
 		/* a value of another kind than the model's stays for the patch */
 		if (v && (cJSON_IsNull(def) || (v->type & 0xff) == (def->type & 0xff) ||
 			  (cJSON_IsBool(v) && cJSON_IsBool(def))))
-			take(p, *k, in, *k);
+			fmt_take(p, *k, in, *k);
 	}
-	if (!word_in(phase_statuses, json_str(p, "status"), NULL))
+	if (!fmt_word_in(phase_statuses, json_str(p, "status"), NULL))
 		json_set_str(p, "status", "pending");
 	if (!json_str(p, "name"))
 		json_set(p, "name", cJSON_CreateString(""));
@@ -134,25 +134,25 @@ static void import_phase(cJSON *state, cJSON *files, cJSON *in, int n)
 				continue;
 			f = json_set(files, c->valuestring, cJSON_CreateObject());
 			json_set_str(f, "status", file_status[i]);
-			copy(f, "phase", p, "id");
+			fmt_copy(f, "phase", p, "id");
 		}
 	}
-	if (all_objects(errs)) {
+	if (fmt_all_objects(errs)) {
 		cJSON *c;
 		cJSON_ArrayForEach(c, errs) {
-			cJSON *e = blank_entry(error_keys);
+			cJSON *e = fmt_blank_entry(state_error_fields);
 
-			for (const char *const *k = error_keys; *k; k++)
-				copy(e, *k, c, *k);
-			copy(e, "phase", p, "id");
-			copy_rest(e, c, error_keys);
+			for (const char *const *k = state_error_fields; *k; k++)
+				fmt_copy(e, *k, c, *k);
+			fmt_copy(e, "phase", p, "id");
+			fmt_copy_rest(e, c, state_error_fields);
 			cJSON_AddItemToArray(json_arr(state, "errors"), e);
 		}
 		cJSON_Delete(errs);
 	} else if (errs) {
 		cJSON_AddItemToObject(in, "errors", errs);
 	}
-	move_rest(p, in);
+	fmt_move_rest(p, in);
 	cJSON_AddItemToArray(json_arr(state, "phases"), p);
 }
 
@@ -164,27 +164,27 @@ static int to_state(cJSON *state, cJSON *files, int *active, const cJSON *doc, c
 	int n = 0;
 
 	(void)err;
-	take(state, "session_id", fm, "session_id");
-	take(state, "created", fm, "created");
-	take(state, "updated", fm, "updated");
-	if (word_in(statuses, cJSON_GetStringValue(status), NULL))
-		take(state, "status", fm, "status");
+	fmt_take(state, "session_id", fm, "session_id");
+	fmt_take(state, "created", fm, "created");
+	fmt_take(state, "updated", fm, "updated");
+	if (fmt_word_in(statuses, cJSON_GetStringValue(status), NULL))
+		fmt_take(state, "status", fm, "status");
 	cJSON_DeleteItemFromObjectCaseSensitive(fm, "status");	/* another word: the patch keeps it */
 	add_plan(json_arr(state, "plans"), fm, "design_document", "design");
 	add_plan(json_arr(state, "plans"), fm, "implementation_plan", "implementation");
 	if (cJSON_IsNumber(cJSON_GetObjectItemCaseSensitive(fm, "current_phase")))
-		take(state, "current_phase", fm, "current_phase");
+		fmt_take(state, "current_phase", fm, "current_phase");
 	import_tokens(state, fm);
 	cJSON_DeleteItemFromObjectCaseSensitive(fm, "total_phases");	/* the phases' count; else the patch */
-	if (all_objects(phases)) {
+	if (fmt_all_objects(phases)) {
 		cJSON *c;
 
 		cJSON_ArrayForEach(c, phases)
 			import_phase(state, files, c, ++n);
 		cJSON_DeleteItemFromObjectCaseSensitive(fm, "phases");
 	}
-	rest_to_extra(state, "maestro", fm);
-	copy(json_obj(state, "extra"), "maestro_log", doc, "body");
+	fmt_rest_to_extra(state, format_maestro.name, fm);
+	fmt_copy(json_obj(state, "extra"), "maestro_log", doc, "body");
 	*active = json_str(state, "status") && !strcmp(json_str(state, "status"), "in_progress");
 	cJSON_Delete(fm);
 	return 0;
@@ -235,7 +235,7 @@ static cJSON *export_phase(const cJSON *state, const cJSON *in)
 
 	for (const char *const *k = (const char *const[]){ "id", "name", "status", "agents", "parallel",
 							   "started", "completed", "blocked_by", NULL }; *k; k++)
-		json_set(p, *k, dup_or_null(in, *k));
+		json_set(p, *k, json_dup_or_null(in, *k));
 	for (size_t i = 0; i < ARRAY_SIZE(file_lists); i++)
 		json_set(p, file_lists[i], phase_files(state, in, i));
 	errs = json_arr(p, "errors");
@@ -247,46 +247,46 @@ static cJSON *export_phase(const cJSON *state, const cJSON *in)
 		o = cJSON_CreateObject();
 		for (const char *const *k = (const char *const[]){ "agent", "timestamp", "type", "message",
 								   "resolution", "resolved", NULL }; *k; k++)
-			json_set(o, *k, dup_or_null(e, *k));
-		copy_rest(o, e, error_keys);
+			json_set(o, *k, json_dup_or_null(e, *k));
+		fmt_copy_rest(o, e, state_error_fields);
 		cJSON_AddItemToArray(errs, o);
 	}
-	json_set(p, "retry_count", dup_or_null(in, "retry_count"));
+	json_set(p, "retry_count", json_dup_or_null(in, "retry_count"));
 	for (const char *const *k = (const char *const[]){ "sub_step", "downstream_context", NULL }; *k; k++)
 		if (!cJSON_IsNull(cJSON_GetObjectItemCaseSensitive(in, *k)))	/* not Maestro's: only when set */
-			copy(p, *k, in, *k);
-	copy_rest(p, in, skip);
+			fmt_copy(p, *k, in, *k);
+	fmt_copy_rest(p, in, skip);
 	return p;
 }
 
 static cJSON *from_state(const cJSON *state)
 {
 	const cJSON *t = cJSON_GetObjectItemCaseSensitive(state, "tokens"), *ph;
-	const cJSON *extra = from_extra(state, "maestro"), *log = from_extra(state, "maestro_log");
+	const cJSON *extra = fmt_from_extra(state, format_maestro.name), *log = fmt_from_extra(state, "maestro_log");
 	cJSON *doc = cJSON_CreateObject(), *fm = json_obj(doc, "front_matter"), *tu, *phases;
 
-	copy(fm, "session_id", state, "session_id");
-	copy(fm, "created", state, "created");
-	copy(fm, "updated", state, "updated");
-	copy(fm, "status", state, "status");
+	fmt_copy(fm, "session_id", state, "session_id");
+	fmt_copy(fm, "created", state, "created");
+	fmt_copy(fm, "updated", state, "updated");
+	fmt_copy(fm, "status", state, "status");
 	json_set_str(fm, "design_document", plan_path(state, "design"));
 	json_set_str(fm, "implementation_plan", plan_path(state, "implementation"));
-	copy(fm, "current_phase", state, "current_phase");
+	fmt_copy(fm, "current_phase", state, "current_phase");
 	json_set_num(fm, "total_phases", cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(state, "phases")));
 	tu = json_obj(fm, "token_usage");
 	json_set_num(tu, "total_input", json_num(t, "input", 0));
 	json_set_num(tu, "total_output", json_num(t, "output", 0));
 	json_set_num(tu, "total_cached", json_num(t, "cached", 0));
-	json_set(tu, "by_agent", dup_or_null(t, "by_agent"));
+	json_set(tu, "by_agent", json_dup_or_null(t, "by_agent"));
 	phases = json_arr(fm, "phases");
 	cJSON_ArrayForEach(ph, cJSON_GetObjectItemCaseSensitive(state, "phases"))
 		cJSON_AddItemToArray(phases, export_phase(state, ph));
-	copy_rest(fm, extra, (const char *const[]){ "token_usage", NULL });
+	fmt_copy_rest(fm, extra, (const char *const[]){ "token_usage", NULL });
 	if (cJSON_IsObject(cJSON_GetObjectItemCaseSensitive(extra, "token_usage")))
-		copy_rest(tu, cJSON_GetObjectItemCaseSensitive(extra, "token_usage"),
+		fmt_copy_rest(tu, cJSON_GetObjectItemCaseSensitive(extra, "token_usage"),
 			  (const char *const[]){ NULL });
 	if (cJSON_IsString(log)) {
-		copy(doc, "body", cJSON_GetObjectItemCaseSensitive(state, "extra"), "maestro_log");
+		fmt_copy(doc, "body", cJSON_GetObjectItemCaseSensitive(state, "extra"), "maestro_log");
 	} else {
 		char *b = xstrfmt("# %s Orchestration Log\n", json_str(state, "topic") ? json_str(state, "topic")
 										 : json_str(state, "session_id"));
@@ -315,4 +315,4 @@ static int print(char **out, size_t *len, const cJSON *doc, const char *part)
 	return 0;
 }
 
-const struct format format_maestro = { "maestro", detect, parse, upgrade, to_state, from_state, print };
+FORMAT_DEFINE(MAESTRO, maestro);

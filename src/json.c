@@ -9,6 +9,13 @@
 #include <stdio.h>
 #include <string.h>
 
+void json_global_init(void)
+{
+	cJSON_Hooks hooks = { xmalloc, free };
+
+	cJSON_InitHooks(&hooks);
+}
+
 /* One pass over the text: depth, number length, strings, UTF-8. */
 static int json_precheck(const char *buf, size_t len, char **err)
 {
@@ -390,4 +397,11 @@ cJSON *json_arr(cJSON *obj, const char *key)
 {
 	cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
 	return cJSON_IsArray(v) ? v : json_set(obj, key, cJSON_CreateArray());
+}
+
+cJSON *json_dup_or_null(const cJSON *obj, const char *key)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
+
+	return v ? cJSON_Duplicate(v, 1) : cJSON_CreateNull();
 }

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "git-session/cmd.h"
+#include "git-session/json.h"
 #include "git-session/store.h"
 #include "git-session/util.h"
 
@@ -17,14 +18,15 @@ int main(int argc, const char **argv)
 	int ret;
 
 	setlocale(LC_CTYPE, "");	/* for out_utf8(); nothing else is locale-bound */
+	json_global_init();
 	if (argc < 2 || !strcmp(argv[1], "-h")) {
 		command_list(argc < 2 ? stderr : stdout);
-		return argc < 2 ? 1 : 129;
+		return argc < 2 ? EXIT_FAILED : EXIT_USAGE;
 	}
 	if (!(cmd = command_find(argv[1]))) {
 		gs_error("'%s' is not a git session command. See 'git session -h'.", argv[1]);
 		command_suggest(argv[1]);
-		return 1;
+		return EXIT_FAILED;
 	}
 	store_global_init(cmd->needs_network);
 	ret = command_run(cmd, argc - 1, argv + 1);

@@ -12,6 +12,7 @@
  */
 #include "git-session/json.h"
 #include "git-session/mcp.h"
+#include "git-session/schema.h"
 #include "git-session/util.h"
 
 #include <stdio.h>
@@ -19,7 +20,7 @@
 #include <string.h>
 
 #define END { NULL, NULL, 0, NULL, NULL }
-#define ERROR_TYPES "validation|timeout|file_conflict|runtime|dependency"
+#define ERROR_TYPES GS_WORDS_PIPE(GS_ERROR_TYPES)
 
 static const struct mcp_arg start_args[] = {
 	{ "topic", "string", 0, NULL, "What the session is about; the id is made from it unless id is given" },

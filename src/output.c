@@ -2,6 +2,7 @@
  * output.c - safe, readable terminal text.
  */
 #include "git-session/output.h"
+#include "git-session/schema.h"
 
 #include <stdlib.h>
 #include <langinfo.h>
@@ -101,13 +102,13 @@ int out_utf8(void)
 static const struct {
 	const char *status, *utf8, *ascii, *color;
 } marks[] = {
-	{ "completed", "\u2713", "[x]", C_GREEN },
-	{ "in_progress", "\u25cf", "[>]", C_CYAN },
-	{ "failed", "\u2717", "[!]", C_RED },
-	{ "aborted", "\u2717", "[!]", C_RED },
-	{ "pending", "\u25a1", "[ ]", "" },
-	{ "skipped", "\u2013", "[-]", C_DIM },
-	{ "paused", "\u2016", "[=]", C_YELLOW },
+	{ ST_COMPLETED, "\u2713", "[x]", C_GREEN },
+	{ ST_IN_PROGRESS, "\u25cf", "[>]", C_CYAN },
+	{ ST_FAILED, "\u2717", "[!]", C_RED },
+	{ ST_ABORTED, "\u2717", "[!]", C_RED },
+	{ ST_PENDING, "\u25a1", "[ ]", "" },
+	{ ST_SKIPPED, "\u2013", "[-]", C_DIM },
+	{ ST_PAUSED, "\u2016", "[=]", C_YELLOW },
 };
 
 const char *out_mark(const char *status, int utf8)

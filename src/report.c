@@ -10,16 +10,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-static cJSON *copy(const cJSON *obj, const char *key)
-{
-	const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
-	return v ? cJSON_Duplicate(v, 1) : cJSON_CreateNull();
-}
-
 static void copy_keys(cJSON *out, const cJSON *in, const char *const *keys)
 {
 	for (; *keys; keys++)
-		json_set(out, *keys, copy(in, *keys));
+		json_set(out, *keys, json_dup_or_null(in, *keys));
 }
 
 const char *report_token_level(double used, double max)
@@ -123,7 +117,7 @@ static int agents_running(const cJSON *state, const cJSON *phase)
 
 	cJSON_ArrayForEach(id, cJSON_GetObjectItemCaseSensitive(phase, "agents")) {
 		const cJSON *a = cJSON_IsString(id) ? state_agent(state, id->valuestring) : NULL;
-		if (a && json_str(a, "status") && !strcmp(json_str(a, "status"), "in_progress"))
+		if (a && json_str(a, "status") && !strcmp(json_str(a, "status"), ST_IN_PROGRESS))
 			return 1;
 	}
 	return 0;
@@ -135,7 +129,7 @@ static int blocked(const cJSON *state, const cJSON *p)
 
 	cJSON_ArrayForEach(b, cJSON_GetObjectItemCaseSensitive(p, "blocked_by")) {
 		const cJSON *dep = cJSON_IsNumber(b) ? state_phase(state, (int)b->valuedouble) : NULL;
-		if (dep && strcmp(json_str(dep, "status"), "completed") && strcmp(json_str(dep, "status"), "skipped"))
+		if (dep && strcmp(json_str(dep, "status"), ST_COMPLETED) && strcmp(json_str(dep, "status"), ST_SKIPPED))
 			return 1;
 	}
 	return 0;
@@ -150,16 +144,16 @@ static int phase_in_flight(char **text, char **cmd, const cJSON *state, const st
 		int n = (int)json_num(p, "id", 0), retries = (int)json_num(p, "retry_count", 0);
 		const char *ps = json_str(p, "status"), *name = json_str(p, "name");
 
-		if (!strcmp(ps, "failed") && retries < ctx->max_retries) {
+		if (!strcmp(ps, ST_FAILED) && retries < ctx->max_retries) {
 			*text = xstrfmt("retry phase %d \"%s\" (retry %d of %d)", n, name, retries + 1,
 					ctx->max_retries);
 			*cmd = xstrfmt("git session phase retry %d", n);
-		} else if (!strcmp(ps, "failed")) {
+		} else if (!strcmp(ps, ST_FAILED)) {
 			*text = xstrfmt("escalate: phase %d \"%s\" failed after %d retries; fix the cause or skip it",
 					n, name, retries);
-		} else if (!strcmp(ps, "in_progress") && agents_running(state, p)) {
+		} else if (!strcmp(ps, ST_IN_PROGRESS) && agents_running(state, p)) {
 			*text = xstrfmt("wait for the agents of phase %d \"%s\"", n, name);
-		} else if (!strcmp(ps, "in_progress")) {
+		} else if (!strcmp(ps, ST_IN_PROGRESS)) {
 			*text = xstrfmt("complete phase %d \"%s\"", n, name);
 			*cmd = xstrfmt("git session phase complete %d", n);
 		}
@@ -175,7 +169,7 @@ static int phase_to_start(char **text, char **cmd, const cJSON *state)
 	const cJSON *p;
 
 	cJSON_ArrayForEach(p, cJSON_GetObjectItemCaseSensitive(state, "phases"))
-		if (!strcmp(json_str(p, "status"), "pending") && !blocked(state, p)) {
+		if (!strcmp(json_str(p, "status"), ST_PENDING) && !blocked(state, p)) {
 			*text = xstrfmt("start phase %d \"%s\"", (int)json_num(p, "id", 0), json_str(p, "name"));
 			*cmd = xstrfmt("git session phase start %d", (int)json_num(p, "id", 0));
 			return 1;
@@ -189,10 +183,10 @@ static void suggest(cJSON *out, const cJSON *state, const struct report_ctx *ctx
 	const char *st = json_str(state, "status"), *id = json_str(state, "session_id");
 	char *text = NULL, *cmd = NULL;
 
-	if (!strcmp(st, "paused")) {
+	if (!strcmp(st, ST_PAUSED)) {
 		text = xstrdup("resume the session");
 		cmd = xstrfmt("git session resume %s", id);
-	} else if (strcmp(st, "in_progress")) {
+	} else if (strcmp(st, ST_IN_PROGRESS)) {
 		text = xstrfmt("nothing: the session is %s", st);
 	} else if (!cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(state, "phases"))) {
 		text = xstrdup("plan the work in phases");
@@ -221,18 +215,18 @@ cJSON *report_status(const cJSON *state, const struct report_ctx *ctx)
 	copy_keys(out, state, (const char *const[]){ "created", "updated", NULL });
 	json_set_num(out, "elapsed_seconds", seconds_since(json_str(state, "created"), ctx->now));
 	json_set_num(out, "idle_seconds", seconds_since(json_str(state, "updated"), ctx->now));
-	json_set(out, "project", copy(state, "project"));
-	done = count_status(phases, "completed");
-	skipped = count_status(phases, "skipped");
+	json_set(out, "project", json_dup_or_null(state, "project"));
+	done = count_status(phases, ST_COMPLETED);
+	skipped = count_status(phases, ST_SKIPPED);
 	json_set_num(progress, "phases", total);
 	json_set_num(progress, "completed", done);
-	json_set_num(progress, "in_progress", count_status(phases, "in_progress"));
-	json_set_num(progress, "failed", count_status(phases, "failed"));
+	json_set_num(progress, "in_progress", count_status(phases, ST_IN_PROGRESS));
+	json_set_num(progress, "failed", count_status(phases, ST_FAILED));
 	json_set_num(progress, "skipped", skipped);
-	json_set_num(progress, "pending", count_status(phases, "pending"));
+	json_set_num(progress, "pending", count_status(phases, ST_PENDING));
 	json_set_num(progress, "percent", total ? (done + skipped) * 100 / total : 0);
 	json_set(out, "progress", progress);
-	json_set(out, "current_phase", copy(state, "current_phase"));
+	json_set(out, "current_phase", json_dup_or_null(state, "current_phase"));
 	arr = json_set(out, "phases", cJSON_CreateArray());
 	cJSON_ArrayForEach(p, phases)
 		cJSON_AddItemToArray(arr, phase_view(state, p));
@@ -253,7 +247,7 @@ cJSON *report_status(const cJSON *state, const struct report_ctx *ctx)
 	nd = cJSON_GetArraySize(decisions);
 	for (i = nd > 3 ? nd - 3 : 0; i < nd; i++)
 		cJSON_AddItemToArray(arr, cJSON_Duplicate(cJSON_GetArrayItem(decisions, i), 1));
-	json_set(out, "context_summary", copy(state, "context_summary"));
+	json_set(out, "context_summary", json_dup_or_null(state, "context_summary"));
 	suggest(out, state, ctx);
 	return out;
 }
@@ -286,7 +280,7 @@ static void diff_phases(cJSON *out, const cJSON *a, const cJSON *b)
 
 		if (!from || strcmp(from, to) || json_num(old, "retry_count", 0) != json_num(p, "retry_count", 0)) {
 			cJSON *m = move((const char *const[]){ "id", "name", NULL }, p, from, to);
-			json_set(m, "retry_count", copy(p, "retry_count"));
+			json_set(m, "retry_count", json_dup_or_null(p, "retry_count"));
 			cJSON_AddItemToArray(arr, m);
 		}
 	}
@@ -303,8 +297,8 @@ static void diff_agents(cJSON *out, const cJSON *a, const cJSON *b)
 
 		if (!from || strcmp(from, to) || json_num(old, "progress", 0) != json_num(ag, "progress", 0)) {
 			cJSON *m = move((const char *const[]){ "id", "type", "phase", NULL }, ag, from, to);
-			json_set(m, "progress", copy(ag, "progress"));
-			json_set(m, "result_summary", copy(ag, "result_summary"));
+			json_set(m, "progress", json_dup_or_null(ag, "progress"));
+			json_set(m, "result_summary", json_dup_or_null(ag, "result_summary"));
 			cJSON_AddItemToArray(arr, m);
 		}
 	}
@@ -324,8 +318,8 @@ static void diff_files(cJSON *out, const cJSON *a, const cJSON *b)
 			json_set_str(m, "path", f->string);
 			json_set_str(m, "from", from);
 			json_set_str(m, "to", to);
-			json_set(m, "oid", copy(f, "oid"));
-			json_set(m, "agent", copy(f, "agent"));
+			json_set(m, "oid", json_dup_or_null(f, "oid"));
+			json_set(m, "agent", json_dup_or_null(f, "agent"));
 			cJSON_AddItemToArray(arr, m);
 		}
 	}
@@ -351,7 +345,7 @@ static void diff_errors(cJSON *out, const cJSON *a, const cJSON *b)
 		if (json_bool(e, "resolved", 0) && !json_bool(old, "resolved", 0)) {
 			cJSON_AddItemToArray(resolved, m = cJSON_CreateObject());
 			json_set_num(m, "number", i);
-			json_set(m, "resolution", copy(e, "resolution"));
+			json_set(m, "resolution", json_dup_or_null(e, "resolution"));
 		}
 	}
 }
@@ -430,15 +424,15 @@ static int in_flight(const cJSON *state, const cJSON *rec)
 		state_phase(state, (int)json_num(rec, "phase", 0)) : NULL;
 	const cJSON *a = json_str(rec, "agent") ? state_agent(state, json_str(rec, "agent")) : NULL;
 
-	return (p && !strcmp(str_or(p, "status", ""), "in_progress")) ||
-	       (a && !strcmp(str_or(a, "status", ""), "in_progress"));
+	return (p && !strcmp(str_or(p, "status", ""), ST_IN_PROGRESS)) ||
+	       (a && !strcmp(str_or(a, "status", ""), ST_IN_PROGRESS));
 }
 
 const char *report_file_kind(const cJSON *state, const cJSON *rec, const cJSON *fact)
 {
 	const char *fs = str_or(fact, "fs", "missing"), *oid = json_str(rec, "oid");
 
-	if (!strcmp(str_or(rec, "status", ""), "deleted"))
+	if (!strcmp(str_or(rec, "status", ""), ST_DELETED))
 		return strcmp(fs, "missing") ? "recreated" : "clean";
 	if (!strcmp(fs, "missing") || !strcmp(fs, "dir"))
 		return "deleted";
@@ -480,12 +474,12 @@ static void resume_files(cJSON *out, const cJSON *state, const cJSON *scan)
 
 		json_set_str(f, "path", rec->string);
 		json_set_str(f, "kind", kind);
-		json_set(f, "recorded_status", copy(rec, "status"));
-		json_set(f, "recorded_oid", copy(rec, "oid"));
-		json_set(f, "current_oid", json_bool(fact, "same_stat", 0) ? copy(rec, "oid") : copy(fact, "oid"));
-		json_set(f, "head_oid", copy(fact, "head_oid"));
-		json_set(f, "phase", copy(rec, "phase"));
-		json_set(f, "agent", copy(rec, "agent"));
+		json_set(f, "recorded_status", json_dup_or_null(rec, "status"));
+		json_set(f, "recorded_oid", json_dup_or_null(rec, "oid"));
+		json_set(f, "current_oid", json_bool(fact, "same_stat", 0) ? json_dup_or_null(rec, "oid") : json_dup_or_null(fact, "oid"));
+		json_set(f, "head_oid", json_dup_or_null(fact, "head_oid"));
+		json_set(f, "phase", json_dup_or_null(rec, "phase"));
+		json_set(f, "agent", json_dup_or_null(rec, "agent"));
 		json_set_str(f, "detail", !strcmp(str_or(fact, "fs", ""), "dir") ? "now a directory" :
 			     json_str(fact, "error"));
 		if (is_conflict(kind))
@@ -527,7 +521,7 @@ static void resume_plans(cJSON *out, const cJSON *state, const cJSON *plans_now)
 		cJSON *o = cJSON_CreateObject();
 
 		json_set_str(o, "path", path);
-		json_set(o, "recorded_oid", copy(p, "oid"));
+		json_set(o, "recorded_oid", json_dup_or_null(p, "oid"));
 		json_set_str(o, "current_oid", now);
 		json_set_bool(o, "changed", strcmp(now ? now : "", str_or(p, "oid", "")) != 0);
 		cJSON_AddItemToArray(arr, o);
@@ -547,19 +541,19 @@ static void resume_work(cJSON *out, const cJSON *state)
 		cJSON *o = cJSON_CreateObject(), *agents;
 
 		copy_keys(o, p, (const char *const[]){ "id", "name", "status", NULL });
-		if (!strcmp(st, "completed") || !strcmp(st, "skipped")) {
-			json_set(o, "downstream_context", copy(p, "downstream_context"));
+		if (!strcmp(st, ST_COMPLETED) || !strcmp(st, ST_SKIPPED)) {
+			json_set(o, "downstream_context", json_dup_or_null(p, "downstream_context"));
 			cJSON_AddItemToArray(done, o);
-		} else if (!strcmp(st, "pending")) {
-			json_set(o, "blocked_by", copy(p, "blocked_by"));
+		} else if (!strcmp(st, ST_PENDING)) {
+			json_set(o, "blocked_by", json_dup_or_null(p, "blocked_by"));
 			cJSON_AddItemToArray(pending, o);
 		} else {
-			json_set(o, "sub_step", copy(p, "sub_step"));
-			json_set(o, "retry_count", copy(p, "retry_count"));
+			json_set(o, "sub_step", json_dup_or_null(p, "sub_step"));
+			json_set(o, "retry_count", json_dup_or_null(p, "retry_count"));
 			agents = json_set(o, "agents", cJSON_CreateArray());
 			cJSON_ArrayForEach(a, cJSON_GetObjectItemCaseSensitive(state, "agents"))
 				if ((int)json_num(a, "phase", -1) == (int)json_num(p, "id", 0) &&
-				    !strcmp(str_or(a, "status", ""), "in_progress"))
+				    !strcmp(str_or(a, "status", ""), ST_IN_PROGRESS))
 					cJSON_AddItemToArray(agents, cJSON_Duplicate(a, 1));
 			cJSON_AddItemToArray(doing, o);
 		}

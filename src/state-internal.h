@@ -26,11 +26,11 @@ struct apply_ctx {
 typedef int (*apply_fn)(struct apply_ctx *c);
 
 /* Sets c->err and returns GS_ERROR. */
-int apply_fail(struct apply_ctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+int state_fail(struct apply_ctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* A required string argument of at most STATE_TEXT_MAX bytes, valid UTF-8. */
-int arg_text(const char **out, struct apply_ctx *c, const char *key, int required);
+int state_arg_text(const char **out, struct apply_ctx *c, const char *key, int required);
 /* Appends s to sb quoted and shortened to n characters, for subjects. */
-void subject_quote(struct sbuf *sb, const char *s, size_t n);
+void state_subject_quote(struct sbuf *sb, const char *s, size_t n);
 
 /* How many of the paths of files the manifest of state does not hold yet. */
 int state_manifest_new(const cJSON *state, const cJSON *files);
@@ -41,8 +41,6 @@ int state_manifest_new(const cJSON *state, const cJSON *files);
  */
 int state_record_files(struct apply_ctx *c, const cJSON *files, const char *status,
 		       const char *agent, const cJSON *phase);
-/* A new pending phase; the caller owns it. */
-cJSON *state_new_phase(int id, const char *name);
 
 /* The handlers of ops.h's table, in state.c, state_work.c and state_git.c. */
 #define GS_OP_DECLARE(id, name, fn, flags, needs) int fn(struct apply_ctx *c);

@@ -10,58 +10,60 @@
 #include <stdio.h>
 #include <string.h>
 
-/* The order keys take in session.json; see doc/json.md. */
-static const char *const schema_keys[] = {
-	"schema_version", "session_id", "topic", "goal", "mode", "status",
-	"created", "updated", "project", "plans", "current_phase", "phases",
-	"agents", "files", "errors", "tokens", "decisions", "tasks",
-	"milestones", "artifacts", "notes", "commits", "context_summary",
-	"extra",
+/* The order keys take in session.json (schema.h); see doc/json.md. */
+enum key_kind { KIND_TEXT, KIND_LIST, KIND_OBJECT, KIND_SPECIAL };
+static const struct {
+	const char *key;
+	enum key_kind kind;
+} schema_keys[] = {
+#define GS_SCHEMA_ROW(key, kind) { #key, KIND_##kind },
+	GS_STATE_KEYS(GS_SCHEMA_ROW)
+#undef GS_SCHEMA_ROW
+};
+static const char *const token_keys[] = {
+#define GS_TOKEN_ROW(key) #key,
+	GS_TOKEN_KEYS(GS_TOKEN_ROW)
+#undef GS_TOKEN_ROW
 };
 
+/* The value a key takes when absent: NULL for tokens, built by normalize_tokens. */
 static cJSON *default_for(const char *key)
 {
-	static const char *const arrays[] = {
-		"plans", "phases", "agents", "errors", "decisions", "tasks",
-		"milestones", "artifacts", "notes", "commits",
-	};
-	static const char *const objects[] = { "project", "files", "extra" };
-
-	for (size_t i = 0; i < ARRAY_SIZE(arrays); i++)
-		if (!strcmp(key, arrays[i]))
+	for (size_t i = 0; i < ARRAY_SIZE(schema_keys); i++) {
+		if (strcmp(key, schema_keys[i].key))
+			continue;
+		if (schema_keys[i].kind == KIND_LIST)
 			return cJSON_CreateArray();
-	for (size_t i = 0; i < ARRAY_SIZE(objects); i++)
-		if (!strcmp(key, objects[i]))
+		if (schema_keys[i].kind == KIND_OBJECT)
 			return cJSON_CreateObject();
+		break;
+	}
 	if (!strcmp(key, "tokens"))
-		return NULL;	/* built by normalize_tokens */
+		return NULL;
 	if (!strcmp(key, "schema_version"))
 		return cJSON_CreateString(STATE_SCHEMA_VERSION);
 	if (!strcmp(key, "status"))
-		return cJSON_CreateString("in_progress");
+		return cJSON_CreateString(ST_IN_PROGRESS);
 	return cJSON_CreateNull();
 }
 
-/* Every token field is a number; max defaults to the budget. */
 /* The first total of tokens that is not a whole number (sums of those could overflow), or NULL. */
 static const char *token_not_whole(const cJSON *t)
 {
-	static const char *const keys[] = { "input", "output", "cached", "max", "peak", "saved" };
-
-	for (size_t i = 0; i < ARRAY_SIZE(keys); i++)
-		if (!json_is_int(json_num(t, keys[i], 0)))
-			return keys[i];
+	for (size_t i = 0; i < ARRAY_SIZE(token_keys); i++)
+		if (!json_is_int(json_num(t, token_keys[i], 0)))
+			return token_keys[i];
 	return NULL;
 }
 
+/* Every token field is a number; max defaults to the budget. */
 static cJSON *normalize_tokens(cJSON *in)
 {
-	static const char *const keys[] = { "input", "output", "cached", "max", "peak", "saved" };
 	cJSON *t = cJSON_CreateObject(), *by;
 
-	for (size_t i = 0; i < ARRAY_SIZE(keys); i++) {
-		double def = strcmp(keys[i], "max") ? 0 : STATE_DEFAULT_BUDGET;
-		json_set_num(t, keys[i], json_num(in, keys[i], def));
+	for (size_t i = 0; i < ARRAY_SIZE(token_keys); i++) {
+		double def = strcmp(token_keys[i], "max") ? 0 : STATE_DEFAULT_BUDGET;
+		json_set_num(t, token_keys[i], json_num(in, token_keys[i], def));
 	}
 	by = in ? cJSON_DetachItemFromObjectCaseSensitive(in, "by_agent") : NULL;
 	json_set(t, "by_agent", cJSON_IsObject(by) ? by : cJSON_CreateObject());
@@ -142,10 +144,10 @@ static int check_word(cJSON *o, const char *key, const char *const *set, const c
  */
 static int normalize_entries(cJSON *st, char **err)
 {
-	static const char *const phase_st[] = { "pending", "in_progress", "completed", "failed", "skipped", NULL };
-	static const char *const agent_st[] = { "in_progress", "completed", "failed", NULL };
-	static const char *const file_st[] = { "created", "modified", "deleted", NULL };
-	static const char *const task_st[] = { "pending", "done", NULL };
+	static const char *const phase_st[] = GS_WORD_ARRAY(GS_PHASE_STATUSES);
+	static const char *const agent_st[] = GS_WORD_ARRAY(GS_AGENT_STATUSES);
+	static const char *const file_st[] = GS_WORD_ARRAY(GS_FILE_STATUSES);
+	static const char *const task_st[] = GS_WORD_ARRAY(GS_TASK_STATUSES);
 	static const char *const lists[] = { "phases", "agents", "errors", "tasks", "decisions",
 					     "milestones", "artifacts", "commits" };
 	cJSON *e;
@@ -158,13 +160,13 @@ static int normalize_entries(cJSON *st, char **err)
 			if (!cJSON_IsObject(e))
 				goto bad;
 			if (!strcmp(lists[k], "phases") &&
-			    (!json_is_int(json_num(e, "id", 0.5)) || check_word(e, "status", phase_st, "pending") ||
+			    (!json_is_int(json_num(e, "id", 0.5)) || check_word(e, "status", phase_st, ST_PENDING) ||
 			     !json_str(e, "name")))
 				goto bad;
 			if (!strcmp(lists[k], "agents") &&
-			    (!json_str(e, "id") || check_word(e, "status", agent_st, "in_progress")))
+			    (!json_str(e, "id") || check_word(e, "status", agent_st, ST_IN_PROGRESS)))
 				goto bad;
-			if (!strcmp(lists[k], "tasks") && check_word(e, "status", task_st, "pending"))
+			if (!strcmp(lists[k], "tasks") && check_word(e, "status", task_st, ST_PENDING))
 				goto bad;
 			if (!strcmp(lists[k], "phases") || !strcmp(lists[k], "agents"))
 				for (const char *const *a = (const char *const[]){ "agents", "blocked_by", NULL }; *a; a++)
@@ -179,7 +181,7 @@ bad:
 	}
 	cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(st, "files"))
 		if (!cJSON_IsObject(e) || check_word(e, "status", file_st, NULL) ||
-		    (!json_str(e, "oid") != !strcmp(json_str(e, "status"), "deleted"))) {
+		    (!json_str(e, "oid") != !strcmp(json_str(e, "status"), ST_DELETED))) {
 			*err = xstrfmt("session.json: the manifest entry of '%s' is not in the right shape", e->string);
 			return GS_ERROR;
 		}
@@ -200,7 +202,7 @@ int state_normalize(cJSON **out, cJSON *in, char **err)
 	}
 	st = cJSON_CreateObject();
 	for (size_t i = 0; i < ARRAY_SIZE(schema_keys); i++) {
-		const char *key = schema_keys[i];
+		const char *key = schema_keys[i].key;
 
 		v = cJSON_DetachItemFromObjectCaseSensitive(in, key);
 		if (v && !type_ok(key, v)) {
@@ -243,8 +245,8 @@ int state_normalize(cJSON **out, cJSON *in, char **err)
 		goto cleanup;
 	}
 	status = json_str(st, "status");
-	if (!status || (strcmp(status, "in_progress") && strcmp(status, "paused") &&
-			strcmp(status, "completed") && strcmp(status, "aborted"))) {
+	if (!status || (strcmp(status, ST_IN_PROGRESS) && strcmp(status, ST_PAUSED) &&
+			strcmp(status, ST_COMPLETED) && strcmp(status, ST_ABORTED))) {
 		*err = xstrfmt("session.json: unknown status '%s'", status ? status : "");
 		goto cleanup;
 	}
@@ -320,7 +322,7 @@ const char *op_name(const cJSON *op)
 	return json_str(op, "op");
 }
 
-int apply_fail(struct apply_ctx *c, const char *fmt, ...)
+int state_fail(struct apply_ctx *c, const char *fmt, ...)
 {
 	struct sbuf sb = SBUF_INIT;
 	va_list ap;
@@ -333,7 +335,7 @@ int apply_fail(struct apply_ctx *c, const char *fmt, ...)
 	return GS_ERROR;
 }
 
-int arg_text(const char **out, struct apply_ctx *c, const char *key, int required)
+int state_arg_text(const char **out, struct apply_ctx *c, const char *key, int required)
 {
 	const cJSON *v = cJSON_GetObjectItemCaseSensitive(c->args, key);
 	size_t len;
@@ -341,23 +343,23 @@ int arg_text(const char **out, struct apply_ctx *c, const char *key, int require
 	*out = NULL;
 	if (!v || cJSON_IsNull(v)) {
 		if (required)
-			return apply_fail(c, "missing %s", key);
+			return state_fail(c, "missing %s", key);
 		return 0;
 	}
 	if (!cJSON_IsString(v))
-		return apply_fail(c, "%s must be a string", key);
+		return state_fail(c, "%s must be a string", key);
 	len = strlen(v->valuestring);
 	if (len > STATE_TEXT_MAX)
-		return apply_fail(c, "%s is too long (%zu bytes, at most %d)", key, len, STATE_TEXT_MAX);
+		return state_fail(c, "%s is too long (%zu bytes, at most %d)", key, len, STATE_TEXT_MAX);
 	if (!gs_utf8_valid(v->valuestring, len))
-		return apply_fail(c, "%s is not valid UTF-8", key);
+		return state_fail(c, "%s is not valid UTF-8", key);
 	if (required && !len)
-		return apply_fail(c, "empty %s", key);
+		return state_fail(c, "empty %s", key);
 	*out = v->valuestring;
 	return 0;
 }
 
-void subject_quote(struct sbuf *sb, const char *s, size_t n)
+void state_subject_quote(struct sbuf *sb, const char *s, size_t n)
 {
 	size_t i = 0;
 
@@ -392,19 +394,19 @@ static int start_check(struct apply_ctx *c, const char **topic, const char **goa
 	char *err = NULL;
 
 	if (c->state->child)
-		return apply_fail(c, "session '%s' already exists", json_str(c->state, "session_id"));
+		return state_fail(c, "session '%s' already exists", json_str(c->state, "session_id"));
 	if (!id || state_valid_id(id, &err) < 0) {
-		apply_fail(c, "invalid session id '%s': %s", id ? id : "", err ? err : "missing");
+		state_fail(c, "invalid session id '%s': %s", id ? id : "", err ? err : "missing");
 		free(err);
 		return GS_ERROR;
 	}
-	if (arg_text(topic, c, "topic", 0) || arg_text(goal, c, "goal", 0) || arg_text(mode, c, "mode", 0))
+	if (state_arg_text(topic, c, "topic", 0) || state_arg_text(goal, c, "goal", 0) || state_arg_text(mode, c, "mode", 0))
 		return GS_ERROR;
 	if (!json_is_int(budget) || budget <= 0)
-		return apply_fail(c, "budget must be a positive whole number");
+		return state_fail(c, "budget must be a positive whole number");
 	for (const cJSON *p = cJSON_IsArray(phases) ? phases->child : NULL; p; p = p->next)
 		if (!cJSON_IsString(p) || !*p->valuestring)
-			return apply_fail(c, "phase names must be non-empty strings");
+			return state_fail(c, "phase names must be non-empty strings");
 	return 0;
 }
 
@@ -441,7 +443,7 @@ int op_session_start(struct apply_ctx *c)
 		json_set_num(in, "current_phase", 1);
 	json_set_num(json_obj(in, "tokens"), "max", json_num(c->args, "budget", STATE_DEFAULT_BUDGET));
 	if (state_normalize(&st, in, &err) < 0) {
-		apply_fail(c, "%s", err);
+		state_fail(c, "%s", err);
 		free(err);
 		return GS_ERROR;
 	}
@@ -453,7 +455,7 @@ int op_session_start(struct apply_ctx *c)
 	sbuf_addf(&c->subject, "start session %s", id);
 	if (topic) {
 		sbuf_adds(&c->subject, ": ");
-		subject_quote(&c->subject, topic, 60);
+		state_subject_quote(&c->subject, topic, 60);
 	}
 	return 0;
 }
@@ -463,8 +465,8 @@ static int set_status(struct apply_ctx *c, const char *to, const char *from1, co
 	const char *st = json_str(c->state, "status");
 
 	if (strcmp(st, from1) && (!from2 || strcmp(st, from2)))
-		return apply_fail(c, "session '%s' is %s", json_str(c->state, "session_id"),
-				  !strcmp(st, "in_progress") ? "in progress" : st);
+		return state_fail(c, "session '%s' is %s", json_str(c->state, "session_id"),
+				  !strcmp(st, ST_IN_PROGRESS) ? "in progress" : st);
 	/* the subject first: setting the status frees the old string */
 	sbuf_addf(&c->subject, "session %s: %s -> %s", json_str(c->state, "session_id"), st, to);
 	json_set_str(c->state, "status", to);
@@ -473,18 +475,18 @@ static int set_status(struct apply_ctx *c, const char *to, const char *from1, co
 
 int op_session_pause(struct apply_ctx *c)
 {
-	return set_status(c, "paused", "in_progress", NULL);
+	return set_status(c, ST_PAUSED, ST_IN_PROGRESS, NULL);
 }
 
 int op_session_resume(struct apply_ctx *c)
 {
-	return set_status(c, "in_progress", "paused", NULL);
+	return set_status(c, ST_IN_PROGRESS, ST_PAUSED, NULL);
 }
 
 int op_session_close(struct apply_ctx *c)
 {
 	int abort = json_bool(c->args, "abort", 0);
-	return set_status(c, abort ? "aborted" : "completed", "in_progress", "paused");
+	return set_status(c, abort ? ST_ABORTED : ST_COMPLETED, ST_IN_PROGRESS, ST_PAUSED);
 }
 
 int op_note(struct apply_ctx *c)
@@ -492,7 +494,7 @@ int op_note(struct apply_ctx *c)
 	const char *text, *agent;
 	cJSON *note;
 
-	if (arg_text(&text, c, "text", 1) || arg_text(&agent, c, "agent", 0))
+	if (state_arg_text(&text, c, "text", 1) || state_arg_text(&agent, c, "agent", 0))
 		return GS_ERROR;
 	note = cJSON_CreateObject();
 	json_set_str(note, "text", text);
@@ -500,7 +502,7 @@ int op_note(struct apply_ctx *c)
 	json_set_str(note, "timestamp", c->at);
 	cJSON_AddItemToArray(json_arr(c->state, "notes"), note);
 	sbuf_adds(&c->subject, "note: ");
-	subject_quote(&c->subject, text, 60);
+	state_subject_quote(&c->subject, text, 60);
 	return 0;
 }
 
@@ -508,11 +510,11 @@ int op_summary(struct apply_ctx *c)
 {
 	const char *text;
 
-	if (arg_text(&text, c, "text", 1))
+	if (state_arg_text(&text, c, "text", 1))
 		return GS_ERROR;
 	json_set_str(c->state, "context_summary", text);
 	sbuf_adds(&c->subject, "summary: ");
-	subject_quote(&c->subject, text, 60);
+	state_subject_quote(&c->subject, text, 60);
 	return 0;
 }
 
@@ -526,7 +528,7 @@ static int extra_walk(cJSON **parent, const char **leaf, struct apply_ctx *c,
 	for (;;) {
 		dot = strchr(seg, '.');
 		if (!*seg || (dot && dot == seg))
-			return apply_fail(c, "invalid key '%s': empty segment", json_str(c->args, "key"));
+			return state_fail(c, "invalid key '%s': empty segment", json_str(c->args, "key"));
 		if (!dot)
 			break;
 		*dot = '\0';
@@ -535,7 +537,7 @@ static int extra_walk(cJSON **parent, const char **leaf, struct apply_ctx *c,
 			if (!next)
 				next = json_set(cur, seg, cJSON_CreateObject());
 			else if (!cJSON_IsObject(next))
-				return apply_fail(c, "'%s' is not an object", seg);
+				return state_fail(c, "'%s' is not an object", seg);
 			cur = next;
 		}
 		seg = dot + 1;
@@ -572,10 +574,10 @@ int op_set(struct apply_ctx *c)
 	char *k;
 	int error;
 
-	if (arg_text(&key, c, "key", 1))
+	if (state_arg_text(&key, c, "key", 1))
 		return GS_ERROR;
 	if (!value)
-		return apply_fail(c, "missing value");
+		return state_fail(c, "missing value");
 	/* walk a copy, so a bad key leaves extra as it was */
 	scratch = cJSON_Duplicate(json_obj(c->state, "extra"), 1);
 	k = xstrdup(key);
@@ -663,9 +665,9 @@ static cJSON *file_entry(struct apply_ctx *c, const cJSON *f, const cJSON *old, 
 	const cJSON *keep = old ? cJSON_GetObjectItemCaseSensitive(old, "phase") : NULL;
 
 	/* a file first created in this session stays "created" until deleted */
-	if (!strcmp(st, "modified") && !status && old && json_str(old, "status") &&
-	    !strcmp(json_str(old, "status"), "created"))
-		st = "created";
+	if (!strcmp(st, ST_MODIFIED) && !status && old && json_str(old, "status") &&
+	    !strcmp(json_str(old, "status"), ST_CREATED))
+		st = ST_CREATED;
 	json_set_str(e, "status", st);
 	json_set_str(e, "oid", json_str(f, "oid"));
 	if (phase && !cJSON_IsNull(phase))
@@ -733,16 +735,16 @@ int state_record_files(struct apply_ctx *c, const cJSON *files, const char *stat
 	int n = 0, fresh, error = 0;
 
 	if (!cJSON_IsObject(files))
-		return apply_fail(c, "files must be an object");
+		return state_fail(c, "files must be an object");
 	for (f = files->child; f; f = f->next) {
 		const char *oid = json_str(f, "oid"), *st = status ? status : json_str(f, "status");
 
 		if (!state_valid_path(f->string))
-			return apply_fail(c, "invalid path '%s'", f->string);
-		if (!st || (strcmp(st, "created") && strcmp(st, "modified") && strcmp(st, "deleted")))
-			return apply_fail(c, "'%s': status must be created, modified or deleted", f->string);
-		if (!!oid == !strcmp(st, "deleted"))
-			return apply_fail(c, "'%s': a deleted file has no blob, others need one", f->string);
+			return state_fail(c, "invalid path '%s'", f->string);
+		if (!st || (strcmp(st, ST_CREATED) && strcmp(st, ST_MODIFIED) && strcmp(st, ST_DELETED)))
+			return state_fail(c, "'%s': status must be created, modified or deleted", f->string);
+		if (!!oid == !strcmp(st, ST_DELETED))
+			return state_fail(c, "'%s': a deleted file has no blob, others need one", f->string);
 	}
 	in = sorted_entries(&n, files);
 	known = xcalloc((size_t)n + 1, sizeof(*known));
@@ -750,7 +752,7 @@ int state_record_files(struct apply_ctx *c, const cJSON *files, const char *stat
 	if (fresh && c->lim->files_elsewhere < 0)
 		error = GS_EPARTIAL;	/* new paths: the whole manifest must be counted */
 	else if (cJSON_GetArraySize(manifest) + c->lim->files_elsewhere + fresh > STATE_MANIFEST_MAX)
-		error = apply_fail(c, "a session's manifest holds at most %d files", STATE_MANIFEST_MAX);
+		error = state_fail(c, "a session's manifest holds at most %d files", STATE_MANIFEST_MAX);
 	if (!error) {
 		out = xcalloc((size_t)n + 1, sizeof(*out));
 		for (int i = 0; i < n; i++)
@@ -768,7 +770,7 @@ int op_checkpoint(struct apply_ctx *c)
 	const char *msg;
 	int n;
 
-	if (arg_text(&msg, c, "message", 0))
+	if (state_arg_text(&msg, c, "message", 0))
 		return GS_ERROR;
 	if ((n = state_record_files(c, cJSON_GetObjectItemCaseSensitive(c->args, "files"),
 				    NULL, NULL, NULL)) < 0)
@@ -776,7 +778,7 @@ int op_checkpoint(struct apply_ctx *c)
 	sbuf_adds(&c->subject, "checkpoint");
 	if (msg && *msg) {
 		sbuf_adds(&c->subject, ": ");
-		subject_quote(&c->subject, msg, 60);
+		state_subject_quote(&c->subject, msg, 60);
 	} else {
 		sbuf_addf(&c->subject, ": %d file%s", n, n == 1 ? "" : "s");
 	}
@@ -795,13 +797,13 @@ int op_session_import(struct apply_ctx *c)
 	char *err = NULL;
 
 	if (!format || state_normalize(&st, cJSON_Duplicate(in, 1), &err) < 0) {
-		apply_fail(c, "%s", err ? err : "missing format");
+		state_fail(c, "%s", err ? err : "missing format");
 		free(err);
 		return GS_ERROR;
 	}
 	id = json_str(st, "session_id");
 	if (state_valid_id(id, &err) < 0 || (had && strcmp(had, id))) {
-		apply_fail(c, "invalid session id '%s': %s", id, err ? err : "not this session's");
+		state_fail(c, "invalid session id '%s': %s", id, err ? err : "not this session's");
 		free(err);
 		cJSON_Delete(st);
 		return GS_ERROR;
@@ -837,7 +839,7 @@ int state_apply(cJSON *state, const cJSON *op, const struct state_limits *lim,
 		return GS_ERROR;
 	}
 	status = json_str(state, "status");
-	if (status && strcmp(status, "in_progress") && !(info->flags & OPF_CLOSED)) {
+	if (status && strcmp(status, ST_IN_PROGRESS) && !(info->flags & OPF_CLOSED)) {
 		*err = xstrfmt("session '%s' is %s", json_str(state, "session_id"), status);
 		return GS_ERROR;
 	}

@@ -41,13 +41,13 @@ int op_commit_record(struct apply_ctx *c)
 	int n = cJSON_GetArraySize(files), overflow, fresh, error;
 	cJSON *m;
 
-	if (arg_text(&id, c, "id", 1) < 0 || arg_text(&subject, c, "subject", 0) < 0 ||
-	    arg_text(&branch, c, "branch", 0) < 0)
+	if (state_arg_text(&id, c, "id", 1) < 0 || state_arg_text(&subject, c, "subject", 0) < 0 ||
+	    state_arg_text(&branch, c, "branch", 0) < 0)
 		return GS_ERROR;
 	if (!valid_oid(id))
-		return apply_fail(c, "'%s' is not a commit id", id);
+		return state_fail(c, "'%s' is not a commit id", id);
 	if (find_commit(c->state, id))
-		return apply_fail(c, "commit %.7s is already recorded", id);
+		return state_fail(c, "commit %.7s is already recorded", id);
 	/* a commit that adds a whole tree may not fit: it is still recorded */
 	fresh = files ? state_manifest_new(c->state, files) : 0;
 	if (fresh && c->lim->files_elsewhere < 0)
@@ -67,7 +67,7 @@ int op_commit_record(struct apply_ctx *c)
 	sbuf_addf(&c->subject, "commit %.7s", id);
 	if (subject) {
 		sbuf_adds(&c->subject, ": ");
-		subject_quote(&c->subject, subject, 60);
+		state_subject_quote(&c->subject, subject, 60);
 	}
 	if (files)
 		sbuf_addf(&c->subject, " (%d file%s%s)", n, n == 1 ? "" : "s",
@@ -82,14 +82,14 @@ int op_commit_rewrite(struct apply_ctx *c)
 	const char *kind;
 	int n = 0;
 
-	if (arg_text(&kind, c, "kind", 1) < 0)
+	if (state_arg_text(&kind, c, "kind", 1) < 0)
 		return GS_ERROR;
 	if (!cJSON_IsArray(map))
-		return apply_fail(c, "map must be a list of [old, new] pairs");
+		return state_fail(c, "map must be a list of [old, new] pairs");
 	cJSON_ArrayForEach(pair, map)
 		if (cJSON_GetArraySize(pair) != 2 || !valid_oid(cJSON_GetStringValue(pair->child)) ||
 		    !valid_oid(cJSON_GetStringValue(pair->child->next)))
-			return apply_fail(c, "map must be a list of [old, new] commit id pairs");
+			return state_fail(c, "map must be a list of [old, new] commit id pairs");
 	cJSON_ArrayForEach(pair, map) {
 		cJSON *m = find_commit(c->state, pair->child->valuestring);
 		cJSON *now = find_commit(c->state, pair->child->next->valuestring);
@@ -117,8 +117,8 @@ int op_checkout(struct apply_ctx *c)
 	const char *from, *to, *head;
 	cJSON *m;
 
-	if (arg_text(&from, c, "from", 0) < 0 || arg_text(&to, c, "to", 1) < 0 ||
-	    arg_text(&head, c, "head", 0) < 0)
+	if (state_arg_text(&from, c, "from", 0) < 0 || state_arg_text(&to, c, "to", 1) < 0 ||
+	    state_arg_text(&head, c, "head", 0) < 0)
 		return GS_ERROR;
 	m = cJSON_CreateObject();
 	json_set_str(m, "from", from);

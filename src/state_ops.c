@@ -40,5 +40,5 @@ apply_fn state_handler(enum op_id id)
 /* rollback and merge: the engine writes their state itself; replaying one does nothing. */
 int op_recorded(struct apply_ctx *c)
 {
-	return apply_fail(c, "recorded by git-session itself, not replayed");
+	return state_fail(c, "recorded by git-session itself, not replayed");
 }

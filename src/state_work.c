@@ -9,35 +9,40 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const error_types[] = {
-	"validation", "timeout", "file_conflict", "runtime", "dependency",
-};
+static const char *const error_types[] = GS_WORD_ARRAY(GS_ERROR_TYPES);
+
+#define GS_FIELD_NAME(f) #f,
+const char *const state_phase_fields[] = { GS_PHASE_FIELDS(GS_FIELD_NAME) NULL };
+const char *const state_agent_fields[] = { GS_AGENT_FIELDS(GS_FIELD_NAME) NULL };
+const char *const state_error_fields[] = { GS_ERROR_FIELDS(GS_FIELD_NAME) NULL };
+const char *const state_decision_fields[] = { GS_DECISION_FIELDS(GS_FIELD_NAME) NULL };
+const char *const state_task_fields[] = { GS_TASK_FIELDS(GS_FIELD_NAME) NULL };
+const char *const state_artifact_fields[] = { GS_ARTIFACT_FIELDS(GS_FIELD_NAME) NULL };
+#undef GS_FIELD_NAME
 
 cJSON *state_new_phase(int id, const char *name)
 {
 	cJSON *p = cJSON_CreateObject();
 
+	for (const char *const *k = state_phase_fields; *k; k++)
+		json_set(p, *k, cJSON_CreateNull());
 	json_set_num(p, "id", id);
 	json_set_str(p, "name", name);
-	json_set_str(p, "status", "pending");
+	json_set_str(p, "status", ST_PENDING);
 	json_set(p, "agents", cJSON_CreateArray());
 	json_set_bool(p, "parallel", 0);
 	json_set(p, "blocked_by", cJSON_CreateArray());
-	json_set_str(p, "started", NULL);
-	json_set_str(p, "completed", NULL);
 	json_set_num(p, "retry_count", 0);
-	json_set_str(p, "sub_step", NULL);
-	json_set_str(p, "downstream_context", NULL);
 	return p;
 }
 
 const char *state_phase_moves(const char *from)
 {
-	if (!strcmp(from, "pending"))
+	if (!strcmp(from, ST_PENDING))
 		return "start, skip";
-	if (!strcmp(from, "in_progress"))
+	if (!strcmp(from, ST_IN_PROGRESS))
 		return "complete, fail";
-	if (!strcmp(from, "failed"))
+	if (!strcmp(from, ST_FAILED))
 		return "retry";
 	return "none";
 }
@@ -70,13 +75,13 @@ static int arg_phase(cJSON **out, struct apply_ctx *c, const char *key, int requ
 	*out = NULL;
 	if (!v || cJSON_IsNull(v)) {
 		if (required)
-			return apply_fail(c, "missing phase number");
+			return state_fail(c, "missing phase number");
 		return 0;
 	}
 	if (!cJSON_IsNumber(v) || !json_is_int(v->valuedouble))
-		return apply_fail(c, "a phase is named by its number");
+		return state_fail(c, "a phase is named by its number");
 	if (!(*out = state_phase(c->state, (int)v->valuedouble)))
-		return apply_fail(c, "no phase %d (the session has %d)", (int)v->valuedouble,
+		return state_fail(c, "no phase %d (the session has %d)", (int)v->valuedouble,
 				  cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(c->state, "phases")));
 	return 0;
 }
@@ -86,23 +91,23 @@ static int arg_agent(cJSON **out, struct apply_ctx *c, int required)
 	const char *id;
 
 	*out = NULL;
-	if (arg_text(&id, c, "agent", required) < 0)
+	if (state_arg_text(&id, c, "agent", required) < 0)
 		return GS_ERROR;
 	if (id && !(*out = state_agent(c->state, id)))
-		return apply_fail(c, "unknown agent '%s'", id);
+		return state_fail(c, "unknown agent '%s'", id);
 	return 0;
 }
 
 static void phase_subject(struct sbuf *sb, const cJSON *p)
 {
 	sbuf_addf(sb, "phase %d ", (int)json_num(p, "id", 0));
-	subject_quote(sb, json_str(p, "name") ? json_str(p, "name") : "", 40);
+	state_subject_quote(sb, json_str(p, "name") ? json_str(p, "name") : "", 40);
 }
 
 /* The phase being worked on: the first in progress, else failed, else pending. */
 static void update_current_phase(cJSON *state)
 {
-	static const char *const order[] = { "in_progress", "failed", "pending" };
+	static const char *const order[] = { ST_IN_PROGRESS, ST_FAILED, ST_PENDING };
 	const cJSON *phases = cJSON_GetObjectItemCaseSensitive(state, "phases"), *p;
 
 	for (size_t i = 0; i < ARRAY_SIZE(order); i++)
@@ -130,7 +135,7 @@ static cJSON *new_error(struct apply_ctx *c, const char *type, const char *messa
 	json_set_str(e, "timestamp", c->at);
 	json_set_str(e, "type", type);
 	json_set_str(e, "message", message);
-	json_set_str(e, "resolution", "pending");
+	json_set_str(e, "resolution", ST_PENDING);
 	json_set_bool(e, "resolved", 0);
 	cJSON_AddItemToArray(json_arr(c->state, "errors"), e);
 	return e;
@@ -138,15 +143,14 @@ static cJSON *new_error(struct apply_ctx *c, const char *type, const char *messa
 
 static int arg_error_type(const char **out, struct apply_ctx *c, const char *def)
 {
-	if (arg_text(out, c, "type", 0) < 0)
+	if (state_arg_text(out, c, "type", 0) < 0)
 		return GS_ERROR;
 	if (!*out && !(*out = def))
-		return apply_fail(c, "missing type (one of validation, timeout, file_conflict, runtime, dependency)");
-	for (size_t i = 0; i < ARRAY_SIZE(error_types); i++)
+		return state_fail(c, "missing type (one of %s)", GS_WORDS_COMMA(GS_ERROR_TYPES));
+	for (size_t i = 0; error_types[i]; i++)
 		if (!strcmp(*out, error_types[i]))
 			return 0;
-	return apply_fail(c, "unknown error type '%s' (one of validation, timeout, file_conflict, runtime, dependency)",
-			  *out);
+	return state_fail(c, "unknown error type '%s' (one of %s)", *out, GS_WORDS_COMMA(GS_ERROR_TYPES));
 }
 
 int op_phase_add(struct apply_ctx *c)
@@ -160,13 +164,13 @@ int op_phase_add(struct apply_ctx *c)
 		if ((int)json_num(n, "id", 0) > next)
 			next = (int)json_num(n, "id", 0);
 	if (!cJSON_IsArray(names) || !cJSON_GetArraySize(names))
-		return apply_fail(c, "no phase names given");
+		return state_fail(c, "no phase names given");
 	cJSON_ArrayForEach(n, names)
 		if (!cJSON_IsString(n) || !*n->valuestring || strlen(n->valuestring) > 200)
-			return apply_fail(c, "phase names must be non-empty strings of at most 200 bytes");
+			return state_fail(c, "phase names must be non-empty strings of at most 200 bytes");
 	cJSON_ArrayForEach(b, blocked)
 		if (!cJSON_IsNumber(b) || !state_phase(c->state, (int)b->valuedouble))
-			return apply_fail(c, "blocked by an unknown phase");
+			return state_fail(c, "blocked by an unknown phase");
 	cJSON_ArrayForEach(n, names) {
 		cJSON *p = state_new_phase(next + 1 + count++, n->valuestring);
 		json_set_bool(p, "parallel", parallel);
@@ -190,7 +194,7 @@ static int phase_move(struct apply_ctx *c, cJSON *p, const char *from, const cha
 	const char *st = json_str(p, "status");
 
 	if (strcmp(st, from))
-		return apply_fail(c, "cannot %s phase %d \"%s\": it is %s (allowed: %s)", verb,
+		return state_fail(c, "cannot %s phase %d \"%s\": it is %s (allowed: %s)", verb,
 				  (int)json_num(p, "id", 0), json_str(p, "name"), st, state_phase_moves(st));
 	return 0;
 }
@@ -210,18 +214,18 @@ int op_phase_start(struct apply_ctx *c)
 {
 	cJSON *p, *b;
 
-	if (arg_phase(&p, c, "phase", 1) < 0 || phase_move(c, p, "pending", "start") < 0)
+	if (arg_phase(&p, c, "phase", 1) < 0 || phase_move(c, p, ST_PENDING, "start") < 0)
 		return GS_ERROR;
 	cJSON_ArrayForEach(b, cJSON_GetObjectItemCaseSensitive(p, "blocked_by")) {
 		const cJSON *dep = state_phase(c->state, (int)b->valuedouble);
-		const char *st = dep ? json_str(dep, "status") : "completed";
-		if (strcmp(st, "completed") && strcmp(st, "skipped"))
-			return apply_fail(c, "cannot start phase %d \"%s\": blocked by phase %d \"%s\" (%s)",
+		const char *st = dep ? json_str(dep, "status") : ST_COMPLETED;
+		if (strcmp(st, ST_COMPLETED) && strcmp(st, ST_SKIPPED))
+			return state_fail(c, "cannot start phase %d \"%s\": blocked by phase %d \"%s\" (%s)",
 					  (int)json_num(p, "id", 0), json_str(p, "name"),
 					  (int)b->valuedouble, json_str(dep, "name"), st);
 	}
 	json_set_str(p, "started", c->at);
-	set_phase_status(c, p, "in_progress");
+	set_phase_status(c, p, ST_IN_PROGRESS);
 	json_set_num(c->state, "current_phase", json_num(p, "id", 0));
 	return 0;
 }
@@ -231,8 +235,8 @@ int op_phase_complete(struct apply_ctx *c)
 	const char *context;
 	cJSON *p, *e;
 
-	if (arg_phase(&p, c, "phase", 1) < 0 || phase_move(c, p, "in_progress", "complete") < 0 ||
-	    arg_text(&context, c, "context", 0) < 0)
+	if (arg_phase(&p, c, "phase", 1) < 0 || phase_move(c, p, ST_IN_PROGRESS, "complete") < 0 ||
+	    state_arg_text(&context, c, "context", 0) < 0)
 		return GS_ERROR;
 	json_set_str(p, "completed", c->at);
 	json_set_str(p, "sub_step", NULL);
@@ -244,7 +248,7 @@ int op_phase_complete(struct apply_ctx *c)
 			json_set_bool(e, "resolved", 1);
 			json_set_str(e, "resolution", "phase completed");
 		}
-	set_phase_status(c, p, "completed");
+	set_phase_status(c, p, ST_COMPLETED);
 	return 0;
 }
 
@@ -253,11 +257,11 @@ int op_phase_fail(struct apply_ctx *c)
 	const char *message, *type;
 	cJSON *p;
 
-	if (arg_phase(&p, c, "phase", 1) < 0 || phase_move(c, p, "in_progress", "fail") < 0 ||
-	    arg_text(&message, c, "error", 1) < 0 || arg_error_type(&type, c, "runtime") < 0)
+	if (arg_phase(&p, c, "phase", 1) < 0 || phase_move(c, p, ST_IN_PROGRESS, "fail") < 0 ||
+	    state_arg_text(&message, c, "error", 1) < 0 || arg_error_type(&type, c, ERR_RUNTIME) < 0)
 		return GS_ERROR;
 	new_error(c, type, message, NULL, p);
-	set_phase_status(c, p, "failed");
+	set_phase_status(c, p, ST_FAILED);
 	sbuf_addf(&c->subject, " (%s)", type);
 	return 0;
 }
@@ -266,9 +270,9 @@ int op_phase_skip(struct apply_ctx *c)
 {
 	cJSON *p;
 
-	if (arg_phase(&p, c, "phase", 1) < 0 || phase_move(c, p, "pending", "skip") < 0)
+	if (arg_phase(&p, c, "phase", 1) < 0 || phase_move(c, p, ST_PENDING, "skip") < 0)
 		return GS_ERROR;
-	set_phase_status(c, p, "skipped");
+	set_phase_status(c, p, ST_SKIPPED);
 	return 0;
 }
 
@@ -277,11 +281,11 @@ int op_phase_retry(struct apply_ctx *c)
 	int retries, max = c->lim->max_retries;
 	cJSON *p, *e;
 
-	if (arg_phase(&p, c, "phase", 1) < 0 || phase_move(c, p, "failed", "retry") < 0)
+	if (arg_phase(&p, c, "phase", 1) < 0 || phase_move(c, p, ST_FAILED, "retry") < 0)
 		return GS_ERROR;
 	retries = (int)json_num(p, "retry_count", 0);
 	if (retries >= max)
-		return apply_fail(c, "phase %d \"%s\" has been retried %d time%s, the limit (session.maxRetries); "
+		return state_fail(c, "phase %d \"%s\" has been retried %d time%s, the limit (session.maxRetries); "
 				  "escalate: fix the cause with a person, then raise session.maxRetries or skip the phase",
 				  (int)json_num(p, "id", 0), json_str(p, "name"), retries, retries == 1 ? "" : "s");
 	json_set_num(p, "retry_count", retries + 1);
@@ -292,7 +296,7 @@ int op_phase_retry(struct apply_ctx *c)
 			json_set_bool(e, "resolved", 1);	/* a new failure records a new error */
 			free(r);
 		}
-	set_phase_status(c, p, "in_progress");
+	set_phase_status(c, p, ST_IN_PROGRESS);
 	sbuf_addf(&c->subject, " (retry %d of %d)", retries + 1, max);
 	json_set_num(c->state, "current_phase", json_num(p, "id", 0));
 	return 0;
@@ -303,15 +307,15 @@ int op_phase_step(struct apply_ctx *c)
 	const char *step;
 	cJSON *p;
 
-	if (arg_phase(&p, c, "phase", 1) < 0 || arg_text(&step, c, "sub_step", 1) < 0)
+	if (arg_phase(&p, c, "phase", 1) < 0 || state_arg_text(&step, c, "sub_step", 1) < 0)
 		return GS_ERROR;
-	if (strcmp(json_str(p, "status"), "in_progress"))
-		return apply_fail(c, "phase %d \"%s\" is %s, not in progress", (int)json_num(p, "id", 0),
+	if (strcmp(json_str(p, "status"), ST_IN_PROGRESS))
+		return state_fail(c, "phase %d \"%s\" is %s, not in progress", (int)json_num(p, "id", 0),
 				  json_str(p, "name"), json_str(p, "status"));
 	json_set_str(p, "sub_step", step);
 	phase_subject(&c->subject, p);
 	sbuf_adds(&c->subject, " at ");
-	subject_quote(&c->subject, step, 40);
+	state_subject_quote(&c->subject, step, 40);
 	return 0;
 }
 
@@ -331,20 +335,20 @@ int op_agent_start(struct apply_ctx *c)
 	cJSON *phase, *a, *old;
 	char *err = NULL;
 
-	if (arg_text(&id, c, "agent", 1) < 0 || arg_text(&type, c, "type", 1) < 0 ||
-	    arg_text(&task, c, "task", 1) < 0 || arg_phase(&phase, c, "phase", 0) < 0)
+	if (state_arg_text(&id, c, "agent", 1) < 0 || state_arg_text(&type, c, "type", 1) < 0 ||
+	    state_arg_text(&task, c, "task", 1) < 0 || arg_phase(&phase, c, "phase", 0) < 0)
 		return GS_ERROR;
 	if (state_valid_id(id, &err) < 0) {
-		apply_fail(c, "invalid agent id '%s': %s", id, err);
+		state_fail(c, "invalid agent id '%s': %s", id, err);
 		free(err);
 		return GS_ERROR;
 	}
 	if (!phase && cJSON_IsNumber(cJSON_GetObjectItemCaseSensitive(c->state, "current_phase")))
 		phase = state_phase(c->state, (int)json_num(c->state, "current_phase", 0));
-	if ((old = state_agent(c->state, id)) && !strcmp(json_str(old, "status"), "in_progress"))
-		return apply_fail(c, "agent '%s' is already running", id);
+	if ((old = state_agent(c->state, id)) && !strcmp(json_str(old, "status"), ST_IN_PROGRESS))
+		return state_fail(c, "agent '%s' is already running", id);
 	if (old)
-		return apply_fail(c, "agent '%s' already ran (%s); give the new run its own id", id,
+		return state_fail(c, "agent '%s' already ran (%s); give the new run its own id", id,
 				  json_str(old, "status"));
 	a = cJSON_CreateObject();
 	json_set_str(a, "id", id);
@@ -354,7 +358,7 @@ int op_agent_start(struct apply_ctx *c)
 		json_set_num(a, "phase", json_num(phase, "id", 0));
 	else
 		json_set_str(a, "phase", NULL);
-	json_set_str(a, "status", "in_progress");
+	json_set_str(a, "status", ST_IN_PROGRESS);
 	json_set_num(a, "progress", 0);
 	json_set_str(a, "started", c->at);
 	json_set_str(a, "completed", NULL);
@@ -367,7 +371,7 @@ int op_agent_start(struct apply_ctx *c)
 	if (phase)
 		sbuf_addf(&c->subject, ", phase %d", (int)json_num(phase, "id", 0));
 	sbuf_adds(&c->subject, "): ");
-	subject_quote(&c->subject, task, 50);
+	state_subject_quote(&c->subject, task, 50);
 	return 0;
 }
 
@@ -375,8 +379,8 @@ static int running_agent(cJSON **a, struct apply_ctx *c, const char *verb)
 {
 	if (arg_agent(a, c, 1) < 0)
 		return GS_ERROR;
-	if (strcmp(json_str(*a, "status"), "in_progress"))
-		return apply_fail(c, "cannot %s agent '%s': it is %s", verb, json_str(*a, "id"),
+	if (strcmp(json_str(*a, "status"), ST_IN_PROGRESS))
+		return state_fail(c, "cannot %s agent '%s': it is %s", verb, json_str(*a, "id"),
 				  json_str(*a, "status"));
 	return 0;
 }
@@ -389,7 +393,7 @@ int op_agent_progress(struct apply_ctx *c)
 	if (running_agent(&a, c, "update") < 0)
 		return GS_ERROR;
 	if (!json_is_int(pct) || pct < 0 || pct > 100)
-		return apply_fail(c, "progress is a whole percentage from 0 to 100");
+		return state_fail(c, "progress is a whole percentage from 0 to 100");
 	json_set_num(a, "progress", pct);
 	sbuf_addf(&c->subject, "agent %s at %d%%", json_str(a, "id"), (int)pct);
 	return 0;
@@ -400,16 +404,16 @@ int op_agent_done(struct apply_ctx *c)
 	const char *summary;
 	cJSON *a;
 
-	if (running_agent(&a, c, "finish") < 0 || arg_text(&summary, c, "summary", 0) < 0)
+	if (running_agent(&a, c, "finish") < 0 || state_arg_text(&summary, c, "summary", 0) < 0)
 		return GS_ERROR;
-	json_set_str(a, "status", "completed");
+	json_set_str(a, "status", ST_COMPLETED);
 	json_set_num(a, "progress", 100);
 	json_set_str(a, "completed", c->at);
 	json_set_str(a, "result_summary", summary);
 	sbuf_addf(&c->subject, "agent %s done", json_str(a, "id"));
 	if (summary) {
 		sbuf_adds(&c->subject, ": ");
-		subject_quote(&c->subject, summary, 50);
+		state_subject_quote(&c->subject, summary, 50);
 	}
 	return 0;
 }
@@ -419,16 +423,16 @@ int op_agent_fail(struct apply_ctx *c)
 	const char *message, *type;
 	cJSON *a;
 
-	if (running_agent(&a, c, "fail") < 0 || arg_text(&message, c, "error", 1) < 0 ||
-	    arg_error_type(&type, c, "runtime") < 0)
+	if (running_agent(&a, c, "fail") < 0 || state_arg_text(&message, c, "error", 1) < 0 ||
+	    arg_error_type(&type, c, ERR_RUNTIME) < 0)
 		return GS_ERROR;
-	json_set_str(a, "status", "failed");
+	json_set_str(a, "status", ST_FAILED);
 	json_set_str(a, "completed", c->at);
 	new_error(c, type, message, json_str(a, "id"),
 		  cJSON_IsNumber(cJSON_GetObjectItemCaseSensitive(a, "phase")) ?
 		  state_phase(c->state, (int)json_num(a, "phase", 0)) : NULL);
 	sbuf_addf(&c->subject, "agent %s failed: ", json_str(a, "id"));
-	subject_quote(&c->subject, message, 50);
+	state_subject_quote(&c->subject, message, 50);
 	return 0;
 }
 
@@ -460,17 +464,17 @@ static int op_file(struct apply_ctx *c, const char *status)
 
 int op_file_created(struct apply_ctx *c)
 {
-	return op_file(c, "created");
+	return op_file(c, ST_CREATED);
 }
 
 int op_file_modified(struct apply_ctx *c)
 {
-	return op_file(c, "modified");
+	return op_file(c, ST_MODIFIED);
 }
 
 int op_file_deleted(struct apply_ctx *c)
 {
-	return op_file(c, "deleted");
+	return op_file(c, ST_DELETED);
 }
 
 int op_error_add(struct apply_ctx *c)
@@ -478,12 +482,12 @@ int op_error_add(struct apply_ctx *c)
 	const char *message, *type;
 	cJSON *agent, *phase;
 
-	if (arg_text(&message, c, "message", 1) < 0 || arg_error_type(&type, c, NULL) < 0 ||
+	if (state_arg_text(&message, c, "message", 1) < 0 || arg_error_type(&type, c, NULL) < 0 ||
 	    arg_agent(&agent, c, 0) < 0 || arg_phase(&phase, c, "phase", 0) < 0)
 		return GS_ERROR;
 	new_error(c, type, message, agent ? json_str(agent, "id") : NULL, phase);
 	sbuf_addf(&c->subject, "error #%d (%s): ", cJSON_GetArraySize(json_arr(c->state, "errors")), type);
-	subject_quote(&c->subject, message, 50);
+	state_subject_quote(&c->subject, message, 50);
 	return 0;
 }
 
@@ -493,17 +497,17 @@ int op_error_resolve(struct apply_ctx *c)
 	const char *resolution;
 	cJSON *e;
 
-	if (arg_text(&resolution, c, "resolution", 1) < 0)
+	if (state_arg_text(&resolution, c, "resolution", 1) < 0)
 		return GS_ERROR;
 	if (!json_is_int(n) || !(e = cJSON_GetArrayItem(json_arr(c->state, "errors"), (int)n - 1)) || n < 1)
-		return apply_fail(c, "no error #%g (the session has %d)", n,
+		return state_fail(c, "no error #%g (the session has %d)", n,
 				  cJSON_GetArraySize(json_arr(c->state, "errors")));
 	if (json_bool(e, "resolved", 0))
-		return apply_fail(c, "error #%d is already resolved", (int)n);
+		return state_fail(c, "error #%d is already resolved", (int)n);
 	json_set_str(e, "resolution", resolution);
 	json_set_bool(e, "resolved", 1);
 	sbuf_addf(&c->subject, "error #%d resolved: ", (int)n);
-	subject_quote(&c->subject, resolution, 50);
+	state_subject_quote(&c->subject, resolution, 50);
 	return 0;
 }
 
@@ -527,11 +531,11 @@ int op_tokens_add(struct apply_ctx *c)
 	cJSON *tokens = json_obj(c->state, "tokens"), *by, *agent;
 	const char *name;
 
-	if (arg_text(&name, c, "agent", 1) < 0)
+	if (state_arg_text(&name, c, "agent", 1) < 0)
 		return GS_ERROR;
 	if (!json_is_int(in) || !json_is_int(out) || !json_is_int(cached) || in < 0 || out < 0 ||
 	    cached < 0 || in > 1e12 || out > 1e12 || cached > 1e12)
-		return apply_fail(c, "token counts are whole numbers from 0 to 10^12");
+		return state_fail(c, "token counts are whole numbers from 0 to 10^12");
 	add_tokens(tokens, in, out, cached);
 	if (isolated)
 		json_set_num(tokens, "saved", json_num(tokens, "saved", 0) + in + out);
@@ -554,7 +558,7 @@ int op_decide(struct apply_ctx *c)
 	const char *decision, *rationale;
 	cJSON *d, *agent;
 
-	if (arg_text(&decision, c, "decision", 1) < 0 || arg_text(&rationale, c, "rationale", 0) < 0 ||
+	if (state_arg_text(&decision, c, "decision", 1) < 0 || state_arg_text(&rationale, c, "rationale", 0) < 0 ||
 	    arg_agent(&agent, c, 0) < 0)
 		return GS_ERROR;
 	d = cJSON_CreateObject();
@@ -564,7 +568,7 @@ int op_decide(struct apply_ctx *c)
 	json_set_str(d, "agent", agent ? json_str(agent, "id") : NULL);
 	cJSON_AddItemToArray(json_arr(c->state, "decisions"), d);
 	sbuf_adds(&c->subject, "decide: ");
-	subject_quote(&c->subject, decision, 60);
+	state_subject_quote(&c->subject, decision, 60);
 	return 0;
 }
 
@@ -573,17 +577,17 @@ int op_task_add(struct apply_ctx *c)
 	cJSON *tasks = json_arr(c->state, "tasks"), *t;
 	const char *title;
 
-	if (arg_text(&title, c, "title", 1) < 0)
+	if (state_arg_text(&title, c, "title", 1) < 0)
 		return GS_ERROR;
 	t = cJSON_CreateObject();
 	json_set_num(t, "id", cJSON_GetArraySize(tasks) + 1);
 	json_set_str(t, "title", title);
-	json_set_str(t, "status", "pending");
+	json_set_str(t, "status", ST_PENDING);
 	json_set_str(t, "created", c->at);
 	json_set_str(t, "completed", NULL);
 	cJSON_AddItemToArray(tasks, t);
 	sbuf_addf(&c->subject, "task #%d: ", cJSON_GetArraySize(tasks));
-	subject_quote(&c->subject, title, 60);
+	state_subject_quote(&c->subject, title, 60);
 	return 0;
 }
 
@@ -593,13 +597,13 @@ int op_task_done(struct apply_ctx *c)
 	cJSON *t = json_is_int(n) && n >= 1 ? cJSON_GetArrayItem(json_arr(c->state, "tasks"), (int)n - 1) : NULL;
 
 	if (!t)
-		return apply_fail(c, "no task #%g", n);
-	if (!strcmp(json_str(t, "status"), "done"))
-		return apply_fail(c, "task #%d is already done", (int)n);
-	json_set_str(t, "status", "done");
+		return state_fail(c, "no task #%g", n);
+	if (!strcmp(json_str(t, "status"), ST_DONE))
+		return state_fail(c, "task #%d is already done", (int)n);
+	json_set_str(t, "status", ST_DONE);
 	json_set_str(t, "completed", c->at);
 	sbuf_addf(&c->subject, "task #%d done: ", (int)n);
-	subject_quote(&c->subject, json_str(t, "title"), 60);
+	state_subject_quote(&c->subject, json_str(t, "title"), 60);
 	return 0;
 }
 
@@ -618,16 +622,16 @@ int op_milestone_add(struct apply_ctx *c)
 	const char *name;
 	cJSON *m;
 
-	if (arg_text(&name, c, "name", 1) < 0)
+	if (state_arg_text(&name, c, "name", 1) < 0)
 		return GS_ERROR;
 	if (milestone(c->state, name))
-		return apply_fail(c, "milestone \"%s\" already exists", name);
+		return state_fail(c, "milestone \"%s\" already exists", name);
 	m = cJSON_CreateObject();
 	json_set_str(m, "name", name);
 	json_set_str(m, "completed", NULL);
 	cJSON_AddItemToArray(json_arr(c->state, "milestones"), m);
 	sbuf_adds(&c->subject, "milestone ");
-	subject_quote(&c->subject, name, 60);
+	state_subject_quote(&c->subject, name, 60);
 	return 0;
 }
 
@@ -636,15 +640,15 @@ int op_milestone_done(struct apply_ctx *c)
 	const char *name;
 	cJSON *m;
 
-	if (arg_text(&name, c, "name", 1) < 0)
+	if (state_arg_text(&name, c, "name", 1) < 0)
 		return GS_ERROR;
 	if (!(m = milestone(c->state, name)))
-		return apply_fail(c, "no milestone \"%s\"", name);
+		return state_fail(c, "no milestone \"%s\"", name);
 	if (json_str(m, "completed"))
-		return apply_fail(c, "milestone \"%s\" is already done", name);
+		return state_fail(c, "milestone \"%s\" is already done", name);
 	json_set_str(m, "completed", c->at);
 	sbuf_adds(&c->subject, "milestone reached: ");
-	subject_quote(&c->subject, name, 60);
+	state_subject_quote(&c->subject, name, 60);
 	return 0;
 }
 
@@ -653,11 +657,11 @@ int op_artifact(struct apply_ctx *c)
 	const char *path;
 	cJSON *agent, *phase, *a;
 
-	if (arg_text(&path, c, "path", 1) < 0 || arg_agent(&agent, c, 0) < 0 ||
+	if (state_arg_text(&path, c, "path", 1) < 0 || arg_agent(&agent, c, 0) < 0 ||
 	    arg_phase(&phase, c, "phase", 0) < 0)
 		return GS_ERROR;
 	if (!state_valid_path(path))
-		return apply_fail(c, "invalid path '%s'", path);
+		return state_fail(c, "invalid path '%s'", path);
 	a = cJSON_CreateObject();
 	json_set_str(a, "path", path);
 	json_set_str(a, "created", c->at);

@@ -22,7 +22,7 @@ struct gs_store {
 /* Prints "error: <what>: <libgit2's message>" and returns GS_ERROR. */
 int store_git_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 int store_signature(git_signature **out, gs_store *st, const char *who);
-int ident_parse_date(time_t *t, int *offset, const char *s);
+int store_ident_parse_date(time_t *t, int *offset, const char *s);
 /* Reads loose objects before libgit2 does, failing on a truncated one (store_odb.c). */
 int store_install_odb_guard(gs_store *st);
 

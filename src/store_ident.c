@@ -36,7 +36,7 @@ static int parse_tz(int *out, const char *s)
  * The date formats git documents for GIT_*_DATE: "<epoch> <tz>" (also
  * with a leading '@'), RFC 2822, and ISO 8601.
  */
-int ident_parse_date(time_t *t, int *offset, const char *s)
+int store_ident_parse_date(time_t *t, int *offset, const char *s)
 {
 	char tz[8] = "", rest[64];
 	long long epoch;
@@ -85,7 +85,7 @@ static int ident_date(time_t *t, int *offset, const char *who)
 		*offset = local_offset(*t);
 		return 0;
 	}
-	if (ident_parse_date(t, offset, s) < 0)
+	if (store_ident_parse_date(t, offset, s) < 0)
 		return gs_error("invalid date format: %s", s);
 	return 0;
 }

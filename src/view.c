@@ -49,7 +49,7 @@ void view_say(struct view *v, const char *prefix, const char *s, const char *suf
 
 void view_status_word(struct sbuf *sb, const char *status)
 {
-	sbuf_adds(sb, !strcmp(status, "in_progress") ? "in progress" : status);
+	sbuf_adds(sb, !strcmp(status, ST_IN_PROGRESS) ? "in progress" : status);
 }
 
 void view_bar(struct view *v, int percent, int width)
@@ -108,7 +108,7 @@ void view_errors(struct view *v, const cJSON *r)
 	sbuf_addf(&v->out, "\n%sUnresolved errors%s\n", view_c(v, C_BOLD), view_c(v, C_RESET));
 	cJSON_ArrayForEach(e, errors) {
 		sbuf_adds(&v->out, "  ");
-		view_mark(v, "failed");
+		view_mark(v, ST_FAILED);
 		sbuf_addf(&v->out, " #%d %s", (int)json_num(e, "number", 0), json_str(e, "type"));
 		if (cJSON_IsNumber(cJSON_GetObjectItemCaseSensitive(e, "phase")))
 			sbuf_addf(&v->out, ", phase %d", (int)json_num(e, "phase", 0));
@@ -152,7 +152,7 @@ void view_phase(struct view *v, const cJSON *p, int max_retries)
 		view_mark(v, json_str(a, "status"));
 		sbuf_addch(&v->out, ' ');
 		view_text(v, json_str(a, "id"));
-		if (json_str(a, "status") && !strcmp(json_str(a, "status"), "in_progress"))
+		if (json_str(a, "status") && !strcmp(json_str(a, "status"), ST_IN_PROGRESS))
 			sbuf_addf(&v->out, " %d%%", (int)json_num(a, "progress", 0));
 	}
 	if (!first)

@@ -123,14 +123,14 @@ static void bar(struct grid *gr, const cJSON *r, int agent)
 	if (from < 0)
 		return;	/* not started: the label alone */
 	to = col(gr, json_str(r, "to"), gr->cells - 1);
-	if (!strcmp(status, "in_progress"))
+	if (!strcmp(status, ST_IN_PROGRESS))
 		glyph = agent ? g(gr, "\u2504", "~") : g(gr, "\u2592", "=");
-	else if (!strcmp(status, "skipped"))
+	else if (!strcmp(status, ST_SKIPPED))
 		glyph = g(gr, "\u00b7", ".");
 	else	/* completed or failed: the colour tells them apart */
 		glyph = agent ? g(gr, "\u2501", "-") : g(gr, "\u2588", "#");
 	fill(gr, from, to < from ? from : to, glyph, out_status_color(status));
-	if (!strcmp(status, "failed") && agent)
+	if (!strcmp(status, ST_FAILED) && agent)
 		fill(gr, to < from ? from : to, to < from ? from : to, g(gr, "\u2717", "X"), C_RED);
 }
 

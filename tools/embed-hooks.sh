@@ -5,7 +5,7 @@
 echo '/* Generated from hooks/ by tools/embed-hooks.sh: do not edit. */'
 echo '#include "git-session/hooks.h"'
 echo
-echo 'const struct hook_script hook_scripts[] = {'
+echo 'const struct hook_script hooks_scripts[] = {'
 for f in "$@"
 do
 	printf '\t{ "%s",\n' "$(basename "$f")"

@@ -23,12 +23,28 @@
 
 #define FORMAT_MAX_BYTES (16u * 1024 * 1024)
 
+/*
+ * The formats, each listed once, in the order detection tries them:
+ * X(ID, name). Each has its file src/format_<name>.c (the fuzz targets
+ * are made from those names) defining format_<name>.
+ */
+#define GS_FORMATS(X) X(MAESTRO, maestro) X(CCW, ccw) X(COPILOT, copilot) X(CLAUDE, claude) X(BMAD, bmad)
+
+enum format_id {
+#define GS_FORMAT_ENUM(id, name) FORMAT_##id,
+	GS_FORMATS(GS_FORMAT_ENUM)
+#undef GS_FORMAT_ENUM
+	FORMAT_COUNT
+};
+
 struct format;
 
 /* The format called name, or NULL. */
 const struct format *format_find(const char *name);
+const struct format *format_get(enum format_id id);
 const char *format_name(const struct format *f);
-/* "maestro, claude, copilot, bmad, ccw", for messages. */
+enum format_id format_id(const struct format *f);
+/* "maestro, ccw, copilot, claude, bmad", for messages. */
 const char *format_names(void);
 
 /*

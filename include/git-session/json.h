@@ -19,6 +19,12 @@
  * or with a key twice in one object.
  * On error *err gets a message the caller frees; *out stays NULL.
  */
+/*
+ * Routes cJSON's allocations through xmalloc, which aborts when memory
+ * runs out, as every other allocation does. Once, before any cJSON call.
+ */
+void json_global_init(void);
+
 int json_parse(cJSON **out, const char *buf, size_t len, size_t max, char **err);
 
 /*
@@ -44,6 +50,8 @@ char *json_print(const cJSON *v, int pretty, size_t *len);
 const char *json_str(const cJSON *obj, const char *key);
 double json_num(const cJSON *obj, const char *key, double def);
 int json_bool(const cJSON *obj, const char *key, int def);
+/* A copy of obj[key], or null when absent; the caller owns it. */
+cJSON *json_dup_or_null(const cJSON *obj, const char *key);
 
 /*
  * Stores val under key, replacing an existing member in place (so the

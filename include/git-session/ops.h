@@ -52,18 +52,18 @@
 	OP(AGENT_PROGRESS, "agent.progress", op_agent_progress, OPF_LWW, NEED(AGENTS)) \
 	OP(AGENT_DONE, "agent.done", op_agent_done, 0, NEED(AGENTS)) \
 	OP(AGENT_FAIL, "agent.fail", op_agent_fail, 0, NEED(AGENTS) | NEED(ERRORS)) \
-	OP(FILE_CREATED, "file.created", op_file_created, OPF_BY_PATH, NEED(FILES)) \
-	OP(FILE_MODIFIED, "file.modified", op_file_modified, OPF_BY_PATH, NEED(FILES)) \
-	OP(FILE_DELETED, "file.deleted", op_file_deleted, OPF_BY_PATH, NEED(FILES)) \
+	OP(FILE_CREATED, "file.created", op_file_created, OPF_BY_PATH, NEED(FILES) | NEED(AGENTS)) \
+	OP(FILE_MODIFIED, "file.modified", op_file_modified, OPF_BY_PATH, NEED(FILES) | NEED(AGENTS)) \
+	OP(FILE_DELETED, "file.deleted", op_file_deleted, OPF_BY_PATH, NEED(FILES) | NEED(AGENTS)) \
 	OP(ERROR_ADD, "error.add", op_error_add, 0, NEED(AGENTS) | NEED(ERRORS)) \
 	OP(ERROR_RESOLVE, "error.resolve", op_error_resolve, 0, NEED(ERRORS)) \
 	OP(TOKENS_ADD, "tokens.add", op_tokens_add, 0, NEED(AGENTS)) \
-	OP(DECIDE, "decide", op_decide, 0, NEED(DECISIONS)) \
+	OP(DECIDE, "decide", op_decide, 0, NEED(DECISIONS) | NEED(AGENTS)) \
 	OP(TASK_ADD, "task.add", op_task_add, 0, NEED(TASKS)) \
 	OP(TASK_DONE, "task.done", op_task_done, 0, NEED(TASKS)) \
 	OP(MILESTONE_ADD, "milestone.add", op_milestone_add, 0, NEED(MILESTONES)) \
 	OP(MILESTONE_DONE, "milestone.done", op_milestone_done, 0, NEED(MILESTONES)) \
-	OP(ARTIFACT, "artifact", op_artifact, 0, NEED(ARTIFACTS)) \
+	OP(ARTIFACT, "artifact", op_artifact, 0, NEED(ARTIFACTS) | NEED(AGENTS)) \
 	OP(HOOK_PRE_COMMIT, "hook.pre-commit", op_hook_pre_commit, OPF_BY_PATH, NEED(FILES)) \
 	OP(COMMIT_RECORD, "commit.record", op_commit_record, OPF_BY_PATH, NEED(FILES) | NEED(COMMITS)) \
 	OP(COMMIT_REWRITE, "commit.rewrite", op_commit_rewrite, 0, NEED(COMMITS)) \

@@ -67,6 +67,16 @@ enum state_split_index {
 #define NEED_NONE 0u
 #define STATE_ALL ((1u << SPLIT_COUNT) - 1)
 
+/* The fields of each kind of entry, in the order a new entry has them. */
+#define GS_PHASE_FIELDS(X) X(id) X(name) X(status) X(agents) X(parallel) X(blocked_by) \
+	X(started) X(completed) X(retry_count) X(sub_step) X(downstream_context)
+#define GS_AGENT_FIELDS(X) X(id) X(type) X(task) X(phase) X(status) X(progress) X(started) \
+	X(completed) X(result_summary) X(tokens)
+#define GS_ERROR_FIELDS(X) X(agent) X(phase) X(timestamp) X(type) X(message) X(resolution) X(resolved)
+#define GS_DECISION_FIELDS(X) X(decision) X(rationale) X(timestamp) X(agent)
+#define GS_TASK_FIELDS(X) X(id) X(title) X(status) X(created) X(completed)
+#define GS_ARTIFACT_FIELDS(X) X(path) X(created) X(agent) X(phase)
+
 /* The token totals, each a whole number; max defaults to the budget. */
 #define GS_TOKEN_KEYS(X) X(input) X(output) X(cached) X(max) X(peak) X(saved)
 

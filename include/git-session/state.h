@@ -111,6 +111,13 @@ int state_load(cJSON **out, struct state_loaded *loaded, const char *text, size_
 int state_split(char **core, size_t *len, struct gs_part **out, size_t *nout, const cJSON *state,
 		const struct state_loaded *loaded, const struct gs_part *old, size_t nold);
 
+/* The fields of each kind of entry (schema.h), NULL-terminated. */
+extern const char *const state_phase_fields[], *const state_agent_fields[], *const state_error_fields[],
+	*const state_decision_fields[], *const state_task_fields[], *const state_artifact_fields[];
+
+/* A new pending phase (name may be NULL): no agents, nothing blocking, no retries, the rest null; the caller owns it. */
+cJSON *state_new_phase(int id, const char *name);
+
 /* 0 when id is a valid session id, else -1 with *err set (caller frees). */
 int state_valid_id(const char *id, char **err);
 
