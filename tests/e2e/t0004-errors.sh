@@ -134,4 +134,35 @@ test_expect_success 'no identity at all is a clear error' '
 	)
 '
 
+test_expect_success 'each subcommand refuses the options of the others, with its own usage' '
+	git session start sub --id sub --phase A --phase B --pause-current -q &&
+	git rev-parse refs/sessions/sub >before &&
+	for args in "phase start 1 --error boom" "phase start 1 --type nonsense" "phase skip 2 --context x" \
+		"phase complete 1 --error x" "phase add X --context y" "phase step 1 s --parallel" \
+		"agent start a1 --type t --task k --summary s" "agent done a1 --task ignored" \
+		"agent done a1 --phase 9" "agent progress a1 5 --error nope" "agent fail a1 --error e --task t" \
+		"error resolve 1 --resolution r --type runtime" "error add --type runtime --message m --resolution r" \
+		"task add t --agent a" "milestone done m --phase 1" "file created x --type t"
+	do
+		test_expect_code 129 git session $args 2>err || { echo "accepted: $args"; return 1; }
+		grep "^error: unknown option" err &&
+		grep "^usage: git session $(echo "$args" | cut -d" " -f1-2) " err || return 1
+	done &&
+	git rev-parse refs/sessions/sub >after &&
+	test_cmp before after
+'
+
+test_expect_success 'user text in error lines cannot drive the terminal' '
+	esc=$(printf "\033") bel=$(printf "\007") &&
+	test_must_fail git session agent progress "$(printf "a\033]0;pwned\007")" 5 2>err &&
+	! grep "$esc" err && ! grep "$bel" err &&
+	grep "^error: unknown agent .a?]0;pwned?." err &&
+	test_must_fail git session milestone done "$(printf "x\033[31mRED")" 2>err &&
+	! grep "$esc" err && grep "x?\[31mRED" err &&
+	test_must_fail git session switch "$(printf "c1\302\233x")" 2>err &&
+	! grep "$(printf "\302\233")" err &&
+	test_must_fail git session "$(printf "st\033at")" 2>err &&
+	! grep "$esc" err && grep "st?at" err
+'
+
 test_done

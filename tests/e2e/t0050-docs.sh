@@ -159,4 +159,13 @@ test_expect_success 'the agent instructions are up to date and name only real co
 	done <named
 '
 
+test_expect_success 'every operation of the table is documented in json.md' '
+	sed -n "s/^	OP([A-Z_]*, \"\([^\"]*\)\".*/\1/p" "$top/include/git-session/ops.h" >ops &&
+	test_line_count -gt 30 ops &&
+	while read op
+	do
+		grep "\`$op\`" "$top/doc/json.md" >/dev/null || { echo "not in json.md: $op"; return 1; }
+	done <ops
+'
+
 test_done

@@ -163,7 +163,7 @@ static void test_tools_consistent(void **unused)
 	size_t n;
 	const struct mcp_tool *t = mcp_tools(&n);
 
-	assert_true(n >= 20);
+	assert_int_equal(n, 23);
 	for (size_t i = 0; i < n; i++) {
 		cJSON *d = mcp_tool_describe(&t[i]), *props = cJSON_GetObjectItem(cJSON_GetObjectItem(d, "inputSchema"), "properties");
 
@@ -192,12 +192,73 @@ static void test_tools_consistent(void **unused)
 	assert_null(mcp_tool_find(NULL));
 }
 
+/* The operation "<command>.<word>" a tool's template and choice stand for, if one exists. */
+static const struct op_info *tool_op(const struct mcp_tool *t, const char *word)
+{
+	char *cmd = xstrndup(t->argv, strcspn(t->argv, " ")), *name = xstrfmt("%s.%s", cmd, word);
+	const struct op_info *info = op_lookup(name);
+
+	free(cmd);
+	free(name);
+	return info;
+}
+
+/*
+ * The word lists of the tools are the operation table's: every choice of
+ * a subcommand argument is an operation, and every operation of a command
+ * family that has tools is reachable through one of them.
+ */
+static void test_tools_match_operations(void **unused)
+{
+	static const char *const families[] = { "phase", "agent", "file", "error", "task", "milestone", "tokens" };
+	int reached[OP_COUNT] = { 0 };
+	size_t n;
+	const struct mcp_tool *t = mcp_tools(&n);
+
+	for (size_t i = 0; i < n; i++) {
+		const struct op_info *info;
+		char *first = xstrndup(t[i].argv, strcspn(t[i].argv, "-{"));
+
+		for (const struct mcp_arg *a = t[i].args; a->name; a++) {
+			char *ref = xstrfmt("%.*s{%s}", (int)strcspn(t[i].argv, " ") + 1, t[i].argv, a->name);
+
+			if (a->choices && !strncmp(t[i].argv, ref, strlen(ref))) {	/* "phase {action}" */
+				char *words = xstrdup(a->choices), *save = NULL;
+
+				for (char *w = strtok_r(words, "|", &save); w; w = strtok_r(NULL, "|", &save)) {
+					if (!(info = tool_op(&t[i], w)))
+						fail_msg("%s: '%s %s' is no operation", t[i].name, first, w);
+					reached[info->id] = 1;
+				}
+				free(words);
+			}
+			free(ref);
+		}
+		if (strchr(first, ' ')) {	/* "phase add ...": a fixed subcommand */
+			char *w = strchr(first, ' ') + 1;
+
+			w[strcspn(w, " ")] = '\0';
+			if (*w && (info = tool_op(&t[i], w)))
+				reached[info->id] = 1;
+		}
+		free(first);
+	}
+	for (int id = 0; id < OP_COUNT; id++)
+		for (size_t f = 0; f < ARRAY_SIZE(families); f++) {
+			size_t len = strlen(families[f]);
+
+			if (!strncmp(op_info(id)->name, families[f], len) && op_info(id)->name[len] == '.' && !reached[id])
+				fail_msg("no MCP tool reaches %s", op_info(id)->name);
+		}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_parse),
 		cmocka_unit_test(test_lines),
 		cmocka_unit_test(test_negotiate),
+		cmocka_unit_test(test_tools_match_operations),
 		cmocka_unit_test(test_tool_lines),
 		cmocka_unit_test(test_tools_consistent),
 	};
