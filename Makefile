@@ -1,7 +1,7 @@
 # git-session: build, test, install, demo, bench, fuzz.
 #
 #   make                 build ./git-session
-#   make test            unit tests, end-to-end tests, and both again under ASan+UBSan
+#   make test            the layer check, unit tests, end-to-end tests, and both again under ASan+UBSan
 #   make SANITIZE=address,undefined   build with sanitizers into build/sanitize/
 #   make install         PREFIX=/usr/local DESTDIR= (binary, man page, completion)
 #   make deps            install the Debian packages the build needs
@@ -174,7 +174,12 @@ e2e: $(BUILD)/git-session
 check-sanitize:
 	$(MAKE) SANITIZE=address,undefined unit e2e
 
+# the layers of README.md's "Layout", as the build checks them
+check-layers:
+	@sh tools/check-layers.sh
+
 test: git-session
+	$(MAKE) check-layers
 	$(MAKE) unit e2e
 	$(MAKE) check-sanitize
 	$(MAKE) fuzz-smoke
@@ -203,4 +208,4 @@ uninstall:
 clean:
 	rm -rf build git-session
 
-.PHONY: FORCE all unit e2e check-sanitize test deps demo bench install uninstall clean fuzz fuzz-smoke valgrind
+.PHONY: FORCE check-layers all unit e2e check-sanitize test deps demo bench install uninstall clean fuzz fuzz-smoke valgrind

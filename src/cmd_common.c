@@ -131,26 +131,3 @@ int cmd_color(int *on, struct cmd_ctx *c, const char *when, int no_color)
 	*on = v == -1 ? isatty(1) : v;
 	return 0;
 }
-
-/* The repository, its branch and HEAD: the project a session lives in. */
-cJSON *cmd_project(gs_store *st)
-{
-	cJSON *p = cJSON_CreateObject();
-	char head[HEX_SZ], *branch = NULL, *name = store_project_name(st);
-	const char *wd = store_workdir(st);
-	char *path = xstrdup(wd ? wd : store_gitdir(st));
-	size_t n = strlen(path);
-
-	if (n > 1 && path[n - 1] == '/')
-		path[n - 1] = '\0';
-	json_set_str(p, "name", name);
-	json_set_str(p, "path", path);
-	if (store_head(&branch, head, st) == 0) {
-		json_set_str(p, "branch", branch);
-		json_set_str(p, "head", head);
-	}
-	free(branch);
-	free(name);
-	free(path);
-	return p;
-}

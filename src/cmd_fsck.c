@@ -26,12 +26,9 @@ static char *session_ref(gs_store *st, const char *id)
 	}
 	for (size_t i = 0; i < 2; i++) {
 		char *ref = xstrfmt("%s%s", prefixes[i], id), value[HEX_SZ];
-		char *file = xstrfmt("%s%s", store_commondir(st), ref);
-		int found = store_ref_exists(st, ref) || store_reflog_newest(value, st, ref) == 0 ||
-			    access(file, F_OK) == 0;
 
-		free(file);
-		if (found)
+		if (store_ref_exists(st, ref) || store_reflog_newest(value, st, ref) == 0 ||
+		    store_ref_damaged(st, ref))
 			return ref;
 		free(ref);
 	}

@@ -11,7 +11,7 @@
 #include "git-session/opts.h"
 #include "git-session/trailer.h"
 #include "git-session/util.h"
-#include "git-session/worktree.h"
+#include "git-session/store_worktree.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -82,8 +82,8 @@ static int hooks_install(const char *dir, int from_config, int force, int pre_co
 		manager_advice(manager, dir);
 		return 0;
 	}
-	if (access(dir, F_OK) < 0 && mkdir(dir, 0777) < 0)
-		return gs_error("cannot create '%s'", dir);
+	if ((error = hooks_make_dir(dir)) < 0)
+		return error;
 	for (const struct hook_script *h = hooks_scripts; h->name && !error; h++)
 		if (pre_commit || !optional_hook(h->name))
 			error = hooks_install_one(dir, h);
@@ -127,7 +127,7 @@ int cmd_hooks(int argc, const char **argv, struct cmd_ctx *c)
 	if (argc != 1 || (strcmp(argv[0], "install") && strcmp(argv[0], "uninstall") && strcmp(argv[0], "status")))
 		return cmd_exit(cmd_usage_error(hooks_usage, opts, "unknown subcommand '%s'", argv[0]));
 	sub = argv[0];
-	if ((error = worktree_hooks_dir(&dir, &from_config, c->st)) < 0)
+	if ((error = store_worktree_hooks_dir(&dir, &from_config, c->st)) < 0)
 		return EXIT_FAILED;
 	if (!strcmp(sub, "install")) {
 		error = hooks_install(dir, from_config, force, pre_commit);
@@ -214,7 +214,7 @@ static int hook_pre_commit(struct cmd_ctx *c, const char *id, const cJSON *state
 	cJSON *files = NULL, *op;
 	int error;
 
-	if ((error = worktree_staged(&files, c->st)) < 0 || !files->child) {
+	if ((error = store_worktree_staged(&files, c->st)) < 0 || !files->child) {
 		cJSON_Delete(files);
 		return error;
 	}
@@ -261,7 +261,7 @@ static int hook_post_commit(struct cmd_ctx *c, const char *id, const cJSON *stat
 	int error;
 
 	if ((error = store_head(&branch, head, c->st)) < 0 ||
-	    (error = worktree_commit(&subject, &files, c->st, head)) < 0)
+	    (error = store_worktree_commit(&subject, &files, c->st, head)) < 0)
 		goto cleanup;
 	op = op_new(OP_COMMIT_RECORD, NULL);
 	json_set_str(op_args(op), "id", head);

@@ -9,7 +9,7 @@
 #include "git-session/opts.h"
 #include "git-session/output.h"
 #include "git-session/util.h"
-#include "git-session/worktree.h"
+#include "git-session/store_worktree.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -96,7 +96,7 @@ static int add_job(struct jobs *j, struct cmd_ctx *c, const struct format *f, cJ
 	struct job job = { 0 };
 	char digest[HEX_SZ], *err = NULL, *text = NULL, *verr = NULL;
 	const char *id;
-	cJSON *imp, *project = cmd_project(c->st);
+	cJSON *imp, *project = store_project(c->st);
 	size_t len;
 	int error = GS_ERROR;
 
@@ -287,7 +287,7 @@ static int record_files(cJSON *args, struct cmd_ctx *c, struct job *job)
 			continue;
 		/* one read: a file missing here comes back "deleted", with no blob */
 		if (strcmp(status, ST_DELETED)) {
-			if ((error = worktree_record(blobs, c->st, f->string, status, 1)) < 0)
+			if ((error = store_worktree_record(blobs, c->st, f->string, status, 1)) < 0)
 				break;
 			if (!json_str(cJSON_GetObjectItemCaseSensitive(blobs, f->string), "oid")) {
 				cJSON_DeleteItemFromObjectCaseSensitive(blobs, f->string);
@@ -474,8 +474,11 @@ static int export_session(struct cmd_ctx *c, const struct format *f, const char 
 		gs_error("%s", err);
 		goto cleanup;
 	}
-	if ((error = format_print(&text, &len, f, doc, NULL)) < 0 ||
-	    (error = write_out(path, text, len)) < 0)
+	if ((error = format_print(&text, &len, f, doc, NULL)) < 0) {
+		gs_error("cannot write session '%s' as %s", id, format_name(f));
+		goto cleanup;
+	}
+	if ((error = write_out(path, text, len)) < 0)
 		goto cleanup;
 	free(text);
 	text = NULL;

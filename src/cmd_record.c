@@ -6,7 +6,7 @@
 #include "git-session/json.h"
 #include "git-session/opts.h"
 #include "git-session/util.h"
-#include "git-session/worktree.h"
+#include "git-session/store_worktree.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,17 +29,17 @@ static int checkpoint_files(cJSON *files, struct cmd_ctx *c, const char *id, int
 	if ((error = engine_load_ref(&state, &tip, c->st, ref)) < 0)
 		goto cleanup;
 	for (cJSON *f = cJSON_GetObjectItemCaseSensitive(state, "files")->child; f; f = f->next)
-		if ((error = worktree_record(files, c->st, f->string, NULL, 1)) < 0)
+		if ((error = store_worktree_record(files, c->st, f->string, NULL, 1)) < 0)
 			goto cleanup;
 	for (int i = 0; i < argc; i++) {
 		char *path = NULL;
 		const char *was;
 
-		if ((error = worktree_relpath(&path, c->st, argv[i])) < 0)
+		if ((error = store_worktree_relpath(&path, c->st, argv[i])) < 0)
 			goto cleanup;
 		was = json_str(cJSON_GetObjectItemCaseSensitive(
 				       cJSON_GetObjectItemCaseSensitive(state, "files"), path), "status");
-		error = worktree_record(files, c->st, path, was ? NULL : ST_CREATED, 0);
+		error = store_worktree_record(files, c->st, path, was ? NULL : ST_CREATED, 0);
 		free(path);
 		if (error < 0)
 			goto cleanup;

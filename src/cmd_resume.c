@@ -8,7 +8,7 @@
 #include "git-session/report.h"
 #include "git-session/util.h"
 #include "git-session/view.h"
-#include "git-session/worktree.h"
+#include "git-session/store_worktree.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -134,13 +134,13 @@ static int gather(cJSON **scan, cJSON **project, cJSON **plans, struct cmd_ctx *
 	int error;
 
 	*project = *plans = NULL;
-	if ((error = worktree_scan(scan, c->st, cJSON_GetObjectItemCaseSensitive(state, "files"))) < 0 ||
-	    (error = worktree_project(project, c->st, json_str(proj, "branch"), json_str(proj, "head"), 5)) < 0)
+	if ((error = store_worktree_scan(scan, c->st, cJSON_GetObjectItemCaseSensitive(state, "files"))) < 0 ||
+	    (error = store_worktree_project(project, c->st, json_str(proj, "branch"), json_str(proj, "head"), 5)) < 0)
 		return error;
 	*plans = cJSON_CreateObject();
 	cJSON_ArrayForEach(p, cJSON_GetObjectItemCaseSensitive(state, "plans")) {
 		char *oid = NULL;
-		if ((error = worktree_hash(&oid, c->st, json_str(p, "path") ? json_str(p, "path") : "")) < 0)
+		if ((error = store_worktree_hash(&oid, c->st, json_str(p, "path") ? json_str(p, "path") : "")) < 0)
 			return error;
 		json_set_str(*plans, json_str(p, "path"), oid);
 		free(oid);
@@ -160,7 +160,7 @@ static int diffs_for(cJSON **out, struct cmd_ctx *c, const cJSON *r)
 
 		if (strcmp(json_str(f, "kind"), ST_MODIFIED) || !json_str(f, "recorded_oid"))
 			continue;
-		if ((error = worktree_diff(&text, c->st, json_str(f, "path"), json_str(f, "recorded_oid"))) < 0)
+		if ((error = store_worktree_diff(&text, c->st, json_str(f, "path"), json_str(f, "recorded_oid"))) < 0)
 			break;
 		json_set_str(*out, json_str(f, "path"), text);
 		free(text);

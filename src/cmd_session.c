@@ -7,7 +7,7 @@
 #include "git-session/opts.h"
 #include "git-session/output.h"
 #include "git-session/util.h"
-#include "git-session/worktree.h"
+#include "git-session/store_worktree.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -91,8 +91,8 @@ static int add_plans(cJSON *args, struct cmd_ctx *c, const struct strlist *plans
 		char *path = NULL;
 		cJSON *p;
 
-		if ((error = worktree_relpath(&path, c->st, plans->v[i])) < 0 ||
-		    (error = worktree_record(scratch, c->st, path, NULL, 0)) < 0) {
+		if ((error = store_worktree_relpath(&path, c->st, plans->v[i])) < 0 ||
+		    (error = store_worktree_record(scratch, c->st, path, NULL, 0)) < 0) {
 			free(path);
 			break;
 		}
@@ -164,7 +164,7 @@ int cmd_start(int argc, const char **argv, struct cmd_ctx *c)
 	json_set_str(args, "goal", goal);
 	json_set_str(args, "mode", mode);
 	json_set_num(args, "budget", (double)budget);
-	json_set(args, "project", cmd_project(c->st));
+	json_set(args, "project", store_project(c->st));
 	for (size_t i = 0; i < phases.n; i++)
 		cJSON_AddItemToArray(json_arr(args, "phases"), cJSON_CreateString(phases.v[i]));
 	if ((error = add_plans(args, c, &plans)) < 0)

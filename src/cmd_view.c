@@ -83,8 +83,13 @@ int cmd_show(int argc, const char **argv, struct cmd_ctx *c)
 		goto cleanup;
 	pager_start(c);
 	if (yaml) {
-		if ((error = yaml_emit(&text, NULL, state)) < 0)
+		char *err = NULL;
+
+		if ((error = yaml_emit(&text, NULL, state, &err)) < 0) {
+			gs_error("%s", err);
+			free(err);
 			goto cleanup;
+		}
 		fputs(text, stdout);
 		goto cleanup;
 	}
@@ -161,22 +166,18 @@ static void list_one(cJSON *out, const struct list_entry *e, const char *id, int
 	}
 }
 
-static char *list_cache_path(gs_store *st)
-{
-	return xstrfmt("%ssession-list-cache", store_commondir(st));
-}
+#define LIST_CACHE_FILE "session-list-cache"
 
 /* The cache as the last list left it; empty when there is none, or it is not as written. */
 static void list_cache_load(struct list_cache *cache, gs_store *st)
 {
-	char *path = list_cache_path(st), *text = NULL;
+	char *text = NULL;
 	size_t len;
 
 	memset(cache, 0, sizeof(*cache));
-	if (access(path, R_OK) == 0 && gs_read_file(&text, &len, path, 256u << 20) == 0)
+	if (store_file_read(&text, &len, st, LIST_CACHE_FILE, 256u << 20) == 0)
 		list_cache_parse(cache, text, len);
 	free(text);
-	free(path);
 }
 
 /* Writes back the entries this list used and those it read afresh: the tips of now. */
@@ -184,7 +185,7 @@ static void list_cache_save(gs_store *st, const struct list_cache *cache, const 
 			    const struct list_cache *fresh)
 {
 	struct list_cache now = { xcalloc(cache->n + fresh->n + 1, sizeof(*now.v)), 0, 0 };
-	char *path = list_cache_path(st), *text;
+	char *text;
 	size_t len;
 
 	for (size_t i = 0; i < cache->n; i++)	/* copies that share the strings: only now.v is freed */
@@ -194,10 +195,8 @@ static void list_cache_save(gs_store *st, const struct list_cache *cache, const 
 	now.n += fresh->n;
 	list_cache_sort(&now);
 	text = list_cache_format(&now, &len);
-	if (access(store_commondir(st), W_OK) == 0)
-		gs_write_file(path, text, len, 0644);
+	store_file_write(st, LIST_CACHE_FILE, text, len);
 	free(text);
-	free(path);
 	free(now.v);
 }
 

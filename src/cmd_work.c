@@ -7,7 +7,7 @@
 #include "git-session/json.h"
 #include "git-session/opts.h"
 #include "git-session/util.h"
-#include "git-session/worktree.h"
+#include "git-session/store_worktree.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -391,11 +391,11 @@ static int file_record(int argc, const char **argv, struct cmd_ctx *c, enum op_i
 	for (int i = 0; i < argc && !error; i++) {
 		char *path = NULL;
 
-		if ((error = worktree_relpath(&path, c->st, argv[i])) == 0) {
+		if ((error = store_worktree_relpath(&path, c->st, argv[i])) == 0) {
 			if (id == OP_FILE_DELETED)
 				json_set_str(json_set(files, path, cJSON_CreateObject()), "status", ST_DELETED);
 			else
-				error = worktree_record(files, c->st, path,
+				error = store_worktree_record(files, c->st, path,
 							id == OP_FILE_CREATED ? ST_CREATED : ST_MODIFIED, 0);
 		}
 		free(path);
@@ -658,7 +658,7 @@ int cmd_artifact(int argc, const char **argv, struct cmd_ctx *c)
 		error = cmd_usage_error(usage, opts, "%s", argc ? "too many arguments" : "which path?");
 		goto cleanup;
 	}
-	if ((error = worktree_relpath(&path, c->st, argv[0])) < 0 ||
+	if ((error = store_worktree_relpath(&path, c->st, argv[0])) < 0 ||
 	    (phase && (error = num_arg(op_args(op), "phase", phase, "--phase")) < 0))
 		goto cleanup;
 	json_set_str(op_args(op), "path", path);

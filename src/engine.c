@@ -187,19 +187,12 @@ int engine_find(char **refname, gs_store *st, const char *id)
 	*refname = engine_refname(id);
 	if (store_ref_exists(st, *refname))
 		return 0;
-	{
-		/* there, but unreadable: say so, rather than "no such session" */
-		char *file = xstrfmt("%s%s", store_commondir(st), *refname);
-		int damaged = access(file, F_OK) == 0;
-
-		free(file);
-		if (damaged) {
-			gs_error("the ref of session '%s' is damaged", id);
-			gs_hint("run 'git session fsck --repair %s' to recover it from its reflog", id);
-			free(*refname);
-			*refname = NULL;
-			return GS_ERROR;
-		}
+	if (store_ref_damaged(st, *refname)) {	/* there, but unreadable: not "no such session" */
+		gs_error("the ref of session '%s' is damaged", id);
+		gs_hint("run 'git session fsck --repair %s' to recover it from its reflog", id);
+		free(*refname);
+		*refname = NULL;
+		return GS_ERROR;
 	}
 	free(*refname);
 	*refname = NULL;

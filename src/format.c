@@ -376,5 +376,9 @@ int fmt_print_json(char **out, size_t *len, const cJSON *v)
 
 int fmt_print_yaml(char **out, size_t *len, const cJSON *v)
 {
-	return yaml_emit(out, len, v);
+	char *err = NULL;
+	int error = yaml_emit(out, len, v, &err);
+
+	free(err);
+	return error;
 }

@@ -299,13 +299,15 @@ static cJSON *from_state(const cJSON *state)
 static int print(char **out, size_t *len, const cJSON *doc, const char *part)
 {
 	struct sbuf sb = SBUF_INIT;
-	char *fm = NULL;
+	char *fm = NULL, *err = NULL;
 	size_t n;
 
 	if (part)
 		return 0;
-	if (yaml_emit(&fm, &n, cJSON_GetObjectItemCaseSensitive(doc, "front_matter")) < 0)
+	if (yaml_emit(&fm, &n, cJSON_GetObjectItemCaseSensitive(doc, "front_matter"), &err) < 0) {
+		free(err);
 		return GS_ERROR;
+	}
 	sbuf_adds(&sb, "---\n");
 	sbuf_add(&sb, fm, n);
 	sbuf_adds(&sb, "---\n");

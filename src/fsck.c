@@ -120,8 +120,8 @@ int fsck_session(struct fsck_report *r, gs_store *st, const char *refname)
 	return 0;
 }
 
-/* Where damaged objects go: <git dir>/session-quarantine/<time>-<id>; caller frees. */
-static char *quarantine_dir(gs_store *st, const char *refname)
+/* Where damaged objects go, in the git directory: session-quarantine/<time>-<id>; caller frees. */
+static char *quarantine_dir(const char *refname)
 {
 	char stamp[32];
 	time_t now = time(NULL);
@@ -129,8 +129,7 @@ static char *quarantine_dir(gs_store *st, const char *refname)
 
 	gmtime_r(&now, &tm);
 	strftime(stamp, sizeof(stamp), "%Y%m%dT%H%M%SZ", &tm);
-	return xstrfmt("%ssession-quarantine/%s-%s", store_commondir(st), stamp,
-		       strrchr(refname, '/') + 1);
+	return xstrfmt("session-quarantine/%s-%s", stamp, strrchr(refname, '/') + 1);
 }
 
 /* Moves what fsck found damaged into the quarantine, and out of the reflog. */
@@ -197,7 +196,7 @@ int fsck_rollback(char out[HEX_SZ], struct engine *e, struct fsck_report *r, con
 	const char *target = to ? to : r->last_good;
 	/* keep the history when the tip can be read; build on the target when it cannot */
 	const char *parent = r->bad ? target : r->tip;
-	char *dir = quarantine_dir(e->st, r->refname), *logmsg;
+	char *dir = quarantine_dir(r->refname), *logmsg;
 	int error;
 
 	if (!*target)

@@ -37,6 +37,13 @@ static char *head_of(const char *path)
 	return buf;
 }
 
+int hooks_make_dir(const char *dir)
+{
+	if (access(dir, F_OK) < 0 && mkdir(dir, 0777) < 0)
+		return gs_error("cannot create '%s': %s", dir, strerror(errno));
+	return 0;
+}
+
 enum hook_state hooks_state(const char *dir, const char *name, const char **manager)
 {
 	char *path = hook_path(dir, name, NULL), *saved = hook_path(dir, name, HOOK_SAVED_SUFFIX);

@@ -4,6 +4,7 @@
  * SESSION_HEAD. The only code, with store_ident.c, that calls libgit2.
  */
 #include "store-internal.h"
+#include "git-session/json.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -936,7 +937,7 @@ int store_head(char **branch, char head[HEX_SZ], gs_store *st)
 	return 0;
 }
 
-char *store_project_name(gs_store *st)
+static char *project_name(gs_store *st)
 {
 	const char *dir = store_workdir(st);
 	char *copy, *base, *end;
@@ -953,6 +954,28 @@ char *store_project_name(gs_store *st)
 	base = xstrdup(base ? base + 1 : copy);
 	free(copy);
 	return base;
+}
+
+cJSON *store_project(gs_store *st)
+{
+	cJSON *p = cJSON_CreateObject();
+	char head[HEX_SZ], *branch = NULL, *name = project_name(st);
+	const char *wd = store_workdir(st);
+	char *path = xstrdup(wd ? wd : store_gitdir(st));
+	size_t n = strlen(path);
+
+	if (n > 1 && path[n - 1] == '/')
+		path[n - 1] = '\0';
+	json_set_str(p, "name", name);
+	json_set_str(p, "path", path);
+	if (store_head(&branch, head, st) == 0) {
+		json_set_str(p, "branch", branch);
+		json_set_str(p, "head", head);
+	}
+	free(branch);
+	free(name);
+	free(path);
+	return p;
 }
 
 int store_merging(gs_store *st)

@@ -227,10 +227,10 @@ static int make_dirs(const char *path)
 	return error;
 }
 
-int store_quarantine(gs_store *st, const char *oid, const char *dir)
+int store_quarantine(gs_store *st, const char *oid, const char *name)
 {
 	char *from = xstrfmt("%sobjects/%.2s/%s", store_commondir(st), oid, oid + 2);
-	char *sub = xstrfmt("%s/objects/%.2s", dir, oid);
+	char *sub = xstrfmt("%s%s/objects/%.2s", store_commondir(st), name, oid);
 	char *to = xstrfmt("%s/%s", sub, oid + 2);
 	int error = 0;
 
@@ -267,6 +267,33 @@ int store_reflog_drop(gs_store *st, const char *refname, char *const *oids, size
 	return error;
 }
 
+int store_file_read(char **text, size_t *len, gs_store *st, const char *name, size_t max)
+{
+	char *path = xstrfmt("%s%s", store_commondir(st), name);
+	int error = access(path, R_OK) == 0 ? gs_read_file(text, len, path, max) : GS_ENOTFOUND;
+
+	free(path);
+	return error;
+}
+
+int store_file_write(gs_store *st, const char *name, const char *text, size_t len)
+{
+	char *path = xstrfmt("%s%s", store_commondir(st), name);
+	int error = access(store_commondir(st), W_OK) == 0 ? gs_write_file(path, text, len, 0644) : GS_ERROR;
+
+	free(path);
+	return error;
+}
+
+int store_ref_damaged(gs_store *st, const char *refname)
+{
+	char *path = xstrfmt("%s%s", store_commondir(st), refname), value[HEX_SZ];
+	int damaged = store_ref_value(value, st, refname) < 0 && access(path, F_OK) == 0;
+
+	free(path);
+	return damaged;
+}
+
 int store_force_ref(gs_store *st, const char *refname, const char *new_hex, const char *logmsg,
 		    const char *quarantine)
 {
@@ -281,7 +308,7 @@ int store_force_ref(gs_store *st, const char *refname, const char *new_hex, cons
 	}
 	/* libgit2 refuses to touch a garbage ref file: keep it in the quarantine */
 	if (store_ref_value(value, st, refname) < 0 && access(path, F_OK) == 0) {
-		char *aside = xstrfmt("%s/%s", quarantine, refname);
+		char *aside = xstrfmt("%s%s/%s", store_commondir(st), quarantine, refname);
 		char *dir = xstrdup(aside);
 
 		*strrchr(dir, '/') = '\0';

@@ -10,7 +10,7 @@
 #include "git-session/sync.h"
 #include "git-session/json.h"
 #include "git-session/util.h"
-#include "git-session/worktree.h"
+#include "git-session/store_worktree.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,7 +31,7 @@ int sync_fetch(struct engine *e, const char *remote)
 
 	if (!url)
 		error = gs_error("no such remote: '%s' (see git remote -v)", remote);
-	else if (worktree_git_rc(&out, e->st, args) != 0)
+	else if (store_worktree_git_rc(&out, e->st, args) != 0)
 		error = gs_error("cannot fetch sessions from '%s'", remote);
 	sbuf_release(&out);
 	free(url_key);
@@ -487,7 +487,7 @@ int sync_push(cJSON *report, struct engine *e, const struct sync_opts *o)
 			/* only the last attempt's outcome is reported */
 			cJSON_Delete(report->child);
 			report->child = NULL;
-			rc = worktree_git_rc(&out, e->st, args);
+			rc = store_worktree_git_rc(&out, e->st, args);
 			error = push_result(report, out.buf ? out.buf : "", &retry);
 			if (!error && rc != 0 && !retry)
 				error = gs_error("cannot push sessions to '%s'", o->remote);

@@ -62,7 +62,7 @@ static int emit_value(yaml_emitter_t *em, const cJSON *v)
 	}
 }
 
-int yaml_emit(char **out, size_t *len, const cJSON *v)
+int yaml_emit(char **out, size_t *len, const cJSON *v, char **err)
 {
 	struct sbuf sb = SBUF_INIT;
 	yaml_emitter_t em;
@@ -70,8 +70,11 @@ int yaml_emit(char **out, size_t *len, const cJSON *v)
 	int error = GS_ERROR;
 
 	*out = NULL;
-	if (!yaml_emitter_initialize(&em))
-		return gs_error("cannot start the YAML emitter");
+	*err = NULL;
+	if (!yaml_emitter_initialize(&em)) {
+		*err = xstrdup("cannot start the YAML emitter");
+		return GS_ERROR;
+	}
 	yaml_emitter_set_output(&em, write_handler, &sb);
 	yaml_emitter_set_unicode(&em, 1);
 	yaml_emitter_set_width(&em, -1);
@@ -80,7 +83,7 @@ int yaml_emit(char **out, size_t *len, const cJSON *v)
 	    emit_value(&em, v) < 0 ||
 	    !yaml_document_end_event_initialize(&ev, 1) || !yaml_emitter_emit(&em, &ev) ||
 	    !yaml_stream_end_event_initialize(&ev) || !yaml_emitter_emit(&em, &ev)) {
-		gs_error("cannot write YAML: %s", em.problem ? em.problem : "unknown problem");
+		*err = xstrfmt("cannot write YAML: %s", em.problem ? em.problem : "unknown problem");
 		goto cleanup;
 	}
 	*out = sbuf_detach(&sb, len);

@@ -61,8 +61,6 @@ int cmd_resolve_rev(char **out, struct cmd_ctx *c, const char *rev);
  * then color.session, then color.ui, then whether stdout is a terminal.
  */
 int cmd_color(int *on, struct cmd_ctx *c, const char *when, int no_color);
-/* {name, path, branch, head} of the repository, for a new session. */
-cJSON *cmd_project(gs_store *st);
 /* Refuses extra arguments: "too many arguments" and usage. */
 int cmd_no_more_args(int argc, int max, const char *const *usage);
 

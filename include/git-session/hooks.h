@@ -31,6 +31,8 @@ enum hook_state {
 /* The state of hook name in dir; *manager names the manager when HOOK_MANAGED. */
 enum hook_state hooks_state(const char *dir, const char *name, const char **manager);
 
+/* Creates the hooks directory dir when it is not there. */
+int hooks_make_dir(const char *dir);
 /* Installs (or refreshes) our script for one hook, keeping a foreign one. */
 int hooks_install_one(const char *dir, const struct hook_script *h);
 /* Removes our script and puts back the hook it kept, byte for byte. */

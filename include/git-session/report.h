@@ -27,7 +27,7 @@ cJSON *report_timeline(const cJSON *state);
 /*
  * The resume brief: the status report, plus what is done, in progress and
  * pending, and what changed behind the session's back. scan is
- * worktree_scan()'s facts for the manifest, project worktree_project()'s,
+ * store_worktree_scan()'s facts for the manifest, project store_worktree_project()'s,
  * plans_now maps each plan path to its blob id now (or null).
  */
 cJSON *report_resume(const cJSON *state, const cJSON *scan, const cJSON *project,

@@ -144,8 +144,11 @@ int store_merging(gs_store *st);
 /* The blob id git would give buf (nothing is written). */
 int store_hash(char out[HEX_SZ], const char *buf, size_t len);
 
-/* The repository's name: the working tree's (or git dir's) base name. */
-char *store_project_name(gs_store *st);
+/*
+ * The project a session lives in: {name (the working tree's, or git
+ * dir's, base name), path, branch, head}; the caller owns it.
+ */
+cJSON *store_project(gs_store *st);
 
 #endif
 
@@ -178,13 +181,26 @@ int store_reflog_newest(char out[HEX_SZ], gs_store *st, const char *refname);
 int store_reflog_has(gs_store *st, const char *refname, const char *commit);
 /* The reflog's entry before the one that set commit: GS_ENOTFOUND when there is none. */
 int store_reflog_before(char out[HEX_SZ], gs_store *st, const char *refname, const char *commit);
-/* Moves a loose object out of the object store, into dir; GS_ENOTFOUND if it is not loose. */
-int store_quarantine(gs_store *st, const char *oid, const char *dir);
+/*
+ * Moves a loose object out of the object store, into the folder name of
+ * the git directory; GS_ENOTFOUND if it is not loose.
+ */
+int store_quarantine(gs_store *st, const char *oid, const char *name);
+/*
+ * A file of git-session's own in the git directory (name relative to it,
+ * "session-list-cache"): read whole (GS_ENOTFOUND when there is none;
+ * *text the caller frees), or replaced whole; a read-only git directory
+ * is GS_ERROR, silently: such files are caches.
+ */
+int store_file_read(char **text, size_t *len, gs_store *st, const char *name, size_t max);
+int store_file_write(gs_store *st, const char *name, const char *text, size_t len);
+/* Whether refname's file is there but cannot be read as a ref (1), or not (0). */
+int store_ref_damaged(gs_store *st, const char *refname);
 /* Drops reflog entries whose new value is one of oids. */
 int store_reflog_drop(gs_store *st, const char *refname, char *const *oids, size_t n);
 /*
  * Sets refname whatever it holds, with a reflog entry. A garbage ref file
- * is moved into the quarantine directory first.
+ * is moved first into quarantine, a folder of the git directory.
  */
 int store_force_ref(gs_store *st, const char *refname, const char *new_hex, const char *logmsg,
 		    const char *quarantine);

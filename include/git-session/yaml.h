@@ -9,7 +9,7 @@
 #include <cjson/cJSON.h>
 
 /* Emits v as a YAML document; the caller frees *out. */
-int yaml_emit(char **out, size_t *len, const cJSON *v);
+int yaml_emit(char **out, size_t *len, const cJSON *v, char **err);
 
 /*
  * Parses the first YAML document of buf (len bytes) into JSON: plain

@@ -1,10 +1,10 @@
 /*
- * worktree.h - the working tree side of the manifest: turning what a user
- * typed into a repository-relative path, and hashing files into blobs.
- * Part of the store layer (it writes blobs through libgit2).
+ * store_worktree.h - the working tree side of the store: turning what a
+ * user typed into a repository-relative path, hashing files into blobs,
+ * comparing trees and running git where libgit2 falls short.
  */
-#ifndef GIT_SESSION_WORKTREE_H
-#define GIT_SESSION_WORKTREE_H
+#ifndef GIT_SESSION_STORE_WORKTREE_H
+#define GIT_SESSION_STORE_WORKTREE_H
 
 #include <time.h>
 #include <cjson/cJSON.h>
@@ -17,7 +17,7 @@
  * path relative to the top of the working tree. Refuses paths outside
  * it and paths into .git. The caller frees *out.
  */
-int worktree_relpath(char **out, gs_store *st, const char *arg);
+int store_worktree_relpath(char **out, gs_store *st, const char *arg);
 
 /*
  * Hashes the working tree's path into a blob (git's filters applied) and
@@ -26,7 +26,7 @@ int worktree_relpath(char **out, gs_store *st, const char *arg);
  * A missing file is added with status "deleted" and no oid when
  * allow_missing, else refused. status NULL: "modified".
  */
-int worktree_record(cJSON *files, gs_store *st, const char *path, const char *status,
+int store_worktree_record(cJSON *files, gs_store *st, const char *path, const char *status,
 		    int allow_missing);
 
 /*
@@ -41,10 +41,10 @@ int worktree_record(cJSON *files, gs_store *st, const char *path, const char *st
  * Reads only the manifest's paths: cost follows the manifest, not the
  * repository. The caller frees *out.
  */
-int worktree_scan(cJSON **out, gs_store *st, const cJSON *manifest);
+int store_worktree_scan(cJSON **out, gs_store *st, const cJSON *manifest);
 
 /* The blob id of the file at path now, or NULL when it is missing; caller frees. */
-int worktree_hash(char **out, gs_store *st, const char *path);
+int store_worktree_hash(char **out, gs_store *st, const char *path);
 
 /*
  * Where the project stands against what a checkpoint recorded: {
@@ -53,7 +53,7 @@ int worktree_hash(char **out, gs_store *st, const char *path);
  *            "commits": [{"id", "subject"}] (at most max), "descends"} }.
  * The caller frees *out.
  */
-int worktree_project(cJSON **out, gs_store *st, const char *recorded_branch,
+int store_worktree_project(cJSON **out, gs_store *st, const char *recorded_branch,
 		     const char *recorded_head, int max);
 
 /*
@@ -62,32 +62,32 @@ int worktree_project(cJSON **out, gs_store *st, const char *recorded_branch,
  * (`git diff --cached --raw`): it honours GIT_INDEX_FILE and its
  * cache-tree, where reading a large index with libgit2 costs O(index).
  */
-int worktree_staged(cJSON **out, gs_store *st);
+int store_worktree_staged(cJSON **out, gs_store *st);
 
 /*
  * Runs git (args[0] is "git") in the working tree, or the git directory
  * of a bare repository, collecting its standard output; its standard
  * error is the user's. An error when git fails.
  */
-int worktree_run_git(struct sbuf *out, gs_store *st, const char *const *args);
+int store_worktree_run_git(struct sbuf *out, gs_store *st, const char *const *args);
 /* The same, quietly: git's exit code, or negative when it could not run. */
-int worktree_git_rc(struct sbuf *out, gs_store *st, const char *const *args);
+int store_worktree_git_rc(struct sbuf *out, gs_store *st, const char *const *args);
 
 /*
  * Commit oid's first message line, and the files it changes against its
- * first parent (all of them for a root commit), as worktree_staged gives
+ * first parent (all of them for a root commit), as store_worktree_staged gives
  * them: what the index staged for that commit. The caller frees both.
  */
-int worktree_commit(char **subject, cJSON **files, gs_store *st, const char *oid);
+int store_worktree_commit(char **subject, cJSON **files, gs_store *st, const char *oid);
 
 /*
  * Where hooks go: core.hooksPath (relative to the top of the working
  * tree) when set, else the common git dir's hooks/. *from_config says
  * which. The caller frees *out.
  */
-int worktree_hooks_dir(char **out, int *from_config, gs_store *st);
+int store_worktree_hooks_dir(char **out, int *from_config, gs_store *st);
 
 /* A unified diff of the recorded blob against the file now; caller frees. */
-int worktree_diff(char **out, gs_store *st, const char *path, const char *recorded_oid);
+int store_worktree_diff(char **out, gs_store *st, const char *path, const char *recorded_oid);
 
 #endif

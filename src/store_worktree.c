@@ -1,7 +1,8 @@
 /*
- * worktree.c - repository-relative paths and blobs of working tree files.
+ * store_worktree.c - repository-relative paths and blobs of working tree
+ * files, tree comparisons, and git run as a process. Store layer: libgit2.
  */
-#include "git-session/worktree.h"
+#include "git-session/store_worktree.h"
 #include "git-session/json.h"
 #include "git-session/util.h"
 #include "store-internal.h"
@@ -51,7 +52,7 @@ static char *lexical_normalize(const char *abs)
 	return sbuf_detach(&sb, NULL);
 }
 
-int worktree_relpath(char **out, gs_store *st, const char *arg)
+int store_worktree_relpath(char **out, gs_store *st, const char *arg)
 {
 	const char *wd = store_workdir(st);
 	char cwd[PATH_MAX], *abs, *norm, *rel;
@@ -97,7 +98,7 @@ static double mtime_ms(const struct stat *s)
 	return (double)s->st_mtim.tv_sec * 1e3 + (double)(s->st_mtim.tv_nsec / 1000000);
 }
 
-int worktree_record(cJSON *files, gs_store *st, const char *path, const char *status,
+int store_worktree_record(cJSON *files, gs_store *st, const char *path, const char *status,
 		    int allow_missing)
 {
 	char *full = xstrfmt("%s%s", store_workdir(st), path);
@@ -244,7 +245,7 @@ static void scan_one(cJSON *f, gs_store *st, struct head_cursor *hc, const char 
 	free(full);
 }
 
-int worktree_scan(cJSON **out, gs_store *st, const cJSON *manifest)
+int store_worktree_scan(cJSON **out, gs_store *st, const cJSON *manifest)
 {
 	struct head_cursor hc = { NULL, NULL, SBUF_INIT };
 	git_object *obj = NULL;
@@ -272,7 +273,7 @@ int worktree_scan(cJSON **out, gs_store *st, const cJSON *manifest)
 	return 0;
 }
 
-int worktree_hash(char **out, gs_store *st, const char *path)
+int store_worktree_hash(char **out, gs_store *st, const char *path)
 {
 	char *full = xstrfmt("%s%s", store_workdir(st), path), hex[HEX_SZ];
 	struct stat s;
@@ -323,7 +324,7 @@ done:
 	return arr;
 }
 
-int worktree_project(cJSON **out, gs_store *st, const char *recorded_branch,
+int store_worktree_project(cJSON **out, gs_store *st, const char *recorded_branch,
 		     const char *recorded_head, int max)
 {
 	cJSON *branch, *head;
@@ -361,7 +362,7 @@ int worktree_project(cJSON **out, gs_store *st, const char *recorded_branch,
 	return 0;
 }
 
-int worktree_diff(char **out, gs_store *st, const char *path, const char *recorded_oid)
+int store_worktree_diff(char **out, gs_store *st, const char *path, const char *recorded_oid)
 {
 	git_diff_options opts = GIT_DIFF_OPTIONS_INIT;
 	char *full = xstrfmt("%s%s", store_workdir(st), path), *buf = NULL;
@@ -396,16 +397,16 @@ cleanup:
 }
 
 /* Runs git with args in the working tree; its standard output into out. */
-int worktree_run_git(struct sbuf *out, gs_store *st, const char *const *args)
+int store_worktree_run_git(struct sbuf *out, gs_store *st, const char *const *args)
 {
-	int rc = worktree_git_rc(out, st, args);
+	int rc = store_worktree_git_rc(out, st, args);
 
 	if (rc > 0)
 		gs_error("'git %s' failed", args[1]);
 	return rc ? GS_ERROR : 0;
 }
 
-int worktree_git_rc(struct sbuf *out, gs_store *st, const char *const *args)
+int store_worktree_git_rc(struct sbuf *out, gs_store *st, const char *const *args)
 {
 	posix_spawn_file_actions_t fa;
 	int fds[2], status, error = GS_ERROR;
@@ -443,7 +444,7 @@ cleanup:
 	return error;
 }
 
-int worktree_staged(cJSON **out, gs_store *st)
+int store_worktree_staged(cJSON **out, gs_store *st)
 {
 	static const char *const args[] = {
 		"git", "diff", "--cached", "--raw", "-z", "--no-renames", "--no-abbrev", "--no-ext-diff", NULL,
@@ -455,7 +456,7 @@ int worktree_staged(cJSON **out, gs_store *st)
 	*out = NULL;
 	if (!store_workdir(st))
 		return gs_error("this operation must be run in a work tree");
-	if ((error = worktree_run_git(&raw, st, args)) < 0)
+	if ((error = store_worktree_run_git(&raw, st, args)) < 0)
 		goto cleanup;
 	*out = cJSON_CreateObject();
 	/* records: ":<mode> <mode> <oid> <oid> <status>\0<path>\0" */
@@ -570,7 +571,7 @@ static int diff_trees(cJSON *files, git_repository *repo, struct sbuf *path,
 	return error;
 }
 
-int worktree_commit(char **subject, cJSON **files, gs_store *st, const char *oid)
+int store_worktree_commit(char **subject, cJSON **files, gs_store *st, const char *oid)
 {
 	git_commit *c = NULL, *parent = NULL;
 	git_tree *tree = NULL, *old = NULL;
@@ -602,7 +603,7 @@ cleanup:
 	return error;
 }
 
-int worktree_hooks_dir(char **out, int *from_config, gs_store *st)
+int store_worktree_hooks_dir(char **out, int *from_config, gs_store *st)
 {
 	git_buf buf = GIT_BUF_INIT;
 	const char *wd = store_workdir(st);
