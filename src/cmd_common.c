@@ -8,6 +8,7 @@
 #include "git-session/output.h"
 #include "git-session/util.h"
 
+#include <ctype.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -84,6 +85,38 @@ int cmd_write(struct engine_result *res, struct cmd_ctx *c, const char *id, cJSO
 		*res = r;
 	else
 		engine_result_clear(&r);
+	return 0;
+}
+
+int cmd_resolve_rev(char **out, struct cmd_ctx *c, const char *rev)
+{
+	size_t n = 0;
+	char *id = NULL, *ref;
+	int error;
+
+	*out = NULL;
+	if (!rev || !strncmp(rev, SESSION_HEAD, strlen(SESSION_HEAD))) {
+		if ((error = engine_active(&id, c->st)) < 0)
+			return error;
+		*out = xstrfmt("%s%s%s", SESSIONS_PREFIX, id, rev ? rev + strlen(SESSION_HEAD) : "");
+		free(id);
+		return 0;
+	}
+	while (rev[n] && (isalnum((unsigned char)rev[n]) || strchr("._-", rev[n])))
+		n++;
+	id = xstrndup(rev, n);
+	for (const char *const *p = (const char *const[]){ SESSIONS_PREFIX, ARCHIVE_PREFIX, NULL }; *p; p++) {
+		ref = xstrfmt("%s%s", *p, id);
+		if (n && store_ref_exists(c->st, ref)) {
+			*out = xstrfmt("%s%s", ref, rev + n);
+			free(ref);
+			break;
+		}
+		free(ref);
+	}
+	free(id);
+	if (!*out)
+		*out = xstrdup(rev);
 	return 0;
 }
 

@@ -131,10 +131,7 @@ static int add_job(struct jobs *j, struct cmd_ctx *c, const struct format *f, cJ
 	job.active = job.active || active;
 	job.archived = in_archive(source);
 	job.source = xstrdup(source);
-	if (j->n == j->alloc) {
-		j->alloc = j->alloc ? 2 * j->alloc : 4;
-		j->v = xrealloc(j->v, j->alloc * sizeof(*j->v));
-	}
+	ALLOC_GROW(j->v, j->n + 1, j->alloc);
 	j->v[j->n++] = job;
 	memset(&job, 0, sizeof(job));
 	error = 0;

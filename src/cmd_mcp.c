@@ -38,7 +38,7 @@ struct server {
 	int initialized;
 	int closed;		/* the client stopped reading */
 	struct watch *watch;
-	size_t nwatch;
+	size_t nwatch, awatch;
 	struct sbuf line;
 	int too_long;		/* discarding the rest of a line past MCP_MESSAGE_MAX */
 };
@@ -358,7 +358,7 @@ static char *subscribe(struct server *s, const cJSON *id, const char *uri, int o
 	for (i = 0; i < s->nwatch && strcmp(s->watch[i].uri, uri); i++)
 		;
 	if (on && i == s->nwatch) {
-		s->watch = xrealloc(s->watch, (s->nwatch + 1) * sizeof(*s->watch));
+		ALLOC_GROW(s->watch, s->nwatch + 1, s->awatch);
 		s->watch[s->nwatch].uri = xstrdup(uri);
 		s->watch[s->nwatch++].seen = looked_at(s, uri);
 	} else if (!on && i < s->nwatch) {

@@ -17,42 +17,6 @@
 #include <string.h>
 #include <unistd.h>
 
-/*
- * A revision as git understands it, with session ids and SESSION_HEAD
- * spelled out: "<id>~2" -> "refs/sessions/<id>~2". The caller frees it.
- */
-int cmd_resolve_rev(char **out, struct cmd_ctx *c, const char *rev)
-{
-	size_t n = 0;
-	char *id = NULL, *ref;
-	int error;
-
-	*out = NULL;
-	if (!rev || !strncmp(rev, SESSION_HEAD, strlen(SESSION_HEAD))) {
-		if ((error = engine_active(&id, c->st)) < 0)
-			return error;
-		*out = xstrfmt("%s%s%s", SESSIONS_PREFIX, id, rev ? rev + strlen(SESSION_HEAD) : "");
-		free(id);
-		return 0;
-	}
-	while (rev[n] && (isalnum((unsigned char)rev[n]) || strchr("._-", rev[n])))
-		n++;
-	id = xstrndup(rev, n);
-	for (const char *const *p = (const char *const[]){ SESSIONS_PREFIX, ARCHIVE_PREFIX, NULL }; *p; p++) {
-		ref = xstrfmt("%s%s", *p, id);
-		if (n && store_ref_exists(c->st, ref)) {
-			*out = xstrfmt("%s%s", ref, rev + n);
-			free(ref);
-			break;
-		}
-		free(ref);
-	}
-	free(id);
-	if (!*out)
-		*out = xstrdup(rev);
-	return 0;
-}
-
 static const char *const show_usage[] = { "git session show [<rev>] [--json | --yaml]", NULL };
 
 int cmd_show(int argc, const char **argv, struct cmd_ctx *c)
@@ -204,8 +168,8 @@ int cmd_list(int argc, const char **argv, struct cmd_ctx *c)
 {
 	static const char *const usage[] = { "git session list [--all] [--json]", NULL };
 	int all = 0, json = 0, error, width = 0;
-	char **ids = NULL, **arch = NULL, *active = NULL;
-	const char **tips = NULL, **atips = NULL;
+	struct store_ref_entry *live = NULL, *arch = NULL;
+	char *active = NULL;
 	struct list_cache cache = { 0 }, fresh = { 0 };
 	unsigned char *used = NULL;
 	size_t n = 0, na = 0;
@@ -218,12 +182,12 @@ int cmd_list(int argc, const char **argv, struct cmd_ctx *c)
 
 	if ((error = parse_options(&argc, argv, opts, usage, 0)) < 0 ||
 	    (error = cmd_no_more_args(argc, 0, usage)) < 0 ||
-	    (error = store_list_tips(&ids, &tips, &n, c->st, SESSIONS_PREFIX)) < 0 ||
-	    (all && (error = store_list_tips(&arch, &atips, &na, c->st, ARCHIVE_PREFIX)) < 0) ||
+	    (error = store_list_refs(&live, &n, c->st, SESSIONS_PREFIX)) < 0 ||
+	    (all && (error = store_list_refs(&arch, &na, c->st, ARCHIVE_PREFIX)) < 0) ||
 	    (error = store_active(&active, c->st)) < 0)
 		goto cleanup;
 	for (size_t i = 0; i < n + na; i++) {
-		int w = (int)strlen(i < n ? ids[i] : arch[i - n]);
+		int w = (int)strlen(i < n ? live[i].id : arch[i - n].id);
 		width = w > width ? w : width;
 	}
 	if (json)
@@ -231,7 +195,8 @@ int cmd_list(int argc, const char **argv, struct cmd_ctx *c)
 	list_cache_load(&cache, c->st);
 	used = xcalloc(cache.n + 1, 1);
 	for (size_t i = 0; i < n + na && !error; i++) {
-		const char *id = i < n ? ids[i] : arch[i - n], *hex = i < n ? tips[i] : atips[i - n];
+		const struct store_ref_entry *r = i < n ? &live[i] : &arch[i - n];
+		const char *id = r->id, *hex = r->tip;
 		char *ref = xstrfmt("%s%s", i < n ? SESSIONS_PREFIX : ARCHIVE_PREFIX, id);
 		const struct list_entry *e;
 
@@ -250,10 +215,8 @@ cleanup:
 	list_cache_clear(&cache);
 	list_cache_clear(&fresh);
 	free(used);
-	free(tips);
-	free(atips);
-	store_ids_free(ids, n);
-	store_ids_free(arch, na);
+	store_ref_entries_free(live, n);
+	store_ref_entries_free(arch, na);
 	free(active);
 	cJSON_Delete(out);
 	return cmd_exit(error);

@@ -34,8 +34,9 @@ char *engine_refname(const char *id)
 
 /*
  * What the store is to read under state/, NULL-terminated: the folders
- * of the collections in mask, or of the manifest only the shards given.
- * The caller frees the list and the shard names (from index 10 on).
+ * of the collections in mask, or of the manifest only the shards given
+ * ("files/3a.json"). The caller frees it with want_free, which tells the
+ * shard names it made from the folder names it borrowed by their '/'.
  */
 static const char **want_names(unsigned mask, const struct state_shards *shards)
 {

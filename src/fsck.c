@@ -23,17 +23,50 @@ void fsck_report_clear(struct fsck_report *r)
 	memset(r, 0, sizeof(*r));
 }
 
-static void push(char ***v, size_t *n, const char *s)
+static void push(char ***v, size_t *n, size_t *alloc, const char *s)
 {
-	*v = xrealloc(*v, (*n + 1) * sizeof(**v));
+	ALLOC_GROW(*v, *n + 1, *alloc);
 	(*v)[(*n)++] = xstrdup(s);
 }
 
-static int seen(char *const *v, size_t n, const char *s)
+/*
+ * The checkpoints a walk has been through: an open-addressing set of
+ * commit ids, so that a walk of n checkpoints costs O(n), not O(n^2).
+ */
+struct seen_set {
+	char (*slot)[HEX_SZ];	/* "" for an empty slot */
+	size_t size, n;
+};
+
+static size_t slot_of(const struct seen_set *s, const char *hex)
 {
-	for (size_t i = 0; i < n; i++)
-		if (!strcmp(v[i], s))
-			return 1;
+	size_t h = strtoul((char[9]){ hex[0], hex[1], hex[2], hex[3], hex[4], hex[5], hex[6], hex[7], 0 },
+			   NULL, 16);
+
+	for (h &= s->size - 1; s->slot[h][0] && strcmp(s->slot[h], hex); h = (h + 1) & (s->size - 1))
+		;
+	return h;
+}
+
+/* Adds hex; returns 1 when it was there already. */
+static int seen_add(struct seen_set *s, const char *hex)
+{
+	size_t at;
+
+	if (2 * (s->n + 1) > s->size) {
+		struct seen_set bigger = { xcalloc(s->size ? 2 * s->size : 64, HEX_SZ), s->size ? 2 * s->size : 64, 0 };
+
+		for (size_t i = 0; i < s->size; i++)
+			if (s->slot[i][0])
+				seen_add(&bigger, s->slot[i]);
+		free(s->slot);
+		*s = bigger;
+	}
+	at = slot_of(s, hex);
+	if (s->slot[at][0])
+		return 1;
+	memcpy(s->slot[at], hex, HEX_SZ);
+	s->n++;
 	return 0;
 }
 
@@ -59,8 +92,8 @@ static char *check_one(struct store_verify *v, gs_store *st, const char *commit)
 
 int fsck_session(struct fsck_report *r, gs_store *st, const char *refname)
 {
-	char cur[HEX_SZ], logged[HEX_SZ] = "", **visited = NULL;
-	size_t nvisited = 0;
+	char cur[HEX_SZ], logged[HEX_SZ] = "";
+	struct seen_set visited = { 0 };
 	int have = 1;
 
 	memset(r, 0, sizeof(*r));
@@ -81,7 +114,7 @@ int fsck_session(struct fsck_report *r, gs_store *st, const char *refname)
 		r->reflog_disagrees = 1;
 	}
 	memcpy(cur, r->tip, HEX_SZ);
-	push(&visited, &nvisited, cur);
+	seen_add(&visited, cur);
 	while (have) {
 		struct store_verify v;
 		char *problem = check_one(&v, st, cur);
@@ -90,32 +123,28 @@ int fsck_session(struct fsck_report *r, gs_store *st, const char *refname)
 		if (problem && !r->last_good[0]) {
 			r->bad++;
 			memcpy(r->first_bad, cur, HEX_SZ);
-			push(&r->bad_commits, &r->nbad_commits, cur);
+			push(&r->bad_commits, &r->nbad_commits, &r->abad_commits, cur);
 			for (size_t i = 0; i < v.nbad; i++)
-				push(&r->bad_objects, &r->nbad_objects, v.bad[i]);
+				push(&r->bad_objects, &r->nbad_objects, &r->abad_objects, v.bad[i]);
 			if (!r->problem)
 				r->problem = xstrdup(problem);
 		} else if (problem) {
 			r->history_damaged = 1;	/* below the last good one: reported, not repaired */
 			for (size_t i = 0; i < v.nbad; i++)
-				push(&r->bad_objects, &r->nbad_objects, v.bad[i]);
+				push(&r->bad_objects, &r->nbad_objects, &r->abad_objects, v.bad[i]);
 		} else if (!r->last_good[0]) {
 			memcpy(r->last_good, cur, HEX_SZ);
 		}
 		free(problem);
 		/* a damaged commit does not say its parent: the reflog does */
 		have = v.has_parent || store_reflog_before(v.parent, st, refname, cur) == 0;
-		if (have && seen(visited, nvisited, v.parent))
+		if (have && seen_add(&visited, v.parent))
 			have = 0;	/* the reflog led back to where we were */
-		if (have) {
+		if (have)
 			memcpy(cur, v.parent, HEX_SZ);
-			push(&visited, &nvisited, cur);
-		}
 		store_verify_clear(&v);
 	}
-	for (size_t i = 0; i < nvisited; i++)
-		free(visited[i]);
-	free(visited);
+	free(visited.slot);
 	r->ok = !r->bad && !r->ref_damaged && !r->reflog_disagrees && !r->history_damaged;
 	return 0;
 }

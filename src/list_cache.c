@@ -29,8 +29,7 @@ void list_cache_add(struct list_cache *c, const char *commit, int64_t time, char
 {
 	struct list_entry *e;
 
-	if (c->n == c->alloc)
-		c->v = xrealloc(c->v, (c->alloc = c->alloc ? 2 * c->alloc : 64) * sizeof(*c->v));
+	ALLOC_GROW(c->v, c->n + 1, c->alloc);
 	e = &c->v[c->n++];
 	snprintf(e->commit, sizeof(e->commit), "%s", commit);
 	e->time = time;

@@ -11,7 +11,7 @@
 
 void strlist_push(struct strlist *l, const char *s)
 {
-	l->v = xrealloc(l->v, (l->n + 1) * sizeof(*l->v));
+	ALLOC_GROW(l->v, l->n + 1, l->alloc);
 	l->v[l->n++] = s;
 }
 

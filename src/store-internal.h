@@ -8,6 +8,7 @@
 #include <git2.h>
 
 #include "git-session/store.h"
+#include "git-session/store_fsck.h"
 #include "git-session/util.h"
 
 struct gs_store {
@@ -15,7 +16,7 @@ struct gs_store {
 	git_config *config;	/* a snapshot, read once */
 	char **cli_keys;	/* `git -c key=value`, from GIT_CONFIG_PARAMETERS; */
 	char **cli_values;	/* a value is NULL for a bare key (true) */
-	size_t ncli;
+	size_t ncli, acli;
 	int fsync;		/* session.fsync: durable before the ref moves */
 };
 

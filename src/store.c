@@ -1,7 +1,9 @@
 /*
  * store.c - sessions in the object store: opening the repository, config,
  * reading and writing checkpoints, the compare-and-swap on session refs,
- * SESSION_HEAD. The only code, with store_ident.c, that calls libgit2.
+ * SESSION_HEAD, listing and renaming refs, git-session's own files in the
+ * git directory. The store is src/store*.c: the only code that calls
+ * libgit2 (tools/check-layers.sh checks it).
  */
 #include "store-internal.h"
 #include "git-session/json.h"
@@ -87,8 +89,10 @@ static const char *sq_word(struct sbuf *out, const char *p)
 
 static void cli_add(gs_store *st, const char *key, size_t keylen, const char *value)
 {
-	st->cli_keys = xrealloc(st->cli_keys, (st->ncli + 1) * sizeof(char *));
-	st->cli_values = xrealloc(st->cli_values, (st->ncli + 1) * sizeof(char *));
+	size_t alloc = st->acli;
+
+	ALLOC_GROW(st->cli_keys, st->ncli + 1, alloc);
+	ALLOC_GROW(st->cli_values, st->ncli + 1, st->acli);
 	st->cli_keys[st->ncli] = xstrndup(key, keylen);
 	st->cli_values[st->ncli++] = value ? xstrdup(value) : NULL;
 }
@@ -312,7 +316,7 @@ static int read_parts(struct store_tip *out, gs_store *st, git_tree *tree, const
 				error = GS_ERROR;
 				break;
 			}
-			out->parts = xrealloc(out->parts, (out->nparts + 1) * sizeof(*out->parts));
+			ALLOC_GROW(out->parts, out->nparts + 1, out->aparts);
 			p = &out->parts[out->nparts++];
 			p->path = xstrfmt("state/%s/%s", git_tree_entry_name(e), git_tree_entry_name(b));
 			p->len = (size_t)git_blob_rawsize(blob);
@@ -823,12 +827,17 @@ int store_clear_active(gs_store *st)
 	return error < 0 ? store_git_error("cannot remove %s", SESSION_HEAD) : 0;
 }
 
-int store_list_tips(char ***out, const char ***tips, size_t *n, gs_store *st, const char *prefix)
+static int cmp_entry(const void *a, const void *b)
+{
+	return strcmp(((const struct store_ref_entry *)a)->id, ((const struct store_ref_entry *)b)->id);
+}
+
+int store_list_refs(struct store_ref_entry **out, size_t *n, gs_store *st, const char *prefix)
 {
 	git_reference_iterator *it = NULL;
 	char *glob = xstrfmt("%s*", prefix);
-	size_t alloc = 16, plen = strlen(prefix);
-	char **ids = xcalloc(alloc, sizeof(*ids));
+	size_t alloc = 0, plen = strlen(prefix);
+	struct store_ref_entry *v = NULL;
 	git_reference *ref;
 	int error;
 
@@ -836,45 +845,53 @@ int store_list_tips(char ***out, const char ***tips, size_t *n, gs_store *st, co
 	*out = NULL;
 	if (git_reference_iterator_glob_new(&it, st->repo, glob) < 0) {
 		free(glob);
-		free(ids);
 		return store_git_error("cannot list '%s'", prefix);
 	}
 	while ((error = git_reference_next(&ref, it)) == 0) {
 		const char *name = git_reference_name(ref) + plen;
 		const git_oid *target = git_reference_target(ref);
-		size_t len = strlen(name);
 
 		if (!strchr(name, '/') && target) {
-			if (*n == alloc)
-				ids = xrealloc(ids, (alloc *= 2) * sizeof(*ids));
-			/* "<id>\0<hex>": the tip travels with the id through the sort */
-			ids[*n] = xmalloc(len + 1 + HEX_SZ);
-			memcpy(ids[*n], name, len + 1);
-			git_oid_tostr(ids[(*n)++] + len + 1, HEX_SZ, target);
+			ALLOC_GROW(v, *n + 1, alloc);
+			v[*n].id = xstrdup(name);
+			git_oid_tostr(v[(*n)++].tip, HEX_SZ, target);
 		}
 		git_reference_free(ref);
 	}
 	git_reference_iterator_free(it);
 	free(glob);
 	if (error != GIT_ITEROVER) {
-		store_ids_free(ids, *n);
+		store_ref_entries_free(v, *n);
 		*n = 0;
 		return store_git_error("cannot list '%s'", prefix);
 	}
 	git_error_clear();
-	qsort(ids, *n, sizeof(*ids), cmp_str);
-	if (tips) {
-		*tips = xcalloc(*n + 1, sizeof(**tips));
-		for (size_t i = 0; i < *n; i++)
-			(*tips)[i] = ids[i] + strlen(ids[i]) + 1;
-	}
-	*out = ids;
+	if (*n)
+		qsort(v, *n, sizeof(*v), cmp_entry);
+	*out = v;
 	return 0;
+}
+
+void store_ref_entries_free(struct store_ref_entry *v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(v[i].id);
+	free(v);
 }
 
 int store_list(char ***out, size_t *n, gs_store *st, const char *prefix)
 {
-	return store_list_tips(out, NULL, n, st, prefix);
+	struct store_ref_entry *v;
+	int error = store_list_refs(&v, n, st, prefix);
+
+	*out = NULL;
+	if (error < 0)
+		return error;
+	*out = xcalloc(*n + 1, sizeof(**out));
+	for (size_t i = 0; i < *n; i++)
+		(*out)[i] = v[i].id;	/* the ids move over */
+	free(v);
+	return 0;
 }
 
 void store_ids_free(char **ids, size_t n)
@@ -1002,4 +1019,31 @@ int store_break_stale_lock(gs_store *st, const char *refname, int max_age)
 		free(lock);
 	}
 	return broke;
+}
+
+int store_file_read(char **text, size_t *len, gs_store *st, const char *name, size_t max)
+{
+	char *path = xstrfmt("%s%s", store_commondir(st), name);
+	int error = access(path, R_OK) == 0 ? gs_read_file(text, len, path, max) : GS_ENOTFOUND;
+
+	free(path);
+	return error;
+}
+
+int store_file_write(gs_store *st, const char *name, const char *text, size_t len)
+{
+	char *path = xstrfmt("%s%s", store_commondir(st), name);
+	int error = access(store_commondir(st), W_OK) == 0 ? gs_write_file(path, text, len, 0644) : GS_ERROR;
+
+	free(path);
+	return error;
+}
+
+int store_ref_damaged(gs_store *st, const char *refname)
+{
+	char *path = xstrfmt("%s%s", store_commondir(st), refname), value[HEX_SZ];
+	int damaged = store_ref_value(value, st, refname) < 0 && access(path, F_OK) == 0;
+
+	free(path);
+	return damaged;
 }

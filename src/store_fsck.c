@@ -34,7 +34,7 @@ static void bad_object(struct store_verify *v, const git_oid *id, const char *wh
 	char hex[HEX_SZ];
 
 	git_oid_tostr(hex, sizeof(hex), id);
-	v->bad = xrealloc(v->bad, (v->nbad + 1) * sizeof(*v->bad));
+	ALLOC_GROW(v->bad, v->nbad + 1, v->abad);
 	v->bad[v->nbad++] = xstrdup(hex);
 	if (!v->problem)
 		v->problem = xstrfmt("%s %.12s cannot be read: %s", what, hex,
@@ -93,7 +93,7 @@ static void verify_tree(struct store_verify *v, gs_store *st, git_odb *odb, cons
 			} else if (part) {
 				struct gs_part *p;
 
-				v->parts = xrealloc(v->parts, (v->nparts + 1) * sizeof(*v->parts));
+				ALLOC_GROW(v->parts, v->nparts + 1, v->aparts);
 				p = &v->parts[v->nparts++];
 				p->path = xstrdup(full);
 				p->len = git_odb_object_size(raw);
@@ -265,33 +265,6 @@ int store_reflog_drop(gs_store *st, const char *refname, char *const *oids, size
 		error = store_git_error("cannot write the reflog of '%s'", refname);
 	git_reflog_free(log);
 	return error;
-}
-
-int store_file_read(char **text, size_t *len, gs_store *st, const char *name, size_t max)
-{
-	char *path = xstrfmt("%s%s", store_commondir(st), name);
-	int error = access(path, R_OK) == 0 ? gs_read_file(text, len, path, max) : GS_ENOTFOUND;
-
-	free(path);
-	return error;
-}
-
-int store_file_write(gs_store *st, const char *name, const char *text, size_t len)
-{
-	char *path = xstrfmt("%s%s", store_commondir(st), name);
-	int error = access(store_commondir(st), W_OK) == 0 ? gs_write_file(path, text, len, 0644) : GS_ERROR;
-
-	free(path);
-	return error;
-}
-
-int store_ref_damaged(gs_store *st, const char *refname)
-{
-	char *path = xstrfmt("%s%s", store_commondir(st), refname), value[HEX_SZ];
-	int damaged = store_ref_value(value, st, refname) < 0 && access(path, F_OK) == 0;
-
-	free(path);
-	return damaged;
 }
 
 int store_force_ref(gs_store *st, const char *refname, const char *new_hex, const char *logmsg,

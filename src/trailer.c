@@ -42,8 +42,7 @@ static struct line *split(const char *msg, size_t *n)
 	while (*p) {
 		const char *nl = strchrnul(p, '\n');
 
-		if (*n == alloc)
-			v = xrealloc(v, (alloc *= 2) * sizeof(*v));
+		ALLOC_GROW(v, *n + 1, alloc);
 		v[*n].p = p;
 		v[(*n)++].len = (size_t)(nl - p);
 		p = *nl ? nl + 1 : nl;

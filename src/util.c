@@ -347,16 +347,36 @@ cleanup:
 	return error;
 }
 
+/* As git's write_in_full: short writes and interruptions are retried. */
+static int write_in_full(int fd, const char *buf, size_t len)
+{
+	while (len) {
+		ssize_t n = write(fd, buf, len);
+
+		if (n < 0 && (errno == EINTR || errno == EAGAIN))
+			continue;
+		if (n <= 0) {
+			if (!n)
+				errno = ENOSPC;
+			return -1;
+		}
+		buf += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
 int gs_write_file(const char *path, const char *text, size_t len, int mode)
 {
 	char *tmp = xstrfmt("%s.tmp.%ld", path, (long)getpid());
-	int fd, error = GS_ERROR;
+	int fd, error = GS_ERROR, failed;
 
 	if ((fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL, mode)) < 0) {
 		gs_error("cannot write '%s': %s", tmp, strerror(errno));
 		goto cleanup;
 	}
-	if (write(fd, text, len) != (ssize_t)len || fsync(fd) < 0 || close(fd) < 0) {
+	failed = write_in_full(fd, text, len) < 0 || fsync(fd) < 0;
+	if (close(fd) < 0 || failed) {	/* closed whatever happened: no descriptor leaks */
 		gs_error("cannot write '%s': %s", tmp, strerror(errno));
 		unlink(tmp);
 		goto cleanup;

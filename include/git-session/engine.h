@@ -91,7 +91,7 @@ int engine_write(char out[HEX_SZ], gs_store *st, struct store_checkpoint *cp, co
 		 const struct state_loaded *loaded, const struct gs_part *old, size_t nold, int old_known);
 /* Fills in op's time (if unset) and where the project stands. */
 int engine_complete_op(cJSON *op, gs_store *st);
-/* A checkpoint's commit message: subject, body, then the trailers. */
+/* A checkpoint's commit message: subject, body, then the trailers; the caller frees it. */
 char *engine_message(const char *subject, const char *body, const char *id, const cJSON *op);
 
 #endif

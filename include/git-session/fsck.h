@@ -9,6 +9,7 @@
 #define GIT_SESSION_FSCK_H
 
 #include "git-session/engine.h"
+#include "git-session/store_fsck.h"
 
 struct fsck_report {
 	char *refname;
@@ -23,9 +24,9 @@ struct fsck_report {
 	char first_bad[HEX_SZ];	/* the oldest of them */
 	char *problem;		/* what is wrong with the newest */
 	char **bad_objects;	/* to move into the quarantine */
-	size_t nbad_objects;
+	size_t nbad_objects, abad_objects;
 	char **bad_commits;	/* damaged checkpoints above the last good one */
-	size_t nbad_commits;
+	size_t nbad_commits, abad_commits;
 };
 void fsck_report_clear(struct fsck_report *r);
 

@@ -38,7 +38,7 @@ const struct list_entry *list_cache_find(const struct list_cache *c, const char 
 void list_cache_add(struct list_cache *c, const char *commit, int64_t time, char *status,
 		    char *created, char *updated, char *topic);
 void list_cache_sort(struct list_cache *c);
-/* The file's text. */
+/* The file's text; the caller frees it. */
 char *list_cache_format(const struct list_cache *c, size_t *len);
 void list_cache_clear(struct list_cache *c);
 

@@ -13,8 +13,8 @@
 enum opt_type { OPT_BOOL, OPT_STRING, OPT_LIST, OPT_INT, OPT_OPTARG, OPT_END };
 
 struct strlist {
-	const char **v;
-	size_t n;
+	const char **v;		/* borrowed: the strings belong to argv */
+	size_t n, alloc;
 };
 void strlist_push(struct strlist *l, const char *s);
 void strlist_clear(struct strlist *l);

@@ -52,7 +52,7 @@ struct store_tip {
 	time_t time;		/* committer time */
 	char *subject;		/* the commit's first line */
 	struct gs_part *parts;	/* state/<key>/<name> blobs read, in path order */
-	size_t nparts;
+	size_t nparts, aparts;
 };
 void store_tip_clear(struct store_tip *tip);
 /* Reads the checkpoint a ref points at. GS_ENOTFOUND when there is no such ref. */
@@ -114,15 +114,19 @@ int store_clear_active(gs_store *st);
 
 /* Session ids under prefix (SESSIONS_PREFIX or ARCHIVE_PREFIX), sorted; free with store_ids_free. */
 int store_list(char ***out, size_t *n, gs_store *st, const char *prefix);
-/*
- * The same, and in *tips (when not NULL) the commit each ref points at,
- * as hex strings that live as long as *out; the caller frees *tips itself.
- */
-int store_list_tips(char ***out, const char ***tips, size_t *n, gs_store *st, const char *prefix);
 void store_ids_free(char **ids, size_t n);
+/* The same with the commit each ref points at; free with store_ref_entries_free. */
+struct store_ref_entry {
+	char *id;
+	char tip[HEX_SZ];
+};
+int store_list_refs(struct store_ref_entry **out, size_t *n, gs_store *st, const char *prefix);
+void store_ref_entries_free(struct store_ref_entry *v, size_t n);
 /* Renames a ref (and its reflog); refuses to overwrite. */
 int store_rename(gs_store *st, const char *from, const char *to, const char *logmsg);
 int store_ref_exists(gs_store *st, const char *refname);
+/* The value of refname as stored, or GS_ERROR (quietly) when the ref file is unreadable or garbage. */
+int store_ref_value(char out[HEX_SZ], gs_store *st, const char *refname);
 
 /*
  * The checkpoints reachable from any of tips but from none of hide,
@@ -150,42 +154,6 @@ int store_hash(char out[HEX_SZ], const char *buf, size_t len);
  */
 cJSON *store_project(gs_store *st);
 
-#endif
-
-#ifndef GIT_SESSION_STORE_FSCK
-#define GIT_SESSION_STORE_FSCK
-/* What reading every object of one checkpoint found. */
-struct store_verify {
-	char *problem;		/* the first thing wrong, or NULL */
-	int has_parent;
-	char parent[HEX_SZ];	/* first parent */
-	char *json;		/* session.json, when it could be read */
-	size_t len;
-	struct gs_part *parts;	/* the blobs under state/ */
-	size_t nparts;
-	char **bad;		/* ids of objects that cannot be read */
-	size_t nbad;
-};
-void store_verify_clear(struct store_verify *v);
-/*
- * Reads commit, its tree and every tree and blob under it, verifying
- * each object's hash. Returns 0 when it could look (v->problem says what
- * is wrong, if anything), negative when it could not even start.
- */
-int store_verify(struct store_verify *v, gs_store *st, const char *commit);
-/* The value of refname as stored, or GS_ERROR (quietly) when the ref file is unreadable or garbage. */
-int store_ref_value(char out[HEX_SZ], gs_store *st, const char *refname);
-/* The newest reflog entry's new value; GS_ENOTFOUND when there is none. */
-int store_reflog_newest(char out[HEX_SZ], gs_store *st, const char *refname);
-/* Whether some reflog entry of refname set it to commit. */
-int store_reflog_has(gs_store *st, const char *refname, const char *commit);
-/* The reflog's entry before the one that set commit: GS_ENOTFOUND when there is none. */
-int store_reflog_before(char out[HEX_SZ], gs_store *st, const char *refname, const char *commit);
-/*
- * Moves a loose object out of the object store, into the folder name of
- * the git directory; GS_ENOTFOUND if it is not loose.
- */
-int store_quarantine(gs_store *st, const char *oid, const char *name);
 /*
  * A file of git-session's own in the git directory (name relative to it,
  * "session-list-cache"): read whole (GS_ENOTFOUND when there is none;
@@ -196,14 +164,5 @@ int store_file_read(char **text, size_t *len, gs_store *st, const char *name, si
 int store_file_write(gs_store *st, const char *name, const char *text, size_t len);
 /* Whether refname's file is there but cannot be read as a ref (1), or not (0). */
 int store_ref_damaged(gs_store *st, const char *refname);
-/* Drops reflog entries whose new value is one of oids. */
-int store_reflog_drop(gs_store *st, const char *refname, char *const *oids, size_t n);
-/*
- * Sets refname whatever it holds, with a reflog entry. A garbage ref file
- * is moved first into quarantine, a folder of the git directory.
- */
-int store_force_ref(gs_store *st, const char *refname, const char *new_hex, const char *logmsg,
-		    const char *quarantine);
-/* The git directory holding objects and refs (the common dir of worktrees). */
-const char *store_commondir(gs_store *st);
+
 #endif

@@ -27,6 +27,18 @@ enum {
 void *xmalloc(size_t n);
 void *xcalloc(size_t n, size_t size);
 void *xrealloc(void *p, size_t n);
+/*
+ * git's ALLOC_GROW: makes room for nr elements in x, whose room is alloc,
+ * growing by half again each time so that n appends cost O(n).
+ */
+#define GS_ALLOC_NR(x) (((x) + 16) * 3 / 2)
+#define ALLOC_GROW(x, nr, alloc) \
+	do { \
+		if ((nr) > (alloc)) { \
+			(alloc) = GS_ALLOC_NR(alloc) < (nr) ? (nr) : GS_ALLOC_NR(alloc); \
+			(x) = xrealloc((x), (alloc) * sizeof(*(x))); \
+		} \
+	} while (0)
 char *xstrdup(const char *s);
 char *xstrndup(const char *s, size_t n);
 /* Returns a newly allocated string; the caller frees it. */
@@ -73,8 +85,9 @@ int gs_utf8_valid(const char *s, size_t len);
 
 /*
  * A blob of a checkpoint's tree beside session.json: its path and text
- * (text NULL: the path is to go). Who owns the strings depends on where
- * the part comes from; gs_parts_free frees parts that own both.
+ * (text NULL: the path is to go). An array of parts owns its strings and
+ * is freed with gs_parts_free; a function that takes parts as `const
+ * struct gs_part *` only reads them, and never keeps a pointer into them.
  */
 struct gs_part {
 	char *path;
