@@ -537,11 +537,6 @@ static int file_updates(git_tree_update *up, size_t *n, git_tree *base, const st
 	return 0;
 }
 
-static int cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 /* Whether one update's path is a folder of another's (d.txt and d.txt/inner). */
 static int folder_and_file(const git_tree_update *up, size_t n)
 {
@@ -550,7 +545,7 @@ static int folder_and_file(const git_tree_update *up, size_t n)
 
 	for (size_t i = 0; i < n; i++)
 		paths[i] = up[i].path;
-	qsort(paths, n, sizeof(*paths), cmp_str);
+	qsort(paths, n, sizeof(*paths), gs_cmp_str);
 	for (size_t i = 0; i < n && !found; i++) {
 		size_t len = strlen(paths[i]), lo = i + 1, hi = n;
 

@@ -8,6 +8,7 @@
  * store, state and git, no libgit2.
  */
 #include "git-session/sync.h"
+#include "git-session/sync_order.h"
 #include "git-session/json.h"
 #include "git-session/util.h"
 #include "git-session/store_worktree.h"
@@ -47,54 +48,66 @@ static const char *node_at(const cJSON *node)
 	return at ? at : "";
 }
 
-static int before(const cJSON *a, const cJSON *b)
+/* The commit ids of nodes, sorted, to look them up in O(log n). */
+static const char **commits_sorted(size_t *n, const cJSON *nodes)
 {
-	int c = strcmp(node_at(a), node_at(b));
-	return c ? c < 0 : strcmp(json_str(a, "commit"), json_str(b, "commit")) < 0;
+	const cJSON *x;
+	const char **v = xcalloc((size_t)cJSON_GetArraySize(nodes) + 1, sizeof(*v));
+
+	*n = 0;
+	cJSON_ArrayForEach(x, nodes)
+		v[(*n)++] = json_str(x, "commit");
+	qsort(v, *n, sizeof(*v), gs_cmp_str);
+	return v;
 }
 
-static cJSON *find_node(const cJSON *nodes, const char *commit)
+static const char **find_commit(const char **sorted, size_t n, const char *commit)
 {
-	cJSON *n;
-
-	cJSON_ArrayForEach(n, nodes)
-		if (!strcmp(json_str(n, "commit"), commit))
-			return n;
-	return NULL;
+	return bsearch(&commit, sorted, n, sizeof(*sorted), gs_cmp_str);
 }
 
 /*
- * Orders the checkpoints parents first, and among those ready the
- * earliest operation first (ties by commit id): a function of the graph
- * alone, so both machines replay the same sequence.
+ * The checkpoints in replay order (sync_order.h): an array of references
+ * to nodes, which must outlive it.
  */
 static cJSON *replay_order(cJSON *nodes)
 {
-	cJSON *order = cJSON_CreateArray(), *n, *p;
-	int left = cJSON_GetArraySize(nodes);
+	size_t n = (size_t)cJSON_GetArraySize(nodes), ncommits, edges = 0, k = 0;
+	struct sync_node *v = xcalloc(n + 1, sizeof(*v));
+	const char **commits = commits_sorted(&ncommits, nodes);
+	size_t *index = xcalloc(n + 1, sizeof(*index)), *parents, *order = xcalloc(n + 1, sizeof(*order));
+	cJSON **items = xcalloc(n + 1, sizeof(*items)), *x, *p, *out = cJSON_CreateArray();
 
-	cJSON_ArrayForEach(n, nodes) {
-		int waiting = 0;
-		cJSON_ArrayForEach(p, cJSON_GetObjectItemCaseSensitive(n, "parents"))
-			waiting += find_node(nodes, p->valuestring) != NULL;
-		json_set_num(n, "waiting", waiting);
+	cJSON_ArrayForEach(x, nodes)
+		edges += (size_t)cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(x, "parents"));
+	parents = xcalloc(edges + 1, sizeof(*parents));
+	cJSON_ArrayForEach(x, nodes) {	/* where each commit sits in nodes, by its place in commits */
+		items[k] = x;
+		index[find_commit(commits, ncommits, json_str(x, "commit")) - commits] = k++;
 	}
-	while (left-- > 0) {
-		cJSON *best = NULL;
+	edges = 0;
+	for (size_t i = 0; i < n; i++) {
+		v[i].commit = json_str(items[i], "commit");
+		v[i].at = node_at(items[i]);
+		v[i].parents = parents + edges;
+		cJSON_ArrayForEach(p, cJSON_GetObjectItemCaseSensitive(items[i], "parents")) {
+			const char **at = cJSON_IsString(p) ? find_commit(commits, ncommits, p->valuestring) : NULL;
 
-		cJSON_ArrayForEach(n, nodes)
-			if (json_num(n, "waiting", 1) == 0 && (!best || before(n, best)))
-				best = n;
-		if (!best)
-			break;	/* cannot happen in a commit graph */
-		json_set_num(best, "waiting", -1);
-		cJSON_AddItemReferenceToArray(order, best);
-		cJSON_ArrayForEach(n, nodes)
-			cJSON_ArrayForEach(p, cJSON_GetObjectItemCaseSensitive(n, "parents"))
-				if (!strcmp(p->valuestring, json_str(best, "commit")))
-					json_set_num(n, "waiting", json_num(n, "waiting", 0) - 1);
+			if (at)	/* a parent outside the walk is already in the state */
+				parents[edges + v[i].nparents++] = index[at - commits];
+		}
+		edges += v[i].nparents;
 	}
-	return order;
+	n = sync_replay_order(order, v, n);
+	for (size_t i = 0; i < n; i++)
+		cJSON_AddItemReferenceToArray(out, items[order[i]]);
+	free(v);
+	free(commits);
+	free(index);
+	free(parents);
+	free(order);
+	free(items);
+	return out;
 }
 
 /* Parses each checkpoint's op.json into "parsed", its time into "at". */
@@ -141,34 +154,96 @@ static int overwrites(const char *name)
 	return info && (info->flags & OPF_LWW);
 }
 
-/* An overwriting op that the other side also made: the later one wins. */
-static void note_conflicts(cJSON *conflicts, const cJSON *order, const cJSON *ours, const cJSON *theirs)
-{
-	const cJSON *a, *b;
-	char *line;
+/* An overwriting op of one side, with where it sits in the replay order. */
+struct lww {
+	const char *name, *target, *commit, *at;
+	size_t place;
+	char num[32];
+};
 
+static int lww_cmp(const struct lww *x, const struct lww *y)
+{
+	int c = strcmp(x->name, y->name);
+
+	if (!c)
+		c = strcmp(x->target, y->target);
+	return c ? c : (x->place > y->place) - (x->place < y->place);
+}
+
+static int lww_ptr_cmp(const void *a, const void *b)
+{
+	return lww_cmp(*(const struct lww *const *)a, *(const struct lww *const *)b);
+}
+
+/* The overwriting ops in order that belong to the side whose commits are sorted in side. */
+static struct lww *lww_ops(size_t *n, const cJSON *order, const char **side, size_t nside)
+{
+	struct lww *v = xcalloc((size_t)cJSON_GetArraySize(order) + 1, sizeof(*v));
+	const cJSON *a;
+	size_t place = 0;
+
+	*n = 0;
 	cJSON_ArrayForEach(a, order) {
 		const cJSON *op = cJSON_GetObjectItemCaseSensitive(a, "parsed");
-		const char *name = op ? json_str(op, "op") : NULL, *target;
-		char na[32], nb[32];
+		const char *name = op ? json_str(op, "op") : NULL;
 
-		if (!name || !overwrites(name) || !find_node(ours, json_str(a, "commit")))
+		place++;
+		if (!name || !overwrites(name) || !find_commit(side, nside, json_str(a, "commit")))
 			continue;
-		target = op_target(na, op);
-		cJSON_ArrayForEach(b, order) {
-			const cJSON *other = cJSON_GetObjectItemCaseSensitive(b, "parsed");
-
-			if (!other || strcmp(json_str(other, "op"), name) ||
-			    strcmp(op_target(nb, other), target) || !find_node(theirs, json_str(b, "commit")))
-				continue;
-			line = xstrfmt("%s%s%s changed on both sides; kept the later (%.7s)", name,
-				       *target ? " " : "", target,
-				       before(a, b) ? json_str(b, "commit") : json_str(a, "commit"));
-			cJSON_AddItemToArray(conflicts, cJSON_CreateString(line));
-			free(line);
-			break;
-		}
+		v[*n].name = name;
+		v[*n].target = op_target(v[*n].num, op);	/* may point into v[*n]: v never moves */
+		v[*n].commit = json_str(a, "commit");
+		v[*n].at = node_at(a);
+		v[(*n)++].place = place;
 	}
+	return v;
+}
+
+/*
+ * An overwriting op that the other side also made to the same target:
+ * the later one wins, and the conflict is reported, once for each of
+ * ours, against the first of theirs in replay order. O(n log n).
+ */
+static void note_conflicts(cJSON *conflicts, const cJSON *order, const cJSON *ours, const cJSON *theirs)
+{
+	size_t nmine, nother, na, nb;
+	const char **mine = commits_sorted(&nmine, ours), **other = commits_sorted(&nother, theirs);
+	struct lww *a = lww_ops(&na, order, mine, nmine), *b = lww_ops(&nb, order, other, nother);
+	const struct lww **sorted = xcalloc(nb + 1, sizeof(*sorted));
+
+	for (size_t i = 0; i < nb; i++)
+		sorted[i] = &b[i];
+	qsort(sorted, nb, sizeof(*sorted), lww_ptr_cmp);
+	for (size_t i = 0; i < na; i++) {
+		struct lww key = a[i];
+		size_t lo = 0, hi = nb;
+		const struct lww *x;
+		int c;
+		char *line;
+
+		key.place = 0;	/* the first of theirs with a's name and target */
+		while (lo < hi) {
+			size_t mid = (lo + hi) / 2;
+			if (lww_cmp(sorted[mid], &key) < 0)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		if (lo == nb || strcmp(sorted[lo]->name, a[i].name) || strcmp(sorted[lo]->target, a[i].target))
+			continue;
+		x = sorted[lo];
+		c = strcmp(a[i].at, x->at);	/* the later by time, ties by commit id */
+		c = c ? c : strcmp(a[i].commit, x->commit);
+		line = xstrfmt("%s%s%s changed on both sides; kept the later (%.7s)", a[i].name,
+			       *a[i].target ? " " : "", a[i].target, c < 0 ? x->commit : a[i].commit);
+		cJSON_AddItemToArray(conflicts, cJSON_CreateString(line));
+		free(line);
+	}
+	free(sorted);
+	free(mine);
+	free(other);
+	free(a);
+	free(b);
 }
 
 /* The manifest as checkpoint file updates: blobs kept, deleted files dropped. */

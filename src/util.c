@@ -400,3 +400,8 @@ void gs_parts_free(struct gs_part *v, size_t n)
 	}
 	free(v);
 }
+
+int gs_cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}

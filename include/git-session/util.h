@@ -80,6 +80,9 @@ void gs_time_iso(char *out, size_t outlen, time_t t);
  */
 int gs_time_parse_iso(time_t *out, const char *s);
 
+/* qsort and bsearch comparator of strings (elements are char *). */
+int gs_cmp_str(const void *a, const void *b);
+
 /* Non-zero when s (len bytes) is well-formed UTF-8 with no NUL byte. */
 int gs_utf8_valid(const char *s, size_t len);
 
