@@ -94,6 +94,10 @@ test_have_prereq () {
 	SANITIZED) test -n "${GIT_SESSION_SANITIZED:-}" ;;
 	NOT_SANITIZED) test -z "${GIT_SESSION_SANITIZED:-}" ;;
 	NOT_ROOT) test "$(id -u)" != 0 ;;
+	TMPFS_MOUNT) # a small file system this test may fill (root, or a user namespace)
+		mkdir -p "$TRASH_DIRECTORY/prereq-tmpfs" &&
+		mount -t tmpfs -o size=64k tmpfs "$TRASH_DIRECTORY/prereq-tmpfs" 2>/dev/null &&
+		umount "$TRASH_DIRECTORY/prereq-tmpfs" ;;
 	MCP_SDK) command -v node >/dev/null 2>&1 &&
 		test -d "$TEST_DIRECTORY/../mcp/node_modules/@modelcontextprotocol/sdk" ;;
 	*) command -v "$(echo "$1" | tr 'A-Z' 'a-z')" >/dev/null 2>&1 ;;

@@ -78,30 +78,26 @@ test_expect_success NOT_ROOT 'a read-only .git is reported, nothing half-written
 	grep "^error:" err && unchanged
 '
 
-test_expect_success 'a full disk is reported, nothing half-written' '
+test_expect_success TMPFS_MOUNT 'a full disk is reported, nothing half-written' '
 	mkdir -p ../tiny &&
-	if mount -t tmpfs -o size=256k tmpfs ../tiny 2>/dev/null
-	then
-		git init -q ../tiny/repo &&
-		(
-			cd ../tiny/repo &&
-			git session start full -q &&
-			i=0 &&
-			while head -c 150000 /dev/urandom | base64 >"$TRASH_DIRECTORY/note.txt" &&
-				git session note -F "$TRASH_DIRECTORY/note.txt" -q 2>err
-			do
-				i=$((i + 1)); test $i -lt 50 || break
-			done &&
-			grep "^error:" err &&
-			git session show --json >/dev/null &&
-			git session fsck >out && grep "^ok" out
-		)
-		ret=$?
-		umount ../tiny
-		test $ret = 0
-	else
-		say "# skipped the full-disk case: cannot mount a small tmpfs here"
-	fi
+	mount -t tmpfs -o size=256k tmpfs ../tiny &&
+	git init -q ../tiny/repo &&
+	(
+		cd ../tiny/repo &&
+		git session start full -q &&
+		i=0 &&
+		while head -c 150000 /dev/urandom | base64 >"$TRASH_DIRECTORY/note.txt" &&
+			git session note -F "$TRASH_DIRECTORY/note.txt" -q 2>err
+		do
+			i=$((i + 1)); test $i -lt 50 || break
+		done &&
+		grep "^error:" err &&
+		git session show --json >/dev/null &&
+		git session fsck >out && grep "^ok" out
+	)
+	ret=$?
+	umount ../tiny
+	test $ret = 0
 '
 
 test_done
