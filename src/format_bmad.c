@@ -9,7 +9,7 @@
 #include <string.h>
 
 static const struct word statuses[] = {
-	{ "active", "in_progress" }, { "paused", "paused" }, { "closed", "completed" }, { NULL, NULL },
+	{ "active", ST_IN_PROGRESS }, { "paused", ST_PAUSED }, { "closed", ST_COMPLETED }, { NULL, NULL },
 };
 static const char *const token_keys[] = { "max", "initial", "current", "peak", "saved", NULL };
 
@@ -102,7 +102,7 @@ static void import_agents(cJSON *state, cJSON *doc)
 			fmt_take(a, *k, c, *k);
 		if (!json_str(a, "id"))
 			json_set_str(a, "id", "");
-		json_set_str(a, "status", done && !cJSON_IsNull(done) ? "completed" : "in_progress");
+		json_set_str(a, "status", done && !cJSON_IsNull(done) ? ST_COMPLETED : ST_IN_PROGRESS);
 		fmt_move_rest(a, c);
 		cJSON_AddItemToArray(json_arr(state, "agents"), a);
 	}
@@ -161,7 +161,7 @@ static int to_state(cJSON *state, cJSON *files, int *active, const cJSON *in, ch
 		cJSON_DeleteItemFromObjectCaseSensitive(doc, "notes");
 	}
 	fmt_rest_to_extra(state, format_bmad.name, doc);
-	*active = st && !strcmp(st, "in_progress");
+	*active = st && !strcmp(st, ST_IN_PROGRESS);
 	cJSON_Delete(doc);
 	return 0;
 }

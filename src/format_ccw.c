@@ -10,11 +10,11 @@
 #include <string.h>
 
 static const struct word statuses[] = {
-	{ "active", "in_progress" }, { "paused", "paused" }, { "completed", "completed" }, { NULL, NULL },
+	{ "active", ST_IN_PROGRESS }, { "paused", ST_PAUSED }, { "completed", ST_COMPLETED }, { NULL, NULL },
 };
 static const struct word phase_statuses[] = {
-	{ "pending", "pending" }, { "in_progress", "in_progress" }, { "completed", "completed" },
-	{ "failed", "failed" }, { "skipped", "skipped" }, { NULL, NULL },
+	{ "pending", ST_PENDING }, { "in_progress", ST_IN_PROGRESS }, { "completed", ST_COMPLETED },
+	{ "failed", ST_FAILED }, { "skipped", ST_SKIPPED }, { NULL, NULL },
 };
 
 /* Non-zero when [p, end) holds only blanks (the buffer has no NUL to stop at). */
@@ -125,7 +125,7 @@ static void import_checkpoints(cJSON *state, cJSON *doc)
 
 		json_set_num(p, "id", ++n);
 		json_set_str(p, "name", c->string);
-		json_set_str(p, "status", st ? st : "pending");
+		json_set_str(p, "status", st ? st : ST_PENDING);
 		if (st)
 			cJSON_DeleteItemFromObjectCaseSensitive(in, "status");
 		fmt_move_rest(p, in);
@@ -164,7 +164,7 @@ static void import_entry(cJSON *state, cJSON *e, int *active)
 {
 	const char *st = fmt_word_in(statuses, json_str(e, "status"), NULL);
 
-	*active = st && !strcmp(st, "in_progress");
+	*active = st && !strcmp(st, ST_IN_PROGRESS);
 	if (!json_str(state, "session_id"))
 		fmt_take(state, "session_id", e, "id");
 	else
@@ -192,7 +192,7 @@ static int to_state(cJSON *state, cJSON *files, int *active, const cJSON *in, ch
 	*active = 0;
 	if (doc) {
 		import_session(state, doc);
-		*active = json_str(state, "status") && !strcmp(json_str(state, "status"), "in_progress");
+		*active = json_str(state, "status") && !strcmp(json_str(state, "status"), ST_IN_PROGRESS);
 	}
 	if (cJSON_IsObject(entry))
 		import_entry(state, entry, active);
@@ -242,7 +242,7 @@ static cJSON *registry_entry(const cJSON *state)
 	const char *st = json_str(state, "status");
 
 	fmt_copy(e, "id", state, "session_id");
-	json_set_str(e, "status", !strcmp(st, "aborted") ? "completed" : fmt_word_out(statuses, st));
+	json_set_str(e, "status", !strcmp(st, ST_ABORTED) ? "completed" : fmt_word_out(statuses, st));
 	json_set(e, "description", json_str(state, "topic") ? json_dup_or_null(state, "topic")
 							    : json_dup_or_null(state, "goal"));
 	fmt_copy(e, "created", state, "created");

@@ -9,11 +9,11 @@
 #include <string.h>
 
 static const struct word statuses[] = {
-	{ "in_progress", "in_progress" }, { "complete", "completed" }, { "paused", "paused" },
-	{ "aborted", "aborted" }, { NULL, NULL },
+	{ "in_progress", ST_IN_PROGRESS }, { "complete", ST_COMPLETED }, { "paused", ST_PAUSED },
+	{ "aborted", ST_ABORTED }, { NULL, NULL },
 };
 static const struct word agent_statuses[] = {
-	{ "in_progress", "in_progress" }, { "complete", "completed" }, { "failed", "failed" },
+	{ "in_progress", ST_IN_PROGRESS }, { "complete", ST_COMPLETED }, { "failed", ST_FAILED },
 	{ NULL, NULL },
 };
 
@@ -57,7 +57,7 @@ static void import_agents(cJSON *state, cJSON *doc)
 		return;
 	cJSON_ArrayForEach(c, agents) {
 		cJSON *a = fmt_blank_entry(state_agent_fields);
-		const char *st = fmt_word_in(agent_statuses, json_str(c, "status"), "in_progress");
+		const char *st = fmt_word_in(agent_statuses, json_str(c, "status"), ST_IN_PROGRESS);
 
 		for (const char *const *k = state_agent_fields; *k; k++)
 			if (strcmp(*k, "status"))
@@ -96,7 +96,7 @@ static void import_tasks(cJSON *state, cJSON *files, cJSON *doc)
 			cJSON_ArrayForEach(f, cJSON_GetObjectItemCaseSensitive(c, "files"))
 				if (cJSON_IsString(f))
 					json_set_str(json_set(files, f->valuestring, cJSON_CreateObject()),
-						     "status", "modified");
+						     "status", ST_MODIFIED);
 			fmt_move_rest(t, c);
 			cJSON_AddItemToArray(tasks, t);
 		}
@@ -104,7 +104,7 @@ static void import_tasks(cJSON *state, cJSON *files, cJSON *doc)
 	}
 	if (fmt_all_strings(pending)) {
 		cJSON_ArrayForEach(c, pending) {
-			cJSON *t = new_task(++n, "pending");
+			cJSON *t = new_task(++n, ST_PENDING);
 			json_set_str(t, "title", c->valuestring);
 			cJSON_AddItemToArray(tasks, t);
 		}

@@ -10,8 +10,8 @@
 #include <string.h>
 
 static const struct word step_statuses[] = {
-	{ "pending", "pending" }, { "in_progress", "in_progress" }, { "complete", "completed" },
-	{ "skipped", "skipped" }, { "failed", "failed" }, { NULL, NULL },
+	{ "pending", ST_PENDING }, { "in_progress", ST_IN_PROGRESS }, { "complete", ST_COMPLETED },
+	{ "skipped", ST_SKIPPED }, { "failed", ST_FAILED }, { NULL, NULL },
 };
 
 static int parse(cJSON **doc, const char *buf, size_t len, char **err)
@@ -81,7 +81,7 @@ static void import_step(cJSON *state, int id, cJSON *in)
 		fmt_take(p, "name", in, "name");
 	else
 		json_set_str(p, "name", name);
-	json_set_str(p, "status", fmt_word_in(step_statuses, json_str(in, "status"), "pending"));
+	json_set_str(p, "status", fmt_word_in(step_statuses, json_str(in, "status"), ST_PENDING));
 	if (fmt_word_in(step_statuses, json_str(in, "status"), NULL))
 		cJSON_DeleteItemFromObjectCaseSensitive(in, "status");
 	for (const char *const *k = (const char *const[]){ "started", "completed", "sub_step", NULL }; *k; k++)

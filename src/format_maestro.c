@@ -10,12 +10,12 @@
 #include <string.h>
 
 static const struct word statuses[] = {
-	{ "in_progress", "in_progress" }, { "completed", "completed" }, { "paused", "paused" },
-	{ "aborted", "aborted" }, { NULL, NULL },
+	{ "in_progress", ST_IN_PROGRESS }, { "completed", ST_COMPLETED }, { "paused", ST_PAUSED },
+	{ "aborted", ST_ABORTED }, { NULL, NULL },
 };
 static const struct word phase_statuses[] = {
-	{ "pending", "pending" }, { "in_progress", "in_progress" }, { "completed", "completed" },
-	{ "failed", "failed" }, { "skipped", "skipped" }, { NULL, NULL },
+	{ "pending", ST_PENDING }, { "in_progress", ST_IN_PROGRESS }, { "completed", ST_COMPLETED },
+	{ "failed", ST_FAILED }, { "skipped", ST_SKIPPED }, { NULL, NULL },
 };
 static const char *const file_lists[] = { "files_created", "files_modified", "files_deleted" };
 static const char *const file_status[] = { "created", "modified", "deleted" };
@@ -121,7 +121,7 @@ static void import_phase(cJSON *state, cJSON *files, cJSON *in, int n)
 			fmt_take(p, *k, in, *k);
 	}
 	if (!fmt_word_in(phase_statuses, json_str(p, "status"), NULL))
-		json_set_str(p, "status", "pending");
+		json_set_str(p, "status", ST_PENDING);
 	if (!json_str(p, "name"))
 		json_set(p, "name", cJSON_CreateString(""));
 	for (size_t i = 0; i < ARRAY_SIZE(file_lists); i++) {
@@ -185,7 +185,7 @@ static int to_state(cJSON *state, cJSON *files, int *active, const cJSON *doc, c
 	}
 	fmt_rest_to_extra(state, format_maestro.name, fm);
 	fmt_copy(json_obj(state, "extra"), "maestro_log", doc, "body");
-	*active = json_str(state, "status") && !strcmp(json_str(state, "status"), "in_progress");
+	*active = json_str(state, "status") && !strcmp(json_str(state, "status"), ST_IN_PROGRESS);
 	cJSON_Delete(fm);
 	return 0;
 }
