@@ -40,7 +40,7 @@ enum format_id format_id(const struct format *f)
 const char *format_names(void)
 {
 #define GS_FORMAT_WORD(id, name) ", " #name
-	return GS_FORMATS(GS_FORMAT_WORD) + 2;
+	return &(GS_FORMATS(GS_FORMAT_WORD))[2];
 #undef GS_FORMAT_WORD
 }
 

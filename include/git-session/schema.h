@@ -116,8 +116,8 @@ enum state_split_index {
  */
 #define GS_PIPE_WORD_(w) "|" w
 #define GS_COMMA_WORD_(w) ", " w
-#define GS_WORDS_PIPE(list) (list(GS_PIPE_WORD_) + 1)
-#define GS_WORDS_COMMA(list) (list(GS_COMMA_WORD_) + 2)
+#define GS_WORDS_PIPE(list) (&(list(GS_PIPE_WORD_))[1])
+#define GS_WORDS_COMMA(list) (&(list(GS_COMMA_WORD_))[2])
 /* An array of a list's words, ending with NULL. */
 #define GS_WORD_ITEM_(w) w,
 #define GS_WORD_ARRAY(list) { list(GS_WORD_ITEM_) NULL }
