@@ -36,7 +36,7 @@ static void split_round_trip(const cJSON *st, const char *whole)
 	size_t len, n;
 
 	if (state_split(&core, &len, &parts, &n, st, NULL, NULL, 0) < 0 ||
-	    state_load(&back, &loaded, core, len, STATE_ALL, NULL, parts, n, &err) < 0)
+	    state_load(&back, &loaded, core, len, STATE_ALL, 0, NULL, parts, n, &err) < 0)
 		abort();
 	text = json_print(back, 1, NULL);
 	if (strcmp(text, whole))

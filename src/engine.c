@@ -34,18 +34,21 @@ char *engine_refname(const char *id)
 
 /*
  * What the store is to read under state/, NULL-terminated: the folders
- * of the collections in mask, or of the manifest only the shards given
+ * of the collections in mask, of those in tail only the last chunks
+ * ("notes:2"), or of the manifest only the shards given
  * ("files/3a.json"). The caller frees it with want_free, which tells the
- * shard names it made from the folder names it borrowed by their '/'.
+ * names it made from the folder names it borrowed by their '/' or ':'.
  */
-static const char **want_names(unsigned mask, const struct state_shards *shards)
+static const char **want_names(unsigned mask, unsigned tail, const struct state_shards *shards)
 {
-	const char **names = xcalloc(10 + 256 + 1, sizeof(*names));
+	const char **names = xcalloc(SPLIT_COUNT + 256 + 1, sizeof(*names));
 	size_t n = 0;
 
 	for (unsigned i = 0; i < ARRAY_SIZE(state_split_keys); i++)
-		if ((mask & (1u << i)) &&
-		    !(shards && !shards->count_rest && i == SPLIT_FILES))
+		if ((mask & tail & (1u << i)) && i != SPLIT_FILES)
+			names[n++] = xstrfmt("%s:%d", state_split_keys[i], STATE_TAIL_CHUNKS);
+		else if ((mask & (1u << i)) &&
+			 !(shards && !shards->count_rest && i == SPLIT_FILES))
 			names[n++] = state_split_keys[i];
 	for (unsigned i = 0; shards && !shards->count_rest && (mask & NEED(FILES)) && i < 256; i++)
 		if (shards->want[i])
@@ -56,17 +59,17 @@ static const char **want_names(unsigned mask, const struct state_shards *shards)
 static void want_free(const char **names)
 {
 	for (size_t i = 0; names[i]; i++)
-		if (strchr(names[i], '/'))
+		if (strpbrk(names[i], "/:"))
 			free((char *)names[i]);
 	free(names);
 }
 
 static int load_tip(cJSON **state, struct state_loaded *loaded, struct store_tip *tip,
-		    unsigned wanted, const struct state_shards *shards, const char *what)
+		    unsigned wanted, unsigned tail, const struct state_shards *shards, const char *what)
 {
 	char *err = NULL;
 
-	if (state_load(state, loaded, tip->json, tip->len, wanted, shards, tip->parts, tip->nparts,
+	if (state_load(state, loaded, tip->json, tip->len, wanted, tail, shards, tip->parts, tip->nparts,
 		       &err) < 0) {
 		gs_error("checkpoint %.12s of '%s' is damaged: session.json: %s", tip->commit, what, err);
 		gs_hint("run 'git session fsck --repair' to go back to the last good checkpoint");
@@ -80,10 +83,10 @@ static int load_tip(cJSON **state, struct state_loaded *loaded, struct store_tip
  * Loads the session.json of refname with the collections in wanted; with
  * shards, only those shards of the manifest are parsed.
  */
-static int load_want(cJSON **state, struct state_loaded *loaded, struct store_tip *tip,
-		     gs_store *st, const char *refname, unsigned wanted, const struct state_shards *shards)
+static int load_want(cJSON **state, struct state_loaded *loaded, struct store_tip *tip, gs_store *st,
+		     const char *refname, unsigned wanted, unsigned tail, const struct state_shards *shards)
 {
-	const char **names = wanted == STATE_ALL && !shards ? NULL : want_names(wanted, shards);
+	const char **names = wanted == STATE_ALL && !tail && !shards ? NULL : want_names(wanted, tail, shards);
 	int error;
 
 	*state = NULL;
@@ -92,7 +95,7 @@ static int load_want(cJSON **state, struct state_loaded *loaded, struct store_ti
 		want_free(names);
 	if (error < 0)
 		return error;
-	if ((error = load_tip(state, loaded, tip, wanted, shards, refname)) < 0)
+	if ((error = load_tip(state, loaded, tip, wanted, tail, shards, refname)) < 0)
 		store_tip_clear(tip);
 	return error;
 }
@@ -107,7 +110,18 @@ int engine_load_some(cJSON **state, struct store_tip *tip, gs_store *st, const c
 {
 	struct state_loaded loaded;
 
-	return load_want(state, &loaded, tip, st, refname, wanted, NULL);
+	return load_want(state, &loaded, tip, st, refname, wanted, 0, NULL);
+}
+
+int engine_load_view(cJSON **state, struct store_tip *tip, int before[SPLIT_COUNT], gs_store *st,
+		     const char *refname)
+{
+	struct state_loaded loaded;
+	int error = load_want(state, &loaded, tip, st, refname, STATE_ALL, ENGINE_VIEW_TAIL, NULL);
+
+	for (unsigned i = 0; i < SPLIT_COUNT; i++)
+		before[i] = error ? 0 : state_tail_before(&loaded, i);
+	return error;
 }
 
 int engine_load_rev(cJSON **state, struct store_tip *tip, gs_store *st, const char *rev)
@@ -118,7 +132,7 @@ int engine_load_rev(cJSON **state, struct store_tip *tip, gs_store *st, const ch
 	*state = NULL;
 	if ((error = store_read_rev(tip, st, rev)) < 0)
 		return error;
-	if ((error = load_tip(state, &loaded, tip, STATE_ALL, NULL, rev)) < 0)
+	if ((error = load_tip(state, &loaded, tip, STATE_ALL, 0, NULL, rev)) < 0)
 		store_tip_clear(tip);
 	return error;
 }
@@ -331,6 +345,7 @@ static int attempt(struct engine_result *r, struct store_tip *tip, struct engine
 		r->state = cJSON_CreateObject();
 	} else if ((error = load_want(&r->state, &loaded, tip, e->st, refname,
 				      level == LOAD_ALL ? STATE_ALL : state_op_needs(op),
+				      level == LOAD_ALL ? 0 : state_op_tail(op),
 				      level == LOAD_ALL ? NULL : shards)) < 0) {
 		if (error == GS_ENOTFOUND)
 			gs_error("no such session: '%s'", id);
@@ -340,6 +355,8 @@ static int attempt(struct engine_result *r, struct store_tip *tip, struct engine
 	if ((flags & ENGINE_IN_PROGRESS) && strcmp(json_str(r->state, "status"), ST_IN_PROGRESS))
 		return GS_ESKIPPED;
 	lim.files_elsewhere = loaded.files_elsewhere;
+	for (unsigned i = 0; i < SPLIT_COUNT; i++)
+		lim.before[i] = state_tail_before(&loaded, i);
 	if ((error = state_apply(r->state, op, &lim, &r->subject, &err)) < 0) {
 		if (error != GS_EPARTIAL)	/* else: load more, and apply again */
 			gs_error("%s", err);

@@ -81,7 +81,7 @@ static char *check_one(struct store_verify *v, gs_store *st, const char *commit)
 		return xstrdup("cannot be read");
 	if (v->problem)
 		return xstrdup(v->problem);
-	if (state_load(&state, &loaded, v->json, v->len, STATE_ALL, NULL, v->parts, v->nparts, &err) < 0) {
+	if (state_load(&state, &loaded, v->json, v->len, STATE_ALL, 0, NULL, v->parts, v->nparts, &err) < 0) {
 		problem = xstrfmt("session.json: %s", err);
 		free(err);
 		return problem;

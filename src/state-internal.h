@@ -32,6 +32,8 @@ int state_arg_text(const char **out, struct apply_ctx *c, const char *key, int r
 /* Appends s to sb quoted and shortened to n characters, for subjects. */
 void state_subject_quote(struct sbuf *sb, const char *s, size_t n);
 
+/* The entries of the list of collection i, those loaded and those before them that were not. */
+int state_size(struct apply_ctx *c, enum state_split_index i);
 /* How many of the paths of files the manifest of state does not hold yet. */
 int state_manifest_new(const cJSON *state, const cJSON *files);
 /*
@@ -43,7 +45,7 @@ int state_record_files(struct apply_ctx *c, const cJSON *files, const char *stat
 		       const char *agent, const cJSON *phase);
 
 /* The handlers of ops.h's table, in state.c, state_work.c and state_git.c. */
-#define GS_OP_DECLARE(id, name, fn, flags, needs) int fn(struct apply_ctx *c);
+#define GS_OP_DECLARE(id, name, fn, flags, needs, tail) int fn(struct apply_ctx *c);
 GS_OP_LIST(GS_OP_DECLARE)
 #undef GS_OP_DECLARE
 /* The handler of an operation (state_ops.c). */

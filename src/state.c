@@ -322,6 +322,11 @@ const char *op_name(const cJSON *op)
 	return json_str(op, "op");
 }
 
+int state_size(struct apply_ctx *c, enum state_split_index i)
+{
+	return cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(c->state, state_split_keys[i])) + c->lim->before[i];
+}
+
 int state_fail(struct apply_ctx *c, const char *fmt, ...)
 {
 	struct sbuf sb = SBUF_INIT;

@@ -8,13 +8,13 @@
 #include <string.h>
 
 static const struct op_info infos[OP_COUNT] = {
-#define GS_OP_INFO(id, name, fn, flags, needs) [OP_##id] = { OP_##id, name, flags, needs },
+#define GS_OP_INFO(id, name, fn, flags, needs, tail) [OP_##id] = { OP_##id, name, flags, needs, tail },
 	GS_OP_LIST(GS_OP_INFO)
 #undef GS_OP_INFO
 };
 
 static const apply_fn handlers[OP_COUNT] = {
-#define GS_OP_HANDLER(id, name, fn, flags, needs) [OP_##id] = fn,
+#define GS_OP_HANDLER(id, name, fn, flags, needs, tail) [OP_##id] = fn,
 	GS_OP_LIST(GS_OP_HANDLER)
 #undef GS_OP_HANDLER
 };

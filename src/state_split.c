@@ -55,6 +55,29 @@ unsigned state_op_needs(const cJSON *op)
 	return info ? info->needs : STATE_ALL;
 }
 
+static unsigned bit_index(unsigned b)
+{
+	unsigned i = 0;
+
+	while (b > 1u) {
+		b >>= 1;
+		i++;
+	}
+	return i;
+}
+
+unsigned state_op_tail(const cJSON *op)
+{
+	const struct op_info *info = op_lookup(op_name(op));
+
+	return info ? info->tail & info->needs : 0;
+}
+
+int state_tail_before(const struct state_loaded *loaded, enum state_split_index i)
+{
+	return loaded->tailed & (1u << i) ? (int)loaded->first_chunk[i] * STATE_CHUNK : 0;
+}
+
 static char *part_path(const char *key, unsigned i, int files)
 {
 	return files ? xstrfmt("state/%s/%02x.json", key, i) : xstrfmt("state/%s/%06u.json", key, i);
@@ -105,10 +128,11 @@ static int part_ok(const char *key, const struct gs_part *p, size_t i, size_t co
 
 /*
  * The entries of key's parts, in one list or object; NULL with *err when
- * damaged. With shards (the manifest), only the parts of the shards
+ * damaged. A list's parts are its chunks from number from on (0 but for
+ * a tail). With shards (the manifest), only the parts of the shards
  * wanted; the entries of the others are counted in *elsewhere.
  */
-static cJSON *gather(int *elsewhere, const char *key, const struct gs_part *p, size_t count,
+static cJSON *gather(int *elsewhere, const char *key, const struct gs_part *p, size_t count, unsigned from,
 		     const struct state_shards *shards, char **err)
 {
 	int files = !strcmp(key, "files");
@@ -124,7 +148,8 @@ static cJSON *gather(int *elsewhere, const char *key, const struct gs_part *p, s
 			*elsewhere += n;
 			continue;
 		}
-		if (json_parse(&v, p[i].text, p[i].len, PART_MAX, err) < 0 || !part_ok(key, &p[i], i, count, v)) {
+		if (json_parse(&v, p[i].text, p[i].len, PART_MAX, err) < 0 ||
+		    !part_ok(key, &p[i], from + i, from + count, v)) {
 			if (!*err)
 				*err = xstrfmt("'%s' is not in the right shape", p[i].path);
 			cJSON_Delete(v);
@@ -138,8 +163,8 @@ static cJSON *gather(int *elsewhere, const char *key, const struct gs_part *p, s
 	return all;
 }
 
-int state_join(struct state_loaded *out, cJSON *raw, unsigned wanted, const struct state_shards *shards,
-	       const struct gs_part *parts, size_t n, char **err)
+int state_join(struct state_loaded *out, cJSON *raw, unsigned wanted, unsigned tail,
+	       const struct state_shards *shards, const struct gs_part *parts, size_t n, char **err)
 {
 	memset(out, 0, sizeof(*out));
 	*err = NULL;
@@ -164,7 +189,14 @@ int state_join(struct state_loaded *out, cJSON *raw, unsigned wanted, const stru
 		} else if (!count && !(files && shards)) {	/* the shards asked for may not exist yet */
 			*err = xstrfmt("'%s' is kept under state/%s/, which is missing", key, key);
 			return GS_ERROR;
-		} else if (!(all = gather(&out->files_elsewhere, key, first, count, files ? shards : NULL, err))) {
+		} else if (!files && (tail & (1u << i)) &&
+			   sscanf(first->path + strlen(key) + 7, "%06u", &out->first_chunk[i]) == 1) {
+			/* the last chunks only: the others are full, so their count is in the names */
+			if (!(all = gather(NULL, key, first, count, out->first_chunk[i], NULL, err)))
+				return GS_ERROR;
+			out->tailed |= 1u << i;
+			out->tail_size[i] = cJSON_GetArraySize(all);
+		} else if (!(all = gather(&out->files_elsewhere, key, first, count, 0, files ? shards : NULL, err))) {
 			return GS_ERROR;
 		}
 		if (files && shards && (wanted & NEED(FILES))) {
@@ -178,15 +210,15 @@ int state_join(struct state_loaded *out, cJSON *raw, unsigned wanted, const stru
 	return 0;
 }
 
-int state_load(cJSON **out, struct state_loaded *loaded, const char *text, size_t len,
-	       unsigned wanted, const struct state_shards *shards, const struct gs_part *parts, size_t n,
+int state_load(cJSON **out, struct state_loaded *loaded, const char *text, size_t len, unsigned wanted,
+	       unsigned tail, const struct state_shards *shards, const struct gs_part *parts, size_t n,
 	       char **err)
 {
 	cJSON *raw = NULL;
 	int error = json_parse(&raw, text, len, PART_MAX, err);
 
 	*out = NULL;
-	if (!error && (error = state_join(loaded, raw, wanted, shards, parts, n, err)) < 0)
+	if (!error && (error = state_join(loaded, raw, wanted, tail, shards, parts, n, err)) < 0)
 		cJSON_Delete(raw);
 	if (!error)
 		error = state_normalize(out, raw, err);	/* takes raw */
@@ -231,18 +263,21 @@ static char **chunk_texts(size_t **lens, const cJSON *coll, unsigned count, int 
 /*
  * Parts to write for one loaded collection, and old ones to remove. With
  * only (a partly loaded manifest), the other shards are left as they are.
+ * A list loaded as its tail holds the chunks from number base on; those
+ * before it are left as they are.
  */
 static void split_one(struct gs_part **out, size_t *nout, const char *key, const cJSON *coll,
-		      const unsigned char *only, const struct gs_part *old, size_t nold)
+		      const unsigned char *only, int tailed, unsigned base, const struct gs_part *old, size_t nold)
 {
 	int files = !strcmp(key, "files"), size = cJSON_GetArraySize(coll);
-	unsigned count = size <= STATE_CHUNK && !only ? 0 : files ? 256 : (unsigned)(size + STATE_CHUNK - 1) / STATE_CHUNK;
+	unsigned count = size <= STATE_CHUNK && !only && !tailed ? 0 :
+			 files ? 256 : (unsigned)(size + STATE_CHUNK - 1) / STATE_CHUNK;
 	const struct gs_part *first;
 	size_t nfirst = parts_of(&first, key, old, nold), *lens = NULL;
 	char **texts = chunk_texts(&lens, coll, count, files, only);
 
 	for (unsigned i = 0; i < count; i++) {
-		char *path = part_path(key, i, files);
+		char *path = part_path(key, base + i, files);
 		const struct gs_part *was = NULL;
 
 		for (size_t k = 0; k < nfirst && !was; k++)
@@ -265,7 +300,7 @@ static void split_one(struct gs_part **out, size_t *nout, const char *key, const
 	for (size_t k = 0; k < nfirst; k++) {	/* old chunks past the new last one */
 		unsigned at;
 
-		if (!files && (sscanf(first[k].path + strlen(key) + 7, "%06u", &at) != 1 || at >= count))
+		if (!files && (sscanf(first[k].path + strlen(key) + 7, "%06u", &at) != 1 || at >= base + count))
 			add_part(out, nout, xstrdup(first[k].path), NULL, 0);
 		else if (files && !count)
 			add_part(out, nout, xstrdup(first[k].path), NULL, 0);
@@ -285,10 +320,14 @@ int state_split(char **core, size_t *len, struct gs_part **out, size_t *nout, co
 	*nout = 0;
 	loaded = loaded ? loaded : &all;
 	for (const cJSON *c = state->child; c; c = c->next) {
-		unsigned b = state_split_bit(c->string);
+		unsigned b = state_split_bit(c->string), base = 0;
 		const unsigned char *only = b == NEED(FILES) && loaded->partial ? loaded->shards : NULL;
-		int reached = (loaded->unloaded & b) && c->child;
+		int reached = (loaded->unloaded & b) && c->child, tailed = (loaded->tailed & b) != 0;
 
+		if (tailed) {	/* a tail that lost entries: what went is not known here */
+			base = loaded->first_chunk[bit_index(b)];
+			reached = cJSON_GetArraySize(c) < loaded->tail_size[bit_index(b)];
+		}
 		for (const cJSON *e = only ? c->child : NULL; e && !reached; e = e->next)
 			reached = !only[shard(e->string)];
 		if (reached) {
@@ -299,8 +338,8 @@ int state_split(char **core, size_t *len, struct gs_part **out, size_t *nout, co
 			return GS_EPARTIAL;
 		}
 		if (b && !(loaded->unloaded & b))
-			split_one(out, nout, c->string, c, only, old, nold);
-		if (b && ((loaded->unloaded & b) || only || cJSON_GetArraySize(c) > STATE_CHUNK)) {
+			split_one(out, nout, c->string, c, only, tailed, base, old, nold);
+		if (b && ((loaded->unloaded & b) || only || tailed || cJSON_GetArraySize(c) > STATE_CHUNK)) {
 			char *ref = xstrfmt("state/%s", c->string);
 			cJSON_AddItemToObject(top, c->string, cJSON_CreateString(ref));
 			free(ref);

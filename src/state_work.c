@@ -486,7 +486,7 @@ int op_error_add(struct apply_ctx *c)
 	    arg_agent(&agent, c, 0) < 0 || arg_phase(&phase, c, "phase", 0) < 0)
 		return GS_ERROR;
 	new_error(c, type, message, agent ? json_str(agent, "id") : NULL, phase);
-	sbuf_addf(&c->subject, "error #%d (%s): ", cJSON_GetArraySize(json_arr(c->state, "errors")), type);
+	sbuf_addf(&c->subject, "error #%d (%s): ", state_size(c, SPLIT_ERRORS), type);
 	state_subject_quote(&c->subject, message, 50);
 	return 0;
 }

@@ -266,10 +266,11 @@ void store_tip_clear(struct store_tip *tip)
 }
 
 /*
- * Whether want (NULL: everything) asks for the folder dir (2), for some
- * blobs in it ("dir/name": 1), or not at all (0); with name, for that blob.
+ * Whether want (NULL: everything) asks for the folder dir (2), for its
+ * last *last blobs ("dir:<last>": 3), for some blobs in it ("dir/name":
+ * 1), or not at all (0); with name, for that blob.
  */
-static int wanted(const char *dir, const char *name, const char *const *want)
+static int wanted(const char *dir, const char *name, const char *const *want, size_t *last)
 {
 	size_t len = strlen(dir);
 	int some = 0;
@@ -277,6 +278,10 @@ static int wanted(const char *dir, const char *name, const char *const *want)
 	for (; want && *want; want++) {
 		if (!strcmp(*want, dir))
 			return 2;
+		if (last && !strncmp(*want, dir, len) && (*want)[len] == ':') {
+			*last = strtoul(*want + len + 1, NULL, 10);
+			return 3;
+		}
 		if (!strncmp(*want, dir, len) && (*want)[len] == '/' && (!name || !strcmp(*want + len + 1, name)))
 			some = 1;
 	}
@@ -297,20 +302,23 @@ static int read_parts(struct store_tip *out, gs_store *st, git_tree *tree, const
 	for (size_t i = 0; !error && i < git_tree_entrycount(state); i++) {
 		const git_tree_entry *e = git_tree_entry_byindex(state, i);
 		git_tree *sub = NULL;
-		int whole = wanted(git_tree_entry_name(e), NULL, want) == 2;
+		size_t from = 0, last = 0;
+		int how = wanted(git_tree_entry_name(e), NULL, want, &last), whole = how >= 2;
 
-		if (!whole && !wanted(git_tree_entry_name(e), NULL, want))
+		if (!how)
 			continue;
 		if (git_tree_lookup(&sub, st->repo, git_tree_entry_id(e)) < 0) {
 			error = GS_ERROR;
 			break;
 		}
-		for (size_t k = 0; !error && k < git_tree_entrycount(sub); k++) {
+		if (how == 3 && git_tree_entrycount(sub) > last)	/* the names sort as their numbers */
+			from = git_tree_entrycount(sub) - last;
+		for (size_t k = from; !error && k < git_tree_entrycount(sub); k++) {
 			const git_tree_entry *b = git_tree_entry_byindex(sub, k);
 			git_blob *blob = NULL;
 			struct gs_part *p;
 
-			if (!whole && !wanted(git_tree_entry_name(e), git_tree_entry_name(b), want))
+			if (!whole && !wanted(git_tree_entry_name(e), git_tree_entry_name(b), want, NULL))
 				continue;
 			if (git_blob_lookup(&blob, st->repo, git_tree_entry_id(b)) < 0) {
 				error = GS_ERROR;

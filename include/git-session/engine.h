@@ -37,6 +37,15 @@ int engine_load_ref(cJSON **state, struct store_tip *tip, gs_store *st, const ch
  * state_split_keys) read when a large state keeps them apart; the
  * others are empty. For readers that need a part of a large state.
  */
+/*
+ * What status and resume read: everything, but of the lists that only
+ * grow and are shown by their latest entries (ENGINE_VIEW_TAIL) only the
+ * last chunks; before[i] gets how many entries of list i come before
+ * those loaded, for counts.
+ */
+#define ENGINE_VIEW_TAIL (NEED(NOTES) | NEED(DECISIONS) | NEED(ARTIFACTS))
+int engine_load_view(cJSON **state, struct store_tip *tip, int before[SPLIT_COUNT], gs_store *st,
+		     const char *refname);
 int engine_load_some(cJSON **state, struct store_tip *tip, gs_store *st, const char *refname,
 		     unsigned wanted);
 /*

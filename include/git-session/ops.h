@@ -2,7 +2,7 @@
  * ops.h - every operation, declared once, in the manner of jq's
  * opcode_list.h. A row says all that is known of an operation:
  *
- *   OP(id, name, handler, flags, needs)
+ *   OP(id, name, handler, flags, needs, tail)
  *
  *   id       its C name: OP_<id>, an enum op_id
  *   name     its name in op.json, the Session-Op trailer and doc/json.md
@@ -17,6 +17,10 @@
  *            besides session.json's own keys; STATE_ALL for everything.
  *            Too few here loses data (test_ops checks every row); too many
  *            only costs time.
+ *   tail     of those, the lists it only appends to, never reading what is
+ *            there: a large one is loaded as its last two chunks (the count
+ *            of the others known from their names), so that the 100,000th
+ *            note costs what the 10th did. test_ops checks these too.
  *
  * Adding an operation: a row here and its handler; test_ops fails until the
  * rest (a sample for the load-table property test, doc/json.md) follows.
@@ -32,47 +36,47 @@
 #define OPF_LWW 4u
 
 #define GS_OP_LIST(OP) \
-	OP(SESSION_START, "session.start", op_session_start, 0, STATE_ALL) \
-	OP(SESSION_PAUSE, "session.pause", op_session_pause, OPF_LWW, NEED_NONE) \
-	OP(SESSION_RESUME, "session.resume", op_session_resume, OPF_CLOSED | OPF_LWW, STATE_ALL) \
-	OP(SESSION_CLOSE, "session.close", op_session_close, OPF_CLOSED | OPF_LWW, NEED_NONE) \
-	OP(SESSION_IMPORT, "session.import", op_session_import, OPF_CLOSED, STATE_ALL) \
-	OP(NOTE, "note", op_note, 0, NEED(NOTES)) \
-	OP(SUMMARY, "summary", op_summary, OPF_LWW, NEED_NONE) \
-	OP(SET, "set", op_set, OPF_LWW, NEED_NONE) \
-	OP(CHECKPOINT, "checkpoint", op_checkpoint, OPF_BY_PATH, NEED(FILES)) \
-	OP(PHASE_ADD, "phase.add", op_phase_add, 0, NEED_NONE) \
-	OP(PHASE_START, "phase.start", op_phase_start, 0, NEED_NONE) \
-	OP(PHASE_COMPLETE, "phase.complete", op_phase_complete, 0, NEED(ERRORS)) \
-	OP(PHASE_FAIL, "phase.fail", op_phase_fail, 0, NEED(ERRORS)) \
-	OP(PHASE_SKIP, "phase.skip", op_phase_skip, 0, NEED_NONE) \
-	OP(PHASE_RETRY, "phase.retry", op_phase_retry, 0, NEED(ERRORS)) \
-	OP(PHASE_STEP, "phase.step", op_phase_step, OPF_LWW, NEED_NONE) \
-	OP(AGENT_START, "agent.start", op_agent_start, 0, NEED(AGENTS)) \
-	OP(AGENT_PROGRESS, "agent.progress", op_agent_progress, OPF_LWW, NEED(AGENTS)) \
-	OP(AGENT_DONE, "agent.done", op_agent_done, 0, NEED(AGENTS)) \
-	OP(AGENT_FAIL, "agent.fail", op_agent_fail, 0, NEED(AGENTS) | NEED(ERRORS)) \
-	OP(FILE_CREATED, "file.created", op_file_created, OPF_BY_PATH, NEED(FILES) | NEED(AGENTS)) \
-	OP(FILE_MODIFIED, "file.modified", op_file_modified, OPF_BY_PATH, NEED(FILES) | NEED(AGENTS)) \
-	OP(FILE_DELETED, "file.deleted", op_file_deleted, OPF_BY_PATH, NEED(FILES) | NEED(AGENTS)) \
-	OP(ERROR_ADD, "error.add", op_error_add, 0, NEED(AGENTS) | NEED(ERRORS)) \
-	OP(ERROR_RESOLVE, "error.resolve", op_error_resolve, 0, NEED(ERRORS)) \
-	OP(TOKENS_ADD, "tokens.add", op_tokens_add, 0, NEED(AGENTS)) \
-	OP(DECIDE, "decide", op_decide, 0, NEED(DECISIONS) | NEED(AGENTS)) \
-	OP(TASK_ADD, "task.add", op_task_add, 0, NEED(TASKS)) \
-	OP(TASK_DONE, "task.done", op_task_done, 0, NEED(TASKS)) \
-	OP(MILESTONE_ADD, "milestone.add", op_milestone_add, 0, NEED(MILESTONES)) \
-	OP(MILESTONE_DONE, "milestone.done", op_milestone_done, 0, NEED(MILESTONES)) \
-	OP(ARTIFACT, "artifact", op_artifact, 0, NEED(ARTIFACTS) | NEED(AGENTS)) \
-	OP(HOOK_PRE_COMMIT, "hook.pre-commit", op_hook_pre_commit, OPF_BY_PATH, NEED(FILES)) \
-	OP(COMMIT_RECORD, "commit.record", op_commit_record, OPF_BY_PATH, NEED(FILES) | NEED(COMMITS)) \
-	OP(COMMIT_REWRITE, "commit.rewrite", op_commit_rewrite, 0, NEED(COMMITS)) \
-	OP(CHECKOUT, "checkout", op_checkout, 0, NEED_NONE) \
-	OP(ROLLBACK, "rollback", op_recorded, OPF_CLOSED, STATE_ALL) \
-	OP(MERGE, "merge", op_recorded, OPF_CLOSED, STATE_ALL)
+	OP(SESSION_START, "session.start", op_session_start, 0, STATE_ALL, NEED_NONE) \
+	OP(SESSION_PAUSE, "session.pause", op_session_pause, OPF_LWW, NEED_NONE, NEED_NONE) \
+	OP(SESSION_RESUME, "session.resume", op_session_resume, OPF_CLOSED | OPF_LWW, STATE_ALL, NEED_NONE) \
+	OP(SESSION_CLOSE, "session.close", op_session_close, OPF_CLOSED | OPF_LWW, NEED_NONE, NEED_NONE) \
+	OP(SESSION_IMPORT, "session.import", op_session_import, OPF_CLOSED, STATE_ALL, NEED_NONE) \
+	OP(NOTE, "note", op_note, 0, NEED(NOTES), NEED(NOTES)) \
+	OP(SUMMARY, "summary", op_summary, OPF_LWW, NEED_NONE, NEED_NONE) \
+	OP(SET, "set", op_set, OPF_LWW, NEED_NONE, NEED_NONE) \
+	OP(CHECKPOINT, "checkpoint", op_checkpoint, OPF_BY_PATH, NEED(FILES), NEED_NONE) \
+	OP(PHASE_ADD, "phase.add", op_phase_add, 0, NEED_NONE, NEED_NONE) \
+	OP(PHASE_START, "phase.start", op_phase_start, 0, NEED_NONE, NEED_NONE) \
+	OP(PHASE_COMPLETE, "phase.complete", op_phase_complete, 0, NEED(ERRORS), NEED_NONE) \
+	OP(PHASE_FAIL, "phase.fail", op_phase_fail, 0, NEED(ERRORS), NEED(ERRORS)) \
+	OP(PHASE_SKIP, "phase.skip", op_phase_skip, 0, NEED_NONE, NEED_NONE) \
+	OP(PHASE_RETRY, "phase.retry", op_phase_retry, 0, NEED(ERRORS), NEED_NONE) \
+	OP(PHASE_STEP, "phase.step", op_phase_step, OPF_LWW, NEED_NONE, NEED_NONE) \
+	OP(AGENT_START, "agent.start", op_agent_start, 0, NEED(AGENTS), NEED_NONE) \
+	OP(AGENT_PROGRESS, "agent.progress", op_agent_progress, OPF_LWW, NEED(AGENTS), NEED_NONE) \
+	OP(AGENT_DONE, "agent.done", op_agent_done, 0, NEED(AGENTS), NEED_NONE) \
+	OP(AGENT_FAIL, "agent.fail", op_agent_fail, 0, NEED(AGENTS) | NEED(ERRORS), NEED(ERRORS)) \
+	OP(FILE_CREATED, "file.created", op_file_created, OPF_BY_PATH, NEED(FILES) | NEED(AGENTS), NEED_NONE) \
+	OP(FILE_MODIFIED, "file.modified", op_file_modified, OPF_BY_PATH, NEED(FILES) | NEED(AGENTS), NEED_NONE) \
+	OP(FILE_DELETED, "file.deleted", op_file_deleted, OPF_BY_PATH, NEED(FILES) | NEED(AGENTS), NEED_NONE) \
+	OP(ERROR_ADD, "error.add", op_error_add, 0, NEED(AGENTS) | NEED(ERRORS), NEED(ERRORS)) \
+	OP(ERROR_RESOLVE, "error.resolve", op_error_resolve, 0, NEED(ERRORS), NEED_NONE) \
+	OP(TOKENS_ADD, "tokens.add", op_tokens_add, 0, NEED(AGENTS), NEED_NONE) \
+	OP(DECIDE, "decide", op_decide, 0, NEED(DECISIONS) | NEED(AGENTS), NEED(DECISIONS)) \
+	OP(TASK_ADD, "task.add", op_task_add, 0, NEED(TASKS), NEED_NONE) \
+	OP(TASK_DONE, "task.done", op_task_done, 0, NEED(TASKS), NEED_NONE) \
+	OP(MILESTONE_ADD, "milestone.add", op_milestone_add, 0, NEED(MILESTONES), NEED_NONE) \
+	OP(MILESTONE_DONE, "milestone.done", op_milestone_done, 0, NEED(MILESTONES), NEED_NONE) \
+	OP(ARTIFACT, "artifact", op_artifact, 0, NEED(ARTIFACTS) | NEED(AGENTS), NEED(ARTIFACTS)) \
+	OP(HOOK_PRE_COMMIT, "hook.pre-commit", op_hook_pre_commit, OPF_BY_PATH, NEED(FILES), NEED_NONE) \
+	OP(COMMIT_RECORD, "commit.record", op_commit_record, OPF_BY_PATH, NEED(FILES) | NEED(COMMITS), NEED_NONE) \
+	OP(COMMIT_REWRITE, "commit.rewrite", op_commit_rewrite, 0, NEED(COMMITS), NEED_NONE) \
+	OP(CHECKOUT, "checkout", op_checkout, 0, NEED_NONE, NEED_NONE) \
+	OP(ROLLBACK, "rollback", op_recorded, OPF_CLOSED, STATE_ALL, NEED_NONE) \
+	OP(MERGE, "merge", op_recorded, OPF_CLOSED, STATE_ALL, NEED_NONE)
 
 enum op_id {
-#define GS_OP_ENUM(id, name, fn, flags, needs) OP_##id,
+#define GS_OP_ENUM(id, name, fn, flags, needs, tail) OP_##id,
 	GS_OP_LIST(GS_OP_ENUM)
 #undef GS_OP_ENUM
 	OP_COUNT
@@ -84,6 +88,7 @@ struct op_info {
 	const char *name;
 	unsigned flags;
 	unsigned needs;
+	unsigned tail;
 };
 
 /* The row of an operation by id, or by name (NULL for an unknown name). */

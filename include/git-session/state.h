@@ -26,6 +26,7 @@
 struct state_limits {
 	int max_retries;	/* session.maxRetries */
 	int files_elsewhere;	/* manifest entries not loaded, counting against its limit; -1: not counted */
+	int before[SPLIT_COUNT];	/* of a list loaded as its tail, the entries before it */
 };
 #define STATE_LIMITS_INIT { STATE_DEFAULT_MAX_RETRIES, 0 }
 
@@ -60,12 +61,15 @@ int state_normalize(cJSON **out, cJSON *in, char **err);
  * Masks below have the bits of schema.h's GS_SPLIT_KEYS (NEED(NOTES), ...).
  */
 #define STATE_CHUNK 256
+#define STATE_TAIL_CHUNKS 2	/* what of a list is read to append to it, or to show its latest */
 extern const char *const state_split_keys[SPLIT_COUNT];
 
 /* The bit of a collection kept apart when large (0 for any other key). */
 unsigned state_split_bit(const char *key);
 /* The collections op reads or writes (ops.h): STATE_ALL for an unknown one. */
 unsigned state_op_needs(const cJSON *op);
+/* Of those, the lists op only appends to, which may be loaded as their tail (ops.h). */
+unsigned state_op_tail(const cJSON *op);
 /* Of a manifest kept apart, the shards to parse, and whether the others were read to be counted. */
 struct state_shards {
 	unsigned char want[256];
@@ -83,23 +87,31 @@ struct state_loaded {
 	unsigned char shards[256];	/* the manifest's shards parsed, when partial */
 	int partial;			/* only those shards of a kept-apart manifest */
 	int files_elsewhere;		/* entries of the other shards; -1: not counted */
+	unsigned tailed;		/* lists loaded as their last chunks only */
+	unsigned first_chunk[SPLIT_COUNT];	/* of those, the number of the first chunk loaded */
+	int tail_size[SPLIT_COUNT];	/* and how many entries were loaded */
 };
 
 /*
  * Puts the parts read with session.json (raw, as parsed) back into it.
  * Collections raw keeps apart but in wanted are an error to find
- * without parts; those not in wanted become empty placeholders. With
- * shards, of a manifest kept apart only the shards wanted are parsed
- * (they need not all exist yet), and the others counted when they were
- * read (count_rest), else files_elsewhere is -1. *err (caller frees) says
- * what is wrong with a damaged checkpoint.
+ * without parts; those not in wanted become empty placeholders. Lists in
+ * tail were read as their last chunks only (STATE_TAIL_CHUNKS): they
+ * hold those entries, and loaded says where they start. With shards, of a
+ * manifest kept apart only the shards wanted are parsed (they need not all
+ * exist yet), and the others counted when they were read (count_rest),
+ * else files_elsewhere is -1. *err (caller frees) says what is wrong with
+ * a damaged checkpoint.
  */
-int state_join(struct state_loaded *out, cJSON *raw, unsigned wanted, const struct state_shards *shards,
-	       const struct gs_part *parts, size_t n, char **err);
+int state_join(struct state_loaded *out, cJSON *raw, unsigned wanted, unsigned tail,
+	       const struct state_shards *shards, const struct gs_part *parts, size_t n, char **err);
 /* Parses session.json, joins its parts and normalises: what a reader of a checkpoint does. */
-int state_load(cJSON **out, struct state_loaded *loaded, const char *text, size_t len,
-	       unsigned wanted, const struct state_shards *shards, const struct gs_part *parts, size_t n,
+int state_load(cJSON **out, struct state_loaded *loaded, const char *text, size_t len, unsigned wanted,
+	       unsigned tail, const struct state_shards *shards, const struct gs_part *parts, size_t n,
 	       char **err);
+
+/* The entries of a list kept apart not loaded ahead of its tail (0 when loaded whole). */
+int state_tail_before(const struct state_loaded *loaded, enum state_split_index i);
 
 /*
  * session.json's text for state (*core, caller frees) and the parts to

@@ -59,7 +59,8 @@ void store_tip_clear(struct store_tip *tip);
 int store_read_ref(struct store_tip *out, gs_store *st, const char *refname);
 /*
  * The same, reading of state/ only what want names (NULL-terminated;
- * NULL: all): folders ("notes"), or single blobs ("files/3a.json").
+ * NULL: all): folders ("notes"), a folder's last n blobs in name order
+ * ("notes:2"), or single blobs ("files/3a.json").
  */
 int store_read_ref_want(struct store_tip *out, gs_store *st, const char *refname,
 			const char *const *want);

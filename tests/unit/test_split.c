@@ -51,7 +51,7 @@ static cJSON *round_trip(const cJSON *st, const char *core, size_t len, const st
 	cJSON *back = NULL;
 	char *err = NULL, *a, *b;
 
-	if (state_load(&back, loaded, core, len, wanted, NULL, parts, n, &err) < 0)
+	if (state_load(&back, loaded, core, len, wanted, 0, NULL, parts, n, &err) < 0)
 		fail_msg("load: %s", err);
 	if (wanted == STATE_ALL) {
 		a = json_print(st, 1, NULL);
@@ -204,7 +204,7 @@ static void test_manifest_by_shard(void **unused)
 	assert_int_equal(store_state(&first, st, NULL, NULL), 0);
 	/* every shard given, but the others only counted */
 	set.count_rest = 1;
-	assert_int_equal(state_load(&part, &loaded, first.core, first.len, STATE_ALL, &set, first.parts,
+	assert_int_equal(state_load(&part, &loaded, first.core, first.len, STATE_ALL, 0, &set, first.parts,
 				    first.n, &err), 0);
 	assert_true(loaded.partial);
 	assert_true(cJSON_GetArraySize(json_obj(part, "files")) < 30);
@@ -212,7 +212,7 @@ static void test_manifest_by_shard(void **unused)
 	cJSON_Delete(part);
 	/* not read: not counted */
 	set.count_rest = 0;
-	assert_int_equal(state_load(&part, &loaded, first.core, first.len, STATE_ALL, &set, first.parts,
+	assert_int_equal(state_load(&part, &loaded, first.core, first.len, STATE_ALL, 0, &set, first.parts,
 				    first.n, &err), 0);
 	assert_int_equal(loaded.files_elsewhere, -1);
 	/* a change to the shard loaded writes that shard */
@@ -266,7 +266,7 @@ static void damaged(const char *core, const struct gs_part *parts, size_t n, con
 	char *err = NULL;
 	struct state_loaded loaded;
 
-	assert_int_not_equal(state_load(&st, &loaded, core, strlen(core), STATE_ALL, NULL, parts, n, &err), 0);
+	assert_int_not_equal(state_load(&st, &loaded, core, strlen(core), STATE_ALL, 0, NULL, parts, n, &err), 0);
 	assert_null(st);
 	if (!err || !strstr(err, want))
 		fail_msg("'%s' does not say '%s'", err ? err : "(null)", want);
