@@ -200,13 +200,39 @@ static void suggest(cJSON *out, const cJSON *state, const struct report_ctx *ctx
 	free(cmd);
 }
 
+/* Copies of the last n entries of list: the end of a tail is the end of the list. */
+static cJSON *last_entries(const cJSON *list, int n)
+{
+	cJSON *arr = cJSON_CreateArray();
+	const cJSON *e = list ? list->child : NULL;
+
+	for (int skip = cJSON_GetArraySize(list) - n; e && skip > 0; skip--)
+		e = e->next;
+	for (; e; e = e->next)
+		cJSON_AddItemToArray(arr, cJSON_Duplicate(e, 1));
+	return arr;
+}
+
+/* How many entries each list holds, those not loaded included. */
+static cJSON *counts(const cJSON *state, const struct report_ctx *ctx)
+{
+	cJSON *out = cJSON_CreateObject();
+
+	for (unsigned i = 0; i < SPLIT_COUNT; i++) {
+		const cJSON *v = cJSON_GetObjectItemCaseSensitive(state, state_split_keys[i]);
+
+		json_set_num(out, state_split_keys[i], cJSON_GetArraySize(v) + ctx->before[i]);
+	}
+	return out;
+}
+
 cJSON *report_status(const cJSON *state, const struct report_ctx *ctx)
 {
 	const cJSON *phases = cJSON_GetObjectItemCaseSensitive(state, "phases");
 	const cJSON *errors = cJSON_GetObjectItemCaseSensitive(state, "errors");
 	const cJSON *decisions = cJSON_GetObjectItemCaseSensitive(state, "decisions"), *p;
 	cJSON *out = cJSON_CreateObject(), *progress = cJSON_CreateObject(), *arr;
-	int total = cJSON_GetArraySize(phases), done, skipped, i = 0, nd;
+	int total = cJSON_GetArraySize(phases), done, skipped, i = 0;
 
 	copy_keys(out, state, (const char *const[]){ "session_id", "status", NULL });
 	json_set_bool(out, "active", ctx->active);
@@ -243,10 +269,9 @@ cJSON *report_status(const cJSON *state, const struct report_ctx *ctx)
 	}
 	json_set_num(out, "errors_total", i);
 	json_set(out, "tokens", report_tokens(state));
-	arr = json_set(out, "recent_decisions", cJSON_CreateArray());
-	nd = cJSON_GetArraySize(decisions);
-	for (i = nd > 3 ? nd - 3 : 0; i < nd; i++)
-		cJSON_AddItemToArray(arr, cJSON_Duplicate(cJSON_GetArrayItem(decisions, i), 1));
+	json_set(out, "recent_decisions", last_entries(decisions, 3));
+	json_set(out, "recent_notes", last_entries(cJSON_GetObjectItemCaseSensitive(state, "notes"), 3));
+	json_set(out, "counts", counts(state, ctx));
 	json_set(out, "context_summary", json_dup_or_null(state, "context_summary"));
 	suggest(out, state, ctx);
 	return out;

@@ -177,14 +177,21 @@ void view_tokens_line(struct view *v, const cJSON *t)
 
 void view_decisions_summary(struct view *v, const cJSON *r)
 {
-	const cJSON *p;
+	const cJSON *p, *notes;
 	const cJSON *decisions = cJSON_GetObjectItemCaseSensitive(r, "recent_decisions");
+	int n;
 
 	cJSON_ArrayForEach(p, decisions) {
 		view_say(v, p == decisions->child ? "Decided   " : "          ", json_str(p, "decision"), "");
 		if (json_str(p, "rationale"))
 			view_say(v, v->utf8 ? " \u2014 " : " -- ", json_str(p, "rationale"), "");
 		sbuf_addch(&v->out, '\n');
+	}
+	notes = cJSON_GetObjectItemCaseSensitive(r, "recent_notes");
+	n = (int)json_num(cJSON_GetObjectItemCaseSensitive(r, "counts"), "notes", 0);
+	if (n && cJSON_GetArraySize(notes)) {
+		view_say(v, "Noted     ", json_str(cJSON_GetArrayItem(notes, cJSON_GetArraySize(notes) - 1), "text"), "");
+		sbuf_addf(&v->out, n > 1 ? " (the latest of %d notes)\n" : "\n", n);
 	}
 	if (json_str(r, "context_summary"))
 		view_say(v, "Summary   ", json_str(r, "context_summary"), "\n");
@@ -227,7 +234,7 @@ int view_load_target(cJSON **state, struct store_tip *tip, struct report_ctx *ct
 	if ((error = cmd_target(id, c, given)) < 0)
 		return error;
 	ref = engine_refname(*id);
-	error = engine_load_ref(state, tip, c->st, ref);
+	error = engine_load_view(state, tip, ctx->before, c->st, ref);
 	free(ref);
 	if (error < 0 || (error = store_active(&active, c->st)) < 0 || (error = store_now(&ctx->now, c->st)) < 0)
 		return error;

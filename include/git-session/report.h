@@ -10,11 +10,14 @@
 #include <time.h>
 #include <cjson/cJSON.h>
 
+#include "git-session/schema.h"
+
 struct report_ctx {
 	const char *checkpoint;	/* commit id of the state */
 	int active;		/* the session is SESSION_HEAD here */
 	time_t now;
 	int max_retries;
+	int before[SPLIT_COUNT];	/* of lists loaded as their tail, the entries not loaded */
 };
 
 /* The caller frees what these return. */

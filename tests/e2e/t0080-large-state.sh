@@ -136,4 +136,38 @@ test_expect_success 'a collection that shrinks back into session.json leaves sta
 	session_json >joined && test "$(json_field joined "len(d[\"notes\"])")" = 255
 '
 
+test_expect_success 'a list that only grows is appended to through its last chunks: the first are never read' '
+	git session switch -q $id && git session close -q && git session start long --id long -q &&
+	notes 1 520 | while read n; do git session note -q "$n" || exit 1; done &&
+	decided=0 && while test $decided -lt 515; do
+		git session decide -q "d$decided" || exit 1; decided=$((decided + 1)); done &&
+	git ls-tree --name-only SESSION_HEAD:state/notes >chunks &&
+	printf "000000.json\n000001.json\n000002.json\n" >expect && test_cmp expect chunks &&
+	first=$(git rev-parse SESSION_HEAD:state/notes/000000.json) &&
+	obj=.git/objects/$(echo $first | cut -c1-2)/$(echo $first | cut -c3-) &&
+	cp $obj ../chunk0 && chmod u+w $obj && echo garbage >$obj &&
+	test_tick && git session note -q "note 521" &&
+	changed SESSION_HEAD >out &&
+	printf "op.json\nsession.json\nstate/notes/000002.json\n" >expect && test_cmp expect out &&
+	git show SESSION_HEAD:state/notes/000002.json >last &&
+	test "$(json_field last "d[-1][\"text\"]")" = "note 521" &&
+	git session status --json >st &&
+	test "$(json_field st "d[\"counts\"][\"notes\"]")" = 521 &&
+	test "$(json_field st "d[\"counts\"][\"decisions\"]")" = 515 &&
+	test "$(json_field st "d[\"recent_notes\"][-1][\"text\"]")" = "note 521" &&
+	test "$(json_field st "d[\"recent_decisions\"][-1][\"decision\"]")" = d514 &&
+	git session status >text && grep "^Noted *note 521 (the latest of 521 notes)" text &&
+	git session resume --dry-run --json >r &&
+	test "$(json_field r "d[\"counts\"][\"notes\"]")" = 521 &&
+	test_expect_code 1 git session show --json >/dev/null 2>err &&
+	grep "fsck --repair" err &&
+	cp ../chunk0 $obj &&
+	git session show --json >shown &&
+	test "$(json_field shown "len(d[\"notes\"])")" = 521 &&
+	test "$(json_field shown "d[\"notes\"][0][\"text\"]")" = "note 1" &&
+	session_json >joined &&
+	test "$(python3 -c "import json, sys; print(json.load(open(sys.argv[1])) == json.load(open(sys.argv[2])))" shown joined)" = True &&
+	git session fsck >out && grep "^ok long" out
+'
+
 test_done
