@@ -4,8 +4,8 @@
 #   sh bench/run.sh [--quick]
 set -e
 top=$(cd "$(dirname "$0")/.." && pwd)
-runs=41 big=100000 stored=1000 conc_runs=5 per_writer=10
-test "${1:-}" = --quick && runs=15 big=20000 stored=300 conc_runs=3 per_writer=5
+runs=41 big=100000 stored=1000 conc_runs=5 per_writer=10 long=100000
+test "${1:-}" = --quick && runs=15 big=20000 stored=300 conc_runs=3 per_writer=5 long=20000
 hist=10000 sessions=10000
 
 out="$top/build/bench"
@@ -193,6 +193,57 @@ check "note, big / typical session" "$(ratio "$(bm 2)" "$(bm 1)")" "<=" 3
 check "file modified, big / typical session" "$(ratio "$(bm 6)" "$(bm 5)")" "<=" 3
 printf '  %-46s %7s   (for information: reads put the whole state together)\n' \
 	"status, big / typical session" "$(ratio "$(bm 4)" "$(bm 3)")"
+
+# Long sessions: the lists that only grow (notes, decisions, errors) at 10
+# entries and at $long, each at the tip of $hist checkpoints of such
+# operations left as loose objects, as a long session leaves them. An
+# append reads the last chunks only: it must cost what it did at 10.
+long_repo () {	# dir entries
+	git init -q -b main "$1" && (cd "$1" && git config gc.auto 0 && git commit -q --allow-empty -m initial &&
+	"$python" "$top/bench/longstate.py" "$work/state.json" long "$2" "$2" "$2" "$hist" | git fast-import --quiet &&
+	"$python" "$top/bench/longstate.py" "$work/state.json" notes "$2" 1 1 1 | git fast-import --quiet &&
+	for p in .git/objects/pack/pack-*.pack; do
+		mv "$p" "$work/unpack.pack" && rm -f "${p%.pack}.idx" "${p%.pack}.rev" &&
+		git unpack-objects -q <"$work/unpack.pack" && rm -f "$work/unpack.pack" || exit 1
+	done &&
+	git session switch -q notes && git session note -q "the first write in git-session's own print" &&
+	git session switch -q long && git session note -q "the first write in git-session's own print")
+}
+echo
+echo "long sessions: notes, decisions and errors at 10 and at $long entries, each after $hist checkpoints;"
+echo "status and resume on a session of 10 and of $long notes"
+long_repo "$work/l-short" 10
+long_repo "$work/l-long" "$long"
+loose=$(find "$work/l-long/.git/objects" -type f -path '*/objects/??/*' | wc -l)
+timeit "$runs" \
+	git -C "$work/l-short" session note -q bench :: git -C "$work/l-long" session note -q bench :: \
+	git -C "$work/l-short" session decide -q bench :: git -C "$work/l-long" session decide -q bench :: \
+	git -C "$work/l-short" session error add -q --type runtime --message bench :: \
+	git -C "$work/l-long" session error add -q --type runtime --message bench :: \
+	git -C "$work/l-short" session set -q bench 1 :: git -C "$work/l-long" session set -q bench 1 :: \
+	git -C "$work/l-short" session status notes :: git -C "$work/l-long" session status notes :: \
+	git -C "$work/l-short" session resume --dry-run --json notes :: \
+	git -C "$work/l-long" session resume --dry-run --json notes >"$work/ltimes"
+lm () { sed -n "${1}p" "$work/ltimes" | cut -d' ' -f"${2:-1}"; }
+row "note, 10 / $long notes" "$(lm 1) / $(lm 2)"
+row "decide, 10 / $long decisions" "$(lm 3) / $(lm 4)"
+row "error add, 10 / $long errors" "$(lm 5) / $(lm 6)"
+row "set, 10 / $long entries each" "$(lm 7) / $(lm 8)"
+row "status, 10 / $long notes" "$(lm 9) / $(lm 10)"
+row "resume --dry-run, 10 / $long notes" "$(lm 11) / $(lm 12)"
+printf '  %-46s %9s KiB\n' "memory peak, note: 10 / $long notes" "$(lm 1 3) / $(lm 2 3)"
+printf '  %-46s %9s\n' "loose objects in the long session's repository" "$loose"
+echo
+echo "  ratio                                             value   target"
+check "note at $long / at 10 notes" "$(ratio "$(lm 2)" "$(lm 1)")" "<=" 1.1
+check "decide at $long / at 10 decisions" "$(ratio "$(lm 4)" "$(lm 3)")" "<=" 1.1
+check "error add at $long / at 10 errors" "$(ratio "$(lm 6)" "$(lm 5)")" "<=" 1.1
+check "note / set, $long entries" "$(ratio "$(lm 2)" "$(lm 8)")" "<=" 1.2
+check "decide / set, $long entries" "$(ratio "$(lm 4)" "$(lm 8)")" "<=" 1.2
+check "error add / set, $long entries" "$(ratio "$(lm 6)" "$(lm 8)")" "<=" 1.2
+check "status, $long notes / 10" "$(ratio "$(lm 10)" "$(lm 9)")" "<=" 1.5
+check "resume --dry-run, $long notes / 10" "$(ratio "$(lm 12)" "$(lm 11)")" "<=" 1.5
+check "memory peak of a note, $long / 10 notes" "$(ratio "$(lm 2 3)" "$(lm 1 3)")" "<=" 1.2
 
 # Concurrency: writers racing on one session, and on a session each (one
 # worktree each); the same number of checkpoints as one writer takes.

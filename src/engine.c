@@ -34,20 +34,22 @@ char *engine_refname(const char *id)
 
 /*
  * What the store is to read under state/, NULL-terminated: the folders
- * of the collections in mask, of those in tail only the last chunks
- * ("notes:2"), or of the manifest only the shards given
- * ("files/3a.json"). The caller frees it with want_free, which tells the
- * names it made from the folder names it borrowed by their '/' or ':'.
+ * of the collections in mask, of those in tail only the last tail_chunks
+ * chunks ("notes:1"; none for 0), or of the manifest only the shards
+ * given ("files/3a.json"). The caller frees it with want_free, which
+ * tells the names it made from the folder names it borrowed by their '/'
+ * or ':'.
  */
-static const char **want_names(unsigned mask, unsigned tail, const struct state_shards *shards)
+static const char **want_names(unsigned mask, unsigned tail, int tail_chunks, const struct state_shards *shards)
 {
 	const char **names = xcalloc(SPLIT_COUNT + 256 + 1, sizeof(*names));
 	size_t n = 0;
 
 	for (unsigned i = 0; i < ARRAY_SIZE(state_split_keys); i++)
-		if ((mask & tail & (1u << i)) && i != SPLIT_FILES)
-			names[n++] = xstrfmt("%s:%d", state_split_keys[i], STATE_TAIL_CHUNKS);
-		else if ((mask & (1u << i)) &&
+		if ((mask & tail & (1u << i)) && i != SPLIT_FILES) {
+			if (tail_chunks)
+				names[n++] = xstrfmt("%s:%d", state_split_keys[i], tail_chunks);
+		} else if ((mask & (1u << i)) &&
 			 !(shards && !shards->count_rest && i == SPLIT_FILES))
 			names[n++] = state_split_keys[i];
 	for (unsigned i = 0; shards && !shards->count_rest && (mask & NEED(FILES)) && i < 256; i++)
@@ -84,9 +86,11 @@ static int load_tip(cJSON **state, struct state_loaded *loaded, struct store_tip
  * shards, only those shards of the manifest are parsed.
  */
 static int load_want(cJSON **state, struct state_loaded *loaded, struct store_tip *tip, gs_store *st,
-		     const char *refname, unsigned wanted, unsigned tail, const struct state_shards *shards)
+		     const char *refname, unsigned wanted, unsigned tail, int tail_chunks,
+		     const struct state_shards *shards)
 {
-	const char **names = wanted == STATE_ALL && !tail && !shards ? NULL : want_names(wanted, tail, shards);
+	const char **names = wanted == STATE_ALL && !tail && !shards ? NULL :
+			     want_names(wanted, tail, tail_chunks, shards);
 	int error;
 
 	*state = NULL;
@@ -110,14 +114,14 @@ int engine_load_some(cJSON **state, struct store_tip *tip, gs_store *st, const c
 {
 	struct state_loaded loaded;
 
-	return load_want(state, &loaded, tip, st, refname, wanted, 0, NULL);
+	return load_want(state, &loaded, tip, st, refname, wanted, 0, 0, NULL);
 }
 
 int engine_load_view(cJSON **state, struct store_tip *tip, int before[SPLIT_COUNT], gs_store *st,
 		     const char *refname)
 {
 	struct state_loaded loaded;
-	int error = load_want(state, &loaded, tip, st, refname, STATE_ALL, ENGINE_VIEW_TAIL, NULL);
+	int error = load_want(state, &loaded, tip, st, refname, STATE_ALL, ENGINE_VIEW_TAIL, 1, NULL);
 
 	for (unsigned i = 0; i < SPLIT_COUNT; i++)
 		before[i] = error ? 0 : state_tail_before(&loaded, i);
@@ -345,7 +349,7 @@ static int attempt(struct engine_result *r, struct store_tip *tip, struct engine
 		r->state = cJSON_CreateObject();
 	} else if ((error = load_want(&r->state, &loaded, tip, e->st, refname,
 				      level == LOAD_ALL ? STATE_ALL : state_op_needs(op),
-				      level == LOAD_ALL ? 0 : state_op_tail(op),
+				      level == LOAD_ALL ? 0 : state_op_tail(op), 0,
 				      level == LOAD_ALL ? NULL : shards)) < 0) {
 		if (error == GS_ENOTFOUND)
 			gs_error("no such session: '%s'", id);

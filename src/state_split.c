@@ -5,6 +5,7 @@
  */
 #include "state-internal.h"
 
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -52,7 +53,11 @@ unsigned state_op_needs(const cJSON *op)
 {
 	const struct op_info *info = op_lookup(op_name(op));
 
-	return info ? info->needs : STATE_ALL;
+	if (!info)
+		return STATE_ALL;
+	if ((info->flags & OPF_AGENT) && json_str(op_args(op), "agent"))
+		return info->needs | NEED(AGENTS);
+	return info->needs;
 }
 
 static unsigned bit_index(unsigned b)
@@ -106,7 +111,11 @@ static int part_shard(unsigned *s, const struct gs_part *p)
 	return sscanf(p->path + strlen("state/files/"), "%2x.json", s) == 1 ? 0 : GS_ERROR;
 }
 
-/* Checks one part of key, parsed as v: its name, shape and (a shard) what it holds. */
+/*
+ * Checks one part of key, parsed as v: its name, shape and (a shard) what
+ * it holds. A list's chunk i is full, unless it is the last (count) of a
+ * list whose tail is not kept in session.json.
+ */
 static int part_ok(const char *key, const struct gs_part *p, size_t i, size_t count, const cJSON *v)
 {
 	int files = !strcmp(key, "files"), ok;
@@ -129,11 +138,11 @@ static int part_ok(const char *key, const struct gs_part *p, size_t i, size_t co
 /*
  * The entries of key's parts, in one list or object; NULL with *err when
  * damaged. A list's parts are its chunks from number from on (0 but for
- * a tail). With shards (the manifest), only the parts of the shards
- * wanted; the entries of the others are counted in *elsewhere.
+ * a tail), all full when full. With shards (the manifest), only the parts
+ * of the shards wanted; the entries of the others are counted in *elsewhere.
  */
 static cJSON *gather(int *elsewhere, const char *key, const struct gs_part *p, size_t count, unsigned from,
-		     const struct state_shards *shards, char **err)
+		     int full, const struct state_shards *shards, char **err)
 {
 	int files = !strcmp(key, "files");
 	cJSON *all = files ? cJSON_CreateObject() : cJSON_CreateArray();
@@ -149,7 +158,7 @@ static cJSON *gather(int *elsewhere, const char *key, const struct gs_part *p, s
 			continue;
 		}
 		if (json_parse(&v, p[i].text, p[i].len, PART_MAX, err) < 0 ||
-		    !part_ok(key, &p[i], from + i, from + count, v)) {
+		    !part_ok(key, &p[i], from + i, from + count + !!full, v)) {
 			if (!*err)
 				*err = xstrfmt("'%s' is not in the right shape", p[i].path);
 			cJSON_Delete(v);
@@ -163,49 +172,110 @@ static cJSON *gather(int *elsewhere, const char *key, const struct gs_part *p, s
 	return all;
 }
 
+/* The manifest kept apart, with the shards wanted or all of it. */
+static int join_files(struct state_loaded *out, cJSON *raw, const struct gs_part *first, size_t count,
+		      unsigned wanted, const struct state_shards *shards, char **err)
+{
+	cJSON *all;
+
+	if (!(wanted & NEED(FILES))) {
+		out->unloaded |= NEED(FILES);
+		all = cJSON_CreateObject();
+	} else if (!count && !shards) {	/* the shards asked for may not exist yet */
+		*err = xstrdup("'files' is kept under state/files/, which is missing");
+		return GS_ERROR;
+	} else if (!(all = gather(&out->files_elsewhere, "files", first, count, 0, 0, shards, err))) {
+		return GS_ERROR;
+	}
+	if (shards && (wanted & NEED(FILES))) {
+		out->partial = 1;
+		if (!shards->count_rest)
+			out->files_elsewhere = -1;	/* the other shards were not read */
+		memcpy(out->shards, shards->want, sizeof(out->shards));
+	}
+	cJSON_ReplaceItemInObjectCaseSensitive(raw, "files", all);
+	return 0;
+}
+
+/*
+ * A list kept apart: {"chunks": "state/<key>", "chunked": N, "tail": [...]}
+ * (N entries in full chunks, the rest in session.json), or, as checkpoints
+ * before it wrote, "state/<key>" with every chunk under state/. Of what
+ * was read: every chunk (wanted, not in tail), the last ones or none.
+ */
+static int join_list(struct state_loaded *out, cJSON *raw, unsigned i, const struct gs_part *first,
+		     size_t count, unsigned wanted, unsigned tail, char **err)
+{
+	const char *key = state_split_keys[i];
+	cJSON *v = cJSON_GetObjectItemCaseSensitive(raw, key), *all, *rest = NULL;
+	char *ref = xstrfmt("state/%s", key);
+	int old = cJSON_IsString(v) && !strcmp(v->valuestring, ref);
+	int kept = cJSON_IsObject(v) && json_str(v, "chunks") && !strcmp(json_str(v, "chunks"), ref);
+	unsigned bit = 1u << i, from = 0, nchunks = 0;
+	double chunked = kept ? json_num(v, "chunked", -1) : 0;
+
+	free(ref);
+	if (!old && !kept) {
+		if (count)
+			*err = xstrfmt("'%s' has parts under state/ but is not kept there", key);
+		return count ? GS_ERROR : 0;
+	}
+	rest = kept ? cJSON_GetObjectItemCaseSensitive(v, "tail") : NULL;
+	if (kept && (!json_is_int(chunked) || chunked < 0 || chunked > (double)INT_MAX ||
+		     (int)chunked % STATE_CHUNK || !cJSON_IsArray(rest) || count > (size_t)chunked / STATE_CHUNK)) {
+		*err = xstrfmt("'%s' is not in the right shape", key);
+		return GS_ERROR;
+	}
+	nchunks = (unsigned)(chunked / STATE_CHUNK);
+	if (old && (!(wanted & bit) || ((tail & bit) && !count))) {
+		out->unloaded |= bit;	/* an append to it loads it whole, and writes it anew */
+		cJSON_ReplaceItemInObjectCaseSensitive(raw, key, cJSON_CreateArray());
+		return 0;
+	}
+	if (kept)	/* all its chunks, or the last ones, or none */
+		from = (wanted & bit) && !(tail & bit) ? 0 : nchunks - (unsigned)count;
+	else if ((tail & bit) && sscanf(first->path + strlen(key) + 7, "%06u", &from) != 1)
+		from = 0;
+	if (((kept && !from && count != nchunks) || (old && !count))) {
+		*err = xstrfmt("'%s' is kept under state/%s/, which is missing", key, key);
+		return GS_ERROR;
+	}
+	if (!(all = gather(NULL, key, first, count, from, kept, NULL, err)))
+		return GS_ERROR;
+	while (rest && rest->child)
+		cJSON_AddItemToArray(all, cJSON_DetachItemViaPointer(rest, rest->child));
+	if (from || (kept && count < nchunks) || (tail & bit)) {
+		out->tailed |= bit;
+		out->first_chunk[i] = from;
+		out->tail_size[i] = cJSON_GetArraySize(all);
+	}
+	cJSON_ReplaceItemInObjectCaseSensitive(raw, key, all);
+	return 0;
+}
+
 int state_join(struct state_loaded *out, cJSON *raw, unsigned wanted, unsigned tail,
 	       const struct state_shards *shards, const struct gs_part *parts, size_t n, char **err)
 {
 	memset(out, 0, sizeof(*out));
 	*err = NULL;
 	for (unsigned i = 0; i < ARRAY_SIZE(state_split_keys); i++) {
-		const char *key = state_split_keys[i];
-		cJSON *v = cJSON_GetObjectItemCaseSensitive(raw, key), *all;
 		const struct gs_part *first;
-		size_t count = parts_of(&first, key, parts, n);
-		char *ref = xstrfmt("state/%s", key);
-		int split = cJSON_IsString(v) && !strcmp(v->valuestring, ref), files = (1u << i) == NEED(FILES);
+		size_t count = parts_of(&first, state_split_keys[i], parts, n);
+		int error;
 
-		free(ref);
-		if (!split && count) {
-			*err = xstrfmt("'%s' has parts under state/ but is not kept there", key);
-			return GS_ERROR;
+		if (i == SPLIT_FILES) {
+			const cJSON *v = cJSON_GetObjectItemCaseSensitive(raw, "files");
+
+			if (!(cJSON_IsString(v) && !strcmp(v->valuestring, "state/files")))
+				error = count ? (*err = xstrdup("'files' has parts under state/ but is not kept there"),
+						 GS_ERROR) : 0;
+			else
+				error = join_files(out, raw, first, count, wanted, shards, err);
+		} else {
+			error = join_list(out, raw, i, first, count, wanted, tail, err);
 		}
-		if (!split)
-			continue;
-		if (!(wanted & (1u << i))) {
-			out->unloaded |= 1u << i;
-			all = files ? cJSON_CreateObject() : cJSON_CreateArray();
-		} else if (!count && !(files && shards)) {	/* the shards asked for may not exist yet */
-			*err = xstrfmt("'%s' is kept under state/%s/, which is missing", key, key);
-			return GS_ERROR;
-		} else if (!files && (tail & (1u << i)) &&
-			   sscanf(first->path + strlen(key) + 7, "%06u", &out->first_chunk[i]) == 1) {
-			/* the last chunks only: the others are full, so their count is in the names */
-			if (!(all = gather(NULL, key, first, count, out->first_chunk[i], NULL, err)))
-				return GS_ERROR;
-			out->tailed |= 1u << i;
-			out->tail_size[i] = cJSON_GetArraySize(all);
-		} else if (!(all = gather(&out->files_elsewhere, key, first, count, 0, files ? shards : NULL, err))) {
-			return GS_ERROR;
-		}
-		if (files && shards && (wanted & NEED(FILES))) {
-			out->partial = 1;
-			if (!shards->count_rest)
-				out->files_elsewhere = -1;	/* the other shards were not read */
-			memcpy(out->shards, shards->want, sizeof(out->shards));
-		}
-		cJSON_ReplaceItemInObjectCaseSensitive(raw, key, all);
+		if (error < 0)
+			return error;
 	}
 	return 0;
 }
@@ -247,6 +317,8 @@ static char **chunk_texts(size_t **lens, const cJSON *coll, unsigned count, int 
 	for (const cJSON *e = count ? coll->child : NULL; e; e = e->next, at++) {
 		unsigned i = files ? shard(e->string) : at / STATE_CHUNK;
 
+		if (i >= count)
+			break;	/* a list's tail, kept in session.json */
 		if (files)	/* references, not copies */
 			cJSON_AddItemReferenceToObject(c[i], e->string, (cJSON *)e);
 		else
@@ -260,53 +332,91 @@ static char **chunk_texts(size_t **lens, const cJSON *coll, unsigned count, int 
 	return texts;
 }
 
-/*
- * Parts to write for one loaded collection, and old ones to remove. With
- * only (a partly loaded manifest), the other shards are left as they are.
- * A list loaded as its tail holds the chunks from number base on; those
- * before it are left as they are.
- */
-static void split_one(struct gs_part **out, size_t *nout, const char *key, const cJSON *coll,
-		      const unsigned char *only, int tailed, unsigned base, const struct gs_part *old, size_t nold)
+/* Whether part is key's and, for a list, its chunk number (*at). */
+static int chunk_of(unsigned *at, const struct gs_part *part, const char *key)
 {
-	int files = !strcmp(key, "files"), size = cJSON_GetArraySize(coll);
-	unsigned count = size <= STATE_CHUNK && !only && !tailed ? 0 :
-			 files ? 256 : (unsigned)(size + STATE_CHUNK - 1) / STATE_CHUNK;
-	const struct gs_part *first;
-	size_t nfirst = parts_of(&first, key, old, nold), *lens = NULL;
-	char **texts = chunk_texts(&lens, coll, count, files, only);
+	size_t len = strlen(key);
 
-	for (unsigned i = 0; i < count; i++) {
-		char *path = part_path(key, base + i, files);
-		const struct gs_part *was = NULL;
+	return !strncmp(part->path, "state/", 6) && !strncmp(part->path + 6, key, len) &&
+	       part->path[6 + len] == '/' && sscanf(part->path + 7 + len, "%06u", at) == 1;
+}
 
-		for (size_t k = 0; k < nfirst && !was; k++)
-			if (!strcmp(first[k].path, path))
-				was = &first[k];
-		if (only && !only[i]) {
-			free(path);
-		} else if (!texts[i]) {		/* nothing for it now */
-			if (was)
-				add_part(out, nout, path, NULL, 0);
-			else
+/* Adds the part at path with text to out, unless old holds it already the same. */
+static void write_part(struct gs_part **out, size_t *nout, char *path, char *text, size_t len,
+		       const struct gs_part *old, size_t nold)
+{
+	for (size_t k = 0; k < nold; k++)
+		if (!strcmp(old[k].path, path)) {
+			if (text && old[k].len == len && !memcmp(old[k].text, text, len)) {
 				free(path);
-		} else if (was && was->len == lens[i] && !memcmp(was->text, texts[i], lens[i])) {
-			free(path);
-			free(texts[i]);
-		} else {
-			add_part(out, nout, path, texts[i], lens[i]);
+				free(text);
+				return;
+			}
+			break;
 		}
-	}
-	for (size_t k = 0; k < nfirst; k++) {	/* old chunks past the new last one */
-		unsigned at;
+	add_part(out, nout, path, text, len);
+}
 
-		if (!files && (sscanf(first[k].path + strlen(key) + 7, "%06u", &at) != 1 || at >= base + count))
-			add_part(out, nout, xstrdup(first[k].path), NULL, 0);
-		else if (files && !count)
-			add_part(out, nout, xstrdup(first[k].path), NULL, 0);
-	}
+/*
+ * The manifest's parts to write, and old ones to remove. With only (a
+ * partly loaded manifest), the other shards are left as they are.
+ */
+static void split_files(struct gs_part **out, size_t *nout, const cJSON *coll, const unsigned char *only,
+			const struct gs_part *old, size_t nold)
+{
+	unsigned count = cJSON_GetArraySize(coll) <= STATE_CHUNK && !only ? 0 : 256;
+	size_t *lens = NULL;
+	char **texts = chunk_texts(&lens, coll, count, 1, only);
+
+	for (unsigned i = 0; i < count; i++)
+		if (!only || only[i])
+			write_part(out, nout, part_path("files", i, 1), texts[i], lens[i], old, nold);
+	for (size_t k = 0; !count && k < nold; k++)
+		if (!strncmp(old[k].path, "state/files/", 12))
+			add_part(out, nout, xstrdup(old[k].path), NULL, 0);
 	free(texts);
 	free(lens);
+}
+
+/*
+ * A list: up to STATE_CHUNK entries stay in session.json; past that, its
+ * full chunks go under state/<key>/ and the rest stays in session.json
+ * as the tail, so that appending writes session.json alone until a chunk
+ * fills. coll holds the entries from chunk base on. Returns its value in
+ * session.json.
+ */
+static cJSON *split_list(struct gs_part **out, size_t *nout, const char *key, const cJSON *coll, int tailed,
+			 unsigned base, const struct gs_part *old, size_t nold)
+{
+	unsigned size = (unsigned)cJSON_GetArraySize(coll), nfull = size / STATE_CHUNK, at;
+	size_t *lens = NULL;
+	char **texts, *ref;
+	cJSON *v, *rest;
+	const cJSON *e = coll->child;
+
+	if (!tailed && size <= STATE_CHUNK)
+		nfull = 0;
+	texts = chunk_texts(&lens, coll, nfull, 0, NULL);
+	for (unsigned i = 0; i < nfull; i++)
+		write_part(out, nout, part_path(key, base + i, 0), texts[i], lens[i], old, nold);
+	for (size_t k = 0; k < nold; k++)	/* old chunks past the new last one */
+		if (chunk_of(&at, &old[k], key) && at >= base + nfull)
+			add_part(out, nout, xstrdup(old[k].path), NULL, 0);
+	free(texts);
+	free(lens);
+	if (!tailed && size <= STATE_CHUNK)
+		return cJSON_CreateArrayReference(coll->child);
+	v = cJSON_CreateObject();
+	ref = xstrfmt("state/%s", key);
+	json_set_str(v, "chunks", ref);
+	free(ref);
+	json_set_num(v, "chunked", (double)(base + nfull) * STATE_CHUNK);
+	rest = json_set(v, "tail", cJSON_CreateArray());
+	for (unsigned i = 0; e && i < nfull * STATE_CHUNK; i++)
+		e = e->next;
+	for (; e; e = e->next)
+		cJSON_AddItemReferenceToArray(rest, (cJSON *)e);
+	return v;
 }
 
 int state_split(char **core, size_t *len, struct gs_part **out, size_t *nout, const cJSON *state,
@@ -337,12 +447,18 @@ int state_split(char **core, size_t *len, struct gs_part **out, size_t *nout, co
 			*nout = 0;
 			return GS_EPARTIAL;
 		}
-		if (b && !(loaded->unloaded & b))
-			split_one(out, nout, c->string, c, only, tailed, base, old, nold);
-		if (b && ((loaded->unloaded & b) || only || tailed || cJSON_GetArraySize(c) > STATE_CHUNK)) {
+		if (b && (loaded->unloaded & b)) {	/* as it was: a folder of chunks */
 			char *ref = xstrfmt("state/%s", c->string);
 			cJSON_AddItemToObject(top, c->string, cJSON_CreateString(ref));
 			free(ref);
+		} else if (b == NEED(FILES)) {
+			split_files(out, nout, c, only, old, nold);
+			if (only || cJSON_GetArraySize(c) > STATE_CHUNK)
+				cJSON_AddItemToObject(top, c->string, cJSON_CreateString("state/files"));
+			else
+				cJSON_AddItemReferenceToObject(top, c->string, (cJSON *)c);
+		} else if (b) {
+			cJSON_AddItemToObject(top, c->string, split_list(out, nout, c->string, c, tailed, base, old, nold));
 		} else {
 			cJSON_AddItemReferenceToObject(top, c->string, (cJSON *)c);
 		}

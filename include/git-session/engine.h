@@ -40,8 +40,8 @@ int engine_load_ref(cJSON **state, struct store_tip *tip, gs_store *st, const ch
 /*
  * What status and resume read: everything, but of the lists that only
  * grow and are shown by their latest entries (ENGINE_VIEW_TAIL) only the
- * last chunks; before[i] gets how many entries of list i come before
- * those loaded, for counts.
+ * last chunk and the tail session.json keeps; before[i] gets how many
+ * entries of list i come before those loaded, for counts.
  */
 #define ENGINE_VIEW_TAIL (NEED(NOTES) | NEED(DECISIONS) | NEED(ARTIFACTS))
 int engine_load_view(cJSON **state, struct store_tip *tip, int before[SPLIT_COUNT], gs_store *st,

@@ -13,14 +13,16 @@
  *                         entries of the paths it names (args.files)
  *            OPF_LWW      the last writer wins: when both sides of a merge
  *                         wrote it to the same target, that is a conflict
+ *            OPF_AGENT    it reads the agents too when its arguments name
+ *                         one (args.agent), to check it
  *   needs    the collections kept apart (schema.h) that it reads or writes
  *            besides session.json's own keys; STATE_ALL for everything.
  *            Too few here loses data (test_ops checks every row); too many
  *            only costs time.
  *   tail     of those, the lists it only appends to, never reading what is
- *            there: a large one is loaded as its last two chunks (the count
- *            of the others known from their names), so that the 100,000th
- *            note costs what the 10th did. test_ops checks these too.
+ *            there: of a large one only the tail session.json keeps beside
+ *            the count of the entries in full chunks is loaded, so that the
+ *            100,000th note costs what the 10th did. test_ops checks these.
  *
  * Adding an operation: a row here and its handler; test_ops fails until the
  * rest (a sample for the load-table property test, doc/json.md) follows.
@@ -34,6 +36,7 @@
 #define OPF_CLOSED 1u
 #define OPF_BY_PATH 2u
 #define OPF_LWW 4u
+#define OPF_AGENT 8u
 
 #define GS_OP_LIST(OP) \
 	OP(SESSION_START, "session.start", op_session_start, 0, STATE_ALL, NEED_NONE) \
@@ -56,18 +59,18 @@
 	OP(AGENT_PROGRESS, "agent.progress", op_agent_progress, OPF_LWW, NEED(AGENTS), NEED_NONE) \
 	OP(AGENT_DONE, "agent.done", op_agent_done, 0, NEED(AGENTS), NEED_NONE) \
 	OP(AGENT_FAIL, "agent.fail", op_agent_fail, 0, NEED(AGENTS) | NEED(ERRORS), NEED(ERRORS)) \
-	OP(FILE_CREATED, "file.created", op_file_created, OPF_BY_PATH, NEED(FILES) | NEED(AGENTS), NEED_NONE) \
-	OP(FILE_MODIFIED, "file.modified", op_file_modified, OPF_BY_PATH, NEED(FILES) | NEED(AGENTS), NEED_NONE) \
-	OP(FILE_DELETED, "file.deleted", op_file_deleted, OPF_BY_PATH, NEED(FILES) | NEED(AGENTS), NEED_NONE) \
-	OP(ERROR_ADD, "error.add", op_error_add, 0, NEED(AGENTS) | NEED(ERRORS), NEED(ERRORS)) \
+	OP(FILE_CREATED, "file.created", op_file_created, OPF_BY_PATH | OPF_AGENT, NEED(FILES), NEED_NONE) \
+	OP(FILE_MODIFIED, "file.modified", op_file_modified, OPF_BY_PATH | OPF_AGENT, NEED(FILES), NEED_NONE) \
+	OP(FILE_DELETED, "file.deleted", op_file_deleted, OPF_BY_PATH | OPF_AGENT, NEED(FILES), NEED_NONE) \
+	OP(ERROR_ADD, "error.add", op_error_add, OPF_AGENT, NEED(ERRORS), NEED(ERRORS)) \
 	OP(ERROR_RESOLVE, "error.resolve", op_error_resolve, 0, NEED(ERRORS), NEED_NONE) \
 	OP(TOKENS_ADD, "tokens.add", op_tokens_add, 0, NEED(AGENTS), NEED_NONE) \
-	OP(DECIDE, "decide", op_decide, 0, NEED(DECISIONS) | NEED(AGENTS), NEED(DECISIONS)) \
+	OP(DECIDE, "decide", op_decide, OPF_AGENT, NEED(DECISIONS), NEED(DECISIONS)) \
 	OP(TASK_ADD, "task.add", op_task_add, 0, NEED(TASKS), NEED_NONE) \
 	OP(TASK_DONE, "task.done", op_task_done, 0, NEED(TASKS), NEED_NONE) \
 	OP(MILESTONE_ADD, "milestone.add", op_milestone_add, 0, NEED(MILESTONES), NEED_NONE) \
 	OP(MILESTONE_DONE, "milestone.done", op_milestone_done, 0, NEED(MILESTONES), NEED_NONE) \
-	OP(ARTIFACT, "artifact", op_artifact, 0, NEED(ARTIFACTS) | NEED(AGENTS), NEED(ARTIFACTS)) \
+	OP(ARTIFACT, "artifact", op_artifact, OPF_AGENT, NEED(ARTIFACTS), NEED(ARTIFACTS)) \
 	OP(HOOK_PRE_COMMIT, "hook.pre-commit", op_hook_pre_commit, OPF_BY_PATH, NEED(FILES), NEED_NONE) \
 	OP(COMMIT_RECORD, "commit.record", op_commit_record, OPF_BY_PATH, NEED(FILES) | NEED(COMMITS), NEED_NONE) \
 	OP(COMMIT_REWRITE, "commit.rewrite", op_commit_rewrite, 0, NEED(COMMITS), NEED_NONE) \

@@ -61,7 +61,6 @@ int state_normalize(cJSON **out, cJSON *in, char **err);
  * Masks below have the bits of schema.h's GS_SPLIT_KEYS (NEED(NOTES), ...).
  */
 #define STATE_CHUNK 256
-#define STATE_TAIL_CHUNKS 2	/* what of a list is read to append to it, or to show its latest */
 extern const char *const state_split_keys[SPLIT_COUNT];
 
 /* The bit of a collection kept apart when large (0 for any other key). */
@@ -96,8 +95,9 @@ struct state_loaded {
  * Puts the parts read with session.json (raw, as parsed) back into it.
  * Collections raw keeps apart but in wanted are an error to find
  * without parts; those not in wanted become empty placeholders. Lists in
- * tail were read as their last chunks only (STATE_TAIL_CHUNKS): they
- * hold those entries, and loaded says where they start. With shards, of a
+ * tail were read as their last chunks only, or none: they hold those
+ * entries and the tail session.json keeps, and loaded says where they
+ * start. With shards, of a
  * manifest kept apart only the shards wanted are parsed (they need not all
  * exist yet), and the others counted when they were read (count_rest),
  * else files_elsewhere is -1. *err (caller frees) says what is wrong with

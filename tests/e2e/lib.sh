@@ -162,13 +162,16 @@ rev = sys.argv[1]
 git = lambda *a: subprocess.run(("git",) + a, check=True, capture_output=True, text=True).stdout
 state = json.loads(git("show", rev + ":session.json"))
 for key, value in list(state.items()):
-    if value == "state/" + key:
-        names = git("ls-tree", "--name-only", rev + ":state/" + key).split()
+    # "state/<key>", or {"chunks": "state/<key>", "chunked": n, "tail": [...]}
+    kept = isinstance(value, dict) and value.get("chunks") == "state/" + key
+    if value == "state/" + key or kept:
+        names = git("ls-tree", "--name-only", rev + ":state/" + key).split() if (
+            not kept or value["chunked"]) else []
         parts = [json.loads(git("show", "%s:state/%s/%s" % (rev, key, n))) for n in names]
         if key == "files":
             state[key] = dict(sorted(kv for p in parts for kv in p.items()))
         else:
-            state[key] = [e for p in parts for e in p]
+            state[key] = [e for p in parts for e in p] + (value["tail"] if kept else [])
 print(json.dumps(state, indent=2))
 JOIN
 }

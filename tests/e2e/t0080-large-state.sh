@@ -17,14 +17,17 @@ test_expect_success 'setup: 300 notes and 300 files' '
 
 test_expect_success 'session.json names the collections kept apart; plain git shows them' '
 	git show SESSION_HEAD:session.json >core &&
-	grep "^  \"notes\": \"state/notes\",$" core &&
+	test "$(json_field core "d[\"notes\"][\"chunks\"]")" = state/notes &&
+	test "$(json_field core "d[\"notes\"][\"chunked\"]")" = 256 &&
+	test "$(json_field core "len(d[\"notes\"][\"tail\"])")" = 44 &&
+	test "$(json_field core "d[\"notes\"][\"tail\"][-1][\"text\"]")" = "note 300" &&
 	grep "^  \"files\": \"state/files\",$" core &&
 	grep "^  \"agents\": \[\]," core &&
 	git ls-tree --name-only SESSION_HEAD:state/notes >chunks &&
-	printf "000000.json\n000001.json\n" >expect && test_cmp expect chunks &&
-	git show SESSION_HEAD:state/notes/000001.json >last &&
-	test "$(json_field last "len(d)")" = 44 &&
-	test "$(json_field last "d[-1][\"text\"]")" = "note 300" &&
+	echo 000000.json >expect && test_cmp expect chunks &&
+	git show SESSION_HEAD:state/notes/000000.json >full &&
+	test "$(json_field full "len(d)")" = 256 &&
+	test "$(json_field full "d[-1][\"text\"]")" = "note 256" &&
 	test "$(git ls-tree --name-only SESSION_HEAD:state/files | wc -l)" -gt 100
 '
 
@@ -38,10 +41,10 @@ test_expect_success 'git session reads the whole state; so does plain git, put t
 	git session status --json >st && test "$(json_field st "d[\"session_id\"]")" = $id
 '
 
-test_expect_success 'a note rewrites session.json and the last chunk only' '
+test_expect_success 'a note rewrites session.json only, where the tail of the notes is' '
 	test_tick && git session note -q "note 301" &&
 	changed SESSION_HEAD >out &&
-	printf "op.json\nsession.json\nstate/notes/000001.json\n" >expect &&
+	printf "op.json\nsession.json\n" >expect &&
 	test_cmp expect out
 '
 
@@ -60,27 +63,31 @@ test_expect_success 'a file change rewrites one shard of the manifest' '
 	session_json >joined && test "$(json_field joined "len(d[\"files\"])")" = 301
 '
 
-test_expect_success 'a note on a session whose note chunk is damaged is refused; nothing is written' '
-	git session note -q "note 302" &&
+test_expect_success 'a write that reads a damaged shard is refused; nothing is written' '
+	echo "int f9_changed;" >src/f9.c &&
+	test_tick && git session file modified -q src/f9.c &&
 	tip=$(git rev-parse SESSION_HEAD) &&
-	blob=$(git rev-parse SESSION_HEAD:state/notes/000001.json) &&
+	shard=$(changed SESSION_HEAD | grep "^state/files/") &&
+	blob=$(git rev-parse SESSION_HEAD:$shard) &&
 	obj=.git/objects/$(echo $blob | cut -c1-2)/$(echo $blob | cut -c3-) &&
 	chmod u+w $obj && echo garbage >$obj &&
-	test_expect_code 1 git session note "on damage" 2>err &&
+	test_expect_code 1 git session file modified src/f9.c 2>err &&
 	grep "fsck --repair" err &&
 	test "$(git rev-parse SESSION_HEAD)" = $tip &&
 	test_expect_code 1 git session fsck 2>err &&
-	grep "state/notes/000001.json $(echo $blob | cut -c1-12) cannot be read" err
+	grep "$shard $(echo $blob | cut -c1-12) cannot be read" err
 '
 
-test_expect_success 'fsck --repair brings back the last good checkpoint, chunks and all' '
+test_expect_success 'fsck --repair brings back the last good checkpoint, shards and all' '
 	git session fsck --repair >out &&
 	grep "^repaired $id" out &&
 	git session show --json >shown &&
+	test "$(json_field shown "d[\"files\"][\"src/f9.c\"][\"status\"]")" = created &&
 	test "$(json_field shown "d[\"notes\"][-1][\"text\"]")" = "note 301" &&
 	git session note -q "after repair" &&
 	git session fsck >out && grep "^ok $id" out &&
-	git fsck --full 2>err && ! grep -v "^dangling" err
+	git fsck --full 2>err && ! grep -v "^dangling" err &&
+	git checkout -q -- src/f9.c
 '
 
 test_expect_success 'the hooks on a large session: the trailer, and a checkpoint of one shard' '
@@ -136,21 +143,22 @@ test_expect_success 'a collection that shrinks back into session.json leaves sta
 	session_json >joined && test "$(json_field joined "len(d[\"notes\"])")" = 255
 '
 
-test_expect_success 'a list that only grows is appended to through its last chunks: the first are never read' '
+test_expect_success 'a list that only grows is appended to in session.json: its chunks are not read' '
 	git session switch -q $id && git session close -q && git session start long --id long -q &&
 	notes 1 520 | while read n; do git session note -q "$n" || exit 1; done &&
 	decided=0 && while test $decided -lt 515; do
 		git session decide -q "d$decided" || exit 1; decided=$((decided + 1)); done &&
 	git ls-tree --name-only SESSION_HEAD:state/notes >chunks &&
-	printf "000000.json\n000001.json\n000002.json\n" >expect && test_cmp expect chunks &&
+	printf "000000.json\n000001.json\n" >expect && test_cmp expect chunks &&
 	first=$(git rev-parse SESSION_HEAD:state/notes/000000.json) &&
 	obj=.git/objects/$(echo $first | cut -c1-2)/$(echo $first | cut -c3-) &&
 	cp $obj ../chunk0 && chmod u+w $obj && echo garbage >$obj &&
 	test_tick && git session note -q "note 521" &&
 	changed SESSION_HEAD >out &&
-	printf "op.json\nsession.json\nstate/notes/000002.json\n" >expect && test_cmp expect out &&
-	git show SESSION_HEAD:state/notes/000002.json >last &&
-	test "$(json_field last "d[-1][\"text\"]")" = "note 521" &&
+	printf "op.json\nsession.json\n" >expect && test_cmp expect out &&
+	git show SESSION_HEAD:session.json >core &&
+	test "$(json_field core "d[\"notes\"][\"chunked\"]")" = 512 &&
+	test "$(json_field core "d[\"notes\"][\"tail\"][-1][\"text\"]")" = "note 521" &&
 	git session status --json >st &&
 	test "$(json_field st "d[\"counts\"][\"notes\"]")" = 521 &&
 	test "$(json_field st "d[\"counts\"][\"decisions\"]")" = 515 &&

@@ -105,18 +105,6 @@ static cJSON *big_state(void)
 	return st;
 }
 
-/* How many parts of stored lie under state/<key>/. */
-static unsigned parts_under(const struct gs_part *parts, size_t n, const char *key)
-{
-	char *prefix = xstrfmt("state/%s/", key);
-	unsigned count = 0;
-
-	for (size_t i = 0; i < n; i++)
-		count += !strncmp(parts[i].path, prefix, strlen(prefix));
-	free(prefix);
-	return count;
-}
-
 /*
  * Whether the store would hand the part at of parts to a load of mask
  * (the lists in tail as their last chunks, the manifest by shards): as
@@ -130,14 +118,11 @@ static int part_wanted(const struct gs_part *parts, size_t n, size_t at, unsigne
 	for (unsigned i = 0; i < SPLIT_COUNT; i++) {
 		char *prefix = xstrfmt("state/%s/", state_split_keys[i]);
 		int in = !strncmp(path, prefix, strlen(prefix));
-		unsigned shard, chunk;
+		unsigned shard;
 
-		if (in && i != SPLIT_FILES && (mask & tail & (1u << i)) &&
-		    sscanf(path + strlen(prefix), "%06u.json", &chunk) == 1) {
-			unsigned count = parts_under(parts, n, state_split_keys[i]);
-
+		if (in && i != SPLIT_FILES && (mask & tail & (1u << i))) {
 			free(prefix);
-			return chunk + STATE_TAIL_CHUNKS >= count;	/* chunks are numbered from 0, all there */
+			return 0;	/* an append reads only the tail session.json keeps */
 		}
 		if (in && i == SPLIT_FILES && sh && !sh->count_rest && (mask & NEED(FILES)) &&
 		    sscanf(path + strlen(prefix), "%2x.json", &shard) == 1) {
