@@ -104,6 +104,12 @@ static int add_job(struct jobs *j, struct cmd_ctx *c, const struct format *f, cJ
 		gs_error("%s: %s", source, err);
 		goto cleanup;
 	}
+	/* the import's op.json holds the state two levels down: both must read back */
+	if (json_depth_over(job.state, JSON_MAX_DEPTH - 2)) {
+		gs_error("%s: nested deeper than a session can keep (%d levels, with the state's own)", source,
+			 JSON_MAX_DEPTH - 2);
+		goto cleanup;
+	}
 	if (j->as)
 		json_set_str(job.state, "session_id", j->as);
 	if (!(id = json_str(job.state, "session_id"))) {

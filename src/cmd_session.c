@@ -9,6 +9,7 @@
 #include "git-session/util.h"
 #include "git-session/store_worktree.h"
 
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -115,11 +116,36 @@ static int pause_session(struct cmd_ctx *c, const char *id, int quiet)
 	return error;
 }
 
+/*
+ * Checks that a start would be taken before anything changes (the session
+ * in progress is paused only then): the operation applied to nothing, and
+ * no session of that id, live or archived.
+ */
+static int start_would_work(struct cmd_ctx *c, const cJSON *op, const char *id)
+{
+	cJSON *probe = cJSON_Duplicate(op, 1), *scratch = cJSON_CreateObject();
+	char *subject = NULL, *err = NULL, *live = engine_refname(id), *archived = xstrfmt("%s%s", ARCHIVE_PREFIX, id);
+	int error = 0;
+
+	json_set_str(probe, "at", "1970-01-01T00:00:00Z");
+	if (state_apply(scratch, probe, &c->eng.lim, &subject, &err) < 0)
+		error = gs_error("%s", err);
+	else if (store_ref_exists(c->st, live) || store_ref_exists(c->st, archived))
+		error = gs_error("session '%s' already exists", id);
+	cJSON_Delete(probe);
+	cJSON_Delete(scratch);
+	free(subject);
+	free(err);
+	free(live);
+	free(archived);
+	return error;
+}
+
 int cmd_start(int argc, const char **argv, struct cmd_ctx *c)
 {
 	const char *id = NULL, *goal = NULL, *mode = NULL, *topic;
 	struct strlist plans = { 0 }, phases = { 0 };
-	long long budget = -1;
+	long long budget = LLONG_MIN;	/* not given */
 	int pause_current = 0, quiet = 0, error;
 	char *active = NULL, *gen = NULL;
 	int64_t cfg_budget;
@@ -140,7 +166,7 @@ int cmd_start(int argc, const char **argv, struct cmd_ctx *c)
 	    (error = cmd_no_more_args(argc, 1, start_usage)) < 0)
 		goto cleanup;
 	topic = argc ? argv[0] : NULL;
-	if (budget < 0) {
+	if (budget == LLONG_MIN) {
 		if ((error = store_config_int(&cfg_budget, c->st, "session.budget", STATE_DEFAULT_BUDGET)) < 0)
 			goto cleanup;
 		budget = cfg_budget;
@@ -167,7 +193,7 @@ int cmd_start(int argc, const char **argv, struct cmd_ctx *c)
 	json_set(args, "project", store_project(c->st));
 	for (size_t i = 0; i < phases.n; i++)
 		cJSON_AddItemToArray(json_arr(args, "phases"), cJSON_CreateString(phases.v[i]));
-	if ((error = add_plans(args, c, &plans)) < 0)
+	if ((error = add_plans(args, c, &plans)) < 0 || (error = start_would_work(c, op, id)) < 0)
 		goto cleanup;
 	if (active && (error = pause_session(c, active, quiet)) < 0)
 		goto cleanup;

@@ -366,6 +366,12 @@ static int attempt(struct engine_result *r, struct store_tip *tip, struct engine
 			gs_error("%s", err);
 		goto cleanup;
 	}
+	/* what is written must read back: a reader refuses what nests deeper */
+	if (json_depth_over(r->state, JSON_MAX_DEPTH) || json_depth_over(op, JSON_MAX_DEPTH)) {
+		error = gs_error("the state or operation would nest deeper than the %d levels a checkpoint may have: "
+				 "nothing written", JSON_MAX_DEPTH);
+		goto cleanup;
+	}
 	opjson = json_print(op, 1, &cp.oplen);
 	msg = engine_message(r->subject, body, id, op);
 	files = op_files(&cp.nfiles, op);

@@ -93,7 +93,7 @@ int format_parse(cJSON **doc, const struct format **f, const char *buf, size_t l
 
 int format_equal(const cJSON *a, const cJSON *b)
 {
-	return cJSON_Compare(a, b, 1);
+	return json_equal(a, b);
 }
 
 /*
@@ -109,17 +109,22 @@ static void diff(cJSON *out, cJSON *at, const cJSON *exp, const cJSON *src)
 	cJSON *fix;
 
 	if (exp && src && cJSON_IsObject(exp) && cJSON_IsObject(src)) {
+		size_t ne, ns;	/* members found by binary search: O(n log n), not O(n^2) */
+		const cJSON **se = json_members_sorted(exp, &ne), **ss = json_members_sorted(src, &ns);
+
 		for (const cJSON *c = exp->child; c; c = c->next) {
 			cJSON_AddItemToArray(at, cJSON_CreateString(c->string));
-			diff(out, at, c, cJSON_GetObjectItemCaseSensitive(src, c->string));
-			cJSON_DeleteItemFromArray(at, cJSON_GetArraySize(at) - 1);
+			diff(out, at, c, json_member_find(ss, ns, c->string));
+			cJSON_Delete(cJSON_DetachItemViaPointer(at, at->child->prev));
 		}
 		for (const cJSON *c = src->child; c; c = c->next)
-			if (!cJSON_GetObjectItemCaseSensitive(exp, c->string)) {
+			if (!json_member_find(se, ne, c->string)) {
 				cJSON_AddItemToArray(at, cJSON_CreateString(c->string));
 				diff(out, at, NULL, c);
-				cJSON_DeleteItemFromArray(at, cJSON_GetArraySize(at) - 1);
+				cJSON_Delete(cJSON_DetachItemViaPointer(at, at->child->prev));
 			}
+		free(se);
+		free(ss);
 		return;
 	}
 	if (exp && src && cJSON_IsArray(exp) && cJSON_IsArray(src) &&
@@ -128,11 +133,11 @@ static void diff(cJSON *out, cJSON *at, const cJSON *exp, const cJSON *src)
 		for (const cJSON *a = exp->child, *b = src->child; a; a = a->next, b = b->next, i++) {
 			cJSON_AddItemToArray(at, cJSON_CreateNumber(i));
 			diff(out, at, a, b);
-			cJSON_DeleteItemFromArray(at, cJSON_GetArraySize(at) - 1);
+			cJSON_Delete(cJSON_DetachItemViaPointer(at, at->child->prev));
 		}
 		return;
 	}
-	if (exp && src && cJSON_Compare(exp, src, 1))
+	if (exp && src && json_equal(exp, src))
 		return;
 	fix = cJSON_CreateObject();
 	json_set(fix, "at", cJSON_Duplicate(at, 1));
@@ -166,7 +171,7 @@ static void apply_fix(cJSON *doc, const cJSON *fix)
 		if (!(parent = child_at(parent, k)))
 			return;
 	cur = child_at(parent, k);
-	if (exp ? !cur || !cJSON_Compare(cur, exp, 1) : cur != NULL)
+	if (exp ? !cur || !json_equal(cur, exp) : cur != NULL)
 		return;		/* the session changed it since: keep the session's */
 	if (cJSON_IsString(k)) {
 		if (src)
@@ -208,7 +213,7 @@ int format_import(cJSON **state, cJSON **files, int *active, const struct format
 	cJSON_Delete(at);
 	for (const cJSON *fix = patch->child; fix; fix = fix->next)
 		apply_fix(exp, fix);
-	if (!cJSON_Compare(exp, doc, 1)) {	/* cannot happen: the patch is a full diff */
+	if (!json_equal(exp, doc)) {	/* cannot happen: the patch is a full diff */
 		*err = xstrdup("cannot hold this document faithfully");
 		goto cleanup;
 	}

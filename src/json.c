@@ -16,7 +16,44 @@ void json_global_init(void)
 	cJSON_InitHooks(&hooks);
 }
 
-/* One pass over the text: depth, number length, strings, UTF-8. */
+/*
+ * A number that JSON allows but the model could not keep as written is
+ * refused rather than changed: leading zeros (JSON has none), one past
+ * the range of a double or that rounds to zero, an integer past 2^53
+ * that a double does not hold exactly. token is len characters long.
+ */
+static int number_ok(const char *token, size_t len, char **err)
+{
+	char text[JSON_MAX_NUMBER + 1], back[64], *end;
+	const char *digits = token + (*token == '-');
+	double d;
+
+	memcpy(text, token, len);
+	text[len] = '\0';
+	if (digits[0] == '0' && digits[1] >= '0' && digits[1] <= '9') {
+		*err = xstrfmt("the number %s has a leading zero: JSON numbers have none (quote it to keep it as text)",
+			       text);
+		return GS_ERROR;
+	}
+	d = strtod(text, &end);
+	if (end != text + len)
+		return 0;	/* not a number: cJSON says what is wrong */
+	if (!isfinite(d) || (d == 0 && strcspn(text, "123456789") < strcspn(text, "eE"))) {
+		*err = xstrfmt("the number %s is out of the range a session can keep", text);
+		return GS_ERROR;
+	}
+	if (!strpbrk(text, ".eE") && fabs(d) >= 9007199254740992.0) {
+		snprintf(back, sizeof(back), "%.0f", d);
+		if (strcmp(back, text)) {
+			*err = xstrfmt("the number %s is too large to be kept exactly (quote it to keep it as text)",
+				       text);
+			return GS_ERROR;
+		}
+	}
+	return 0;
+}
+
+/* One pass over the text: depth, numbers, strings, UTF-8. */
 static int json_precheck(const char *buf, size_t len, char **err)
 {
 	size_t i, run = 0;
@@ -30,6 +67,10 @@ static int json_precheck(const char *buf, size_t len, char **err)
 		char c = buf[i];
 
 		if (in_str) {
+			if (c == '\\' && i + 5 < len && !strncmp(buf + i + 1, "u0000", 5)) {
+				*err = xstrdup("a string holds \\u0000, a NUL character: text cannot");
+				return GS_ERROR;
+			}
 			if (c == '\\')
 				i++;
 			else if (c == '"')
@@ -40,6 +81,12 @@ static int json_precheck(const char *buf, size_t len, char **err)
 			if (++run > JSON_MAX_NUMBER) {
 				*err = xstrfmt("number longer than %d characters", JSON_MAX_NUMBER);
 				return GS_ERROR;
+			}
+			if (run == 1 && (c == '-' || (c >= '0' && c <= '9'))) {	/* a number starts */
+				size_t n = strspn(buf + i, "0123456789+-.eE");
+
+				if (n <= JSON_MAX_NUMBER && number_ok(buf + i, n, err) < 0)
+					return GS_ERROR;
 			}
 			continue;
 		}
@@ -259,14 +306,23 @@ static void print_string(struct sbuf *sb, const char *s)
 	sbuf_addch(sb, '"');
 }
 
+/* The shortest of %.15g, %.16g and %.17g that reads back as d: 0.1, not 0.10000000000000001. */
 static void print_number(struct sbuf *sb, double d)
 {
-	if (json_is_int(d))
+	char text[64];
+
+	if (json_is_int(d)) {
 		sbuf_addf(sb, "%lld", (long long)d);
-	else if (isfinite(d))
-		sbuf_addf(sb, "%.17g", d);
-	else
+	} else if (isfinite(d)) {
+		for (int digits = 15; digits <= 17; digits++) {
+			snprintf(text, sizeof(text), "%.*g", digits, d);
+			if (strtod(text, NULL) == d)
+				break;
+		}
+		sbuf_adds(sb, text);
+	} else {
 		sbuf_adds(sb, "null");
+	}
 }
 
 static void indent(struct sbuf *sb, int pretty, int depth)
@@ -404,4 +460,94 @@ cJSON *json_dup_or_null(const cJSON *obj, const char *key)
 	const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
 
 	return v ? cJSON_Duplicate(v, 1) : cJSON_CreateNull();
+}
+
+static int member_cmp(const void *a, const void *b)
+{
+	return strcmp((*(const cJSON *const *)a)->string, (*(const cJSON *const *)b)->string);
+}
+
+const cJSON **json_members_sorted(const cJSON *obj, size_t *n)
+{
+	const cJSON **v;
+	const cJSON *c;
+
+	*n = 0;
+	for (c = obj ? obj->child : NULL; c; c = c->next)
+		(*n)++;
+	v = xcalloc(*n + 1, sizeof(*v));
+	*n = 0;
+	for (c = obj ? obj->child : NULL; c; c = c->next)
+		v[(*n)++] = c;
+	qsort(v, *n, sizeof(*v), member_cmp);
+	return v;
+}
+
+const cJSON *json_member_find(const cJSON *const *sorted, size_t n, const char *key)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		int c = strcmp(sorted[mid]->string, key);
+
+		if (!c)
+			return sorted[mid];
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}
+
+/*
+ * Each value of a is compared once with its counterpart in b, so the time
+ * is O(n log n) in their size (cJSON_Compare compares every object member
+ * in both directions at each level: exponential in the depth).
+ */
+int json_equal(const cJSON *a, const cJSON *b)
+{
+	const cJSON **x, **y;
+	size_t nx, ny;
+	int same;
+
+	if (!a || !b || (a->type & 0xff) != (b->type & 0xff))
+		return a == b;
+	switch (a->type & 0xff) {
+	case cJSON_Number:
+		return a->valuedouble == b->valuedouble;
+	case cJSON_String:
+	case cJSON_Raw:
+		return a->valuestring && b->valuestring ? !strcmp(a->valuestring, b->valuestring) :
+							  a->valuestring == b->valuestring;
+	case cJSON_Array:
+		for (a = a->child, b = b->child; a && b; a = a->next, b = b->next)
+			if (!json_equal(a, b))
+				return 0;
+		return !a && !b;
+	case cJSON_Object:
+		x = json_members_sorted(a, &nx);
+		y = json_members_sorted(b, &ny);
+		same = nx == ny;
+		for (size_t i = 0; same && i < nx; i++)
+			same = !strcmp(x[i]->string, y[i]->string) && json_equal(x[i], y[i]);
+		free(x);
+		free(y);
+		return same;
+	default:	/* null, true, false */
+		return 1;
+	}
+}
+
+int json_depth_over(const cJSON *v, int limit)
+{
+	if (!cJSON_IsArray(v) && !cJSON_IsObject(v))
+		return limit < 0;
+	if (limit < 1)
+		return 1;
+	for (const cJSON *c = v->child; c; c = c->next)
+		if (json_depth_over(c, limit - 1))
+			return 1;
+	return 0;
 }

@@ -45,7 +45,7 @@ static void add_marks(cJSON *r, const cJSON *state, const char *key, const cJSON
 		const char *res = json_str(e, "resolution");
 		cJSON *m;
 
-		if (!owner || !id || !cJSON_Compare(owner, id, 1) || !json_str(e, "timestamp"))
+		if (!owner || !id || !json_equal(owner, id) || !json_str(e, "timestamp"))
 			continue;
 		if (!strcmp(key, "phase") && json_str(e, "agent"))
 			continue;	/* drawn on the agent's row */
@@ -66,7 +66,7 @@ static void agent_rows(cJSON *rows, const cJSON *state, const cJSON *phase_id)
 		const cJSON *p = cJSON_GetObjectItemCaseSensitive(a, "phase");
 		cJSON *r;
 
-		if (phase_id ? !p || !cJSON_Compare(p, phase_id, 1) : p && !cJSON_IsNull(p))
+		if (phase_id ? !p || !json_equal(p, phase_id) : p && !cJSON_IsNull(p))
 			continue;
 		r = row("agent", a, json_str(a, "status"), json_str(a, "started"), json_str(a, "completed"));
 		json_set_str(r, "label", json_str(a, "id"));

@@ -577,12 +577,18 @@ int op_set(struct apply_ctx *c)
 	cJSON *parent = NULL, *scratch;
 	const char *leaf = NULL;
 	char *k;
-	int error;
+	int error, segments = 1;
 
 	if (state_arg_text(&key, c, "key", 1))
 		return GS_ERROR;
 	if (!value)
 		return state_fail(c, "missing value");
+	for (const char *p = key; *p; p++)
+		segments += *p == '.';
+	/* session.json, extra and a level per dot above the value: all within what a reader takes */
+	if (segments >= JSON_MAX_DEPTH || json_depth_over(value, JSON_MAX_DEPTH - segments - 1))
+		return state_fail(c, "'%.40s%s' with that value would nest deeper than the %d levels a session.json may have",
+				  key, strlen(key) > 40 ? "..." : "", JSON_MAX_DEPTH);
 	/* walk a copy, so a bad key leaves extra as it was */
 	scratch = cJSON_Duplicate(json_obj(c->state, "extra"), 1);
 	k = xstrdup(key);

@@ -50,6 +50,20 @@ char *json_print(const cJSON *v, int pretty, size_t *len);
 const char *json_str(const cJSON *obj, const char *key);
 double json_num(const cJSON *obj, const char *key, double def);
 int json_bool(const cJSON *obj, const char *key, int def);
+/*
+ * Whether a and b are the same JSON data (objects whatever the order of
+ * their members): O(n log n) in their size.
+ */
+int json_equal(const cJSON *a, const cJSON *b);
+/*
+ * Whether v nests deeper than limit arrays and objects, as json_parse
+ * counts them (an object of scalars is 1): what a reader would refuse.
+ * Its recursion stops at limit.
+ */
+int json_depth_over(const cJSON *v, int limit);
+/* obj's members sorted by key (the caller frees the array, not the members), and a lookup in it. */
+const cJSON **json_members_sorted(const cJSON *obj, size_t *n);
+const cJSON *json_member_find(const cJSON *const *sorted, size_t n, const char *key);
 /* A copy of obj[key], or null when absent; the caller owns it. */
 cJSON *json_dup_or_null(const cJSON *obj, const char *key);
 
