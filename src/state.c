@@ -274,6 +274,8 @@ int state_valid_id(const char *id, char **err)
 		*err = xstrdup("session id may not contain '..'");
 	else if (id[len - 1] == '.' || (len >= 5 && !strcmp(id + len - 5, ".lock")))
 		*err = xstrdup("session id may not end with '.' or '.lock'");
+	else if (len >= 4 && !strcmp(id + len - 4, "HEAD") && strspn(id, "ABCDEFGHIJKLMNOPQRSTUVWXYZ_") == len)
+		*err = xstrfmt("'%s' is a name git gives a ref of its own (HEAD, SESSION_HEAD, ORIG_HEAD, ...)", id);
 	else
 		for (const char *p = id; *p; p++)
 			if (!isascii((unsigned char)*p) ||

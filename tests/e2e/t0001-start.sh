@@ -140,7 +140,11 @@ test_expect_success '--budget and session.budget set tokens.max' '
 	git -c session.budget=9000 session start b4 --pause-current -q &&
 	session_json >s && test "$(json_field s "d[\"tokens\"][\"max\"]")" = 9000 &&
 	test_must_fail git session start b3 --pause-current --budget 0 2>err &&
-	grep "^error: budget must be a positive whole number" err
+	grep "^error: budget must be a positive whole number" err &&
+	test_must_fail git session start b3 --pause-current --budget -5 2>err &&
+	grep "^error: budget must be a positive whole number" err &&
+	git session status --json >st && test "$(json_field st "d[\"status\"]")" = in_progress &&
+	git session pause -q
 '
 
 test_expect_success 'session.idFormat shapes the ids of sessions started without --id' '

@@ -71,6 +71,76 @@ test_expect_success 'a repository libgit2 cannot open is reported clearly' '
 	grep "^error: cannot open the repository: .*worktreeconfig" err
 '
 
+# nested: depth n of objects ({"a": ...}) or arrays ([...]) around 1
+nested () { python3 -c "import sys; k, n = sys.argv[1], int(sys.argv[2]); print(('{\"a\": ' * n + '1' + '}' * n) if k == 'o' else ('[' * n + ']' * n))" "$1" "$2"; }
+
+test_expect_success 'deeply nested documents import in linear time: nothing is exponential' '
+	for d in 24 40 90
+	do
+		printf "{\"schema_version\": \"1.0\", \"session_id\": \"deep%s\", \"goal\": \"g\", \"weird\": %s}\n" \
+			$d "$(nested o $d)" >deep$d.json &&
+		timeout 20 git session import -q deep$d.json || return 1
+	done &&
+	printf -- "---\nsession_id: \"mdeep\"\nstatus: in_progress\nweird: %s\n---\nbody\n" \
+		"$(python3 -c "print(\"{a: \" * 40 + \"1\" + \"}\" * 40)")" >deep.md &&
+	timeout 20 git session import -q deep.md &&
+	git session export --format claude deep90 >out.json &&
+	python3 -c "import json, sys; d = json.load(open(\"out.json\")); print(d[\"weird\"] == json.load(open(\"deep90.json\"))[\"weird\"])" >same &&
+	echo True >expect && test_cmp expect same
+'
+
+test_expect_success 'what is accepted reads back: set and import check the depth of what they store' '
+	git session switch -q $id && snap &&
+	git session set -q ok "$(nested a 98)" &&
+	git session note -q "still readable" && git session show --json >/dev/null && snap &&
+	test_must_fail git session set deep "$(nested a 99)" 2>err &&
+	grep "^error: .deep. with that value would nest deeper than the 100 levels" err &&
+	test_must_fail git session set "$(python3 -c "print(\".\".join([\"a\"] * 60))")" "$(nested a 50)" 2>err &&
+	grep "would nest deeper" err &&
+	test_must_fail git session set "$(python3 -c "print(\".\".join([\"a\"] * 5000))")" 1 2>err &&
+	unchanged &&
+	git for-each-ref refs/sessions >refs.before &&
+	for d in 95 96 99
+	do
+		printf "{\"schema_version\": \"1.0\", \"session_id\": \"arr%s\", \"goal\": \"g\", \"weird\": %s}\n" \
+			$d "$(nested a $d)" >arr$d.json || return 1
+	done &&
+	test_must_fail git session import arr95.json arr96.json arr99.json 2>err &&
+	grep "^error: arr96.json: nested deeper than a session can keep" err &&
+	git for-each-ref refs/sessions >refs.after && test_cmp refs.before refs.after &&
+	git session import -q arr95.json && git session status arr95 >/dev/null &&
+	git session note -q "arr95 reads back" && git session fsck arr95 >out && grep "^ok arr95" out
+'
+
+test_expect_success 'values are stored as given or refused' '
+	git session switch -q $id && snap &&
+	for v in 007 "[0, 01]" 1e999999 1e-400 "\"a\\u0000b\"" 9007199254740993 123456789012345678901234567890
+	do
+		test_must_fail git session set -q v -- "$v" 2>err &&
+		grep "^error: value for .v. is not JSON: " err || { echo "accepted: $v"; return 1; }
+	done &&
+	unchanged &&
+	for v in 0.1 -2.5 9007199254740992 1e300 "\"007\""
+	do
+		git session set -q v -- "$v" && git session get --json v >got &&
+		python3 -c "import json, sys; a, b = json.loads(sys.argv[1]), json.load(open(\"got\")); print(a == b and type(a) == type(b))" "$v" >same &&
+		echo True >expect && test_cmp expect same || return 1
+	done &&
+	git show SESSION_HEAD:session.json | grep "\"v\": \"007\"" &&
+	git session set -q v 0.1 && git show SESSION_HEAD:session.json | grep "\"v\": 0.1$"
+'
+
+test_expect_success 'a refused start changes nothing: the session in progress stays so' '
+	git session switch -q $id && snap &&
+	for args in "--id ../x" "--id $id" "--budget 0" "--budget -5" "--id HEAD"
+	do
+		test_must_fail git session start t $args --pause-current 2>err &&
+		git session status --json >st && test "$(json_field st "d[\"status\"]")" = in_progress || {
+			echo "paused by: $args"; return 1; }
+	done &&
+	unchanged
+'
+
 test_expect_success NOT_ROOT 'a read-only .git is reported, nothing half-written' '
 	chmod -R a-w .git/objects .git/refs &&
 	test_expect_code 1 git session note "read only" 2>err &&
