@@ -52,7 +52,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		}
 	}
 	after = json_print(st, 1, &len);
-	if (json_parse(&again, after, len, 1 << 24, &err) < 0)
+	/* what the engine would write reads back (it refuses to write a state nested too deep) */
+	if (!json_depth_over(st, JSON_MAX_DEPTH) && json_parse(&again, after, len, 1 << 24, &err) < 0)
 		abort();
 	free(err);
 	free(subject);

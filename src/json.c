@@ -25,7 +25,7 @@ void json_global_init(void)
 static int number_ok(const char *token, size_t len, char **err)
 {
 	char text[JSON_MAX_NUMBER + 1], back[64], *end;
-	const char *digits = token + (*token == '-');
+	const char *digits = text + (*token == '-');
 	double d;
 
 	memcpy(text, token, len);
@@ -83,7 +83,10 @@ static int json_precheck(const char *buf, size_t len, char **err)
 				return GS_ERROR;
 			}
 			if (run == 1 && (c == '-' || (c >= '0' && c <= '9'))) {	/* a number starts */
-				size_t n = strspn(buf + i, "0123456789+-.eE");
+				size_t n = 0;	/* buf has no NUL: a bounded strspn */
+
+				while (i + n < len && n <= JSON_MAX_NUMBER && strchr("0123456789+-.eE", buf[i + n]) && buf[i + n])
+					n++;
 
 				if (n <= JSON_MAX_NUMBER && number_ok(buf + i, n, err) < 0)
 					return GS_ERROR;

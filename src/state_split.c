@@ -341,19 +341,23 @@ static int chunk_of(unsigned *at, const struct gs_part *part, const char *key)
 	       part->path[6 + len] == '/' && sscanf(part->path + 7 + len, "%06u", at) == 1;
 }
 
-/* Adds the part at path with text to out, unless old holds it already the same. */
+/*
+ * Adds the part at path with text to out (text NULL: its removal), unless
+ * old holds it already the same (or, for a removal, does not hold it).
+ */
 static void write_part(struct gs_part **out, size_t *nout, char *path, char *text, size_t len,
 		       const struct gs_part *old, size_t nold)
 {
-	for (size_t k = 0; k < nold; k++)
-		if (!strcmp(old[k].path, path)) {
-			if (text && old[k].len == len && !memcmp(old[k].text, text, len)) {
-				free(path);
-				free(text);
-				return;
-			}
-			break;
-		}
+	const struct gs_part *was = NULL;
+
+	for (size_t k = 0; k < nold && !was; k++)
+		if (!strcmp(old[k].path, path))
+			was = &old[k];
+	if (text ? was && was->len == len && !memcmp(was->text, text, len) : !was) {
+		free(path);
+		free(text);
+		return;
+	}
 	add_part(out, nout, path, text, len);
 }
 
