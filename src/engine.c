@@ -248,6 +248,7 @@ static struct store_file *op_files(size_t *n, const cJSON *op)
 	out = xcalloc((size_t)cJSON_GetArraySize(files), sizeof(*out));
 	for (f = files->child; f; f = f->next) {
 		out[*n].path = f->string;
+		out[*n].link = json_str(f, "mode") && !strcmp(json_str(f, "mode"), FILE_MODE_LINK);
 		out[(*n)++].oid = json_str(f, "oid");
 	}
 	return out;

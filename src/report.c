@@ -457,6 +457,8 @@ const char *report_file_kind(const cJSON *state, const cJSON *rec, const cJSON *
 {
 	const char *fs = str_or(fact, "fs", "missing"), *oid = json_str(rec, "oid");
 
+	if (!strcmp(fs, "sparse"))
+		return "clean";	/* outside a sparse checkout: git keeps it, not the working tree */
 	if (!strcmp(str_or(rec, "status", ""), ST_DELETED))
 		return strcmp(fs, "missing") ? "recreated" : "clean";
 	if (!strcmp(fs, "missing") || !strcmp(fs, "dir"))
@@ -506,6 +508,7 @@ static void resume_files(cJSON *out, const cJSON *state, const cJSON *scan)
 		json_set(f, "phase", json_dup_or_null(rec, "phase"));
 		json_set(f, "agent", json_dup_or_null(rec, "agent"));
 		json_set_str(f, "detail", !strcmp(str_or(fact, "fs", ""), "dir") ? "now a directory" :
+			     !strcmp(str_or(fact, "fs", ""), "sparse") ? "outside the sparse checkout" :
 			     json_str(fact, "error"));
 		if (is_conflict(kind))
 			cJSON_AddItemToArray(conflicts, cJSON_Duplicate(f, 1));

@@ -517,13 +517,52 @@ static int in_tree(git_tree *base, const char *path)
 	return 1;
 }
 
+/*
+ * Where an upsert of path meets the base tree's other kind of entry (a
+ * folder where a file goes, or a file where a folder goes, as when
+ * utils became utils/a.py), the removal that must come first; *first is
+ * then set. Returns how many removals it added.
+ */
+static size_t clear_way(git_tree_update *up, char **paths, git_tree *base, const char *path, int *first)
+{
+	git_tree_entry *e = NULL;
+	size_t added = 0;
+
+	if (!base)
+		return 0;
+	if (git_tree_entry_bypath(&e, base, path) == 0 && git_tree_entry_type(e) == GIT_OBJECT_TREE) {
+		paths[added] = xstrdup(path);
+		up[added].path = paths[added];
+		up[added++].action = GIT_TREE_UPDATE_REMOVE;
+	}
+	git_tree_entry_free(e);
+	for (const char *slash = strchr(path + strlen("files/"), '/'); slash; slash = strchr(slash + 1, '/')) {
+		char *dir = xstrndup(path, (size_t)(slash - path));
+
+		e = NULL;
+		if (git_tree_entry_bypath(&e, base, dir) == 0 && git_tree_entry_type(e) != GIT_OBJECT_TREE) {
+			paths[added] = dir;
+			up[added].path = dir;
+			up[added++].action = GIT_TREE_UPDATE_REMOVE;
+			dir = NULL;
+		}
+		git_tree_entry_free(e);
+		free(dir);
+	}
+	git_error_clear();
+	*first |= added != 0;
+	return added;
+}
+
 /* files/<path> updates, leaving out removals of paths the base tree lacks. */
 static int file_updates(git_tree_update *up, size_t *n, git_tree *base, const struct store_checkpoint *cp,
-			char **paths)
+			char **paths, int *removals_first)
 {
 	for (size_t i = 0; i < cp->nfiles; i++) {
 		char *path = xstrfmt("files/%s", cp->files[i].path);
 
+		if (cp->files[i].oid)
+			*n += clear_way(up + *n, paths + *n, base, path, removals_first);
 		if (!cp->files[i].oid) {
 			if (!in_tree(base, path)) {
 				free(path);
@@ -532,7 +571,7 @@ static int file_updates(git_tree_update *up, size_t *n, git_tree *base, const st
 			up[*n].action = GIT_TREE_UPDATE_REMOVE;
 		} else {
 			up[*n].action = GIT_TREE_UPDATE_UPSERT;
-			up[*n].filemode = GIT_FILEMODE_BLOB;
+			up[*n].filemode = cp->files[i].link ? GIT_FILEMODE_LINK : GIT_FILEMODE_BLOB;
 			if (git_oid_fromstr(&up[*n].id, cp->files[i].oid) < 0) {
 				free(path);
 				return gs_error("bad blob id '%s'", cp->files[i].oid);
@@ -601,7 +640,18 @@ static int part_updates(git_tree_update *up, size_t *n, gs_store *st, git_tree *
  * d.txt/inner). Only then do removals go first, into a tree of their
  * own, and the remaining updates apply to it.
  */
-static int apply_removals(git_tree **base, gs_store *st, git_tree_update *up, size_t *n)
+/* Paths in the order a walk of the tree meets them: '/' before any other character. */
+static int update_path_cmp(const void *a, const void *b)
+{
+	const unsigned char *x = (const unsigned char *)((const git_tree_update *)a)->path;
+	const unsigned char *y = (const unsigned char *)((const git_tree_update *)b)->path;
+
+	for (; *x && *x == *y; x++, y++)
+		;
+	return (*x == '/' ? 1 : *x) - (*y == '/' ? 1 : *y);
+}
+
+static int apply_removals(git_tree **base, gs_store *st, git_tree_update *up, size_t *n, int force)
 {
 	git_tree_update *rm;
 	size_t nrm = 0, keep = 0;
@@ -609,12 +659,27 @@ static int apply_removals(git_tree **base, gs_store *st, git_tree_update *up, si
 	git_oid id;
 	int error = 0;
 
-	if (!folder_and_file(up, *n))
+	if (!force && !folder_and_file(up, *n))
 		return 0;
-	rm = xcalloc(*n, sizeof(*rm));
+	rm = xcalloc(*n + 1, sizeof(*rm));
 	for (size_t i = 0; i < *n; i++)
 		if (up[i].action == GIT_TREE_UPDATE_REMOVE)
 			rm[nrm++] = up[i];
+	/*
+	 * A removal may both clear a way and be recorded, and a folder's removal
+	 * takes what is below it: each path once, none below one removed.
+	 * Sorted, a folder comes right before what is in it: O(n log n).
+	 */
+	qsort(rm, nrm, sizeof(*rm), update_path_cmp);
+	for (size_t i = 0; i < nrm; i++) {
+		size_t len = keep ? strlen(rm[keep - 1].path) : 0;
+
+		if (!keep || (strcmp(rm[keep - 1].path, rm[i].path) &&
+			      !(!strncmp(rm[keep - 1].path, rm[i].path, len) && rm[i].path[len] == '/')))
+			rm[keep++] = rm[i];
+	}
+	nrm = keep;
+	keep = 0;
 	if (git_tree_create_updated(&id, st->repo, *base, nrm, rm) < 0 ||
 	    git_tree_lookup(&removed, st->repo, &id) < 0)
 		error = store_git_error("cannot write the checkpoint's tree");
@@ -635,13 +700,20 @@ int store_write_checkpoint(char out[HEX_SZ], gs_store *st, const struct store_ch
 	git_commit *parent = NULL, *other = NULL;
 	const git_commit *parents[2] = { NULL, NULL };
 	git_tree *base = NULL, *tree = NULL;
-	git_tree_update *up = xcalloc(cp->nfiles + cp->nparts + 2, sizeof(*up));
-	char **paths = xcalloc(cp->nfiles + cp->nparts + 2, sizeof(*paths));
+	/* room for each file's update and the removals that may clear its way (one a level, at most) */
+	size_t room = cp->nfiles * 2 + cp->nparts + 2;
+	git_tree_update *up;
+	char **paths;
 	git_oid parent_id, tree_id, commit_id;
 	size_t n = 2, npaths = 2;
-	int error = GS_ERROR;
+	int error = GS_ERROR, removals_first = 0;
 	unsigned char dirs[256];
 
+	for (size_t i = 0; i < cp->nfiles; i++)
+		for (const char *p = cp->files[i].path; (p = strchr(p, '/')); p++)
+			room++;
+	up = xcalloc(room, sizeof(*up));
+	paths = xcalloc(room, sizeof(*paths));
 	if (st->fsync)
 		object_dirs(dirs, st);
 	if (cp->parent && cp->parent->exists) {
@@ -673,10 +745,10 @@ int store_write_checkpoint(char out[HEX_SZ], gs_store *st, const struct store_ch
 		store_git_error("cannot write the checkpoint");
 		goto cleanup;
 	}
-	if (file_updates(up, &n, base, cp, paths) < 0 || part_updates(up, &n, st, base, cp) < 0)
+	if (file_updates(up, &n, base, cp, paths, &removals_first) < 0 || part_updates(up, &n, st, base, cp) < 0)
 		goto cleanup;
 	npaths = n;
-	if (apply_removals(&base, st, up, &n) < 0)
+	if (apply_removals(&base, st, up, &n, removals_first) < 0)
 		goto cleanup;
 	if (git_tree_create_updated(&tree_id, st->repo, base, n, up) < 0 ||
 	    git_tree_lookup(&tree, st->repo, &tree_id) < 0) {

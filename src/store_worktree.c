@@ -4,6 +4,7 @@
  */
 #include "git-session/store_worktree.h"
 #include "git-session/json.h"
+#include "git-session/schema.h"
 #include "git-session/util.h"
 #include "store-internal.h"
 
@@ -93,32 +94,94 @@ cleanup:
 	return error;
 }
 
+/*
+ * What git would say of a path of the working tree that a command is to
+ * read: NULL when it may, else why not. A directory on its way that is a
+ * symbolic link takes it out of the tree ("beyond a symbolic link", as
+ * git says): following it could read anything, .git/config included. A
+ * directory that holds a repository of its own is a submodule's.
+ */
+static char *not_in_tree(gs_store *st, const char *path)
+{
+	struct sbuf dir = SBUF_INIT;
+	char *why = NULL;
+	struct stat s;
+
+	sbuf_adds(&dir, store_workdir(st));
+	for (const char *p = path, *slash; !why && (slash = strchr(p, '/')); p = slash + 1) {
+		size_t top;
+
+		sbuf_add(&dir, p, (size_t)(slash - p));
+		top = dir.len;
+		if (lstat(dir.buf, &s) < 0)
+			break;	/* not there: nothing on the way to follow */
+		if (S_ISLNK(s.st_mode)) {
+			why = xstrfmt("'%s' is beyond a symbolic link", path);
+		} else {
+			sbuf_adds(&dir, "/.git");
+			if (lstat(dir.buf, &s) == 0)
+				why = xstrfmt("'%s' is in submodule '%.*s'", path, (int)(slash - path), path);
+			dir.len = top;
+			dir.buf[top] = '\0';
+		}
+		sbuf_addch(&dir, '/');
+	}
+	sbuf_release(&dir);
+	return why;
+}
+
 static double mtime_ms(const struct stat *s)
 {
 	return (double)s->st_mtim.tv_sec * 1e3 + (double)(s->st_mtim.tv_nsec / 1000000);
 }
 
-int store_worktree_record(cJSON *files, gs_store *st, const char *path, const char *status,
-		    int allow_missing)
+/* Whether the index marks path as outside a sparse checkout: there, not in the working tree. */
+static int skip_worktree(gs_store *st, const char *path)
 {
-	char *full = xstrfmt("%s%s", store_workdir(st), path);
+	git_index *index = NULL;
+	const git_index_entry *e;
+	int skip = 0;
+
+	if (git_repository_index(&index, st->repo) == 0 && (e = git_index_get_bypath(index, path, 0)))
+		skip = (e->flags_extended & GIT_INDEX_ENTRY_SKIP_WORKTREE) != 0;
+	git_index_free(index);
+	git_error_clear();
+	return skip;
+}
+
+int store_worktree_record(cJSON *files, gs_store *st, const char *path, const char *status,
+			  int allow_missing)
+{
+	char *full = xstrfmt("%s%s", store_workdir(st), path), *why = not_in_tree(st, path);
 	char hex[HEX_SZ];
 	struct stat s;
 	git_oid id;
 	cJSON *e;
-	int error = GS_ERROR;
+	int error = GS_ERROR, gone;
 
-	if (lstat(full, &s) < 0) {
-		if (errno != ENOENT && errno != ENOTDIR) {
-			gs_error("cannot read '%s': %s", path, strerror(errno));
-			goto cleanup;
-		}
+	if (why && !allow_missing) {
+		gs_error("%s", why);
+		goto cleanup;
+	}
+	gone = why || lstat(full, &s) < 0;
+	if (gone && !why && errno != ENOENT && errno != ENOTDIR) {
+		gs_error("cannot read '%s': %s", path, strerror(errno));
+		goto cleanup;
+	}
+	if (allow_missing && !why && (gone || !S_ISREG(s.st_mode)) && skip_worktree(st, path)) {
+		error = 0;	/* outside the sparse checkout: as it was recorded */
+		goto cleanup;
+	}
+	/* re-recording what the manifest holds: what is no longer a file here is gone, as git sees it */
+	if (allow_missing && !gone && !S_ISREG(s.st_mode) && !S_ISLNK(s.st_mode))
+		gone = 1;
+	if (gone) {
 		if (!allow_missing) {
 			gs_error("'%s' does not exist", path);
 			goto cleanup;
 		}
 		e = json_set(files, path, cJSON_CreateObject());
-		json_set_str(e, "status", "deleted");
+		json_set_str(e, "status", ST_DELETED);
 		error = 0;
 		goto cleanup;
 	}
@@ -136,8 +199,10 @@ int store_worktree_record(cJSON *files, gs_store *st, const char *path, const ch
 	}
 	git_oid_tostr(hex, sizeof(hex), &id);
 	e = json_set(files, path, cJSON_CreateObject());
-	json_set_str(e, "status", status ? status : "modified");
+	json_set_str(e, "status", status ? status : ST_MODIFIED);
 	json_set_str(e, "oid", hex);
+	if (S_ISLNK(s.st_mode))
+		json_set_str(e, "mode", FILE_MODE_LINK);
 	/*
 	 * The stat cache: a later resume trusts an unchanged stat and does
 	 * not read the file. A file changed in the last second could change
@@ -152,6 +217,7 @@ int store_worktree_record(cJSON *files, gs_store *st, const char *path, const ch
 	error = 0;
 cleanup:
 	free(full);
+	free(why);
 	return error;
 }
 
@@ -207,7 +273,7 @@ static const git_tree_entry *head_entry(struct head_cursor *hc, const char *path
 
 static void scan_one(cJSON *f, gs_store *st, struct head_cursor *hc, const char *path, const cJSON *rec)
 {
-	char *full = xstrfmt("%s%s", store_workdir(st), path), hex[HEX_SZ];
+	char *full = xstrfmt("%s%s", store_workdir(st), path), hex[HEX_SZ], *why;
 	const git_tree_entry *te = head_entry(hc, path);
 	struct stat s;
 	git_oid id;
@@ -219,7 +285,13 @@ static void scan_one(cJSON *f, gs_store *st, struct head_cursor *hc, const char 
 	}
 	json_set_bool(f, "same_stat", 0);
 	json_set_str(f, "oid", NULL);
-	if (lstat(full, &s) < 0) {
+	if ((why = not_in_tree(st, path))) {	/* never followed: as git sees it, not here */
+		json_set_str(f, "fs", "missing");
+		json_set_str(f, "error", why);
+		free(why);
+	} else if (lstat(full, &s) < 0 && skip_worktree(st, path)) {
+		json_set_str(f, "fs", "sparse");	/* outside the sparse checkout: not a deletion */
+	} else if (lstat(full, &s) < 0) {
 		json_set_str(f, "fs", errno == ENOENT || errno == ENOTDIR ? "missing" : "unreadable");
 		if (errno != ENOENT && errno != ENOTDIR)
 			json_set_str(f, "error", strerror(errno));
@@ -362,12 +434,15 @@ int store_worktree_project(cJSON **out, gs_store *st, const char *recorded_branc
 	return 0;
 }
 
+#define DIFF_MAX (64u * 1024 * 1024)	/* past that, a file is diffed as git diffs a binary one */
+
 int store_worktree_diff(char **out, gs_store *st, const char *path, const char *recorded_oid)
 {
 	git_diff_options opts = GIT_DIFF_OPTIONS_INIT;
-	char *full = xstrfmt("%s%s", store_workdir(st), path), *buf = NULL;
+	char *full = xstrfmt("%s%s", store_workdir(st), path), *buf = NULL, *why = NULL;
 	git_buf text = GIT_BUF_INIT;
 	git_patch *patch = NULL;
+	struct stat s;
 	git_blob *blob = NULL;
 	git_oid id;
 	size_t len = 0;
@@ -378,7 +453,17 @@ int store_worktree_diff(char **out, gs_store *st, const char *path, const char *
 		store_git_error("cannot read the recorded blob of '%s'", path);
 		goto cleanup;
 	}
-	if (gs_read_file(&buf, &len, full, 64u * 1024 * 1024) < 0)
+	if ((why = not_in_tree(st, path))) {	/* never read through a symbolic link */
+		*out = xstrfmt("%s: not diffed\n", why);
+		error = 0;
+		goto cleanup;
+	}
+	if (lstat(full, &s) == 0 && S_ISREG(s.st_mode) && (s.st_size > DIFF_MAX || git_blob_rawsize(blob) > DIFF_MAX)) {
+		*out = xstrfmt("Binary files a/%s and b/%s differ (too large to diff)\n", path, path);
+		error = 0;
+		goto cleanup;
+	}
+	if (gs_read_file(&buf, &len, full, DIFF_MAX) < 0)
 		goto cleanup;
 	if (git_patch_from_blob_and_buffer(&patch, blob, path, buf, len, path, &opts) < 0 ||
 	    git_patch_to_buf(&text, patch) < 0) {
@@ -393,6 +478,7 @@ cleanup:
 	git_blob_free(blob);
 	free(buf);
 	free(full);
+	free(why);
 	return error;
 }
 
@@ -507,7 +593,7 @@ static void commit_file(cJSON *files, const char *path, const git_tree_entry *fr
 	char oid[HEX_SZ];
 
 	if (!to) {
-		json_set_str(e, "status", "deleted");
+		json_set_str(e, "status", ST_DELETED);
 	} else {
 		git_oid_tostr(oid, sizeof(oid), git_tree_entry_id(to));
 		json_set_str(e, "status", from ? "modified" : "created");

@@ -255,6 +255,7 @@ static struct store_file *manifest_files(size_t *n, const cJSON *state)
 	*n = 0;
 	cJSON_ArrayForEach(f, files) {
 		out[*n].path = f->string;
+		out[*n].link = json_str(f, "mode") && !strcmp(json_str(f, "mode"), FILE_MODE_LINK);
 		out[(*n)++].oid = json_str(f, "oid");
 	}
 	return out;

@@ -77,6 +77,9 @@ enum state_split_index {
 #define GS_TASK_FIELDS(X) X(id) X(title) X(status) X(created) X(completed)
 #define GS_ARTIFACT_FIELDS(X) X(path) X(created) X(agent) X(phase)
 
+/* A manifest entry's "mode" when the file is a symbolic link (git's mode for one). */
+#define FILE_MODE_LINK "120000"
+
 /* The token totals, each a whole number; max defaults to the budget. */
 #define GS_TOKEN_KEYS(X) X(input) X(output) X(cached) X(max) X(peak) X(saved)
 

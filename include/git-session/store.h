@@ -72,6 +72,7 @@ int store_read_rev(struct store_tip *out, gs_store *st, const char *rev);
 struct store_file {
 	const char *path;	/* repository-relative */
 	const char *oid;	/* blob id, or NULL to drop files/<path> */
+	int link;		/* a symbolic link: mode 120000, as git stores one */
 };
 struct store_checkpoint {
 	const struct store_tip *parent;	/* NULL or !exists: a root commit */
