@@ -166,10 +166,12 @@ static int add_registry(struct jobs *j, struct cmd_ctx *c, const struct format *
 		struct stat s;
 		char *wf = NULL, *base = dir ? xstrdup(dir) : NULL;
 
-		if (dir && *dir != '/')
+		/* only below the registry's own folder: a registry does not send import elsewhere */
+		if (dir && *dir != '/' && strcmp(dir, "..") && strncmp(dir, "../", 3) && !strstr(dir, "/../") &&
+		    !(strlen(dir) >= 3 && !strcmp(dir + strlen(dir) - 3, "/..")))
 			wf = xstrfmt("%s/%s/workflow-session.json", root, dir);
 		else if (dir)
-			wf = xstrfmt("%s/workflow-session.json", dir);
+			wf = xstrdup("");
 		if (wf && stat(wf, &s) < 0) {	/* the registry moved: look beside it */
 			free(wf);
 			wf = xstrfmt("%s/%s/workflow-session.json", regdir, basename(base));
