@@ -199,12 +199,21 @@ static int hook_session_status(char **id, struct cmd_ctx *c)
 }
 
 /* A paused or closed session is left alone: the engine checks, on the state it writes on. */
+/*
+ * Records op on the active session if it is in progress. A commit made
+ * while it is paused or closed is said once (by post-commit), not
+ * silently lost.
+ */
 static int hook_write(struct cmd_ctx *c, const char *id, cJSON *op)
 {
 	int error = engine_commit(NULL, &c->eng, id, op, NULL, ENGINE_IN_PROGRESS);
 
-	if (error == GS_ESKIPPED)
+	if (error == GS_ESKIPPED) {
+		if (op_lookup(op_name(op)) == op_info(OP_COMMIT_RECORD))
+			gs_warning("session '%s' is not in progress: this commit is not recorded in it "
+				   "(git session resume %s records the next ones)", id, id);
 		error = 0;
+	}
 	cJSON_Delete(op);
 	return error;
 }

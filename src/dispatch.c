@@ -10,6 +10,7 @@
 #include "git-session/cmd.h"
 #include "git-session/pager.h"
 #include "git-session/store.h"
+#include "git-session/store_worktree.h"
 #include "git-session/util.h"
 
 static const struct command commands[] = {
@@ -115,12 +116,40 @@ void command_suggest(const char *typed)
 		if (d[i] == best)
 			fprintf(stderr, "\t%s\n", commands[i].name);
 }
+/*
+ * A git hook where git-session cannot open the repository: one warning a
+ * commit (from post-commit), and git goes on, unless session.strictHooks
+ * (read by git itself) says the hook must stop it.
+ */
+static int hook_cannot_open(int argc, const char **argv, char *why)
+{
+	int strict = 0;
+
+	store_git_config_bool(&strict, "session.strictHooks", 0);
+	if (strict)
+		gs_error("%s", why ? why : "cannot open the repository");
+	else if (argc > 1 && !strcmp(argv[1], "post-commit"))	/* once a commit, by the hook that records */
+		gs_warning("git-session cannot record this commit, and git goes on: %s",
+			   why ? why : "cannot open the repository");
+	free(why);
+	return strict ? EXIT_FAILED : EXIT_OK;
+}
+
 int command_run(const struct command *cmd, int argc, const char **argv)
 {
 	struct cmd_ctx c = { 0 };
 	int ret;
 
-	if (cmd->needs_repo) {
+	if (cmd->needs_repo && cmd->fn == cmd_hook) {
+		char *why = NULL;
+
+		if (store_open_why(&c.st, &why) < 0)
+			return hook_cannot_open(argc, argv, why);
+		if (engine_init(&c.eng, c.st) < 0) {
+			store_free(c.st);
+			return EXIT_FAILED;
+		}
+	} else if (cmd->needs_repo) {
 		if (store_open(&c.st) < 0)
 			return EXIT_FAILED;
 		if (engine_init(&c.eng, c.st) < 0) {

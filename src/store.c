@@ -147,19 +147,38 @@ static int cli_lookup(const char **value, gs_store *st, const char *key)
 	return 0;
 }
 
-int store_open(gs_store **out)
+/*
+ * Why the repository cannot be opened, in words a user can act on; the
+ * caller frees it. libgit2 1.5 refuses repositories whose format uses an
+ * extension it does not know (extensions.worktreeConfig in a format 1
+ * repository, as git clone --sparse makes; extensions.objectFormat for
+ * SHA-256; extensions.refStorage): say which, and that git works there.
+ */
+static char *open_failure(int error)
+{
+	const git_error *e = git_error_last();
+	const char *msg = e && e->message ? e->message : "unknown error", *ext = strstr(msg, "extensions.");
+
+	if (error == GIT_ENOTFOUND)
+		return xstrdup("not a git repository (or any of the parent directories)");
+	if (ext && strstr(msg, "unsupported extension"))
+		return xstrfmt("cannot open the repository: it uses %s (repository format 1), which git-session "
+			       "cannot work with yet: it is built on libgit2 %d.%d, which does not know it", ext,
+			       LIBGIT2_VER_MAJOR, LIBGIT2_VER_MINOR);
+	return xstrfmt("cannot open the repository: %s", msg);
+}
+
+int store_open_why(gs_store **out, char **why)
 {
 	gs_store *st = xcalloc(1, sizeof(*st));
 	int error, fsync_on;
 
 	*out = NULL;
+	*why = NULL;
 	if ((error = open_repo(&st->repo)) < 0) {
-		const git_error *e = git_error_last();
-		if (error == GIT_ENOTFOUND)
-			gs_error("not a git repository (or any of the parent directories)");
-		else
-			gs_error("cannot open the repository: %s", e && e->message ? e->message : "unknown error");
-		goto fail;
+		*why = open_failure(error);
+		store_free(st);
+		return GS_ERROR;
 	}
 	if (git_repository_config_snapshot(&st->config, st->repo) < 0) {
 		store_git_error("cannot read the configuration");
@@ -176,6 +195,21 @@ int store_open(gs_store **out)
 fail:
 	store_free(st);
 	return GS_ERROR;
+}
+
+int store_open(gs_store **out)
+{
+	char *why = NULL;
+	int error = store_open_why(out, &why);
+
+	if (why) {
+		gs_error("%s", why);
+		if (strstr(why, "extensions."))
+			gs_hint("git-session works in repositories of format 0, and of format 1 without extensions; "
+				"see 'Repository formats' in its README");
+		free(why);
+	}
+	return error;
 }
 
 void store_free(gs_store *st)

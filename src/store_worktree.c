@@ -483,6 +483,8 @@ cleanup:
 }
 
 /* Runs git with args in the working tree; its standard output into out. */
+static int run_git_in(struct sbuf *out, const char *dir, const char *const *args);
+
 int store_worktree_run_git(struct sbuf *out, gs_store *st, const char *const *args)
 {
 	int rc = store_worktree_git_rc(out, st, args);
@@ -493,6 +495,23 @@ int store_worktree_run_git(struct sbuf *out, gs_store *st, const char *const *ar
 }
 
 int store_worktree_git_rc(struct sbuf *out, gs_store *st, const char *const *args)
+{
+	return run_git_in(out, st ? (store_workdir(st) ? store_workdir(st) : store_gitdir(st)) : NULL, args);
+}
+
+int store_git_config_bool(int *out, const char *key, int def)
+{
+	const char *args[] = { "git", "config", "--bool", "--get", key, NULL };
+	struct sbuf sb = SBUF_INIT;
+	int rc = run_git_in(&sb, NULL, args);
+
+	*out = rc == 0 && sb.buf ? !strncmp(sb.buf, "true", 4) : def;
+	sbuf_release(&sb);
+	return rc < 0 ? rc : 0;
+}
+
+/* Runs git in dir (NULL: here) with stdout into out: git's exit code, or GS_ERROR. */
+static int run_git_in(struct sbuf *out, const char *dir, const char *const *args)
 {
 	posix_spawn_file_actions_t fa;
 	int fds[2], status, error = GS_ERROR;
@@ -506,7 +525,8 @@ int store_worktree_git_rc(struct sbuf *out, gs_store *st, const char *const *arg
 	posix_spawn_file_actions_adddup2(&fa, fds[1], 1);
 	posix_spawn_file_actions_addclose(&fa, fds[0]);
 	posix_spawn_file_actions_addclose(&fa, fds[1]);
-	posix_spawn_file_actions_addchdir_np(&fa, store_workdir(st) ? store_workdir(st) : store_gitdir(st));
+	if (dir)
+		posix_spawn_file_actions_addchdir_np(&fa, dir);
 	if (posix_spawnp(&pid, "git", &fa, NULL, (char *const *)args, environ) != 0) {
 		gs_error("cannot run git: %s", strerror(errno));
 		close(fds[0]);

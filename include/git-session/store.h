@@ -32,6 +32,8 @@ void store_global_shutdown(void);
 
 /* Opens the repository of the current directory, honouring GIT_DIR and GIT_WORK_TREE. */
 int store_open(gs_store **out);
+/* The same, saying nothing when the repository cannot be opened: *why says why (caller frees). */
+int store_open_why(gs_store **out, char **why);
 void store_free(gs_store *st);
 /* The working tree with a trailing '/', or NULL in a bare repository. */
 const char *store_workdir(gs_store *st);

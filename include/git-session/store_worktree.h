@@ -90,4 +90,10 @@ int store_worktree_hooks_dir(char **out, int *from_config, gs_store *st);
 /* A unified diff of the recorded blob against the file now; caller frees. */
 int store_worktree_diff(char **out, gs_store *st, const char *path, const char *recorded_oid);
 
+/*
+ * A boolean of git's configuration as git reads it (a process), for when
+ * the repository cannot be opened here: *out is def when it is unset.
+ */
+int store_git_config_bool(int *out, const char *key, int def);
+
 #endif

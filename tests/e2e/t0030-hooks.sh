@@ -314,4 +314,40 @@ test_expect_success 'git fsck is clean' '
 	git fsck --strict
 '
 
+test_expect_success 'the hooks never block git where git-session cannot open the repository' '
+	git init -q ../fmt1 && (
+		cd ../fmt1 && git commit -q --allow-empty -m i &&
+		git session start f --id f -q && git session hooks install >/dev/null &&
+		for ext in worktreeConfig objectFormat
+		do
+			git config core.repositoryformatversion 1 &&
+			git config extensions.$ext $(test $ext = worktreeConfig && echo true || echo sha1) &&
+			test_tick && git commit -q --allow-empty -m "with $ext" 2>err &&
+			test "$(grep -c "^warning: git-session cannot record this commit, and git goes on: .*extensions" err)" = 1 &&
+			! grep -v "^warning:" err &&
+			git log -1 --format=%s >subj && echo "with $ext" >expect && test_cmp expect subj &&
+			test_expect_code 1 git session status 2>err &&
+			grep "^error: cannot open the repository: it uses extensions.$(echo $ext | tr A-Z a-z)" err &&
+			git config --unset extensions.$ext && git config core.repositoryformatversion 0 || return 1
+		done &&
+		git config extensions.worktreeConfig true && git config core.repositoryformatversion 1 &&
+		git config session.strictHooks true &&
+		test_must_fail git commit -q --allow-empty -m strict 2>err &&
+		grep "^error: cannot open the repository" err
+	)
+'
+
+test_expect_success 'a commit made while the session is paused says, once, that it was not recorded' '
+	git init -q ../paused && (
+		cd ../paused && git commit -q --allow-empty -m i &&
+		git session start p --id p -q && git session hooks install >/dev/null &&
+		git session pause -q && git rev-parse refs/sessions/p >before &&
+		test_tick && git commit -q --allow-empty -m "while paused" 2>err &&
+		test "$(grep -c . err)" = 1 &&
+		grep "^warning: session .p. is not in progress: this commit is not recorded in it" err &&
+		git rev-parse refs/sessions/p >after && test_cmp before after &&
+		! git log -1 --format=%B | grep Session-Id
+	)
+'
+
 test_done

@@ -68,7 +68,8 @@ test_expect_success 'a repository libgit2 cannot open is reported clearly' '
 	git -C ../wtconfig config extensions.worktreeConfig true &&
 	git -C ../wtconfig config core.repositoryformatversion 1 &&
 	test_expect_code 1 git -C ../wtconfig session list 2>err &&
-	grep "^error: cannot open the repository: .*worktreeconfig" err
+	grep "^error: cannot open the repository: it uses extensions.worktreeconfig (repository format 1), which git-session cannot work with yet" err &&
+	grep "^hint: .*Repository formats" err
 '
 
 # nested: depth n of objects ({"a": ...}) or arrays ([...]) around 1
