@@ -16,6 +16,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 char *sync_tracking_prefix(const char *remote)
 {
@@ -478,6 +480,18 @@ cleanup:
 }
 
 /* Parses `git push --porcelain`: "<flag>\t<src>:<dst>\t<summary>" per ref. */
+/*
+ * A rejection that says the ref moved on the remote while we pushed (a
+ * lost race with another pusher), which a fetch, merge and push again
+ * mends: git's receive-pack says "failed to update ref" or "cannot lock
+ * ref ... is at X but expected Y".
+ */
+static int remote_moved(const char *summary)
+{
+	return strstr(summary, "failed to update ref") || strstr(summary, "cannot lock ref") ||
+	       strstr(summary, "but expected") || strstr(summary, "failed to lock");
+}
+
 static int push_result(cJSON *report, const char *out, int *retry)
 {
 	int error = 0;
@@ -499,7 +513,7 @@ static int push_result(cJSON *report, const char *out, int *retry)
 		json_set_str(r, "action", *line == '=' ? "up to date" : *line == '*' ? "new" :
 			     *line == '!' ? "rejected" : "pushed");
 		json_set_str(r, "detail", summary);
-		if (*line == '!' && strstr(summary, "[remote rejected]"))
+		if (*line == '!' && strstr(summary, "[remote rejected]") && !remote_moved(summary))
 			error = gs_error("the remote refused %s: %s", id, summary);
 		else if (*line == '!')
 			*retry = 1;	/* it moved on meanwhile: fetch, merge, push again */
@@ -538,11 +552,26 @@ static const char **push_args(size_t *fixed, gs_store *st, const struct sync_opt
 	return args;
 }
 
+/* Waits before another try, longer each time and by a random amount, so that racing pushers part. */
+static void push_backoff(unsigned *seed, int tries)
+{
+	unsigned cap = 50u << (tries < 5 ? tries : 5);	/* ms: 50, 100, ... 1600 */
+	struct timespec ts;
+
+	cap = cap / 2 + (unsigned)rand_r(seed) % cap;
+	ts.tv_sec = cap / 1000;
+	ts.tv_nsec = (long)(cap % 1000) * 1000000L;
+	nanosleep(&ts, NULL);
+}
+
 int sync_push(cJSON *report, struct engine *e, const struct sync_opts *o)
 {
 	int error = 0, retry = 1;
+	unsigned seed = (unsigned)getpid() ^ (unsigned)time(NULL);
 
-	for (int tries = 0; retry && tries < 5 && !error; tries++) {
+	for (int tries = 0; retry && tries < SYNC_PUSH_TRIES && !error; tries++) {
+		if (tries)
+			push_backoff(&seed, tries);
 		cJSON *pulled = cJSON_CreateArray();
 		struct sbuf out = SBUF_INIT;
 		char **ids = NULL;

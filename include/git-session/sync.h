@@ -12,6 +12,8 @@
 
 #include "git-session/engine.h"
 
+#define SYNC_PUSH_TRIES 12
+
 struct sync_opts {
 	const char *remote;
 	const char *only;	/* one session id, or NULL for all */
@@ -31,7 +33,9 @@ int sync_fetch(struct engine *e, const char *remote);
 int sync_integrate(cJSON *report, struct engine *e, const struct sync_opts *o);
 /*
  * Fetches and integrates, then pushes every session under
- * refs/sessions/ (never forced); when the remote moved meanwhile, again, a few times.
+ * refs/sessions/ (never forced); when the remote moved meanwhile (a lost
+ * race with another pusher), again, up to SYNC_PUSH_TRIES times with a
+ * random backoff that grows.
  * report gets one {id, action} per session pushed.
  */
 int sync_push(cJSON *report, struct engine *e, const struct sync_opts *o);

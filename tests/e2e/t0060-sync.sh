@@ -165,4 +165,33 @@ test_expect_success 'git fetch carries sessions with one config line' '
 	on D git session pull -q && on D git rev-parse --verify refs/sessions/s1
 '
 
+test_expect_success 'a push race is merged, never lost or refused: 5 clones x 4 note-and-push rounds at once' '
+	git init -q --bare ../race.git &&
+	git clone -q ../race.git ../R0 2>/dev/null &&
+	on R0 git commit -q --allow-empty -m init && on R0 git push -q origin HEAD &&
+	on R0 git session start race --id S -q && on R0 git session push -q &&
+	for c in 1 2 3 4 5
+	do
+		git clone -q ../race.git ../R$c && on R$c git session pull -q && on R$c git session switch -q S || return 1
+	done &&
+	for c in 1 2 3 4 5
+	do
+		(
+			cd "$TRASH_DIRECTORY/R$c" &&
+			for i in 1 2 3 4
+			do
+				git session note -q "R$c-$i" && git session push -q 2>>"$TRASH_DIRECTORY/push-err.$c" ||
+					echo "FAILED R$c-$i" >>"$TRASH_DIRECTORY/failed"
+			done
+		) &
+	done &&
+	wait &&
+	cat "$TRASH_DIRECTORY"/push-err.* &&
+	! test -e "$TRASH_DIRECTORY/failed" &&
+	git -C ../race.git show refs/sessions/S:session.json >hub.json &&
+	python3 -c "import json; d = json.load(open(\"hub.json\")); n = [x[\"text\"] for x in d[\"notes\"]]; print(len(n), len(set(n)))" >count &&
+	echo "20 20" >expect && test_cmp expect count &&
+	git -C ../race.git fsck --strict 2>err && ! grep -v "^dangling" err
+'
+
 test_done
