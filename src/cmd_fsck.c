@@ -54,8 +54,8 @@ static void say_report(const struct fsck_report *r)
 	if (r->reflog_disagrees)
 		gs_error("%s: the reflog does not end at the tip %.12s", id, r->tip);
 	if (r->history_damaged)
-		gs_error("%s: checkpoints below %.12s are damaged too: git fsck will say which objects", id,
-			 r->last_good);
+		gs_error("%s: checkpoint %.12s, below the last good one, is damaged: %s%s", id, r->first_damaged_below,
+			 r->problem_below, r->history_damaged > 1 ? " (and others below it; git fsck names the objects)" : "");
 	if (r->last_good[0])
 		fprintf(stderr, "%s: the last good checkpoint is %.12s\n", id, r->last_good);
 	else

@@ -82,6 +82,24 @@ static int load_tip(cJSON **state, struct state_loaded *loaded, struct store_tip
 }
 
 /*
+ * A session's ref must point at a checkpoint of that session: one pointed
+ * at another's (by hand) would have its state shown, and written on, as
+ * this session's.
+ */
+static int own_checkpoint(const cJSON *state, const struct store_tip *tip, const char *refname)
+{
+	const char *sid = json_str(state, "session_id"), *id = strrchr(refname, '/');
+
+	if (!id || !sid || !strcmp(sid, id + 1) ||
+	    (strncmp(refname, SESSIONS_PREFIX, strlen(SESSIONS_PREFIX)) &&
+	     strncmp(refname, ARCHIVE_PREFIX, strlen(ARCHIVE_PREFIX))))
+		return 0;
+	gs_error("the ref of session '%s' points at %.12s, a checkpoint of session '%s'", id + 1, tip->commit, sid);
+	gs_hint("run 'git session fsck --repair %s' to bring back its own last checkpoint", id + 1);
+	return GS_ERROR;
+}
+
+/*
  * Loads the session.json of refname with the collections in wanted; with
  * shards, only those shards of the manifest are parsed.
  */
@@ -99,8 +117,12 @@ static int load_want(cJSON **state, struct state_loaded *loaded, struct store_ti
 		want_free(names);
 	if (error < 0)
 		return error;
-	if ((error = load_tip(state, loaded, tip, wanted, tail, shards, refname)) < 0)
+	if ((error = load_tip(state, loaded, tip, wanted, tail, shards, refname)) < 0 ||
+	    (error = own_checkpoint(*state, tip, refname)) < 0) {
+		cJSON_Delete(*state);
+		*state = NULL;
 		store_tip_clear(tip);
+	}
 	return error;
 }
 

@@ -20,6 +20,7 @@ void fsck_report_clear(struct fsck_report *r)
 	for (size_t i = 0; i < r->nbad_commits; i++)
 		free(r->bad_commits[i]);
 	free(r->bad_commits);
+	free(r->problem_below);
 	memset(r, 0, sizeof(*r));
 }
 
@@ -71,10 +72,10 @@ static int seen_add(struct seen_set *s, const char *hex)
 }
 
 /* The problem with one checkpoint, or NULL when it is good; caller frees. */
-static char *check_one(struct store_verify *v, gs_store *st, const char *commit)
+static char *check_one(struct store_verify *v, gs_store *st, const char *commit, const char *id)
 {
 	cJSON *state = NULL;
-	char *err = NULL, *problem;
+	char *err = NULL, *problem = NULL;
 	struct state_loaded loaded;
 
 	if (store_verify(v, st, commit) < 0)
@@ -86,8 +87,11 @@ static char *check_one(struct store_verify *v, gs_store *st, const char *commit)
 		free(err);
 		return problem;
 	}
+	/* a checkpoint of another session (a ref pointed at it by hand) is not this session's */
+	if (json_str(state, "session_id") && strcmp(json_str(state, "session_id"), id))
+		problem = xstrfmt("it is a checkpoint of session '%s', not of '%s'", json_str(state, "session_id"), id);
 	cJSON_Delete(state);
-	return NULL;
+	return problem;
 }
 
 int fsck_session(struct fsck_report *r, gs_store *st, const char *refname)
@@ -117,27 +121,43 @@ int fsck_session(struct fsck_report *r, gs_store *st, const char *refname)
 	seen_add(&visited, cur);
 	while (have) {
 		struct store_verify v;
-		char *problem = check_one(&v, st, cur);
+		char *problem = check_one(&v, st, cur, strrchr(refname, '/') + 1);
 
 		r->checked++;
 		if (problem && !r->last_good[0]) {
 			r->bad++;
 			memcpy(r->first_bad, cur, HEX_SZ);
-			push(&r->bad_commits, &r->nbad_commits, &r->abad_commits, cur);
+			/*
+			 * Moved aside with its damaged objects, so that git fsck is clean after:
+			 * a commit whose objects cannot all be read. Never a sound commit that
+			 * is only not this session's (another's, HEAD's: nothing of it is damaged).
+			 */
+			if (v.nbad)
+				push(&r->bad_commits, &r->nbad_commits, &r->abad_commits, cur);
 			for (size_t i = 0; i < v.nbad; i++)
 				push(&r->bad_objects, &r->nbad_objects, &r->abad_objects, v.bad[i]);
 			if (!r->problem)
 				r->problem = xstrdup(problem);
 		} else if (problem) {
-			r->history_damaged = 1;	/* below the last good one: reported, not repaired */
+			if (!r->history_damaged++) {	/* below the last good one: reported, not repaired */
+				memcpy(r->first_damaged_below, cur, HEX_SZ);
+				r->problem_below = xstrdup(problem);
+			}
 			for (size_t i = 0; i < v.nbad; i++)
 				push(&r->bad_objects, &r->nbad_objects, &r->abad_objects, v.bad[i]);
 		} else if (!r->last_good[0]) {
 			memcpy(r->last_good, cur, HEX_SZ);
 		}
 		free(problem);
-		/* a damaged commit does not say its parent: the reflog does */
-		have = v.has_parent || store_reflog_before(v.parent, st, refname, cur) == 0;
+		/*
+		 * A damaged commit does not say its parent: the reflog does. A tip the
+		 * reflog never recorded (the ref edited by hand, to a missing object,
+		 * a blob, another session's commit) goes on from the newest entry.
+		 */
+		if (problem && !strcmp(cur, r->tip) && !store_reflog_has(st, refname, cur))
+			have = store_reflog_newest(v.parent, st, refname) == 0;	/* not its parents: not ours */
+		else
+			have = v.has_parent || store_reflog_before(v.parent, st, refname, cur) == 0;
 		if (have && seen_add(&visited, v.parent))
 			have = 0;	/* the reflog led back to where we were */
 		if (have)
@@ -167,10 +187,11 @@ static int quarantine(struct fsck_report *r, gs_store *st, const char *dir)
 	int error;
 
 	for (size_t i = 0; i < r->nbad_objects; i++)
-		if ((error = store_quarantine(st, r->bad_objects[i], dir)) == GS_ENOTFOUND)
+		if ((error = store_quarantine(st, r->bad_objects[i], dir)) == GS_ENOTFOUND &&
+		    store_object_packed(st, r->bad_objects[i]))
 			gs_warning("object %.12s is in a pack, not loose: git fsck will still report it",
 				   r->bad_objects[i]);
-		else if (error < 0)
+		else if (error < 0 && error != GS_ENOTFOUND)
 			return error;
 	for (size_t i = 0; i < r->nbad_commits; i++)
 		if ((error = store_quarantine(st, r->bad_commits[i], dir)) < 0 && error != GS_ENOTFOUND)
@@ -226,10 +247,14 @@ int fsck_rollback(char out[HEX_SZ], struct engine *e, struct fsck_report *r, con
 	/* keep the history when the tip can be read; build on the target when it cannot */
 	const char *parent = r->bad ? target : r->tip;
 	char *dir = quarantine_dir(r->refname), *logmsg;
+	/* a tip the reflog never had (the ref set by hand): the rollback's entry continues the reflog */
+	int relink = r->bad && !r->ref_damaged && !store_reflog_has(e->st, r->refname, r->tip);
 	int error;
 
-	if (!*target)
+	if (!*target) {
+		free(dir);
 		return gs_error("no good checkpoint left to go back to in '%s'", r->refname);
+	}
 	if ((error = write_rollback(out, e, r, target, parent, why)) < 0)
 		goto cleanup;
 	logmsg = xstrfmt("session: rollback to %.7s", target);
@@ -238,6 +263,8 @@ int fsck_rollback(char out[HEX_SZ], struct engine *e, struct fsck_report *r, con
 	else if ((error = store_cas(e->st, r->refname, out, r->tip, logmsg)) == GS_ERACE)
 		error = gs_error("'%s' moved while it was being repaired; run the repair again", r->refname);
 	free(logmsg);
+	if (!error && relink)
+		error = store_reflog_relink_newest(e->st, r->refname);
 	/* after the move, so that dropping the damaged entries re-links the new one */
 	if (!error)
 		error = quarantine(r, e->st, dir);

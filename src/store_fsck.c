@@ -127,7 +127,11 @@ int store_verify(struct store_verify *v, gs_store *st, const char *commit)
 		if (!v->problem && !v->json)
 			v->problem = xstrdup("no session.json");
 	} else if (!v->problem) {
-		bad_object(v, &id, "commit");
+		/* a sound object of another kind (a blob, a tree) is not damaged: never moved aside */
+		const git_error *e = git_error_last();
+
+		v->problem = xstrfmt("%.12s is not a commit: %s", commit, e && e->message ? e->message : "another object");
+		git_error_clear();
 	}
 	git_commit_free(c);
 	git_odb_object_free(raw);
@@ -241,6 +245,46 @@ int store_quarantine(gs_store *st, const char *oid, const char *name)
 	free(from);
 	free(sub);
 	free(to);
+	return error;
+}
+
+int store_object_packed(gs_store *st, const char *oid)
+{
+	char *loose = xstrfmt("%sobjects/%.2s/%s", store_commondir(st), oid, oid + 2);
+	git_odb *odb = NULL;
+	git_oid id;
+	int packed = 0;
+
+	/* there, but not as a loose file */
+	if (access(loose, F_OK) < 0 && git_oid_fromstr(&id, oid) == 0 && git_repository_odb(&odb, st->repo) == 0)
+		packed = git_odb_exists(odb, &id);
+	git_odb_free(odb);
+	git_error_clear();
+	free(loose);
+	return packed;
+}
+
+int store_reflog_relink_newest(gs_store *st, const char *refname)
+{
+	git_reflog *log = NULL;
+	const git_reflog_entry *e;
+	git_signature *who = NULL;
+	char *msg = NULL;
+	git_oid id;
+	int error = 0;
+
+	if (git_reflog_read(&log, st->repo, refname) < 0)
+		return store_git_error("cannot read the reflog of '%s'", refname);
+	if (git_reflog_entrycount(log) && (e = git_reflog_entry_byindex(log, 0))) {
+		git_oid_cpy(&id, git_reflog_entry_id_new(e));
+		msg = xstrdup(git_reflog_entry_message(e) ? git_reflog_entry_message(e) : "");
+		if (git_signature_dup(&who, git_reflog_entry_committer(e)) < 0 || git_reflog_drop(log, 0, 0) < 0 ||
+		    git_reflog_append(log, &id, who, msg) < 0 || git_reflog_write(log) < 0)
+			error = store_git_error("cannot rewrite the reflog of '%s'", refname);
+	}
+	git_signature_free(who);
+	free(msg);
+	git_reflog_free(log);
 	return error;
 }
 

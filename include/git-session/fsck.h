@@ -17,7 +17,9 @@ struct fsck_report {
 	int ok;
 	int ref_damaged;	/* the ref file is garbage: tip taken from the reflog */
 	int reflog_disagrees;
-	int history_damaged;	/* damage below the last good checkpoint */
+	int history_damaged;	/* damaged checkpoints below the last good one */
+	char first_damaged_below[HEX_SZ];	/* the newest of them */
+	char *problem_below;	/* what is wrong with it */
 	char tip[HEX_SZ];
 	char last_good[HEX_SZ];	/* empty when none was found */
 	int bad;		/* damaged checkpoints above the last good one */

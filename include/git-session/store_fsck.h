@@ -38,6 +38,12 @@ int store_reflog_before(char out[HEX_SZ], gs_store *st, const char *refname, con
  * the git directory; GS_ENOTFOUND if it is not loose.
  */
 int store_quarantine(gs_store *st, const char *oid, const char *name);
+/*
+ * Makes the newest reflog entry follow the one before it (its old value
+ * that entry's new one): after a ref set by hand to something the reflog
+ * never held, git fsck then finds no entry naming it.
+ */
+int store_reflog_relink_newest(gs_store *st, const char *refname);
 /* Drops reflog entries whose new value is one of oids. */
 int store_reflog_drop(gs_store *st, const char *refname, char *const *oids, size_t n);
 /*
@@ -46,6 +52,8 @@ int store_reflog_drop(gs_store *st, const char *refname, char *const *oids, size
  */
 int store_force_ref(gs_store *st, const char *refname, const char *new_hex, const char *logmsg,
 		    const char *quarantine);
+/* Whether the object is in a pack (so not loose, and not to be moved aside). */
+int store_object_packed(gs_store *st, const char *oid);
 /* The git directory holding objects and refs (the common dir of worktrees). */
 const char *store_commondir(gs_store *st);
 

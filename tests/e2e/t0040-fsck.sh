@@ -112,4 +112,51 @@ test_expect_success 'fsck --all checks every session, archived too' '
 	grep "^ok $id" out && grep "^ok 2025-11-21-other" out
 '
 
+test_expect_success 'repair uses the reflog whatever the ref was set to, and never moves a sound object aside' '
+	git init -q ../rep && (
+		cd ../rep && echo data >f && git add f && git commit -q -m i &&
+		git session start c --id cs -q && git session note -q n1 && git session note -q n2 &&
+		git session start o --id o1 --pause-current -q && git session pause -q && git session resume -q cs &&
+		for bad in 1234567890123456789012345678901234567890 $(git rev-parse HEAD) $(git rev-parse HEAD:f) \
+			$(git rev-parse HEAD^{tree}) $(git rev-parse refs/sessions/o1)
+		do
+			echo $bad >.git/refs/sessions/cs &&
+			test_expect_code 1 git session fsck cs 2>err &&
+			grep "^error: cs: checkpoint $(echo $bad | cut -c1-12) (the tip) is damaged" err &&
+			git session fsck --repair cs >out 2>err &&
+			grep "^repaired cs" out && ! grep "in a pack" err &&
+			git session show --json cs >s &&
+			test "$(json_field s "[n[\"text\"] for n in d[\"notes\"]]")" = "[\"n1\", \"n2\"]" || return 1
+		done &&
+		git cat-file -e HEAD && git cat-file -e HEAD:f && git cat-file -e refs/sessions/o1 &&
+		git session fsck --all >out && grep "^ok cs" out && grep "^ok o1" out &&
+		git fsck --strict 2>err && ! grep -v "^dangling" err
+	)
+'
+
+test_expect_success 'a ref pointed at another session is damage: not shown, not written on' '
+	(
+		cd ../rep && git rev-parse refs/sessions/o1 >.git/refs/sessions/cs &&
+		test_expect_code 1 git session status cs 2>err &&
+		grep "^error: the ref of session .cs. points at .*, a checkpoint of session .o1." err &&
+		test_expect_code 1 git session note "written to cs" 2>err &&
+		grep "a checkpoint of session .o1." err &&
+		test "$(git rev-parse refs/sessions/cs)" = "$(git rev-parse refs/sessions/o1)" &&
+		git session fsck --repair cs >/dev/null 2>&1 && git session note -q "back" &&
+		git show refs/sessions/cs:session.json | grep "\"session_id\": \"cs\""
+	)
+'
+
+test_expect_success 'damage below the last good checkpoint is named' '
+	(
+		cd ../rep && git session note -q n3 && git session note -q n4 &&
+		mid=$(git rev-parse refs/sessions/cs~2) &&
+		obj=$(echo ".git/objects/$(echo $mid | cut -c1-2)/$(echo $mid | cut -c3-)") &&
+		cp $obj ../mid.bak && chmod u+w $obj && echo garbage >$obj &&
+		test_expect_code 1 git session fsck cs 2>err &&
+		grep "^error: cs: checkpoint $(echo $mid | cut -c1-12), below the last good one, is damaged" err &&
+		cp ../mid.bak $obj && git session fsck cs >out && grep "^ok cs" out
+	)
+'
+
 test_done
