@@ -86,7 +86,8 @@ static int list_entry(const struct list_entry **out, struct cmd_ctx *c, const st
 	char *v[4] = { NULL };
 	int error;
 
-	if (known) {
+	/* a remembered tip whose commit can no longer be read is damaged now: read it to say so */
+	if (known && store_object_exists(c->st, hex)) {
 		used[known - cache->v] = 1;
 		*out = known;
 		return 0;
@@ -121,10 +122,13 @@ static void list_one(cJSON *out, const struct list_entry *e, const char *id, int
 
 		if (gs_time_parse_iso(&t, e->updated ? e->updated : "") < 0)
 			t = (time_t)e->time;
-		out_relative_time(&sb, t, time(NULL));
+		if (t)
+			out_relative_time(&sb, t, time(NULL));
+		else
+			sbuf_adds(&sb, "-");
 		printf("%c %-*s  %-11s  %-16s  ", active ? '*' : ' ', width, id,
 		       archived ? "archived" : e->status, sb.buf);
-		out_text(stdout, e->topic ? e->topic : "");
+		out_line(stdout, e->topic ? e->topic : "");
 		putchar('\n');
 		sbuf_release(&sb);
 	}
@@ -172,6 +176,7 @@ int cmd_list(int argc, const char **argv, struct cmd_ctx *c)
 	char *active = NULL;
 	struct list_cache cache = { 0 }, fresh = { 0 };
 	unsigned char *used = NULL;
+	int damaged = 0;
 	size_t n = 0, na = 0;
 	cJSON *out = NULL;
 	const struct option opts[] = {
@@ -200,16 +205,28 @@ int cmd_list(int argc, const char **argv, struct cmd_ctx *c)
 		char *ref = xstrfmt("%s%s", i < n ? SESSIONS_PREFIX : ARCHIVE_PREFIX, id);
 		const struct list_entry *e;
 
-		if ((error = list_entry(&e, c, &cache, used, &fresh, ref, hex)) == 0)
+		if (list_entry(&e, c, &cache, used, &fresh, ref, hex) == 0) {
 			list_one(out, e, id, i >= n, i < n && active && !strcmp(active, id), width);
+		} else {	/* said on stderr; the others are listed all the same */
+			struct list_entry bad = { .status = "damaged", .time = 0 };
+
+			snprintf(bad.commit, sizeof(bad.commit), "%s", hex);
+			list_one(out, &bad, id, i >= n, i < n && active && !strcmp(active, id), width);
+			damaged++;
+		}
 		free(ref);
 	}
 	if (!error && fresh.n)
 		list_cache_save(c->st, &cache, used, &fresh);
+
 	if (!error && json) {
 		char *text = json_print(out, 1, NULL);
 		fputs(text, stdout);
 		free(text);
+	}
+	if (!error && damaged) {
+		gs_hint("'git session fsck --all' says what is damaged; 'fsck --repair <id>' mends it");
+		error = GS_ERROR;	/* all listed, but not all is well */
 	}
 cleanup:
 	list_cache_clear(&cache);

@@ -60,8 +60,14 @@ static const struct format *claimed(const char *buf, size_t len)
 
 int format_parse(cJSON **doc, const struct format **f, const char *buf, size_t len, char **err)
 {
-	const struct format *mine = claimed(buf, len);
+	const struct format *mine;
 	char *why = NULL;
+
+	if (len >= 3 && !memcmp(buf, "\xef\xbb\xbf", 3)) {	/* a UTF-8 byte order mark, as editors on Windows write */
+		buf += 3;
+		len -= 3;
+	}
+	mine = claimed(buf, len);
 
 	*doc = NULL;
 	*err = NULL;

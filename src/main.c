@@ -19,6 +19,10 @@ int main(int argc, const char **argv)
 
 	setlocale(LC_CTYPE, "");	/* for out_utf8(); nothing else is locale-bound */
 	json_global_init();
+	if (argc == 2 && (!strcmp(argv[1], "--version") || !strcmp(argv[1], "version"))) {
+		printf("git-session version %s (libgit2 %s)\n", GIT_SESSION_VERSION, store_libgit2_version());
+		return EXIT_OK;
+	}
 	if (argc < 2 || !strcmp(argv[1], "-h")) {
 		command_list(argc < 2 ? stderr : stdout);
 		return argc < 2 ? EXIT_FAILED : EXIT_USAGE;

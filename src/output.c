@@ -26,6 +26,18 @@ void out_escape(struct sbuf *sb, const char *s)
 	}
 }
 
+void out_line(FILE *f, const char *s)
+{
+	struct sbuf sb = SBUF_INIT;
+
+	out_escape(&sb, s ? s : "");
+	for (size_t i = 0; i < sb.len; i++)
+		if (sb.buf[i] == '\n' || sb.buf[i] == '\t')
+			sb.buf[i] = ' ';	/* one line: a list keeps one entry a line */
+	fwrite(sb.buf, 1, sb.len, f);
+	sbuf_release(&sb);
+}
+
 void out_text(FILE *f, const char *s)
 {
 	struct sbuf sb = SBUF_INIT;

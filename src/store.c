@@ -1151,8 +1151,34 @@ int store_file_write(gs_store *st, const char *name, const char *text, size_t le
 int store_ref_damaged(gs_store *st, const char *refname)
 {
 	char *path = xstrfmt("%s%s", store_commondir(st), refname), value[HEX_SZ];
+	git_reference *ref = NULL;
 	int damaged = store_ref_value(value, st, refname) < 0 && access(path, F_OK) == 0;
 
+	/* a line of packed-refs that names it but does not read: damage, not absence */
+	if (!damaged && git_reference_lookup(&ref, st->repo, refname) < 0) {
+		char *packed = xstrfmt("%spacked-refs", store_commondir(st)), *text = NULL, *line;
+		size_t len, n = strlen(refname);
+
+		if (access(packed, R_OK) == 0 && gs_read_file(&text, &len, packed, 1u << 30) == 0)
+			for (line = text; line && !damaged; line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL) {
+				size_t l = strcspn(line, "\n");
+				damaged = l > n && line[l - n - 1] == ' ' && !strncmp(line + l - n, refname, n);
+			}
+		free(text);
+		free(packed);
+	}
+	git_reference_free(ref);
+	git_error_clear();
 	free(path);
 	return damaged;
+}
+
+const char *store_libgit2_version(void)
+{
+	static char v[32];
+	int major, minor, rev;
+
+	git_libgit2_version(&major, &minor, &rev);
+	snprintf(v, sizeof(v), "%d.%d.%d", major, minor, rev);
+	return v;
 }

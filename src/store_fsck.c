@@ -248,6 +248,20 @@ int store_quarantine(gs_store *st, const char *oid, const char *name)
 	return error;
 }
 
+int store_object_exists(gs_store *st, const char *oid)
+{
+	git_odb *odb = NULL;
+	git_object_t type;
+	size_t len;
+	git_oid id;
+	int ok = git_oid_fromstr(&id, oid) == 0 && git_repository_odb(&odb, st->repo) == 0 &&
+		 git_odb_read_header(&len, &type, odb, &id) == 0;
+
+	git_odb_free(odb);
+	git_error_clear();
+	return ok;
+}
+
 int store_object_packed(gs_store *st, const char *oid)
 {
 	char *loose = xstrfmt("%sobjects/%.2s/%s", store_commondir(st), oid, oid + 2);

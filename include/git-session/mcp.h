@@ -11,8 +11,9 @@
 #include <cjson/cJSON.h>
 
 #include "git-session/opts.h"
+#include "git-session/util.h"
 
-#define MCP_SERVER_VERSION "0.1.0"
+#define MCP_SERVER_VERSION GIT_SESSION_VERSION
 #define MCP_MESSAGE_MAX (8u * 1024 * 1024)	/* one line; longer ones are refused */
 
 /* JSON-RPC's error codes, and MCP's for an unknown resource. */

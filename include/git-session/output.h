@@ -16,6 +16,8 @@
 void out_escape(struct sbuf *sb, const char *s);
 /* Writes s escaped to f. */
 void out_text(FILE *f, const char *s);
+/* The same on one line: newlines and tabs as spaces. */
+void out_line(FILE *f, const char *s);
 
 /* Colour: decided once by the command from --color/--no-color, NO_COLOR, config and isatty. */
 struct out_color {

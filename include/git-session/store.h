@@ -32,6 +32,8 @@ void store_global_shutdown(void);
 
 /* Opens the repository of the current directory, honouring GIT_DIR and GIT_WORK_TREE. */
 int store_open(gs_store **out);
+/* The version of libgit2 git-session runs on ("1.5.1"). */
+const char *store_libgit2_version(void);
 /* The same, saying nothing when the repository cannot be opened: *why says why (caller frees). */
 int store_open_why(gs_store **out, char **why);
 void store_free(gs_store *st);
@@ -129,6 +131,8 @@ void store_ref_entries_free(struct store_ref_entry *v, size_t n);
 /* Renames a ref (and its reflog); refuses to overwrite. */
 int store_rename(gs_store *st, const char *from, const char *to, const char *logmsg);
 int store_ref_exists(gs_store *st, const char *refname);
+/* Whether the object oid (hex) is there and its header reads (a cheap look, not a full check). */
+int store_object_exists(gs_store *st, const char *oid);
 /* The value of refname as stored, or GS_ERROR (quietly) when the ref file is unreadable or garbage. */
 int store_ref_value(char out[HEX_SZ], gs_store *st, const char *refname);
 

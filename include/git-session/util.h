@@ -10,6 +10,9 @@
 #include <stdint.h>
 #include <time.h>
 
+/* git-session's version, as --version and the MCP server say it. */
+#define GIT_SESSION_VERSION "0.3.0"
+
 /* Return codes of our own functions, beside 0 and libgit2's negatives. */
 enum {
 	GS_OK = 0,

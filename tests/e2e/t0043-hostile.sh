@@ -142,6 +142,41 @@ test_expect_success 'a refused start changes nothing: the session in progress st
 	unchanged
 '
 
+test_expect_success 'one damaged session does not hide the others from list, cached or not' '
+	git init -q ../many && (
+		cd ../many && git commit -q --allow-empty -m i &&
+		git session start a --id good -q && git session start b --id bad --pause-current -q &&
+		git session list >/dev/null &&
+		t=$(git rev-parse refs/sessions/bad) &&
+		obj=.git/objects/$(echo $t | cut -c1-2)/$(echo $t | cut -c3-) &&
+		chmod u+w $obj && truncate -s 20 $obj &&
+		for cache in kept dropped
+		do
+			test $cache = dropped && rm -f .git/session-list-cache
+			test_expect_code 1 git session list >out 2>err &&
+			grep "^\* bad  *damaged" out && grep "^  good  *paused" out &&
+			grep "^error: cannot read checkpoint $t" err &&
+			test_expect_code 1 git session list --json >out.json 2>err &&
+			test "$(json_field out.json "[(s[\"id\"], s[\"status\"]) for s in d]")" = "[[\"bad\", \"damaged\"], [\"good\", \"paused\"]]" || return 1
+		done
+	)
+'
+
+test_expect_success 'the minor ones: a BOM, a newline in a topic, a damaged packed-refs line, --version' '
+	printf "\357\273\277---\nsession_id: \"bom\"\nstatus: in_progress\n---\nbody\n" >bom.md &&
+	git session import -q bom.md && git session status bom >/dev/null &&
+	git session start "two$(printf "\n")lines" --id nl --pause-current -q &&
+	git session list >out && test "$(grep -c "^. nl " out)" = 1 && ! grep "^lines" out &&
+	git init -q ../packed && (
+		cd ../packed && git commit -q --allow-empty -m i && git session start c --id cs -q &&
+		git pack-refs --all && rm -f .git/refs/sessions/cs &&
+		sed "s/^[0-9a-f]* refs\/sessions\/cs$/zzzz refs\/sessions\/cs/" .git/packed-refs >p && mv p .git/packed-refs &&
+		test_expect_code 1 git session status cs 2>err &&
+		grep "^error: the ref of session .cs. is damaged" err
+	) &&
+	git session --version >v && grep "^git-session version [0-9.]* (libgit2 [0-9.]*)$" v
+'
+
 test_expect_success NOT_ROOT 'a read-only .git is reported, nothing half-written' '
 	chmod -R a-w .git/objects .git/refs &&
 	test_expect_code 1 git session note "read only" 2>err &&
