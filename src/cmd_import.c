@@ -104,6 +104,12 @@ static int add_job(struct jobs *j, struct cmd_ctx *c, const struct format *f, cJ
 		gs_error("%s: %s", source, err);
 		goto cleanup;
 	}
+	if (cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(job.state, "phases")) > STATE_PHASES_MAX ||
+	    cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(job.state, "agents")) > STATE_AGENTS_MAX) {
+		gs_error("%s: more than a session holds (%d phases, %d agents)", source, STATE_PHASES_MAX,
+			 STATE_AGENTS_MAX);
+		goto cleanup;
+	}
 	/* the import's op.json holds the state two levels down: both must read back */
 	if (json_depth_over(job.state, JSON_MAX_DEPTH - 2)) {
 		gs_error("%s: nested deeper than a session can keep (%d levels, with the state's own)", source,

@@ -154,29 +154,54 @@ static void diff(cJSON *out, cJSON *at, const cJSON *exp, const cJSON *src)
 	cJSON_AddItemToArray(out, fix);
 }
 
-static cJSON *child_at(cJSON *v, const cJSON *key)
+/*
+ * Where the walk of the last fix went at each depth of its path: fixes
+ * come in document order, so the next one's array index is found by going
+ * on from there, not from the start (which made a patch of n fixes into
+ * one array O(n^2)).
+ */
+struct fix_cursor {
+	const cJSON *array[JSON_MAX_DEPTH + 2];
+	int index[JSON_MAX_DEPTH + 2];
+	cJSON *node[JSON_MAX_DEPTH + 2];
+};
+
+static cJSON *child_at(cJSON *v, const cJSON *key, struct fix_cursor *cur, int depth)
 {
+	cJSON *c;
+	int i = 0;
+
 	if (cJSON_IsString(key) && cJSON_IsObject(v))
 		return cJSON_GetObjectItemCaseSensitive(v, key->valuestring);
-	if (cJSON_IsNumber(key) && cJSON_IsArray(v))
-		return cJSON_GetArrayItem(v, key->valueint);
-	return NULL;
+	if (!cJSON_IsNumber(key) || !cJSON_IsArray(v) || key->valueint < 0 || depth > JSON_MAX_DEPTH)
+		return NULL;
+	c = v->child;
+	if (cur->array[depth] == v && cur->node[depth] && cur->index[depth] <= key->valueint) {
+		c = cur->node[depth];
+		i = cur->index[depth];
+	}
+	for (; c && i < key->valueint; c = c->next)
+		i++;
+	cur->array[depth] = v;
+	cur->index[depth] = i;
+	cur->node[depth] = c;
+	return c;
 }
 
-static void apply_fix(cJSON *doc, const cJSON *fix)
+static void apply_fix(cJSON *doc, const cJSON *fix, struct fix_cursor *fc)
 {
 	const cJSON *at = cJSON_GetObjectItemCaseSensitive(fix, "at"), *k;
 	const cJSON *exp = cJSON_GetObjectItemCaseSensitive(fix, "export");
 	const cJSON *src = cJSON_GetObjectItemCaseSensitive(fix, "source");
-	cJSON *parent = doc, *cur;
+	cJSON *parent = doc, *cur, *copy;
 	int n = cJSON_GetArraySize(at), i = 0;
 
 	if (!n)
 		return;
 	for (k = at->child; k && i < n - 1; k = k->next, i++)
-		if (!(parent = child_at(parent, k)))
+		if (!(parent = child_at(parent, k, fc, i)))
 			return;
-	cur = child_at(parent, k);
+	cur = child_at(parent, k, fc, i);
 	if (exp ? !cur || !json_equal(cur, exp) : cur != NULL)
 		return;		/* the session changed it since: keep the session's */
 	if (cJSON_IsString(k)) {
@@ -185,11 +210,15 @@ static void apply_fix(cJSON *doc, const cJSON *fix)
 		else
 			cJSON_DeleteItemFromObjectCaseSensitive(parent, k->valuestring);
 	} else if (src && cur) {
-		cJSON_ReplaceItemInArray(parent, k->valueint, cJSON_Duplicate(src, 1));
-	} else if (src && k->valueint == cJSON_GetArraySize(parent)) {
-		cJSON_AddItemToArray(parent, cJSON_Duplicate(src, 1));
-	} else if (!src) {
-		cJSON_DeleteItemFromArray(parent, k->valueint);
+		copy = cJSON_Duplicate(src, 1);
+		cJSON_ReplaceItemViaPointer(parent, cur, copy);
+		fc->node[i] = copy;
+	} else {
+		memset(fc, 0, sizeof(*fc));	/* the array changes length: walk afresh */
+		if (src && k->valueint == cJSON_GetArraySize(parent))
+			cJSON_AddItemToArray(parent, cJSON_Duplicate(src, 1));
+		else if (!src)
+			cJSON_DeleteItemFromArray(parent, k->valueint);
 	}
 }
 
@@ -217,8 +246,13 @@ int format_import(cJSON **state, cJSON **files, int *active, const struct format
 	at = cJSON_CreateArray();
 	diff(patch, at, exp, doc);
 	cJSON_Delete(at);
-	for (const cJSON *fix = patch->child; fix; fix = fix->next)
-		apply_fix(exp, fix);
+	{
+		struct fix_cursor *fc = xcalloc(1, sizeof(*fc));
+
+		for (const cJSON *fix = patch->child; fix; fix = fix->next)
+			apply_fix(exp, fix, fc);
+		free(fc);
+	}
 	if (!json_equal(exp, doc)) {	/* cannot happen: the patch is a full diff */
 		*err = xstrdup("cannot hold this document faithfully");
 		goto cleanup;
@@ -252,9 +286,13 @@ int format_export(cJSON **doc, const struct format *f, const cJSON *state, char 
 		*err = xstrfmt("cannot write this session as %s", f->name);
 		return GS_ERROR;
 	}
-	if (from && !strcmp(from, f->name))
+	if (from && !strcmp(from, f->name)) {
+		struct fix_cursor *fc = xcalloc(1, sizeof(*fc));
+
 		cJSON_ArrayForEach(fix, cJSON_GetObjectItemCaseSensitive(imp, "patch"))
-			apply_fix(*doc, fix);
+			apply_fix(*doc, fix, fc);
+		free(fc);
+	}
 	return 0;
 }
 

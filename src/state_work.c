@@ -168,6 +168,8 @@ int op_phase_add(struct apply_ctx *c)
 	cJSON_ArrayForEach(n, names)
 		if (!cJSON_IsString(n) || !*n->valuestring || strlen(n->valuestring) > 200)
 			return state_fail(c, "phase names must be non-empty strings of at most 200 bytes");
+	if (cJSON_GetArraySize(phases) + cJSON_GetArraySize(names) > STATE_PHASES_MAX)
+		return state_fail(c, "a session has at most %d phases", STATE_PHASES_MAX);
 	cJSON_ArrayForEach(b, blocked)
 		if (!cJSON_IsNumber(b) || !state_phase(c->state, (int)b->valuedouble))
 			return state_fail(c, "blocked by an unknown phase");
@@ -345,6 +347,8 @@ int op_agent_start(struct apply_ctx *c)
 	}
 	if (!phase && cJSON_IsNumber(cJSON_GetObjectItemCaseSensitive(c->state, "current_phase")))
 		phase = state_phase(c->state, (int)json_num(c->state, "current_phase", 0));
+	if (state_size(c, SPLIT_AGENTS) >= STATE_AGENTS_MAX)
+		return state_fail(c, "a session has at most %d agents", STATE_AGENTS_MAX);
 	if ((old = state_agent(c->state, id)) && !strcmp(json_str(old, "status"), ST_IN_PROGRESS))
 		return state_fail(c, "agent '%s' is already running", id);
 	if (old)

@@ -21,6 +21,9 @@
 #define STATE_ID_MAX 100
 #define STATE_DEFAULT_BUDGET 150000
 #define STATE_DEFAULT_MAX_RETRIES 2
+/* What a session holds at most of what a user can grow without end (files: STATE_MANIFEST_MAX). */
+#define STATE_PHASES_MAX 1000		/* phases live in session.json, read by every operation */
+#define STATE_AGENTS_MAX 50000
 
 /* Limits that apply() enforces on what users and agents put in. */
 struct state_limits {

@@ -142,6 +142,26 @@ test_expect_success 'a refused start changes nothing: the session in progress st
 	unchanged
 '
 
+test_expect_success 'what a user can grow without end has a stated limit: phases, agents, imports' '
+	git session switch -q $id && snap &&
+	test_must_fail git session phase add $(seq -f "p%g" 1 1001) 2>err &&
+	grep "^error: a session has at most 1000 phases" err &&
+	unchanged &&
+	python3 -c "
+import json
+print(\"---\"); print(\"session_id: \\\"many\\\"\"); print(\"status: in_progress\"); print(\"phases:\")
+for i in range(1001): print(\"  - {id: %d, name: p%d, status: pending}\" % (i + 1, i))
+print(\"---\"); print(\"body\")" >many.md &&
+	test_must_fail git session import many.md 2>err &&
+	grep "^error: many.md: more than a session holds (1000 phases, 50000 agents)" err &&
+	! git rev-parse -q --verify refs/sessions/many &&
+	python3 -c "import json; print(json.dumps({\"schema_version\": \"1.0\", \"session_id\": \"agents16k\", \"goal\": \"g\", \"agents\": [{\"id\": \"a%d\" % i, \"type\": \"coder\", \"status\": \"in_progress\", \"task\": \"t\"} for i in range(16000)]}))" >agents.json &&
+	timeout 60 git session import -q agents.json &&
+	git session export --format claude agents16k >back.json &&
+	python3 -c "import json; print(json.load(open(\"agents.json\")) == json.load(open(\"back.json\")))" >same &&
+	echo True >expect && test_cmp expect same
+'
+
 test_expect_success 'one damaged session does not hide the others from list, cached or not' '
 	git init -q ../many && (
 		cd ../many && git commit -q --allow-empty -m i &&
