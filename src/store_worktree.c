@@ -65,17 +65,21 @@ int store_worktree_relpath(char **out, gs_store *st, const char *arg)
 		return gs_error("this operation must be run in a work tree");
 	if (!*arg)
 		return gs_error("empty path");
+	wlen = strlen(wd);
+	if (wlen && wd[wlen - 1] == '/')
+		wlen--;
 	if (arg[0] == '/') {
 		abs = xstrdup(arg);
 	} else {
 		if (!getcwd(cwd, sizeof(cwd)))
 			return gs_error("cannot read the current directory: %s", strerror(errno));
-		abs = xstrfmt("%s/%s", cwd, arg);
+		/* as git: from outside the working tree (GIT_WORK_TREE elsewhere), paths are from its top */
+		if (strncmp(cwd, wd, wlen) || (cwd[wlen] && cwd[wlen] != '/'))
+			abs = xstrfmt("%.*s/%s", (int)wlen, wd, arg);
+		else
+			abs = xstrfmt("%s/%s", cwd, arg);
 	}
 	norm = lexical_normalize(abs);
-	wlen = strlen(wd);
-	if (wlen && wd[wlen - 1] == '/')
-		wlen--;
 	if (strncmp(norm, wd, wlen) || (norm[wlen] != '/' && norm[wlen]) || !norm[wlen] ||
 	    !norm[wlen + 1]) {
 		gs_error("'%s' is outside the working tree", arg);

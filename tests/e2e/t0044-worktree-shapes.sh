@@ -121,4 +121,15 @@ test_expect_success 'a CCW registry does not make import read outside its folder
 	git session show --json WFS-up >s && ! grep SECRET-FAR s
 '
 
+test_expect_success 'GIT_DIR and GIT_WORK_TREE from outside the tree: paths are from its top, as git takes them' '
+	echo top >top.txt && repo=$(pwd) &&
+	(
+		cd "$TRASH_DIRECTORY" &&
+		GIT_DIR="$repo/.git" GIT_WORK_TREE="$repo" git session file created -q top.txt &&
+		test_must_fail env GIT_DIR="$repo/.git" GIT_WORK_TREE="$repo" git session file created ../x 2>err &&
+		grep "outside the working tree" err
+	) &&
+	git rev-parse SESSION_HEAD:files/top.txt >got && git hash-object top.txt >expect && test_cmp expect got
+'
+
 test_done
