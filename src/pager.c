@@ -5,6 +5,7 @@
 #include "git-session/util.h"
 
 #include <errno.h>
+#include <signal.h>
 #include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -58,6 +59,11 @@ void pager_start(struct cmd_ctx *c)
 		dup2(fds[1], 1);	/* from here on, stdout feeds the pager */
 		if (isatty(2))
 			dup2(fds[1], 2);
+		/*
+		 * A pager that quits early (q in less) must not kill us before we
+		 * wait for it, as git waits for its pager: writes then fail quietly.
+		 */
+		signal(SIGPIPE, SIG_IGN);
 	} else {
 		c->pager = 0;
 	}
