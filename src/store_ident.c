@@ -126,6 +126,8 @@ int store_signature(git_signature **out, gs_store *st, const char *who)
 	if (!name || !email) {
 		gs_error("%s identity unknown", !strcmp(who, "AUTHOR") ? "author" : "committer");
 		gs_hint("set it with: git config user.name \"Your Name\"; git config user.email you@example.com");
+		gs_hint("an MCP client starts its servers with a reduced environment: GIT_AUTHOR_NAME and the like "
+			"reach 'git session mcp' only through the \"env\" of its configuration block");
 		goto cleanup;
 	}
 	if (ident_date(&t, &offset, who) < 0)

@@ -130,7 +130,8 @@ test_expect_success 'no identity at all is a clear error' '
 		unset GIT_AUTHOR_NAME GIT_AUTHOR_EMAIL GIT_COMMITTER_NAME GIT_COMMITTER_EMAIL &&
 		HOME="$TRASH_DIRECTORY/nohome" && export HOME &&
 		test_expect_code 1 git session note x 2>err &&
-		grep "^error: author identity unknown" err
+		grep "^error: author identity unknown" err &&
+		grep "^hint: an MCP client starts its servers with a reduced environment" err
 	)
 '
 
