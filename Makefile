@@ -171,8 +171,10 @@ unit: $(UNIT_BIN)
 e2e: $(BUILD)/git-session
 	@GIT_SESSION_BIN=$(CURDIR)/$(BUILD) sh tests/e2e/run.sh
 
+# libgit2 1.5 leaks a regex when it refuses to open a repository (tests/lsan.supp)
 check-sanitize:
-	$(MAKE) SANITIZE=address,undefined unit e2e
+	LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp:print_suppressions=0 \
+		$(MAKE) SANITIZE=address,undefined unit e2e
 
 # the layers of README.md's "Layout", as the build checks them
 check-layers:

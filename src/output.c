@@ -34,7 +34,8 @@ void out_line(FILE *f, const char *s)
 	for (size_t i = 0; i < sb.len; i++)
 		if (sb.buf[i] == '\n' || sb.buf[i] == '\t')
 			sb.buf[i] = ' ';	/* one line: a list keeps one entry a line */
-	fwrite(sb.buf, 1, sb.len, f);
+	if (sb.len)
+		fwrite(sb.buf, 1, sb.len, f);
 	sbuf_release(&sb);
 }
 
@@ -43,7 +44,8 @@ void out_text(FILE *f, const char *s)
 	struct sbuf sb = SBUF_INIT;
 
 	out_escape(&sb, s ? s : "");
-	fwrite(sb.buf, 1, sb.len, f);
+	if (sb.len)
+		fwrite(sb.buf, 1, sb.len, f);
 	sbuf_release(&sb);
 }
 

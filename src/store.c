@@ -45,6 +45,21 @@ int store_git_error(const char *fmt, ...)
  * the whole index when GIT_INDEX_FILE is set, as it is in every hook,
  * which we never read through libgit2 (30 ms on a 20,000-file index).
  */
+/*
+ * Whether the repository's working tree is dir already: libgit2 1.5's
+ * git_repository_set_workdir leaks its path when asked for the one it has.
+ */
+static int same_workdir(git_repository *repo, const char *dir)
+{
+	const char *have = git_repository_workdir(repo);
+	char *real = realpath(dir, NULL);
+	size_t n = real ? strlen(real) : 0;
+	int same = have && real && !strncmp(have, real, n) && (!strcmp(have + n, "/") || !have[n]);
+
+	free(real);
+	return same;
+}
+
 static int open_repo(git_repository **repo)
 {
 	const char *dir = getenv("GIT_DIR"), *wt = getenv("GIT_WORK_TREE");
@@ -63,7 +78,7 @@ static int open_repo(git_repository **repo)
 	flags &= ~(unsigned)GIT_REPOSITORY_OPEN_FROM_ENV;
 	error = git_repository_open_ext(repo, dir && *dir ? dir : ".", flags,
 					getenv("GIT_CEILING_DIRECTORIES"));
-	if (!error && wt && *wt)
+	if (!error && wt && *wt && !same_workdir(*repo, wt))
 		error = git_repository_set_workdir(*repo, wt, 0);
 	return error;
 }
