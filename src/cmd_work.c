@@ -72,6 +72,18 @@ static int num_arg(cJSON *args, const char *key, const char *s, const char *what
 	return error;
 }
 
+/* fail's --error (required) and --type into args; a usage error without --error. */
+static int failure_args(cJSON *args, const char *family, const char *msg, const char *type,
+			const char *const *usage, const struct option *opts)
+{
+	if (!msg)
+		return cmd_usage_error(usage, opts, "%s fail needs --error <msg>", family);
+	json_set_str(args, "error", msg);
+	if (type)
+		json_set_str(args, "type", type);
+	return 0;
+}
+
 /* phase <sub> <n>, for the moves that take nothing else. */
 static int phase_move(int argc, const char **argv, struct cmd_ctx *c, enum op_id id)
 {
@@ -178,17 +190,10 @@ static int phase_fail(int argc, const char **argv, struct cmd_ctx *c)
 		OPT_END_MARK,
 	};
 
-	if ((error = sub_args(&argc, argv, opts, usage, 1, 1, "which phase? (its number)")) < 0)
+	if ((error = sub_args(&argc, argv, opts, usage, 1, 1, "which phase? (its number)")) < 0 ||
+	    (error = failure_args(op_args(op), "phase", msg, type, usage, opts)) < 0 ||
+	    (error = num_arg(op_args(op), "phase", argv[0], "the phase")) < 0)
 		goto cleanup;
-	if (!msg) {
-		error = cmd_usage_error(usage, opts, "phase fail needs --error <msg>");
-		goto cleanup;
-	}
-	if ((error = num_arg(op_args(op), "phase", argv[0], "the phase")) < 0)
-		goto cleanup;
-	json_set_str(op_args(op), "error", msg);
-	if (type)
-		json_set_str(op_args(op), "type", type);
 	error = run_op(c, op, quiet);
 	op = NULL;
 cleanup:
@@ -336,15 +341,9 @@ static int agent_fail(int argc, const char **argv, struct cmd_ctx *c)
 		OPT_END_MARK,
 	};
 
-	if ((error = agent_args(&op, &argc, argv, OP_AGENT_FAIL, opts, usage, 1)) < 0)
+	if ((error = agent_args(&op, &argc, argv, OP_AGENT_FAIL, opts, usage, 1)) < 0 ||
+	    (error = failure_args(op_args(op), "agent", msg, type, usage, opts)) < 0)
 		goto cleanup;
-	if (!msg) {
-		error = cmd_usage_error(usage, opts, "agent fail needs --error <msg>");
-		goto cleanup;
-	}
-	json_set_str(op_args(op), "error", msg);
-	if (type)
-		json_set_str(op_args(op), "type", type);
 	error = run_op(c, op, quiet);
 	op = NULL;
 cleanup:
