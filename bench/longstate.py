@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Writes, as a git fast-import stream, a long session grown from a small
 session's session.json: N notes, N decisions and N errors, each list kept
-as git session keeps it (full chunks of 256 under state/<key>/, the rest
+as git session keeps it (full chunks of 64 under state/<key>/, the rest
 in session.json beside their count), at the tip of a chain of
 <checkpoints> checkpoints (each with an op.json of its own, as a note
 leaves it).
@@ -9,7 +9,7 @@ leaves it).
 import json
 import sys
 
-CHUNK = 256
+CHUNK = 64	# a list's chunk when its tail is in session.json (STATE_LIST_CHUNK)
 T0 = 1700000000
 src, sid = sys.argv[1], sys.argv[2]
 n_notes, n_decisions, n_errors, checkpoints = map(int, sys.argv[3:7])
@@ -36,9 +36,9 @@ def blob(text):
 
 parts = []
 for key, entries in lists.items():
-    if len(entries) > CHUNK:
+    if len(entries) > 256:
         full = len(entries) // CHUNK * CHUNK
-        state[key] = {"chunks": "state/" + key, "chunked": full, "tail": entries[full:]}
+        state[key] = {"chunks": "state/" + key, "chunked": full, "chunk": CHUNK, "tail": entries[full:]}
         for c in range(0, full, CHUNK):
             text = json.dumps(entries[c:c + CHUNK], indent=2) + "\n"
             parts.append(("state/%s/%06d.json" % (key, c // CHUNK), blob(text)))

@@ -80,7 +80,7 @@ unsigned state_op_tail(const cJSON *op)
 
 int state_tail_before(const struct state_loaded *loaded, enum state_split_index i)
 {
-	return loaded->tailed & (1u << i) ? (int)loaded->first_chunk[i] * STATE_CHUNK : 0;
+	return loaded->tailed & (1u << i) ? (int)(loaded->first_chunk[i] * loaded->chunk[i]) : 0;
 }
 
 static char *part_path(const char *key, unsigned i, int files)
@@ -116,7 +116,7 @@ static int part_shard(unsigned *s, const struct gs_part *p)
  * it holds. A list's chunk i is full, unless it is the last (count) of a
  * list whose tail is not kept in session.json.
  */
-static int part_ok(const char *key, const struct gs_part *p, size_t i, size_t count, const cJSON *v)
+static int part_ok(const char *key, const struct gs_part *p, size_t i, size_t count, int chunk, const cJSON *v)
 {
 	int files = !strcmp(key, "files"), ok;
 	char *want = part_path(key, (unsigned)i, files);
@@ -124,7 +124,7 @@ static int part_ok(const char *key, const struct gs_part *p, size_t i, size_t co
 
 	if (!files) {
 		ok = cJSON_IsArray(v) && !strcmp(p->path, want) &&
-		     (i + 1 == count || cJSON_GetArraySize(v) == STATE_CHUNK);
+		     (i + 1 == count || cJSON_GetArraySize(v) == chunk);
 	} else {
 		ok = cJSON_IsObject(v) && part_shard(&s, p) == 0;
 		/* a path has one shard, so a path twice can only be twice in one */
@@ -142,7 +142,7 @@ static int part_ok(const char *key, const struct gs_part *p, size_t i, size_t co
  * of the shards wanted; the entries of the others are counted in *elsewhere.
  */
 static cJSON *gather(int *elsewhere, const char *key, const struct gs_part *p, size_t count, unsigned from,
-		     int full, const struct state_shards *shards, char **err)
+		     int full, int chunk, const struct state_shards *shards, char **err)
 {
 	int files = !strcmp(key, "files");
 	cJSON *all = files ? cJSON_CreateObject() : cJSON_CreateArray();
@@ -158,7 +158,7 @@ static cJSON *gather(int *elsewhere, const char *key, const struct gs_part *p, s
 			continue;
 		}
 		if (json_parse(&v, p[i].text, p[i].len, PART_MAX, err) < 0 ||
-		    !part_ok(key, &p[i], from + i, from + count + !!full, v)) {
+		    !part_ok(key, &p[i], from + i, from + count + !!full, chunk, v)) {
 			if (!*err)
 				*err = xstrfmt("'%s' is not in the right shape", p[i].path);
 			cJSON_Delete(v);
@@ -184,7 +184,7 @@ static int join_files(struct state_loaded *out, cJSON *raw, const struct gs_part
 	} else if (!count && !shards) {	/* the shards asked for may not exist yet */
 		*err = xstrdup("'files' is kept under state/files/, which is missing");
 		return GS_ERROR;
-	} else if (!(all = gather(&out->files_elsewhere, "files", first, count, 0, 0, shards, err))) {
+	} else if (!(all = gather(&out->files_elsewhere, "files", first, count, 0, 0, 0, shards, err))) {
 		return GS_ERROR;
 	}
 	if (shards && (wanted & NEED(FILES))) {
@@ -212,7 +212,7 @@ static int join_list(struct state_loaded *out, cJSON *raw, unsigned i, const str
 	int old = cJSON_IsString(v) && !strcmp(v->valuestring, ref);
 	int kept = cJSON_IsObject(v) && json_str(v, "chunks") && !strcmp(json_str(v, "chunks"), ref);
 	unsigned bit = 1u << i, from = 0, nchunks = 0;
-	double chunked = kept ? json_num(v, "chunked", -1) : 0;
+	double chunked = kept ? json_num(v, "chunked", -1) : 0, size = kept ? json_num(v, "chunk", STATE_CHUNK) : STATE_CHUNK;
 
 	free(ref);
 	if (!old && !kept) {
@@ -221,12 +221,14 @@ static int join_list(struct state_loaded *out, cJSON *raw, unsigned i, const str
 		return count ? GS_ERROR : 0;
 	}
 	rest = kept ? cJSON_GetObjectItemCaseSensitive(v, "tail") : NULL;
-	if (kept && (!json_is_int(chunked) || chunked < 0 || chunked > (double)INT_MAX ||
-		     (int)chunked % STATE_CHUNK || !cJSON_IsArray(rest) || count > (size_t)chunked / STATE_CHUNK)) {
+	if (kept && (!json_is_int(chunked) || chunked < 0 || chunked > (double)INT_MAX || !json_is_int(size) ||
+		     size < 1 || size > STATE_CHUNK || (int)chunked % (int)size || !cJSON_IsArray(rest) ||
+		     count > (size_t)(chunked / size))) {
 		*err = xstrfmt("'%s' is not in the right shape", key);
 		return GS_ERROR;
 	}
-	nchunks = (unsigned)(chunked / STATE_CHUNK);
+	nchunks = (unsigned)(chunked / size);
+	out->chunk[i] = (unsigned)size;
 	if (old && (!(wanted & bit) || ((tail & bit) && !count))) {
 		out->unloaded |= bit;	/* an append to it loads it whole, and writes it anew */
 		cJSON_ReplaceItemInObjectCaseSensitive(raw, key, cJSON_CreateArray());
@@ -240,7 +242,7 @@ static int join_list(struct state_loaded *out, cJSON *raw, unsigned i, const str
 		*err = xstrfmt("'%s' is kept under state/%s/, which is missing", key, key);
 		return GS_ERROR;
 	}
-	if (!(all = gather(NULL, key, first, count, from, kept, NULL, err)))
+	if (!(all = gather(NULL, key, first, count, from, kept, (int)size, NULL, err)))
 		return GS_ERROR;
 	while (rest && rest->child)
 		cJSON_AddItemToArray(all, cJSON_DetachItemViaPointer(rest, rest->child));
@@ -304,7 +306,7 @@ static void add_part(struct gs_part **out, size_t *n, char *path, char *text, si
 }
 
 /* The texts of a collection's chunks or shards, in one pass over it; NULL for an empty one. */
-static char **chunk_texts(size_t **lens, const cJSON *coll, unsigned count, int files,
+static char **chunk_texts(size_t **lens, const cJSON *coll, unsigned count, unsigned chunk, int files,
 			  const unsigned char *only)
 {
 	cJSON **c = xcalloc(count, sizeof(*c));
@@ -315,7 +317,7 @@ static char **chunk_texts(size_t **lens, const cJSON *coll, unsigned count, int 
 	for (unsigned i = 0; i < count; i++)
 		c[i] = files ? cJSON_CreateObject() : cJSON_CreateArray();
 	for (const cJSON *e = count ? coll->child : NULL; e; e = e->next, at++) {
-		unsigned i = files ? shard(e->string) : at / STATE_CHUNK;
+		unsigned i = files ? shard(e->string) : at / chunk;
 
 		if (i >= count)
 			break;	/* a list's tail, kept in session.json */
@@ -370,7 +372,7 @@ static void split_files(struct gs_part **out, size_t *nout, const cJSON *coll, c
 {
 	unsigned count = cJSON_GetArraySize(coll) <= STATE_CHUNK && !only ? 0 : 256;
 	size_t *lens = NULL;
-	char **texts = chunk_texts(&lens, coll, count, 1, only);
+	char **texts = chunk_texts(&lens, coll, count, 0, 1, only);
 
 	for (unsigned i = 0; i < count; i++)
 		if (!only || only[i])
@@ -390,17 +392,18 @@ static void split_files(struct gs_part **out, size_t *nout, const cJSON *coll, c
  * session.json.
  */
 static cJSON *split_list(struct gs_part **out, size_t *nout, const char *key, const cJSON *coll, int tailed,
-			 unsigned base, const struct gs_part *old, size_t nold)
+			 unsigned base, unsigned chunk, const struct gs_part *old, size_t nold)
 {
-	unsigned size = (unsigned)cJSON_GetArraySize(coll), nfull = size / STATE_CHUNK, at;
+	unsigned size = (unsigned)cJSON_GetArraySize(coll), nfull, at;
 	size_t *lens = NULL;
 	char **texts, *ref;
 	cJSON *v, *rest;
 	const cJSON *e = coll->child;
 
-	if (!tailed && size <= STATE_CHUNK)
-		nfull = 0;
-	texts = chunk_texts(&lens, coll, nfull, 0, NULL);
+	if (!tailed)	/* written whole: in today's chunk size */
+		chunk = STATE_LIST_CHUNK;
+	nfull = !tailed && size <= STATE_CHUNK ? 0 : size / chunk;
+	texts = chunk_texts(&lens, coll, nfull, chunk, 0, NULL);
 	for (unsigned i = 0; i < nfull; i++)
 		write_part(out, nout, part_path(key, base + i, 0), texts[i], lens[i], old, nold);
 	for (size_t k = 0; k < nold; k++)	/* old chunks past the new last one */
@@ -414,9 +417,11 @@ static cJSON *split_list(struct gs_part **out, size_t *nout, const char *key, co
 	ref = xstrfmt("state/%s", key);
 	json_set_str(v, "chunks", ref);
 	free(ref);
-	json_set_num(v, "chunked", (double)(base + nfull) * STATE_CHUNK);
+	json_set_num(v, "chunked", (double)(base + nfull) * chunk);
+	if (chunk != STATE_CHUNK)
+		json_set_num(v, "chunk", chunk);
 	rest = json_set(v, "tail", cJSON_CreateArray());
-	for (unsigned i = 0; e && i < nfull * STATE_CHUNK; i++)
+	for (unsigned i = 0; e && i < nfull * chunk; i++)
 		e = e->next;
 	for (; e; e = e->next)
 		cJSON_AddItemReferenceToArray(rest, (cJSON *)e);
@@ -462,7 +467,8 @@ int state_split(char **core, size_t *len, struct gs_part **out, size_t *nout, co
 			else
 				cJSON_AddItemReferenceToObject(top, c->string, (cJSON *)c);
 		} else if (b) {
-			cJSON_AddItemToObject(top, c->string, split_list(out, nout, c->string, c, tailed, base, old, nold));
+			cJSON_AddItemToObject(top, c->string, split_list(out, nout, c->string, c, tailed, base,
+									 loaded->chunk[bit_index(b)], old, nold));
 		} else {
 			cJSON_AddItemReferenceToObject(top, c->string, (cJSON *)c);
 		}

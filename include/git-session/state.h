@@ -64,6 +64,12 @@ int state_normalize(cJSON **out, cJSON *in, char **err);
  * Masks below have the bits of schema.h's GS_SPLIT_KEYS (NEED(NOTES), ...).
  */
 #define STATE_CHUNK 256
+/*
+ * The chunks of a list kept with its tail in session.json are smaller, so
+ * that the tail an append rewrites stays small; session.json records the
+ * size ("chunk"), and one without is of STATE_CHUNK.
+ */
+#define STATE_LIST_CHUNK 64
 extern const char *const state_split_keys[SPLIT_COUNT];
 
 /* The bit of a collection kept apart when large (0 for any other key). */
@@ -91,6 +97,7 @@ struct state_loaded {
 	int files_elsewhere;		/* entries of the other shards; -1: not counted */
 	unsigned tailed;		/* lists loaded as their last chunks only */
 	unsigned first_chunk[SPLIT_COUNT];	/* of those, the number of the first chunk loaded */
+	unsigned chunk[SPLIT_COUNT];		/* and the size of their chunks */
 	int tail_size[SPLIT_COUNT];	/* and how many entries were loaded */
 };
 

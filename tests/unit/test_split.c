@@ -112,15 +112,16 @@ static void test_chunks_and_one_change(void **unused)
 	struct state_loaded loaded;
 
 	assert_int_equal(store_state(&first, st, NULL, NULL), 0);
-	/* two full chunks apart, the 88 after them in session.json, with their count */
+	/* nine full chunks of 64 apart, the 24 after them in session.json, with their count and size */
 	assert_non_null(strstr(first.core, "\"chunks\": \"state/notes\""));
-	assert_non_null(strstr(first.core, "\"chunked\": 512"));
+	assert_non_null(strstr(first.core, "\"chunked\": 576"));
+	assert_non_null(strstr(first.core, "\"chunk\": 64"));
 	assert_non_null(strstr(first.core, "note 599"));
-	assert_null(strstr(first.core, "note 511\""));
-	assert_int_equal(first.n, 2);
+	assert_null(strstr(first.core, "note 575\""));
+	assert_int_equal(first.n, 9);
 	assert_string_equal(first.parts[0].path, "state/notes/000000.json");
-	assert_string_equal(first.parts[1].path, "state/notes/000001.json");
-	assert_non_null(strstr(first.parts[1].text, "note 511"));
+	assert_string_equal(first.parts[8].path, "state/notes/000008.json");
+	assert_non_null(strstr(first.parts[8].text, "note 575"));
 	back = round_trip(st, first.core, first.len, first.parts, first.n, STATE_ALL, &loaded);
 	/* one more note: session.json alone is written again */
 	n2 = cJSON_Duplicate(cJSON_GetArrayItem(json_arr(back, "notes"), 0), 1);
@@ -129,19 +130,19 @@ static void test_chunks_and_one_change(void **unused)
 	assert_int_equal(again.n, 0);
 	stored_clear(&again);
 	/* until the tail fills a chunk: then that chunk, once */
-	while (cJSON_GetArraySize(json_arr(back, "notes")) < 768)
+	while (cJSON_GetArraySize(json_arr(back, "notes")) < 640)
 		cJSON_AddItemToArray(json_arr(back, "notes"), cJSON_Duplicate(n2, 1));
 	assert_int_equal(store_state(&again, back, NULL, &first), 0);
 	assert_int_equal(again.n, 1);
-	assert_string_equal(again.parts[0].path, "state/notes/000002.json");
-	assert_non_null(strstr(again.core, "\"chunked\": 768"));
+	assert_string_equal(again.parts[0].path, "state/notes/000009.json");
+	assert_non_null(strstr(again.core, "\"chunked\": 640"));
 	assert_non_null(strstr(again.core, "\"tail\": []"));
 	stored_clear(&again);
 	/* down to what fits session.json: every chunk goes */
 	while (cJSON_GetArraySize(json_arr(back, "notes")) > 10)
 		cJSON_DeleteItemFromArray(json_arr(back, "notes"), 0);
 	assert_int_equal(store_state(&again, back, NULL, &first), 0);
-	assert_int_equal(again.n, 2);
+	assert_int_equal(again.n, 9);
 	for (size_t i = 0; i < again.n; i++)
 		assert_null(again.parts[i].text);
 	assert_null(strstr(again.core, "state/notes"));
@@ -193,17 +194,18 @@ static void test_older_chunks_still_read(void **unused)
 		assert_int_equal(state_split(&again.core, &again.len, &again.parts, &again.n, st, &loaded, NULL, 0),
 				 GS_EPARTIAL);
 		cJSON_Delete(st);
-		/* whole: the full chunk stays as it is, the partial one moves into session.json */
+		/* whole: cut anew in today's chunks of 64, the last 45 in session.json */
 		assert_int_equal(state_load(&st, &loaded, core, strlen(core), STATE_ALL, 0, NULL, parts, 2, &err), 0);
 		note = cJSON_CreateObject();
 		json_set_str(note, "text", "new");
 		cJSON_AddItemToArray(json_arr(st, "notes"), note);
 		assert_int_equal(state_split(&again.core, &again.len, &again.parts, &again.n, st, &loaded, parts, 2), 0);
-		/* (chunk 0 is printed anew here: this test wrote it by hand) */
-		assert_non_null(find(again.parts, again.n, "state/notes/000001.json"));
-		assert_null(find(again.parts, again.n, "state/notes/000001.json")->text);
-		assert_int_equal(again.n, 2);
+		assert_int_equal(again.n, 4);
+		for (size_t i = 0; i < again.n; i++)
+			assert_non_null(again.parts[i].text);
+		assert_string_equal(again.parts[3].path, "state/notes/000003.json");
 		assert_non_null(strstr(again.core, "\"chunked\": 256"));
+		assert_non_null(strstr(again.core, "\"chunk\": 64"));
 		assert_non_null(strstr(again.core, "\"n299\""));
 		stored_clear(&again);
 		cJSON_Delete(st);
