@@ -198,11 +198,10 @@ static int hook_session_status(char **id, struct cmd_ctx *c)
 	return error;
 }
 
-/* A paused or closed session is left alone: the engine checks, on the state it writes on. */
 /*
  * Records op on the active session if it is in progress. A commit made
  * while it is paused or closed is said once (by post-commit), not
- * silently lost.
+ * silently lost; the engine checks, on the state it writes on.
  */
 static int hook_write(struct cmd_ctx *c, const char *id, cJSON *op)
 {

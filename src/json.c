@@ -87,7 +87,6 @@ static int json_precheck(const char *buf, size_t len, char **err)
 
 				while (i + n < len && n <= JSON_MAX_NUMBER && strchr("0123456789+-.eE", buf[i + n]) && buf[i + n])
 					n++;
-
 				if (n <= JSON_MAX_NUMBER && number_ok(buf + i, n, err) < 0)
 					return GS_ERROR;
 			}
@@ -488,20 +487,10 @@ const cJSON **json_members_sorted(const cJSON *obj, size_t *n)
 
 const cJSON *json_member_find(const cJSON *const *sorted, size_t n, const char *key)
 {
-	size_t lo = 0, hi = n;
+	cJSON probe = { .string = (char *)key };
+	const cJSON *p = &probe, *const *found = bsearch(&p, sorted, n, sizeof(*sorted), member_cmp);
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		int c = strcmp(sorted[mid]->string, key);
-
-		if (!c)
-			return sorted[mid];
-		if (c < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return NULL;
+	return found ? *found : NULL;
 }
 
 /*

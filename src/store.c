@@ -39,13 +39,6 @@ int store_git_error(const char *fmt, ...)
 }
 
 /*
- * Opens the repository as git finds it: GIT_DIR, GIT_WORK_TREE,
- * GIT_CEILING_DIRECTORIES, GIT_DISCOVERY_ACROSS_FILESYSTEM. Not through
- * GIT_REPOSITORY_OPEN_FROM_ENV: it refuses GIT_WORK_TREE, and it loads
- * the whole index when GIT_INDEX_FILE is set, as it is in every hook,
- * which we never read through libgit2 (30 ms on a 20,000-file index).
- */
-/*
  * Whether the repository's working tree is dir already: libgit2 1.5's
  * git_repository_set_workdir leaks its path when asked for the one it has.
  */
@@ -60,6 +53,13 @@ static int same_workdir(git_repository *repo, const char *dir)
 	return same;
 }
 
+/*
+ * Opens the repository as git finds it: GIT_DIR, GIT_WORK_TREE,
+ * GIT_CEILING_DIRECTORIES, GIT_DISCOVERY_ACROSS_FILESYSTEM. Not through
+ * GIT_REPOSITORY_OPEN_FROM_ENV: it refuses GIT_WORK_TREE, and it loads
+ * the whole index when GIT_INDEX_FILE is set, as it is in every hook,
+ * which we never read through libgit2 (30 ms on a 20,000-file index).
+ */
 static int open_repo(git_repository **repo)
 {
 	const char *dir = getenv("GIT_DIR"), *wt = getenv("GIT_WORK_TREE");
@@ -683,12 +683,6 @@ static int part_updates(git_tree_update *up, size_t *n, gs_store *st, git_tree *
 	return 0;
 }
 
-/*
- * libgit2 checks each path against the base tree, so one update cannot
- * put a file where a folder was or the other way round (d.txt becoming
- * d.txt/inner). Only then do removals go first, into a tree of their
- * own, and the remaining updates apply to it.
- */
 /* Paths in the order a walk of the tree meets them: '/' before any other character. */
 static int update_path_cmp(const void *a, const void *b)
 {
@@ -700,6 +694,13 @@ static int update_path_cmp(const void *a, const void *b)
 	return (*x == '/' ? 1 : *x) - (*y == '/' ? 1 : *y);
 }
 
+/*
+ * libgit2 checks each path against the base tree, so one update cannot
+ * put a file where a folder was or the other way round (d.txt becoming
+ * d.txt/inner). Only then (found among the updates, or force: a way
+ * cleared in the base) do removals go first, into a tree of their own,
+ * and the remaining updates apply to it.
+ */
 static int apply_removals(git_tree **base, gs_store *st, git_tree_update *up, size_t *n, int force)
 {
 	git_tree_update *rm;

@@ -479,7 +479,6 @@ cleanup:
 	return error;
 }
 
-/* Parses `git push --porcelain`: "<flag>\t<src>:<dst>\t<summary>" per ref. */
 /*
  * A rejection that says the ref moved on the remote while we pushed (a
  * lost race with another pusher), which a fetch, merge and push again
@@ -492,6 +491,7 @@ static int remote_moved(const char *summary)
 	       strstr(summary, "but expected") || strstr(summary, "failed to lock");
 }
 
+/* Parses `git push --porcelain`: "<flag>\t<src>:<dst>\t<summary>" per ref. */
 static int push_result(cJSON *report, const char *out, int *retry)
 {
 	int error = 0;

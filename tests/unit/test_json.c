@@ -221,6 +221,38 @@ static void test_scan_top(void **unused)
 	scan("", GS_ERROR, NULL, NULL);
 }
 
+/* json_equal agrees with cJSON_Compare (exact, and slow on deep objects); members found by name. */
+static void test_equal(void **unused)
+{
+	static const char *const texts[] = {
+		"{}", "[]", "null", "0", "1", "1.5", "\"1\"", "\"\"", "true", "false",
+		"{\"a\": 1, \"b\": [1, 2]}", "{\"b\": [1, 2], \"a\": 1}", "{\"b\": [2, 1], \"a\": 1}",
+		"{\"a\": 1}", "{\"a\": 1, \"b\": null}", "{\"a\": {\"x\": {\"y\": []}}}",
+		"{\"a\": {\"x\": {\"y\": [null]}}}", "[1, 2]", "[1, 2, 3]", "[{\"a\": 1}]", "[{\"A\": 1}]",
+	};
+	cJSON *v[ARRAY_SIZE(texts)];
+	const cJSON **sorted;
+	size_t n;
+
+	for (size_t i = 0; i < ARRAY_SIZE(texts); i++)
+		assert_non_null(v[i] = cJSON_Parse(texts[i]));
+	for (size_t i = 0; i < ARRAY_SIZE(texts); i++)
+		for (size_t j = 0; j < ARRAY_SIZE(texts); j++)
+			if (json_equal(v[i], v[j]) != cJSON_Compare(v[i], v[j], 1))
+				fail_msg("json_equal(%s, %s) is %d", texts[i], texts[j], json_equal(v[i], v[j]));
+	assert_true(json_equal(NULL, NULL));
+	assert_false(json_equal(v[0], NULL));
+	sorted = json_members_sorted(v[14], &n);
+	assert_int_equal(n, 2);
+	assert_ptr_equal(json_member_find(sorted, n, "b"), cJSON_GetObjectItemCaseSensitive(v[14], "b"));
+	assert_ptr_equal(json_member_find(sorted, n, "a"), v[14]->child);
+	assert_null(json_member_find(sorted, n, "c"));
+	assert_null(json_member_find(sorted, 0, "a"));
+	free(sorted);
+	for (size_t i = 0; i < ARRAY_SIZE(texts); i++)
+		cJSON_Delete(v[i]);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -234,6 +266,7 @@ int main(void)
 		cmocka_unit_test(test_time),
 		cmocka_unit_test(test_utf8),
 		cmocka_unit_test(test_sbuf),
+		cmocka_unit_test(test_equal),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
