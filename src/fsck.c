@@ -6,6 +6,7 @@
 #include "git-session/state.h"
 #include "git-session/util.h"
 
+#include <search.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -30,45 +31,25 @@ static void push(char ***v, size_t *n, size_t *alloc, const char *s)
 	(*v)[(*n)++] = xstrdup(s);
 }
 
-/*
- * The checkpoints a walk has been through: an open-addressing set of
- * commit ids, so that a walk of n checkpoints costs O(n), not O(n^2).
- */
-struct seen_set {
-	char (*slot)[HEX_SZ];	/* "" for an empty slot */
-	size_t size, n;
-};
-
-static size_t slot_of(const struct seen_set *s, const char *hex)
+static int cmp_hex(const void *a, const void *b)
 {
-	size_t h = strtoul((char[9]){ hex[0], hex[1], hex[2], hex[3], hex[4], hex[5], hex[6], hex[7], 0 },
-			   NULL, 16);
-
-	for (h &= s->size - 1; s->slot[h][0] && strcmp(s->slot[h], hex); h = (h + 1) & (s->size - 1))
-		;
-	return h;
+	return strcmp(a, b);
 }
 
-/* Adds hex; returns 1 when it was there already. */
-static int seen_add(struct seen_set *s, const char *hex)
+/*
+ * Adds hex to the checkpoints a walk has been through (libc's balanced
+ * tree, so a walk of n costs O(n log n)); returns 1 when it was there.
+ */
+static int seen_add(void **seen, const char *hex)
 {
-	size_t at;
+	char *key = xstrdup(hex), **at = tsearch(key, seen, cmp_hex);
 
-	if (2 * (s->n + 1) > s->size) {
-		struct seen_set bigger = { xcalloc(s->size ? 2 * s->size : 64, HEX_SZ), s->size ? 2 * s->size : 64, 0 };
-
-		for (size_t i = 0; i < s->size; i++)
-			if (s->slot[i][0])
-				seen_add(&bigger, s->slot[i]);
-		free(s->slot);
-		*s = bigger;
-	}
-	at = slot_of(s, hex);
-	if (s->slot[at][0])
-		return 1;
-	memcpy(s->slot[at], hex, HEX_SZ);
-	s->n++;
-	return 0;
+	if (!at)
+		abort();	/* out of memory, as xmalloc */
+	if (*at == key)
+		return 0;
+	free(key);
+	return 1;
 }
 
 /* The problem with one checkpoint, or NULL when it is good; caller frees. */
@@ -97,7 +78,7 @@ static char *check_one(struct store_verify *v, gs_store *st, const char *commit,
 int fsck_session(struct fsck_report *r, gs_store *st, const char *refname)
 {
 	char cur[HEX_SZ], logged[HEX_SZ] = "";
-	struct seen_set visited = { 0 };
+	void *visited = NULL;
 	int have = 1;
 
 	memset(r, 0, sizeof(*r));
@@ -164,7 +145,7 @@ int fsck_session(struct fsck_report *r, gs_store *st, const char *refname)
 			memcpy(cur, v.parent, HEX_SZ);
 		store_verify_clear(&v);
 	}
-	free(visited.slot);
+	tdestroy(visited, free);
 	r->ok = !r->bad && !r->ref_damaged && !r->reflog_disagrees && !r->history_damaged;
 	return 0;
 }
