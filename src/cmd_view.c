@@ -218,7 +218,6 @@ int cmd_list(int argc, const char **argv, struct cmd_ctx *c)
 	}
 	if (!error && fresh.n)
 		list_cache_save(c->st, &cache, used, &fresh);
-
 	if (!error && json) {
 		char *text = json_print(out, 1, NULL);
 		fputs(text, stdout);
