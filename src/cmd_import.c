@@ -208,6 +208,7 @@ static int add_registry(struct jobs *j, struct cmd_ctx *c, const struct format *
 }
 
 static int add_file(struct jobs *j, struct cmd_ctx *c, const char *path);
+static int add_dir(struct jobs *j, struct cmd_ctx *c, const char *path);
 
 /* BMAD's active-session.yaml names the active session's file. */
 static int is_pointer_name(const char *path)
@@ -215,6 +216,24 @@ static int is_pointer_name(const char *path)
 	const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
 
 	return !strcmp(base, "active-session.yaml") || !strcmp(base, "active-session.yml");
+}
+
+/*
+ * CCW's layout: .workflow/active/<id>/ and .workflow/archives/<id>/, each
+ * with its workflow-session.json; other folders are not looked into.
+ */
+static int add_subdir(struct jobs *j, struct cmd_ctx *c, const char *path, const char *name)
+{
+	char *wf = xstrfmt("%s/workflow-session.json", path);
+	struct stat s;
+	int error = 0;
+
+	if (stat(wf, &s) == 0 && S_ISREG(s.st_mode))
+		error = add_file(j, c, wf);
+	else if (!strcmp(name, "active") || !strcmp(name, "archives"))
+		error = add_dir(j, c, path);
+	free(wf);
+	return error;
 }
 
 /* A folder: every session file in it, in name order. */
@@ -230,7 +249,9 @@ static int add_dir(struct jobs *j, struct cmd_ctx *c, const char *path)
 		char *full = xstrfmt("%s/%s", path, name);
 		struct stat s;
 
-		if (!error && name[0] != '.' && ext && !is_pointer_name(name) && stat(full, &s) == 0 && S_ISREG(s.st_mode) &&
+		if (!error && name[0] != '.' && stat(full, &s) == 0 && S_ISDIR(s.st_mode))
+			error = add_subdir(j, c, full, name);
+		else if (!error && name[0] != '.' && ext && !is_pointer_name(name) && stat(full, &s) == 0 && S_ISREG(s.st_mode) &&
 		    (!strcmp(ext, ".json") || !strcmp(ext, ".jsonl") || !strcmp(ext, ".md") ||
 		     !strcmp(ext, ".yaml") || !strcmp(ext, ".yml")))
 			error = add_file(j, c, full);
@@ -471,7 +492,7 @@ static int write_out(const char *path, const char *text, size_t len)
 static int export_session(struct cmd_ctx *c, const struct format *f, const char *given, const char *path)
 {
 	struct store_tip tip = { 0 };
-	char *id = NULL, *ref = NULL, *err = NULL, *text = NULL, *handoff = NULL, *dir = NULL;
+	char *id = NULL, *ref = NULL, *err = NULL, *text = NULL, *handoff = NULL, *dir = NULL, *lost = NULL;
 	cJSON *state = NULL, *doc = NULL;
 	size_t len;
 	int error;
@@ -489,6 +510,14 @@ static int export_session(struct cmd_ctx *c, const struct format *f, const char 
 		gs_error("cannot write session '%s' as %s", id, format_name(f));
 		goto cleanup;
 	}
+	if (!text || !len) {
+		error = gs_error("session '%s' has nothing to write as %s%s", id, format_name(f),
+				 format_id(f) == FORMAT_CCW ? " (it is known only from a registry line: "
+							      "--registry writes that)" : "");
+		goto cleanup;
+	}
+	if ((lost = format_lost(f, state)))
+		gs_warning("%s has no place for the session's %s; they stay in the session", format_name(f), lost);
 	if ((error = write_out(path, text, len)) < 0)
 		goto cleanup;
 	free(text);
@@ -508,6 +537,7 @@ cleanup:
 	free(text);
 	free(handoff);
 	free(dir);
+	free(lost);
 	return error;
 }
 

@@ -25,6 +25,8 @@ struct format {
 	cJSON *(*from_state)(const cJSON *state);
 	/* doc (or one part of it) -> text. */
 	int (*print)(char **out, size_t *len, const cJSON *doc, const char *part);
+	/* The parts of the model its export writes, space separated (format_lost). */
+	const char *holds;
 };
 
 #define GS_FORMAT_EXTERN(id, name) extern const struct format format_##name;
@@ -32,7 +34,8 @@ GS_FORMATS(GS_FORMAT_EXTERN)
 #undef GS_FORMAT_EXTERN
 /* The table entry of format_<name>, from the static functions of its file. */
 #define FORMAT_DEFINE(id, name) \
-	const struct format format_##name = { FORMAT_##id, #name, detect, parse, upgrade, to_state, from_state, print }
+	const struct format format_##name = { FORMAT_##id, #name, detect, parse, upgrade, to_state, from_state, print, \
+					      holds }
 
 /* A pair of spellings: theirs (the format's) and ours (the model's). */
 struct word { const char *theirs, *ours; };

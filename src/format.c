@@ -296,6 +296,64 @@ int format_export(cJSON **doc, const struct format *f, const cJSON *state, char 
 	return 0;
 }
 
+/* The parts format_lost looks at: collections, and what "tokens" and "plans" hold. */
+static const char *const parts[] = { "phases", "agents", "errors", "decisions", "tasks", "milestones",
+				     "artifacts", "notes", "plans", "context_summary", "tokens", NULL };
+
+static int held(const char *holds, const char *part)
+{
+	size_t n = strlen(part);
+
+	for (const char *p = strstr(holds, part); p; p = strstr(p + 1, part))
+		if ((p == holds || p[-1] == ' ') && (p[n] == ' ' || !p[n]))
+			return 1;
+	return 0;
+}
+
+/* How many entries of part the format would drop. */
+static int dropped(const struct format *f, const cJSON *state, const char *part)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(state, part), *c;
+	int n = 0;
+
+	if (held(f->holds, part))
+		return 0;
+	if (!strcmp(part, "tokens"))
+		return state_tokens_used(v) > 0;
+	if (cJSON_IsString(v))
+		return *v->valuestring != 0;
+	cJSON_ArrayForEach(c, v) {
+		/* an agent its phase names is kept where the format keeps phase agents */
+		if (!strcmp(part, "agents") && held(f->holds, "phase-agents") &&
+		    cJSON_IsNumber(cJSON_GetObjectItemCaseSensitive(c, "phase")))
+			continue;
+		n++;
+	}
+	return n;
+}
+
+char *format_lost(const struct format *f, const cJSON *state)
+{
+	struct sbuf sb = SBUF_INIT;
+
+	for (const char *const *p = parts; *p; p++) {
+		int n = dropped(f, state, *p);
+
+		if (!n)
+			continue;
+		sbuf_adds(&sb, sb.len ? ", " : "");
+		if (cJSON_IsArray(cJSON_GetObjectItemCaseSensitive(state, *p)))
+			sbuf_addf(&sb, "%s (%d)", *p, n);
+		else
+			sbuf_adds(&sb, *p);
+	}
+	if (!sb.len) {
+		sbuf_release(&sb);
+		return NULL;
+	}
+	return sbuf_detach(&sb, NULL);
+}
+
 int format_print(char **out, size_t *len, const struct format *f, const cJSON *doc, const char *part)
 {
 	*out = NULL;

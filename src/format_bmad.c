@@ -12,6 +12,20 @@ static const struct word statuses[] = {
 	{ "active", ST_IN_PROGRESS }, { "paused", ST_PAUSED }, { "closed", ST_COMPLETED }, { NULL, NULL },
 };
 static const char *const token_keys[] = { "max", "initial", "current", "peak", "saved", NULL };
+/* Other names of token keys: the shipped session-template.yaml's, and older files'. */
+static const struct word token_names[] = {
+	{ "max_limit", "max" }, { "saved_by_isolation", "saved" }, { NULL, NULL },
+};
+
+/* The name the file gives a token key (its own, or ours). */
+static const char *token_name(const cJSON *tokens, const char *ours)
+{
+	for (const struct word *w = token_names; w->theirs; w++)
+		if (!strcmp(w->ours, ours) && cJSON_IsNumber(cJSON_GetObjectItemCaseSensitive(tokens, w->theirs)) &&
+		    !cJSON_GetObjectItemCaseSensitive(tokens, ours))
+			return w->theirs;
+	return ours;
+}
 
 static int parse(cJSON **doc, const char *buf, size_t len, char **err)
 {
@@ -50,23 +64,18 @@ static int detect(const cJSON *doc)
 	return 0;	/* an active-session.yaml is known by its name */
 }
 
-/* The reader's defaults: max 150000, the others 0; saved_by_isolation is saved. */
+/* The reader's defaults: max 150000, the others 0, under whichever name the file uses. */
 static int upgrade(cJSON *doc, char **err)
 {
-	cJSON *t = cJSON_GetObjectItemCaseSensitive(doc, "tokens"), *legacy;
+	cJSON *t = cJSON_GetObjectItemCaseSensitive(doc, "tokens");
 
 	(void)err;
 	if (format_bmad_pointer(doc))
 		return 0;
 	if (!cJSON_IsObject(t))
 		t = json_set(doc, "tokens", cJSON_CreateObject());
-	legacy = cJSON_DetachItemFromObjectCaseSensitive(t, "saved_by_isolation");
-	if (legacy && !cJSON_IsNumber(cJSON_GetObjectItemCaseSensitive(t, "saved")))
-		json_set(t, "saved", legacy);
-	else
-		cJSON_Delete(legacy);
 	for (const char *const *k = token_keys; *k; k++)
-		if (!cJSON_IsNumber(cJSON_GetObjectItemCaseSensitive(t, *k)))
+		if (!cJSON_IsNumber(cJSON_GetObjectItemCaseSensitive(t, token_name(t, *k))))
 			json_set_num(t, *k, strcmp(*k, "max") ? 0 : STATE_DEFAULT_BUDGET);
 	return 0;
 }
@@ -74,7 +83,17 @@ static int upgrade(cJSON *doc, char **err)
 static void import_tokens(cJSON *state, cJSON *doc)
 {
 	cJSON *in = cJSON_GetObjectItemCaseSensitive(doc, "tokens"), *t = json_obj(state, "tokens");
-	double saved = json_num(in, "saved", 0);
+	cJSON *shape = json_obj(json_obj(state, "extra"), "bmad_shape");
+	double saved;
+
+	for (const struct word *w = token_names; w->theirs; w++)
+		if (strcmp(token_name(in, w->ours), w->ours)) {	/* kept under the file's name */
+			json_set_str(shape, w->ours, w->theirs);
+			fmt_take(in, w->ours, in, w->theirs);
+		}
+	if (!shape->child)
+		cJSON_DeleteItemFromObjectCaseSensitive(json_obj(state, "extra"), "bmad_shape");
+	saved = json_num(in, "saved", 0);
 
 	/* current is what the main session used: everything less the isolated part */
 	json_set_num(t, "input", json_num(in, "current", 0) + saved);
@@ -126,6 +145,24 @@ static void import_list(cJSON *state, cJSON *doc, const char *key, const char *c
 	cJSON_DeleteItemFromObjectCaseSensitive(doc, key);
 }
 
+/* decisions: text each, or objects of the model's keys. */
+static void import_decisions(cJSON *state, cJSON *doc)
+{
+	cJSON *list = cJSON_GetObjectItemCaseSensitive(doc, "decisions"), *c;
+
+	if (!fmt_all_strings(list) || !list->child) {
+		import_list(state, doc, "decisions", state_decision_fields);
+		return;
+	}
+	cJSON_ArrayForEach(c, list) {
+		cJSON *e = fmt_blank_entry(state_decision_fields);
+		json_set_str(e, "decision", c->valuestring);
+		cJSON_AddItemToArray(json_arr(state, "decisions"), e);
+	}
+	json_set_str(json_obj(json_obj(state, "extra"), "bmad_shape"), "decisions", "text");
+	cJSON_DeleteItemFromObjectCaseSensitive(doc, "decisions");
+}
+
 static int to_state(cJSON *state, cJSON *files, int *active, const cJSON *in, char **err)
 {
 	cJSON *doc = cJSON_Duplicate(in, 1), *notes = cJSON_GetObjectItemCaseSensitive(doc, "notes"), *c;
@@ -150,6 +187,8 @@ static int to_state(cJSON *state, cJSON *files, int *active, const cJSON *in, ch
 	import_agents(state, doc);
 	import_list(state, doc, "artifacts", state_artifact_fields);
 	import_list(state, doc, "milestones", NULL);
+	import_list(state, doc, "tasks", state_task_fields);
+	import_decisions(state, doc);
 	if (fmt_all_strings(notes)) {
 		cJSON_ArrayForEach(c, notes) {
 			cJSON *n = cJSON_CreateObject();
@@ -166,10 +205,39 @@ static int to_state(cJSON *state, cJSON *files, int *active, const cJSON *in, ch
 	return 0;
 }
 
+static const char *name_of(const cJSON *shape, const char *ours)
+{
+	return json_str(shape, ours) ? json_str(shape, ours) : ours;
+}
+
+/* A list of the model's, when it has entries: objects, or one key's text each. */
+static void export_list(cJSON *doc, const char *key, const cJSON *state, const char *const *keys, const char *text)
+{
+	const cJSON *list = cJSON_GetObjectItemCaseSensitive(state, key), *c;
+	cJSON *out;
+
+	if (!cJSON_GetArraySize(list))
+		return;
+	out = json_arr(doc, key);
+	cJSON_ArrayForEach(c, list) {
+		cJSON *e;
+
+		if (text) {
+			cJSON_AddItemToArray(out, json_dup_or_null(c, text));
+			continue;
+		}
+		e = cJSON_CreateObject();
+		for (const char *const *k = keys; *k; k++)
+			json_set(e, *k, json_dup_or_null(c, *k));
+		fmt_copy_rest(e, c, keys);
+		cJSON_AddItemToArray(out, e);
+	}
+}
+
 static cJSON *from_state(const cJSON *state)
 {
 	const cJSON *t = cJSON_GetObjectItemCaseSensitive(state, "tokens"), *c;
-	const cJSON *extra = fmt_from_extra(state, format_bmad.name);
+	const cJSON *extra = fmt_from_extra(state, format_bmad.name), *shape = fmt_from_extra(state, "bmad_shape");
 	cJSON *doc = cJSON_CreateObject(), *tok, *list;
 
 	fmt_copy(doc, "session_id", state, "session_id");
@@ -178,11 +246,11 @@ static cJSON *from_state(const cJSON *state)
 	json_set_str(doc, "status", fmt_word_out(statuses, json_str(state, "status")));
 	fmt_copy_rest(doc, extra, (const char *const[]){ NULL });	/* never over what the model says */
 	tok = json_obj(doc, "tokens");
-	json_set_num(tok, "max", json_num(t, "max", STATE_DEFAULT_BUDGET));
+	json_set_num(tok, name_of(shape, "max"), json_num(t, "max", STATE_DEFAULT_BUDGET));
 	json_set_num(tok, "initial", json_num(t, "initial", 0));
 	json_set_num(tok, "current", state_tokens_used(t));
 	json_set_num(tok, "peak", json_num(t, "peak", 0));
-	json_set_num(tok, "saved", json_num(t, "saved", 0));
+	json_set_num(tok, name_of(shape, "saved"), json_num(t, "saved", 0));
 	fmt_copy_rest(tok, t, (const char *const[]){ "input", "output", "cached", "by_agent", NULL });
 	list = json_arr(doc, "agents_spawned");
 	cJSON_ArrayForEach(c, cJSON_GetObjectItemCaseSensitive(state, "agents")) {
@@ -207,6 +275,8 @@ static cJSON *from_state(const cJSON *state)
 	list = json_arr(doc, "notes");
 	cJSON_ArrayForEach(c, cJSON_GetObjectItemCaseSensitive(state, "notes"))
 		cJSON_AddItemToArray(list, json_dup_or_null(c, "text"));
+	export_list(doc, "decisions", state, state_decision_fields, json_str(shape, "decisions") ? "decision" : NULL);
+	export_list(doc, "tasks", state, state_task_fields, NULL);
 	return doc;
 }
 
@@ -214,5 +284,8 @@ static int print(char **out, size_t *len, const cJSON *doc, const char *part)
 {
 	return part ? 0 : fmt_print_yaml(out, len, doc);
 }
+
+/* What the export writes (format_lost names the rest). */
+static const char holds[] = "status tokens agents artifacts milestones context_summary notes decisions tasks";
 
 FORMAT_DEFINE(BMAD, bmad);

@@ -9,8 +9,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The registry's words, then those of the session files of each version. */
 static const struct word statuses[] = {
-	{ "active", ST_IN_PROGRESS }, { "paused", ST_PAUSED }, { "completed", ST_COMPLETED }, { NULL, NULL },
+	{ "active", ST_IN_PROGRESS }, { "paused", ST_PAUSED }, { "completed", ST_COMPLETED },
+	{ "planning", ST_IN_PROGRESS }, { "initialized", ST_IN_PROGRESS }, { "in_progress", ST_IN_PROGRESS },
+	{ "executing", ST_IN_PROGRESS }, { "archived", ST_COMPLETED }, { NULL, NULL },
 };
 static const struct word phase_statuses[] = {
 	{ "pending", ST_PENDING }, { "in_progress", ST_IN_PROGRESS }, { "completed", ST_COMPLETED },
@@ -108,9 +111,11 @@ static int upgrade(cJSON *doc, char **err)
 	return 0;
 }
 
+/* The phases as named checkpoints, or (an older shape) as a map "phases": {"INIT": {...}}. */
 static void import_checkpoints(cJSON *state, cJSON *doc)
 {
-	cJSON *cps = cJSON_GetObjectItemCaseSensitive(doc, "checkpoints"), *c;
+	const char *key = cJSON_IsObject(cJSON_GetObjectItemCaseSensitive(doc, "checkpoints")) ? "checkpoints" : "phases";
+	cJSON *cps = cJSON_GetObjectItemCaseSensitive(doc, key), *c;
 	const char *cur = json_str(doc, "current_phase");
 	int n = 0;
 
@@ -137,7 +142,9 @@ static void import_checkpoints(cJSON *state, cJSON *doc)
 		}
 		cJSON_AddItemToArray(json_arr(state, "phases"), p);
 	}
-	cJSON_DeleteItemFromObjectCaseSensitive(doc, "checkpoints");
+	cJSON_DeleteItemFromObjectCaseSensitive(doc, key);
+	if (!strcmp(key, "phases"))
+		json_set_str(json_obj(json_obj(state, "extra"), "ccw_shape"), "phases", key);
 }
 
 static void import_session(cJSON *state, cJSON *doc)
@@ -150,6 +157,8 @@ static void import_session(cJSON *state, cJSON *doc)
 		fmt_take(state, "goal", doc, "project");
 	if (json_str(doc, "created_at"))
 		fmt_take(state, "created", doc, "created_at");
+	else if (json_str(doc, "created"))
+		fmt_take(state, "created", doc, "created");
 	if (json_str(doc, "updated_at"))
 		fmt_take(state, "updated", doc, "updated_at");
 	if (st)
@@ -215,7 +224,7 @@ static cJSON *export_session(const cJSON *state)
 	json_set_str(doc, "status", fmt_word_out(statuses, json_str(state, "status")));
 	fmt_copy(doc, "created_at", state, "created");
 	fmt_copy(doc, "updated_at", state, "updated");
-	cps = json_obj(doc, "checkpoints");
+	cps = json_obj(doc, json_str(fmt_from_extra(state, "ccw_shape"), "phases") ? "phases" : "checkpoints");
 	cJSON_ArrayForEach(p, cJSON_GetObjectItemCaseSensitive(state, "phases")) {
 		cJSON *c = json_set(cps, json_str(p, "name"), cJSON_CreateObject());
 
@@ -300,5 +309,8 @@ static int print(char **out, size_t *len, const cJSON *doc, const char *part)
 	}
 	return fmt_print_json(out, len, v);
 }
+
+/* What the export writes (format_lost names the rest). */
+static const char holds[] = "topic goal status phases";
 
 FORMAT_DEFINE(CCW, ccw);

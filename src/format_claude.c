@@ -8,12 +8,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The skill writes "complete"; real sessions also "completed", "active", "done". */
 static const struct word statuses[] = {
 	{ "in_progress", ST_IN_PROGRESS }, { "complete", ST_COMPLETED }, { "paused", ST_PAUSED },
-	{ "aborted", ST_ABORTED }, { NULL, NULL },
+	{ "aborted", ST_ABORTED }, { "completed", ST_COMPLETED }, { "active", ST_IN_PROGRESS },
+	{ "done", ST_COMPLETED }, { NULL, NULL },
 };
 static const struct word agent_statuses[] = {
 	{ "in_progress", ST_IN_PROGRESS }, { "complete", ST_COMPLETED }, { "failed", ST_FAILED },
+	{ "completed", ST_COMPLETED }, { "done", ST_COMPLETED }, { "running", ST_IN_PROGRESS },
 	{ NULL, NULL },
 };
 
@@ -88,7 +91,14 @@ static void import_tasks(cJSON *state, cJSON *files, cJSON *doc)
 	cJSON *tasks = json_arr(state, "tasks");
 	int n = 0;
 
-	if (fmt_all_objects(done)) {
+	if (fmt_all_strings(done)) {	/* the shape real sessions write: one line of text each */
+		cJSON_ArrayForEach(c, done) {
+			cJSON *t = new_task(++n, ST_DONE);
+			json_set_str(t, "title", c->valuestring);
+			cJSON_AddItemToArray(tasks, t);
+		}
+		cJSON_DeleteItemFromObjectCaseSensitive(doc, "completed_work");
+	} else if (fmt_all_objects(done)) {
 		cJSON_ArrayForEach(c, done) {
 			cJSON *t = new_task(++n, "done"), *f;
 
@@ -131,6 +141,35 @@ static void import_list(cJSON *state, const char *as, cJSON *doc, const char *ke
 	cJSON_DeleteItemFromObjectCaseSensitive(doc, key);
 }
 
+/*
+ * started_at, paused_at, resumed_at, completed_at (real sessions): the
+ * first is when it was created, the latest when it was updated. They stay
+ * in the file's own keys too.
+ */
+static void import_dates(cJSON *state, const cJSON *doc)
+{
+	const char *latest = NULL;
+
+	if (!json_str(state, "created") && json_str(doc, "started_at"))
+		fmt_copy(state, "created", doc, "started_at");
+	for (const char *const *k = (const char *const[]){ "started_at", "paused_at", "resumed_at", "completed_at",
+							   NULL }; *k; k++)
+		if (json_str(doc, *k) && (!latest || strcmp(json_str(doc, *k), latest) > 0))
+			latest = json_str(doc, *k);
+	if (!json_str(state, "updated") && latest)
+		json_set_str(state, "updated", latest);
+}
+
+/* files_modified (real sessions): the manifest's, as modified. */
+static void import_files(cJSON *files, const cJSON *doc)
+{
+	const cJSON *f;
+
+	cJSON_ArrayForEach(f, cJSON_GetObjectItemCaseSensitive(doc, "files_modified"))
+		if (cJSON_IsString(f) && !cJSON_GetObjectItemCaseSensitive(files, f->valuestring))
+			json_set_str(json_set(files, f->valuestring, cJSON_CreateObject()), "status", ST_MODIFIED);
+}
+
 static int to_state(cJSON *state, cJSON *files, int *active, const cJSON *in, char **err)
 {
 	cJSON *doc = cJSON_Duplicate(in, 1);
@@ -145,6 +184,8 @@ static int to_state(cJSON *state, cJSON *files, int *active, const cJSON *in, ch
 	if (st)
 		json_set_str(state, "status", st);
 	cJSON_DeleteItemFromObjectCaseSensitive(doc, "status");	/* another word: the patch keeps it */
+	import_dates(state, doc);
+	import_files(files, doc);
 	import_agents(state, doc);
 	import_tasks(state, files, doc);
 	import_list(state, "decisions", doc, "decisions_made", state_decision_fields);
@@ -242,5 +283,8 @@ static int print(char **out, size_t *len, const cJSON *doc, const char *part)
 {
 	return part ? 0 : fmt_print_json(out, len, doc);
 }
+
+/* What the export writes (format_lost names the rest). */
+static const char holds[] = "topic goal mode status agents tasks decisions errors tokens project";
 
 FORMAT_DEFINE(CLAUDE, claude);

@@ -1,7 +1,8 @@
 /*
- * format_maestro.c - Maestro's session file (Gemini CLI): Markdown with a
- * YAML front matter of phases, their files and errors, and token usage.
- * Pure: no I/O.
+ * format_maestro.c - Maestro's session file (Gemini CLI, Claude Code):
+ * Markdown with a front matter of phases, their files and errors, and token
+ * usage; YAML up to 1.5, JSON from 1.6 (written back in the syntax it was
+ * read in, JSON for a session from elsewhere). Pure: no I/O.
  */
 #include "format-internal.h"
 #include "git-session/yaml.h"
@@ -20,11 +21,19 @@ static const struct word phase_statuses[] = {
 static const char *const file_lists[] = { "files_created", "files_modified", "files_deleted" };
 static const char *const file_status[] = { "created", "modified", "deleted" };
 
-/* "---\n<yaml>---\n<body>": the front matter and the body. */
+static char first_char(const char *p, const char *end)
+{
+	while (p < end && strchr(" \t\r\n", *p))
+		p++;
+	return p < end ? *p : 0;
+}
+
+/* "---\n<yaml or json>\n---\n<body>": the front matter and the body. */
 static int parse(cJSON **doc, const char *buf, size_t len, char **err)
 {
 	const char *p = buf, *end = buf + len, *close = NULL;
 	cJSON *fm = NULL;
+	int json;
 
 	if (len < 4 || strncmp(buf, "---", 3) || (buf[3] != '\n' && buf[3] != '\r')) {
 		*err = xstrdup("no YAML front matter ('---' on the first line)");
@@ -40,8 +49,10 @@ static int parse(cJSON **doc, const char *buf, size_t len, char **err)
 		*err = xstrdup("the front matter is not closed by a '---' line");
 		return GS_ERROR;
 	}
-	/* from the first '---' (a document start to YAML), so that lines are the file's */
-	if (yaml_parse(&fm, buf, (size_t)(close - buf), FORMAT_MAX_BYTES, err) < 0)
+	json = first_char(buf + 3, close) == '{';
+	/* YAML from the first '---' (a document start to YAML), so that lines are the file's */
+	if (json ? json_parse(&fm, buf + 3, (size_t)(close - buf - 3), FORMAT_MAX_BYTES, err) < 0
+		 : yaml_parse(&fm, buf, (size_t)(close - buf), FORMAT_MAX_BYTES, err) < 0)
 		return GS_ERROR;
 	if (!cJSON_IsObject(fm)) {
 		cJSON_Delete(fm);
@@ -52,6 +63,7 @@ static int parse(cJSON **doc, const char *buf, size_t len, char **err)
 	p = p ? p + 1 : end;
 	*doc = cJSON_CreateObject();
 	json_set(*doc, "front_matter", fm);
+	json_set_str(*doc, "syntax", json ? "json" : "yaml");
 	{
 		char *body = xstrndup(p, (size_t)(end - p));
 		json_set_str(*doc, "body", body);
@@ -165,6 +177,8 @@ static int to_state(cJSON *state, cJSON *files, int *active, const cJSON *doc, c
 
 	(void)err;
 	fmt_take(state, "session_id", fm, "session_id");
+	if (json_str(fm, "task"))
+		fmt_take(state, "topic", fm, "task");
 	fmt_take(state, "created", fm, "created");
 	fmt_take(state, "updated", fm, "updated");
 	if (fmt_word_in(statuses, cJSON_GetStringValue(status), NULL))
@@ -265,7 +279,9 @@ static cJSON *from_state(const cJSON *state)
 	const cJSON *extra = fmt_from_extra(state, format_maestro.name), *log = fmt_from_extra(state, "maestro_log");
 	cJSON *doc = cJSON_CreateObject(), *fm = json_obj(doc, "front_matter"), *tu, *phases;
 
+	json_set_str(doc, "syntax", "json");	/* what Maestro reads since 1.6 */
 	fmt_copy(fm, "session_id", state, "session_id");
+	fmt_copy(fm, "task", state, "topic");
 	fmt_copy(fm, "created", state, "created");
 	fmt_copy(fm, "updated", state, "updated");
 	fmt_copy(fm, "status", state, "status");
@@ -300,11 +316,15 @@ static int print(char **out, size_t *len, const cJSON *doc, const char *part)
 {
 	struct sbuf sb = SBUF_INIT;
 	char *fm = NULL, *err = NULL;
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(doc, "front_matter");
+	int json = !json_str(doc, "syntax") || strcmp(json_str(doc, "syntax"), "yaml");
 	size_t n;
 
 	if (part)
 		return 0;
-	if (yaml_emit(&fm, &n, cJSON_GetObjectItemCaseSensitive(doc, "front_matter"), &err) < 0) {
+	if (json) {	/* as Maestro's serialize() writes it */
+		fm = json_print(v, JSON_PRETTY_JS, &n);
+	} else if (yaml_emit(&fm, &n, v, &err) < 0) {
 		free(err);
 		return GS_ERROR;
 	}
@@ -316,5 +336,8 @@ static int print(char **out, size_t *len, const cJSON *doc, const char *part)
 	*out = sbuf_detach(&sb, len);
 	return 0;
 }
+
+/* What the export writes (format_lost names the rest). */
+static const char holds[] = "topic status phases phase-agents errors tokens files plans";
 
 FORMAT_DEFINE(MAESTRO, maestro);

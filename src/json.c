@@ -352,7 +352,7 @@ static void print_value(struct sbuf *sb, const cJSON *v, int pretty, int depth)
 	const cJSON *c;
 	int obj;
 
-	if (pretty && depth > 0 && flat_object(v)) {
+	if (pretty == JSON_PRETTY && depth > 0 && flat_object(v)) {
 		sbuf_addch(sb, '{');
 		for (c = v->child; c; c = c->next) {
 			print_string(sb, c->string);

@@ -86,15 +86,84 @@ static int arg_phase(cJSON **out, struct apply_ctx *c, const char *key, int requ
 	return 0;
 }
 
+static cJSON *token_triple(void)
+{
+	cJSON *t = cJSON_CreateObject();
+
+	json_set_num(t, "input", 0);
+	json_set_num(t, "output", 0);
+	json_set_num(t, "cached", 0);
+	return t;
+}
+
+/* A running agent: in the session's agents and in its phase's (once). */
+static cJSON *new_agent(struct apply_ctx *c, const char *id, const char *type, const char *task, cJSON *phase)
+{
+	cJSON *a = cJSON_CreateObject(), *n;
+
+	json_set_str(a, "id", id);
+	json_set_str(a, "type", type);
+	json_set_str(a, "task", task);
+	if (phase)
+		json_set_num(a, "phase", json_num(phase, "id", 0));
+	else
+		json_set_str(a, "phase", NULL);
+	json_set_str(a, "status", ST_IN_PROGRESS);
+	json_set_num(a, "progress", 0);
+	json_set_str(a, "started", c->at);
+	json_set_str(a, "completed", NULL);
+	json_set_str(a, "result_summary", NULL);
+	json_set(a, "tokens", token_triple());
+	cJSON_AddItemToArray(json_arr(c->state, "agents"), a);
+	if (!phase)
+		return a;
+	cJSON_ArrayForEach(n, json_arr(phase, "agents"))
+		if (cJSON_IsString(n) && !strcmp(n->valuestring, id))
+			return a;
+	cJSON_AddItemToArray(json_arr(phase, "agents"), cJSON_CreateString(id));
+	return a;
+}
+
+static int names_agent(const cJSON *phase, const char *id)
+{
+	const cJSON *n;
+
+	cJSON_ArrayForEach(n, cJSON_GetObjectItemCaseSensitive(phase, "agents"))
+		if (cJSON_IsString(n) && !strcmp(n->valuestring, id))
+			return 1;
+	return 0;
+}
+
+/*
+ * The phase whose own list names an agent the session has no entry for
+ * (Maestro's "agents": ["coder"]): the current phase if it does, else the
+ * first that does.
+ */
+static cJSON *phase_naming(const cJSON *state, const char *id)
+{
+	cJSON *p = state_phase(state, (int)json_num(state, "current_phase", -1));
+
+	if (p && names_agent(p, id))
+		return p;
+	cJSON_ArrayForEach(p, cJSON_GetObjectItemCaseSensitive(state, "phases"))
+		if (names_agent(p, id))
+			return p;
+	return NULL;
+}
+
 static int arg_agent(cJSON **out, struct apply_ctx *c, int required)
 {
 	const char *id;
+	cJSON *phase;
 
 	*out = NULL;
 	if (state_arg_text(&id, c, "agent", required) < 0)
 		return GS_ERROR;
-	if (id && !(*out = state_agent(c->state, id)))
-		return state_fail(c, "unknown agent '%s'", id);
+	if (id && !(*out = state_agent(c->state, id))) {
+		if (!(phase = phase_naming(c->state, id)))
+			return state_fail(c, "unknown agent '%s'", id);
+		*out = new_agent(c, id, id, json_str(phase, "name") ? json_str(phase, "name") : "", phase);
+	}
 	return 0;
 }
 
@@ -232,6 +301,33 @@ int op_phase_start(struct apply_ctx *c)
 	return 0;
 }
 
+/*
+ * A phase's downstream context: text, or (as Maestro keeps it) an object of
+ * lists, where "<list>: text" goes into that list and other text into
+ * "notes", so that the structure the file had stays.
+ */
+static void set_context(cJSON *p, const char *text)
+{
+	cJSON *ctx = cJSON_GetObjectItemCaseSensitive(p, "downstream_context"), *list = NULL;
+	const char *colon = strchr(text, ':');
+
+	if (!cJSON_IsObject(ctx)) {
+		json_set_str(p, "downstream_context", text);
+		return;
+	}
+	if (colon) {
+		char *name = xstrndup(text, (size_t)(colon - text));
+
+		list = cJSON_GetObjectItemCaseSensitive(ctx, name);
+		free(name);
+		if (cJSON_IsArray(list))
+			text = colon + 1 + strspn(colon + 1, " ");
+	}
+	if (!cJSON_IsArray(list))
+		list = json_arr(ctx, "notes");
+	cJSON_AddItemToArray(list, cJSON_CreateString(text));
+}
+
 int op_phase_complete(struct apply_ctx *c)
 {
 	const char *context;
@@ -243,7 +339,7 @@ int op_phase_complete(struct apply_ctx *c)
 	json_set_str(p, "completed", c->at);
 	json_set_str(p, "sub_step", NULL);
 	if (context)
-		json_set_str(p, "downstream_context", context);
+		set_context(p, context);
 	/* a phase that completes has dealt with what failed it */
 	cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(c->state, "errors"))
 		if (!json_bool(e, "resolved", 0) && (int)json_num(e, "phase", -1) == (int)json_num(p, "id", 0)) {
@@ -321,20 +417,10 @@ int op_phase_step(struct apply_ctx *c)
 	return 0;
 }
 
-static cJSON *token_triple(void)
-{
-	cJSON *t = cJSON_CreateObject();
-
-	json_set_num(t, "input", 0);
-	json_set_num(t, "output", 0);
-	json_set_num(t, "cached", 0);
-	return t;
-}
-
 int op_agent_start(struct apply_ctx *c)
 {
 	const char *id, *type, *task;
-	cJSON *phase, *a, *old;
+	cJSON *phase, *old;
 	char *err = NULL;
 
 	if (state_arg_text(&id, c, "agent", 1) < 0 || state_arg_text(&type, c, "type", 1) < 0 ||
@@ -354,23 +440,7 @@ int op_agent_start(struct apply_ctx *c)
 	if (old)
 		return state_fail(c, "agent '%s' already ran (%s); give the new run its own id", id,
 				  json_str(old, "status"));
-	a = cJSON_CreateObject();
-	json_set_str(a, "id", id);
-	json_set_str(a, "type", type);
-	json_set_str(a, "task", task);
-	if (phase)
-		json_set_num(a, "phase", json_num(phase, "id", 0));
-	else
-		json_set_str(a, "phase", NULL);
-	json_set_str(a, "status", ST_IN_PROGRESS);
-	json_set_num(a, "progress", 0);
-	json_set_str(a, "started", c->at);
-	json_set_str(a, "completed", NULL);
-	json_set_str(a, "result_summary", NULL);
-	json_set(a, "tokens", token_triple());
-	cJSON_AddItemToArray(json_arr(c->state, "agents"), a);
-	if (phase)
-		cJSON_AddItemToArray(json_arr(phase, "agents"), cJSON_CreateString(id));
+	new_agent(c, id, type, task, phase);
 	sbuf_addf(&c->subject, "agent %s started (%s", id, type);
 	if (phase)
 		sbuf_addf(&c->subject, ", phase %d", (int)json_num(phase, "id", 0));

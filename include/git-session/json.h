@@ -45,6 +45,9 @@ int json_count_members(const char *buf, size_t len);
  * frees the result.
  */
 char *json_print(const cJSON *v, int pretty, size_t *len);
+#define JSON_PRETTY 1
+/* pretty as JavaScript's JSON.stringify(v, null, 2) writes it: every value on its own line */
+#define JSON_PRETTY_JS 2
 
 /* Accessors that tolerate NULL and wrong types. */
 const char *json_str(const cJSON *obj, const char *key);

@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
-"""same_data.py <kind> <a> <b>: exits 0 when two documents are equal as
-data (same keys, same values; key order and layout aside), else prints
-where they differ. kind: json, jsonl, yaml, md (YAML front matter + body)."""
+"""same_data.py [--subset] [--except PATH]... <kind> <a> <b>: exits 0 when
+two documents are equal as data (same keys, same values; key order and
+layout aside), else prints where they differ. With --subset, b may hold
+more keys than a. --except $.x.y leaves that place out of the comparison.
+kind: json, jsonl, yaml, md (YAML or JSON front matter + body)."""
 import json
 import sys
 
@@ -21,7 +23,9 @@ def load(kind, path):
         end = text.index("\n---", 3)
         rest = text[end + 4:]
         rest = rest[1:] if rest.startswith("\n") else rest
-        return {"front_matter": yaml.safe_load(text[4:end + 1]), "body": rest}
+        fm = text[4:end + 1]
+        fm = json.loads(fm) if fm.lstrip().startswith("{") else yaml.safe_load(fm)
+        return {"front_matter": fm, "body": rest}
     raise SystemExit("unknown kind " + kind)
 
 
@@ -36,13 +40,21 @@ def norm(v):
     return v
 
 
+SUBSET = False
+EXCEPT = []
+
+
 def diff(a, b, at="$"):
+    if at in EXCEPT:
+        return []
     if type(a) != type(b) and not (isinstance(a, (int, float)) and isinstance(b, (int, float))
                                    and not isinstance(a, bool) and not isinstance(b, bool)):
         return ["%s: %r != %r" % (at, a, b)]
     if isinstance(a, dict):
         out = []
         for k in sorted(set(a) | set(b)):
+            if SUBSET and k not in a:
+                continue
             if k not in a or k not in b:
                 out.append("%s.%s: only in %s" % (at, k, "first" if k in a else "second"))
             else:
@@ -55,7 +67,16 @@ def diff(a, b, at="$"):
     return [] if a == b else ["%s: %r != %r" % (at, a, b)]
 
 
-kind, a, b = sys.argv[1:4]
+args = sys.argv[1:]
+while args and args[0].startswith("--"):
+    opt = args.pop(0)
+    if opt == "--subset":
+        SUBSET = True
+    elif opt == "--except":
+        EXCEPT.append(args.pop(0))
+    else:
+        raise SystemExit("unknown option " + opt)
+kind, a, b = args
 d = diff(norm(load(kind, a)), norm(load(kind, b)))
 for line in d:
     print(line)

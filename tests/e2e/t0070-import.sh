@@ -138,7 +138,7 @@ test_expect_success 'copilot: 3.0 with its handoff, the minimal snippet, 2.0 and
 	round json copilot legacy-one "$FX/copilot/v1/expected.json"
 '
 
-test_expect_success 'bmad: active-session.yaml, token defaults, legacy saved_by_isolation, archive' '
+test_expect_success 'bmad: active-session.yaml, token defaults, legacy saved_by_isolation kept by its name, archive' '
 	git session import "$FX/bmad/sessions/active-session.yaml" >out &&
 	grep "Active session: SES202501-ACME-AUDIT" out &&
 	test "$(git symbolic-ref SESSION_HEAD)" = refs/sessions/SES202501-ACME-AUDIT &&

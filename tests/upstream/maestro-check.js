@@ -1,0 +1,23 @@
+'use strict';
+// maestro-check.js <project root>: Maestro's own handlers (vendored from
+// josstei/maestro-orchestrate 1.6.4) on <root>/docs/maestro/state/active-session.md:
+// read its status, record an update, complete the current phase and start
+// the next. Prints the status before and after as JSON; throws (exit 1) on
+// any file Maestro cannot read.
+const tools = require('./maestro-orchestrate/src/mcp/handlers/session-state-tools');
+
+const root = process.argv[2];
+const before = tools.handleGetSessionStatus({}, root);
+if (!before.exists) throw new Error('no active session');
+tools.handleUpdateSession({ session_id: before.session_id, current_batch: 'batch-1' }, root);
+const cur = before.current_phase;
+const next = before.phases.find((p) => p.status === 'pending');
+tools.handleTransitionPhase({
+  session_id: before.session_id,
+  completed_phase_id: cur,
+  files_modified: ['src/gateway.c'],
+  downstream_context: { integration_points: ['gateway calls bucket_take'] },
+  next_phase_ids: next ? [next.id] : undefined,
+}, root);
+const after = tools.handleGetSessionStatus({}, root);
+console.log(JSON.stringify({ before, after }, null, 2));
