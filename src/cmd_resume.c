@@ -14,6 +14,34 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Agents at work outside any phase, and the tasks still to do: what a session without phases has. */
+static void view_agents_tasks(struct view *v, const cJSON *r)
+{
+	const cJSON *a, *t;
+	int said = 0;
+
+	cJSON_ArrayForEach(a, cJSON_GetObjectItemCaseSensitive(r, "agents")) {
+		if (!json_str(a, "status") || strcmp(json_str(a, "status"), ST_IN_PROGRESS) ||
+		    cJSON_IsNumber(cJSON_GetObjectItemCaseSensitive(a, "phase")))
+			continue;	/* those of a phase are under it */
+		if (!said++)
+			sbuf_addf(&v->out, "\n%sAgents at work%s\n", view_c(v, C_BOLD), view_c(v, C_RESET));
+		sbuf_adds(&v->out, "  ");
+		view_mark(v, ST_IN_PROGRESS);
+		view_say(v, " ", json_str(a, "id"), "");
+		sbuf_addf(&v->out, " %d%%: ", (int)json_num(a, "progress", 0));
+		view_say(v, "", json_str(a, "task"), "\n");
+	}
+	if (cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(r, "pending_tasks")))
+		sbuf_addf(&v->out, "\n%sTasks to do%s\n", view_c(v, C_BOLD), view_c(v, C_RESET));
+	cJSON_ArrayForEach(t, cJSON_GetObjectItemCaseSensitive(r, "pending_tasks")) {
+		sbuf_adds(&v->out, "  ");
+		view_mark(v, ST_PENDING);
+		sbuf_addf(&v->out, " #%d ", (int)json_num(t, "id", 0));
+		view_say(v, "", json_str(t, "title"), "\n");
+	}
+}
+
 static void view_work(struct view *v, const cJSON *r)
 {
 	const cJSON *p, *a;
@@ -57,6 +85,7 @@ static void view_work(struct view *v, const cJSON *r)
 		sbuf_addf(&v->out, " %d ", (int)json_num(p, "id", 0));
 		view_say(v, "", json_str(p, "name"), "\n");
 	}
+	view_agents_tasks(v, r);
 }
 
 static void view_project(struct view *v, const cJSON *r, int *said)

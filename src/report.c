@@ -177,6 +177,59 @@ static int phase_to_start(char **text, char **cmd, const cJSON *state)
 	return 0;
 }
 
+/* With no phases: the agents at work, then the first pending task, then a plan. */
+static void without_phases(char **text, char **cmd, const cJSON *state)
+{
+	const cJSON *a, *t;
+
+	cJSON_ArrayForEach(a, cJSON_GetObjectItemCaseSensitive(state, "agents"))
+		if (json_str(a, "status") && !strcmp(json_str(a, "status"), ST_IN_PROGRESS)) {
+			*text = xstrfmt("wait for agent %s (%d%%): %s", json_str(a, "id"), (int)json_num(a, "progress", 0),
+					json_str(a, "task") ? json_str(a, "task") : "");
+			return;
+		}
+	cJSON_ArrayForEach(t, cJSON_GetObjectItemCaseSensitive(state, "tasks"))
+		if (json_str(t, "status") && !strcmp(json_str(t, "status"), ST_PENDING)) {
+			*text = xstrfmt("do task #%d \"%s\"", (int)json_num(t, "id", 0),
+					json_str(t, "title") ? json_str(t, "title") : "");
+			*cmd = xstrfmt("git session task done %d", (int)json_num(t, "id", 0));
+			return;
+		}
+	*text = xstrdup("plan the work in phases");
+	*cmd = xstrdup("git session phase add <name>...");
+}
+
+/* The agents, each as status and resume show it. */
+static cJSON *agents_view(const cJSON *state)
+{
+	cJSON *out = cJSON_CreateArray();
+	const cJSON *a;
+
+	cJSON_ArrayForEach(a, cJSON_GetObjectItemCaseSensitive(state, "agents")) {
+		cJSON *v = cJSON_CreateObject();
+
+		copy_keys(v, a, (const char *const[]){ "id", "type", "task", "phase", "status", "progress", "started",
+						       "completed", "result_summary", NULL });
+		cJSON_AddItemToArray(out, v);
+	}
+	return out;
+}
+
+/* The tasks not done yet. */
+static cJSON *pending_tasks(const cJSON *state)
+{
+	cJSON *out = cJSON_CreateArray();
+	const cJSON *t;
+
+	cJSON_ArrayForEach(t, cJSON_GetObjectItemCaseSensitive(state, "tasks"))
+		if (json_str(t, "status") && !strcmp(json_str(t, "status"), ST_PENDING)) {
+			cJSON *v = cJSON_CreateObject();
+			copy_keys(v, t, (const char *const[]){ "id", "title", "created", NULL });
+			cJSON_AddItemToArray(out, v);
+		}
+	return out;
+}
+
 /* What to do next, in words and as the command that does it. */
 static void suggest(cJSON *out, const cJSON *state, const struct report_ctx *ctx)
 {
@@ -189,8 +242,7 @@ static void suggest(cJSON *out, const cJSON *state, const struct report_ctx *ctx
 	} else if (strcmp(st, ST_IN_PROGRESS)) {
 		text = xstrfmt("nothing: the session is %s", st);
 	} else if (!cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(state, "phases"))) {
-		text = xstrdup("plan the work in phases");
-		cmd = xstrdup("git session phase add <name>...");
+		without_phases(&text, &cmd, state);
 	} else if (!phase_in_flight(&text, &cmd, state, ctx) && !phase_to_start(&text, &cmd, state)) {
 		text = xstrdup("every phase is done: close the session");
 		cmd = xstrdup("git session close");
@@ -268,6 +320,8 @@ cJSON *report_status(const cJSON *state, const struct report_ctx *ctx)
 		}
 	}
 	json_set_num(out, "errors_total", i);
+	json_set(out, "agents", agents_view(state));
+	json_set(out, "pending_tasks", pending_tasks(state));
 	json_set(out, "tokens", report_tokens(state));
 	json_set(out, "recent_decisions", last_entries(decisions, 3));
 	json_set(out, "recent_notes", last_entries(cJSON_GetObjectItemCaseSensitive(state, "notes"), 3));
