@@ -159,6 +159,25 @@ test_expect_success 'the agent instructions are up to date and name only real co
 	done <named
 '
 
+test_expect_success 'the fields the agent instructions name are in resume --json and status --json' '
+	git session resume --json >resume.json &&
+	git session status --json >status.json &&
+	python3 - "$top/contrib/agents/body.md" resume.json status.json <<-\EOF
+	import json, re, sys
+	body = open(sys.argv[1]).read()
+	# the top-level fields: backquoted words outside the parentheses that describe them
+	def named(text):
+	    return set(re.findall(r"`([a-z_]+)`", re.sub(r"\([^)]*\)", "", text)))
+	resume = body[body.index("resume --json` first"):body.index("2. To start")]
+	status = body[body.index("status --json`:"):body.index("show --json`")]
+	for part, path in ((resume, sys.argv[2]), (status, sys.argv[3])):
+	    have = set(json.load(open(path)))
+	    want = named(part.split(":", 1)[1])
+	    assert len(want) > 5, want
+	    assert want <= have, "%s lacks %s" % (path, sorted(want - have))
+	EOF
+'
+
 test_expect_success 'every operation of the table is documented in json.md' '
 	sed -n "s/^	OP([A-Z_]*, \"\([^\"]*\)\".*/\1/p" "$top/include/git-session/ops.h" >ops &&
 	test_line_count -gt 30 ops &&

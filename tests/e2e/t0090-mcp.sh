@@ -140,7 +140,7 @@ for line in open(sys.argv[1]): assert json.loads(line)[\"jsonrpc\"] == \"2.0\"" 
 	test_must_be_empty err
 '
 
-test_expect_success 'each configuration block in contrib/agents starts this server, and the README shows it' '
+test_expect_success 'each configuration block in contrib/agents starts this server, passes the identity, and the README shows it' '
 	top=$(cd "$TEST_DIRECTORY/../.." && pwd) &&
 	for f in mcp/claude-code.mcp.json mcp/gemini-cli.settings.json mcp/vscode.mcp.json \
 		 gemini-cli/git-session/gemini-extension.json
@@ -152,6 +152,9 @@ test_expect_success 'each configuration block in contrib/agents starts this serv
 		s = servers["git-session"]
 		assert (s["command"], s["args"]) == ("git", ["session", "mcp"]), sys.argv[1]
 		assert "extension" in sys.argv[1] or text in open(sys.argv[2]).read(), sys.argv[1] + " is not in the README"
+		ident = {"GIT_%s_%s" % (w, f) for w in ("AUTHOR", "COMMITTER") for f in ("NAME", "EMAIL")}
+		if "claude-code" in sys.argv[1] or "vscode" in sys.argv[1]:
+		    assert set(s["env"]) == ident, sys.argv[1] + ": the identity is not passed"
 		EOF
 	done &&
 	test_expect_code 129 git session mcp -h >out && grep "^usage: git session mcp$" out
