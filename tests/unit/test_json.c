@@ -84,6 +84,23 @@ static void test_print_pretty(void **unused)
 	cJSON_Delete(v);
 }
 
+/* As JavaScript's JSON.stringify(v, null, 2): no object kept on one line (Maestro's front matter). */
+static void test_print_js(void **unused)
+{
+	cJSON *v = cJSON_Parse("{\"a\":{\"b\":1},\"c\":[],\"d\":[\"x\"],\"e\":{}}");
+	char *s;
+
+	(void)unused;
+	s = json_print(v, JSON_PRETTY_JS, NULL);
+	assert_string_equal(s, "{\n  \"a\": {\n    \"b\": 1\n  },\n  \"c\": [],\n  \"d\": [\n    \"x\"\n  ],\n"
+			       "  \"e\": {}\n}\n");
+	free(s);
+	s = json_print(v, JSON_PRETTY, NULL);
+	assert_non_null(strstr(s, "\"a\": {\"b\": 1}"));
+	free(s);
+	cJSON_Delete(v);
+}
+
 static void test_round_trip(void **unused)
 {
 	const char *in = "{\"s\": \"caf\xc3\xa9 \xf0\x9f\x98\x80\", \"n\": 9007199254740991, \"d\": 0.1,"
@@ -259,6 +276,7 @@ int main(void)
 		cmocka_unit_test(test_guards),
 		cmocka_unit_test(test_not_nul_terminated),
 		cmocka_unit_test(test_print_pretty),
+		cmocka_unit_test(test_print_js),
 		cmocka_unit_test(test_round_trip),
 		cmocka_unit_test(test_set_keeps_position),
 		cmocka_unit_test(test_scan_top),
