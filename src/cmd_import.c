@@ -236,6 +236,16 @@ static int add_subdir(struct jobs *j, struct cmd_ctx *c, const char *path, const
 	return error;
 }
 
+/* A name a session file may have in a folder: .json, .jsonl, .md, .yaml, .yml, and no pointer. */
+static int is_session_name(const char *name)
+{
+	const char *ext = strrchr(name, '.');
+
+	return ext && !is_pointer_name(name) &&
+	       (!strcmp(ext, ".json") || !strcmp(ext, ".jsonl") || !strcmp(ext, ".md") ||
+		!strcmp(ext, ".yaml") || !strcmp(ext, ".yml"));
+}
+
 /* A folder: every session file in it, in name order. */
 static int add_dir(struct jobs *j, struct cmd_ctx *c, const char *path)
 {
@@ -245,15 +255,15 @@ static int add_dir(struct jobs *j, struct cmd_ctx *c, const char *path)
 	if (n < 0)
 		return gs_error("cannot read '%s': %s", path, strerror(errno));
 	for (int i = 0; i < n; i++) {
-		const char *name = names[i]->d_name, *ext = strrchr(name, '.');
+		const char *name = names[i]->d_name;
 		char *full = xstrfmt("%s/%s", path, name);
 		struct stat s;
 
-		if (!error && name[0] != '.' && stat(full, &s) == 0 && S_ISDIR(s.st_mode))
+		if (error || name[0] == '.' || stat(full, &s) < 0)
+			;	/* hidden, or gone since the listing */
+		else if (S_ISDIR(s.st_mode))
 			error = add_subdir(j, c, full, name);
-		else if (!error && name[0] != '.' && ext && !is_pointer_name(name) && stat(full, &s) == 0 && S_ISREG(s.st_mode) &&
-		    (!strcmp(ext, ".json") || !strcmp(ext, ".jsonl") || !strcmp(ext, ".md") ||
-		     !strcmp(ext, ".yaml") || !strcmp(ext, ".yml")))
+		else if (S_ISREG(s.st_mode) && is_session_name(name))
 			error = add_file(j, c, full);
 		free(full);
 		free(names[i]);

@@ -14,6 +14,16 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* One running agent: its id, how far, its task. */
+static void view_agent(struct view *v, const cJSON *a, const char *indent)
+{
+	sbuf_adds(&v->out, indent);
+	view_mark(v, ST_IN_PROGRESS);
+	view_say(v, " ", json_str(a, "id"), "");
+	sbuf_addf(&v->out, " %d%%: ", (int)json_num(a, "progress", 0));
+	view_say(v, "", json_str(a, "task"), "\n");
+}
+
 /* Agents at work outside any phase, and the tasks still to do: what a session without phases has. */
 static void view_agents_tasks(struct view *v, const cJSON *r)
 {
@@ -26,11 +36,7 @@ static void view_agents_tasks(struct view *v, const cJSON *r)
 			continue;	/* those of a phase are under it */
 		if (!said++)
 			sbuf_addf(&v->out, "\n%sAgents at work%s\n", view_c(v, C_BOLD), view_c(v, C_RESET));
-		sbuf_adds(&v->out, "  ");
-		view_mark(v, ST_IN_PROGRESS);
-		view_say(v, " ", json_str(a, "id"), "");
-		sbuf_addf(&v->out, " %d%%: ", (int)json_num(a, "progress", 0));
-		view_say(v, "", json_str(a, "task"), "\n");
+		view_agent(v, a, "  ");
 	}
 	if (cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(r, "pending_tasks")))
 		sbuf_addf(&v->out, "\n%sTasks to do%s\n", view_c(v, C_BOLD), view_c(v, C_RESET));
@@ -70,11 +76,7 @@ static void view_work(struct view *v, const cJSON *r)
 			view_say(v, ", at \"", json_str(p, "sub_step"), "\"");
 		sbuf_addch(&v->out, '\n');
 		cJSON_ArrayForEach(a, cJSON_GetObjectItemCaseSensitive(p, "agents")) {
-			sbuf_adds(&v->out, "      ");
-			view_mark(v, ST_IN_PROGRESS);
-			view_say(v, " ", json_str(a, "id"), "");
-			sbuf_addf(&v->out, " %d%%: ", (int)json_num(a, "progress", 0));
-			view_say(v, "", json_str(a, "task"), "\n");
+			view_agent(v, a, "      ");
 		}
 	}
 	if (cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(r, "pending")))

@@ -58,6 +58,8 @@ void fmt_rest_to_extra(cJSON *state, const char *name, cJSON *rest);
 /* extra.<name>, or NULL. */
 const cJSON *fmt_from_extra(const cJSON *state, const char *name);
 
+/* The entries of list, each with keys first (null when missing), then its other keys; the caller owns it. */
+cJSON *fmt_entries(const cJSON *list, const char *const *keys);
 /* A model entry with every key of keys null; the caller owns it. */
 cJSON *fmt_blank_entry(const char *const *keys);
 /* Non-zero when v is an array whose entries are all objects (or all strings). */

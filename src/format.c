@@ -430,6 +430,22 @@ const cJSON *fmt_from_extra(const cJSON *state, const char *name)
 	return cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(state, "extra"), name);
 }
 
+cJSON *fmt_entries(const cJSON *list, const char *const *keys)
+{
+	cJSON *out = cJSON_CreateArray();
+	const cJSON *c;
+
+	cJSON_ArrayForEach(c, list) {
+		cJSON *e = cJSON_CreateObject();
+
+		for (const char *const *k = keys; *k; k++)
+			json_set(e, *k, json_dup_or_null(c, *k));
+		fmt_copy_rest(e, c, keys);
+		cJSON_AddItemToArray(out, e);
+	}
+	return out;
+}
+
 cJSON *fmt_blank_entry(const char *const *keys)
 {
 	cJSON *e = cJSON_CreateObject();

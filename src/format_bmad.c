@@ -218,20 +218,13 @@ static void export_list(cJSON *doc, const char *key, const cJSON *state, const c
 
 	if (!cJSON_GetArraySize(list))
 		return;
-	out = json_arr(doc, key);
-	cJSON_ArrayForEach(c, list) {
-		cJSON *e;
-
-		if (text) {
-			cJSON_AddItemToArray(out, json_dup_or_null(c, text));
-			continue;
-		}
-		e = cJSON_CreateObject();
-		for (const char *const *k = keys; *k; k++)
-			json_set(e, *k, json_dup_or_null(c, *k));
-		fmt_copy_rest(e, c, keys);
-		cJSON_AddItemToArray(out, e);
+	if (!text) {
+		json_set(doc, key, fmt_entries(list, keys));
+		return;
 	}
+	out = json_arr(doc, key);
+	cJSON_ArrayForEach(c, list)
+		cJSON_AddItemToArray(out, json_dup_or_null(c, text));
 }
 
 static cJSON *from_state(const cJSON *state)
@@ -285,7 +278,7 @@ static int print(char **out, size_t *len, const cJSON *doc, const char *part)
 	return part ? 0 : fmt_print_yaml(out, len, doc);
 }
 
-/* What the export writes (format_lost names the rest). */
-static const char holds[] = "status tokens agents artifacts milestones context_summary notes decisions tasks";
+/* The parts of the session the export writes (format_lost names the others). */
+static const char holds[] = "tokens agents artifacts milestones context_summary notes decisions tasks";
 
 FORMAT_DEFINE(BMAD, bmad);

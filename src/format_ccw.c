@@ -310,7 +310,7 @@ static int print(char **out, size_t *len, const cJSON *doc, const char *part)
 	return fmt_print_json(out, len, v);
 }
 
-/* What the export writes (format_lost names the rest). */
-static const char holds[] = "topic goal status phases";
+/* The parts of the session the export writes (format_lost names the others). */
+static const char holds[] = "phases";
 
 FORMAT_DEFINE(CCW, ccw);

@@ -149,13 +149,16 @@ static void import_list(cJSON *state, const char *as, cJSON *doc, const char *ke
 static void import_dates(cJSON *state, const cJSON *doc)
 {
 	const char *latest = NULL;
+	time_t t, last = 0;
 
 	if (!json_str(state, "created") && json_str(doc, "started_at"))
 		fmt_copy(state, "created", doc, "started_at");
 	for (const char *const *k = (const char *const[]){ "started_at", "paused_at", "resumed_at", "completed_at",
 							   NULL }; *k; k++)
-		if (json_str(doc, *k) && (!latest || strcmp(json_str(doc, *k), latest) > 0))
+		if (json_str(doc, *k) && gs_time_parse_iso(&t, json_str(doc, *k)) == 0 && (!latest || t > last)) {
 			latest = json_str(doc, *k);
+			last = t;
+		}
 	if (!json_str(state, "updated") && latest)
 		json_set_str(state, "updated", latest);
 }
@@ -194,22 +197,6 @@ static int to_state(cJSON *state, cJSON *files, int *active, const cJSON *in, ch
 	*active = 1;
 	cJSON_Delete(doc);
 	return 0;
-}
-
-static void export_list(cJSON *doc, const char *as, const cJSON *state, const char *key,
-			const char *const *keys)
-{
-	cJSON *out = json_arr(doc, as);
-	const cJSON *c;
-
-	cJSON_ArrayForEach(c, cJSON_GetObjectItemCaseSensitive(state, key)) {
-		cJSON *e = cJSON_CreateObject();
-
-		for (const char *const *k = keys; *k; k++)
-			json_set(e, *k, json_dup_or_null(c, *k));
-		fmt_copy_rest(e, c, keys);
-		cJSON_AddItemToArray(out, e);
-	}
 }
 
 static void export_agents(cJSON *doc, const cJSON *state)
@@ -268,13 +255,13 @@ static cJSON *from_state(const cJSON *state)
 	json_set_str(doc, "status", fmt_word_out(statuses, json_str(state, "status")));
 	export_agents(doc, state);
 	export_tasks(doc, state);
-	export_list(doc, "decisions_made", state, "decisions", (const char *const[]){ "decision", "rationale",
-										    "timestamp", NULL });
+	json_set(doc, "decisions_made", fmt_entries(cJSON_GetObjectItemCaseSensitive(state, "decisions"),
+						    (const char *const[]){ "decision", "rationale", "timestamp", NULL }));
 	cu = json_obj(doc, "context_usage");
 	json_set_num(cu, "estimated_tokens", used);
 	json_set_num(cu, "percentage", max > 0 ? (double)(long long)(used * 100 / max) : 0);
 	json_set(cu, "last_compression", cJSON_CreateNull());
-	export_list(doc, "errors", state, "errors", (const char *const[]){ NULL });
+	json_set(doc, "errors", fmt_entries(cJSON_GetObjectItemCaseSensitive(state, "errors"), (const char *const[]){ NULL }));
 	fmt_copy_rest(doc, extra, (const char *const[]){ NULL });	/* never over what the model says */
 	return doc;
 }
@@ -284,7 +271,7 @@ static int print(char **out, size_t *len, const cJSON *doc, const char *part)
 	return part ? 0 : fmt_print_json(out, len, doc);
 }
 
-/* What the export writes (format_lost names the rest). */
-static const char holds[] = "topic goal mode status agents tasks decisions errors tokens project";
+/* The parts of the session the export writes (format_lost names the others). */
+static const char holds[] = "agents tasks decisions errors tokens";
 
 FORMAT_DEFINE(CLAUDE, claude);

@@ -189,7 +189,7 @@ static void import_current(cJSON *state, cJSON *doc)
 		return;
 	cJSON_ArrayForEach(p, cJSON_GetObjectItemCaseSensitive(state, "phases")) {
 		phase_key(key, sizeof(key), p);
-		if (!strcmp(key, want) || step_rank(key) == step_rank(want)) {
+		if (!strcmp(key, want) || (step_rank(key) < 1e9 && step_rank(key) == step_rank(want))) {
 			json_set_num(state, "current_phase", json_num(p, "id", 0));
 			cJSON_DeleteItemFromObjectCaseSensitive(doc, "current_step");
 			return;
@@ -292,15 +292,13 @@ static cJSON *export_step(const cJSON *state, const cJSON *p)
 static cJSON *export_current(const cJSON *state)
 {
 	const cJSON *cur = cJSON_GetObjectItemCaseSensitive(state, "current_phase"), *p;
-	char key[48];
+	const char *key;
 
 	if (!cJSON_IsNumber(cur))
 		return cJSON_CreateNumber(0);
 	cJSON_ArrayForEach(p, cJSON_GetObjectItemCaseSensitive(state, "phases"))
-		if (json_num(p, "id", -1) == cur->valuedouble && json_str(p, "key")) {
-			phase_key(key, sizeof(key), p);
+		if (json_num(p, "id", -1) == cur->valuedouble && (key = json_str(p, "key")))
 			return step_rank(key) < 1e9 ? cJSON_CreateNumber(step_rank(key)) : cJSON_CreateString(key);
-		}
 	return cJSON_CreateNumber(cur->valuedouble);
 }
 
@@ -309,7 +307,7 @@ static cJSON *export_logged(const cJSON *state, const cJSON *d, int n)
 {
 	cJSON *e = cJSON_CreateObject();
 	const char *text = json_str(d, "decision") ? json_str(d, "decision") : "";
-	char id[16], *title;
+	char id[16];
 
 	snprintf(id, sizeof(id), "D%03d", n);
 	json_set(e, "id", json_str(d, "id") ? json_dup_or_null(d, "id") : cJSON_CreateString(id));
@@ -319,9 +317,7 @@ static cJSON *export_logged(const cJSON *state, const cJSON *d, int n)
 	else
 		json_set_num(e, "step", json_num(state, "current_phase", 1) >= 1 ? json_num(state, "current_phase", 1) : 1);
 	json_set_str(e, "agent", json_str(d, "agent") ? json_str(d, "agent") : "");
-	title = xstrndup(text, strlen(text) > 72 ? 72 : strlen(text));
-	json_set(e, "title", json_str(d, "title") ? json_dup_or_null(d, "title") : cJSON_CreateString(title));
-	free(title);
+	json_set(e, "title", json_dup_or_null(d, json_str(d, "title") ? "title" : "decision"));
 	json_set_str(e, "choice", text);
 	json_set_str(e, "rationale", json_str(d, "rationale") ? json_str(d, "rationale") : "");
 	fmt_copy_rest(e, d, (const char *const[]){ "decision", "key", NULL });
@@ -371,9 +367,11 @@ static cJSON *from_state(const cJSON *state)
 	export_decisions(st, state);
 	fmt_copy_rest(st, extra, (const char *const[]){ NULL });	/* never over what the model says */
 	/* what the skill's validator requires of every file */
-	for (const char *const *k = (const char *const[]){ "iac_tool", "region", "branch", NULL }; *k; k++)
+	if (!cJSON_GetObjectItemCaseSensitive(st, "branch"))
+		json_set_str(st, "branch", json_str(project, "branch") ? json_str(project, "branch") : "");
+	for (const char *const *k = (const char *const[]){ "iac_tool", "region", NULL }; *k; k++)
 		if (!cJSON_GetObjectItemCaseSensitive(st, *k))
-			json_set_str(st, *k, !strcmp(*k, "branch") && json_str(project, "branch") ? json_str(project, "branch") : "");
+			json_set_str(st, *k, "");
 	if (!cJSON_GetObjectItemCaseSensitive(st, "updated"))
 		json_set_str(st, "updated", json_str(state, "created") ? json_str(state, "created") : "");
 	if (!cJSON_GetObjectItemCaseSensitive(st, "open_findings"))
@@ -396,7 +394,7 @@ static int print(char **out, size_t *len, const cJSON *doc, const char *part)
 	return 0;
 }
 
-/* What the export writes (format_lost names the rest). */
-static const char holds[] = "topic phases phase-agents decisions artifacts context_summary";
+/* The parts of the session the export writes (format_lost names the others). */
+static const char holds[] = "phases phase-agents decisions artifacts context_summary";
 
 FORMAT_DEFINE(COPILOT, copilot);

@@ -337,7 +337,7 @@ static int print(char **out, size_t *len, const cJSON *doc, const char *part)
 	return 0;
 }
 
-/* What the export writes (format_lost names the rest). */
-static const char holds[] = "topic status phases phase-agents errors tokens files plans";
+/* The parts of the session the export writes (format_lost names the others). */
+static const char holds[] = "phases phase-agents errors tokens plans";
 
 FORMAT_DEFINE(MAESTRO, maestro);

@@ -75,14 +75,14 @@ int format_export(cJSON **doc, const struct format *f, const cJSON *state, char 
  * part ("handoff" for copilot, "registry" for ccw); *out NULL when the
  * document has no such part.
  */
+int format_print(char **out, size_t *len, const struct format *f, const cJSON *doc, const char *part);
+
 /*
  * What of the session the format has no place for: the names of those of
  * its parts that hold something ("decisions (2), notes (5)"), or NULL when
  * the format holds it all. The caller frees the text.
  */
 char *format_lost(const struct format *f, const cJSON *state);
-
-int format_print(char **out, size_t *len, const struct format *f, const cJSON *doc, const char *part);
 
 /* A ccw registry line for state, or a BMAD active-session pointer's id. */
 int format_ccw_registry_line(char **out, const cJSON *state);

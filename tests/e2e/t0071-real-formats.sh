@@ -68,6 +68,14 @@ test_expect_success 'copilot: key 3.5 and current_step 3.5; a phase added keeps 
 	check "$(json_field dot.json "d[\"steps\"][\"9\"][\"name\"], d[\"current_step\"]")" "[\"Hand-over\", 3.5]"
 '
 
+test_expect_success 'copilot: a step key that is no number is a phase; a current step that names none names nothing' '
+	echo "{\"schema_version\": \"3.0\", \"project\": \"odd-keys\", \"current_step\": \"final\", \"steps\": {\"review\": {\"name\": \"Review\", \"status\": \"pending\"}, \"1\": {\"name\": \"One\", \"status\": \"complete\"}}}" >odd.json &&
+	git session import -q odd.json &&
+	check "$(show odd-keys "d[\"current_phase\"], [(p[\"id\"], p.get(\"key\")) for p in d[\"phases\"]]")" "[null, [[1, null], [2, \"review\"]]]" &&
+	git session export --format copilot odd-keys >odd.out &&
+	same --subset json odd.json odd.out
+'
+
 test_expect_success 'maestro 1.6: JSON front matter under docs/maestro/state, task, agents of a phase, structured context' '
 	git session import -q "$FX/maestro/active-session.md" &&
 	id=2026-05-02-rate-limiter &&
@@ -172,12 +180,13 @@ test_expect_success 'bmad: the shipped template keeps its names; decisions and t
 '
 
 test_expect_success 'cross-format: every source to every format writes something and names what it could not carry' '
-	for id in malta-catering 2026-05-02-rate-limiter dogfood-persistence-test $id SES202606-ACME-PORTAL
+	for id in malta-catering 2026-05-02-rate-limiter dogfood-persistence-test SES202606-ACME-PORTAL ccw:WFS-legacy-search
 	do
 		for f in maestro claude copilot bmad ccw
 		do
-			git session export --format $f $id >x.out 2>x.err &&
-			test -s x.out || { echo "$id as $f: nothing"; return 1; }
+			(case $id in ccw:*) cd ccw ;; esac &&
+			 git session export --format $f ${id#ccw:} >"$TRASH_DIRECTORY/x.out" 2>"$TRASH_DIRECTORY/x.err" && test -s "$TRASH_DIRECTORY/x.out") ||
+			{ echo "$id as $f: nothing"; return 1; }
 		done
 	done &&
 	git session export --format claude 2026-05-02-rate-limiter 2>err >m2c.json &&
