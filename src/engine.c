@@ -3,6 +3,7 @@
  * every change to a session takes.
  */
 #include "git-session/engine.h"
+#include "git-session/redact.h"
 #include "git-session/json.h"
 #include "git-session/util.h"
 
@@ -417,7 +418,8 @@ int engine_commit(struct engine_result *out, struct engine *e, const char *id, c
 {
 	int create = flags & ENGINE_CREATE;
 	struct engine_result r = { 0 };
-	char *refname = engine_refname(id), *logmsg = NULL;
+	char *refname = engine_refname(id), *logmsg = NULL, *clean_body = NULL;
+	size_t n;
 	unsigned seed = (unsigned)getpid() ^ (unsigned)time(NULL), delay = 500;
 	struct store_tip tip = { 0 };
 	int64_t deadline;
@@ -426,6 +428,10 @@ int engine_commit(struct engine_result *out, struct engine *e, const char *id, c
 
 	if ((error = engine_complete_op(op, e->st)) < 0)
 		goto cleanup;
+	/* no secret reaches git: the arguments are stored (op.json), and so is the body */
+	redact_json(op_args(op));
+	if (body && redact_text(&clean_body, &n, body, strlen(body)) > 0)
+		body = clean_body;
 	deadline = now_ms() + e->lock_timeout_ms;
 	for (;;) {
 		if ((error = attempt(&r, &tip, e, id, refname, op, body, flags, level,
@@ -473,5 +479,6 @@ cleanup:
 	engine_result_clear(&r);
 	store_tip_clear(&tip);
 	free(refname);
+	free(clean_body);
 	return error;
 }

@@ -168,7 +168,7 @@ int json_parse(cJSON **out, const char *buf, size_t len, size_t max, char **err)
 	return 0;
 }
 
-static size_t skip_ws(const char *b, size_t i, size_t len)
+size_t json_skip_ws(const char *b, size_t i, size_t len)
 {
 	while (i < len && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r'))
 		i++;
@@ -187,7 +187,7 @@ static size_t skip_string(const char *b, size_t i, size_t len)
 }
 
 /* The index just past the value at b[i], or 0: a skim, not a validation. */
-static size_t skip_value(const char *b, size_t i, size_t len)
+size_t json_value_end(const char *b, size_t i, size_t len)
 {
 	int depth = 0;
 
@@ -226,20 +226,20 @@ static char *string_token(const char *b, size_t from, size_t to)
 
 int json_count_members(const char *buf, size_t len)
 {
-	size_t i = skip_ws(buf, 0, len);
+	size_t i = json_skip_ws(buf, 0, len);
 	int n = 0;
 
 	if (i >= len || buf[i] != '{')
 		return GS_ERROR;
-	for (i = skip_ws(buf, i + 1, len); i < len && buf[i] != '}'; n++) {
+	for (i = json_skip_ws(buf, i + 1, len); i < len && buf[i] != '}'; n++) {
 		size_t kend = buf[i] == '"' ? skip_string(buf, i, len) : 0, vend;
 
-		i = kend ? skip_ws(buf, kend, len) : len;
-		if (i >= len || buf[i] != ':' || !(vend = skip_value(buf, skip_ws(buf, i + 1, len), len)))
+		i = kend ? json_skip_ws(buf, kend, len) : len;
+		if (i >= len || buf[i] != ':' || !(vend = json_value_end(buf, json_skip_ws(buf, i + 1, len), len)))
 			return GS_ERROR;
-		i = skip_ws(buf, vend, len);
+		i = json_skip_ws(buf, vend, len);
 		if (i < len && buf[i] == ',')
-			i = skip_ws(buf, i + 1, len);
+			i = json_skip_ws(buf, i + 1, len);
 		else if (i >= len || buf[i] != '}')
 			return GS_ERROR;
 	}
@@ -248,18 +248,18 @@ int json_count_members(const char *buf, size_t len)
 
 int json_scan_top(char **vals, const char *buf, size_t len, const char *const *keys, size_t n)
 {
-	size_t i = skip_ws(buf, 0, len), found = 0;
+	size_t i = json_skip_ws(buf, 0, len), found = 0;
 
 	memset(vals, 0, n * sizeof(*vals));
 	if (i >= len || buf[i] != '{')
 		return GS_ERROR;
-	for (i = skip_ws(buf, i + 1, len); i < len && buf[i] != '}' && found < n;) {
+	for (i = json_skip_ws(buf, i + 1, len); i < len && buf[i] != '}' && found < n;) {
 		size_t kend = buf[i] == '"' ? skip_string(buf, i, len) : 0, vstart, vend;
 		char *key = kend ? string_token(buf, i, kend) : NULL;
 
-		i = kend ? skip_ws(buf, kend, len) : len;
-		vstart = i < len && buf[i] == ':' ? skip_ws(buf, i + 1, len) : len;
-		vend = vstart < len ? skip_value(buf, vstart, len) : 0;
+		i = kend ? json_skip_ws(buf, kend, len) : len;
+		vstart = i < len && buf[i] == ':' ? json_skip_ws(buf, i + 1, len) : len;
+		vend = vstart < len ? json_value_end(buf, vstart, len) : 0;
 		if (!key || !vend) {
 			free(key);
 			return GS_ERROR;
@@ -270,9 +270,9 @@ int json_scan_top(char **vals, const char *buf, size_t len, const char *const *k
 				found++;
 			}
 		free(key);
-		i = skip_ws(buf, vend, len);
+		i = json_skip_ws(buf, vend, len);
 		if (i < len && buf[i] == ',')
-			i = skip_ws(buf, i + 1, len);
+			i = json_skip_ws(buf, i + 1, len);
 		else if (i >= len || buf[i] != '}')
 			return GS_ERROR;
 	}

@@ -37,6 +37,13 @@ int json_parse(cJSON **out, const char *buf, size_t len, size_t max, char **err)
 int json_scan_top(char **vals, const char *buf, size_t len, const char *const *keys, size_t n);
 /* How many members the JSON object buf holds, skimmed, not built; GS_ERROR when it is not one. */
 int json_count_members(const char *buf, size_t len);
+/*
+ * Spans in JSON text, for editing a file in place: the index past the
+ * blanks at b[i], and past the value at b[i] (0 when it does not scan;
+ * a skim, not a validation).
+ */
+size_t json_skip_ws(const char *b, size_t i, size_t len);
+size_t json_value_end(const char *b, size_t i, size_t len);
 
 /*
  * Prints v as JSON: pretty (two-space indent, one key per line, trailing

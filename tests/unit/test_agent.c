@@ -1,0 +1,138 @@
+/*
+ * test_agent.c - the agents' dialects: our hooks into and out of their
+ * settings files byte for byte, and the usage their transcripts hold.
+ */
+#include "helpers.h"
+#include "git-session/agent.h"
+
+#define PREFIX "git-session hook claude-code"
+
+static char *added(const char *text)
+{
+	char *out = NULL, *err = NULL;
+
+	assert_int_equal(agent_settings_add(&out, &err, text, text ? strlen(text) : 0, agent_dialect("claude-code"),
+					    PREFIX), 0);
+	assert_null(err);
+	assert_non_null(out);
+	return out;
+}
+
+static void round_trip(const char *text)
+{
+	char *with = added(text), *again = NULL, *back = NULL, *err = NULL;
+	cJSON *v = cJSON_Parse(with);
+
+	assert_non_null(v);	/* what is written parses */
+	cJSON_Delete(v);
+	assert_int_equal(agent_settings_count(with, strlen(with), agent_dialect("claude-code"), PREFIX), 9);
+	/* twice is once */
+	assert_int_equal(agent_settings_add(&again, &err, with, strlen(with), agent_dialect("claude-code"), PREFIX), 0);
+	assert_null(again);
+	assert_int_equal(agent_settings_remove(&back, &err, with, strlen(with), PREFIX), 0);
+	assert_non_null(back);
+	if (text)
+		assert_string_equal(back, text);
+	free(with);
+	free(back);
+}
+
+static void test_settings_round_trip(void **unused)
+{
+	round_trip("{\n    \"permissions\": {\n        \"allow\": [\"Bash(make:*)\"]\n    }\n}\n");
+	round_trip("{\"model\": \"opus\"}");
+	round_trip("{\n\t\"hooks\": {\n\t\t\"Stop\": [\n\t\t\t{\"hooks\": [{\"type\": \"command\", \"command\": \"say done\"}]}\n\t\t]\n\t}\n}\n");
+	round_trip("{\n  \"hooks\": {\n    \"Notification\": []\n  },\n  \"env\": {\"A\": \"1\"}\n}\n");
+	round_trip(NULL);
+}
+
+static void test_settings_keep_theirs(void **unused)
+{
+	const char *text = "{\n  \"hooks\": {\n    \"Stop\": [\n      {\"hooks\": [{\"type\": \"command\", \"command\": \"say done\"}]}\n    ]\n  }\n}\n";
+	char *with = added(text);
+	cJSON *v = cJSON_Parse(with), *stop = cJSON_GetObjectItem(cJSON_GetObjectItem(v, "hooks"), "Stop");
+
+	/* their group first, ours after it */
+	assert_int_equal(cJSON_GetArraySize(stop), 2);
+	assert_string_equal(cJSON_GetArrayItem(cJSON_GetObjectItem(cJSON_GetArrayItem(stop, 0), "hooks"), 0)
+			    ->child->next->valuestring, "say done");
+	/* the text before our group is theirs, byte for byte */
+	assert_memory_equal(with, text, strlen("{\n  \"hooks\": {\n    \"Stop\": [\n      {\"hooks\": [{\"type\": \"command\", \"command\": \"say done\"}]}"));
+	cJSON_Delete(v);
+	free(with);
+}
+
+static void test_settings_refused(void **unused)
+{
+	char *out = NULL, *err = NULL;
+
+	assert_int_equal(agent_settings_add(&out, &err, "[1]", 3, agent_dialect("claude-code"), PREFIX), GS_ERROR);
+	assert_non_null(err);
+	free(err);
+	err = NULL;
+	assert_int_equal(agent_settings_add(&out, &err, "{\"a\": ", 6, agent_dialect("claude-code"), PREFIX), GS_ERROR);
+	free(err);
+	err = NULL;
+	assert_int_equal(agent_settings_add(&out, &err, "{\"hooks\": 3}", 12, agent_dialect("claude-code"), PREFIX),
+			 GS_ERROR);
+	free(err);
+	assert_null(out);
+}
+
+static void test_usage(void **unused)
+{
+	/* Claude: one line per content block, each with the message's usage */
+	const char *claude =
+		"{\"type\":\"user\",\"message\":{\"content\":\"hi\"}}\n"
+		"{\"type\":\"assistant\",\"message\":{\"id\":\"m1\",\"usage\":{\"input_tokens\":10,\"cache_creation_input_tokens\":5,\"cache_read_input_tokens\":100,\"output_tokens\":7}}}\n"
+		"{\"type\":\"assistant\",\"message\":{\"id\":\"m1\",\"usage\":{\"input_tokens\":10,\"cache_creation_input_tokens\":5,\"cache_read_input_tokens\":100,\"output_tokens\":7}}}\n"
+		"{\"type\":\"assistant\",\"message\":{\"id\":\"m2\",\"usage\":{\"input_tokens\":20,\"output_tokens\":3}}}\n";
+	/* Gemini: a message written again as it grows; the last counts */
+	const char *gemini =
+		"{\"id\":\"g1\",\"type\":\"gemini\",\"tokens\":{\"input\":50,\"output\":4,\"cached\":10,\"thoughts\":2}}\n"
+		"{\"$set\":{\"lastUpdated\":\"x\"}}\n"
+		"{\"id\":\"g1\",\"type\":\"gemini\",\"tokens\":{\"input\":50,\"output\":9,\"cached\":10,\"thoughts\":2}}\n";
+	const char *gemini_later = "{\"id\":\"g1\",\"type\":\"gemini\",\"tokens\":{\"input\":50,\"output\":12,\"cached\":10}}\n";
+	struct agent_usage u = { 0 };
+
+	agent_usage_scan(&u, claude, strlen(claude));
+	assert_int_equal(u.messages, 2);
+	assert_true(u.input == 35 && u.output == 10 && u.cached == 100);
+	memset(&u, 0, sizeof(u));
+	agent_usage_scan(&u, gemini, strlen(gemini));
+	assert_int_equal(u.messages, 1);
+	assert_true(u.input == 40 && u.output == 11 && u.cached == 10);
+	/* the next part repeats the last message: its new usage replaces the old */
+	agent_usage_scan(&u, gemini_later, strlen(gemini_later));
+	assert_int_equal(u.messages, 1);
+	assert_true(u.input == 40 && u.output == 12 && u.cached == 10);
+}
+
+static void test_dialects(void **unused)
+{
+	cJSON *p = cJSON_Parse("{\"tool_name\":\"Write\",\"tool_input\":{\"file_path\":\"/r/a.c\"},\"tool_response\":{\"type\":\"create\"}}");
+	const char *path;
+	int created;
+
+	assert_int_equal(agent_tool_file(&path, &created, agent_dialect("claude-code"), p), 1);
+	assert_string_equal(path, "/r/a.c");
+	assert_int_equal(created, 1);
+	assert_int_equal(agent_tool_file(&path, &created, agent_dialect("gemini-cli"), p), 0);
+	cJSON_Delete(p);
+	assert_int_equal(agent_event_kind(agent_dialect("gemini-cli"), "AfterAgent"), AE_TURN_END);
+	assert_int_equal(agent_event_kind(agent_dialect("claude-code"), "Stop"), AE_TURN_END);
+	assert_int_equal(agent_event_kind(agent_dialect("claude-code"), "Nope"), AE_NONE);
+	assert_null(agent_dialect("cursor"));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_settings_round_trip),
+		cmocka_unit_test(test_settings_keep_theirs),
+		cmocka_unit_test(test_settings_refused),
+		cmocka_unit_test(test_usage),
+		cmocka_unit_test(test_dialects),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
