@@ -5,6 +5,7 @@
  * recorded, rewritten commits mapped. A hook never blocks git because of
  * git-session itself, unless session.strictHooks is set.
  */
+#include "git-session/agent.h"
 #include "git-session/cmd.h"
 #include "git-session/hooks.h"
 #include "git-session/json.h"
@@ -367,12 +368,22 @@ static const struct {
 
 int cmd_hook(int argc, const char **argv, struct cmd_ctx *c)
 {
-	static const char *const usage[] = { "git session hook <hook-name> [<hook-args>...]", NULL };
+	static const char *const usage[] = {
+		"git session hook <hook-name> [<hook-args>...]",
+		"git session hook <agent> <event>   (JSON on stdin)",
+		NULL,
+	};
 	cJSON *state = NULL;
 	char *id = NULL;
 	int error = 0, strict = 0;
 	const char *name = argc > 1 ? argv[1] : "";
+	const struct agent_dialect *agent = agent_dialect(name);
 	size_t i;
+
+	if (agent && argc == 3)
+		return cmd_agent_hook(agent, argv[2], c);
+	if (agent)
+		return cmd_exit(cmd_usage_error(usage, NULL, "which event of %s?", name));
 
 	for (i = 0; i < ARRAY_SIZE(git_hooks) && strcmp(git_hooks[i].name, name); i++)
 		;

@@ -83,6 +83,26 @@ static int default_id(char **out, gs_store *st, const char *topic)
 	return error;
 }
 
+int cmd_session_new_id(char **out, struct cmd_ctx *c, const char *topic)
+{
+	char *base = NULL, *ref;
+	int error = default_id(&base, c->st, topic);
+
+	*out = NULL;
+	for (int n = 1; !error && !*out && n < 1000; n++) {
+		char *id = n == 1 ? xstrdup(base) : xstrfmt("%.*s-%d", STATE_ID_MAX - 5, base, n);
+
+		ref = engine_refname(id);
+		if (!store_ref_exists(c->st, ref))
+			*out = id;
+		else
+			free(id);
+		free(ref);
+	}
+	free(base);
+	return error ? error : *out ? 0 : gs_error("no free session id for '%s'", topic);
+}
+
 static int add_plans(cJSON *args, struct cmd_ctx *c, const struct strlist *plans)
 {
 	cJSON *arr = json_arr(args, "plans"), *scratch = cJSON_CreateObject();

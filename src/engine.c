@@ -259,21 +259,31 @@ int engine_active(char **id, gs_store *st)
 	return 0;
 }
 
-/* files/<path> updates from the operation's "files" argument. */
+/*
+ * files/<path> updates from the operation's "files" argument, and the
+ * blobs its "tree" argument puts under transcripts/ (an agent's turn).
+ */
 static struct store_file *op_files(size_t *n, const cJSON *op)
 {
 	const cJSON *files = cJSON_GetObjectItemCaseSensitive(op_args(op), "files"), *f;
+	const cJSON *tree = cJSON_GetObjectItemCaseSensitive(op_args(op), "tree");
 	struct store_file *out;
 
 	*n = 0;
-	if (!cJSON_IsObject(files))
+	if (!cJSON_IsObject(files) && !cJSON_IsObject(tree))
 		return NULL;
-	out = xcalloc((size_t)cJSON_GetArraySize(files), sizeof(*out));
-	for (f = files->child; f; f = f->next) {
+	out = xcalloc((size_t)(cJSON_GetArraySize(files) + cJSON_GetArraySize(tree)), sizeof(*out));
+	for (f = cJSON_IsObject(files) ? files->child : NULL; f; f = f->next) {
 		out[*n].path = f->string;
 		out[*n].link = json_str(f, "mode") && !strcmp(json_str(f, "mode"), FILE_MODE_LINK);
 		out[(*n)++].oid = json_str(f, "oid");
 	}
+	for (f = cJSON_IsObject(tree) ? tree->child : NULL; f; f = f->next)
+		if (cJSON_IsString(f) && !strncmp(f->string, "transcripts/", 12) && !strstr(f->string, "..")) {
+			out[*n].path = f->string;
+			out[*n].raw = 1;
+			out[(*n)++].oid = f->valuestring;
+		}
 	return out;
 }
 

@@ -86,6 +86,8 @@ static int arg_phase(cJSON **out, struct apply_ctx *c, const char *key, int requ
 	return 0;
 }
 
+static void add_tokens(cJSON *t, double in, double out, double cached);
+
 static cJSON *token_triple(void)
 {
 	cJSON *t = cJSON_CreateObject();
@@ -507,6 +509,101 @@ int op_agent_fail(struct apply_ctx *c)
 		  state_phase(c->state, (int)json_num(a, "phase", 0)) : NULL);
 	sbuf_addf(&c->subject, "agent %s failed: ", json_str(a, "id"));
 	state_subject_quote(&c->subject, message, 50);
+	return 0;
+}
+
+/*
+ * An agent's own session (Claude Code's, Gemini CLI's), seen by its
+ * hooks: started, or started again when the agent resumes it.
+ */
+int op_agent_attach(struct apply_ctx *c)
+{
+	const char *id, *type, *task, *session;
+	cJSON *a, *phase;
+	char *err = NULL;
+
+	if (state_arg_text(&id, c, "agent", 1) < 0 || state_arg_text(&type, c, "type", 1) < 0 ||
+	    state_arg_text(&task, c, "task", 0) < 0 || state_arg_text(&session, c, "session", 0) < 0 ||
+	    arg_phase(&phase, c, "phase", 0) < 0)
+		return GS_ERROR;
+	if (state_valid_id(id, &err) < 0) {
+		state_fail(c, "invalid agent id '%s': %s", id, err);
+		free(err);
+		return GS_ERROR;
+	}
+	if (!phase && cJSON_IsNumber(cJSON_GetObjectItemCaseSensitive(c->state, "current_phase")))
+		phase = state_phase(c->state, (int)json_num(c->state, "current_phase", 0));
+	if ((a = state_agent(c->state, id))) {
+		int was_running = !strcmp(json_str(a, "status"), ST_IN_PROGRESS);
+
+		json_set_str(a, "status", ST_IN_PROGRESS);
+		json_set_str(a, "completed", NULL);
+		sbuf_addf(&c->subject, "agent %s %s (%s)", id, was_running ? "attached again" : "resumed", type);
+	} else {
+		if (state_size(c, SPLIT_AGENTS) >= STATE_AGENTS_MAX)
+			return state_fail(c, "a session has at most %d agents", STATE_AGENTS_MAX);
+		a = new_agent(c, id, type, task ? task : type, phase);
+		sbuf_addf(&c->subject, "agent %s started (%s)", id, type);
+	}
+	if (session)
+		json_set_str(a, "session", session);
+	return 0;
+}
+
+/*
+ * The end of an agent's turn: the tokens its transcript says it used,
+ * and the part of the transcript it wrote (args.tree holds the part's
+ * blob, which the engine puts in the checkpoint's tree).
+ */
+int op_agent_turn(struct apply_ctx *c)
+{
+	double from = json_num(c->args, "from", 0), to = json_num(c->args, "to", 0);
+	double in = json_num(c->args, "input", 0), out = json_num(c->args, "output", 0);
+	double cached = json_num(c->args, "cached", 0), bytes = json_num(c->args, "bytes", 0);
+	const cJSON *last = cJSON_GetObjectItemCaseSensitive(c->args, "last");
+	cJSON *a, *t, *tokens = json_obj(c->state, "tokens");
+	int part = cJSON_IsObject(cJSON_GetObjectItemCaseSensitive(c->args, "tree"));
+
+	if (arg_agent(&a, c, 1) < 0)
+		return GS_ERROR;
+	if (!json_is_int(from) || !json_is_int(to) || from < 0 || to < from || !json_is_int(bytes) || bytes < 0 ||
+	    !json_is_int(in) || !json_is_int(out) || !json_is_int(cached) || in < 0 || in > 1e12 || out < 0 ||
+	    cached < 0 || out > 1e12 || cached > 1e12)
+		return state_fail(c, "a turn's offsets and token counts are whole numbers");
+	t = json_obj(a, "transcript");
+	if (!json_bool(c->args, "restart", 0) && json_num(t, "offset", 0) != from)
+		return state_fail(c, "agent '%s' has its transcript recorded to byte %.0f, not %.0f",
+				  json_str(a, "id"), json_num(t, "offset", 0), from);
+	json_set_num(t, "offset", to);
+	if (part) {
+		json_set_num(t, "parts", json_num(t, "parts", 0) + 1);
+		json_set_num(t, "bytes", json_num(t, "bytes", 0) + bytes);
+	}
+	if (cJSON_IsObject(last))
+		json_set(t, "last", cJSON_Duplicate(last, 1));
+	add_tokens(tokens, in, out, cached);
+	add_tokens(json_obj(json_obj(tokens, "by_agent"), json_str(a, "id")), in, out, cached);
+	add_tokens(json_obj(a, "tokens"), in, out, cached);
+	if (state_tokens_used(tokens) > json_num(tokens, "peak", 0))
+		json_set_num(tokens, "peak", state_tokens_used(tokens));
+	sbuf_addf(&c->subject, "turn of %s: +%.0f in, +%.0f out", json_str(a, "id"), in, out);
+	if (part)
+		sbuf_addf(&c->subject, "; transcript part %.0f", json_num(t, "parts", 0));
+	return 0;
+}
+
+int op_agent_compact(struct apply_ctx *c)
+{
+	const char *trigger;
+	cJSON *a;
+
+	if (arg_agent(&a, c, 1) < 0 || state_arg_text(&trigger, c, "trigger", 0) < 0)
+		return GS_ERROR;
+	json_set_num(a, "compactions", json_num(a, "compactions", 0) + 1);
+	json_set_str(a, "compacted", c->at);
+	sbuf_addf(&c->subject, "agent %s compacts its context", json_str(a, "id"));
+	if (trigger)
+		sbuf_addf(&c->subject, " (%s)", trigger);
 	return 0;
 }
 

@@ -608,9 +608,9 @@ static int file_updates(git_tree_update *up, size_t *n, git_tree *base, const st
 			char **paths, int *removals_first)
 {
 	for (size_t i = 0; i < cp->nfiles; i++) {
-		char *path = xstrfmt("files/%s", cp->files[i].path);
+		char *path = cp->files[i].raw ? xstrdup(cp->files[i].path) : xstrfmt("files/%s", cp->files[i].path);
 
-		if (cp->files[i].oid)
+		if (cp->files[i].oid && !cp->files[i].raw)
 			*n += clear_way(up + *n, paths + *n, base, path, removals_first);
 		if (!cp->files[i].oid) {
 			if (!in_tree(base, path)) {

@@ -160,3 +160,13 @@ int store_hash(char out[HEX_SZ], const char *buf, size_t len)
 	git_oid_tostr(out, HEX_SZ, &id);
 	return 0;
 }
+
+int store_blob_write(char out[HEX_SZ], gs_store *st, const char *buf, size_t len)
+{
+	git_oid id;
+
+	if (git_blob_create_from_buffer(&id, st->repo, buf, len) < 0)
+		return store_git_error("cannot write a blob");
+	git_oid_tostr(out, HEX_SZ, &id);
+	return 0;
+}

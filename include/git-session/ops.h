@@ -59,6 +59,9 @@
 	OP(AGENT_PROGRESS, "agent.progress", op_agent_progress, OPF_LWW, NEED(AGENTS), NEED_NONE) \
 	OP(AGENT_DONE, "agent.done", op_agent_done, 0, NEED(AGENTS), NEED_NONE) \
 	OP(AGENT_FAIL, "agent.fail", op_agent_fail, 0, NEED(AGENTS) | NEED(ERRORS), NEED(ERRORS)) \
+	OP(AGENT_ATTACH, "agent.attach", op_agent_attach, 0, NEED(AGENTS), NEED_NONE) \
+	OP(AGENT_TURN, "agent.turn", op_agent_turn, 0, NEED(AGENTS), NEED_NONE) \
+	OP(AGENT_COMPACT, "agent.compact", op_agent_compact, 0, NEED(AGENTS), NEED_NONE) \
 	OP(FILE_CREATED, "file.created", op_file_created, OPF_BY_PATH | OPF_AGENT, NEED(FILES), NEED_NONE) \
 	OP(FILE_MODIFIED, "file.modified", op_file_modified, OPF_BY_PATH | OPF_AGENT, NEED(FILES), NEED_NONE) \
 	OP(FILE_DELETED, "file.deleted", op_file_deleted, OPF_BY_PATH | OPF_AGENT, NEED(FILES), NEED_NONE) \

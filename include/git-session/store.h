@@ -77,6 +77,7 @@ struct store_file {
 	const char *path;	/* repository-relative */
 	const char *oid;	/* blob id, or NULL to drop files/<path> */
 	int link;		/* a symbolic link: mode 120000, as git stores one */
+	int raw;		/* path is the checkpoint tree's own, not under files/ */
 };
 struct store_checkpoint {
 	const struct store_tip *parent;	/* NULL or !exists: a root commit */
@@ -155,6 +156,22 @@ int store_merging(gs_store *st);
 
 /* The blob id git would give buf (nothing is written). */
 int store_hash(char out[HEX_SZ], const char *buf, size_t len);
+/* Writes buf as a blob (a part of an agent's transcript). */
+int store_blob_write(char out[HEX_SZ], gs_store *st, const char *buf, size_t len);
+
+/*
+ * The git session an agent's own session (its id, as its hooks give it)
+ * belongs to, kept in the common git directory: *id NULL when none.
+ */
+int store_agent_linked(char **id, gs_store *st, const char *agent_session);
+int store_agent_link(gs_store *st, const char *agent_session, const char *id);
+/*
+ * What `hooks install --agent` keeps of a worktree's settings file, to
+ * give it back on uninstall: GS_ENOTFOUND when nothing is kept.
+ */
+int store_agent_backup_read(char **text, size_t *len, gs_store *st, const char *agent);
+int store_agent_backup_write(gs_store *st, const char *agent, const char *text, size_t len);
+int store_agent_backup_drop(gs_store *st, const char *agent);
 
 /*
  * The project a session lives in: {name (the working tree's, or git

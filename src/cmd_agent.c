@@ -1,0 +1,540 @@
+/*
+ * cmd_agent.c - `git session hook <agent> <event>`: an agent's own hook
+ * (Claude Code, Gemini CLI) runs it with the event's JSON on stdin, and
+ * what the event says becomes ordinary operations on the session: the
+ * prompt a note, a file the agent wrote a file record, a sub-agent an
+ * agent, the end of a turn a checkpoint with the tokens and the part of
+ * the transcript it added. A hook never stands in the agent's way: what
+ * fails is said on stderr and the exit is 0, save the budget's refusal
+ * (exit 2, which both agents read as "do not run this tool"). Nothing is
+ * printed on stdout, which the agents read as instructions.
+ */
+#include "git-session/agent.h"
+#include "git-session/cmd.h"
+#include "git-session/json.h"
+#include "git-session/redact.h"
+#include "git-session/util.h"
+#include "git-session/store_worktree.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define PAYLOAD_MAX (64u << 20)
+#define TRANSCRIPT_LIMIT_DEFAULT (64 << 20)	/* session.transcriptLimit, bytes kept per agent */
+#define TURN_MAX (64u << 20)			/* read of one turn's part, at most */
+#define EXIT_BLOCK 2
+
+struct hook_run {
+	struct cmd_ctx *c;
+	const struct agent_dialect *d;
+	enum agent_event kind;
+	const cJSON *payload;
+	const char *agent_session;	/* the agent's own session id */
+	char *session;			/* the git session it records into */
+	char *agent;			/* the agent's id in it */
+	int linked;			/* the agent is attached to session already */
+};
+
+static int read_stdin(char **out, size_t *len)
+{
+	struct sbuf sb = SBUF_INIT;
+	char buf[8192];
+	ssize_t n;
+
+	while ((n = read(0, buf, sizeof(buf))) != 0) {
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0 || sb.len + (size_t)n > PAYLOAD_MAX) {
+			sbuf_release(&sb);
+			return gs_error("cannot read the hook's payload on stdin");
+		}
+		sbuf_add(&sb, buf, (size_t)n);
+	}
+	*out = sbuf_detach(&sb, len);
+	return 0;
+}
+
+/* "claude-1a2b3c4d": the dialect's stem and the start of the agent's session id. */
+static char *agent_id(const char *stem, const char *sid)
+{
+	struct sbuf sb = SBUF_INIT;
+
+	sbuf_adds(&sb, stem);
+	sbuf_addch(&sb, '-');
+	for (size_t i = 0, n = 0; sid && sid[i] && n < 8; i++)
+		if (('a' <= sid[i] && sid[i] <= 'z') || ('0' <= sid[i] && sid[i] <= '9') ||
+		    ('A' <= sid[i] && sid[i] <= 'Z')) {
+			sbuf_addch(&sb, sid[i]);
+			n++;
+		}
+	if (!sid || !*sid)
+		sbuf_adds(&sb, "main");
+	return sbuf_detach(&sb, NULL);
+}
+
+/* A session's status, or NULL when it does not exist; the caller frees it. */
+static char *session_status(struct cmd_ctx *c, const char *id)
+{
+	static const char *const keys[] = { "status" };
+	struct store_tip tip = { 0 };
+	char *ref = engine_refname(id), *status = NULL;
+
+	if (engine_peek(&status, &tip, c->st, ref, NULL, keys, 1) < 0)
+		status = NULL;
+	store_tip_clear(&tip);
+	free(ref);
+	return status;
+}
+
+static int write_op(struct hook_run *r, cJSON *op)
+{
+	int error = engine_commit(NULL, &r->c->eng, r->session, op, NULL, ENGINE_IN_PROGRESS);
+
+	cJSON_Delete(op);
+	return error == GS_ESKIPPED ? 0 : error;
+}
+
+/*
+ * The session the agent records into: the one its own session was
+ * attached to (a resumed agent session finds it again; paused, it is
+ * resumed), else this worktree's active one when in progress.
+ */
+static int find_session(struct hook_run *r)
+{
+	char *linked = NULL, *status;
+	int error;
+
+	if ((error = store_agent_linked(&linked, r->c->st, r->agent_session)) < 0)
+		return error;
+	if (linked && (status = session_status(r->c, linked))) {
+		if (!strcmp(status, ST_PAUSED) && (r->kind == AE_START || r->kind == AE_PROMPT)) {
+			r->session = linked;
+			error = write_op(r, op_new(OP_SESSION_RESUME, NULL));
+			free(status);
+			r->linked = 1;
+			return error;
+		}
+		if (!strcmp(status, ST_IN_PROGRESS)) {
+			r->session = linked;
+			r->linked = 1;
+			free(status);
+			return 0;
+		}
+		free(status);
+	}
+	free(linked);
+	if ((error = store_active(&r->session, r->c->st)) < 0 || !r->session)
+		return error;
+	status = session_status(r->c, r->session);
+	if (!status || strcmp(status, ST_IN_PROGRESS)) {
+		free(r->session);
+		r->session = NULL;
+	}
+	free(status);
+	return 0;
+}
+
+/* The first line of the prompt, redacted and short: a new session's topic. */
+static char *topic_of(const char *prompt)
+{
+	size_t n = strcspn(prompt, "\n"), len;
+	char *line, *clean = NULL;
+
+	while (n && (prompt[n - 1] == ' ' || prompt[n - 1] == '\r'))
+		n--;
+	line = xstrndup(prompt, n > 72 ? 72 : n);
+	if (redact_text(&clean, &len, line, strlen(line)) > 0) {
+		free(line);
+		line = clean;
+	}
+	return line;
+}
+
+/* A new session for the agent, when session.agentAutoStart allows (the default). */
+static int start_session(struct hook_run *r, const char *prompt)
+{
+	char *topic = topic_of(prompt), *id = NULL;
+	int on, error;
+
+	if ((error = store_config_bool(&on, r->c->st, "session.agentAutoStart", 1)) < 0 || !on)
+		goto cleanup;
+	if ((error = cmd_session_new_id(&id, r->c, topic)) < 0)
+		goto cleanup;
+	{
+		const char *argv[] = { "start", topic, "--id", id, "--quiet", NULL };
+		if (cmd_start(5, argv, r->c) != EXIT_OK)
+			error = GS_ERROR;
+	}
+	if (!error) {
+		r->session = id;
+		id = NULL;
+	}
+cleanup:
+	free(topic);
+	free(id);
+	return error;
+}
+
+static int attach(struct hook_run *r, const char *agent, const char *type, const char *task)
+{
+	cJSON *op = op_new(OP_AGENT_ATTACH, NULL);
+	int error;
+
+	json_set_str(op_args(op), "agent", agent);
+	json_set_str(op_args(op), "type", type);
+	json_set_str(op_args(op), "task", task);
+	if (agent == r->agent)
+		json_set_str(op_args(op), "session", r->agent_session);
+	if ((error = write_op(r, op)) < 0 || agent != r->agent)
+		return error;
+	r->linked = 1;
+	return store_agent_link(r->c->st, r->agent_session, r->session);
+}
+
+static int on_start(struct hook_run *r)
+{
+	return r->session && !r->linked ? attach(r, r->agent, r->d->name, NULL) : 0;
+}
+
+static int on_prompt(struct hook_run *r)
+{
+	const char *prompt = json_str(r->payload, "prompt");
+	cJSON *op;
+	int error;
+
+	if (!prompt || !*prompt)
+		return 0;
+	if (!r->session && ((error = start_session(r, prompt)) < 0 || !r->session))
+		return error;
+	if (!r->linked && (error = attach(r, r->agent, r->d->name, NULL)) < 0)
+		return error;
+	op = op_new(OP_NOTE, NULL);
+	json_set_str(op_args(op), "text", prompt);
+	json_set_str(op_args(op), "agent", r->agent);
+	return write_op(r, op);
+}
+
+/* The file a tool wrote, with its blob, by the agent. */
+static int on_tool_after(struct hook_run *r)
+{
+	const char *path, *wd = store_workdir(r->c->st);
+	char *rel = NULL;
+	cJSON *files, *op;
+	int created, error;
+	size_t n;
+	struct stat sb;
+
+	if (!r->session || !wd || agent_tool_file(&path, &created, r->d, r->payload) <= 0)
+		return 0;
+	n = strlen(wd);
+	if (path[0] == '/' && (strncmp(path, wd, n) || (n && wd[n - 1] != '/' && path[n] != '/')))
+		return 0;	/* outside the work tree: not the project's */
+	if (!r->linked && (error = attach(r, r->agent, r->d->name, NULL)) < 0)
+		return error;
+	if ((error = store_worktree_relpath(&rel, r->c->st, path)) < 0)
+		return error;
+	op = op_new(lstat(path, &sb) < 0 ? OP_FILE_DELETED : created ? OP_FILE_CREATED : OP_FILE_MODIFIED, NULL);
+	files = json_obj(op_args(op), "files");
+	json_set_str(op_args(op), "agent", r->agent);
+	error = store_worktree_record(files, r->c->st, rel, NULL, 1);
+	free(rel);
+	if (error < 0) {
+		cJSON_Delete(op);
+		return error;
+	}
+	return write_op(r, op);
+}
+
+/* The part, redacted, as the blob transcripts/<agent>/<nnn>/<nnnnnn> of the turn's checkpoint. */
+static int keep_part(cJSON *op, struct cmd_ctx *c, const char *agent, const char *text, size_t len, double seq)
+{
+	char oid[HEX_SZ], *clean = NULL, *path;
+	size_t n = len;
+	int error;
+
+	if (redact_text(&clean, &n, text, len) > 0)
+		text = clean;
+	else
+		n = len;
+	if ((error = store_blob_write(oid, c->st, text, n)) == 0) {
+		path = xstrfmt("transcripts/%s/%03d/%06d", agent, (int)seq / 1000, (int)seq);
+		json_set_str(json_obj(op_args(op), "tree"), path, oid);
+		json_set_num(op_args(op), "bytes", (double)n);
+		free(path);
+	}
+	free(clean);
+	return error;
+}
+
+/*
+ * Reads what the transcript at path has past the agent's offset (whole
+ * lines only), and records it as the agent's turn: its tokens, and the
+ * part itself unless session.transcripts is false or the agent's kept
+ * transcript would pass session.transcriptLimit.
+ */
+static int record_turn(struct hook_run *r, const char *agent, const char *path)
+{
+	struct store_tip tip = { 0 };
+	struct agent_usage u = { 0 };
+	cJSON *state = NULL, *op = NULL, *last;
+	const cJSON *a, *t;
+	char *ref = engine_refname(r->session), *part = NULL;
+	double from, kept;
+	int fd = -1, keep, error;
+	int64_t limit;
+	struct stat sb;
+	ssize_t got;
+	size_t want;
+
+	if ((error = engine_load_some(&state, &tip, r->c->st, ref, NEED(AGENTS))) < 0)
+		goto cleanup;
+	if (!(a = state_agent(state, agent)))
+		goto cleanup;
+	t = cJSON_GetObjectItemCaseSensitive(a, "transcript");
+	from = json_num(t, "offset", 0);
+	kept = json_num(t, "bytes", 0);
+	if ((fd = open(path, O_RDONLY)) < 0 || fstat(fd, &sb) < 0)
+		goto cleanup;	/* no transcript (yet): nothing to read */
+	op = op_new(OP_AGENT_TURN, NULL);
+	if ((double)sb.st_size < from) {	/* rewritten from the start */
+		json_set_bool(op_args(op), "restart", 1);
+		from = 0;
+	}
+	want = (size_t)sb.st_size - (size_t)from > TURN_MAX ? TURN_MAX : (size_t)sb.st_size - (size_t)from;
+	part = xmalloc(want + 1);
+	if ((got = pread(fd, part, want, (off_t)from)) < 0) {
+		error = gs_error("cannot read '%s': %s", path, strerror(errno));
+		goto cleanup;
+	}
+	while (got > 0 && part[got - 1] != '\n')
+		got--;	/* a line still being written waits for the next turn */
+	if (!got)
+		goto cleanup;
+	part[got] = '\0';
+	if ((last = cJSON_GetObjectItemCaseSensitive(t, "last"))) {
+		snprintf(u.last_id, sizeof(u.last_id), "%s", json_str(last, "id") ? json_str(last, "id") : "");
+		u.last_input = json_num(last, "input", 0);
+		u.last_output = json_num(last, "output", 0);
+		u.last_cached = json_num(last, "cached", 0);
+	}
+	agent_usage_scan(&u, part, (size_t)got);
+	json_set_str(op_args(op), "agent", agent);
+	json_set_num(op_args(op), "from", from);
+	json_set_num(op_args(op), "to", from + (double)got);
+	json_set_num(op_args(op), "input", u.input > 0 ? u.input : 0);
+	json_set_num(op_args(op), "output", u.output > 0 ? u.output : 0);
+	json_set_num(op_args(op), "cached", u.cached > 0 ? u.cached : 0);
+	if (*u.last_id) {
+		last = json_obj(op_args(op), "last");
+		json_set_str(last, "id", u.last_id);
+		json_set_num(last, "input", u.last_input);
+		json_set_num(last, "output", u.last_output);
+		json_set_num(last, "cached", u.last_cached);
+	}
+	if ((error = store_config_bool(&keep, r->c->st, "session.transcripts", 1)) < 0 ||
+	    (error = store_config_int(&limit, r->c->st, "session.transcriptLimit", TRANSCRIPT_LIMIT_DEFAULT)) < 0)
+		goto cleanup;
+	if (keep && kept + (double)got > (double)limit) {
+		gs_warning("the transcript of agent '%s' passed session.transcriptLimit (%lld bytes): its later parts are not kept",
+			   agent, (long long)limit);
+		keep = 0;
+	}
+	if (keep && (error = keep_part(op, r->c, agent, part, (size_t)got, json_num(t, "parts", 0) + 1)) < 0)
+		goto cleanup;
+	error = write_op(r, op);
+	op = NULL;
+cleanup:
+	if (fd >= 0)
+		close(fd);
+	cJSON_Delete(op);
+	cJSON_Delete(state);
+	store_tip_clear(&tip);
+	free(ref);
+	free(part);
+	return error;
+}
+
+/* "Explore-a1b2c3d4": a sub-agent's type and the start of its id */
+static char *subagent_id(const cJSON *payload)
+{
+	const char *type = json_str(payload, "agent_type");
+	struct sbuf sb = SBUF_INIT;
+	char *tail;
+
+	for (const char *p = type && *type ? type : "subagent"; *p && sb.len < 40; p++)
+		sbuf_addch(&sb, (('a' <= *p && *p <= 'z') || ('A' <= *p && *p <= 'Z') || ('0' <= *p && *p <= '9') ||
+				 *p == '-' || *p == '_') ? *p : '-');
+	tail = agent_id(sb.buf, json_str(payload, "agent_id"));
+	sbuf_release(&sb);
+	return tail;
+}
+
+static int on_subagent_start(struct hook_run *r)
+{
+	const char *type = json_str(r->payload, "agent_type");
+	char *id;
+	int error;
+
+	if (!r->session)
+		return 0;
+	id = subagent_id(r->payload);
+	error = attach(r, id, type && *type ? type : "subagent", NULL);
+	free(id);
+	return error;
+}
+
+static int on_subagent_stop(struct hook_run *r)
+{
+	const char *path = json_str(r->payload, "agent_transcript_path");
+	const char *said = json_str(r->payload, "last_assistant_message");
+	char *id;
+	cJSON *op;
+	int error = 0;
+
+	if (!r->session)
+		return 0;
+	id = subagent_id(r->payload);
+	if (path && (error = record_turn(r, id, path)) < 0)
+		goto cleanup;
+	op = op_new(OP_AGENT_DONE, NULL);
+	json_set_str(op_args(op), "agent", id);
+	if (said && *said) {
+		char *summary = xstrndup(said, 200);
+		json_set_str(op_args(op), "summary", summary);
+		free(summary);
+	}
+	/* an agent whose start was not seen (hooks installed meanwhile) is left alone */
+	error = write_op(r, op);
+	if (error < 0 && !r->linked)
+		error = 0;
+cleanup:
+	free(id);
+	return error;
+}
+
+static int on_turn_end(struct hook_run *r)
+{
+	const char *path = json_str(r->payload, "transcript_path");
+
+	return r->session && r->linked && path ? record_turn(r, r->agent, path) : 0;
+}
+
+/* Gemini CLI asks before every turn (trigger "auto") whether it compresses: only a /compress counts. */
+static int on_compact(struct hook_run *r)
+{
+	const char *trigger = json_str(r->payload, "trigger");
+	cJSON *op;
+
+	if (!r->session || !r->linked || (!strcmp(r->d->name, "gemini-cli") && (!trigger || strcmp(trigger, "manual"))))
+		return 0;
+	op = op_new(OP_AGENT_COMPACT, NULL);
+	json_set_str(op_args(op), "agent", r->agent);
+	json_set_str(op_args(op), "trigger", trigger);
+	return write_op(r, op);
+}
+
+static int on_end(struct hook_run *r)
+{
+	const char *reason = json_str(r->payload, "reason");
+	char *summary;
+	cJSON *op;
+	int error;
+
+	if (!r->session || !r->linked || (error = on_turn_end(r)) < 0)
+		return r->session && r->linked ? error : 0;
+	op = op_new(OP_AGENT_DONE, NULL);
+	summary = xstrfmt("session ended (%s)", reason && *reason ? reason : "exit");
+	json_set_str(op_args(op), "agent", r->agent);
+	json_set_str(op_args(op), "summary", summary);
+	free(summary);
+	return write_op(r, op);
+}
+
+/*
+ * With session.enforceBudget, a tool call once the session's tokens
+ * reached its budget is refused: exit 2, the reason on stderr, which
+ * both agents hand to the model. Reads session.json's top only.
+ */
+static int over_budget(struct hook_run *r)
+{
+	struct store_tip tip = { 0 };
+	cJSON *state = NULL;
+	const cJSON *tokens;
+	char *ref;
+	int on, over = 0;
+	double used, max;
+
+	if (store_config_bool(&on, r->c->st, "session.enforceBudget", 0) < 0 || !on || !r->session)
+		return 0;
+	ref = engine_refname(r->session);
+	if (engine_load_some(&state, &tip, r->c->st, ref, NEED_NONE) == 0) {
+		tokens = cJSON_GetObjectItemCaseSensitive(state, "tokens");
+		used = state_tokens_used(tokens);
+		max = json_num(tokens, "max", 0);
+		if (max > 0 && used >= max) {
+			fprintf(stderr, "git-session: session '%s' has used %.0f of its budget of %.0f tokens, "
+				"and session.enforceBudget is set: no more tool calls. Raise the budget with "
+				"'git session set tokens.max <tokens>', or turn enforcement off with "
+				"'git config session.enforceBudget false'.\n", r->session, used, max);
+			over = 1;
+		}
+	}
+	cJSON_Delete(state);
+	store_tip_clear(&tip);
+	free(ref);
+	return over;
+}
+
+static int run_event(struct hook_run *r)
+{
+	switch (r->kind) {
+	case AE_START: return on_start(r);
+	case AE_PROMPT: return on_prompt(r);
+	case AE_TOOL_AFTER: return on_tool_after(r);
+	case AE_SUBAGENT_START: return on_subagent_start(r);
+	case AE_SUBAGENT_STOP: return on_subagent_stop(r);
+	case AE_TURN_END: return on_turn_end(r);
+	case AE_COMPACT: return on_compact(r);
+	case AE_END: return on_end(r);
+	default: return 0;
+	}
+}
+
+int cmd_agent_hook(const struct agent_dialect *d, const char *event, struct cmd_ctx *c)
+{
+	struct hook_run r = { c, d, agent_event_kind(d, event), NULL, NULL, NULL, NULL, 0 };
+	char *text = NULL, *err = NULL;
+	cJSON *payload = NULL;
+	size_t len = 0;
+	int error, code = EXIT_OK;
+
+	if ((error = read_stdin(&text, &len)) < 0 || r.kind == AE_NONE)
+		goto cleanup;
+	if ((error = json_parse(&payload, text, len, PAYLOAD_MAX, &err)) < 0) {
+		error = gs_error("the %s %s hook's payload is not JSON: %s", d->name, event, err);
+		goto cleanup;
+	}
+	r.payload = payload;
+	r.agent_session = json_str(payload, "session_id") ? json_str(payload, "session_id") : "";
+	r.agent = agent_id(d->stem, r.agent_session);
+	if ((error = find_session(&r)) < 0)
+		goto cleanup;
+	if (r.kind == AE_TOOL_BEFORE)
+		code = over_budget(&r) ? EXIT_BLOCK : EXIT_OK;
+	else
+		error = run_event(&r);
+cleanup:
+	if (error < 0)
+		gs_warning("git-session could not record the %s %s hook; the agent goes on", d->name, event);
+	cJSON_Delete(payload);
+	free(text);
+	free(err);
+	free(r.session);
+	free(r.agent);
+	return code;
+}
