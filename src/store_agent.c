@@ -122,3 +122,62 @@ int store_agent_backup_drop(gs_store *st, const char *agent)
 	free(path);
 	return error;
 }
+
+struct walk {
+	git_repository *repo;
+	const char *prefix;
+	store_blob_fn fn;
+	void *payload;
+	int error;
+};
+
+static int walk_one(const char *root, const git_tree_entry *e, void *payload)
+{
+	struct walk *w = payload;
+	git_blob *blob = NULL;
+	char *path;
+
+	if (git_tree_entry_type(e) != GIT_OBJECT_BLOB)
+		return 0;
+	if (git_blob_lookup(&blob, w->repo, git_tree_entry_id(e)) < 0) {
+		w->error = store_git_error("cannot read a blob of '%s'", w->prefix);
+		return -1;
+	}
+	path = xstrfmt("%s/%s%s", w->prefix, root, git_tree_entry_name(e));
+	w->error = w->fn(path, git_blob_rawcontent(blob), (size_t)git_blob_rawsize(blob), w->payload);
+	free(path);
+	git_blob_free(blob);
+	return w->error < 0 ? -1 : 0;
+}
+
+int store_walk_blobs(gs_store *st, const char *commit, const char *dir, store_blob_fn fn, void *payload)
+{
+	struct walk w = { st->repo, dir, fn, payload, 0 };
+	git_commit *c = NULL;
+	git_tree *tree = NULL, *sub = NULL;
+	git_tree_entry *e = NULL;
+	git_oid id;
+	int error = 0;
+
+	if (git_oid_fromstr(&id, commit) < 0 || git_commit_lookup(&c, st->repo, &id) < 0 ||
+	    git_commit_tree(&tree, c) < 0) {
+		error = store_git_error("cannot read checkpoint %s", commit);
+		goto cleanup;
+	}
+	if (git_tree_entry_bypath(&e, tree, dir) < 0 || git_tree_entry_type(e) != GIT_OBJECT_TREE) {
+		git_error_clear();
+		goto cleanup;	/* nothing there */
+	}
+	if (git_tree_lookup(&sub, st->repo, git_tree_entry_id(e)) < 0) {
+		error = store_git_error("cannot read '%s' of checkpoint %s", dir, commit);
+		goto cleanup;
+	}
+	if (git_tree_walk(sub, GIT_TREEWALK_PRE, walk_one, &w) < 0)
+		error = w.error < 0 ? w.error : store_git_error("cannot read '%s'", dir);
+cleanup:
+	git_tree_entry_free(e);
+	git_tree_free(sub);
+	git_tree_free(tree);
+	git_commit_free(c);
+	return error;
+}

@@ -172,6 +172,9 @@ int store_agent_link(gs_store *st, const char *agent_session, const char *id);
 int store_agent_backup_read(char **text, size_t *len, gs_store *st, const char *agent);
 int store_agent_backup_write(gs_store *st, const char *agent, const char *text, size_t len);
 int store_agent_backup_drop(gs_store *st, const char *agent);
+/* Calls fn on each blob under dir in the tree of commit, in path order (none: no call). */
+typedef int (*store_blob_fn)(const char *path, const char *data, size_t len, void *payload);
+int store_walk_blobs(gs_store *st, const char *commit, const char *dir, store_blob_fn fn, void *payload);
 
 /*
  * The project a session lives in: {name (the working tree's, or git
