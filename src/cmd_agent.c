@@ -113,10 +113,13 @@ static int find_session(struct hook_run *r)
 		return error;
 	if (linked && (status = session_status(r->c, linked))) {
 		if (!strcmp(status, ST_PAUSED) && (r->kind == AE_START || r->kind == AE_PROMPT)) {
+			cJSON *op = op_new(OP_SESSION_RESUME, NULL);
+
 			r->session = linked;
-			error = write_op(r, op_new(OP_SESSION_RESUME, NULL));
-			free(status);
 			r->linked = 1;
+			error = engine_commit(NULL, &r->c->eng, r->session, op, NULL, 0);
+			cJSON_Delete(op);
+			free(status);
 			return error;
 		}
 		if (!strcmp(status, ST_IN_PROGRESS)) {
@@ -196,9 +199,28 @@ static int attach(struct hook_run *r, const char *agent, const char *type, const
 	return store_agent_link(r->c->st, r->agent_session, r->session);
 }
 
+/* Whether the agent runs in the session (an agent session that ended and resumes does not). */
+static int running(struct hook_run *r, const char *agent)
+{
+	struct store_tip tip = { 0 };
+	cJSON *state = NULL;
+	char *ref = engine_refname(r->session);
+	const cJSON *a;
+	int yes = 0;
+
+	if (engine_load_some(&state, &tip, r->c->st, ref, NEED(AGENTS)) == 0 && (a = state_agent(state, agent)))
+		yes = !strcmp(json_str(a, "status"), ST_IN_PROGRESS);
+	cJSON_Delete(state);
+	store_tip_clear(&tip);
+	free(ref);
+	return yes;
+}
+
 static int on_start(struct hook_run *r)
 {
-	return r->session && !r->linked ? attach(r, r->agent, r->d->name, NULL) : 0;
+	if (!r->session || (r->linked && running(r, r->agent)))
+		return 0;
+	return attach(r, r->agent, r->d->name, NULL);
 }
 
 static int on_prompt(struct hook_run *r)
@@ -479,7 +501,7 @@ static int over_budget(struct hook_run *r)
 		if (max > 0 && used >= max) {
 			fprintf(stderr, "git-session: session '%s' has used %.0f of its budget of %.0f tokens, "
 				"and session.enforceBudget is set: no more tool calls. Raise the budget with "
-				"'git session set tokens.max <tokens>', or turn enforcement off with "
+				"'git session tokens budget <tokens>', or turn enforcement off with "
 				"'git config session.enforceBudget false'.\n", r->session, used, max);
 			over = 1;
 		}
@@ -509,14 +531,16 @@ int cmd_agent_hook(const struct agent_dialect *d, const char *event, struct cmd_
 {
 	struct hook_run r = { c, d, agent_event_kind(d, event), NULL, NULL, NULL, NULL, 0 };
 	char *text = NULL, *err = NULL;
+	struct sbuf why = SBUF_INIT;
 	cJSON *payload = NULL;
 	size_t len = 0;
 	int error, code = EXIT_OK;
 
+	gs_capture_errors(&why);
 	if ((error = read_stdin(&text, &len)) < 0 || r.kind == AE_NONE)
 		goto cleanup;
 	if ((error = json_parse(&payload, text, len, PAYLOAD_MAX, &err)) < 0) {
-		error = gs_error("the %s %s hook's payload is not JSON: %s", d->name, event, err);
+		error = gs_error("its payload is not JSON: %s", err);
 		goto cleanup;
 	}
 	r.payload = payload;
@@ -529,8 +553,11 @@ int cmd_agent_hook(const struct agent_dialect *d, const char *event, struct cmd_
 	else
 		error = run_event(&r);
 cleanup:
+	gs_capture_errors(NULL);
 	if (error < 0)
-		gs_warning("git-session could not record the %s %s hook; the agent goes on", d->name, event);
+		gs_warning("git-session could not record the %s %s hook: %s; the agent goes on", d->name, event,
+			   why.len ? why.buf : "unknown error");
+	sbuf_release(&why);
 	cJSON_Delete(payload);
 	free(text);
 	free(err);

@@ -109,6 +109,7 @@ int cmd_tokens(int argc, const char **argv, struct cmd_ctx *c)
 	static const char *const usage[] = {
 		"git session tokens [<id>] [--json]",
 		"git session tokens add --agent <id> --input <n> --output <n> [--cached <n>] [--isolated]",
+		"git session tokens budget <tokens>",
 		NULL,
 	};
 	static const struct one_report rep = { build_tokens, draw_tokens, 0 };
@@ -117,6 +118,8 @@ int cmd_tokens(int argc, const char **argv, struct cmd_ctx *c)
 
 	if (argc > 1 && !strcmp(argv[1], "add"))
 		return cmd_tokens_add(argc - 1, argv + 1, c);
+	if (argc > 1 && !strcmp(argv[1], "budget"))
+		return cmd_tokens_budget(argc - 1, argv + 1, c);
 	return run_report(argc, argv, c, usage, opts, &o, &rep);
 }
 

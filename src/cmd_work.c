@@ -551,6 +551,23 @@ cleanup:
 	return cmd_exit(error);
 }
 
+int cmd_tokens_budget(int argc, const char **argv, struct cmd_ctx *c)
+{
+	static const char *const usage[] = { "git session tokens budget <tokens>", NULL };
+	int quiet = 0, error;
+	cJSON *op = op_new(OP_TOKENS_BUDGET, NULL);
+	const struct option opts[] = { OPT_QUIET(&quiet), OPT_END_MARK };
+
+	if ((error = sub_args(&argc, argv, opts, usage, 1, 1, "how many tokens?")) < 0 ||
+	    (error = num_arg(op_args(op), "max", argv[0], "<tokens>")) < 0)
+		goto cleanup;
+	error = run_op(c, op, quiet);
+	op = NULL;
+cleanup:
+	cJSON_Delete(op);
+	return cmd_exit(error);
+}
+
 int cmd_decide(int argc, const char **argv, struct cmd_ctx *c)
 {
 	static const char *const usage[] = { "git session decide <decision> [--rationale <text>] [--agent <id>]", NULL };

@@ -724,6 +724,17 @@ int op_tokens_add(struct apply_ctx *c)
 	return 0;
 }
 
+int op_tokens_budget(struct apply_ctx *c)
+{
+	double max = json_num(c->args, "max", 0);
+
+	if (!json_is_int(max) || max <= 0 || max > 1e12)
+		return state_fail(c, "a budget is a whole number of tokens from 1 to 10^12");
+	sbuf_addf(&c->subject, "token budget: %.0f -> %.0f", json_num(json_obj(c->state, "tokens"), "max", 0), max);
+	json_set_num(json_obj(c->state, "tokens"), "max", max);
+	return 0;
+}
+
 int op_decide(struct apply_ctx *c)
 {
 	const char *decision, *rationale;

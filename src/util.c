@@ -151,10 +151,23 @@ void sbuf_release(struct sbuf *sb)
  * terminal. C0 controls but tab and newline, DEL and C1 controls (as
  * UTF-8) become '?'.
  */
+static struct sbuf *captured;
+
+void gs_capture_errors(struct sbuf *sb)
+{
+	captured = sb;
+}
+
 static void vreport(const char *prefix, const char *fmt, va_list ap)
 {
 	struct sbuf sb = SBUF_INIT;
 	size_t from;
+
+	if (captured && strcmp(prefix, "warning: ")) {
+		if (!captured->len && !strcmp(prefix, "error: "))
+			sbuf_vaddf(captured, fmt, ap);
+		return;
+	}
 
 	sbuf_adds(&sb, prefix);
 	from = sb.len;

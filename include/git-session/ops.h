@@ -68,6 +68,7 @@
 	OP(ERROR_ADD, "error.add", op_error_add, OPF_AGENT, NEED(ERRORS), NEED(ERRORS)) \
 	OP(ERROR_RESOLVE, "error.resolve", op_error_resolve, 0, NEED(ERRORS), NEED_NONE) \
 	OP(TOKENS_ADD, "tokens.add", op_tokens_add, 0, NEED(AGENTS), NEED_NONE) \
+	OP(TOKENS_BUDGET, "tokens.budget", op_tokens_budget, OPF_LWW, NEED_NONE, NEED_NONE) \
 	OP(DECIDE, "decide", op_decide, OPF_AGENT, NEED(DECISIONS), NEED(DECISIONS)) \
 	OP(TASK_ADD, "task.add", op_task_add, 0, NEED(TASKS), NEED_NONE) \
 	OP(TASK_DONE, "task.done", op_task_done, 0, NEED(TASKS), NEED_NONE) \

@@ -74,6 +74,12 @@ int gs_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 int gs_verror(const char *fmt, va_list ap) __attribute__((format(printf, 1, 0)));
 void gs_warning(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void gs_hint(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/*
+ * From now on (NULL: no more) the first error goes into sb, and errors
+ * and hints are not printed: for an agent's hook, which says one line.
+ */
+struct sbuf;
+void gs_capture_errors(struct sbuf *sb);
 
 /* Formats t as "YYYY-MM-DDTHH:MM:SSZ" into out (at least 21 bytes). */
 void gs_time_iso(char *out, size_t outlen, time_t t);

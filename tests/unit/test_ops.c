@@ -47,6 +47,7 @@ static const struct {
 	{ OP_ERROR_ADD, "{\"type\": \"runtime\", \"message\": \"m\", \"agent\": \"a1\", \"phase\": 1}" },
 	{ OP_ERROR_RESOLVE, "{\"error\": 1, \"resolution\": \"r\"}" },
 	{ OP_TOKENS_ADD, "{\"agent\": \"a1\", \"input\": 1, \"output\": 2, \"cached\": 1}" },
+	{ OP_TOKENS_BUDGET, "{\"max\": 5000}" },
 	{ OP_DECIDE, "{\"decision\": \"d\", \"rationale\": \"r\", \"agent\": \"a1\"}" },
 	{ OP_TASK_ADD, "{\"title\": \"t\"}" },
 	{ OP_TASK_DONE, "{\"task\": 1}" },

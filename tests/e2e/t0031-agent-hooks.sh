@@ -1,0 +1,321 @@
+#!/bin/sh
+test_description='agent hooks: Claude Code and Gemini CLI events recorded, settings merged and given back, secrets redacted, the budget enforced'
+. ./lib.sh
+
+SID=1a2b3c4d-aaaa-bbbb-cccc-000000000001
+T="$TRASH_DIRECTORY/claude.jsonl"
+AGENT=claude-1a2b3c4d
+
+# ev <agent> <event> <json>: the hook as the agent runs it; it prints nothing on stdout
+ev () {
+	printf '%s' "$3" | git-session hook "$1" "$2" >ev.out 2>ev.err
+	ev_rc=$?
+	test_must_be_empty ev.out || return 1
+	return $ev_rc
+}
+claude () {
+	ev claude-code "$1" "{\"session_id\":\"${3:-$SID}\",\"transcript_path\":\"$T\",\"cwd\":\"$PWD\",\"hook_event_name\":\"$1\"$2}"
+}
+# every object git holds, as text: what push would send
+all_objects () { git cat-file --batch-all-objects --batch; }
+
+test_expect_success 'install merges into the settings the user has, and is idempotent' '
+	mkdir .claude &&
+	printf "{\n    \"permissions\": {\n        \"allow\": [\"Bash(make:*)\"]\n    },\n    \"hooks\": {\n        \"Stop\": [\n            {\"hooks\": [{\"type\": \"command\", \"command\": \"notify-send done\"}]}\n        ]\n    }\n}\n" >.claude/settings.json &&
+	cp .claude/settings.json ../settings.orig &&
+	git session hooks install --agent claude-code >out &&
+	grep "^Installed the git-session hooks for claude-code in .\.claude/settings\.json.$" out &&
+	python3 -c "
+import json
+s = json.load(open(\".claude/settings.json\"))
+assert s[\"permissions\"] == {\"allow\": [\"Bash(make:*)\"]}, s
+stop = s[\"hooks\"][\"Stop\"]
+assert stop[0][\"hooks\"][0][\"command\"] == \"notify-send done\", stop
+assert stop[1][\"hooks\"][0][\"command\"] == \"git-session hook claude-code Stop\", stop
+for e in (\"SessionStart\", \"UserPromptSubmit\", \"PreToolUse\", \"PostToolUse\", \"SubagentStart\",
+          \"SubagentStop\", \"PreCompact\", \"SessionEnd\"):
+    assert s[\"hooks\"][e][-1][\"hooks\"][0][\"command\"] == \"git-session hook claude-code \" + e, e
+    assert s[\"hooks\"][e][-1][\"hooks\"][0][\"timeout\"] == 10, e
+assert s[\"hooks\"][\"PostToolUse\"][-1][\"matcher\"] == \"Write|Edit|MultiEdit|NotebookEdit\"
+" &&
+	head -c 60 .claude/settings.json >head && head -c 60 ../settings.orig >head.orig && test_cmp head.orig head &&
+	cp .claude/settings.json ../settings.installed &&
+	git session hooks install --agent claude-code >out &&
+	grep "already" out &&
+	test_cmp ../settings.installed .claude/settings.json &&
+	git session hooks status >out &&
+	grep "^agent hooks:" out &&
+	grep "claude-code  *installed (9 of 9 events, .claude/settings.json)" out &&
+	grep "gemini-cli  *not installed" out
+'
+
+test_expect_success 'uninstall gives the file back byte for byte' '
+	git session hooks uninstall --agent claude-code >out &&
+	grep "^Removed the git-session hooks for claude-code" out &&
+	test_cmp ../settings.orig .claude/settings.json &&
+	git session hooks uninstall --agent claude-code >out &&
+	grep "^No git-session hooks for claude-code" out &&
+	test_cmp ../settings.orig .claude/settings.json
+'
+
+test_expect_success 'uninstall after the user changed the file takes out only our hooks' '
+	git session hooks install --agent claude-code >/dev/null &&
+	sed "s/Bash(make:\*)/Bash(make:*)\", \"Read/" .claude/settings.json >tmp && mv tmp .claude/settings.json &&
+	git session hooks uninstall --agent claude-code >/dev/null &&
+	sed "s/Bash(make:\*)/Bash(make:*)\", \"Read/" ../settings.orig >expect &&
+	test_cmp expect .claude/settings.json
+'
+
+test_expect_success 'a file install made is removed by uninstall, folder and all' '
+	git session hooks install --agent gemini-cli >/dev/null &&
+	python3 -c "
+import json
+s = json.load(open(\".gemini/settings.json\"))
+assert s[\"hooks\"][\"AfterTool\"][0][\"matcher\"] == \"write_file|replace\"
+assert s[\"hooks\"][\"BeforeAgent\"][0][\"hooks\"][0][\"timeout\"] == 10000
+" &&
+	git session hooks uninstall --agent gemini-cli >/dev/null &&
+	! test -e .gemini
+'
+
+test_expect_success 'settings that are not JSON are refused, and left as they were' '
+	mkdir -p .gemini && echo "{ // a comment" >.gemini/settings.json && cp .gemini/settings.json bad.orig &&
+	test_must_fail git session hooks install --agent gemini-cli 2>err &&
+	grep "^error: cannot add the hooks to .\.gemini/settings\.json." err &&
+	test_cmp bad.orig .gemini/settings.json &&
+	rm -r .gemini &&
+	test_expect_code 129 git session hooks install --agent cursor 2>err &&
+	grep "unknown agent .cursor." err
+'
+
+test_expect_success 'no session and no prompt yet: a session start records nothing' '
+	claude SessionStart ",\"source\":\"startup\"" &&
+	test_must_be_empty ev.err &&
+	test_must_fail git rev-parse -q --verify SESSION_HEAD
+'
+
+test_expect_success 'the first prompt starts a session, its topic from the prompt, secrets redacted' '
+	claude UserPromptSubmit ",\"prompt\":\"Add a greeting module with key AKIAIOSFODNN7EXAMPLE\nand more\"" &&
+	test_must_be_empty ev.err &&
+	id=$(git symbolic-ref --short SESSION_HEAD | sed "s|^sessions/||") &&
+	case $id in *add-a-greeting-module*) ;; *) echo "id $id"; false ;; esac &&
+	session_json >s &&
+	test "$(json_field s "d[\"topic\"]")" = "Add a greeting module with key [REDACTED:aws-key]" &&
+	test "$(json_field s "[(n[\"agent\"], n[\"text\"]) for n in d[\"notes\"]]")" = \
+		"[[\"$AGENT\", \"Add a greeting module with key [REDACTED:aws-key]\\nand more\"]]" &&
+	test "$(json_field s "[(a[\"id\"], a[\"type\"], a[\"status\"], a[\"session\"]) for a in d[\"agents\"]]")" = \
+		"[[\"$AGENT\", \"claude-code\", \"in_progress\", \"$SID\"]]" &&
+	! all_objects | grep -a AKIAIOSFODNN7EXAMPLE
+'
+
+test_expect_success 'a file the agent writes or edits is recorded with its blob and the agent' '
+	echo "int main(void) { return 0; }" >hello.c &&
+	claude PostToolUse ",\"tool_name\":\"Write\",\"tool_input\":{\"file_path\":\"$PWD/hello.c\",\"content\":\"x\"},\"tool_response\":{\"type\":\"create\",\"filePath\":\"$PWD/hello.c\"}" &&
+	echo "hello again" >>README &&
+	claude PostToolUse ",\"tool_name\":\"Edit\",\"tool_input\":{\"file_path\":\"$PWD/README\",\"old_string\":\"a\",\"new_string\":\"b\"}" &&
+	claude PostToolUse ",\"tool_name\":\"Write\",\"tool_input\":{\"file_path\":\"/tmp/elsewhere.txt\"}" &&
+	claude PostToolUse ",\"tool_name\":\"Bash\",\"tool_input\":{\"command\":\"ls\"}" &&
+	git log --format=%s -2 SESSION_HEAD >log &&
+	printf "file modified: README by %s\nfile created: hello.c by %s\n" $AGENT $AGENT >expect &&
+	test_cmp expect log &&
+	test "$(git rev-parse SESSION_HEAD:files/hello.c)" = "$(git hash-object hello.c)" &&
+	test "$(git rev-parse SESSION_HEAD:files/README)" = "$(git hash-object README)" &&
+	session_json >s &&
+	test "$(json_field s "d[\"files\"][\"hello.c\"][\"agent\"]")" = $AGENT
+'
+
+test_expect_success 'the end of a turn: a checkpoint with the tokens and the transcript part, each message once' '
+	cat >"$T" <<-EOF &&
+	{"type":"user","message":{"role":"user","content":"hi, my password=hunter22"},"sessionId":"$SID"}
+	{"type":"assistant","message":{"id":"msg_1","role":"assistant","content":[{"type":"text","text":"a"}],"usage":{"input_tokens":100,"cache_creation_input_tokens":20,"cache_read_input_tokens":300,"output_tokens":40}}}
+	{"type":"assistant","message":{"id":"msg_1","role":"assistant","content":[{"type":"tool_use","name":"Write"}],"usage":{"input_tokens":100,"cache_creation_input_tokens":20,"cache_read_input_tokens":300,"output_tokens":40}}}
+	{"type":"assistant","message":{"id":"msg_2","role":"assistant","content":[{"type":"text","text":"done"}],"usage":{"input_tokens":5,"output_tokens":2}}}
+	EOF
+	claude Stop ",\"stop_hook_active\":false" &&
+	test_must_be_empty ev.err &&
+	git log --format=%s -1 SESSION_HEAD >log &&
+	echo "turn of $AGENT: +125 in, +42 out; transcript part 1" >expect &&
+	test_cmp expect log &&
+	session_json >s &&
+	test "$(json_field s "[d[\"tokens\"][k] for k in (\"input\", \"output\", \"cached\")]")" = "[125, 42, 300]" &&
+	test "$(json_field s "d[\"agents\"][0][\"transcript\"][\"offset\"]")" = "$(wc -c <"$T")" &&
+	git cat-file -p SESSION_HEAD:transcripts/$AGENT/000/000001 >part &&
+	grep "password=\[REDACTED:password\]" part &&
+	test_line_count = 4 part &&
+	! all_objects | grep -a hunter22 &&
+	git session transcript >out &&
+	grep "^==> transcript of $AGENT <==" out &&
+	git session transcript --agent $AGENT >raw &&
+	test_cmp part raw
+'
+
+test_expect_success 'the next turn adds only what is new, and a turn with nothing new writes nothing' '
+	echo "{\"type\":\"assistant\",\"message\":{\"id\":\"msg_3\",\"usage\":{\"input_tokens\":7,\"output_tokens\":3}}}" >>"$T" &&
+	printf "{\"type\":\"assistant\",\"message\":{\"id\":\"msg_4\"" >>"$T" &&
+	claude Stop "" &&
+	git cat-file -p SESSION_HEAD:transcripts/$AGENT/000/000002 >part2 &&
+	test_line_count = 1 part2 &&
+	grep msg_3 part2 &&
+	test "$(git rev-parse SESSION_HEAD:transcripts/$AGENT/000/000001)" = "$(git rev-parse SESSION_HEAD~1:transcripts/$AGENT/000/000001)" &&
+	before=$(git rev-parse SESSION_HEAD) &&
+	claude Stop "" &&
+	test "$(git rev-parse SESSION_HEAD)" = "$before" &&
+	git session transcript SESSION_HEAD~1 --agent $AGENT >old &&
+	test_cmp part old
+'
+
+test_expect_success 'sub-agents: started, their own transcript read, done with their summary' '
+	sub="$TRASH_DIRECTORY/agent-x1.jsonl" &&
+	echo "{\"type\":\"assistant\",\"isSidechain\":true,\"message\":{\"id\":\"msg_s\",\"usage\":{\"input_tokens\":11,\"output_tokens\":9}}}" >"$sub" &&
+	claude SubagentStart ",\"agent_id\":\"x1y2z3w4v5\",\"agent_type\":\"Explore\"" &&
+	claude SubagentStop ",\"agent_id\":\"x1y2z3w4v5\",\"agent_type\":\"Explore\",\"agent_transcript_path\":\"$sub\",\"last_assistant_message\":\"Found 3 call sites\"" &&
+	test_must_be_empty ev.err &&
+	session_json >s &&
+	test "$(json_field s "[(a[\"type\"], a[\"status\"], a[\"result_summary\"], a[\"tokens\"][\"input\"]) for a in d[\"agents\"] if a[\"id\"] == \"Explore-x1y2z3w4\"]")" = \
+		"[[\"Explore\", \"completed\", \"Found 3 call sites\", 11]]" &&
+	git cat-file -e SESSION_HEAD:transcripts/Explore-x1y2z3w4/000/000001
+'
+
+test_expect_success 'several agents writing at once lose nothing' '
+	for i in 1 2 3 4 5 6
+	do
+		claude SubagentStart ",\"agent_id\":\"par${i}0000\",\"agent_type\":\"worker\"" &
+	done &&
+	wait &&
+	session_json >s &&
+	test "$(json_field s "len([a for a in d[\"agents\"] if a[\"type\"] == \"worker\"])")" = 6
+'
+
+test_expect_success 'compaction and the end of the session are the agent'"'"'s state' '
+	claude PreCompact ",\"trigger\":\"auto\",\"custom_instructions\":\"\"" &&
+	git log --format=%s -1 SESSION_HEAD >log &&
+	echo "agent $AGENT compacts its context (auto)" >expect && test_cmp expect log &&
+	claude SessionEnd ",\"reason\":\"prompt_input_exit\"" &&
+	session_json >s &&
+	test "$(json_field s "[(a[\"status\"], a[\"result_summary\"], a[\"compactions\"]) for a in d[\"agents\"] if a[\"id\"] == \"$AGENT\"]")" = \
+		"[[\"completed\", \"session ended (prompt_input_exit)\", 1]]"
+'
+
+test_expect_success 'a resumed agent session finds its git session again, whatever SESSION_HEAD is' '
+	id=$(git symbolic-ref --short SESSION_HEAD | sed "s|^sessions/||") &&
+	git session start other --pause-current -q &&
+	claude SessionStart ",\"source\":\"resume\"" &&
+	claude UserPromptSubmit ",\"prompt\":\"carry on\"" &&
+	git log --format=%s -1 refs/sessions/$id >log &&
+	echo "note: \"carry on\"" >expect && test_cmp expect log &&
+	git show refs/sessions/$id:session.json >s &&
+	test "$(json_field s "[a[\"status\"] for a in d[\"agents\"] if a[\"id\"] == \"$AGENT\"]")" = "[\"in_progress\"]" &&
+	test "$(git rev-list --count refs/sessions/2025-11-21-other)" = 1
+'
+
+test_expect_success 'a new agent session attaches to the active session' '
+	claude UserPromptSubmit ",\"prompt\":\"second agent\"" 2a2a2a2a-0000 &&
+	git log --format=%s -2 refs/sessions/2025-11-21-other >log &&
+	printf "note: \"second agent\"\nagent claude-2a2a2a2a started (claude-code)\n" >expect &&
+	test_cmp expect log
+'
+
+test_expect_success 'session.agentAutoStart=false: no session is started for an agent' '
+	git session pause -q &&
+	git session switch 2025-11-21-other >/dev/null 2>&1; git session pause -q 2>/dev/null;
+	git config session.agentAutoStart false &&
+	before=$(git for-each-ref refs/sessions | wc -l) &&
+	claude UserPromptSubmit ",\"prompt\":\"do not record me\"" 3b3b3b3b-0000 &&
+	test "$(git for-each-ref refs/sessions | wc -l)" = $before &&
+	git config --unset session.agentAutoStart
+'
+
+test_expect_success 'Gemini CLI: prompt, write_file, and the turn with a message written twice' '
+	git session start gemini-work --pause-current -q 2>/dev/null || git session start gemini-work -q &&
+	G="$TRASH_DIRECTORY/gemini.jsonl" &&
+	gem () { ev gemini-cli "$1" "{\"session_id\":\"9f9f9f9f-1\",\"transcript_path\":\"$G\",\"cwd\":\"$PWD\",\"hook_event_name\":\"$1\",\"timestamp\":\"2025-11-21T10:00:00Z\"$2}"; } &&
+	gem SessionStart ",\"source\":\"startup\"" &&
+	gem BeforeAgent ",\"prompt\":\"write notes.md, token: ghp_0123456789abcdefghijABCDEFGHIJ012345\"" &&
+	echo "# notes" >notes.md &&
+	gem AfterTool ",\"tool_name\":\"write_file\",\"tool_input\":{\"file_path\":\"$PWD/notes.md\",\"content\":\"# notes\"},\"tool_response\":{\"llmContent\":\"Successfully created and wrote to new file: $PWD/notes.md.\"}" &&
+	cat >"$G" <<-\EOF &&
+	{"sessionId":"9f9f9f9f-1","projectHash":"x","startTime":"2025-11-21T10:00:00Z","lastUpdated":"2025-11-21T10:00:00Z","messages":[]}
+	{"id":"u1","timestamp":"2025-11-21T10:00:01Z","type":"user","content":[{"text":"write notes.md"}]}
+	{"id":"g1","timestamp":"2025-11-21T10:00:02Z","type":"gemini","content":"","toolCalls":[{"name":"write_file"}],"tokens":{"input":900,"output":30,"cached":100,"thoughts":5,"tool":0,"total":935}}
+	{"$set":{"lastUpdated":"2025-11-21T10:00:03Z"}}
+	{"id":"g1","timestamp":"2025-11-21T10:00:02Z","type":"gemini","content":"done","toolCalls":[{"name":"write_file"}],"tokens":{"input":900,"output":50,"cached":100,"thoughts":5,"tool":0,"total":955}}
+	EOF
+	gem AfterAgent ",\"prompt\":\"write notes.md\",\"prompt_response\":\"done\",\"stop_hook_active\":false" &&
+	gem PreCompress ",\"trigger\":\"auto\"" &&
+	test_must_be_empty ev.err &&
+	git log --format=%s -4 SESSION_HEAD >log &&
+	cat >expect <<-\EOF &&
+	turn of gemini-9f9f9f9f: +800 in, +55 out; transcript part 1
+	file created: notes.md by gemini-9f9f9f9f
+	note: "write notes.md, token: [REDACTED:github-token]"
+	agent gemini-9f9f9f9f started (gemini-cli)
+	EOF
+	test_cmp expect log &&
+	! all_objects | grep -a ghp_0123456789abcdefghij
+'
+
+test_expect_success 'every kind of secret is redacted before it is stored' '
+	for secret in AKIAIOSFODNN7EXAMPLE ghp_0123456789abcdefghijABCDEFGHIJ012345 glpat-xYz0123456789abcdefAB \
+		npm_abcdefghijklmnopqrstuvwxyz0123456789 xoxb-123456789012-abcdefghijkl \
+		AIzaSyA1234567890abcdefghijklmnopqrstuv sk-ant-api03-abcdefghijklmnopqrstuvwxyz \
+		eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U \
+		Zx8Qp2Lm9Rt4Vw7Ky1Bn5Hj3Gf6Dc0Sa
+	do
+		git session note "use $secret here" -q &&
+		git session decide "key $secret" --rationale "db_password=Sup3rS3cret" -q || return 1
+	done &&
+	printf "%s\n" "-----BEGIN RSA PRIVATE KEY-----" "MIIEpAIBAAKCAQEA75" "-----END RSA PRIVATE KEY-----" >key.txt &&
+	git session note -F key.txt -q &&
+	git session error add --type runtime --message "clone https://bob:s3cretPass@host/x failed" -q &&
+	all_objects >objects &&
+	! grep -a -e AKIAIOSFODNN7EXAMPLE -e ghp_0123 -e glpat-xYz -e npm_abcdef -e xoxb-1234 -e AIzaSyA1 \
+		-e sk-ant-api03 -e eyJhbGciOiJIUzI1NiJ9.eyJ -e Zx8Qp2Lm9Rt4 -e Sup3rS3cret -e MIIEpAIBAAKCAQEA75 -e s3cretPass objects &&
+	for kind in aws-key github-token gitlab-token npm-token slack-token google-api-key api-key jwt high-entropy \
+		password private-key url-password
+	do
+		grep -a -q "\[REDACTED:$kind\]" objects || { echo "no $kind"; return 1; }
+	done
+'
+
+test_expect_success 'session.transcripts=false keeps the tokens and no transcript; a limit warns' '
+	git config session.transcripts false &&
+	echo "{\"id\":\"g2\",\"type\":\"gemini\",\"tokens\":{\"input\":10,\"output\":1}}" >>"$G" &&
+	gem AfterAgent "" &&
+	git log --format=%s -1 SESSION_HEAD >log &&
+	echo "turn of gemini-9f9f9f9f: +10 in, +1 out" >expect && test_cmp expect log &&
+	test_must_fail git cat-file -e SESSION_HEAD:transcripts/gemini-9f9f9f9f/000/000002 &&
+	git config --unset session.transcripts &&
+	git config session.transcriptLimit 100 &&
+	echo "{\"id\":\"g3\",\"type\":\"gemini\",\"tokens\":{\"input\":10,\"output\":1}}" >>"$G" &&
+	gem AfterAgent "" &&
+	grep "^warning: the transcript of agent .gemini-9f9f9f9f. passed session.transcriptLimit (100 bytes)" ev.err &&
+	test_must_fail git cat-file -e SESSION_HEAD:transcripts/gemini-9f9f9f9f/000/000002 &&
+	git config --unset session.transcriptLimit
+'
+
+test_expect_success 'the budget: off by default; with session.enforceBudget a tool call past it is refused' '
+	git session tokens budget 500 >out &&
+	grep "token budget: 150000 -> 500" out &&
+	gem BeforeTool ",\"tool_name\":\"write_file\",\"tool_input\":{}" &&
+	git config session.enforceBudget true &&
+	test_expect_code 2 gem BeforeTool ",\"tool_name\":\"write_file\",\"tool_input\":{}" &&
+	grep "has used .* of its budget of .* tokens" ev.err &&
+	grep "git session tokens budget" ev.err &&
+	test_expect_code 2 claude PreToolUse ",\"tool_name\":\"Write\",\"tool_input\":{}" 9f9f9f9f-1 &&
+	git config session.enforceBudget false &&
+	gem BeforeTool ",\"tool_name\":\"write_file\",\"tool_input\":{}"
+'
+
+test_expect_success 'a broken payload or a failing hook: one line on stderr, exit 0, nothing stored' '
+	before=$(git rev-parse SESSION_HEAD) &&
+	ev claude-code UserPromptSubmit "{not json" &&
+	test_line_count = 1 ev.err &&
+	grep "^warning: git-session could not record the claude-code UserPromptSubmit hook: its payload is not JSON" ev.err &&
+	ev claude-code NoSuchEvent "{}" &&
+	test_must_be_empty ev.err &&
+	test "$(git rev-parse SESSION_HEAD)" = "$before" &&
+	test_expect_code 129 git session hook claude-code </dev/null &&
+	git fsck --no-progress 2>&1 | grep -v "^dangling" >fsck; test_must_be_empty fsck
+'
+
+test_done
