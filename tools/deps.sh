@@ -36,6 +36,17 @@ then
 		echo "deps: installing the MCP SDK for the tests (npm ci)"
 		(cd "$top/tests/mcp" && npm ci --no-audit --no-fund --loglevel=error)
 	fi
+	# The agent hooks' end-to-end tests run the real CLIs (pinned in
+	# tests/agents/package-lock.json) offline, against a scripted model.
+	if test -d "$top/tests/agents/node_modules/@anthropic-ai/claude-code" &&
+		test -d "$top/tests/agents/node_modules/@google/gemini-cli"
+	then
+		echo "deps: Claude Code and Gemini CLI are present"
+	else
+		echo "deps: installing Claude Code and Gemini CLI for the tests (npm ci)"
+		(cd "$top/tests/agents" && npm ci --no-audit --no-fund --loglevel=error) ||
+			echo "deps: could not install the agent CLIs: their tests will be skipped"
+	fi
 else
-	echo "deps: no Node.js: the MCP end-to-end tests will be skipped"
+	echo "deps: no Node.js: the MCP and agent CLI end-to-end tests will be skipped"
 fi

@@ -100,6 +100,11 @@ test_have_prereq () {
 		umount "$TRASH_DIRECTORY/prereq-tmpfs" ;;
 	MCP_SDK) command -v node >/dev/null 2>&1 &&
 		test -d "$TEST_DIRECTORY/../mcp/node_modules/@modelcontextprotocol/sdk" ;;
+	CLAUDE_CODE) command -v node >/dev/null 2>&1 &&
+		test -x "$TEST_DIRECTORY/../agents/node_modules/@anthropic-ai/claude-code/bin/claude.exe" &&
+		"$TEST_DIRECTORY/../agents/node_modules/@anthropic-ai/claude-code/bin/claude.exe" --version >/dev/null 2>&1 ;;
+	GEMINI_CLI) command -v node >/dev/null 2>&1 &&
+		test -f "$TEST_DIRECTORY/../agents/node_modules/@google/gemini-cli/bundle/gemini.js" ;;
 	*) command -v "$(echo "$1" | tr 'A-Z' 'a-z')" >/dev/null 2>&1 ;;
 	esac
 }
