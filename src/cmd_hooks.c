@@ -22,7 +22,7 @@
 #include <unistd.h>
 
 static const char *const hooks_usage[] = {
-	"git session hooks install [--force] [--pre-commit]",
+	"git session hooks install [--force] [--pre-commit] [--prepare-commit-msg]",
 	"git session hooks uninstall",
 	"git session hooks status",
 	"git session hooks (install | uninstall) --agent <claude-code | gemini-cli>",
@@ -226,14 +226,21 @@ static const char *managed_by(const char *dir, int from_config)
  * post-commit records each commit and the files it changed in one
  * checkpoint. A pre-commit hook would checkpoint the staged files even
  * for a commit that is then aborted, at the price of one more run per
- * commit and git re-reading the whole index after it: opt-in.
+ * commit and git re-reading the whole index after it: opt-in. So is
+ * prepare-commit-msg, which only shows the trailer in the editor:
+ * commit-msg adds it anyway, and each hook is a process on every commit.
  */
 static int optional_hook(const char *name)
 {
-	return !strcmp(name, "pre-commit");
+	return !strcmp(name, "pre-commit") || !strcmp(name, "prepare-commit-msg");
 }
 
-static int hooks_install(const char *dir, int from_config, int force, int pre_commit)
+static const char *optional_flag(const char *name)
+{
+	return !strcmp(name, "pre-commit") ? "--pre-commit" : "--prepare-commit-msg";
+}
+
+static int hooks_install(const char *dir, int from_config, int force, int pre_commit, int prepare)
 {
 	const char *manager = managed_by(dir, from_config);
 	int error = 0;
@@ -245,7 +252,8 @@ static int hooks_install(const char *dir, int from_config, int force, int pre_co
 	if ((error = hooks_make_dir(dir)) < 0)
 		return error;
 	for (const struct hook_script *h = hooks_scripts; h->name && !error; h++)
-		if (pre_commit || !optional_hook(h->name))
+		if (!optional_hook(h->name) || (pre_commit && !strcmp(h->name, "pre-commit")) ||
+		    (prepare && !strcmp(h->name, "prepare-commit-msg")))
 			error = hooks_install_one(dir, h);
 	if (!error)
 		printf("Installed the git-session hooks in '%s'\n", dir);
@@ -263,8 +271,10 @@ static int hooks_status(struct cmd_ctx *c, const char *dir, int from_config)
 	printf("hooks directory: %s%s\n", dir, from_config ? " (core.hooksPath)" : "");
 	for (const struct hook_script *h = hooks_scripts; h->name; h++) {
 		enum hook_state st = hooks_state(dir, h->name, &manager);
-		printf("  %-20s %s%s%s\n", h->name, words[st], st == HOOK_MANAGED ? manager : "",
-		       st == HOOK_ABSENT && optional_hook(h->name) ? " (optional: install --pre-commit)" : "");
+		printf("  %-20s %s%s", h->name, words[st], st == HOOK_MANAGED ? manager : "");
+		if (st == HOOK_ABSENT && optional_hook(h->name))
+			printf(" (optional: install %s)", optional_flag(h->name));
+		printf("\n");
 	}
 	if (store_workdir(c->st)) {
 		printf("agent hooks:\n");
@@ -275,7 +285,7 @@ static int hooks_status(struct cmd_ctx *c, const char *dir, int from_config)
 
 int cmd_hooks(int argc, const char **argv, struct cmd_ctx *c)
 {
-	int force = 0, pre_commit = 0, from_config, error;
+	int force = 0, pre_commit = 0, prepare = 0, from_config, error;
 	const char *sub, *agent = NULL;
 	const struct agent_dialect *d = NULL;
 	char *dir = NULL;
@@ -283,6 +293,7 @@ int cmd_hooks(int argc, const char **argv, struct cmd_ctx *c)
 		{ OPT_STRING, 0, "agent", &agent, "<agent>", "the agent's own hooks: claude-code or gemini-cli" },
 		{ OPT_BOOL, 0, "force", &force, NULL, "install even where a hook manager owns the hooks" },
 		{ OPT_BOOL, 0, "pre-commit", &pre_commit, NULL, "also checkpoint the staged files before each commit" },
+		{ OPT_BOOL, 0, "prepare-commit-msg", &prepare, NULL, "also show the Session-Id trailer in the editor" },
 		OPT_END_MARK,
 	};
 
@@ -304,7 +315,7 @@ int cmd_hooks(int argc, const char **argv, struct cmd_ctx *c)
 	if ((error = store_worktree_hooks_dir(&dir, &from_config, c->st)) < 0)
 		return EXIT_FAILED;
 	if (!strcmp(sub, "install")) {
-		error = hooks_install(dir, from_config, force, pre_commit);
+		error = hooks_install(dir, from_config, force, pre_commit, prepare);
 	} else if (!strcmp(sub, "uninstall")) {
 		for (const struct hook_script *h = hooks_scripts; h->name && !error; h++)
 			error = hooks_uninstall_one(dir, h->name);

@@ -36,6 +36,10 @@ static const struct mcp_arg id_arg[] = {
 	{ "id", "string", 0, NULL, "A session id; default: the active session" },
 	END,
 };
+static const struct mcp_arg budget_args[] = {
+	{ "tokens", "integer", 1, NULL, "The session's new token budget" },
+	END,
+};
 static const struct mcp_arg resume_args[] = {
 	{ "id", "string", 0, NULL, "A session id; default: the active session" },
 	{ "dry_run", "boolean", 0, NULL, "Only report: do not make it active or un-pause it" },
@@ -199,6 +203,8 @@ static const struct mcp_tool tools[] = {
 	{ "tokens_add", "Record token use", "Add an agent's token use to the active session's budget.",
 	  tokens_args, "tokens add --agent={agent} --input={input} --output={output} --cached={cached?} "
 	  "--isolated{isolated!}", MCP_OUT_CHANGE, 0 },
+	{ "tokens_budget", "Set the token budget", "Set the active session's token budget.",
+	  budget_args, "tokens budget -- {tokens}", MCP_OUT_CHANGE, 0 },
 	{ "tokens_report", "Token report", "Read a session's token use against its budget, by agent. Changes nothing.",
 	  id_arg, "tokens --json -- {id?}", MCP_OUT_OBJECT, 1 },
 	{ "error_record", "Record an error", "Record an error in the active session, or mark one resolved.",

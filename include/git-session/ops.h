@@ -15,6 +15,8 @@
  *                         wrote it to the same target, that is a conflict
  *            OPF_AGENT    it reads the agents too when its arguments name
  *                         one (args.agent), to check it
+ *            OPF_HOOK     only an agent's own hooks make it (no command,
+ *                         no MCP tool)
  *   needs    the collections kept apart (schema.h) that it reads or writes
  *            besides session.json's own keys; STATE_ALL for everything.
  *            Too few here loses data (test_ops checks every row); too many
@@ -37,6 +39,7 @@
 #define OPF_BY_PATH 2u
 #define OPF_LWW 4u
 #define OPF_AGENT 8u
+#define OPF_HOOK 16u
 
 #define GS_OP_LIST(OP) \
 	OP(SESSION_START, "session.start", op_session_start, 0, STATE_ALL, NEED_NONE) \
@@ -59,9 +62,9 @@
 	OP(AGENT_PROGRESS, "agent.progress", op_agent_progress, OPF_LWW, NEED(AGENTS), NEED_NONE) \
 	OP(AGENT_DONE, "agent.done", op_agent_done, 0, NEED(AGENTS), NEED_NONE) \
 	OP(AGENT_FAIL, "agent.fail", op_agent_fail, 0, NEED(AGENTS) | NEED(ERRORS), NEED(ERRORS)) \
-	OP(AGENT_ATTACH, "agent.attach", op_agent_attach, 0, NEED(AGENTS), NEED_NONE) \
-	OP(AGENT_TURN, "agent.turn", op_agent_turn, 0, NEED(AGENTS), NEED_NONE) \
-	OP(AGENT_COMPACT, "agent.compact", op_agent_compact, 0, NEED(AGENTS), NEED_NONE) \
+	OP(AGENT_ATTACH, "agent.attach", op_agent_attach, OPF_HOOK, NEED(AGENTS), NEED_NONE) \
+	OP(AGENT_TURN, "agent.turn", op_agent_turn, OPF_HOOK, NEED(AGENTS), NEED_NONE) \
+	OP(AGENT_COMPACT, "agent.compact", op_agent_compact, OPF_HOOK, NEED(AGENTS), NEED_NONE) \
 	OP(FILE_CREATED, "file.created", op_file_created, OPF_BY_PATH | OPF_AGENT, NEED(FILES), NEED_NONE) \
 	OP(FILE_MODIFIED, "file.modified", op_file_modified, OPF_BY_PATH | OPF_AGENT, NEED(FILES), NEED_NONE) \
 	OP(FILE_DELETED, "file.deleted", op_file_deleted, OPF_BY_PATH | OPF_AGENT, NEED(FILES), NEED_NONE) \

@@ -20,10 +20,11 @@ test_expect_success 'install leaves the existing pre-commit alone; installing tw
 	grep "^Installed the git-session hooks in" out &&
 	cmp ../pre-commit.orig .git/hooks/pre-commit &&
 	! test -e .git/hooks/pre-commit.git-session-saved &&
-	for h in prepare-commit-msg commit-msg post-commit post-checkout post-rewrite
+	for h in commit-msg post-commit post-checkout post-rewrite
 	do
 		grep "# git-session hook: $h" .git/hooks/$h || return 1
 	done &&
+	! test -e .git/hooks/prepare-commit-msg &&
 	(cd .git/hooks && ls -l; cat *) >before &&
 	git session hooks install >/dev/null &&
 	(cd .git/hooks && ls -l; cat *) >after &&
