@@ -414,6 +414,72 @@ printf '  %-46s %7s    running hooks, which grows with the index)\n' "" ""
 printf '  %-46s %7s   (git-session'"'"'s part, 1,000 files / %s files, ms)\n' \
 	"" "$ours_small / $ours_big" "$big"
 
+
+# Agent hooks: what one event of an agent's own hooks adds, against the
+# same hook doing nothing (a process that reads the payload and exits).
+echo
+echo "agent hooks: the time one event adds (the hook less a hook doing nothing), flat in"
+echo "the repository's size, the transcript's length and the session's notes"
+agent_payload () {	# file event session-id transcript extra
+	printf '{"session_id":"%s","transcript_path":"%s","hook_event_name":"%s"%s}' "$3" "$4" "$2" "$5" >"$1"
+}
+line='{"type":"assistant","message":{"id":"msg_%s","role":"assistant","content":[{"type":"text","text":"some text of the answer"}],"usage":{"input_tokens":100,"output_tokens":20}}}\n'
+awk -v n="$long" -v l="$line" 'BEGIN { for (i = 0; i < n; i++) printf l, i }' >"$work/t-long.jsonl"
+awk -v l="$line" 'BEGIN { for (i = 0; i < 10; i++) printf l, i }' >"$work/t-short.jsonl"
+for r in small big l-short l-long
+do
+	sid="bench-$r"
+	agent_payload "$work/p-$r-prompt" UserPromptSubmit "$sid" "$work/t-$r.jsonl" ',"prompt":"carry on with the plan"'
+	agent_payload "$work/p-$r-write" PostToolUse "$sid" "$work/t-$r.jsonl" \
+		",\"tool_name\":\"Write\",\"tool_input\":{\"file_path\":\"$work/$r/agent-file.c\"},\"tool_response\":{\"type\":\"update\"}"
+	agent_payload "$work/p-$r-pre" PreToolUse "$sid" "$work/t-$r.jsonl" ',"tool_name":"Write","tool_input":{}'
+	echo "int x;" >"$work/$r/agent-file.c"
+	(cd "$work/$r" && git-session hook claude-code UserPromptSubmit <"$work/p-$r-prompt")	# attaches the agent
+done
+for r in short long
+do
+	agent_payload "$work/p-t$r-stop" Stop "bench-l-$r" "$work/t-$r.jsonl" ''
+	(cd "$work/l-$r" && git-session hook claude-code Stop <"$work/p-t$r-stop")	# the transcript read once
+done
+git -C "$work/l-long" config session.enforceBudget true
+hook_run () {	# repo event prefix payload
+	echo "cd $work/$1 && ${3:-} exec git-session hook claude-code $2 <$4" >"$work/h-$1-$2.sh"
+}
+printf 'exec cat >/dev/null <%s\n' "$work/p-small-prompt" >"$work/h-nothing.sh"
+addl () { printf "printf '%s\\\\n' >>%s &&" "$(printf "$line" "new$1" | tr -d '\n')" "$work/t-$1.jsonl"; }
+for r in small big l-short l-long
+do
+	hook_run "$r" UserPromptSubmit "" "$work/p-$r-prompt"
+	hook_run "$r" PostToolUse "" "$work/p-$r-write"
+done
+hook_run l-short Stop "$(addl short)" "$work/p-tshort-stop"
+hook_run l-long Stop "$(addl long)" "$work/p-tlong-stop"
+hook_run l-long PreToolUse "" "$work/p-l-long-pre"
+git -C "$work/l-long" session tokens budget 1000000000000 -q
+timeit -d "$runs" sh "$work/h-nothing.sh" :: sh "$work/h-l-short-UserPromptSubmit.sh" :: \
+	sh "$work/h-nothing.sh" :: sh "$work/h-l-long-UserPromptSubmit.sh" :: \
+	sh "$work/h-nothing.sh" :: sh "$work/h-small-PostToolUse.sh" :: \
+	sh "$work/h-nothing.sh" :: sh "$work/h-big-PostToolUse.sh" :: \
+	sh "$work/h-nothing.sh" :: sh "$work/h-l-short-Stop.sh" :: \
+	sh "$work/h-nothing.sh" :: sh "$work/h-l-long-Stop.sh" :: \
+	sh "$work/h-nothing.sh" :: sh "$work/h-l-long-PreToolUse.sh" >"$work/atimes"
+am () { sed -n "${1}p" "$work/atimes" | cut -d' ' -f1; }
+row "a hook doing nothing" "$(am 1)"
+row "prompt note, 10 / $long notes" "$(am 2) / $(am 4)"
+row "file written, 1,000 / $big files" "$(am 6) / $(am 8)"
+row "end of turn, 10 / $long-line transcript" "$(am 10) / $(am 12)"
+row "tool call, budget checked, $long notes" "$(am 14)"
+echo
+echo "  figure (ms added, paired run by run)              value   target"
+check "prompt note, 10 notes" "$(am 15)" "<=" 10
+check "prompt note, $long notes" "$(am 16)" "<=" 10
+check "file written, 1,000 files" "$(am 17)" "<=" 10
+check "file written, $big files" "$(am 18)" "<=" 10
+check "end of turn, 10-line transcript" "$(am 19)" "<=" 10
+check "end of turn, $long-line transcript" "$(am 20)" "<=" 10
+check "tool call with the budget enforced" "$(am 21)" "<=" 10
+check "prompt note: $long / 10 notes" "$(ratio "$(am 4)" "$(am 2)")" "<=" 1.25
+check "end of turn: $long / 10 lines" "$(ratio "$(am 12)" "$(am 10)")" "<=" 1.25
 echo
 echo "$(grep -c '^PASS' "$work/verdicts" || true) of $(wc -l <"$work/verdicts") figures reach their targets"
 grep '^FAIL' "$work/verdicts" | sed 's/^FAIL /  FAIL: /' || true

@@ -212,7 +212,7 @@ test_expect_success TMPFS_MOUNT 'a full disk is reported, nothing half-written' 
 		cd ../tiny/repo &&
 		git session start full -q &&
 		i=0 &&
-		while head -c 150000 /dev/urandom | base64 >"$TRASH_DIRECTORY/note.txt" &&
+		while head -c 60000 /dev/urandom | od -An -x >"$TRASH_DIRECTORY/note.txt" &&
 			git session note -F "$TRASH_DIRECTORY/note.txt" -q 2>err
 		do
 			i=$((i + 1)); test $i -lt 50 || break
