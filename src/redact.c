@@ -137,12 +137,14 @@ static int match_url_password(const char *s, size_t len, size_t *at, size_t *n)
 /*
  * A long run of letters and digits that looks random: upper and lower
  * case and at least two digits (a name in CamelCase with a number at
- * its end is not a key), and close to the most entropy its length allows.
+ * its end is not a key), a stretch of 16 with no separator in it (a path
+ * or a kebab-case name has short ones), and close to the most entropy
+ * its length allows.
  */
 static size_t match_entropy(const char *s, size_t len)
 {
 	unsigned counts[256] = { 0 };
-	size_t upper = 0, lower = 0, digit = 0;
+	size_t upper = 0, lower = 0, digit = 0, stretch = 0, longest = 0;
 	size_t n = 0;
 	double h = 0;
 
@@ -153,11 +155,13 @@ static size_t match_entropy(const char *s, size_t len)
 	for (size_t i = 0; i < n; i++) {
 		unsigned char c = (unsigned char)s[i];
 		counts[c]++;
+		stretch = isalnum(c) ? stretch + 1 : 0;
+		longest = stretch > longest ? stretch : longest;
 		upper += isupper(c) != 0;
 		lower += islower(c) != 0;
 		digit += isdigit(c) != 0;
 	}
-	if (upper < 2 || lower < 2 || digit < 2)
+	if (upper < 2 || lower < 2 || digit < 2 || longest < 16)
 		return 0;
 	for (size_t c = 0; c < 256; c++)
 		if (counts[c]) {

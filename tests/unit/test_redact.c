@@ -73,6 +73,8 @@ static void test_not_secrets(void **unused)
 	kept("edit src/components/Button2/index.tsx and tests/unit/test_redact.c");
 	kept("max_tokens: 4096 and password: ${DB_PASSWORD} and token=<your token>");
 	kept("ThisIsAVeryLongIdentifierName2 is fine");
+	kept("see .workflow/WFS-bug-fix-123 and src/Components2/HelloWorld3/index.tsx");
+	kept("branch feature/ABC-1234-add-Login2-page");
 	kept("the password is not written here");
 	kept("");
 	kept("password=[REDACTED:password]");
