@@ -14,10 +14,11 @@ all_objects () { git cat-file --batch-all-objects --batch; }
 
 # serve <script>: the scripted model on 127.0.0.1; $PORT is its port
 serve () {
-	rm -f port &&
+	rm -f port || return 1
 	node "$agents/model-server.js" "$1" port &
 	server=$!
-	for i in $(seq 1 100); do test -s port && break; sleep 0.05; done
+	# it writes its port once it listens
+	for i in $(seq 1 600); do test -s port && break; sleep 0.05; done
 	PORT=$(cat port)
 	test -n "$PORT"
 }
