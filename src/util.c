@@ -43,7 +43,10 @@ char *xstrdup(const char *s)
 
 char *xstrndup(const char *s, size_t n)
 {
-	char *p = xmalloc(n + 1);
+	char *p;
+
+	n = strnlen(s, n);	/* as strndup(3): never reads past the string's end */
+	p = xmalloc(n + 1);
 	memcpy(p, s, n);
 	p[n] = '\0';
 	return p;
