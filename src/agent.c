@@ -163,16 +163,6 @@ struct item {
 	size_t start, value, end;
 };
 
-static size_t string_end(const char *b, size_t i, size_t len)
-{
-	for (i++; i < len; i++)
-		if (b[i] == '\\')
-			i++;
-		else if (b[i] == '"')
-			return i + 1;
-	return 0;
-}
-
 /* The items of the object or array at b[open]; *close the index of its end. */
 static int items(struct item **out, size_t *n, size_t *close, const char *b, size_t len, size_t open)
 {
@@ -185,7 +175,7 @@ static int items(struct item **out, size_t *n, size_t *close, const char *b, siz
 		struct item it = { i, i, 0 };
 
 		if (end == '}') {
-			size_t k = b[i] == '"' ? string_end(b, i, len) : 0;
+			size_t k = b[i] == '"' ? json_string_end(b, i, len) : 0;
 			i = k ? json_skip_ws(b, k, len) : len;
 			if (i >= len || b[i] != ':')
 				goto bad;

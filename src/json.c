@@ -176,7 +176,7 @@ size_t json_skip_ws(const char *b, size_t i, size_t len)
 }
 
 /* The index just past the string starting at b[i] (a '"'), or 0. */
-static size_t skip_string(const char *b, size_t i, size_t len)
+size_t json_string_end(const char *b, size_t i, size_t len)
 {
 	for (i++; i < len; i++)
 		if (b[i] == '\\')
@@ -195,7 +195,7 @@ size_t json_value_end(const char *b, size_t i, size_t len)
 		char c = b[i];
 
 		if (c == '"') {
-			size_t end = skip_string(b, i, len);
+			size_t end = json_string_end(b, i, len);
 
 			if (!end || !depth)
 				return end;
@@ -232,7 +232,7 @@ int json_count_members(const char *buf, size_t len)
 	if (i >= len || buf[i] != '{')
 		return GS_ERROR;
 	for (i = json_skip_ws(buf, i + 1, len); i < len && buf[i] != '}'; n++) {
-		size_t kend = buf[i] == '"' ? skip_string(buf, i, len) : 0, vend;
+		size_t kend = buf[i] == '"' ? json_string_end(buf, i, len) : 0, vend;
 
 		i = kend ? json_skip_ws(buf, kend, len) : len;
 		if (i >= len || buf[i] != ':' || !(vend = json_value_end(buf, json_skip_ws(buf, i + 1, len), len)))
@@ -254,7 +254,7 @@ int json_scan_top(char **vals, const char *buf, size_t len, const char *const *k
 	if (i >= len || buf[i] != '{')
 		return GS_ERROR;
 	for (i = json_skip_ws(buf, i + 1, len); i < len && buf[i] != '}' && found < n;) {
-		size_t kend = buf[i] == '"' ? skip_string(buf, i, len) : 0, vstart, vend;
+		size_t kend = buf[i] == '"' ? json_string_end(buf, i, len) : 0, vstart, vend;
 		char *key = kend ? string_token(buf, i, kend) : NULL;
 
 		i = kend ? json_skip_ws(buf, kend, len) : len;

@@ -87,6 +87,8 @@ static int arg_phase(cJSON **out, struct apply_ctx *c, const char *key, int requ
 }
 
 static void add_tokens(cJSON *t, double in, double out, double cached);
+static void count_tokens(struct apply_ctx *c, const char *name, double in, double out, double cached,
+			 int isolated);
 
 static cJSON *token_triple(void)
 {
@@ -419,20 +421,29 @@ int op_phase_step(struct apply_ctx *c)
 	return 0;
 }
 
+/* The id of an agent to start: required, and a valid id. */
+static int arg_agent_id(const char **id, struct apply_ctx *c)
+{
+	char *err = NULL;
+
+	if (state_arg_text(id, c, "agent", 1) < 0)
+		return GS_ERROR;
+	if (state_valid_id(*id, &err) < 0) {
+		state_fail(c, "invalid agent id '%s': %s", *id, err);
+		free(err);
+		return GS_ERROR;
+	}
+	return 0;
+}
+
 int op_agent_start(struct apply_ctx *c)
 {
 	const char *id, *type, *task;
 	cJSON *phase, *old;
-	char *err = NULL;
 
-	if (state_arg_text(&id, c, "agent", 1) < 0 || state_arg_text(&type, c, "type", 1) < 0 ||
+	if (arg_agent_id(&id, c) < 0 || state_arg_text(&type, c, "type", 1) < 0 ||
 	    state_arg_text(&task, c, "task", 1) < 0 || arg_phase(&phase, c, "phase", 0) < 0)
 		return GS_ERROR;
-	if (state_valid_id(id, &err) < 0) {
-		state_fail(c, "invalid agent id '%s': %s", id, err);
-		free(err);
-		return GS_ERROR;
-	}
 	if (!phase && cJSON_IsNumber(cJSON_GetObjectItemCaseSensitive(c->state, "current_phase")))
 		phase = state_phase(c->state, (int)json_num(c->state, "current_phase", 0));
 	if (state_size(c, SPLIT_AGENTS) >= STATE_AGENTS_MAX)
@@ -520,17 +531,11 @@ int op_agent_attach(struct apply_ctx *c)
 {
 	const char *id, *type, *task, *session;
 	cJSON *a, *phase;
-	char *err = NULL;
 
-	if (state_arg_text(&id, c, "agent", 1) < 0 || state_arg_text(&type, c, "type", 1) < 0 ||
+	if (arg_agent_id(&id, c) < 0 || state_arg_text(&type, c, "type", 1) < 0 ||
 	    state_arg_text(&task, c, "task", 0) < 0 || state_arg_text(&session, c, "session", 0) < 0 ||
 	    arg_phase(&phase, c, "phase", 0) < 0)
 		return GS_ERROR;
-	if (state_valid_id(id, &err) < 0) {
-		state_fail(c, "invalid agent id '%s': %s", id, err);
-		free(err);
-		return GS_ERROR;
-	}
 	if (!phase && cJSON_IsNumber(cJSON_GetObjectItemCaseSensitive(c->state, "current_phase")))
 		phase = state_phase(c->state, (int)json_num(c->state, "current_phase", 0));
 	if ((a = state_agent(c->state, id))) {
@@ -561,7 +566,7 @@ int op_agent_turn(struct apply_ctx *c)
 	double in = json_num(c->args, "input", 0), out = json_num(c->args, "output", 0);
 	double cached = json_num(c->args, "cached", 0), bytes = json_num(c->args, "bytes", 0);
 	const cJSON *last = cJSON_GetObjectItemCaseSensitive(c->args, "last");
-	cJSON *a, *t, *tokens = json_obj(c->state, "tokens");
+	cJSON *a, *t;
 	int part = cJSON_IsObject(cJSON_GetObjectItemCaseSensitive(c->args, "tree"));
 
 	if (arg_agent(&a, c, 1) < 0)
@@ -581,11 +586,7 @@ int op_agent_turn(struct apply_ctx *c)
 	}
 	if (cJSON_IsObject(last))
 		json_set(t, "last", cJSON_Duplicate(last, 1));
-	add_tokens(tokens, in, out, cached);
-	add_tokens(json_obj(json_obj(tokens, "by_agent"), json_str(a, "id")), in, out, cached);
-	add_tokens(json_obj(a, "tokens"), in, out, cached);
-	if (state_tokens_used(tokens) > json_num(tokens, "peak", 0))
-		json_set_num(tokens, "peak", state_tokens_used(tokens));
+	count_tokens(c, json_str(a, "id"), in, out, cached, 0);
 	sbuf_addf(&c->subject, "turn of %s: +%.0f in, +%.0f out", json_str(a, "id"), in, out);
 	if (part)
 		sbuf_addf(&c->subject, "; transcript part %.0f", json_num(t, "parts", 0));
@@ -694,12 +695,27 @@ double state_tokens_used(const cJSON *tokens)
 	return json_num(tokens, "input", 0) + json_num(tokens, "output", 0) - json_num(tokens, "saved", 0);
 }
 
+/* Token use: in the totals, the agent's line of by_agent and the agent's own, and the peak. */
+static void count_tokens(struct apply_ctx *c, const char *name, double in, double out, double cached,
+			 int isolated)
+{
+	cJSON *tokens = json_obj(c->state, "tokens"), *agent;
+
+	add_tokens(tokens, in, out, cached);
+	if (isolated)
+		json_set_num(tokens, "saved", json_num(tokens, "saved", 0) + in + out);
+	add_tokens(json_obj(json_obj(tokens, "by_agent"), name), in, out, cached);
+	if ((agent = state_agent(c->state, name)))
+		add_tokens(json_obj(agent, "tokens"), in, out, cached);
+	if (state_tokens_used(tokens) > json_num(tokens, "peak", 0))
+		json_set_num(tokens, "peak", state_tokens_used(tokens));
+}
+
 int op_tokens_add(struct apply_ctx *c)
 {
 	double in = json_num(c->args, "input", 0), out = json_num(c->args, "output", 0);
 	double cached = json_num(c->args, "cached", 0);
 	int isolated = json_bool(c->args, "isolated", 0);
-	cJSON *tokens = json_obj(c->state, "tokens"), *by, *agent;
 	const char *name;
 
 	if (state_arg_text(&name, c, "agent", 1) < 0)
@@ -707,15 +723,7 @@ int op_tokens_add(struct apply_ctx *c)
 	if (!json_is_int(in) || !json_is_int(out) || !json_is_int(cached) || in < 0 || out < 0 ||
 	    cached < 0 || in > 1e12 || out > 1e12 || cached > 1e12)
 		return state_fail(c, "token counts are whole numbers from 0 to 10^12");
-	add_tokens(tokens, in, out, cached);
-	if (isolated)
-		json_set_num(tokens, "saved", json_num(tokens, "saved", 0) + in + out);
-	by = json_obj(json_obj(tokens, "by_agent"), name);
-	add_tokens(by, in, out, cached);
-	if ((agent = state_agent(c->state, name)))
-		add_tokens(json_obj(agent, "tokens"), in, out, cached);
-	if (state_tokens_used(tokens) > json_num(tokens, "peak", 0))
-		json_set_num(tokens, "peak", state_tokens_used(tokens));
+	count_tokens(c, name, in, out, cached, isolated);
 	sbuf_addf(&c->subject, "tokens %s: +%.0f in, +%.0f out", name, in, out);
 	if (cached)
 		sbuf_addf(&c->subject, ", +%.0f cached", cached);

@@ -44,6 +44,8 @@ int json_count_members(const char *buf, size_t len);
  */
 size_t json_skip_ws(const char *b, size_t i, size_t len);
 size_t json_value_end(const char *b, size_t i, size_t len);
+/* The index past the string that starts at b[i] (a '"'), or 0. */
+size_t json_string_end(const char *b, size_t i, size_t len);
 
 /*
  * Prints v as JSON: pretty (two-space indent, one key per line, trailing

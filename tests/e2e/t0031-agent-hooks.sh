@@ -217,7 +217,6 @@ test_expect_success 'a new agent session attaches to the active session' '
 
 test_expect_success 'session.agentAutoStart=false: no session is started for an agent' '
 	git session pause -q &&
-	git session switch 2025-11-21-other >/dev/null 2>&1; git session pause -q 2>/dev/null;
 	git config session.agentAutoStart false &&
 	before=$(git for-each-ref refs/sessions | wc -l) &&
 	claude UserPromptSubmit ",\"prompt\":\"do not record me\"" 3b3b3b3b-0000 &&
@@ -226,7 +225,7 @@ test_expect_success 'session.agentAutoStart=false: no session is started for an 
 '
 
 test_expect_success 'Gemini CLI: prompt, write_file, and the turn with a message written twice' '
-	git session start gemini-work --pause-current -q 2>/dev/null || git session start gemini-work -q &&
+	git session start gemini-work -q &&
 	G="$TRASH_DIRECTORY/gemini.jsonl" &&
 	gem () { ev gemini-cli "$1" "{\"session_id\":\"9f9f9f9f-1\",\"transcript_path\":\"$G\",\"cwd\":\"$PWD\",\"hook_event_name\":\"$1\",\"timestamp\":\"2025-11-21T10:00:00Z\"$2}"; } &&
 	gem SessionStart ",\"source\":\"startup\"" &&
