@@ -8,6 +8,8 @@
 #include "git-session/util.h"
 #include "store-internal.h"
 
+#include <git2/sys/repository.h>
+
 #include <errno.h>
 #include <spawn.h>
 #include <sys/wait.h>
@@ -139,6 +141,30 @@ static double mtime_ms(const struct stat *s)
 	return (double)s->st_mtim.tv_sec * 1e3 + (double)(s->st_mtim.tv_nsec / 1000000);
 }
 
+/*
+ * libgit2 reads the whole index to look for .gitattributes there as well
+ * as in the working tree (it applies none it finds only in the index:
+ * libgit2 1.5 gives the same blob with or without this), and reading an
+ * index of 100,000 entries costs more than all else recording a file
+ * does. In its place the store hands it an empty one, for as long as the
+ * blob takes; attr_index_end puts the repository's own back.
+ */
+static int attr_index_begin(gs_store *st)
+{
+	git_index *index = NULL;
+	int error;
+
+	if ((error = git_index_new(&index)) == 0)
+		error = git_repository_set_index(st->repo, index);
+	git_index_free(index);
+	return error;
+}
+
+static void attr_index_end(gs_store *st)
+{
+	git_repository_set_index(st->repo, NULL);	/* read again from disk when asked for */
+}
+
 /* Whether the index marks path as outside a sparse checkout: there, not in the working tree. */
 static int skip_worktree(gs_store *st, const char *path)
 {
@@ -197,10 +223,13 @@ int store_worktree_record(cJSON *files, gs_store *st, const char *path, const ch
 		gs_error("'%s' is not a regular file", path);
 		goto cleanup;
 	}
-	if (git_blob_create_from_workdir(&id, st->repo, path) < 0) {
+	if (attr_index_begin(st) < 0 || (error = git_blob_create_from_workdir(&id, st->repo, path)) < 0) {
+		attr_index_end(st);
 		store_git_error("cannot read '%s'", path);
+		error = GS_ERROR;
 		goto cleanup;
 	}
+	attr_index_end(st);
 	git_oid_tostr(hex, sizeof(hex), &id);
 	e = json_set(files, path, cJSON_CreateObject());
 	json_set_str(e, "status", status ? status : ST_MODIFIED);
@@ -230,9 +259,14 @@ static int hash_path(git_oid *id, gs_store *st, const char *path, const char *fu
 {
 	char target[4096];
 	ssize_t n;
+	int error;
 
-	if (!S_ISLNK(s->st_mode))
-		return git_repository_hashfile(id, st->repo, path, GIT_OBJECT_BLOB, NULL);
+	if (!S_ISLNK(s->st_mode)) {
+		if ((error = attr_index_begin(st)) == 0)
+			error = git_repository_hashfile(id, st->repo, path, GIT_OBJECT_BLOB, NULL);
+		attr_index_end(st);
+		return error;
+	}
 	if ((n = readlink(full, target, sizeof(target))) < 0) {
 		git_error_set_str(GIT_ERROR_OS, strerror(errno));
 		return GS_ERROR;

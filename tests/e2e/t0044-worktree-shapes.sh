@@ -132,4 +132,25 @@ test_expect_success 'GIT_DIR and GIT_WORK_TREE from outside the tree: paths are 
 	git rev-parse SESSION_HEAD:files/top.txt >got && git hash-object top.txt >expect && test_cmp expect got
 '
 
+test_expect_success 'a file is stored as git stores it: .gitattributes apply, at the top and in folders' '
+	mkdir -p attr/sub &&
+	printf "*.txt text\n" >.gitattributes &&
+	printf "*.dat text\n" >attr/.gitattributes &&
+	printf "one\r\ntwo\r\n" >attr/sub/a.txt && printf "x\r\ny\r\n" >attr/sub/b.dat &&
+	printf "raw\r\n" >attr/sub/c.bin &&
+	git session file created -q attr/sub/a.txt attr/sub/b.dat attr/sub/c.bin &&
+	for f in a.txt b.dat c.bin
+	do
+		git rev-parse SESSION_HEAD:files/attr/sub/$f >got &&
+		git hash-object attr/sub/$f >expect && test_cmp expect got || return 1
+	done &&
+	test "$(git rev-parse SESSION_HEAD:files/attr/sub/b.dat)" = "$(printf "x\ny\n" | git hash-object --stdin)" &&
+	test "$(git rev-parse SESSION_HEAD:files/attr/sub/c.bin)" = "$(printf "raw\r\n" | git hash-object --stdin)" &&
+	git add .gitattributes attr && git commit -q -m attributes &&
+	touch -d "1 hour ago" attr/sub/a.txt attr/sub/b.dat &&
+	git session resume --dry-run --json shapes >r &&
+	test "$(json_field r "[c[\"path\"] for c in d[\"conflicts\"] if c[\"path\"].startswith(\"attr/\")]")" = "[]" &&
+	test "$(json_field r "d[\"manifest\"][\"hashed\"] >= 2")" = true
+'
+
 test_done
