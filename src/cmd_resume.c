@@ -21,7 +21,9 @@ static void view_agent(struct view *v, const cJSON *a, const char *indent)
 	view_mark(v, ST_IN_PROGRESS);
 	view_say(v, " ", json_str(a, "id"), "");
 	sbuf_addf(&v->out, " %d%%: ", (int)json_num(a, "progress", 0));
-	view_say(v, "", json_str(a, "task"), "\n");
+	view_say(v, "", json_str(a, "task"), "");
+	view_stale(v, a);
+	sbuf_addch(&v->out, '\n');
 }
 
 /* Agents at work outside any phase, and the tasks still to do: what a session without phases has. */
@@ -74,6 +76,7 @@ static void view_work(struct view *v, const cJSON *r)
 			sbuf_adds(&v->out, " (failed)");
 		if (json_str(p, "sub_step"))
 			view_say(v, ", at \"", json_str(p, "sub_step"), "\"");
+		view_stale(v, p);
 		sbuf_addch(&v->out, '\n');
 		cJSON_ArrayForEach(a, cJSON_GetObjectItemCaseSensitive(p, "agents")) {
 			view_agent(v, a, "      ");

@@ -8,6 +8,7 @@
 #include "git-session/opts.h"
 #include "git-session/output.h"
 #include "git-session/pager.h"
+#include "git-session/report.h"
 #include "git-session/util.h"
 #include "git-session/yaml.h"
 
@@ -101,9 +102,24 @@ static int list_entry(const struct list_entry **out, struct cmd_ctx *c, const st
 }
 
 /* One line of `list`, or one object of `list --json`. */
-static void list_one(cJSON *out, const struct list_entry *e, const char *id, int archived, int active,
-		     int width)
+/*
+ * A session in progress with no operation for longer than session.staleAfter:
+ * whoever drove it may have died. status and resume name its stale agents.
+ */
+static int list_stale(const struct list_entry *e, int archived, time_t now, int64_t stale_after)
 {
+	time_t t;
+
+	return !archived && stale_after > 0 && e->status && !strcmp(e->status, ST_IN_PROGRESS) &&
+	       gs_time_parse_iso(&t, e->updated ? e->updated : "") == 0 &&
+	       difftime(now, t) > (double)stale_after;
+}
+
+static void list_one(cJSON *out, const struct list_entry *e, const char *id, int archived, int active,
+		     int width, time_t now, int64_t stale_after)
+{
+	int stale = list_stale(e, archived, now, stale_after);
+
 	if (out) {
 		cJSON *o = cJSON_CreateObject();
 
@@ -111,6 +127,7 @@ static void list_one(cJSON *out, const struct list_entry *e, const char *id, int
 		json_set_str(o, "status", e->status);
 		json_set_bool(o, "active", active);
 		json_set_bool(o, "archived", archived);
+		json_set_bool(o, "stale", stale);
 		json_set_str(o, "topic", e->topic);
 		json_set_str(o, "created", e->created);
 		json_set_str(o, "updated", e->updated);
@@ -127,7 +144,7 @@ static void list_one(cJSON *out, const struct list_entry *e, const char *id, int
 		else
 			sbuf_adds(&sb, "-");
 		printf("%c %-*s  %-11s  %-16s  ", active ? '*' : ' ', width, id,
-		       archived ? "archived" : e->status, sb.buf);
+		       archived ? "archived" : stale ? "stale" : e->status, sb.buf);
 		out_line(stdout, e->topic ? e->topic : "");
 		putchar('\n');
 		sbuf_release(&sb);
@@ -177,6 +194,8 @@ int cmd_list(int argc, const char **argv, struct cmd_ctx *c)
 	struct list_cache cache = { 0 }, fresh = { 0 };
 	unsigned char *used = NULL;
 	int damaged = 0;
+	int64_t stale_after;
+	time_t now;
 	size_t n = 0, na = 0;
 	cJSON *out = NULL;
 	const struct option opts[] = {
@@ -187,6 +206,8 @@ int cmd_list(int argc, const char **argv, struct cmd_ctx *c)
 
 	if ((error = parse_options(&argc, argv, opts, usage, 0)) < 0 ||
 	    (error = cmd_no_more_args(argc, 0, usage)) < 0 ||
+	    (error = store_config_int(&stale_after, c->st, "session.staleAfter", REPORT_STALE_AFTER)) < 0 ||
+	    (error = store_now(&now, c->st)) < 0 ||
 	    (error = store_list_refs(&live, &n, c->st, SESSIONS_PREFIX)) < 0 ||
 	    (all && (error = store_list_refs(&arch, &na, c->st, ARCHIVE_PREFIX)) < 0) ||
 	    (error = store_active(&active, c->st)) < 0)
@@ -206,12 +227,12 @@ int cmd_list(int argc, const char **argv, struct cmd_ctx *c)
 		const struct list_entry *e;
 
 		if (list_entry(&e, c, &cache, used, &fresh, ref, hex) == 0) {
-			list_one(out, e, id, i >= n, i < n && active && !strcmp(active, id), width);
+			list_one(out, e, id, i >= n, i < n && active && !strcmp(active, id), width, now, stale_after);
 		} else {	/* said on stderr; the others are listed all the same */
 			struct list_entry bad = { .status = "damaged", .time = 0 };
 
 			snprintf(bad.commit, sizeof(bad.commit), "%s", hex);
-			list_one(out, &bad, id, i >= n, i < n && active && !strcmp(active, id), width);
+			list_one(out, &bad, id, i >= n, i < n && active && !strcmp(active, id), width, now, stale_after);
 			damaged++;
 		}
 		free(ref);

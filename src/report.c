@@ -32,6 +32,26 @@ static double seconds_since(const char *iso, time_t now)
 	return iso && gs_time_parse_iso(&t, iso) == 0 ? difftime(now, t) : 0;
 }
 
+static const char *last_seen(const cJSON *e)
+{
+	return json_str(e, "seen") ? json_str(e, "seen") : json_str(e, "started");
+}
+
+int report_stale(const cJSON *e, time_t now, int64_t stale_after)
+{
+	const char *st = json_str(e, "status");
+
+	return stale_after > 0 && st && !strcmp(st, ST_IN_PROGRESS) && last_seen(e) &&
+	       seconds_since(last_seen(e), now) > (double)stale_after;
+}
+
+/* "seen" and "stale" of an agent or phase, as every report shows them. */
+static void liveness(cJSON *out, const cJSON *e, const struct report_ctx *ctx)
+{
+	json_set_str(out, "seen", e ? last_seen(e) : NULL);
+	json_set_bool(out, "stale", e && report_stale(e, ctx->now, ctx->stale_after));
+}
+
 static int by_total(const void *a, const void *b)
 {
 	double x = json_num(*(const cJSON *const *)a, "total", 0);
@@ -83,19 +103,21 @@ static int count_status(const cJSON *arr, const char *status)
 	return n;
 }
 
-static cJSON *phase_view(const cJSON *state, const cJSON *p)
+static cJSON *phase_view(const cJSON *state, const cJSON *p, const struct report_ctx *ctx)
 {
 	cJSON *out = cJSON_CreateObject(), *agents = cJSON_CreateArray();
 	const cJSON *id;
 
 	copy_keys(out, p, (const char *const[]){ "id", "name", "status", "parallel", "blocked_by",
 						 "retry_count", "sub_step", "started", "completed", NULL });
+	liveness(out, p, ctx);
 	cJSON_ArrayForEach(id, cJSON_GetObjectItemCaseSensitive(p, "agents")) {
 		const cJSON *a = cJSON_IsString(id) ? state_agent(state, id->valuestring) : NULL;
 		cJSON *v = cJSON_CreateObject();
 
 		json_set_str(v, "id", cJSON_IsString(id) ? id->valuestring : NULL);
 		copy_keys(v, a, (const char *const[]){ "type", "status", "progress", NULL });
+		liveness(v, a, ctx);
 		cJSON_AddItemToArray(agents, v);
 	}
 	json_set(out, "agents", agents);
@@ -111,16 +133,31 @@ static void next_action(cJSON *out, const char *text, const char *command)
 	json_set(out, "next", n);
 }
 
-static int agents_running(const cJSON *state, const cJSON *phase)
+/* The phase's agents at work: 1 when one shows life, -1 when all of them are stale (*dead the first). */
+static int agents_running(const cJSON **dead, const cJSON *state, const cJSON *phase, const struct report_ctx *ctx)
 {
 	const cJSON *id;
+	int running = 0;
 
+	*dead = NULL;
 	cJSON_ArrayForEach(id, cJSON_GetObjectItemCaseSensitive(phase, "agents")) {
 		const cJSON *a = cJSON_IsString(id) ? state_agent(state, id->valuestring) : NULL;
-		if (a && json_str(a, "status") && !strcmp(json_str(a, "status"), ST_IN_PROGRESS))
+		if (!a || !json_str(a, "status") || strcmp(json_str(a, "status"), ST_IN_PROGRESS))
+			continue;
+		if (!report_stale(a, ctx->now, ctx->stale_after))
 			return 1;
+		running = -1;
+		*dead = *dead ? *dead : a;
 	}
-	return 0;
+	return running;
+}
+
+/* What to do about an agent that may have died. */
+static void stale_agent(char **text, char **cmd, const cJSON *a, const struct report_ctx *ctx)
+{
+	*text = xstrfmt("agent %s has had no operation for %.0f minutes: check whether it still runs, "
+			"or mark it failed", json_str(a, "id"), seconds_since(last_seen(a), ctx->now) / 60);
+	*cmd = xstrfmt("git session agent fail %s --error \"stale\"", json_str(a, "id"));
 }
 
 static int blocked(const cJSON *state, const cJSON *p)
@@ -138,10 +175,11 @@ static int blocked(const cJSON *state, const cJSON *p)
 /* The first phase in flight that needs something: a retry, an escalation, completing. */
 static int phase_in_flight(char **text, char **cmd, const cJSON *state, const struct report_ctx *ctx)
 {
-	const cJSON *p;
+	const cJSON *p, *dead;
 
 	cJSON_ArrayForEach(p, cJSON_GetObjectItemCaseSensitive(state, "phases")) {
 		int n = (int)json_num(p, "id", 0), retries = (int)json_num(p, "retry_count", 0);
+		int running = 0;
 		const char *ps = json_str(p, "status"), *name = json_str(p, "name");
 
 		if (!strcmp(ps, ST_FAILED) && retries < ctx->max_retries) {
@@ -151,7 +189,9 @@ static int phase_in_flight(char **text, char **cmd, const cJSON *state, const st
 		} else if (!strcmp(ps, ST_FAILED)) {
 			*text = xstrfmt("escalate: phase %d \"%s\" failed after %d retries; fix the cause or skip it",
 					n, name, retries);
-		} else if (!strcmp(ps, ST_IN_PROGRESS) && agents_running(state, p)) {
+		} else if (!strcmp(ps, ST_IN_PROGRESS) && (running = agents_running(&dead, state, p, ctx)) < 0) {
+			stale_agent(text, cmd, dead, ctx);
+		} else if (running) {
 			*text = xstrfmt("wait for the agents of phase %d \"%s\"", n, name);
 		} else if (!strcmp(ps, ST_IN_PROGRESS)) {
 			*text = xstrfmt("complete phase %d \"%s\"", n, name);
@@ -178,16 +218,25 @@ static int phase_to_start(char **text, char **cmd, const cJSON *state)
 }
 
 /* With no phases: the agents at work, then the first pending task, then a plan. */
-static void without_phases(char **text, char **cmd, const cJSON *state)
+static void without_phases(char **text, char **cmd, const cJSON *state, const struct report_ctx *ctx)
 {
-	const cJSON *a, *t;
+	const cJSON *a, *t, *dead = NULL;
 
 	cJSON_ArrayForEach(a, cJSON_GetObjectItemCaseSensitive(state, "agents"))
-		if (json_str(a, "status") && !strcmp(json_str(a, "status"), ST_IN_PROGRESS)) {
+		if (json_str(a, "status") && !strcmp(json_str(a, "status"), ST_IN_PROGRESS) &&
+		    report_stale(a, ctx->now, ctx->stale_after) && !dead)
+			dead = a;
+	cJSON_ArrayForEach(a, cJSON_GetObjectItemCaseSensitive(state, "agents"))
+		if (json_str(a, "status") && !strcmp(json_str(a, "status"), ST_IN_PROGRESS) &&
+		    !report_stale(a, ctx->now, ctx->stale_after)) {
 			*text = xstrfmt("wait for agent %s (%d%%): %s", json_str(a, "id"), (int)json_num(a, "progress", 0),
 					json_str(a, "task") ? json_str(a, "task") : "");
 			return;
 		}
+	if (dead) {
+		stale_agent(text, cmd, dead, ctx);
+		return;
+	}
 	cJSON_ArrayForEach(t, cJSON_GetObjectItemCaseSensitive(state, "tasks"))
 		if (json_str(t, "status") && !strcmp(json_str(t, "status"), ST_PENDING)) {
 			*text = xstrfmt("do task #%d \"%s\"", (int)json_num(t, "id", 0),
@@ -200,7 +249,7 @@ static void without_phases(char **text, char **cmd, const cJSON *state)
 }
 
 /* The agents, each as status and resume show it. */
-static cJSON *agents_view(const cJSON *state)
+static cJSON *agents_view(const cJSON *state, const struct report_ctx *ctx)
 {
 	cJSON *out = cJSON_CreateArray();
 	const cJSON *a;
@@ -210,6 +259,7 @@ static cJSON *agents_view(const cJSON *state)
 
 		copy_keys(v, a, (const char *const[]){ "id", "type", "task", "phase", "status", "progress", "started",
 						       "completed", "result_summary", NULL });
+		liveness(v, a, ctx);
 		cJSON_AddItemToArray(out, v);
 	}
 	return out;
@@ -242,7 +292,7 @@ static void suggest(cJSON *out, const cJSON *state, const struct report_ctx *ctx
 	} else if (strcmp(st, ST_IN_PROGRESS)) {
 		text = xstrfmt("nothing: the session is %s", st);
 	} else if (!cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(state, "phases"))) {
-		without_phases(&text, &cmd, state);
+		without_phases(&text, &cmd, state, ctx);
 	} else if (!phase_in_flight(&text, &cmd, state, ctx) && !phase_to_start(&text, &cmd, state)) {
 		text = xstrdup("every phase is done: close the session");
 		cmd = xstrdup("git session close");
@@ -307,7 +357,7 @@ cJSON *report_status(const cJSON *state, const struct report_ctx *ctx)
 	json_set(out, "current_phase", json_dup_or_null(state, "current_phase"));
 	arr = json_set(out, "phases", cJSON_CreateArray());
 	cJSON_ArrayForEach(p, phases)
-		cJSON_AddItemToArray(arr, phase_view(state, p));
+		cJSON_AddItemToArray(arr, phase_view(state, p, ctx));
 	arr = json_set(out, "unresolved_errors", cJSON_CreateArray());
 	cJSON_ArrayForEach(p, errors) {
 		i++;
@@ -320,7 +370,7 @@ cJSON *report_status(const cJSON *state, const struct report_ctx *ctx)
 		}
 	}
 	json_set_num(out, "errors_total", i);
-	json_set(out, "agents", agents_view(state));
+	json_set(out, "agents", agents_view(state, ctx));
 	json_set(out, "pending_tasks", pending_tasks(state));
 	json_set(out, "tokens", report_tokens(state));
 	json_set(out, "recent_decisions", last_entries(decisions, 3));
@@ -611,7 +661,7 @@ static void resume_plans(cJSON *out, const cJSON *state, const cJSON *plans_now)
 }
 
 /* Phases by where they stand: done, in progress, pending. */
-static void resume_work(cJSON *out, const cJSON *state)
+static void resume_work(cJSON *out, const cJSON *state, const struct report_ctx *ctx)
 {
 	cJSON *done = json_set(out, "done", cJSON_CreateArray());
 	cJSON *doing = json_set(out, "in_progress", cJSON_CreateArray());
@@ -632,11 +682,15 @@ static void resume_work(cJSON *out, const cJSON *state)
 		} else {
 			json_set(o, "sub_step", json_dup_or_null(p, "sub_step"));
 			json_set(o, "retry_count", json_dup_or_null(p, "retry_count"));
+			liveness(o, p, ctx);
 			agents = json_set(o, "agents", cJSON_CreateArray());
 			cJSON_ArrayForEach(a, cJSON_GetObjectItemCaseSensitive(state, "agents"))
 				if ((int)json_num(a, "phase", -1) == (int)json_num(p, "id", 0) &&
-				    !strcmp(str_or(a, "status", ""), ST_IN_PROGRESS))
-					cJSON_AddItemToArray(agents, cJSON_Duplicate(a, 1));
+				    !strcmp(str_or(a, "status", ""), ST_IN_PROGRESS)) {
+					cJSON *v = cJSON_AddItemToArray(agents, cJSON_Duplicate(a, 1)) ?
+						   cJSON_GetArrayItem(agents, cJSON_GetArraySize(agents) - 1) : NULL;
+					liveness(v, a, ctx);
+				}
 			cJSON_AddItemToArray(doing, o);
 		}
 	}
@@ -647,7 +701,7 @@ cJSON *report_resume(const cJSON *state, const cJSON *scan, const cJSON *project
 {
 	cJSON *out = report_status(state, ctx), *next = cJSON_DetachItemFromObjectCaseSensitive(out, "next");
 
-	resume_work(out, state);
+	resume_work(out, state, ctx);
 	resume_files(out, state, scan);
 	resume_project(out, project);
 	resume_plans(out, state, plans_now);

@@ -834,6 +834,30 @@ int op_session_import(struct apply_ctx *c)
 	return 0;
 }
 
+/*
+ * An operation is a sign of life (session.staleAfter) of the agent it
+ * names, when it reads the agents (so a state kept in parts gets the
+ * same as a whole one), and of the phase it works in: the one it names,
+ * else its agent's, else the current one.
+ */
+static void mark_seen(cJSON *state, const cJSON *op, const char *at)
+{
+	const char *name = json_str(op_args(op), "agent");
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(op_args(op), "phase");
+	cJSON *a = NULL, *p = NULL;
+
+	if (name && (state_op_needs(op) & NEED(AGENTS)) && (a = state_agent(state, name)))
+		json_set_str(a, "seen", at);
+	if (cJSON_IsNumber(v))
+		p = state_phase(state, (int)v->valuedouble);
+	else if (a && cJSON_IsNumber(cJSON_GetObjectItemCaseSensitive(a, "phase")))
+		p = state_phase(state, (int)json_num(a, "phase", 0));
+	else
+		p = state_phase(state, (int)json_num(state, "current_phase", -1));
+	if (p && !strcmp(json_str(p, "status") ? json_str(p, "status") : "", ST_IN_PROGRESS))
+		json_set_str(p, "seen", at);
+}
+
 int state_apply(cJSON *state, const cJSON *op, const struct state_limits *lim,
 		char **subject, char **err)
 {
@@ -867,8 +891,10 @@ int state_apply(cJSON *state, const cJSON *op, const struct state_limits *lim,
 		*err = c.err ? c.err : xstrfmt("%s failed", name);
 		return GS_ERROR;
 	}
-	if (info->id != OP_SESSION_IMPORT)	/* an import keeps the source's time */
+	if (info->id != OP_SESSION_IMPORT) {	/* an import keeps the source's time */
 		json_set_str(state, "updated", c.at);
+		mark_seen(state, op, c.at);
+	}
 	ctx = cJSON_GetObjectItemCaseSensitive(op, "context");
 	if (cJSON_IsObject(ctx)) {
 		cJSON *project = json_obj(state, "project");

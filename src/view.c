@@ -122,6 +122,13 @@ void view_errors(struct view *v, const cJSON *r)
 	}
 }
 
+void view_stale(struct view *v, const cJSON *e)
+{
+	if (json_bool(e, "stale", 0))
+		sbuf_addf(&v->out, " %s(stale: no operation since %s)%s", view_c(v, C_YELLOW),
+			  json_str(e, "seen") ? json_str(e, "seen") : "its start", view_c(v, C_RESET));
+}
+
 void view_phase(struct view *v, const cJSON *p, int max_retries)
 {
 	const cJSON *a, *b;
@@ -144,7 +151,9 @@ void view_phase(struct view *v, const cJSON *p, int max_retries)
 		sbuf_adds(&v->out, ", at ");
 		view_text(v, json_str(p, "sub_step"));
 	}
-	sbuf_addf(&v->out, "%s\n", view_c(v, C_RESET));
+	sbuf_adds(&v->out, view_c(v, C_RESET));
+	view_stale(v, p);
+	sbuf_addch(&v->out, '\n');
 	first = 1;
 	cJSON_ArrayForEach(a, cJSON_GetObjectItemCaseSensitive(p, "agents")) {
 		sbuf_adds(&v->out, first ? "      " : "  ");
@@ -154,6 +163,7 @@ void view_phase(struct view *v, const cJSON *p, int max_retries)
 		view_text(v, json_str(a, "id"));
 		if (json_str(a, "status") && !strcmp(json_str(a, "status"), ST_IN_PROGRESS))
 			sbuf_addf(&v->out, " %d%%", (int)json_num(a, "progress", 0));
+		view_stale(v, a);
 	}
 	if (!first)
 		sbuf_addch(&v->out, '\n');
@@ -241,6 +251,8 @@ int view_load_target(cJSON **state, struct store_tip *tip, struct report_ctx *ct
 	ctx->checkpoint = tip->commit;
 	ctx->active = active && !strcmp(active, *id);
 	ctx->max_retries = c->eng.lim.max_retries;
+	if (!error)
+		error = store_config_int(&ctx->stale_after, c->st, "session.staleAfter", REPORT_STALE_AFTER);
 	free(active);
 	return 0;
 }

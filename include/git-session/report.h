@@ -7,6 +7,7 @@
 #ifndef GIT_SESSION_REPORT_H
 #define GIT_SESSION_REPORT_H
 
+#include <stdint.h>
 #include <time.h>
 #include <cjson/cJSON.h>
 
@@ -18,7 +19,17 @@ struct report_ctx {
 	time_t now;
 	int max_retries;
 	int before[SPLIT_COUNT];	/* of lists loaded as their tail, the entries not loaded */
+	int64_t stale_after;	/* session.staleAfter: seconds with no operation before an agent or phase is stale */
 };
+
+#define REPORT_STALE_AFTER 1800
+
+/*
+ * Whether an agent or phase in progress has had no operation for longer
+ * than stale_after seconds (0 turns staleness off); its last sign of
+ * life is its latest operation's time, or its start.
+ */
+int report_stale(const cJSON *entry, time_t now, int64_t stale_after);
 
 /* The caller frees what these return. */
 cJSON *report_status(const cJSON *state, const struct report_ctx *ctx);

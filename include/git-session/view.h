@@ -43,6 +43,8 @@ void view_bar(struct view *v, int percent, int width);
 /* Parts of the status report, reused by resume. */
 void view_header(struct view *v, const cJSON *r, time_t now);
 void view_errors(struct view *v, const cJSON *r);
+/* " (stale: no operation since ...)" after an agent or phase a report marks stale. */
+void view_stale(struct view *v, const cJSON *e);
 void view_phase(struct view *v, const cJSON *p, int max_retries);
 void view_tokens_line(struct view *v, const cJSON *t);
 void view_status(struct view *v, const cJSON *r, time_t now, int max_retries);
