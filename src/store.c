@@ -204,6 +204,8 @@ int store_open_why(gs_store **out, char **why)
 	if (store_config_bool(&fsync_on, st, "session.fsync", 1) < 0)
 		goto fail;
 	st->fsync = fsync_on;
+	if (store_sign_wanted(&st->sign, st) < 0)
+		goto fail;
 	git_libgit2_opts(GIT_OPT_ENABLE_FSYNC_GITDIR, fsync_on);
 	*out = st;
 	return 0;
@@ -825,8 +827,12 @@ int store_write_checkpoint(char out[HEX_SZ], gs_store *st, const struct store_ch
 	}
 	parents[0] = parent;
 	parents[1] = other;
-	if (git_commit_create(&commit_id, st->repo, NULL, author, committer, NULL, cp->message,
-			      tree, parent ? 1 + !!parents[1] : 0, parents) < 0) {
+	if (st->sign) {
+		if (store_sign_commit(&commit_id, st, author, committer, cp->message, tree,
+				      parent ? 1 + !!parents[1] : 0, parents) < 0)
+			goto cleanup;
+	} else if (git_commit_create(&commit_id, st->repo, NULL, author, committer, NULL, cp->message,
+				     tree, parent ? 1 + !!parents[1] : 0, parents) < 0) {
 		store_git_error("cannot write the checkpoint's commit");
 		goto cleanup;
 	}

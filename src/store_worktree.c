@@ -522,6 +522,7 @@ cleanup:
 
 /* Runs git with args in the working tree; its standard output into out. */
 static int run_git_in(struct sbuf *out, const char *dir, const char *const *args);
+static int run_git_env(struct sbuf *out, const char *dir, const char *const *args, char *const *envp);
 
 int store_worktree_run_git(struct sbuf *out, gs_store *st, const char *const *args)
 {
@@ -551,6 +552,29 @@ int store_git_config_bool(int *out, const char *key, int def)
 /* Runs git in dir (NULL: here) with stdout into out: git's exit code, or GS_ERROR. */
 static int run_git_in(struct sbuf *out, const char *dir, const char *const *args)
 {
+	return run_git_env(out, dir, args, environ);
+}
+
+int store_worktree_git_env(struct sbuf *out, gs_store *st, const char *const *args, const char *const *env)
+{
+	char **envp;
+	size_t n = 0, m = 0;
+	int rc;
+
+	while (environ[n])
+		n++;
+	while (env[m])
+		m++;
+	envp = xcalloc(n + m + 1, sizeof(*envp));
+	memcpy(envp, env, m * sizeof(*envp));	/* first: getenv finds the first of a name */
+	memcpy(envp + m, environ, n * sizeof(*envp));
+	rc = run_git_env(out, store_workdir(st) ? store_workdir(st) : store_gitdir(st), args, envp);
+	free(envp);
+	return rc;
+}
+
+static int run_git_env(struct sbuf *out, const char *dir, const char *const *args, char *const *envp)
+{
 	posix_spawn_file_actions_t fa;
 	int fds[2], status, error = GS_ERROR;
 	char buf[65536];
@@ -565,7 +589,7 @@ static int run_git_in(struct sbuf *out, const char *dir, const char *const *args
 	posix_spawn_file_actions_addclose(&fa, fds[1]);
 	if (dir)
 		posix_spawn_file_actions_addchdir_np(&fa, dir);
-	if (posix_spawnp(&pid, "git", &fa, NULL, (char *const *)args, environ) != 0) {
+	if (posix_spawnp(&pid, "git", &fa, NULL, (char *const *)args, envp) != 0) {
 		gs_error("cannot run git: %s", strerror(errno));
 		close(fds[0]);
 		close(fds[1]);

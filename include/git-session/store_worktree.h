@@ -72,6 +72,8 @@ int store_worktree_staged(cJSON **out, gs_store *st);
 int store_worktree_run_git(struct sbuf *out, gs_store *st, const char *const *args);
 /* The same, quietly: git's exit code, or negative when it could not run. */
 int store_worktree_git_rc(struct sbuf *out, gs_store *st, const char *const *args);
+/* The same, with the variables of env ("NAME=value", NULL-terminated) set for git. */
+int store_worktree_git_env(struct sbuf *out, gs_store *st, const char *const *args, const char *const *env);
 
 /*
  * Commit oid's first message line, and the files it changes against its

@@ -1,0 +1,100 @@
+/*
+ * store_sign.c - signed checkpoints. With session.sign, or else
+ * commit.gpgSign, a checkpoint's commit is made by `git commit-tree -S`,
+ * so that it is signed exactly as git signs a commit: gpg.format
+ * (openpgp, x509 or ssh), user.signingKey, gpg.program and the rest of
+ * git's signing configuration, and `git verify-commit` checks it. Store
+ * layer: libgit2 and git as a process.
+ */
+#include "git-session/store_worktree.h"
+#include "git-session/util.h"
+#include "store-internal.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+int store_sign_wanted(int *out, gs_store *st)
+{
+	int git_sign;
+
+	if (store_config_bool(&git_sign, st, "commit.gpgSign", 0) < 0)
+		return GS_ERROR;
+	return store_config_bool(out, st, "session.sign", git_sign);
+}
+
+/* "GIT_AUTHOR_NAME=..." and the rest, from a libgit2 signature. */
+static void ident_env(char **env, const char *who, const git_signature *sig)
+{
+	int off = sig->when.offset;
+
+	env[0] = xstrfmt("GIT_%s_NAME=%s", who, sig->name);
+	env[1] = xstrfmt("GIT_%s_EMAIL=%s", who, sig->email);
+	env[2] = xstrfmt("GIT_%s_DATE=@%lld %c%02d%02d", who, (long long)sig->when.time, off < 0 ? '-' : '+',
+			 abs(off) / 60, abs(off) % 60);
+}
+
+/* A loose object git wrote: durable, as the store's own are. */
+static void sync_object(gs_store *st, const git_oid *id)
+{
+	char hex[GIT_OID_HEXSZ + 1], *path;
+	int fd;
+
+	git_oid_tostr(hex, sizeof(hex), id);
+	path = xstrfmt("%sobjects/%.2s/%s", git_repository_commondir(st->repo), hex, hex + 2);
+	if ((fd = open(path, O_RDONLY)) >= 0) {
+		fsync(fd);
+		close(fd);
+	}
+	*strrchr(path, '/') = '\0';
+	if ((fd = open(path, O_RDONLY)) >= 0) {
+		fsync(fd);
+		close(fd);
+	}
+	free(path);
+}
+
+int store_sign_commit(git_oid *out, gs_store *st, const git_signature *author, const git_signature *committer,
+		      const char *message, const git_tree *tree, size_t nparents, const git_commit *const *parents)
+{
+	char hexes[3][GIT_OID_HEXSZ + 1], *env[7] = { NULL };
+	const char *args[16];
+	struct sbuf sb = SBUF_INIT;
+	size_t n = 0;
+	int rc, error = GS_ERROR;
+
+	ident_env(env, "AUTHOR", author);
+	ident_env(env + 3, "COMMITTER", committer);
+	args[n++] = "git";
+	args[n++] = "commit-tree";
+	args[n++] = "-S";
+	git_oid_tostr(hexes[0], sizeof(hexes[0]), git_tree_id(tree));
+	args[n++] = hexes[0];
+	for (size_t i = 0; i < nparents && i < 2; i++) {
+		git_oid_tostr(hexes[i + 1], sizeof(hexes[i + 1]), git_commit_id(parents[i]));
+		args[n++] = "-p";
+		args[n++] = hexes[i + 1];
+	}
+	args[n++] = "-m";
+	args[n++] = message;
+	args[n] = NULL;
+	rc = store_worktree_git_env(&sb, st, args, (const char *const *)env);
+	while (sb.len && (sb.buf[sb.len - 1] == '\n'))
+		sb.buf[--sb.len] = '\0';
+	if (rc != 0 || !sb.buf || git_oid_fromstr(out, sb.buf) < 0) {
+		gs_error("cannot sign the checkpoint ('git commit-tree -S' failed); nothing was written");
+		gs_hint("check gpg.format and user.signingKey, or turn signing off with "
+			"'git config session.sign false'");
+		goto cleanup;
+	}
+	if (st->fsync)
+		sync_object(st, out);
+	error = 0;
+cleanup:
+	for (size_t i = 0; i < 6; i++)
+		free(env[i]);
+	sbuf_release(&sb);
+	return error;
+}
