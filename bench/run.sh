@@ -160,6 +160,10 @@ do
 	check "list, $sessions sessions, $refs refs (ms)" "$(mm 1)" "<=" 300
 	check "status at $sessions / at 1 session, $refs" "$(ratio "$(mm 3)" "$(mm 2)")" "<=" 1.1
 done
+# grep: every session's tip read once, nothing matching (the whole search)
+timeit "$runs" sh -c 'git -C "$1" session grep -c "no such words" >/dev/null; test $? = 1' - "$work/many" >"$work/gtimes"
+row "grep, $sessions sessions" "$(cut -d' ' -f1 "$work/gtimes")"
+check "grep, $sessions sessions (ms)" "$(cut -d' ' -f1 "$work/gtimes")" "<=" 1000
 git -C "$work/many" session note -q "after pack-refs" &&
 	test "$(git -C "$work/many" session list | wc -l)" = "$sessions" ||
 	echo "  FAIL: a checkpoint on packed refs, or list after it"

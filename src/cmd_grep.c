@@ -1,0 +1,184 @@
+/*
+ * cmd_grep.c - `git session grep`: a regular expression, as git grep
+ * takes one, over what every session says in words (notes and prompts,
+ * decisions, errors, tasks, summaries) and the transcripts its tip keeps.
+ */
+#include "git-session/cmd.h"
+#include "git-session/engine.h"
+#include "git-session/json.h"
+#include "git-session/output.h"
+#include "git-session/search.h"
+#include "git-session/util.h"
+
+#include <regex.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct grep {
+	regex_t re;
+	const char *session, *commit;
+	int archived, count_only;
+	long hits;
+	cJSON *json;	/* --json: the array of matches, else NULL */
+};
+
+/* One matching line: "<session> <checkpoint> <field>: <line>", or an object of --json. */
+static void emit(struct grep *g, const char *field, const char *agent, const char *line, size_t len)
+{
+	g->hits++;
+	if (g->json) {
+		cJSON *o = cJSON_CreateObject();
+		char *text = xstrndup(line, len);
+
+		json_set_str(o, "session", g->session);
+		json_set_bool(o, "archived", g->archived);
+		json_set_str(o, "checkpoint", g->commit);
+		json_set_str(o, "field", field);
+		json_set_str(o, "agent", agent);
+		json_set_str(o, "text", text);
+		cJSON_AddItemToArray(g->json, o);
+		free(text);
+	} else if (!g->count_only) {
+		char *text = xstrndup(line, len);
+
+		printf("%s %.7s %s: ", g->session, g->commit, field);
+		out_line(stdout, text);
+		putchar('\n');
+		free(text);
+	}
+}
+
+/* Each line of text that matches, as git grep shows lines. */
+static void grep_text(struct grep *g, const char *field, const char *agent, const char *text, size_t len)
+{
+	const char *end = text + len;
+
+	for (const char *line = text; line < end;) {
+		const char *nl = memchr(line, '\n', (size_t)(end - line));
+		size_t n = nl ? (size_t)(nl - line) : (size_t)(end - line);
+		regmatch_t m[1] = { { 0, (regoff_t)n } };
+
+		if (regexec(&g->re, line, 1, m, REG_STARTEND) == 0)
+			emit(g, field, agent, line, n);
+		line += n + 1;
+	}
+}
+
+static int grep_field(const char *field, const char *agent, const char *text, void *payload)
+{
+	grep_text(payload, field, agent, text, strlen(text));
+	return 0;
+}
+
+static int grep_part(const char *path, const char *data, size_t len, void *payload)
+{
+	const char *name = path + strlen("transcripts/");
+	char *field = xstrfmt("transcript[%.*s]", (int)strcspn(name, "/"), name);
+
+	grep_text(payload, field, NULL, data, len);
+	free(field);
+	return 0;
+}
+
+/* -F: the string as an extended regular expression that matches it alone. */
+static char *quote_ere(const char *s)
+{
+	struct sbuf sb = SBUF_INIT;
+
+	for (; *s; s++) {
+		if (strchr("\\.[]()*+?{}|^$", *s))
+			sbuf_addch(&sb, '\\');
+		sbuf_addch(&sb, *s);
+	}
+	return sbuf_detach(&sb, NULL);
+}
+
+static int grep_session(struct grep *g, struct cmd_ctx *c, const char *prefix, const char *id)
+{
+	struct store_tip tip = { 0 };
+	cJSON *state = NULL;
+	char *ref = xstrfmt("%s%s", prefix, id);
+	int error;
+
+	if ((error = engine_load_ref(&state, &tip, c->st, ref)) == 0) {
+		g->session = id;
+		g->commit = tip.commit;
+		search_state(state, grep_field, g);
+		error = store_walk_blobs(c->st, tip.commit, "transcripts", grep_part, g);
+	}
+	cJSON_Delete(state);
+	store_tip_clear(&tip);
+	free(ref);
+	return error;
+}
+
+int cmd_grep(int argc, const char **argv, struct cmd_ctx *c)
+{
+	static const char *const usage[] = {
+		"git session grep [-E | -F] [-i] [-c] [--all] [--json] <pattern> [<id>...]", NULL,
+	};
+	struct grep g = { .json = NULL };
+	int all = 0, json = 0, ext = 0, fixed = 0, icase = 0, error, compiled = 0, flags;
+	struct store_ref_entry *refs[2] = { NULL, NULL };
+	size_t n[2] = { 0, 0 };
+	char *pattern = NULL;
+	const struct option opts[] = {
+		{ OPT_BOOL, 'E', "extended-regexp", &ext, NULL, "POSIX extended regular expressions" },
+		{ OPT_BOOL, 'F', "fixed-strings", &fixed, NULL, "the pattern is a plain string" },
+		{ OPT_BOOL, 'i', "ignore-case", &icase, NULL, "ignore case" },
+		{ OPT_BOOL, 'c', "count", &g.count_only, NULL, "print only how many lines matched" },
+		{ OPT_BOOL, 'a', "all", &all, NULL, "archived sessions too" },
+		{ OPT_BOOL, 0, "json", &json, NULL, "print a JSON array of the matches" },
+		OPT_END_MARK,
+	};
+
+	if ((error = parse_options(&argc, argv, opts, usage, 0)) < 0)
+		goto cleanup;
+	if (argc < 1 || (ext && fixed)) {
+		error = cmd_usage_error(usage, opts, argc < 1 ? "which pattern?" : "-E and -F exclude each other");
+		goto cleanup;
+	}
+	pattern = fixed ? quote_ere(argv[0]) : xstrdup(argv[0]);
+	flags = REG_NOSUB | (ext || fixed ? REG_EXTENDED : 0) | (icase ? REG_ICASE : 0);
+	if ((error = regcomp(&g.re, pattern, flags)) != 0) {
+		char why[256];
+
+		regerror(error, &g.re, why, sizeof(why));
+		error = gs_error("invalid regular expression '%s': %s", argv[0], why);
+		goto cleanup;
+	}
+	compiled = 1;
+	if (json)
+		g.json = cJSON_CreateArray();
+	if (argc > 1) {
+		for (int i = 1; i < argc && !error; i++) {
+			char *ref = NULL;
+			if ((error = engine_find(&ref, c->st, argv[i])) == 0)
+				error = grep_session(&g, c, SESSIONS_PREFIX, argv[i]);
+			free(ref);
+		}
+	} else if ((error = store_list_refs(&refs[0], &n[0], c->st, SESSIONS_PREFIX)) == 0 &&
+		   (!all || (error = store_list_refs(&refs[1], &n[1], c->st, ARCHIVE_PREFIX)) == 0)) {
+		for (int k = 0; k < 2 && !error; k++)
+			for (size_t i = 0; i < n[k] && !error; i++) {
+				g.archived = k;
+				error = grep_session(&g, c, k ? ARCHIVE_PREFIX : SESSIONS_PREFIX, refs[k][i].id);
+			}
+	}
+	if (!error && g.json) {
+		char *text = json_print(g.json, 1, NULL);
+		fputs(text, stdout);
+		free(text);
+	} else if (!error && g.count_only) {
+		printf("%ld\n", g.hits);
+	}
+cleanup:
+	if (compiled)
+		regfree(&g.re);
+	for (int k = 0; k < 2; k++)
+		store_ref_entries_free(refs[k], n[k]);
+	cJSON_Delete(g.json);
+	free(pattern);
+	return error ? cmd_exit(error) : g.hits ? EXIT_OK : EXIT_FAILED;	/* as git grep: 1 when nothing matched */
+}
