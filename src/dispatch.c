@@ -41,6 +41,7 @@ static const struct command commands[] = {
 	{ "artifact", cmd_artifact, 1, "record an artifact the work produced" },
 	{ "diff", cmd_diff, 1, "what changed between two checkpoints" },
 	{ "timeline", cmd_timeline, 1, "draw phases, agents, failures and commits along time" },
+	{ "gc", cmd_gc, 1, "archive finished sessions and delete old archived ones, by age" },
 	{ "fsck", cmd_fsck, 1, "check every checkpoint; --repair goes back to the last good one" },
 	{ "rollback", cmd_rollback, 1, "go back to the last good (or a named) checkpoint" },
 	{ "push", cmd_push, 1, "send sessions to a remote, merging what it has first" },

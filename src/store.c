@@ -1062,6 +1062,31 @@ int store_rename(gs_store *st, const char *from, const char *to, const char *log
 	return error < 0 ? store_git_error("cannot rename '%s' to '%s'", from, to) : 0;
 }
 
+int store_delete_ref(gs_store *st, const char *refname, const char *expect)
+{
+	git_reference *ref = NULL;
+	char hex[HEX_SZ];
+	int error;
+
+	if (git_reference_lookup(&ref, st->repo, refname) < 0) {
+		git_error_clear();
+		return GS_ENOTFOUND;
+	}
+	git_oid_tostr(hex, sizeof(hex), git_reference_target(ref) ? git_reference_target(ref) : &(git_oid){ { 0 } });
+	if (strcmp(hex, expect)) {
+		git_reference_free(ref);
+		return gs_error("'%s' moved meanwhile; it is left as it is", refname);
+	}
+	/* libgit2 deletes only if the ref still holds what was looked up */
+	error = git_reference_delete(ref);
+	git_reference_free(ref);
+	if (error < 0)
+		return store_git_error("cannot delete '%s'", refname);
+	if (git_reflog_delete(st->repo, refname) < 0)
+		git_error_clear();	/* a ref with no reflog */
+	return 0;
+}
+
 int store_head(char **branch, char head[HEX_SZ], gs_store *st)
 {
 	git_reference *ref = NULL;

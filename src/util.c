@@ -4,6 +4,7 @@
  */
 #include "git-session/util.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -420,4 +421,42 @@ void gs_parts_free(struct gs_part *v, size_t n)
 int gs_cmp_str(const void *a, const void *b)
 {
 	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+int gs_parse_age(int64_t *out, const char *s)
+{
+	static const struct { const char *unit; int64_t secs; } units[] = {
+		{ "s", 1 }, { "sec", 1 }, { "second", 1 }, { "seconds", 1 },
+		{ "m", 60 }, { "min", 60 }, { "minute", 60 }, { "minutes", 60 },
+		{ "h", 3600 }, { "hour", 3600 }, { "hours", 3600 },
+		{ "d", 86400 }, { "day", 86400 }, { "days", 86400 },
+		{ "w", 604800 }, { "week", 604800 }, { "weeks", 604800 },
+		{ "mo", 2592000 }, { "month", 2592000 }, { "months", 2592000 },
+		{ "y", 31536000 }, { "year", 31536000 }, { "years", 31536000 },
+	};
+	char *end;
+	long long n;
+	size_t len;
+
+	if (!strcmp(s, "never") || !strcmp(s, "now")) {
+		*out = !strcmp(s, "never") ? -1 : 0;
+		return 0;
+	}
+	errno = 0;
+	n = strtoll(s, &end, 10);
+	if (end == s || n < 0 || errno || !isdigit((unsigned char)*s))
+		return GS_ERROR;
+	while (*end == '.' || *end == ' ')
+		end++;
+	len = strcspn(end, ". ");
+	if (strcmp(end + len, "") && strcmp(end + len, ".ago") && strcmp(end + len, " ago"))
+		return GS_ERROR;
+	for (size_t i = 0; i < ARRAY_SIZE(units); i++)
+		if (strlen(units[i].unit) == len && !strncmp(end, units[i].unit, len)) {
+			if (n > INT64_MAX / units[i].secs)
+				return GS_ERROR;
+			*out = (int64_t)n * units[i].secs;
+			return 0;
+		}
+	return GS_ERROR;
 }

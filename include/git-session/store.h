@@ -129,6 +129,8 @@ struct store_ref_entry {
 };
 int store_list_refs(struct store_ref_entry **out, size_t *n, gs_store *st, const char *prefix);
 void store_ref_entries_free(struct store_ref_entry *v, size_t n);
+/* Deletes a ref and its reflog if it still points at expect (hex); GS_ENOTFOUND when it is gone. */
+int store_delete_ref(gs_store *st, const char *refname, const char *expect);
 /* Renames a ref (and its reflog); refuses to overwrite. */
 int store_rename(gs_store *st, const char *from, const char *to, const char *logmsg);
 int store_ref_exists(gs_store *st, const char *refname);

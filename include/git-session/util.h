@@ -88,6 +88,11 @@ void gs_time_iso(char *out, size_t outlen, time_t t);
  * fractional seconds and a space for 'T' accepted). Returns 0 or -1.
  */
 int gs_time_parse_iso(time_t *out, const char *s);
+/*
+ * An age as git's gc options take one ("30.days.ago", "2 weeks", "12h",
+ * "90d", "now"), in seconds; "never" is -1. GS_ERROR for anything else.
+ */
+int gs_parse_age(int64_t *out, const char *s);
 
 /* qsort and bsearch comparator of strings (elements are char *). */
 int gs_cmp_str(const void *a, const void *b);

@@ -1,0 +1,184 @@
+/*
+ * cmd_gc.c - `git session gc`: retention. Archives the finished
+ * sessions (completed or aborted) whose last operation is older than
+ * --archive-after (session.archiveAfter), and deletes the archived ones
+ * older than --prune-archived-after (session.pruneArchivedAfter), ages
+ * counted from a session's last operation; git gc
+ * then frees their objects. A session in progress or paused is never
+ * touched.
+ */
+#include "git-session/cmd.h"
+#include "git-session/engine.h"
+#include "git-session/json.h"
+#include "git-session/util.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct gc {
+	struct cmd_ctx *c;
+	time_t now;
+	int dry_run, quiet;
+	char *active;
+	char **archived;	/* the ids this run archived (or would) */
+	size_t narchived;
+	cJSON *json;		/* --json: {archived: [...], deleted: [...]} */
+};
+
+/* An age from the command line, else the configuration; -1 is never. */
+static int age_of(int64_t *out, struct gc *g, const char *arg, const char *key, const char *opt)
+{
+	char *conf = arg ? NULL : store_config_str(g->c->st, key);
+	const char *s = arg ? arg : conf;
+	int error = 0;
+
+	*out = -1;
+	if (s && gs_parse_age(out, s) < 0)
+		error = gs_error("%s%s: cannot read '%s' as an age (say \"30.days\", \"2.weeks.ago\", \"never\")",
+				 arg ? "--" : "", arg ? opt : key, s);
+	free(conf);
+	return error;
+}
+
+/* The status of a session's tip and how many seconds since its last operation. */
+static int session_age(char **status, double *age, struct gc *g, const char *ref, const char *hex)
+{
+	static const char *const keys[] = { "status", "updated" };
+	struct store_tip tip = { 0 };
+	char *v[2] = { NULL, NULL };
+	time_t t;
+	int error = engine_peek(v, &tip, g->c->st, ref, hex, keys, 2);
+
+	*status = v[0];
+	*age = !error && v[1] && gs_time_parse_iso(&t, v[1]) == 0 ? difftime(g->now, t) : 0;
+	free(v[1]);
+	store_tip_clear(&tip);
+	return error;
+}
+
+static void say(struct gc *g, const char *list, const char *verb, const char *id, const char *status, double age)
+{
+	if (g->json)
+		cJSON_AddItemToArray(json_arr(g->json, list), cJSON_CreateString(id));
+	else if (!g->quiet)
+		printf("%s%s %s (%s, %s %.0f days ago)\n", g->dry_run ? "Would " : "",
+		       g->dry_run ? verb : (!strcmp(verb, "archive") ? "Archived" : "Deleted archived session"),
+		       id, status, "last operation", age / 86400);
+}
+
+static int archive_finished(struct gc *g, int64_t after)
+{
+	struct store_ref_entry *refs = NULL;
+	size_t n = 0;
+	int error;
+
+	if ((error = store_list_refs(&refs, &n, g->c->st, SESSIONS_PREFIX)) < 0)
+		return error;
+	for (size_t i = 0; i < n && !error; i++) {
+		char *ref = engine_refname(refs[i].id), *status = NULL, *to;
+		double age;
+
+		if ((error = session_age(&status, &age, g, ref, refs[i].tip)) == 0 &&
+		    (!strcmp(status, ST_COMPLETED) || !strcmp(status, ST_ABORTED)) && age > (double)after &&
+		    !(g->active && !strcmp(g->active, refs[i].id))) {
+			to = xstrfmt("%s%s", ARCHIVE_PREFIX, refs[i].id);
+			if (!g->dry_run)
+				error = store_rename(g->c->st, ref, to, "session: gc: archive");
+			if (!error) {
+				say(g, "archived", "archive", refs[i].id, status, age);
+				g->archived = xrealloc(g->archived, (g->narchived + 1) * sizeof(*g->archived));
+				g->archived[g->narchived++] = xstrdup(refs[i].id);
+			}
+			free(to);
+		}
+		free(status);
+		free(ref);
+	}
+	store_ref_entries_free(refs, n);
+	return error;
+}
+
+/* A session this run archived waits for the next run to be deleted. */
+static int just_archived(struct gc *g, const char *id)
+{
+	for (size_t i = 0; i < g->narchived; i++)
+		if (!strcmp(g->archived[i], id))
+			return 1;
+	return 0;
+}
+
+static int prune_archived(struct gc *g, int64_t after)
+{
+	struct store_ref_entry *refs = NULL;
+	size_t n = 0;
+	int error;
+
+	if ((error = store_list_refs(&refs, &n, g->c->st, ARCHIVE_PREFIX)) < 0)
+		return error;
+	for (size_t i = 0; i < n && !error; i++) {
+		char *ref = xstrfmt("%s%s", ARCHIVE_PREFIX, refs[i].id), *status = NULL;
+		double age;
+
+		if ((error = session_age(&status, &age, g, ref, refs[i].tip)) == 0 && age > (double)after &&
+		    strcmp(status, ST_IN_PROGRESS) && strcmp(status, ST_PAUSED) && !just_archived(g, refs[i].id)) {
+			if (!g->dry_run)
+				error = store_delete_ref(g->c->st, ref, refs[i].tip);
+			if (!error)
+				say(g, "deleted", "delete archived session", refs[i].id, status, age);
+		}
+		free(status);
+		free(ref);
+	}
+	store_ref_entries_free(refs, n);
+	return error;
+}
+
+int cmd_gc(int argc, const char **argv, struct cmd_ctx *c)
+{
+	static const char *const usage[] = {
+		"git session gc [--archive-after <age>] [--prune-archived-after <age>] [--dry-run] [--json] [-q]", NULL,
+	};
+	struct gc g = { .c = c };
+	const char *archive_arg = NULL, *prune_arg = NULL;
+	int64_t archive_after, prune_after;
+	int json = 0, error;
+	const struct option opts[] = {
+		{ OPT_STRING, 0, "archive-after", &archive_arg, "<age>", "archive finished sessions older than this" },
+		{ OPT_STRING, 0, "prune-archived-after", &prune_arg, "<age>", "delete archived sessions older than this" },
+		{ OPT_BOOL, 'n', "dry-run", &g.dry_run, NULL, "say what would be done, do nothing" },
+		{ OPT_BOOL, 0, "json", &json, NULL, "print {archived, deleted, dry_run}" },
+		{ OPT_BOOL, 'q', "quiet", &g.quiet, NULL, "print nothing" },
+		OPT_END_MARK,
+	};
+
+	if ((error = parse_options(&argc, argv, opts, usage, 0)) < 0 ||
+	    (error = cmd_no_more_args(argc, 0, usage)) < 0 ||
+	    (error = age_of(&archive_after, &g, archive_arg, "session.archiveAfter", "archive-after")) < 0 ||
+	    (error = age_of(&prune_after, &g, prune_arg, "session.pruneArchivedAfter", "prune-archived-after")) < 0 ||
+	    (error = store_now(&g.now, c->st)) < 0 || (error = store_active(&g.active, c->st)) < 0)
+		goto cleanup;
+	if (json) {
+		g.json = cJSON_CreateObject();
+		json_arr(g.json, "archived");
+		json_arr(g.json, "deleted");
+		json_set_bool(g.json, "dry_run", g.dry_run);
+	}
+	if (archive_after >= 0 && (error = archive_finished(&g, archive_after)) < 0)
+		goto cleanup;
+	if (prune_after >= 0 && (error = prune_archived(&g, prune_after)) < 0)
+		goto cleanup;
+	if (archive_after < 0 && prune_after < 0 && !g.quiet && !json)
+		printf("Nothing to do: neither --archive-after nor session.archiveAfter, nor "
+		       "--prune-archived-after nor session.pruneArchivedAfter is set.\n");
+	if (g.json) {
+		char *text = json_print(g.json, 1, NULL);
+		fputs(text, stdout);
+		free(text);
+	}
+cleanup:
+	cJSON_Delete(g.json);
+	store_ids_free(g.archived, g.narchived);
+	free(g.active);
+	return cmd_exit(error);
+}
