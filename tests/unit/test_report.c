@@ -114,6 +114,42 @@ static void test_next_action(void **unused)
 	cJSON_Delete(st);
 }
 
+static void test_stale(void **unused)
+{
+	cJSON *a = cJSON_Parse("{\"status\": \"in_progress\", \"started\": \"2025-01-02T02:00:00Z\"}");
+
+	(void)unused;
+	assert_true(report_stale(a, 1735787045, 1800));		/* 64 minutes since its start */
+	assert_false(report_stale(a, 1735787045, 7200));
+	assert_false(report_stale(a, 1735787045, 0));		/* off */
+	cJSON_AddStringToObject(a, "seen", "2025-01-02T03:00:00Z");
+	assert_false(report_stale(a, 1735787045, 1800));	/* an operation 4 minutes ago */
+	assert_true(report_stale(a, 1735787045, 200));
+	cJSON_ReplaceItemInObject(a, "status", cJSON_CreateString("completed"));
+	assert_false(report_stale(a, 1735787045, 1));
+	cJSON_Delete(a);
+}
+
+static void test_ages(void **unused)
+{
+	static const struct { const char *s; int64_t secs; } ok[] = {
+		{ "30.days", 30 * 86400 }, { "2.weeks.ago", 14 * 86400 }, { "12h", 43200 }, { "90d", 90 * 86400 },
+		{ "3 months", 90 * 86400 }, { "1.year", 365 * 86400 }, { "45 minutes ago", 2700 }, { "10s", 10 },
+		{ "now", 0 }, { "never", -1 },
+	};
+	static const char *const bad[] = { "", "soon", "days", "-3d", "3", "3x", "3.days.later", "3d4h",
+					    "99999999999999999999d" };
+	int64_t v;
+
+	(void)unused;
+	for (size_t i = 0; i < sizeof(ok) / sizeof(ok[0]); i++) {
+		assert_int_equal(gs_parse_age(&v, ok[i].s), 0);
+		assert_int_equal(v, ok[i].secs);
+	}
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		assert_int_equal(gs_parse_age(&v, bad[i]), GS_ERROR);
+}
+
 static void test_diff(void **unused)
 {
 	cJSON *a = session_with("[\"A\", \"B\"]"), *b, *d, *m;
@@ -213,6 +249,8 @@ int main(void)
 		cmocka_unit_test(test_tokens_report),
 		cmocka_unit_test(test_status_progress_and_errors),
 		cmocka_unit_test(test_next_action),
+		cmocka_unit_test(test_stale),
+		cmocka_unit_test(test_ages),
 		cmocka_unit_test(test_diff),
 		cmocka_unit_test(test_timeline),
 	};
