@@ -49,20 +49,26 @@ static void emit(struct grep *g, const char *field, const char *agent, const cha
 	}
 }
 
-/* Each line of text that matches, as git grep shows lines. */
+/*
+ * Each line of text that matches, as git grep shows lines. A blob's text
+ * has no NUL at its end: each line is copied into one for regexec.
+ */
 static void grep_text(struct grep *g, const char *field, const char *agent, const char *text, size_t len)
 {
 	const char *end = text + len;
+	struct sbuf one = SBUF_INIT;
 
 	for (const char *line = text; line < end;) {
 		const char *nl = memchr(line, '\n', (size_t)(end - line));
 		size_t n = nl ? (size_t)(nl - line) : (size_t)(end - line);
-		regmatch_t m[1] = { { 0, (regoff_t)n } };
 
-		if (regexec(&g->re, line, 1, m, REG_STARTEND) == 0)
+		sbuf_reset(&one);
+		sbuf_add(&one, line, n);
+		if (regexec(&g->re, one.buf ? one.buf : "", 0, NULL, 0) == 0)
 			emit(g, field, agent, line, n);
 		line += n + 1;
 	}
+	sbuf_release(&one);
 }
 
 static int grep_field(const char *field, const char *agent, const char *text, void *payload)
