@@ -50,6 +50,7 @@ static const struct command commands[] = {
 	{ "export", cmd_export, 1, "write a session as a Maestro, Claude, Copilot, BMAD or CCW file" },
 	{ "hooks", cmd_hooks, 1, "install, remove or show the git hooks that checkpoint on commit" },
 	{ "hook", cmd_hook, 1, "run by the installed hooks, and by an agent's own hooks" },
+	{ "restore", cmd_restore, 1, "put the working tree's files back as a checkpoint recorded them" },
 	{ "grep", cmd_grep, 1, "search what every session says: notes, prompts, decisions, errors, transcripts" },
 	{ "transcript", cmd_transcript, 1, "print the agents' transcripts a checkpoint keeps" },
 	{ "mcp", cmd_mcp, 1, "serve the Model Context Protocol on standard input and output" },

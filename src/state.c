@@ -800,6 +800,20 @@ int op_checkpoint(struct apply_ctx *c)
 	return 0;
 }
 
+/* The files a restore wrote, as it wrote them from checkpoint "from". */
+int op_restore(struct apply_ctx *c)
+{
+	const char *from;
+	int n;
+
+	if (state_arg_text(&from, c, "from", 1))
+		return GS_ERROR;
+	if ((n = state_record_files(c, cJSON_GetObjectItemCaseSensitive(c->args, "files"), NULL, NULL, NULL)) < 0)
+		return n;
+	sbuf_addf(&c->subject, "restore %d file%s from %.7s", n, n == 1 ? "" : "s", from);
+	return 0;
+}
+
 /*
  * A whole state read from another tool's file: replaces what the session
  * had (on a re-import), keeping its id. Times are the source's.

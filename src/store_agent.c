@@ -17,26 +17,6 @@
 #define AGENTS_DIR "git-session/agents"
 #define BACKUP_DIR "git-session/agent-hooks"
 
-/* dir/ under base, made when missing. */
-static int make_dirs(const char *base, const char *dir)
-{
-	char *path = xstrfmt("%s%s", base, dir);
-	int error = 0;
-
-	for (char *slash = path + strlen(base); slash && !error; slash = strchr(slash + 1, '/')) {
-		char keep = *slash;
-
-		*slash = '\0';
-		if (mkdir(path, 0777) < 0 && errno != EEXIST)
-			error = gs_error("cannot make '%s': %s", path, strerror(errno));
-		*slash = keep;
-	}
-	if (!error && mkdir(path, 0777) < 0 && errno != EEXIST)
-		error = gs_error("cannot make '%s': %s", path, strerror(errno));
-	free(path);
-	return error;
-}
-
 /* An agent's session id names a file: the characters of an id, nothing else. */
 static int plain_name(const char *s)
 {
@@ -77,7 +57,7 @@ int store_agent_link(gs_store *st, const char *agent_session, const char *id)
 
 	if (!plain_name(agent_session))
 		return 0;
-	if ((error = make_dirs(store_commondir(st), AGENTS_DIR)) < 0)
+	if ((error = gs_make_dirs(store_commondir(st), AGENTS_DIR)) < 0)
 		return error;
 	name = xstrfmt(AGENTS_DIR "/%s", agent_session);
 	line = xstrfmt("%s\n", id);
@@ -106,7 +86,7 @@ int store_agent_backup_write(gs_store *st, const char *agent, const char *text, 
 	char *path;
 	int error;
 
-	if ((error = make_dirs(store_gitdir(st), BACKUP_DIR)) < 0)
+	if ((error = gs_make_dirs(store_gitdir(st), BACKUP_DIR)) < 0)
 		return error;
 	path = backup_path(st, agent);
 	error = gs_write_file(path, text, len, 0644);

@@ -10,7 +10,11 @@
 
 #include <git2/sys/repository.h>
 
+#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
 #include <spawn.h>
 #include <sys/wait.h>
 #include <limits.h>
@@ -249,6 +253,138 @@ int store_worktree_record(cJSON *files, gs_store *st, const char *path, const ch
 	}
 	error = 0;
 cleanup:
+	free(full);
+	free(why);
+	return error;
+}
+
+/* The folders on path's way, made as needed; never through a symbolic link (not_in_tree checked that). */
+static int make_parents(gs_store *st, const char *path)
+{
+	struct sbuf dir = SBUF_INIT;
+	int error = 0;
+	struct stat s;
+
+	sbuf_adds(&dir, store_workdir(st));
+	for (const char *p = path, *slash; !error && (slash = strchr(p, '/')); p = slash + 1) {
+		sbuf_add(&dir, p, (size_t)(slash - p));
+		if (lstat(dir.buf, &s) < 0 && mkdir(dir.buf, 0777) < 0 && errno != EEXIST)
+			error = gs_error("cannot make the folder of '%s': %s", path, strerror(errno));
+		else if (lstat(dir.buf, &s) == 0 && !S_ISDIR(s.st_mode))
+			error = gs_error("cannot write '%s': '%.*s' is not a folder", path, (int)(slash - path), path);
+		sbuf_addch(&dir, '/');
+	}
+	sbuf_release(&dir);
+	return error;
+}
+
+#define PUT_TMP_DIR "git-session/restore"
+
+/* Temporaries a writer killed on its way left in PUT_TMP_DIR: those of processes that are gone. */
+static void clear_dead_temps(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+
+	while (d && (e = readdir(d))) {
+		long pid = strtol(e->d_name, NULL, 10);
+		char *path;
+
+		if (pid <= 0 || pid == (long)getpid() || kill((pid_t)pid, 0) == 0 || errno != ESRCH)
+			continue;	/* a writer still at work */
+		path = xstrfmt("%s/%s", dir, e->d_name);
+		unlink(path);
+		free(path);
+	}
+	if (d)
+		closedir(d);
+}
+
+/*
+ * A temporary for full: in $GIT_DIR/git-session/restore when that is on
+ * the file system of full's folder (a kill leaves nothing in the working
+ * tree, and the next writer clears it), else beside full.
+ */
+static char *put_temp(gs_store *st, const char *full)
+{
+	static unsigned seq;
+	char *dir = xstrfmt("%s" PUT_TMP_DIR, store_gitdir(st)), *parent = xstrdup(full), *tmp;
+	struct sbuf quiet = SBUF_INIT;
+	struct stat a, b;
+	int made;
+
+	*strrchr(parent, '/') = '\0';
+	gs_capture_errors(&quiet);	/* no folder there: the temporary goes beside full */
+	made = gs_make_dirs(store_gitdir(st), PUT_TMP_DIR) == 0;
+	gs_capture_errors(NULL);
+	sbuf_release(&quiet);
+	if (made && stat(dir, &a) == 0 && stat(parent, &b) == 0 && a.st_dev == b.st_dev) {
+		if (!seq)
+			clear_dead_temps(dir);
+		tmp = xstrfmt("%s/%ld.%u", dir, (long)getpid(), seq++);
+	} else {
+		tmp = xstrfmt("%s.tmp.%ld", full, (long)getpid());
+	}
+	free(dir);
+	free(parent);
+	return tmp;
+}
+
+/* data at full, as a file of mode or a symbolic link to it, by a temporary and a rename. */
+static int put_file(gs_store *st, const char *full, const char *data, size_t len, int mode, int link)
+{
+	char *tmp = put_temp(st, full), *to = link ? xstrndup(data, len) : NULL;
+	int fd = -1, failed;
+
+	if (link) {
+		failed = symlink(to, tmp) < 0;
+	} else {
+		failed = (fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC, mode)) < 0 ||
+			 gs_write_in_full(fd, data, len) < 0 || (st->fsync && fsync(fd) < 0);
+		if (fd >= 0 && close(fd) < 0)
+			failed = 1;
+	}
+	if (failed || rename(tmp, full) < 0) {
+		gs_error("cannot write '%s': %s", full + strlen(store_workdir(st)), strerror(errno));
+		unlink(tmp);
+		failed = 1;
+	}
+	free(tmp);
+	free(to);
+	return failed ? GS_ERROR : 0;
+}
+
+int store_worktree_put(gs_store *st, const char *path, const char *hex, const char *mode)
+{
+	char *full = xstrfmt("%s%s", store_workdir(st), path), *why = not_in_tree(st, path);
+	git_blob_filter_options opts = GIT_BLOB_FILTER_OPTIONS_INIT;
+	git_blob *blob = NULL;
+	git_buf buf = { 0 };
+	git_oid id;
+	struct stat s;
+	int error = GS_ERROR, have = lstat(full, &s) == 0;
+
+	if (why) {
+		gs_error("%s", why);
+	} else if (have && S_ISDIR(s.st_mode)) {
+		gs_error("'%s' is a folder in the working tree", path);
+	} else if (!hex) {
+		error = unlink(full) < 0 && errno != ENOENT ? gs_error("cannot remove '%s': %s", path, strerror(errno)) : 0;
+	} else if (git_oid_fromstr(&id, hex) < 0 || git_blob_lookup(&blob, st->repo, &id) < 0) {
+		store_git_error("cannot read the blob %s of '%s'", hex, path);
+	} else if (make_parents(st, path) == 0) {
+		if (mode && !strcmp(mode, FILE_MODE_LINK)) {
+			error = put_file(st, full, git_blob_rawcontent(blob), (size_t)git_blob_rawsize(blob), 0, 1);
+		} else if (attr_index_begin(st) < 0 || git_blob_filter(&buf, blob, path, &opts) < 0) {
+			store_git_error("cannot read the blob %s of '%s'", hex, path);
+		} else {	/* the executable bit of the file there is kept: the manifest has none */
+			error = put_file(st, full, buf.ptr, buf.size,
+					 have && S_ISREG(s.st_mode) && (s.st_mode & 0100) ? 0777 : 0666, 0);
+		}
+		attr_index_end(st);
+	}
+	git_buf_dispose(&buf);
+	git_blob_free(blob);
 	free(full);
 	free(why);
 	return error;
@@ -788,4 +924,18 @@ int store_worktree_hooks_dir(char **out, int *from_config, gs_store *st)
 	git_buf_dispose(&buf);
 	git_error_clear();
 	return 0;
+}
+
+const char *store_worktree_busy(gs_store *st)
+{
+	switch (git_repository_state(st->repo)) {
+	case GIT_REPOSITORY_STATE_NONE: return NULL;
+	case GIT_REPOSITORY_STATE_MERGE: return "a merge";
+	case GIT_REPOSITORY_STATE_REVERT:
+	case GIT_REPOSITORY_STATE_REVERT_SEQUENCE: return "a revert";
+	case GIT_REPOSITORY_STATE_CHERRYPICK:
+	case GIT_REPOSITORY_STATE_CHERRYPICK_SEQUENCE: return "a cherry-pick";
+	case GIT_REPOSITORY_STATE_BISECT: return "a bisect";
+	default: return "a rebase or am";
+	}
 }

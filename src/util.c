@@ -364,8 +364,7 @@ cleanup:
 	return error;
 }
 
-/* As git's write_in_full: short writes and interruptions are retried. */
-static int write_in_full(int fd, const char *buf, size_t len)
+int gs_write_in_full(int fd, const char *buf, size_t len)
 {
 	while (len) {
 		ssize_t n = write(fd, buf, len);
@@ -392,7 +391,7 @@ int gs_write_file(const char *path, const char *text, size_t len, int mode)
 		gs_error("cannot write '%s': %s", tmp, strerror(errno));
 		goto cleanup;
 	}
-	failed = write_in_full(fd, text, len) < 0 || fsync(fd) < 0;
+	failed = gs_write_in_full(fd, text, len) < 0 || fsync(fd) < 0;
 	if (close(fd) < 0 || failed) {	/* closed whatever happened: no descriptor leaks */
 		gs_error("cannot write '%s': %s", tmp, strerror(errno));
 		unlink(tmp);
@@ -459,4 +458,23 @@ int gs_parse_age(int64_t *out, const char *s)
 			return 0;
 		}
 	return GS_ERROR;
+}
+
+int gs_make_dirs(const char *base, const char *dir)
+{
+	char *path = xstrfmt("%s%s", base, dir);
+	int error = 0;
+
+	for (char *slash = path + strlen(base); slash && !error; slash = strchr(slash + 1, '/')) {
+		char keep = *slash;
+
+		*slash = '\0';
+		if (mkdir(path, 0777) < 0 && errno != EEXIST)
+			error = gs_error("cannot make '%s': %s", path, strerror(errno));
+		*slash = keep;
+	}
+	if (!error && mkdir(path, 0777) < 0 && errno != EEXIST)
+		error = gs_error("cannot make '%s': %s", path, strerror(errno));
+	free(path);
+	return error;
 }

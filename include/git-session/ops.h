@@ -51,6 +51,7 @@
 	OP(SUMMARY, "summary", op_summary, OPF_LWW, NEED_NONE, NEED_NONE) \
 	OP(SET, "set", op_set, OPF_LWW, NEED_NONE, NEED_NONE) \
 	OP(CHECKPOINT, "checkpoint", op_checkpoint, OPF_BY_PATH, NEED(FILES), NEED_NONE) \
+	OP(RESTORE, "restore", op_restore, OPF_BY_PATH, NEED(FILES), NEED_NONE) \
 	OP(PHASE_ADD, "phase.add", op_phase_add, 0, NEED_NONE, NEED_NONE) \
 	OP(PHASE_START, "phase.start", op_phase_start, 0, NEED_NONE, NEED_NONE) \
 	OP(PHASE_COMPLETE, "phase.complete", op_phase_complete, 0, NEED(ERRORS), NEED_NONE) \

@@ -65,6 +65,19 @@ int store_worktree_project(cJSON **out, gs_store *st, const char *recorded_branc
 int store_worktree_staged(cJSON **out, gs_store *st);
 
 /*
+ * Puts path in the working tree as the blob hex, through git's checkout
+ * filters (.gitattributes), or a symbolic link when mode is "120000"; or
+ * removes it when hex is NULL. A file is written to a temporary beside it
+ * and renamed over it, so that a reader or a kill sees it old or new,
+ * never half-written; it keeps the executable bit the file there had.
+ * Never writes through a symbolic link: a path beyond one is an error, as
+ * is a folder where the file goes.
+ */
+int store_worktree_put(gs_store *st, const char *path, const char *hex, const char *mode);
+/* The repository is in the middle of a merge, rebase, cherry-pick, revert or bisect: its name, else NULL. */
+const char *store_worktree_busy(gs_store *st);
+
+/*
  * Runs git (args[0] is "git") in the working tree, or the git directory
  * of a bare repository, collecting its standard output; its standard
  * error is the user's. An error when git fails.

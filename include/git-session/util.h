@@ -115,6 +115,10 @@ void gs_parts_free(struct gs_part *v, size_t n);
 
 /* Reads a whole file, NUL-terminated; refuses files over max bytes. */
 int gs_read_file(char **out, size_t *len, const char *path, size_t max);
+/* base followed by dir, made with its parents as needed ("mkdir -p"); base must exist. */
+int gs_make_dirs(const char *base, const char *dir);
+/* As git's write_in_full: short writes and interruptions are retried; -1 and errno on failure. */
+int gs_write_in_full(int fd, const char *buf, size_t len);
 /* Writes a whole file through a temporary file and a rename (all or nothing). */
 int gs_write_file(const char *path, const char *text, size_t len, int mode);
 

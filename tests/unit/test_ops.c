@@ -26,6 +26,7 @@ static const struct {
 	{ OP_SUMMARY, "{\"text\": \"s\"}" },
 	{ OP_SET, "{\"key\": \"a.b\", \"value\": [1, 2]}" },
 	{ OP_CHECKPOINT, "{\"files\": {\"src/f0001.c\": {\"status\": \"modified\", \"oid\": \"" COMMIT "\"}}}" },
+	{ OP_RESTORE, "{\"from\": \"" COMMIT "\", \"files\": {\"src/f0002.c\": {\"status\": \"deleted\"}}}" },
 	{ OP_PHASE_ADD, "{\"names\": [\"X\", \"Y\"], \"blocked_by\": [1]}" },
 	{ OP_PHASE_START, "{\"phase\": 2}" },
 	{ OP_PHASE_COMPLETE, "{\"phase\": 1, \"context\": \"c\"}" },
