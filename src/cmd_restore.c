@@ -111,20 +111,26 @@ static int make_plan(struct restore *r, struct cmd_ctx *c, const cJSON *selected
 	return 0;
 }
 
-/* The files of the plan as they are now (before) or as written (after), for a checkpoint. */
+/*
+ * For the checkpoint before: every file of the session's manifest and of
+ * the plan as it is now, as `checkpoint` records them, so that restoring
+ * it puts back exactly what was there. After: the plan's files as written.
+ */
 static int record_plan(cJSON **out, struct restore *r, struct cmd_ctx *c, int after)
 {
 	const cJSON *p;
 	int error = 0;
 
 	*out = cJSON_CreateObject();
+	for (p = after || !r->now ? NULL : r->now->child; p && !error; p = p->next)
+		error = store_worktree_record(*out, c->st, p->string, NULL, 1);
 	cJSON_ArrayForEach(p, r->plan) {
+		if (error < 0)
+			break;
 		const char *path = json_str(p, "path");
 		const char *status = json_str(cJSON_GetObjectItemCaseSensitive(r->from, path), "status");
 
-		if ((error = store_worktree_record(*out, c->st, path, after && strcmp(status, ST_DELETED) ? status : NULL,
-						   1)) < 0)
-			break;
+		error = store_worktree_record(*out, c->st, path, after && strcmp(status, ST_DELETED) ? status : NULL, 1);
 	}
 	return error;
 }

@@ -370,6 +370,11 @@ int store_worktree_put(gs_store *st, const char *path, const char *hex, const ch
 		gs_error("'%s' is a folder in the working tree", path);
 	} else if (!hex) {
 		error = unlink(full) < 0 && errno != ENOENT ? gs_error("cannot remove '%s': %s", path, strerror(errno)) : 0;
+		for (char *slash; !error && (slash = strrchr(full, '/')) && slash > full + strlen(store_workdir(st));) {
+			*slash = '\0';	/* folders left empty go too, as git checkout removes them */
+			if (rmdir(full) < 0)
+				break;
+		}
 	} else if (git_oid_fromstr(&id, hex) < 0 || git_blob_lookup(&blob, st->repo, &id) < 0) {
 		store_git_error("cannot read the blob %s of '%s'", hex, path);
 	} else if (make_parents(st, path) == 0) {
