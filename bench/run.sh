@@ -309,6 +309,26 @@ echo
 echo "  figure                                            value   target"
 check "bytes per checkpoint after git gc" "$((disk / taken))" "<=" 1024
 
+# blame: a 5,000-line file changed by 100 commits of a session, each by
+# one of five agents, against git blame of the same file.
+echo
+echo "blame: a 5,000-line file, 100 commits recorded by the hooks, five agents"
+git init -q -b main "$work/blame"
+(cd "$work/blame" && git config gc.auto 0 &&
+ seq 1 5000 | sed 's/^/line /' >big.c && git add big.c && git commit -q -m base &&
+ git session start "blame bench" --id bb -q --phase Build && git session hooks install >/dev/null &&
+ git session phase start 1 -q &&
+ for a in 0 1 2 3 4; do git session agent start a$a --type coder --task "part $a" -q; done &&
+ for i in $(seq 1 100)
+ do
+	sed -i "$((i * 50))s/.*/changed by commit $i/" big.c &&
+	git session file modified --agent a$((i % 5)) -q big.c && git commit -q -am "c$i" || exit 1
+ done)
+timeit "$runs" git -C "$work/blame" session blame big.c :: git -C "$work/blame" blame big.c >"$work/bltimes"
+bl () { sed -n "${1}p" "$work/bltimes" | cut -d' ' -f1; }
+row "session blame / git blame, 5,000 lines" "$(bl 1) / $(bl 2)"
+check "session blame, 5,000 lines (ms)" "$(bl 1)" "<=" 500
+
 # Resume on large repositories: cost must follow the manifest, not the
 # repository. Generated repositories, files 100 to a folder.
 make_repo () {	# dir files

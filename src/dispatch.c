@@ -51,6 +51,7 @@ static const struct command commands[] = {
 	{ "hooks", cmd_hooks, 1, "install, remove or show the git hooks that checkpoint on commit" },
 	{ "hook", cmd_hook, 1, "run by the installed hooks, and by an agent's own hooks" },
 	{ "restore", cmd_restore, 1, "put the working tree's files back as a checkpoint recorded them" },
+	{ "blame", cmd_blame, 1, "git blame, with each line's session, agent and phase" },
 	{ "grep", cmd_grep, 1, "search what every session says: notes, prompts, decisions, errors, transcripts" },
 	{ "transcript", cmd_transcript, 1, "print the agents' transcripts a checkpoint keeps" },
 	{ "mcp", cmd_mcp, 1, "serve the Model Context Protocol on standard input and output" },

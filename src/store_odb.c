@@ -170,3 +170,19 @@ int store_blob_write(char out[HEX_SZ], gs_store *st, const char *buf, size_t len
 	git_oid_tostr(out, HEX_SZ, &id);
 	return 0;
 }
+
+int store_blob_read(char **out, size_t *len, gs_store *st, const char *hex)
+{
+	git_blob *blob = NULL;
+	git_oid id;
+
+	*out = NULL;
+	if (git_oid_fromstr(&id, hex) < 0 || git_blob_lookup(&blob, st->repo, &id) < 0)
+		return store_git_error("cannot read the blob %s", hex);
+	*len = (size_t)git_blob_rawsize(blob);
+	*out = xmalloc(*len + 1);
+	memcpy(*out, git_blob_rawcontent(blob), *len);
+	(*out)[*len] = '\0';
+	git_blob_free(blob);
+	return 0;
+}

@@ -5,7 +5,7 @@
 # Options come from each command's own `-h`, so they never fall behind;
 # session ids, phase numbers and agent ids from `git session __complete`.
 
-__git_session_commands="start status show list log switch pause resume close archive unarchive checkpoint note summary set get phase agent file error tokens decide task milestone artifact diff timeline push pull import export hooks transcript grep gc restore fsck rollback mcp"
+__git_session_commands="start status show list log switch pause resume close archive unarchive checkpoint note summary set get phase agent file error tokens decide task milestone artifact diff timeline push pull import export hooks transcript grep gc restore blame fsck rollback mcp"
 
 __git_session_reply ()
 {

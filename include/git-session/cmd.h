@@ -111,6 +111,7 @@ int cmd_transcript(int argc, const char **argv, struct cmd_ctx *c);
 int cmd_grep(int argc, const char **argv, struct cmd_ctx *c);
 int cmd_gc(int argc, const char **argv, struct cmd_ctx *c);
 int cmd_restore(int argc, const char **argv, struct cmd_ctx *c);
+int cmd_blame(int argc, const char **argv, struct cmd_ctx *c);
 /* `tokens add`, which `tokens` hands over to. */
 int cmd_tokens_add(int argc, const char **argv, struct cmd_ctx *c);
 int cmd_tokens_budget(int argc, const char **argv, struct cmd_ctx *c);

@@ -158,6 +158,8 @@ int store_merging(gs_store *st);
 
 /* The blob id git would give buf (nothing is written). */
 int store_hash(char out[HEX_SZ], const char *buf, size_t len);
+/* The content of blob hex, NUL-terminated (it may hold NULs before); the caller frees it. */
+int store_blob_read(char **out, size_t *len, gs_store *st, const char *hex);
 /* Writes buf as a blob (a part of an agent's transcript). */
 int store_blob_write(char out[HEX_SZ], gs_store *st, const char *buf, size_t len);
 

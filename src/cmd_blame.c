@@ -1,0 +1,353 @@
+/*
+ * cmd_blame.c - `git session blame <file>`: git blame, with each line's
+ * session, agent and phase beside it. A committed line's session is its
+ * commit's Session-Id trailer; its agent and phase are what the file's
+ * record said in the checkpoint that recorded the commit. A line not
+ * committed yet belongs to the session whose recorded blob of the file
+ * holds it (the active session first).
+ */
+#include "git-session/cmd.h"
+#include "git-session/json.h"
+#include "git-session/output.h"
+#include "git-session/store_worktree.h"
+#include "git-session/util.h"
+
+#include <search.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define NOT_COMMITTED "0000000000000000000000000000000000000000"
+
+struct line {
+	char commit[HEX_SZ];
+	char *text;
+	const struct who *who;
+};
+
+/* What blame says of a commit's lines (or of the lines not committed). */
+struct who {
+	char commit[HEX_SZ];
+	char *session, *agent, *phase;
+};
+
+struct blame {
+	struct cmd_ctx *c;
+	const char *path;
+	struct line *lines;
+	size_t n, alloc;
+	struct who *whos;	/* one per distinct commit */
+	size_t nwho;
+};
+
+/* `git blame --porcelain`: each line's commit and text. */
+static int parse_porcelain(struct blame *b, const char *out)
+{
+	const char *p = out;
+
+	while (p && *p) {
+		const char *nl = strchr(p, '\n');
+		size_t len = nl ? (size_t)(nl - p) : strlen(p);
+
+		if (len > 40 && p[40] == ' ' && strspn(p, "0123456789abcdef") == 40) {
+			ALLOC_GROW(b->lines, b->n + 1, b->alloc);
+			memset(&b->lines[b->n], 0, sizeof(b->lines[b->n]));
+			memcpy(b->lines[b->n].commit, p, 40);
+		} else if (*p == '\t' && b->n < b->alloc && !b->lines[b->n].text && b->lines[b->n].commit[0]) {
+			b->lines[b->n++].text = xstrndup(p + 1, len - 1);
+		}
+		p = nl ? nl + 1 : NULL;
+	}
+	return 0;
+}
+
+static struct who *who_of(struct blame *b, const char *commit)
+{
+	for (size_t i = 0; i < b->nwho; i++)
+		if (!strcmp(b->whos[i].commit, commit))
+			return &b->whos[i];
+	return NULL;
+}
+
+/* Each distinct commit, with its Session-Id trailer, asked of git once for all. */
+static int sessions_of_commits(struct blame *b)
+{
+	const char **args = xcalloc(b->n + 8, sizeof(*args));
+	struct sbuf out = SBUF_INIT;
+	size_t n = 0;
+	int error = 0;
+
+	b->whos = xcalloc(b->n + 1, sizeof(*b->whos));
+	args[n++] = "git";
+	args[n++] = "show";
+	args[n++] = "-s";
+	args[n++] = "--format=%H %(trailers:key=Session-Id,valueonly,separator=%x20)";
+	for (size_t i = 0; i < b->n; i++) {
+		if (who_of(b, b->lines[i].commit))
+			continue;
+		memcpy(b->whos[b->nwho++].commit, b->lines[i].commit, HEX_SZ);
+		if (strcmp(b->lines[i].commit, NOT_COMMITTED))
+			args[n++] = b->lines[i].commit;
+	}
+	if (n > 4 && (error = store_worktree_run_git(&out, b->c->st, args)) == 0) {
+		for (char *p = out.buf, *nl; p && *p; p = nl ? nl + 1 : NULL) {
+			struct who *w;
+
+			nl = strchr(p, '\n');
+			if (nl)
+				*nl = '\0';
+			if (strlen(p) > 41 && (w = who_of(b, (p[40] = '\0', p))) && p[41])
+				w->session = xstrndup(p + 41, strcspn(p + 41, " "));
+		}
+	}
+	for (size_t i = 0; i < b->n; i++)
+		b->lines[i].who = who_of(b, b->lines[i].commit);
+	sbuf_release(&out);
+	free(args);
+	return error;
+}
+
+/* The agent and phase of path's record in a state, the phase by its name when it has one. */
+static void record_of(struct who *w, const cJSON *state, const char *path)
+{
+	const cJSON *f = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(state, "files"), path);
+	const cJSON *ph = cJSON_GetObjectItemCaseSensitive(f, "phase");
+	const cJSON *p = cJSON_IsNumber(ph) ? state_phase(state, (int)ph->valuedouble) : NULL;
+
+	free(w->agent);
+	free(w->phase);
+	w->agent = json_str(f, "agent") ? xstrdup(json_str(f, "agent")) : NULL;
+	w->phase = p && json_str(p, "name") ? xstrdup(json_str(p, "name")) :
+		   cJSON_IsNumber(ph) ? xstrfmt("%d", (int)ph->valuedouble) : NULL;
+}
+
+/* In session id's history, the checkpoint that recorded commit: its subject starts "commit <abbrev>:". */
+static int agents_of_session(struct blame *b, const char *id)
+{
+	char *ref = NULL, *range;
+	struct sbuf out = SBUF_INIT;
+	int error;
+
+	struct sbuf quiet = SBUF_INIT;
+
+	gs_capture_errors(&quiet);
+	error = engine_find(&ref, b->c->st, id);
+	gs_capture_errors(NULL);
+	sbuf_release(&quiet);
+	if (error < 0)	/* gone, or archived: the session's name alone */
+		return 0;
+	range = xstrfmt("%s", ref);
+	{
+		const char *args[] = { "git", "log", "--format=%H %s", range, NULL };
+		error = store_worktree_run_git(&out, b->c->st, args);
+	}
+	for (char *p = out.buf, *nl; !error && p && *p; p = nl ? nl + 1 : NULL) {
+		struct who *w = NULL;
+
+		nl = strchr(p, '\n');
+		if (nl)
+			*nl = '\0';
+		if (strlen(p) < 50 || strncmp(p + 41, "commit ", 7))
+			continue;
+		for (size_t i = 0; i < b->nwho && !w; i++)
+			if (b->whos[i].session && !strcmp(b->whos[i].session, id) &&
+			    !strncmp(b->whos[i].commit, p + 48, 7) && !b->whos[i].agent && !b->whos[i].phase)
+				w = &b->whos[i];
+		if (w) {
+			struct store_tip tip = { 0 };
+			cJSON *state = NULL;
+
+			p[40] = '\0';
+			if ((error = engine_load_rev(&state, &tip, b->c->st, p)) == 0)
+				record_of(w, state, b->path);
+			cJSON_Delete(state);
+			store_tip_clear(&tip);
+		}
+	}
+	sbuf_release(&out);
+	free(range);
+	free(ref);
+	return error;
+}
+
+static void no_free(void *p)
+{
+	(void)p;
+}
+
+/* The lines of the blob recorded for path in state, as a tsearch set over text (which it cuts up). */
+static void *line_set(char **text, struct blame *b, const cJSON *state)
+{
+	const cJSON *f = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(state, "files"), b->path);
+	void *set = NULL;
+	size_t len;
+
+	*text = NULL;
+	if (!json_str(f, "oid") || store_blob_read(text, &len, b->c->st, json_str(f, "oid")) < 0)
+		return NULL;
+	for (char *p = *text, *nl; p; p = nl ? nl + 1 : NULL) {
+		if ((nl = memchr(p, '\n', len - (size_t)(p - *text))))
+			*nl = '\0';
+		if (*p || nl)
+			tsearch(p, &set, (int (*)(const void *, const void *))strcmp);
+	}
+	return set;
+}
+
+/*
+ * The lines not committed yet: each to the first session (the active
+ * one, then the others in order) whose recorded blob of the file holds it,
+ * with the agent and phase of that record.
+ */
+static int attribute_uncommitted(struct blame *b, struct who **extra, size_t *nextra)
+{
+	struct store_ref_entry *refs = NULL;
+	char *active = NULL;
+	size_t n = 0, left = 0;
+	int error;
+
+	for (size_t i = 0; i < b->n; i++)
+		left += !strcmp(b->lines[i].commit, NOT_COMMITTED);
+	if (!left || (error = store_active(&active, b->c->st)) < 0 ||
+	    (error = store_list_refs(&refs, &n, b->c->st, SESSIONS_PREFIX)) < 0) {
+		free(active);
+		return left ? error : 0;
+	}
+	*extra = xcalloc(n + 1, sizeof(**extra));
+	for (size_t k = 0; k <= n && left; k++) {
+		const char *id = k == 0 ? active : refs[k - 1].id;
+		struct store_tip tip = { 0 };
+		cJSON *state = NULL;
+		char *ref, *text = NULL;
+		void *set;
+
+		struct sbuf quiet = SBUF_INIT;
+		int found;
+
+		if (!id || (k > 0 && active && !strcmp(id, active)))
+			continue;
+		ref = engine_refname(id);
+		gs_capture_errors(&quiet);	/* a session that does not read is no candidate */
+		found = engine_load_some(&state, &tip, b->c->st, ref, NEED(FILES)) == 0 &&
+			(set = line_set(&text, b, state)) != NULL;
+		gs_capture_errors(NULL);
+		sbuf_release(&quiet);
+		if (found) {
+			struct who *w = &(*extra)[(*nextra)++];
+
+			w->session = xstrdup(id);
+			record_of(w, state, b->path);
+			for (size_t i = 0; i < b->n; i++)
+				if (!strcmp(b->lines[i].commit, NOT_COMMITTED) && !b->lines[i].who->session &&
+				    b->lines[i].who != w && tfind(b->lines[i].text, &set,
+						(int (*)(const void *, const void *))strcmp)) {
+					b->lines[i].who = w;
+					left--;
+				}
+			tdestroy(set, no_free);
+		}
+		cJSON_Delete(state);
+		store_tip_clear(&tip);
+		free(text);
+		free(ref);
+	}
+	store_ref_entries_free(refs, n);
+	free(active);
+	return 0;
+}
+
+static void print_lines(const struct blame *b, int json)
+{
+	cJSON *arr = json ? cJSON_CreateArray() : NULL;
+
+	for (size_t i = 0; i < b->n; i++) {
+		const struct line *l = &b->lines[i];
+		const struct who *w = l->who;
+
+		if (arr) {
+			cJSON *o = cJSON_CreateObject();
+
+			json_set_num(o, "line", (double)(i + 1));
+			json_set_str(o, "commit", strcmp(l->commit, NOT_COMMITTED) ? l->commit : NULL);
+			json_set_str(o, "session", w->session);
+			json_set_str(o, "agent", w->agent);
+			json_set_str(o, "phase", w->phase);
+			json_set_str(o, "text", l->text);
+			cJSON_AddItemToArray(arr, o);
+		} else {
+			printf("%.8s (%-20.20s %-14.14s %-12.12s %5zu) ", l->commit, w->session ? w->session : "-",
+			       w->agent ? w->agent : "-", w->phase ? w->phase : "-", i + 1);
+			out_line(stdout, l->text);
+			putchar('\n');
+		}
+	}
+	if (arr) {
+		char *text = json_print(arr, 1, NULL);
+
+		fputs(text, stdout);
+		free(text);
+		cJSON_Delete(arr);
+	}
+}
+
+static void who_clear(struct who *w)
+{
+	free(w->session);
+	free(w->agent);
+	free(w->phase);
+}
+
+int cmd_blame(int argc, const char **argv, struct cmd_ctx *c)
+{
+	static const char *const usage[] = { "git session blame [--json] [--] <file>", NULL };
+	struct blame b = { .c = c };
+	struct who *extra = NULL;
+	size_t nextra = 0;
+	struct sbuf out = SBUF_INIT;
+	char *path = NULL;
+	int json = 0, error;
+	const struct option opts[] = {
+		{ OPT_BOOL, 0, "json", &json, NULL, "print a JSON array, one object a line" },
+		OPT_END_MARK,
+	};
+
+	if ((error = parse_options(&argc, argv, opts, usage, 0)) < 0)
+		goto cleanup;
+	if (argc != 1) {
+		error = cmd_usage_error(usage, opts, argc ? "one file at a time" : "which file?");
+		goto cleanup;
+	}
+	if ((error = store_worktree_relpath(&path, c->st, argv[0])) < 0)
+		goto cleanup;
+	b.path = path;
+	{
+		const char *args[] = { "git", "blame", "--porcelain", "--", path, NULL };
+		if ((error = store_worktree_run_git(&out, c->st, args)) < 0)
+			goto cleanup;
+	}
+	if ((error = parse_porcelain(&b, out.buf ? out.buf : "")) < 0 || (error = sessions_of_commits(&b)) < 0)
+		goto cleanup;
+	for (size_t i = 0; i < b.nwho && !error; i++) {
+		int seen = 0;
+
+		for (size_t j = 0; j < i && !seen; j++)
+			seen = b.whos[j].session && b.whos[i].session && !strcmp(b.whos[j].session, b.whos[i].session);
+		if (b.whos[i].session && !seen)
+			error = agents_of_session(&b, b.whos[i].session);
+	}
+	if (!error && (error = attribute_uncommitted(&b, &extra, &nextra)) == 0)
+		print_lines(&b, json);
+cleanup:
+	for (size_t i = 0; i < b.n; i++)
+		free(b.lines[i].text);
+	for (size_t i = 0; i < b.nwho; i++)
+		who_clear(&b.whos[i]);
+	for (size_t i = 0; i < nextra; i++)
+		who_clear(&extra[i]);
+	free(extra);
+	free(b.whos);
+	free(b.lines);
+	sbuf_release(&out);
+	free(path);
+	return cmd_exit(error);
+}
