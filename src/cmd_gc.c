@@ -67,35 +67,55 @@ static void say(struct gc *g, const char *list, const char *verb, const char *id
 		       id, status, "last operation", age / 86400);
 }
 
-static int archive_finished(struct gc *g, int64_t after)
+/* One session gc looks at: its ref, where it points, its status and the age of its last operation. */
+struct gc_one {
+	const char *id, *ref, *tip, *status;
+	double age;
+};
+typedef int (*gc_fn)(struct gc *g, const struct gc_one *s);
+
+/* Calls fn on each session under prefix whose last operation is older than after. */
+static int each_older(struct gc *g, const char *prefix, int64_t after, gc_fn fn)
 {
 	struct store_ref_entry *refs = NULL;
 	size_t n = 0;
 	int error;
 
-	if ((error = store_list_refs(&refs, &n, g->c->st, SESSIONS_PREFIX)) < 0)
+	if ((error = store_list_refs(&refs, &n, g->c->st, prefix)) < 0)
 		return error;
 	for (size_t i = 0; i < n && !error; i++) {
-		char *ref = engine_refname(refs[i].id), *status = NULL, *to;
-		double age;
+		struct gc_one s = { refs[i].id, NULL, refs[i].tip, NULL, 0 };
+		char *ref = xstrfmt("%s%s", prefix, refs[i].id), *status = NULL;
 
-		if ((error = session_age(&status, &age, g, ref, refs[i].tip)) == 0 &&
-		    (!strcmp(status, ST_COMPLETED) || !strcmp(status, ST_ABORTED)) && age > (double)after &&
-		    !(g->active && !strcmp(g->active, refs[i].id))) {
-			to = xstrfmt("%s%s", ARCHIVE_PREFIX, refs[i].id);
-			if (!g->dry_run)
-				error = store_rename(g->c->st, ref, to, "session: gc: archive");
-			if (!error) {
-				say(g, "archived", "archive", refs[i].id, status, age);
-				g->archived = xrealloc(g->archived, (g->narchived + 1) * sizeof(*g->archived));
-				g->archived[g->narchived++] = xstrdup(refs[i].id);
-			}
-			free(to);
+		s.ref = ref;
+		if ((error = session_age(&status, &s.age, g, ref, refs[i].tip)) == 0 && s.age > (double)after) {
+			s.status = status;
+			error = fn(g, &s);
 		}
 		free(status);
 		free(ref);
 	}
 	store_ref_entries_free(refs, n);
+	return error;
+}
+
+static int archive_one(struct gc *g, const struct gc_one *s)
+{
+	char *to;
+	int error = 0;
+
+	if ((strcmp(s->status, ST_COMPLETED) && strcmp(s->status, ST_ABORTED)) ||
+	    (g->active && !strcmp(g->active, s->id)))
+		return 0;
+	to = xstrfmt("%s%s", ARCHIVE_PREFIX, s->id);
+	if (!g->dry_run)
+		error = store_rename(g->c->st, s->ref, to, "session: gc: archive");
+	if (!error) {
+		say(g, "archived", "archive", s->id, s->status, s->age);
+		g->archived = xrealloc(g->archived, (g->narchived + 1) * sizeof(*g->archived));
+		g->archived[g->narchived++] = xstrdup(s->id);
+	}
+	free(to);
 	return error;
 }
 
@@ -108,29 +128,16 @@ static int just_archived(struct gc *g, const char *id)
 	return 0;
 }
 
-static int prune_archived(struct gc *g, int64_t after)
+static int delete_one(struct gc *g, const struct gc_one *s)
 {
-	struct store_ref_entry *refs = NULL;
-	size_t n = 0;
-	int error;
+	int error = 0;
 
-	if ((error = store_list_refs(&refs, &n, g->c->st, ARCHIVE_PREFIX)) < 0)
-		return error;
-	for (size_t i = 0; i < n && !error; i++) {
-		char *ref = xstrfmt("%s%s", ARCHIVE_PREFIX, refs[i].id), *status = NULL;
-		double age;
-
-		if ((error = session_age(&status, &age, g, ref, refs[i].tip)) == 0 && age > (double)after &&
-		    strcmp(status, ST_IN_PROGRESS) && strcmp(status, ST_PAUSED) && !just_archived(g, refs[i].id)) {
-			if (!g->dry_run)
-				error = store_delete_ref(g->c->st, ref, refs[i].tip);
-			if (!error)
-				say(g, "deleted", "delete archived session", refs[i].id, status, age);
-		}
-		free(status);
-		free(ref);
-	}
-	store_ref_entries_free(refs, n);
+	if (!strcmp(s->status, ST_IN_PROGRESS) || !strcmp(s->status, ST_PAUSED) || just_archived(g, s->id))
+		return 0;
+	if (!g->dry_run)
+		error = store_delete_ref(g->c->st, s->ref, s->tip);
+	if (!error)
+		say(g, "deleted", "delete archived session", s->id, s->status, s->age);
 	return error;
 }
 
@@ -164,9 +171,9 @@ int cmd_gc(int argc, const char **argv, struct cmd_ctx *c)
 		json_arr(g.json, "deleted");
 		json_set_bool(g.json, "dry_run", g.dry_run);
 	}
-	if (archive_after >= 0 && (error = archive_finished(&g, archive_after)) < 0)
+	if (archive_after >= 0 && (error = each_older(&g, SESSIONS_PREFIX, archive_after, archive_one)) < 0)
 		goto cleanup;
-	if (prune_after >= 0 && (error = prune_archived(&g, prune_after)) < 0)
+	if (prune_after >= 0 && (error = each_older(&g, ARCHIVE_PREFIX, prune_after, delete_one)) < 0)
 		goto cleanup;
 	if (archive_after < 0 && prune_after < 0 && !g.quiet && !json)
 		printf("Nothing to do: neither --archive-after nor session.archiveAfter, nor "

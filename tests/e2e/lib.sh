@@ -42,6 +42,13 @@ test_tick () {
 	export GIT_COMMITTER_DATE GIT_AUTHOR_DATE
 }
 
+# test_at <seconds>: the clock set that long after test_tick's start
+test_at () {
+	GIT_COMMITTER_DATE="@$((1763719200 + $1)) +0000"
+	GIT_AUTHOR_DATE=$GIT_COMMITTER_DATE
+	export GIT_COMMITTER_DATE GIT_AUTHOR_DATE
+}
+
 test_count=0
 test_number=0
 test_failures=0

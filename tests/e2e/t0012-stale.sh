@@ -2,11 +2,7 @@
 test_description='stale agents and phases: in progress, with no operation for longer than session.staleAfter'
 . ./lib.sh
 
-at () {	# minutes after the start
-	GIT_COMMITTER_DATE="@$((1763719200 + $1 * 60)) +0000"
-	GIT_AUTHOR_DATE=$GIT_COMMITTER_DATE
-	export GIT_COMMITTER_DATE GIT_AUTHOR_DATE
-}
+at () { test_at $(($1 * 60)); }	# minutes after the start
 
 test_expect_success 'setup: a phase with two agents, one of which reports later' '
 	at 0 &&

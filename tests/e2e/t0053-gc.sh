@@ -2,11 +2,7 @@
 test_description='gc: finished sessions archived by age, old archived ones deleted, nothing in progress touched'
 . ./lib.sh
 
-at () {	# days after the start
-	GIT_COMMITTER_DATE="@$((1763719200 + $1 * 86400)) +0000"
-	GIT_AUTHOR_DATE=$GIT_COMMITTER_DATE
-	export GIT_COMMITTER_DATE GIT_AUTHOR_DATE
-}
+at () { test_at $(($1 * 86400)); }	# days after the start
 
 test_expect_success 'setup: sessions finished long ago and lately, one paused, one in progress, one archived' '
 	at 0 &&
