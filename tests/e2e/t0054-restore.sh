@@ -4,6 +4,8 @@ test_description='restore: the working tree put back as a checkpoint recorded it
 
 # blob <rev> <path>: the blob the checkpoint's tree keeps for path, by plain git
 blob () { git rev-parse "$1:files/$2"; }
+# traced <strace options> <command>...: under strace; LeakSanitizer cannot run under ptrace
+traced () { ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" strace -f -qq -o /dev/null "$@"; }
 
 test_expect_success 'setup: files recorded at v1, then at v2 with one deleted and one new' '
 	mkdir -p src docs &&
@@ -191,11 +193,11 @@ test_expect_success STRACE 'kill -9 at each file of a restore leaves each file o
 	mkdir -p k && for i in 1 2 3 4 5 6; do echo old$i >k/f$i; done &&
 	git session checkpoint -q k/f1 k/f2 k/f3 k/f4 k/f5 k/f6 && old=$(git rev-parse SESSION_HEAD) &&
 	for i in 1 2 3 4 5 6; do echo new$i >k/f$i; done && git session checkpoint -q && new=$(git rev-parse SESSION_HEAD) &&
-	strace -f -qq -o /dev/null -e trace=rename git session restore -q $old 2>/dev/null &&
+	traced -e trace=rename git session restore -q $old &&
 	git session restore -q $new &&
 	for n in 2 3 4 5 6 7
 	do
-		test_expect_code 137 strace -f -qq -o /dev/null -e trace=rename -e inject=rename:signal=KILL:when=$n \
+		test_expect_code 137 traced -e trace=rename -e inject=rename:signal=KILL:when=$n \
 			git session restore -q $old 2>/dev/null
 		for i in 1 2 3 4 5 6
 		do
