@@ -132,6 +132,10 @@ static int record_plan(cJSON **out, struct restore *r, struct cmd_ctx *c, int af
 
 		error = store_worktree_record(*out, c->st, path, after && strcmp(status, ST_DELETED) ? status : NULL, 1);
 	}
+	if (error < 0) {
+		cJSON_Delete(*out);
+		*out = NULL;
+	}
 	return error;
 }
 
