@@ -4,7 +4,7 @@
 #   store    src/store*.c: the only code that includes git2.h or
 #            store-internal.h and calls libgit2 (git_*)
 #   model    src/state*.c, format*.c, report*.c, json.c, yaml.c,
-#            trailer.c, list_cache.c, mcp.c, mcp_tools.c, redact.c, agent.c: pure C, no I/O,
+#            trailer.c, list_cache.c, mcp.c, mcp_tools.c, redact.c, agent.c, search.c: pure C, no I/O,
 #            no store, engine or commands
 #   engine   engine.c, sync.c, fsck.c: the model and the store, no libgit2
 #   commands cmd_*.c: no file of the git directory but through the store
@@ -22,7 +22,7 @@ say () {
 store=$(ls src/store*.c)
 notstore=$(ls src/*.c src/*.h | grep -v '^src/store')
 model=$(ls src/state*.c src/format*.c src/report*.c src/json.c src/yaml.c src/trailer.c \
-	src/list_cache.c src/mcp.c src/mcp_tools.c src/redact.c src/agent.c)
+	src/list_cache.c src/mcp.c src/mcp_tools.c src/redact.c src/agent.c src/search.c)
 engine="src/engine.c src/sync.c src/fsck.c"
 commands=$(ls src/cmd_*.c)
 
