@@ -25,7 +25,6 @@
 #include <unistd.h>
 
 #define PAYLOAD_MAX (64u << 20)
-#define TRANSCRIPT_LIMIT_DEFAULT (64 << 20)	/* session.transcriptLimit, bytes kept per agent */
 #define TURN_MAX (64u << 20)			/* read of one turn's part, at most */
 #define EXIT_BLOCK 2
 
@@ -359,7 +358,7 @@ static int record_turn(struct hook_run *r, const char *agent, const char *path)
 		json_set_num(last, "cached", u.last_cached);
 	}
 	if ((error = store_config_bool(&keep, r->c->st, "session.transcripts", 1)) < 0 ||
-	    (error = store_config_int(&limit, r->c->st, "session.transcriptLimit", TRANSCRIPT_LIMIT_DEFAULT)) < 0)
+	    (error = store_config_int(&limit, r->c->st, "session.transcriptLimit", AGENT_TRANSCRIPT_LIMIT)) < 0)
 		goto cleanup;
 	if (keep && kept + (double)got > (double)limit) {
 		gs_warning("the transcript of agent '%s' passed session.transcriptLimit (%lld bytes): its later parts are not kept",

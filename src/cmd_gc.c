@@ -7,6 +7,7 @@
  * then frees their objects. A session in progress or paused is never
  * touched.
  */
+#include "git-session/agent.h"
 #include "git-session/cmd.h"
 #include "git-session/engine.h"
 #include "git-session/json.h"
@@ -21,8 +22,10 @@ struct gc {
 	time_t now;
 	int dry_run, quiet;
 	char *active;
-	char **archived;	/* the ids this run archived (or would) */
+	char **archived;	/* the ids this run archived or deleted (or would) */
 	size_t narchived;
+	int64_t transcript_limit;	/* session.transcriptLimit */
+	int trimmed;
 	cJSON *json;		/* --json: {archived: [...], deleted: [...]} */
 };
 
@@ -119,7 +122,7 @@ static int archive_one(struct gc *g, const struct gc_one *s)
 	return error;
 }
 
-/* A session this run archived waits for the next run to be deleted. */
+/* A session this run archived waits for the next run to be deleted, or trimmed. */
 static int just_archived(struct gc *g, const char *id)
 {
 	for (size_t i = 0; i < g->narchived; i++)
@@ -136,8 +139,94 @@ static int delete_one(struct gc *g, const struct gc_one *s)
 		return 0;
 	if (!g->dry_run)
 		error = store_delete_ref(g->c->st, s->ref, s->tip);
-	if (!error)
+	if (!error) {
 		say(g, "deleted", "delete archived session", s->id, s->status, s->age);
+		g->archived = xrealloc(g->archived, (g->narchived + 1) * sizeof(*g->archived));
+		g->archived[g->narchived++] = xstrdup(s->id);	/* nothing more this run */
+	}
+	return error;
+}
+
+/* The parts of each agent's transcript past the limit, in order: those gc takes out. */
+struct trim {
+	int64_t limit, kept, bytes;
+	char agent[256];
+	int over;
+	char **drop;
+	size_t ndrop, adrop;
+};
+
+static int weigh_part(const char *path, const char *data, size_t len, void *payload)
+{
+	struct trim *t = payload;
+	const char *name = path + strlen("transcripts/");
+	size_t n = strcspn(name, "/");
+
+	if (n >= sizeof(t->agent) || strncmp(t->agent, name, n) || t->agent[n]) {
+		snprintf(t->agent, sizeof(t->agent), "%.*s", (int)n, name);
+		t->kept = 0;
+		t->over = 0;
+	}
+	if (t->over || t->kept + (int64_t)len > t->limit) {	/* as the hook stops keeping them */
+		t->over = 1;
+		t->bytes += (int64_t)len;
+		ALLOC_GROW(t->drop, t->ndrop + 1, t->adrop);
+		t->drop[t->ndrop++] = xstrdup(path);
+	} else {
+		t->kept += (int64_t)len;
+	}
+	return 0;
+}
+
+/* Whether an agent of the state kept more transcript than the limit: only then are its parts read. */
+static int kept_over(struct gc *g, const struct gc_one *s, int64_t limit)
+{
+	struct store_tip tip = { 0 };
+	cJSON *state = NULL;
+	const cJSON *a;
+	int over = 0;
+
+	if (engine_load_some(&state, &tip, g->c->st, s->ref, NEED(AGENTS)) == 0)
+		cJSON_ArrayForEach(a, cJSON_GetObjectItemCaseSensitive(state, "agents"))
+			over |= json_num(cJSON_GetObjectItemCaseSensitive(a, "transcript"), "bytes", 0) > (double)limit;
+	cJSON_Delete(state);
+	store_tip_clear(&tip);
+	return over;
+}
+
+/*
+ * An archived session whose kept transcripts pass session.transcriptLimit
+ * (lowered since, say): its history written again without the parts past
+ * it, so that git gc can free them.
+ */
+static int trim_one(struct gc *g, const struct gc_one *s)
+{
+	struct trim t = { .limit = g->transcript_limit };
+	char tip[HEX_SZ];
+	int error = 0;
+
+	if (!strcmp(s->status, ST_IN_PROGRESS) || !strcmp(s->status, ST_PAUSED) || just_archived(g, s->id) ||
+	    !kept_over(g, s, t.limit) || (error = store_walk_blobs(g->c->st, s->tip, "transcripts", weigh_part, &t)) < 0 ||
+	    !t.ndrop)
+		goto cleanup;
+	if (!g->dry_run && (error = store_rewrite_without(tip, g->c->st, s->tip, (const char *const *)t.drop, t.ndrop)) == 0)
+		error = store_cas(g->c->st, s->ref, tip, s->tip, "session: gc: transcripts past session.transcriptLimit");
+	if (error < 0)
+		goto cleanup;
+	if (g->json) {
+		cJSON *o = cJSON_CreateObject();
+
+		json_set_str(o, "session", s->id);
+		json_set_num(o, "parts", (double)t.ndrop);
+		json_set_num(o, "bytes", (double)t.bytes);
+		cJSON_AddItemToArray(json_arr(g->json, "trimmed"), o);
+	} else if (!g->quiet) {
+		printf("%s the transcripts of archived session %s: %zu parts, %lld bytes past session.transcriptLimit\n",
+		       g->dry_run ? "Would trim" : "Trimmed", s->id, t.ndrop, (long long)t.bytes);
+	}
+	g->trimmed++;
+cleanup:
+	store_ids_free(t.drop, t.ndrop);
 	return error;
 }
 
@@ -163,19 +252,23 @@ int cmd_gc(int argc, const char **argv, struct cmd_ctx *c)
 	    (error = cmd_no_more_args(argc, 0, usage)) < 0 ||
 	    (error = age_of(&archive_after, &g, archive_arg, "session.archiveAfter", "archive-after")) < 0 ||
 	    (error = age_of(&prune_after, &g, prune_arg, "session.pruneArchivedAfter", "prune-archived-after")) < 0 ||
+	    (error = store_config_int(&g.transcript_limit, c->st, "session.transcriptLimit", AGENT_TRANSCRIPT_LIMIT)) < 0 ||
 	    (error = store_now(&g.now, c->st)) < 0 || (error = store_active(&g.active, c->st)) < 0)
 		goto cleanup;
 	if (json) {
 		g.json = cJSON_CreateObject();
 		json_arr(g.json, "archived");
 		json_arr(g.json, "deleted");
+		json_arr(g.json, "trimmed");
 		json_set_bool(g.json, "dry_run", g.dry_run);
 	}
 	if (archive_after >= 0 && (error = each_older(&g, SESSIONS_PREFIX, archive_after, archive_one)) < 0)
 		goto cleanup;
 	if (prune_after >= 0 && (error = each_older(&g, ARCHIVE_PREFIX, prune_after, delete_one)) < 0)
 		goto cleanup;
-	if (archive_after < 0 && prune_after < 0 && !g.quiet && !json)
+	if ((error = each_older(&g, ARCHIVE_PREFIX, -1, trim_one)) < 0)
+		goto cleanup;
+	if (archive_after < 0 && prune_after < 0 && !g.trimmed && !g.quiet && !json)
 		printf("Nothing to do: neither --archive-after nor session.archiveAfter, nor "
 		       "--prune-archived-after nor session.pruneArchivedAfter is set.\n");
 	if (g.json) {

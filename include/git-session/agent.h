@@ -8,6 +8,9 @@
 #ifndef GIT_SESSION_AGENT_H
 #define GIT_SESSION_AGENT_H
 
+/* session.transcriptLimit's default: the bytes of transcript kept per agent. */
+#define AGENT_TRANSCRIPT_LIMIT (64 << 20)
+
 #include <stddef.h>
 #include <cjson/cJSON.h>
 

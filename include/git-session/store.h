@@ -129,6 +129,12 @@ struct store_ref_entry {
 };
 int store_list_refs(struct store_ref_entry **out, size_t *n, gs_store *st, const char *prefix);
 void store_ref_entries_free(struct store_ref_entry *v, size_t n);
+/*
+ * The history of checkpoint tip written again without paths in any of its
+ * trees (store_rewrite.c); out gets the new tip. Commits that do not
+ * change are kept. Moves no ref.
+ */
+int store_rewrite_without(char out[HEX_SZ], gs_store *st, const char *tip, const char *const *paths, size_t npaths);
 /* Deletes a ref and its reflog if it still points at expect (hex); GS_ENOTFOUND when it is gone. */
 int store_delete_ref(gs_store *st, const char *refname, const char *expect);
 /* Renames a ref (and its reflog); refuses to overwrite. */

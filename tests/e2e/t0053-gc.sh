@@ -86,4 +86,60 @@ test_expect_success 'a session in progress or paused is never touched, and a bad
 	grep "^error: session.archiveAfter: cannot read" err
 '
 
+T="$TRASH_DIRECTORY/claude.jsonl"
+claude () {	# event [extra json]: the agent's hook, as Claude Code runs it
+	printf '%s' "{\"session_id\":\"7a7a7a7a-0000\",\"transcript_path\":\"$T\",\"cwd\":\"$PWD\",\"hook_event_name\":\"$1\"$2}" |
+		git-session hook claude-code "$1" >/dev/null
+}
+turn () {	# n: a turn whose transcript part is 2,380 bytes
+	printf "{\"type\":\"assistant\",\"message\":{\"id\":\"m$1\",\"role\":\"assistant\",\"content\":[{\"type\":\"text\",\"text\":\"%s\"}]}}\n" \
+		"$(printf "turn $1 %.0s-----" $(seq 1 190))" >>"$T" &&
+	claude Stop
+}
+
+test_expect_success 'setup: an agent session of five turns, finished and archived; another still at work' '
+	at 4000 &&
+	git session start "agent work" --id agentic --pause-current -q &&
+	claude UserPromptSubmit ",\"prompt\":\"work\"" &&
+	for i in 1 2 3 4 5; do turn $i || return 1; done &&
+	git ls-tree -r --name-only SESSION_HEAD transcripts >parts && test_line_count = 5 parts &&
+	git session close -q && git session archive -q agentic &&
+	git log --format=%s refs/archive/sessions/agentic >subjects.before &&
+	git session start "still at work" --id busy -q &&
+	: >"$T" && claude UserPromptSubmit ",\"prompt\":\"more\"" && turn 6 && turn 7
+'
+
+test_expect_success 'gc keeps the transcripts of archived sessions within session.transcriptLimit' '
+	git config session.transcriptLimit 5000 &&
+	git rev-parse refs/sessions/busy >busy.before &&
+	git session gc --dry-run >out &&
+	grep "^Would trim the transcripts of archived session agentic: 3 parts, [0-9]* bytes past session.transcriptLimit$" out &&
+	git rev-parse refs/archive/sessions/agentic >tip.before &&
+	git session gc --json >j &&
+	test "$(json_field j "[(t[\"session\"], t[\"parts\"]) for t in d[\"trimmed\"]]")" = "[[\"agentic\", 3]]" &&
+	test "$(git rev-parse refs/archive/sessions/agentic)" != "$(cat tip.before)" &&
+	git rev-parse refs/sessions/busy >busy.after && test_cmp busy.before busy.after &&
+	for c in $(git rev-list refs/archive/sessions/agentic)
+	do
+		git ls-tree -r --name-only $c transcripts >kept || return 1
+		! grep -v -e "/000001$" -e "/000002$" kept || return 1
+	done &&
+	git ls-tree -r --name-only refs/archive/sessions/agentic transcripts >kept && test_line_count = 2 kept &&
+	git log --format=%s refs/archive/sessions/agentic >subjects.after && test_cmp subjects.before subjects.after &&
+	for p in $(cat kept)
+	do
+		test "$(git rev-parse refs/archive/sessions/agentic:$p)" = "$(git rev-parse $(cat tip.before):$p)" || return 1
+	done &&
+	git session show --json agentic >s && test "$(json_field s "d[\"status\"]")" = completed &&
+	git session transcript agentic >t && grep "turn 1" t && ! grep "turn 3" t &&
+	git fsck --no-progress 2>err && test_must_be_empty err
+'
+
+test_expect_success 'a second gc finds nothing more to trim; the first checkpoints keep their ids' '
+	git session gc --json >j &&
+	test "$(json_field j "d[\"trimmed\"]")" = "[]" &&
+	test "$(git rev-list --reverse refs/archive/sessions/agentic | head -1)" = \
+		"$(git rev-list --reverse $(cat tip.before) | head -1)"
+'
+
 test_done
