@@ -272,6 +272,53 @@ static void print_json(const struct restore *r, const char *id, const char *comm
 	cJSON_Delete(o);
 }
 
+/* Whether word names a checkpoint, asked quietly. */
+static int names_checkpoint(struct cmd_ctx *c, const char *word)
+{
+	struct sbuf quiet = SBUF_INIT;
+	struct store_tip tip = { 0 };
+	cJSON *state = NULL;
+	char *spec = NULL;
+	int yes;
+
+	gs_capture_errors(&quiet);
+	yes = cmd_resolve_rev(&spec, c, word) == 0 && engine_load_rev(&state, &tip, c->st, spec) == 0;
+	gs_capture_errors(NULL);
+	sbuf_release(&quiet);
+	cJSON_Delete(state);
+	store_tip_clear(&tip);
+	free(spec);
+	return yes;
+}
+
+/*
+ * [<rev>] [--] [<path>...], as git restore takes them: the word before --
+ * is the revision; with no --, the first word is when it names a checkpoint.
+ * What is left in argv are the paths.
+ */
+static int split_rev(const char **rev, int *argc, const char ***argv, struct cmd_ctx *c)
+{
+	int dd = -1;
+
+	*rev = NULL;
+	for (int i = 0; i < *argc && dd < 0; i++)
+		if (!strcmp((*argv)[i], "--")) {
+			dd = i;
+			memmove(*argv + i, *argv + i + 1, (size_t)(*argc - i - 1) * sizeof(**argv));
+			(*argc)--;
+		}
+	if (dd > 1) {
+		gs_error("one revision at most before --");
+		return GS_EUSAGE;
+	}
+	if (dd == 1 || (dd < 0 && *argc && names_checkpoint(c, (*argv)[0]))) {
+		*rev = (*argv)[0];
+		(*argv)++;
+		(*argc)--;
+	}
+	return 0;
+}
+
 int cmd_restore(int argc, const char **argv, struct cmd_ctx *c)
 {
 	static const char *const usage[] = {
@@ -282,7 +329,7 @@ int cmd_restore(int argc, const char **argv, struct cmd_ctx *c)
 	cJSON *src = NULL, *mine = NULL, *selected = NULL;
 	char *id = NULL, *spec = NULL, *ref = NULL, before[HEX_SZ] = "";
 	const char *rev = NULL, *busy;
-	int dry_run = 0, force = 0, staged = 0, json = 0, quiet = 0, error, dd = -1;
+	int dry_run = 0, force = 0, staged = 0, json = 0, quiet = 0, error;
 	const struct option opts[] = {
 		{ OPT_BOOL, 'n', "dry-run", &dry_run, NULL, "say what would change, change nothing" },
 		{ OPT_BOOL, 'f', "force", &force, NULL, "overwrite changes the session never recorded" },
@@ -294,35 +341,9 @@ int cmd_restore(int argc, const char **argv, struct cmd_ctx *c)
 
 	if ((error = parse_options(&argc, argv, opts, usage, 1)) < 0)
 		goto cleanup;
-	for (int i = 0; i < argc; i++)
-		if (!strcmp(argv[i], "--")) {
-			dd = i;
-			memmove(argv + i, argv + i + 1, (size_t)(argc - i - 1) * sizeof(*argv));
-			argc--;
-			break;
-		}
-	if (dd < 0 && argc) {	/* a first word that names a checkpoint is the revision */
-		struct sbuf quiet_errors = SBUF_INIT;
-
-		gs_capture_errors(&quiet_errors);
-		if (cmd_resolve_rev(&spec, c, argv[0]) == 0 && engine_load_rev(&src, &tip, c->st, spec) == 0)
-			rev = argv[0];
-		gs_capture_errors(NULL);
-		sbuf_release(&quiet_errors);
-		cJSON_Delete(src);
-		src = NULL;
-		store_tip_clear(&tip);
-		free(spec);
-		spec = NULL;
-	} else if (dd == 1) {
-		rev = argv[0];
-	} else if (dd > 1) {
-		error = cmd_usage_error(usage, opts, "one revision at most before --");
+	if ((error = split_rev(&rev, &argc, &argv, c)) < 0) {
+		usage_with_options(usage, opts, 0);
 		goto cleanup;
-	}
-	if (rev) {
-		argv++;
-		argc--;
 	}
 	if (!store_workdir(c->st)) {
 		error = gs_error("this operation must be run in a work tree");
