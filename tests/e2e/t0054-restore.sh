@@ -95,7 +95,9 @@ test_expect_success 'paths: a file or a folder of the manifest; anything else is
 	test_must_fail git session restore $v1 -- nowhere.c 2>err &&
 	grep "^error: .nowhere.c. is not in the manifest of checkpoint" err &&
 	test_must_fail git session restore no-such-rev-or-path 2>err &&
-	grep "no-such-rev-or-path" err
+	grep "no-such-rev-or-path" err &&
+	test_expect_code 129 git session restore $v1 SESSION_HEAD -- src/a.c 2>err &&
+	grep "^error: one revision at most before --" err
 '
 
 test_expect_success 'a symbolic link is restored as one; nothing is written through a linked folder' '
