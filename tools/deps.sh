@@ -2,7 +2,8 @@
 # deps.sh - installs the Debian packages git-session needs to build and
 # test, when they are missing. Uses sudo only when not root.
 set -e
-pkgs="libgit2-dev libyaml-dev libcjson-dev libcmocka-dev pkg-config git make gcc python3 python3-yaml clang libclang-rt-14-dev"
+# strace and openssh-client for the tests of restore killed mid-way and of signed checkpoints
+pkgs="libgit2-dev libyaml-dev libcjson-dev libcmocka-dev pkg-config git make gcc python3 python3-yaml clang libclang-rt-14-dev strace openssh-client"
 missing=
 for p in $pkgs
 do
