@@ -29,6 +29,7 @@ struct line {
 struct who {
 	char commit[HEX_SZ];
 	char *session, *agent, *phase;
+	int found;	/* the checkpoint that recorded the commit was read */
 };
 
 struct blame {
@@ -41,7 +42,7 @@ struct blame {
 };
 
 /* `git blame --porcelain`: each line's commit and text. */
-static int parse_porcelain(struct blame *b, const char *out)
+static void parse_porcelain(struct blame *b, const char *out)
 {
 	const char *p = out;
 
@@ -58,7 +59,6 @@ static int parse_porcelain(struct blame *b, const char *out)
 		}
 		p = nl ? nl + 1 : NULL;
 	}
-	return 0;
 }
 
 static struct who *who_of(struct blame *b, const char *commit)
@@ -124,11 +124,9 @@ static void record_of(struct who *w, const cJSON *state, const char *path)
 /* In session id's history, the checkpoint that recorded commit: its subject starts "commit <abbrev>:". */
 static int agents_of_session(struct blame *b, const char *id)
 {
-	char *ref = NULL, *range;
-	struct sbuf out = SBUF_INIT;
+	struct sbuf out = SBUF_INIT, quiet = SBUF_INIT;
+	char *ref = NULL;
 	int error;
-
-	struct sbuf quiet = SBUF_INIT;
 
 	gs_capture_errors(&quiet);
 	error = engine_find(&ref, b->c->st, id);
@@ -136,9 +134,8 @@ static int agents_of_session(struct blame *b, const char *id)
 	sbuf_release(&quiet);
 	if (error < 0)	/* gone, or archived: the session's name alone */
 		return 0;
-	range = xstrfmt("%s", ref);
 	{
-		const char *args[] = { "git", "log", "--format=%H %s", range, NULL };
+		const char *args[] = { "git", "log", "--format=%H %s", ref, NULL };
 		error = store_worktree_run_git(&out, b->c->st, args);
 	}
 	for (char *p = out.buf, *nl; !error && p && *p; p = nl ? nl + 1 : NULL) {
@@ -151,13 +148,14 @@ static int agents_of_session(struct blame *b, const char *id)
 			continue;
 		for (size_t i = 0; i < b->nwho && !w; i++)
 			if (b->whos[i].session && !strcmp(b->whos[i].session, id) &&
-			    !strncmp(b->whos[i].commit, p + 48, 7) && !b->whos[i].agent && !b->whos[i].phase)
+			    !strncmp(b->whos[i].commit, p + 48, 7) && !b->whos[i].found)
 				w = &b->whos[i];
 		if (w) {
 			struct store_tip tip = { 0 };
 			cJSON *state = NULL;
 
 			p[40] = '\0';
+			w->found = 1;
 			if ((error = engine_load_rev(&state, &tip, b->c->st, p)) == 0)
 				record_of(w, state, b->path);
 			cJSON_Delete(state);
@@ -165,7 +163,6 @@ static int agents_of_session(struct blame *b, const char *id)
 		}
 	}
 	sbuf_release(&out);
-	free(range);
 	free(ref);
 	return error;
 }
@@ -219,8 +216,7 @@ static int attribute_uncommitted(struct blame *b, struct who **extra, size_t *ne
 		struct store_tip tip = { 0 };
 		cJSON *state = NULL;
 		char *ref, *text = NULL;
-		void *set;
-
+		void *set = NULL;
 		struct sbuf quiet = SBUF_INIT;
 		int found;
 
@@ -325,7 +321,8 @@ int cmd_blame(int argc, const char **argv, struct cmd_ctx *c)
 		if ((error = store_worktree_run_git(&out, c->st, args)) < 0)
 			goto cleanup;
 	}
-	if ((error = parse_porcelain(&b, out.buf ? out.buf : "")) < 0 || (error = sessions_of_commits(&b)) < 0)
+	parse_porcelain(&b, out.buf ? out.buf : "");
+	if ((error = sessions_of_commits(&b)) < 0)
 		goto cleanup;
 	for (size_t i = 0; i < b.nwho && !error; i++) {
 		int seen = 0;

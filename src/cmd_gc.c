@@ -1,11 +1,11 @@
 /*
  * cmd_gc.c - `git session gc`: retention. Archives the finished
  * sessions (completed or aborted) whose last operation is older than
- * --archive-after (session.archiveAfter), and deletes the archived ones
- * older than --prune-archived-after (session.pruneArchivedAfter), ages
- * counted from a session's last operation; git gc
- * then frees their objects. A session in progress or paused is never
- * touched.
+ * --archive-after (session.archiveAfter), deletes the archived ones older
+ * than --prune-archived-after (session.pruneArchivedAfter), ages counted
+ * from a session's last operation, and keeps archived sessions'
+ * transcripts within session.transcriptLimit; git gc then frees their
+ * objects. A session in progress or paused is never touched.
  */
 #include "git-session/agent.h"
 #include "git-session/cmd.h"
@@ -22,11 +22,11 @@ struct gc {
 	time_t now;
 	int dry_run, quiet;
 	char *active;
-	char **archived;	/* the ids this run archived or deleted (or would) */
-	size_t narchived;
+	char **touched;	/* the ids this run archived or deleted (or would): left for the next run */
+	size_t ntouched;
 	int64_t transcript_limit;	/* session.transcriptLimit */
 	int trimmed;
-	cJSON *json;		/* --json: {archived: [...], deleted: [...]} */
+	cJSON *json;		/* --json: {archived, deleted, trimmed, dry_run} */
 };
 
 /* An age from the command line, else the configuration; -1 is never. */
@@ -65,9 +65,11 @@ static void say(struct gc *g, const char *list, const char *verb, const char *id
 	if (g->json)
 		cJSON_AddItemToArray(json_arr(g->json, list), cJSON_CreateString(id));
 	else if (!g->quiet)
-		printf("%s%s %s (%s, %s %.0f days ago)\n", g->dry_run ? "Would " : "",
+		printf("%s%s %s (%s, last operation %.0f days ago)\n", g->dry_run ? "Would " : "",
 		       g->dry_run ? verb : (!strcmp(verb, "archive") ? "Archived" : "Deleted archived session"),
-		       id, status, "last operation", age / 86400);
+		       id, status, age / 86400);
+	g->touched = xrealloc(g->touched, (g->ntouched + 1) * sizeof(*g->touched));
+	g->touched[g->ntouched++] = xstrdup(id);
 }
 
 /* One session gc looks at: its ref, where it points, its status and the age of its last operation. */
@@ -113,20 +115,17 @@ static int archive_one(struct gc *g, const struct gc_one *s)
 	to = xstrfmt("%s%s", ARCHIVE_PREFIX, s->id);
 	if (!g->dry_run)
 		error = store_rename(g->c->st, s->ref, to, "session: gc: archive");
-	if (!error) {
+	if (!error)
 		say(g, "archived", "archive", s->id, s->status, s->age);
-		g->archived = xrealloc(g->archived, (g->narchived + 1) * sizeof(*g->archived));
-		g->archived[g->narchived++] = xstrdup(s->id);
-	}
 	free(to);
 	return error;
 }
 
-/* A session this run archived waits for the next run to be deleted, or trimmed. */
-static int just_archived(struct gc *g, const char *id)
+/* What this run archived or deleted (or would) waits for the next run. */
+static int touched(struct gc *g, const char *id)
 {
-	for (size_t i = 0; i < g->narchived; i++)
-		if (!strcmp(g->archived[i], id))
+	for (size_t i = 0; i < g->ntouched; i++)
+		if (!strcmp(g->touched[i], id))
 			return 1;
 	return 0;
 }
@@ -135,15 +134,12 @@ static int delete_one(struct gc *g, const struct gc_one *s)
 {
 	int error = 0;
 
-	if (!strcmp(s->status, ST_IN_PROGRESS) || !strcmp(s->status, ST_PAUSED) || just_archived(g, s->id))
+	if (!strcmp(s->status, ST_IN_PROGRESS) || !strcmp(s->status, ST_PAUSED) || touched(g, s->id))
 		return 0;
 	if (!g->dry_run)
 		error = store_delete_ref(g->c->st, s->ref, s->tip);
-	if (!error) {
+	if (!error)
 		say(g, "deleted", "delete archived session", s->id, s->status, s->age);
-		g->archived = xrealloc(g->archived, (g->narchived + 1) * sizeof(*g->archived));
-		g->archived[g->narchived++] = xstrdup(s->id);	/* nothing more this run */
-	}
 	return error;
 }
 
@@ -205,7 +201,7 @@ static int trim_one(struct gc *g, const struct gc_one *s)
 	char tip[HEX_SZ];
 	int error = 0;
 
-	if (!strcmp(s->status, ST_IN_PROGRESS) || !strcmp(s->status, ST_PAUSED) || just_archived(g, s->id) ||
+	if (!strcmp(s->status, ST_IN_PROGRESS) || !strcmp(s->status, ST_PAUSED) || touched(g, s->id) ||
 	    !kept_over(g, s, t.limit) || (error = store_walk_blobs(g->c->st, s->tip, "transcripts", weigh_part, &t)) < 0 ||
 	    !t.ndrop)
 		goto cleanup;
@@ -243,7 +239,7 @@ int cmd_gc(int argc, const char **argv, struct cmd_ctx *c)
 		{ OPT_STRING, 0, "archive-after", &archive_arg, "<age>", "archive finished sessions older than this" },
 		{ OPT_STRING, 0, "prune-archived-after", &prune_arg, "<age>", "delete archived sessions older than this" },
 		{ OPT_BOOL, 'n', "dry-run", &g.dry_run, NULL, "say what would be done, do nothing" },
-		{ OPT_BOOL, 0, "json", &json, NULL, "print {archived, deleted, dry_run}" },
+		{ OPT_BOOL, 0, "json", &json, NULL, "print {archived, deleted, trimmed, dry_run}" },
 		{ OPT_BOOL, 'q', "quiet", &g.quiet, NULL, "print nothing" },
 		OPT_END_MARK,
 	};
@@ -278,7 +274,7 @@ int cmd_gc(int argc, const char **argv, struct cmd_ctx *c)
 	}
 cleanup:
 	cJSON_Delete(g.json);
-	store_ids_free(g.archived, g.narchived);
+	store_ids_free(g.touched, g.ntouched);
 	free(g.active);
 	return cmd_exit(error);
 }

@@ -26,10 +26,14 @@ struct grep {
 /* One matching line: "<session> <checkpoint> <field>: <line>", or an object of --json. */
 static void emit(struct grep *g, const char *field, const char *agent, const char *line, size_t len)
 {
+	char *text;
+
 	g->hits++;
+	if (!g->json && g->count_only)
+		return;
+	text = xstrndup(line, len);
 	if (g->json) {
 		cJSON *o = cJSON_CreateObject();
-		char *text = xstrndup(line, len);
 
 		json_set_str(o, "session", g->session);
 		json_set_bool(o, "archived", g->archived);
@@ -38,15 +42,12 @@ static void emit(struct grep *g, const char *field, const char *agent, const cha
 		json_set_str(o, "agent", agent);
 		json_set_str(o, "text", text);
 		cJSON_AddItemToArray(g->json, o);
-		free(text);
-	} else if (!g->count_only) {
-		char *text = xstrndup(line, len);
-
+	} else {
 		printf("%s %.7s %s: ", g->session, g->commit, field);
 		out_line(stdout, text);
 		putchar('\n');
-		free(text);
 	}
+	free(text);
 }
 
 /*

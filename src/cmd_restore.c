@@ -124,13 +124,13 @@ static int record_plan(cJSON **out, struct restore *r, struct cmd_ctx *c, int af
 	*out = cJSON_CreateObject();
 	for (p = after || !r->now ? NULL : r->now->child; p && !error; p = p->next)
 		error = store_worktree_record(*out, c->st, p->string, NULL, 1);
-	cJSON_ArrayForEach(p, r->plan) {
-		if (error < 0)
-			break;
+	for (p = r->plan->child; p && !error; p = p->next) {
 		const char *path = json_str(p, "path");
 		const char *status = json_str(cJSON_GetObjectItemCaseSensitive(r->from, path), "status");
 
-		error = store_worktree_record(*out, c->st, path, after && strcmp(status, ST_DELETED) ? status : NULL, 1);
+		if (!cJSON_GetObjectItemCaseSensitive(*out, path))	/* once each */
+			error = store_worktree_record(*out, c->st, path,
+						      after && strcmp(status, ST_DELETED) ? status : NULL, 1);
 	}
 	if (error < 0) {
 		cJSON_Delete(*out);

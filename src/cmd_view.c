@@ -101,24 +101,16 @@ static int list_entry(const struct list_entry **out, struct cmd_ctx *c, const st
 	return 0;
 }
 
-/* One line of `list`, or one object of `list --json`. */
 /*
- * A session in progress with no operation for longer than session.staleAfter:
- * whoever drove it may have died. status and resume name its stale agents.
+ * One line of `list`, or one object of `list --json`. A session in
+ * progress whose last operation is older than session.staleAfter is
+ * stale: whoever drove it may have died (status and resume name its
+ * stale agents).
  */
-static int list_stale(const struct list_entry *e, int archived, time_t now, int64_t stale_after)
-{
-	time_t t;
-
-	return !archived && stale_after > 0 && e->status && !strcmp(e->status, ST_IN_PROGRESS) &&
-	       gs_time_parse_iso(&t, e->updated ? e->updated : "") == 0 &&
-	       difftime(now, t) > (double)stale_after;
-}
-
 static void list_one(cJSON *out, const struct list_entry *e, const char *id, int archived, int active,
 		     int width, time_t now, int64_t stale_after)
 {
-	int stale = list_stale(e, archived, now, stale_after);
+	int stale = !archived && report_stale_since(e->status, e->updated, now, stale_after);
 
 	if (out) {
 		cJSON *o = cJSON_CreateObject();

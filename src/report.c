@@ -37,12 +37,17 @@ static const char *last_seen(const cJSON *e)
 	return json_str(e, "seen") ? json_str(e, "seen") : json_str(e, "started");
 }
 
+int report_stale_since(const char *status, const char *since, time_t now, int64_t stale_after)
+{
+	time_t t;
+
+	return stale_after > 0 && status && !strcmp(status, ST_IN_PROGRESS) && since &&
+	       gs_time_parse_iso(&t, since) == 0 && difftime(now, t) > (double)stale_after;
+}
+
 int report_stale(const cJSON *e, time_t now, int64_t stale_after)
 {
-	const char *st = json_str(e, "status");
-
-	return stale_after > 0 && st && !strcmp(st, ST_IN_PROGRESS) && last_seen(e) &&
-	       seconds_since(last_seen(e), now) > (double)stale_after;
+	return report_stale_since(json_str(e, "status"), last_seen(e), now, stale_after);
 }
 
 /* "seen" and "stale" of an agent or phase, as every report shows them. */
@@ -222,17 +227,17 @@ static void without_phases(char **text, char **cmd, const cJSON *state, const st
 {
 	const cJSON *a, *t, *dead = NULL;
 
-	cJSON_ArrayForEach(a, cJSON_GetObjectItemCaseSensitive(state, "agents"))
-		if (json_str(a, "status") && !strcmp(json_str(a, "status"), ST_IN_PROGRESS) &&
-		    report_stale(a, ctx->now, ctx->stale_after) && !dead)
-			dead = a;
-	cJSON_ArrayForEach(a, cJSON_GetObjectItemCaseSensitive(state, "agents"))
-		if (json_str(a, "status") && !strcmp(json_str(a, "status"), ST_IN_PROGRESS) &&
-		    !report_stale(a, ctx->now, ctx->stale_after)) {
-			*text = xstrfmt("wait for agent %s (%d%%): %s", json_str(a, "id"), (int)json_num(a, "progress", 0),
-					json_str(a, "task") ? json_str(a, "task") : "");
-			return;
+	cJSON_ArrayForEach(a, cJSON_GetObjectItemCaseSensitive(state, "agents")) {
+		if (!json_str(a, "status") || strcmp(json_str(a, "status"), ST_IN_PROGRESS))
+			continue;
+		if (report_stale(a, ctx->now, ctx->stale_after)) {
+			dead = dead ? dead : a;
+			continue;
 		}
+		*text = xstrfmt("wait for agent %s (%d%%): %s", json_str(a, "id"), (int)json_num(a, "progress", 0),
+				json_str(a, "task") ? json_str(a, "task") : "");
+		return;
+	}
 	if (dead) {
 		stale_agent(text, cmd, dead, ctx);
 		return;
@@ -687,9 +692,10 @@ static void resume_work(cJSON *out, const cJSON *state, const struct report_ctx 
 			cJSON_ArrayForEach(a, cJSON_GetObjectItemCaseSensitive(state, "agents"))
 				if ((int)json_num(a, "phase", -1) == (int)json_num(p, "id", 0) &&
 				    !strcmp(str_or(a, "status", ""), ST_IN_PROGRESS)) {
-					cJSON *v = cJSON_AddItemToArray(agents, cJSON_Duplicate(a, 1)) ?
-						   cJSON_GetArrayItem(agents, cJSON_GetArraySize(agents) - 1) : NULL;
+					cJSON *v = cJSON_Duplicate(a, 1);
+
 					liveness(v, a, ctx);
+					cJSON_AddItemToArray(agents, v);
 				}
 			cJSON_AddItemToArray(doing, o);
 		}

@@ -18,18 +18,23 @@ struct gs_store {
 	char **cli_values;	/* a value is NULL for a bare key (true) */
 	size_t ncli, acli;
 	int fsync;		/* session.fsync: durable before the ref moves */
-	int sign;		/* session.sign, else commit.gpgSign: checkpoints signed by git */
+	int sign;		/* session.sign, else commit.gpgSign; -1 until a commit asks */
 };
 
+/* fsyncs a file or a directory, if it can be opened: what durability asks of what is written. */
+void store_fsync_path(const char *path);
 /* Prints "error: <what>: <libgit2's message>" and returns GS_ERROR. */
 int store_git_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 int store_signature(git_signature **out, gs_store *st, const char *who);
 int store_ident_parse_date(time_t *t, int *offset, const char *s);
-/* Whether checkpoints are signed: session.sign, else commit.gpgSign (store_sign.c). */
-int store_sign_wanted(int *out, gs_store *st);
-/* The commit of a checkpoint, signed by git commit-tree -S with git's own signing configuration. */
-int store_sign_commit(git_oid *out, gs_store *st, const git_signature *author, const git_signature *committer,
-		      const char *message, const git_tree *tree, size_t nparents, const git_commit *const *parents);
+/*
+ * A checkpoint's commit (store_sign.c): by git commit-tree -S, signed
+ * with git's own configuration, when session.sign (else commit.gpgSign)
+ * says so, else by libgit2. Moves no ref.
+ */
+int store_commit_create(git_oid *out, gs_store *st, const git_signature *author, const git_signature *committer,
+			const char *encoding, const char *message, const git_tree *tree, size_t nparents,
+			const git_commit **parents);
 /* Reads loose objects before libgit2 does, failing on a truncated one (store_odb.c). */
 int store_install_odb_guard(gs_store *st);
 

@@ -204,8 +204,7 @@ int store_open_why(gs_store **out, char **why)
 	if (store_config_bool(&fsync_on, st, "session.fsync", 1) < 0)
 		goto fail;
 	st->fsync = fsync_on;
-	if (store_sign_wanted(&st->sign, st) < 0)
-		goto fail;
+	st->sign = -1;
 	git_libgit2_opts(GIT_OPT_ENABLE_FSYNC_GITDIR, fsync_on);
 	*out = st;
 	return 0;
@@ -503,9 +502,9 @@ int store_read_rev(struct store_tip *out, gs_store *st, const char *rev)
 	return error;
 }
 
-static void fsync_dir(const char *path)
+void store_fsync_path(const char *path)
 {
-	int fd = open(path, O_RDONLY | O_DIRECTORY);
+	int fd = open(path, O_RDONLY);
 
 	if (fd >= 0) {
 		fsync(fd);
@@ -544,13 +543,13 @@ static void sync_new_object_dirs(gs_store *st, const unsigned char before[256])
 	for (int i = 0; i < 256; i++)
 		if (after[i] && !before[i]) {
 			char *dir = xstrfmt("%sobjects/%02x", git_repository_commondir(st->repo), i);
-			fsync_dir(dir);
+			store_fsync_path(dir);
 			free(dir);
 			any = 1;
 		}
 	if (any) {
 		char *dir = xstrfmt("%sobjects", git_repository_commondir(st->repo));
-		fsync_dir(dir);
+		store_fsync_path(dir);
 		free(dir);
 	}
 }
@@ -827,15 +826,9 @@ int store_write_checkpoint(char out[HEX_SZ], gs_store *st, const struct store_ch
 	}
 	parents[0] = parent;
 	parents[1] = other;
-	if (st->sign) {
-		if (store_sign_commit(&commit_id, st, author, committer, cp->message, tree,
-				      parent ? 1 + !!parents[1] : 0, parents) < 0)
-			goto cleanup;
-	} else if (git_commit_create(&commit_id, st->repo, NULL, author, committer, NULL, cp->message,
-				     tree, parent ? 1 + !!parents[1] : 0, parents) < 0) {
-		store_git_error("cannot write the checkpoint's commit");
+	if (store_commit_create(&commit_id, st, author, committer, NULL, cp->message, tree,
+				parent ? 1 + !!parents[1] : 0, parents) < 0)
 		goto cleanup;
-	}
 	git_oid_tostr(out, HEX_SZ, &commit_id);
 	if (st->fsync)
 		sync_new_object_dirs(st, dirs);
@@ -865,7 +858,7 @@ static void sync_ref_dirs(gs_store *st, const char *refname)
 
 		while ((slash = strrchr(path, '/')) && slash > path + strlen(git_repository_commondir(st->repo))) {
 			*slash = '\0';
-			fsync_dir(path);
+			store_fsync_path(path);
 		}
 		free(path);
 	}

@@ -88,13 +88,9 @@ static int rewrite_one(git_oid *to, gs_store *st, const git_oid *from, const str
 		store_git_error("cannot read a rewritten tree");
 		goto cleanup;
 	}
-	if (st->sign)
-		error = store_sign_commit(to, st, git_commit_author(c), git_commit_committer(c), git_commit_message_raw(c),
-					  new_tree, np, (const git_commit *const *)parents);
-	else if ((error = git_commit_create(to, st->repo, NULL, git_commit_author(c), git_commit_committer(c),
-					    git_commit_message_encoding(c), git_commit_message_raw(c), new_tree, np,
-					    (const git_commit **)parents)) < 0)
-		error = store_git_error("cannot write a rewritten checkpoint");
+	error = store_commit_create(to, st, git_commit_author(c), git_commit_committer(c),
+				    git_commit_message_encoding(c), git_commit_message_raw(c), new_tree, np,
+				    (const git_commit **)parents);
 cleanup:
 	git_commit_free(parents[0]);
 	git_commit_free(parents[1]);

@@ -1,28 +1,28 @@
 /*
- * store_sign.c - signed checkpoints. With session.sign, or else
- * commit.gpgSign, a checkpoint's commit is made by `git commit-tree -S`,
- * so that it is signed exactly as git signs a commit: gpg.format
- * (openpgp, x509 or ssh), user.signingKey, gpg.program and the rest of
- * git's signing configuration, and `git verify-commit` checks it. Store
- * layer: libgit2 and git as a process.
+ * store_sign.c - a checkpoint's commit. With session.sign, or else
+ * commit.gpgSign, it is made by `git commit-tree -S`, so that it is
+ * signed exactly as git signs a commit: gpg.format (openpgp, x509 or
+ * ssh), user.signingKey, gpg.program and the rest of git's signing
+ * configuration, and `git verify-commit` checks it. Store layer: libgit2
+ * and git as a process.
  */
 #include "git-session/store_worktree.h"
 #include "git-session/util.h"
 #include "store-internal.h"
 
-#include <errno.h>
-#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
-int store_sign_wanted(int *out, gs_store *st)
+/* Whether checkpoints are signed: session.sign, else commit.gpgSign; asked once, by the first commit. */
+static int signing(int *out, gs_store *st)
 {
 	int git_sign;
 
-	if (store_config_bool(&git_sign, st, "commit.gpgSign", 0) < 0)
+	if (st->sign < 0 && (store_config_bool(&git_sign, st, "commit.gpgSign", 0) < 0 ||
+			     store_config_bool(&st->sign, st, "session.sign", git_sign) < 0))
 		return GS_ERROR;
-	return store_config_bool(out, st, "session.sign", git_sign);
+	*out = st->sign;
+	return 0;
 }
 
 /* "GIT_AUTHOR_NAME=..." and the rest, from a libgit2 signature. */
@@ -40,24 +40,17 @@ static void ident_env(char **env, const char *who, const git_signature *sig)
 static void sync_object(gs_store *st, const git_oid *id)
 {
 	char hex[GIT_OID_HEXSZ + 1], *path;
-	int fd;
 
 	git_oid_tostr(hex, sizeof(hex), id);
 	path = xstrfmt("%sobjects/%.2s/%s", git_repository_commondir(st->repo), hex, hex + 2);
-	if ((fd = open(path, O_RDONLY)) >= 0) {
-		fsync(fd);
-		close(fd);
-	}
+	store_fsync_path(path);
 	*strrchr(path, '/') = '\0';
-	if ((fd = open(path, O_RDONLY)) >= 0) {
-		fsync(fd);
-		close(fd);
-	}
+	store_fsync_path(path);
 	free(path);
 }
 
-int store_sign_commit(git_oid *out, gs_store *st, const git_signature *author, const git_signature *committer,
-		      const char *message, const git_tree *tree, size_t nparents, const git_commit *const *parents)
+static int sign_commit(git_oid *out, gs_store *st, const git_signature *author, const git_signature *committer,
+		       const char *message, const git_tree *tree, size_t nparents, const git_commit **parents)
 {
 	char hexes[3][GIT_OID_HEXSZ + 1], *env[7] = { NULL };
 	const char *args[16];
@@ -97,4 +90,19 @@ cleanup:
 		free(env[i]);
 	sbuf_release(&sb);
 	return error;
+}
+
+int store_commit_create(git_oid *out, gs_store *st, const git_signature *author, const git_signature *committer,
+			const char *encoding, const char *message, const git_tree *tree, size_t nparents,
+			const git_commit **parents)
+{
+	int sign;
+
+	if (signing(&sign, st) < 0)
+		return GS_ERROR;
+	if (sign)
+		return sign_commit(out, st, author, committer, message, tree, nparents, parents);
+	if (git_commit_create(out, st->repo, NULL, author, committer, encoding, message, tree, nparents, parents) < 0)
+		return store_git_error("cannot write the checkpoint's commit");
+	return 0;
 }

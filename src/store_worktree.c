@@ -191,7 +191,7 @@ int store_worktree_record(cJSON *files, gs_store *st, const char *path, const ch
 	struct stat s;
 	git_oid id;
 	cJSON *e;
-	int error = GS_ERROR, gone;
+	int error = GS_ERROR, gone, rc;
 
 	if (why && !allow_missing) {
 		gs_error("%s", why);
@@ -227,13 +227,13 @@ int store_worktree_record(cJSON *files, gs_store *st, const char *path, const ch
 		gs_error("'%s' is not a regular file", path);
 		goto cleanup;
 	}
-	if (attr_index_begin(st) < 0 || (error = git_blob_create_from_workdir(&id, st->repo, path)) < 0) {
-		attr_index_end(st);
+	if ((rc = attr_index_begin(st)) == 0)
+		rc = git_blob_create_from_workdir(&id, st->repo, path);
+	attr_index_end(st);
+	if (rc < 0) {
 		store_git_error("cannot read '%s'", path);
-		error = GS_ERROR;
 		goto cleanup;
 	}
-	attr_index_end(st);
 	git_oid_tostr(hex, sizeof(hex), &id);
 	e = json_set(files, path, cJSON_CreateObject());
 	json_set_str(e, "status", status ? status : ST_MODIFIED);

@@ -246,13 +246,14 @@ int view_load_target(cJSON **state, struct store_tip *tip, struct report_ctx *ct
 	ref = engine_refname(*id);
 	error = engine_load_view(state, tip, ctx->before, c->st, ref);
 	free(ref);
-	if (error < 0 || (error = store_active(&active, c->st)) < 0 || (error = store_now(&ctx->now, c->st)) < 0)
+	if (error < 0 || (error = store_active(&active, c->st)) < 0 || (error = store_now(&ctx->now, c->st)) < 0 ||
+	    (error = store_config_int(&ctx->stale_after, c->st, "session.staleAfter", REPORT_STALE_AFTER)) < 0) {
+		free(active);
 		return error;
+	}
 	ctx->checkpoint = tip->commit;
 	ctx->active = active && !strcmp(active, *id);
 	ctx->max_retries = c->eng.lim.max_retries;
-	if (!error)
-		error = store_config_int(&ctx->stale_after, c->st, "session.staleAfter", REPORT_STALE_AFTER);
 	free(active);
 	return 0;
 }

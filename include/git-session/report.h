@@ -25,10 +25,12 @@ struct report_ctx {
 #define REPORT_STALE_AFTER 1800
 
 /*
- * Whether an agent or phase in progress has had no operation for longer
- * than stale_after seconds (0 turns staleness off); its last sign of
- * life is its latest operation's time, or its start.
+ * Whether something of this status, whose last sign of life was at since
+ * (ISO 8601), is in progress with no operation for longer than
+ * stale_after seconds (0 turns staleness off).
  */
+int report_stale_since(const char *status, const char *since, time_t now, int64_t stale_after);
+/* The same of an agent or phase: its last sign of life is its latest operation's time, or its start. */
 int report_stale(const cJSON *entry, time_t now, int64_t stale_after);
 
 /* The caller frees what these return. */

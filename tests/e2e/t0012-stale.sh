@@ -56,7 +56,10 @@ test_expect_success 'session.staleAfter sets the time; 0 turns it off' '
 	git -c session.staleAfter=0 session status --json >s &&
 	test "$(json_field s "[a[\"stale\"] for a in d[\"agents\"]]")" = "[false, false]" &&
 	git session status --json >s &&
-	test "$(json_field s "[a[\"stale\"] for a in d[\"agents\"]]")" = "[false, false]"
+	test "$(json_field s "[a[\"stale\"] for a in d[\"agents\"]]")" = "[false, false]" &&
+	test_must_fail git -c session.staleAfter=soon session status >out 2>err &&
+	test_must_be_empty out && grep "^error: .*session.staleAfter" err &&
+	test_must_fail git -c session.staleAfter=soon session list 2>err && grep "session.staleAfter" err
 '
 
 test_expect_success 'an agent that is done is never stale' '

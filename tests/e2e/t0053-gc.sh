@@ -135,11 +135,15 @@ test_expect_success 'gc keeps the transcripts of archived sessions within sessio
 	git fsck --no-progress 2>err && test_must_be_empty err
 '
 
-test_expect_success 'a second gc finds nothing more to trim; the first checkpoints keep their ids' '
+test_expect_success 'a second gc finds nothing more to trim; the checkpoints before the first part taken out keep their ids' '
 	git session gc --json >j &&
 	test "$(json_field j "d[\"trimmed\"]")" = "[]" &&
-	test "$(git rev-list --reverse refs/archive/sessions/agentic | head -1)" = \
-		"$(git rev-list --reverse $(cat tip.before) | head -1)"
+	git log --format="%H %s" $(cat tip.before) | grep "transcript part 2$" | cut -d" " -f1 >kept.before &&
+	git log --format="%H %s" refs/archive/sessions/agentic | grep "transcript part 2$" | cut -d" " -f1 >kept.after &&
+	test_line_count = 1 kept.before && test_cmp kept.before kept.after &&
+	git log --format="%H %s" $(cat tip.before) | grep "transcript part 3$" | cut -d" " -f1 >dropped.before &&
+	git log --format="%H %s" refs/archive/sessions/agentic | grep "transcript part 3$" | cut -d" " -f1 >dropped.after &&
+	! test_cmp dropped.before dropped.after >/dev/null
 '
 
 test_done
