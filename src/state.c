@@ -629,6 +629,19 @@ int state_valid_path(const char *path)
 	}
 }
 
+int state_manifest_check(char **err, const cJSON *files)
+{
+	const cJSON *f;
+
+	*err = NULL;
+	cJSON_ArrayForEach(f, files)
+		if (!f->string || !state_valid_path(f->string)) {
+			*err = xstrfmt("'%s': invalid path", f->string ? f->string : "");
+			return GS_ERROR;
+		}
+	return 0;
+}
+
 /*
  * Merges entries (sorted by path, each with ->string set) into the
  * manifest (sorted by path) in one pass, replacing entries with the same

@@ -146,6 +146,15 @@ int state_valid_id(const char *id, char **err);
 /* Non-zero when path is a clean repository-relative path outside .git. */
 int state_valid_path(const char *path);
 
+/*
+ * Checks a whole manifest (session.json's "files") as restore and the
+ * loader need it: every path valid, every mode one a manifest may hold,
+ * no entry below another that is a file or a symbolic link. 0 when it
+ * holds; else GS_ERROR and *err names the first bad path and why (the
+ * caller frees it).
+ */
+int state_manifest_check(char **err, const cJSON *files);
+
 /* Lower-case, hyphenated slug of topic (at most 60 chars); caller frees. */
 char *state_slug(const char *topic);
 
