@@ -103,6 +103,24 @@ int store_agent_backup_drop(gs_store *st, const char *agent)
 	return error;
 }
 
+int store_agent_ignored(int *out, gs_store *st, const char *path)
+{
+	git_index *index = NULL;
+	int ignored = 0;
+
+	*out = 0;
+	if (git_ignore_path_is_ignored(&ignored, st->repo, path) < 0)
+		return store_git_error("cannot read the ignore rules for '%s'", path);
+	if (!ignored)
+		return 0;
+	/* a tracked file is git's whatever its name: git add takes it */
+	if (git_repository_index(&index, st->repo) < 0)
+		return store_git_error("cannot read the index");
+	*out = git_index_get_bypath(index, path, 0) == NULL;
+	git_index_free(index);
+	return 0;
+}
+
 struct walk {
 	git_repository *repo;
 	const char *prefix;
