@@ -260,7 +260,7 @@ static int on_tool_after(struct hook_run *r)
 	if (path[0] == '/' && (strncmp(path, wd, n) || (n && wd[n - 1] != '/' && path[n] != '/')))
 		return 0;	/* outside the work tree: not the project's */
 	if ((error = store_worktree_relpath(&rel, r->c->st, path)) < 0 ||
-	    (error = store_agent_ignored(&ignored, r->c->st, rel)) < 0 || ignored)
+	    (error = store_ignored(&ignored, r->c->st, rel)) < 0 || ignored)
 		goto cleanup;
 	if (!r->linked && (error = attach(r, r->agent, r->d->name, NULL)) < 0)
 		goto cleanup;
@@ -327,7 +327,7 @@ static const char *transcript_refused(struct hook_run *r, const char *real)
 	if (why && wreal && is_under(real, wreal)) {
 		if (gitdir && is_under(real, gitdir))
 			why = "it is in the git directory";
-		else if (store_agent_ignored(&ignored, r->c->st, real + strlen(wreal) + 1) < 0 || ignored)
+		else if (store_ignored(&ignored, r->c->st, real + strlen(wreal) + 1) < 0 || ignored)
 			why = "the repository ignores it";
 		else
 			why = NULL;
@@ -357,7 +357,9 @@ static void open_transcript(int *fd, struct hook_run *r, const char *path)
 		return;
 	}
 	if (!(why = transcript_refused(r, real))) {
-		if ((*fd = open(real, O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_NOCTTY | O_CLOEXEC)) < 0)
+		if (stat(real, &sb) < 0 || !S_ISREG(sb.st_mode))
+			why = "it is not a regular file";	/* a socket cannot even be opened */
+		else if ((*fd = open(real, O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_NOCTTY | O_CLOEXEC)) < 0)
 			why = strerror(errno);
 		else if (fstat(*fd, &sb) < 0 || !S_ISREG(sb.st_mode))
 			why = "it is not a regular file";

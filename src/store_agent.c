@@ -103,7 +103,7 @@ int store_agent_backup_drop(gs_store *st, const char *agent)
 	return error;
 }
 
-int store_agent_ignored(int *out, gs_store *st, const char *path)
+int store_ignored(int *out, gs_store *st, const char *path)
 {
 	git_index *index = NULL;
 	int ignored = 0;

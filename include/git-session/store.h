@@ -185,9 +185,10 @@ int store_agent_backup_drop(gs_store *st, const char *agent);
 /*
  * Whether git would leave path (relative to the top of the working tree)
  * out of `git add`: ignored by .gitignore at any level, info/exclude or
- * core.excludesFile, and not tracked. The agent hooks record no such file.
+ * core.excludesFile, and not tracked. The agent hooks record no such
+ * file; checkpoint records one only with --force, as git add.
  */
-int store_agent_ignored(int *out, gs_store *st, const char *path);
+int store_ignored(int *out, gs_store *st, const char *path);
 /* Calls fn on each blob under dir in the tree of commit, in path order (none: no call). */
 typedef int (*store_blob_fn)(const char *path, const char *data, size_t len, void *payload);
 int store_walk_blobs(gs_store *st, const char *commit, const char *dir, store_blob_fn fn, void *payload);
