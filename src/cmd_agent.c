@@ -21,6 +21,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -294,6 +295,15 @@ static void add_root(char **roots, size_t *n, const char *base, const char *sub)
 	free(path);
 }
 
+/* Whether a component of the relative path rel is .git, in any case: a git directory's, or a gitfile. */
+static int has_dot_git(const char *rel)
+{
+	for (const char *p = rel; *p; p += strcspn(p, "/"), p += *p == '/')
+		if (!strncasecmp(p, ".git", 4) && (p[4] == '/' || !p[4]))
+			return 1;
+	return 0;
+}
+
 static int is_under(const char *path, const char *dir)
 {
 	size_t n = strlen(dir);
@@ -313,7 +323,7 @@ static const char *transcript_refused(struct hook_run *r, const char *real)
 {
 	const struct agent_dialect *d = r->d;
 	const char *wd = store_workdir(r->c->st);
-	char *roots[4], *gitdir = realpath(store_gitdir(r->c->st), NULL), *wreal = wd ? realpath(wd, NULL) : NULL;
+	char *roots[4], *wreal = wd ? realpath(wd, NULL) : NULL;
 	const char *why = "it is outside the work tree and the agent's own folder";
 	size_t n = 0;
 	int ignored = 0;
@@ -325,7 +335,7 @@ static const char *transcript_refused(struct hook_run *r, const char *real)
 		if (is_under(real, roots[i]))
 			why = NULL;
 	if (why && wreal && is_under(real, wreal)) {
-		if (gitdir && is_under(real, gitdir))
+		if (store_in_gitdir(r->c->st, real) || has_dot_git(real + strlen(wreal) + 1))
 			why = "it is in the git directory";
 		else if (store_ignored(&ignored, r->c->st, real + strlen(wreal) + 1) < 0 || ignored)
 			why = "the repository ignores it";
@@ -334,7 +344,6 @@ static const char *transcript_refused(struct hook_run *r, const char *real)
 	}
 	while (n)
 		free(roots[--n]);
-	free(gitdir);
 	free(wreal);
 	return why;
 }

@@ -121,6 +121,21 @@ int store_ignored(int *out, gs_store *st, const char *path)
 	return 0;
 }
 
+static int under_dir(const char *real, const char *dir)
+{
+	char *d = realpath(dir, NULL);
+	size_t n = d ? strlen(d) : 0;
+	int in = d && !strncmp(real, d, n) && (real[n] == '/' || !real[n]);
+
+	free(d);
+	return in;
+}
+
+int store_in_gitdir(gs_store *st, const char *real)
+{
+	return under_dir(real, store_gitdir(st)) || under_dir(real, store_commondir(st));
+}
+
 struct walk {
 	git_repository *repo;
 	const char *prefix;

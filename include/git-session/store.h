@@ -189,6 +189,8 @@ int store_agent_backup_drop(gs_store *st, const char *agent);
  * file; checkpoint records one only with --force, as git add.
  */
 int store_ignored(int *out, gs_store *st, const char *path);
+/* Whether real (an absolute path, symbolic links resolved) is in the git directory or the common one. */
+int store_in_gitdir(gs_store *st, const char *real);
 /* Calls fn on each blob under dir in the tree of commit, in path order (none: no call). */
 typedef int (*store_blob_fn)(const char *path, const char *data, size_t len, void *payload);
 int store_walk_blobs(gs_store *st, const char *commit, const char *dir, store_blob_fn fn, void *payload);

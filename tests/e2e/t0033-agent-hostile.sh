@@ -160,7 +160,7 @@ test_expect_success 'transcripts outside the agent'"'"'s folder and the work tre
 	cp /etc/passwd .git/config.jsonl &&
 	cp /etc/passwd secret.log &&
 	before=$(git rev-parse SESSION_HEAD) &&
-	for p in /etc/passwd /dev/zero "$PROJ/passwd.jsonl" "$TRASH_DIRECTORY/outside.jsonl" "$PWD/.git/config.jsonl" "$PWD/secret.log" "$PROJ/../repo/../../../../outside.jsonl"
+	for p in /etc/passwd /dev/zero "$PROJ/passwd.jsonl" "$TRASH_DIRECTORY/outside.jsonl" "$PWD/.git/config.jsonl" "$PWD/sm/.git" "$PWD/secret.log" "$PROJ/../repo/../../../../outside.jsonl"
 	do
 		claude Stop "" "$p" &&
 		grep "^warning: the transcript .* is not read: " ev.err || return 1
