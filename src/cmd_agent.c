@@ -403,6 +403,21 @@ static int keep_part(cJSON *op, struct cmd_ctx *c, const char *agent, const char
 	return error;
 }
 
+/* The bytes from at to the end of its line, newline included; 0 when the line has no end yet. */
+static ssize_t line_length(int fd, off_t at, off_t size)
+{
+	char buf[65536], *nl;
+	ssize_t got;
+
+	for (off_t pos = at; pos < size; pos += got) {
+		if ((got = pread(fd, buf, sizeof(buf), pos)) <= 0)
+			return 0;
+		if ((nl = memchr(buf, '\n', (size_t)got)))
+			return (ssize_t)(pos - at + (nl - buf) + 1);
+	}
+	return 0;
+}
+
 /*
  * Reads what the transcript at path has past the agent's offset (whole
  * lines only), and records it as the agent's turn: its tokens, and the
@@ -417,7 +432,7 @@ static int record_turn(struct hook_run *r, const char *agent, const char *path)
 	const cJSON *a, *t;
 	char *ref = engine_refname(r->session), *part = NULL;
 	double from, kept;
-	int fd = -1, keep, error;
+	int fd = -1, keep, long_line = 0, error;
 	int64_t limit;
 	struct stat sb;
 	ssize_t got;
@@ -446,16 +461,23 @@ static int record_turn(struct hook_run *r, const char *agent, const char *path)
 	}
 	while (got > 0 && part[got - 1] != '\n')
 		got--;	/* a line still being written waits for the next turn */
+	if (!got && want == TURN_MAX && (got = line_length(fd, (off_t)from + TURN_MAX, sb.st_size)) > 0) {
+		got += TURN_MAX;	/* one line longer than a turn reads: passed over, or no turn is recorded again */
+		gs_warning("a line of the transcript of agent '%s' is longer than %u MiB: it is not read", agent,
+			   TURN_MAX >> 20);
+		long_line = 1;
+	}
 	if (!got)
 		goto cleanup;
-	part[got] = '\0';
+	if (!long_line)
+		part[got] = '\0';
 	if ((last = cJSON_GetObjectItemCaseSensitive(t, "last"))) {
 		snprintf(u.last_id, sizeof(u.last_id), "%s", json_str(last, "id") ? json_str(last, "id") : "");
 		u.last_input = json_num(last, "input", 0);
 		u.last_output = json_num(last, "output", 0);
 		u.last_cached = json_num(last, "cached", 0);
 	}
-	agent_usage_scan(&u, part, (size_t)got);
+	agent_usage_scan(&u, part, long_line ? 0 : (size_t)got);
 	if (u.skipped)
 		gs_warning("%d line%s of the transcript of agent '%s' gave token counts that are not whole numbers "
 			   "from 0 to 10^12: %s not counted", u.skipped, u.skipped > 1 ? "s" : "", agent,
@@ -476,12 +498,12 @@ static int record_turn(struct hook_run *r, const char *agent, const char *path)
 	if ((error = store_config_bool(&keep, r->c->st, "session.transcripts", 1)) < 0 ||
 	    (error = store_config_int(&limit, r->c->st, "session.transcriptLimit", AGENT_TRANSCRIPT_LIMIT)) < 0)
 		goto cleanup;
-	if (keep && kept + (double)got > (double)limit) {
+	if (keep && !long_line && kept + (double)got > (double)limit) {
 		gs_warning("the transcript of agent '%s' passed session.transcriptLimit (%lld bytes): its later parts are not kept",
 			   agent, (long long)limit);
 		keep = 0;
 	}
-	if (keep && (error = keep_part(op, r->c, agent, part, (size_t)got, json_num(t, "parts", 0) + 1)) < 0)
+	if (keep && !long_line && (error = keep_part(op, r->c, agent, part, (size_t)got, json_num(t, "parts", 0) + 1)) < 0)
 		goto cleanup;
 	error = write_op(r, op);
 	op = NULL;

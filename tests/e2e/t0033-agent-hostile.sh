@@ -219,6 +219,22 @@ test_expect_success 'a usage out of range is skipped with a warning; the turn an
 	grep "^turn of $AGENT: +1 in, +1 out" log
 '
 
+test_expect_success 'a line longer than a turn reads is passed over with a warning, and later lines are recorded' '
+	SID=8b8b8b8b-0000 AGENT=claude-8b8b8b8b T="$PROJ/8b8b8b8b.jsonl" &&
+	claude SessionStart "" &&
+	python3 -c "import sys; sys.stdout.write(\"{\\\"x\\\":\\\"\" + \"a\" * (65 << 20) + \"\\\"}\\n\")" >"$T" &&
+	usage_line L1 "\"input_tokens\":2,\"output_tokens\":2" >>"$T" &&
+	claude Stop "" &&
+	grep "^warning: a line of the transcript of agent .$AGENT. is longer than 64 MiB: it is not read" ev.err &&
+	claude Stop "" &&
+	test_must_be_empty ev.err &&
+	git log --format=%s -1 SESSION_HEAD >log &&
+	grep "^turn of $AGENT: +2 in, +2 out" log &&
+	session_json >s &&
+	test "$(json_field s "[a[\"transcript\"][\"offset\"] for a in d[\"agents\"] if a[\"id\"] == \"$AGENT\"][0]")" = "$(wc -c <"$T")" &&
+	rm "$T"
+'
+
 test_expect_success 'Gemini CLI: out-of-range token counts are skipped too' '
 	G="$HOME/.gemini/tmp/ab12/chats/session-2.jsonl" &&
 	mkdir -p "${G%/*}" &&
