@@ -182,6 +182,15 @@ int store_agent_link(gs_store *st, const char *agent_session, const char *id);
 int store_agent_backup_read(char **text, size_t *len, gs_store *st, const char *agent);
 int store_agent_backup_write(gs_store *st, const char *agent, const char *text, size_t len);
 int store_agent_backup_drop(gs_store *st, const char *agent);
+/*
+ * Whether git would leave path (relative to the top of the working tree)
+ * out of `git add`: ignored by .gitignore at any level, info/exclude or
+ * core.excludesFile, and not tracked. The agent hooks record no such
+ * file; checkpoint records one only with --force, as git add.
+ */
+int store_ignored(int *out, gs_store *st, const char *path);
+/* Whether real (an absolute path, symbolic links resolved) is in the git directory or the common one. */
+int store_in_gitdir(gs_store *st, const char *real);
 /* Calls fn on each blob under dir in the tree of commit, in path order (none: no call). */
 typedef int (*store_blob_fn)(const char *path, const char *data, size_t len, void *payload);
 int store_walk_blobs(gs_store *st, const char *commit, const char *dir, store_blob_fn fn, void *payload);
