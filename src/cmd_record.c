@@ -17,18 +17,6 @@ static const char *const checkpoint_usage[] = {
 	NULL,
 };
 
-/* A file git ignores is where secrets live (.env): recorded only when asked by name with --force. */
-static int refuse_ignored(struct cmd_ctx *c, const char *path)
-{
-	int ignored, error;
-
-	if ((error = store_ignored(&ignored, c->st, path)) < 0 || !ignored)
-		return error;
-	error = gs_error("'%s' is ignored by the repository (.gitignore, info/exclude or core.excludesFile)", path);
-	gs_hint("use -f if you really want to record it: what is recorded is pushed");
-	return error;
-}
-
 /* Re-records every path of the manifest, then the paths given (ignored ones only with force, as git add). */
 static int checkpoint_files(cJSON *files, struct cmd_ctx *c, const char *id, int argc,
 			    const char **argv, int force)
@@ -51,7 +39,7 @@ static int checkpoint_files(cJSON *files, struct cmd_ctx *c, const char *id, int
 			goto cleanup;
 		was = json_str(cJSON_GetObjectItemCaseSensitive(
 				       cJSON_GetObjectItemCaseSensitive(state, "files"), path), "status");
-		if (!was && !force && (error = refuse_ignored(c, path)) < 0) {
+		if (!was && !force && (error = cmd_refuse_ignored(c, path)) < 0) {
 			free(path);
 			goto cleanup;
 		}

@@ -94,6 +94,40 @@ test_expect_success 'checkpoint <path> refuses an ignored file as git add does, 
 	test "$(git rev-parse SESSION_HEAD:files/.env)" = "$(git hash-object .env)"
 '
 
+test_expect_success 'file created|modified refuse an ignored file as checkpoint does; an import leaves it out' '
+	printf "TOKEN=file-cmd-secret\n" >.env.local &&
+	echo .env.local >>.git/info/exclude &&
+	before=$(git rev-parse SESSION_HEAD) &&
+	test_must_fail git session file created .env.local 2>err &&
+	grep "^error: .\.env\.local. is ignored by the repository" err &&
+	test_must_fail git session file modified .env.local 2>err &&
+	grep "^hint: use -f" err &&
+	test "$(git rev-parse SESSION_HEAD)" = "$before" &&
+	git session file created -f -q .env.local &&
+	test "$(git rev-parse SESSION_HEAD:files/.env.local)" = "$(git hash-object .env.local)" &&
+	active=$(git symbolic-ref --short SESSION_HEAD) &&
+	mkdir -p imp && echo leak-by-import >imp/secret.env && echo kept >imp/kept.c &&
+	echo "imp/*.env" >>.git/info/exclude &&
+	cat >imp/m.md <<-\EOF &&
+	---
+	session_id: import-ignored
+	status: in_progress
+	phases:
+	  - id: 1
+	    name: "One"
+	    status: "in_progress"
+	    files_created: ["imp/secret.env", "imp/kept.c"]
+	---
+	EOF
+	git session import imp/m.md 2>err &&
+	grep "^warning: 1 file the repository ignores not recorded" err &&
+	git ls-tree -r --name-only refs/sessions/import-ignored >tree &&
+	grep "^files/imp/kept.c$" tree &&
+	! grep secret.env tree &&
+	! git cat-file --batch-all-objects --batch | grep -a leak-by-import &&
+	git session switch -q "${active#sessions/}"
+'
+
 test_expect_success 'an edit in a submodule or beyond a symbolic link gets the reason the CLI gives' '
 	git init -q ../smsrc && git -C ../smsrc commit -q --allow-empty -m sm &&
 	git -c protocol.file.allow=always submodule -q add ../smsrc sm &&
