@@ -248,11 +248,12 @@ static void note_conflicts(cJSON *conflicts, const cJSON *order, const cJSON *ou
 	free(b);
 }
 
-/* The manifest as checkpoint file updates: blobs kept, deleted files dropped. */
-static struct store_file *manifest_files(size_t *n, const cJSON *state)
+/* The manifest as checkpoint file updates (blobs kept, deleted files dropped), and the tree content carried. */
+static struct store_file *merge_files(size_t *n, const cJSON *state, const cJSON *carry)
 {
 	const cJSON *files = cJSON_GetObjectItemCaseSensitive(state, "files"), *f;
-	struct store_file *out = xcalloc((size_t)cJSON_GetArraySize(files) + 1, sizeof(*out));
+	struct store_file *out = xcalloc((size_t)(cJSON_GetArraySize(files) + cJSON_GetArraySize(carry)) + 1,
+					 sizeof(*out));
 
 	*n = 0;
 	cJSON_ArrayForEach(f, files) {
@@ -260,11 +261,88 @@ static struct store_file *manifest_files(size_t *n, const cJSON *state)
 		out[*n].link = json_str(f, "mode") && !strcmp(json_str(f, "mode"), FILE_MODE_LINK);
 		out[(*n)++].oid = json_str(f, "oid");
 	}
+	cJSON_ArrayForEach(f, carry) {
+		out[*n].path = f->string;
+		out[*n].raw = 1;
+		out[(*n)++].oid = f->valuestring;
+	}
 	return out;
 }
 
+/*
+ * A checkpoint of theirs with one of ours' author (name, email, time)
+ * and op.json byte for byte is the same operation: gc's rewrite keeps
+ * both, so a rewritten history and the one it came from share their ops,
+ * not their commits. It is replayed once. Returns how many were dropped.
+ */
+static char *op_key(const cJSON *node)
+{
+	const char *text = json_str(node, "op");
+
+	if (!text || cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(node, "parents")) > 1)
+		return NULL;
+	return xstrfmt("%s\n%s", json_str(node, "author") ? json_str(node, "author") : "", text);
+}
+
+static int drop_duplicates(cJSON *nodes, const cJSON *ours, const char **theirs, size_t ntheirs)
+{
+	size_t n = 0;
+	char **keys = xcalloc((size_t)cJSON_GetArraySize(ours) + 1, sizeof(*keys)), *key;
+	const cJSON *x;
+	cJSON *node;
+	int dropped = 0;
+
+	cJSON_ArrayForEach(x, ours)
+		if ((key = op_key(x)))
+			keys[n++] = key;
+	qsort(keys, n, sizeof(*keys), gs_cmp_str);
+	cJSON_ArrayForEach(node, nodes) {
+		if (!cJSON_GetObjectItemCaseSensitive(node, "parsed") ||
+		    !find_commit(theirs, ntheirs, json_str(node, "commit")) || !(key = op_key(node)))
+			continue;
+		if (bsearch(&key, keys, n, sizeof(*keys), gs_cmp_str)) {
+			cJSON_DeleteItemFromObjectCaseSensitive(node, "parsed");
+			dropped++;
+		}
+		free(key);
+	}
+	for (size_t i = 0; i < n; i++)
+		free(keys[i]);
+	free(keys);
+	return dropped;
+}
+
+/* What the merge replays and what it must carry into its tree. */
+struct replay_ctx {
+	struct engine *e;
+	cJSON *skipped;
+	cJSON *carry;			/* {path: blob}: tree content of their ops, for the merge's tree */
+	const char **theirs;		/* their commits since the merge base, sorted */
+	size_t ntheirs;
+	const cJSON *their_tree;	/* {path: blob} under transcripts/ at their tip */
+};
+
+/*
+ * The blobs an op of theirs put in its checkpoint's tree (an agent's
+ * transcript part), as their tip still holds them: the merge is built on
+ * our tree, which lacks them.
+ */
+static void carry_tree(struct replay_ctx *r, const cJSON *node, const cJSON *op)
+{
+	const cJSON *f;
+
+	if (!find_commit(r->theirs, r->ntheirs, json_str(node, "commit")))
+		return;
+	cJSON_ArrayForEach(f, cJSON_GetObjectItemCaseSensitive(op_args(op), "tree")) {
+		const char *have = json_str(r->their_tree, f->string);
+
+		if (cJSON_IsString(f) && have && !strcmp(have, f->valuestring))
+			json_set_str(r->carry, f->string, have);
+	}
+}
+
 /* Replays the ordered ops onto state; the ones that no longer apply are listed. */
-static int replay(cJSON *state, const cJSON *order, struct engine *e, cJSON *skipped)
+static int replay(cJSON *state, const cJSON *order, struct replay_ctx *r)
 {
 	const cJSON *n;
 	int applied = 0;
@@ -275,11 +353,12 @@ static int replay(cJSON *state, const cJSON *order, struct engine *e, cJSON *ski
 
 		if (!op)
 			continue;
-		if (state_apply(state, op, &e->lim, &subject, &err) < 0) {
+		if (state_apply(state, op, &r->e->lim, &subject, &err) < 0) {
 			char *line = xstrfmt("%.7s %s: %s", json_str(n, "commit"), op_name(op), err);
-			cJSON_AddItemToArray(skipped, cJSON_CreateString(line));
+			cJSON_AddItemToArray(r->skipped, cJSON_CreateString(line));
 			free(line);
 		} else {
+			carry_tree(r, n, op);
 			applied++;
 		}
 		free(subject);
@@ -302,7 +381,7 @@ static char *merge_body(const cJSON *conflicts, const cJSON *skipped)
 
 /* Writes the merge checkpoint of state, with ours and theirs as parents. */
 static int write_merge(char out[HEX_SZ], struct engine *e, const char *id, const cJSON *state,
-		       cJSON *op, const char *ours, const char *theirs)
+		       cJSON *op, const char *ours, const char *theirs, const cJSON *carry)
 {
 	struct store_tip parent = { 1 };
 	struct store_checkpoint cp = { 0 };
@@ -320,7 +399,7 @@ static int write_merge(char out[HEX_SZ], struct engine *e, const char *id, const
 	msg = engine_message(subject, body, id, op);
 	cp.parent = &parent;
 	cp.op = opjson;
-	cp.files = manifest_files(&cp.nfiles, state);
+	cp.files = merge_files(&cp.nfiles, state, carry);
 	cp.message = msg;
 	cp.merge_parent = theirs;
 	error = engine_write(out, e->st, &cp, state, NULL, NULL, 0, 0);
@@ -340,8 +419,10 @@ static int merge(char merged[HEX_SZ], struct engine *e, const char *id, const ch
 	char **bases = NULL, *base_commit = NULL;
 	size_t nbases = 0;
 	cJSON *nodes = NULL, *mine = NULL, *other = NULL, *order = NULL, *state = NULL, *op = NULL;
+	cJSON *their_tree = NULL;
+	struct replay_ctx r = { e, NULL, cJSON_CreateObject(), NULL, 0, NULL };
 	struct store_tip tip = { 0 };
-	int error;
+	int error, dups;
 
 	if ((error = store_merge_bases(&bases, &nbases, e->st, ours, theirs)) < 0)
 		goto cleanup;
@@ -353,7 +434,8 @@ static int merge(char merged[HEX_SZ], struct engine *e, const char *id, const ch
 	base_commit = nbases == 1 ? bases[0] : NULL;
 	if ((error = store_walk(&nodes, e->st, tips, 2, (const char *const *)bases, nbases == 1)) < 0 ||
 	    (error = store_walk(&mine, e->st, &ours, 1, &theirs, 1)) < 0 ||
-	    (error = store_walk(&other, e->st, &theirs, 1, &ours, 1)) < 0)
+	    (error = store_walk(&other, e->st, &theirs, 1, &ours, 1)) < 0 ||
+	    (error = store_tree_paths(&their_tree, e->st, theirs, "transcripts")) < 0)
 		goto cleanup;
 	if (base_commit) {
 		if ((error = engine_load_rev(&state, &tip, e->st, base_commit)) < 0)
@@ -362,16 +444,22 @@ static int merge(char merged[HEX_SZ], struct engine *e, const char *id, const ch
 		state = cJSON_CreateObject();
 	}
 	parse_ops(nodes);
+	r.theirs = commits_sorted(&r.ntheirs, other);
+	r.their_tree = their_tree;
+	dups = drop_duplicates(nodes, mine, r.theirs, r.ntheirs);
 	order = replay_order(nodes);
 	op = op_new(OP_MERGE, NULL);
 	json_set_str(op_args(op), "from", from);
 	json_set_str(op_args(op), "ours", ours);
 	json_set_str(op_args(op), "theirs", theirs);
 	json_set_str(op_args(op), "base", base_commit);
-	json_set_num(op_args(op), "replayed", replay(state, order, e, json_arr(op_args(op), "skipped")));
+	r.skipped = json_arr(op_args(op), "skipped");
+	json_set_num(op_args(op), "replayed", replay(state, order, &r));
+	if (dups)
+		json_set_num(op_args(op), "duplicates", dups);
 	note_conflicts(json_arr(op_args(op), "conflicts"), order, mine, other);
 	if ((error = engine_complete_op(op, e->st)) < 0 ||
-	    (error = write_merge(merged, e, id, state, op, ours, theirs)) < 0)
+	    (error = write_merge(merged, e, id, state, op, ours, theirs, r.carry)) < 0)
 		goto cleanup;
 	json_set(report, "conflicts", cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(op_args(op), "conflicts"), 1));
 	json_set(report, "skipped", cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(op_args(op), "skipped"), 1));
@@ -379,6 +467,9 @@ cleanup:
 	for (size_t i = 0; i < nbases; i++)
 		free(bases[i]);
 	free(bases);
+	free(r.theirs);
+	cJSON_Delete(r.carry);
+	cJSON_Delete(their_tree);
 	cJSON_Delete(order);
 	cJSON_Delete(nodes);
 	cJSON_Delete(mine);
