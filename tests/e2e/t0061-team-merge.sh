@@ -1,0 +1,126 @@
+#!/bin/sh
+test_description='a team on one session: agent transcripts from every clone survive push and pull in any order, and the counts match the tree'
+. ./lib.sh
+
+on () { d=$1; shift; (cd "$TRASH_DIRECTORY/$d" && "$@"); }
+
+# turn <clone> <claude session id> <n> <word>: n lines more in that agent's transcript, then its Stop hook
+turn () {
+	t="$TRASH_DIRECTORY/$1-$2.jsonl" &&
+	for i in $(seq 1 $3)
+	do
+		echo "{\"type\":\"assistant\",\"message\":{\"id\":\"$4-$i\",\"content\":[{\"type\":\"text\",\"text\":\"$4 line $i\"}],\"usage\":{\"input_tokens\":10,\"output_tokens\":1}}}" >>"$t" || return 1
+	done &&
+	hook "$1" "$2" Stop ""
+}
+hook () {
+	test_tick &&
+	printf '{"session_id":"%s","transcript_path":"%s","cwd":"%s","hook_event_name":"%s"%s}' \
+		"$2" "$TRASH_DIRECTORY/$1-$2.jsonl" "$TRASH_DIRECTORY/$1" "$3" "$4" |
+		on "$1" git-session hook claude-code "$3" >/dev/null 2>"$TRASH_DIRECTORY/hook.err"
+}
+
+# parts <clone> <agent>: the transcript parts of the agent at the tip, as plain git lists them
+parts () {
+	on "$1" git ls-tree -r --name-only refs/sessions/team "transcripts/$2/" | sed "s|.*/||" | tr "\n" " "
+}
+# counted <clone> <agent>: what session.json says of them
+counted () {
+	on "$1" sh -c ". \"$TEST_DIRECTORY/lib.sh\" >/dev/null 2>&1; true" 2>/dev/null
+	(cd "$TRASH_DIRECTORY/$1" && session_json refs/sessions/team) >"$TRASH_DIRECTORY/counted.json" &&
+	json_field "$TRASH_DIRECTORY/counted.json" "[a.get(\"transcript\", {}).get(\"parts\", 0) for a in d[\"agents\"] if a[\"id\"] == \"$2\"][0]"
+}
+# seqparts <n>: the names parts 1..n have
+seqparts () { for i in $(seq 1 $1); do printf "%06d " $i; done; }
+
+# every agent's parts at the tip are exactly 1..count, in every clone given
+all_kept () {
+	for c in "$@"
+	do
+		for a in claude-aaaa0001 claude-bbbb0002 claude-cccc0003
+		do
+			n=$(counted $c $a) &&
+			test "$(parts $c $a)" = "$(seqparts $n)" || { echo "$c $a: counted $n, tree: $(parts $c $a)"; return 1; }
+		done &&
+		on $c git session fsck team >/dev/null || return 1
+	done
+}
+
+test_expect_success 'setup: a bare hub and three clones, a session started by an agent in A' '
+	git init -q --bare ../hub.git &&
+	git clone -q ../hub.git ../A 2>/dev/null &&
+	on A git commit -q --allow-empty -m init &&
+	on A git push -q origin HEAD 2>/dev/null &&
+	git clone -q ../hub.git ../B && git clone -q ../hub.git ../C &&
+	test_tick && on A git session start team --id team -q &&
+	hook A aaaa0001-x UserPromptSubmit ",\"prompt\":\"build the module\"" &&
+	turn A aaaa0001-x 2 a1 &&
+	on A git session push -q &&
+	on B git session pull -q && on B git session resume team -q &&
+	on C git session pull -q && on C git session resume team -q &&
+	hook B bbbb0002-y UserPromptSubmit ",\"prompt\":\"review it\"" &&
+	hook C cccc0003-z UserPromptSubmit ",\"prompt\":\"test it\"" &&
+	test "$(parts A claude-aaaa0001)" = "000001 "
+'
+
+test_expect_success 'one offline note on the other side keeps every part of the agent' '
+	turn A aaaa0001-x 1 a2 && turn A aaaa0001-x 2 a3 && turn A aaaa0001-x 1 a4 &&
+	on A git session push -q &&
+	test_tick && on B git session note -q "b note" &&
+	on B git session push -q &&
+	test "$(on B git rev-list --min-parents=2 --count refs/sessions/team)" = 1 &&
+	test "$(parts B claude-aaaa0001)" = "$(seqparts 4)" &&
+	test "$(counted B claude-aaaa0001)" = 4 &&
+	git -C ../hub.git ls-tree -r --name-only refs/sessions/team transcripts/claude-aaaa0001/ >hub &&
+	test_line_count = 4 hub
+'
+
+test_expect_success 'transcripts on all three sides, pushed and pulled in several orders' '
+	turn A aaaa0001-x 1 a5 && turn B bbbb0002-y 2 b1 && turn C cccc0003-z 1 c1 &&
+	test_tick && on A git session note -q "a offline" &&
+	test_tick && on C git session summary -q "c summary" &&
+	turn B bbbb0002-y 1 b2 && turn C cccc0003-z 2 c2 &&
+	on C git session push -q && on A git session push -q && on B git session push -q &&
+	turn A aaaa0001-x 1 a6 && turn C cccc0003-z 1 c3 &&
+	on A git session pull -q && on B git session push -q && on A git session push -q &&
+	on C git session push -q &&
+	for c in A B C; do on $c git session pull -q || return 1; done &&
+	on A git session push -q && on B git session pull -q && on C git session pull -q &&
+	t=$(on A git rev-parse refs/sessions/team) &&
+	test "$(on B git rev-parse refs/sessions/team)" = $t &&
+	test "$(on C git rev-parse refs/sessions/team)" = $t &&
+	test "$(git -C ../hub.git rev-parse refs/sessions/team)" = $t &&
+	test "$(counted A claude-aaaa0001)" = 6 &&
+	test "$(counted A claude-bbbb0002)" = 2 &&
+	test "$(counted A claude-cccc0003)" = 3 &&
+	all_kept A B C &&
+	on A git session transcript team >all &&
+	for w in a1 a2 a3 a4 a5 a6 b1 b2 c1 c2 c3; do grep -q "$w line 1" all || { echo "lost $w"; return 1; }; done &&
+	for r in A B C hub.git; do git -C ../$r fsck --strict >/dev/null 2>&1 || { echo "fsck: $r"; return 1; }; done
+'
+
+test_expect_success 'the merged notes: each once' '
+	(cd "$TRASH_DIRECTORY/A" && session_json refs/sessions/team) >s &&
+	json_field s "sorted(n[\"text\"] for n in d[\"notes\"] if n[\"text\"].endswith(\"note\") or n[\"text\"].endswith(\"offline\"))" >notes &&
+	test "$(cat notes)" = "[\"a offline\", \"b note\"]"
+'
+
+test_expect_success 'fsck says when session.json counts parts the tree does not hold' '
+	on A git session fsck team >out &&
+	tip=$(on A git rev-parse refs/sessions/team) &&
+	tree=$(on A git ls-tree refs/sessions/team | grep -v "	transcripts$" | on A git mktree) &&
+	sub=$(on A git ls-tree refs/sessions/team transcripts/ | sed "/claude-aaaa0001/d" | sed "s|transcripts/||" | on A git mktree) &&
+	a=$(on A git ls-tree refs/sessions/team:transcripts/claude-aaaa0001/000 | sed "/000006$/d" | on A git mktree) &&
+	adir=$(printf "040000 tree %s\t000\n" $a | on A git mktree) &&
+	sub=$( (on A git ls-tree $sub; printf "040000 tree %s\tclaude-aaaa0001\n" $adir) | on A git mktree) &&
+	tree=$( (on A git ls-tree $tree; printf "040000 tree %s\ttranscripts\n" $sub) | on A git mktree) &&
+	bad=$(on A git commit-tree -p $tip -m "dropped a part" $tree) &&
+	on A git update-ref refs/sessions/team $bad $tip &&
+	test_must_fail on A git session fsck team >out 2>err &&
+	cat out err &&
+	grep "claude-aaaa0001.*6 transcript parts.*5" out err &&
+	on A git update-ref refs/sessions/team $tip $bad &&
+	on A git session fsck team
+'
+
+test_done
