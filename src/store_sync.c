@@ -197,3 +197,32 @@ cleanup:
 	git_commit_free(c);
 	return error;
 }
+
+int store_tracking_tips(char ***out, size_t *n, gs_store *st, const char *id)
+{
+	git_reference_iterator *it = NULL;
+	char *glob = xstrfmt("refs/remotes/*/sessions/%s", id);
+	size_t alloc = 0;
+	git_reference *ref;
+	int r;
+
+	*out = NULL;
+	*n = 0;
+	if (git_reference_iterator_glob_new(&it, st->repo, glob) < 0) {
+		free(glob);
+		return store_git_error("cannot list the remote copies of '%s'", id);
+	}
+	while ((r = git_reference_next(&ref, it)) == 0) {
+		if (git_reference_target(ref)) {
+			ALLOC_GROW(*out, *n + 1, alloc);
+			(*out)[*n] = xmalloc(HEX_SZ);
+			git_oid_tostr((*out)[(*n)++], HEX_SZ, git_reference_target(ref));
+		}
+		git_reference_free(ref);
+	}
+	git_reference_iterator_free(it);
+	free(glob);
+	if (r != GIT_ITEROVER)
+		return store_git_error("cannot list the remote copies of '%s'", id);
+	return 0;
+}

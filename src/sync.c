@@ -10,6 +10,7 @@
 #include "git-session/sync.h"
 #include "git-session/sync_order.h"
 #include "git-session/json.h"
+#include "git-session/state.h"
 #include "git-session/util.h"
 #include "git-session/store_worktree.h"
 
@@ -480,6 +481,116 @@ cleanup:
 	return error;
 }
 
+/*
+ * What gc deleted here, kept in the git directory as "<commit> <id>"
+ * lines: the tip it deleted and the remote copies that tip already held,
+ * so that pull leaves those alone, as it leaves archived sessions.
+ */
+#define PRUNED_FILE "session-pruned"
+
+/* The record without the lines of id (*dropped: whether it had some); the caller frees it. */
+static char *pruned_without(gs_store *st, const char *id, int *dropped)
+{
+	char *text = NULL;
+	size_t len, idlen = strlen(id);
+	struct sbuf sb = SBUF_INIT;
+
+	if (store_file_read(&text, &len, st, PRUNED_FILE, (size_t)64 << 20) < 0)
+		return sbuf_detach(&sb, NULL);
+	for (const char *line = text; *line;) {
+		size_t l = strcspn(line, "\n");
+		const char *sp = memchr(line, ' ', l);
+
+		if (!(sp && (size_t)(line + l - sp - 1) == idlen && !memcmp(sp + 1, id, idlen)))
+			sbuf_addf(&sb, "%.*s\n", (int)l, line);
+		else
+			*dropped = 1;
+		line += l + (line[l] == '\n');
+	}
+	free(text);
+	return sbuf_detach(&sb, NULL);
+}
+
+int sync_forget(gs_store *st, const char *id, const char *tip)
+{
+	int dropped = 0, error;
+	char *text = pruned_without(st, id, &dropped), **remote = NULL;
+	struct sbuf sb = SBUF_INIT;
+	size_t n = 0;
+
+	sbuf_adds(&sb, text);
+	sbuf_addf(&sb, "%s %s\n", tip, id);
+	if (store_tracking_tips(&remote, &n, st, id) == 0)
+		for (size_t i = 0; i < n; i++)
+			if (strcmp(remote[i], tip) && store_descends(st, tip, remote[i]) == 1)
+				sbuf_addf(&sb, "%s %s\n", remote[i], id);
+	if ((error = store_file_write(st, PRUNED_FILE, sb.buf, sb.len)) < 0)
+		gs_warning("cannot record that session '%s' was deleted: a pull brings it back", id);
+	store_ids_free(remote, n);
+	sbuf_release(&sb);
+	free(text);
+	return error;
+}
+
+/* A session pull brought back (the remote went on from what gc deleted): no longer deleted here. */
+static void unforget(gs_store *st, const char *id)
+{
+	int dropped = 0;
+	char *text = pruned_without(st, id, &dropped);
+
+	if (dropped)
+		store_file_write(st, PRUNED_FILE, text, strlen(text));
+	free(text);
+}
+
+/* Whether gc deleted id here at theirs, or past it. */
+static int pruned_here(gs_store *st, const char *id, const char *theirs)
+{
+	char *text = NULL, *key = xstrfmt(" %s", id);
+	size_t len, klen = strlen(key);
+	int found = 0;
+
+	if (store_file_read(&text, &len, st, PRUNED_FILE, (size_t)64 << 20) < 0) {
+		free(key);
+		return 0;
+	}
+	for (const char *line = text; *line && !found;) {
+		size_t l = strcspn(line, "\n");
+		char tip[HEX_SZ];
+
+		if (l == HEX_SZ - 1 + klen && !memcmp(line + HEX_SZ - 1, key, klen)) {
+			memcpy(tip, line, HEX_SZ - 1);
+			tip[HEX_SZ - 1] = '\0';
+			found = !strcmp(tip, theirs) ||
+				(store_object_exists(st, tip) && store_descends(st, tip, theirs) == 1);
+		}
+		line += l + (line[l] == '\n');
+	}
+	free(text);
+	free(key);
+	return found;
+}
+
+/*
+ * Whether the remote's session id at theirs may come in as it is (a new
+ * session, a fast-forward): its tip must read as a state of that session.
+ * NULL when it may; else why not (the caller frees it).
+ */
+static char *refusal(struct engine *e, const char *id, const char *theirs)
+{
+	struct store_tip tip = { 0 };
+	cJSON *state = NULL;
+	char *why = NULL;
+
+	if (engine_load_rev(&state, &tip, e->st, theirs) < 0)
+		why = xstrfmt("its checkpoint %.7s cannot be read", theirs);
+	else if (!json_str(state, "session_id") || strcmp(json_str(state, "session_id"), id))
+		why = xstrfmt("its checkpoint %.7s is not one of session '%s'", theirs, id);
+	cJSON_Delete(state);
+	store_tip_clear(&tip);
+	return why;
+}
+
 /* One session: what the remote has, brought into the local ref. */
 static int integrate(struct engine *e, const struct sync_opts *o, const char *id, const char *theirs,
 		     cJSON *report)
@@ -496,6 +607,10 @@ static int integrate(struct engine *e, const struct sync_opts *o, const char *id
 		goto done;
 	}
 	have = store_ref_exists(e->st, ref) && store_ref_value(ours, e->st, ref) == 0;
+	if (!have && pruned_here(e->st, id, theirs)) {
+		action = "deleted here, left alone";
+		goto done;
+	}
 	json_set_str(report, "ours", have ? ours : NULL);
 	if (!have)
 		action = "new";
@@ -508,6 +623,17 @@ static int integrate(struct engine *e, const struct sync_opts *o, const char *id
 	if (error < 0)
 		goto cleanup;
 	error = 0;
+	if (!strcmp(action, "new") || !strcmp(action, "fast-forward")) {
+		char *why = refusal(e, id, theirs);
+
+		if (why) {
+			gs_warning("not taking session '%s' from '%s': %s", id, o->remote, why);
+			json_set_str(report, "detail", why);
+			action = "refused";
+			free(why);
+			goto done;
+		}
+	}
 	if (o->dry_run || !strcmp(action, "up to date"))
 		goto done;
 	logmsg = xstrfmt("session: %s from %s", action, o->remote);
@@ -522,6 +648,8 @@ static int integrate(struct engine *e, const struct sync_opts *o, const char *id
 		error = store_cas(e->st, ref, merged, ours, logmsg);
 	} else {
 		error = store_cas(e->st, ref, theirs, have ? ours : NULL, logmsg);
+		if (!error && !have)
+			unforget(e->st, id);
 	}
 done:
 	json_set_str(report, "action", action);
@@ -534,7 +662,7 @@ cleanup:
 
 int sync_integrate(cJSON *report, struct engine *e, const struct sync_opts *o)
 {
-	char *prefix = sync_tracking_prefix(o->remote), **ids = NULL;
+	char *prefix = sync_tracking_prefix(o->remote), **ids = NULL, *why = NULL;
 	size_t n = 0;
 	int error, failed = 0;
 
@@ -546,6 +674,17 @@ int sync_integrate(cJSON *report, struct engine *e, const struct sync_opts *o)
 
 		if (o->only && strcmp(o->only, ids[i])) {
 			cJSON_Delete(r);
+			free(tracking);
+			continue;
+		}
+		if (state_valid_id(ids[i], &why) < 0) {	/* HEAD, -x, ...: no command could name it */
+			gs_warning("not taking session '%s' from '%s': %s", ids[i], o->remote, why);
+			json_set_str(r, "id", ids[i]);
+			json_set_str(r, "action", "refused");
+			json_set_str(r, "detail", why);
+			cJSON_AddItemToArray(report, r);
+			free(why);
+			why = NULL;
 			free(tracking);
 			continue;
 		}
@@ -657,8 +796,9 @@ static void push_backoff(unsigned *seed, int tries)
 
 int sync_push(cJSON *report, struct engine *e, const struct sync_opts *o)
 {
-	int error = 0, retry = 1;
+	int error = 0, retry = 1, git_failed = 0;
 	unsigned seed = (unsigned)getpid() ^ (unsigned)time(NULL);
+	struct sbuf err = SBUF_INIT;	/* git's messages of the last try: shown only when it failed */
 
 	for (int tries = 0; retry && tries < SYNC_PUSH_TRIES && !error; tries++) {
 		if (tries)
@@ -670,6 +810,7 @@ int sync_push(cJSON *report, struct engine *e, const struct sync_opts *o)
 		const char **args;
 		int rc;
 
+		sbuf_release(&err);
 		if ((error = sync_fetch(e, o->remote)) < 0 || (error = sync_integrate(pulled, e, o)) < 0 ||
 		    !(args = push_args(&fixed, e->st, o, &ids, &n))) {
 			cJSON_Delete(pulled);
@@ -683,10 +824,10 @@ int sync_push(cJSON *report, struct engine *e, const struct sync_opts *o)
 			/* only the last attempt's outcome is reported */
 			cJSON_Delete(report->child);
 			report->child = NULL;
-			rc = store_worktree_git_rc(&out, e->st, args);
+			rc = store_worktree_git_err(&out, &err, e->st, args);
 			error = push_result(report, out.buf ? out.buf : "", &retry);
 			if (!error && rc != 0 && !retry)
-				error = gs_error("cannot push sessions to '%s'", o->remote);
+				error = git_failed = GS_ERROR;
 			if (o->dry_run)
 				retry = 0;
 		}
@@ -696,7 +837,12 @@ int sync_push(cJSON *report, struct engine *e, const struct sync_opts *o)
 		store_ids_free(ids, n);
 		sbuf_release(&out);
 	}
-	if (!error && retry)
+	if ((error || retry) && err.len)
+		fwrite(err.buf, 1, err.len, stderr);
+	if (git_failed)
+		gs_error("cannot push sessions to '%s'", o->remote);
+	else if (!error && retry)
 		error = gs_error("'%s' kept moving while we pushed; try again", o->remote);
+	sbuf_release(&err);
 	return error;
 }

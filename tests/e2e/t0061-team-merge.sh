@@ -123,4 +123,104 @@ test_expect_success 'fsck says when session.json counts parts the tree does not 
 	on A git session fsck team
 '
 
+test_expect_success 'a session gc deleted here is not brought back by pull, until the remote goes on with it' '
+	test_tick && on A git session start gone --id gone --pause-current -q &&
+	test_tick && on A git session note -q "last words" && test_tick && on A git session close -q &&
+	on A git session push -q && on B git session pull -q &&
+	on A git session switch -q team &&
+	on A git session archive -q gone &&
+	test_tick && on A git session gc -q --prune-archived-after now &&
+	test_must_fail on A git rev-parse -q --verify refs/archive/sessions/gone &&
+	on A git session pull >out &&
+	grep "deleted here, left alone  *gone" out &&
+	test_must_fail on A git rev-parse -q --verify refs/sessions/gone &&
+	on A git session push >out && ! grep " gone" out &&
+	on A git session pull --json >j &&
+	test "$(json_field j "[r[\"action\"] for r in d if r[\"id\"] == \"gone\"]")" = "[\"deleted here, left alone\"]" &&
+	test_tick && on B git session rollback gone --to gone~1 >/dev/null &&
+	on B git session push -q &&
+	on A git session pull >out &&
+	grep "new  *gone" out &&
+	on A git rev-parse -q --verify refs/sessions/gone
+'
+
+test_expect_success 'gc trims an archived session; unarchived and pushed again, no operation comes twice' '
+	test_tick && on A git session start trim --id trim --pause-current -q &&
+	for i in 1 2 3; do test_tick && on A git session note -q "trim note $i" || return 1; done &&
+	hook A dddd0004-t UserPromptSubmit ",\"prompt\":\"long work\"" &&
+	for i in 1 2 3 4 5
+	do
+		printf "{\"type\":\"assistant\",\"message\":{\"id\":\"t$i\",\"content\":[{\"type\":\"text\",\"text\":\"%s\"}]}}\n" \
+			"$(printf "turn $i %.0s-----" $(seq 1 190))" >>"$TRASH_DIRECTORY/A-dddd0004-t.jsonl" &&
+		hook A dddd0004-t Stop "" || return 1
+	done &&
+	test_tick && on A git session note -q "trim note 4" &&
+	on A git session push -q &&
+	test_tick && on A git session close -q && on A git session archive -q trim &&
+	on A git -c session.transcriptLimit=5000 session gc >out &&
+	grep "Trimmed the transcripts of archived session trim: 3 parts" out &&
+	on A git session unarchive -q trim &&
+	on A git session push -q &&
+	git -C ../hub.git show refs/sessions/trim:session.json >hub.json &&
+	json_field hub.json "[n[\"text\"] for n in d[\"notes\"] if n[\"text\"].startswith(\"trim\")]" >notes &&
+	test "$(cat notes)" = "[\"trim note 1\", \"trim note 2\", \"trim note 3\", \"trim note 4\"]" &&
+	test "$(json_field hub.json "d[\"status\"]")" = completed &&
+	on A git ls-tree -r --name-only refs/sessions/trim transcripts/ >kept &&
+	test_line_count = 2 kept &&
+	on A git -c session.transcriptLimit=5000 session fsck trim
+'
+
+test_expect_success 'pull refuses remote sessions no command could name, and ones that are not what they say' '
+	t=$(git -C ../hub.git rev-parse refs/sessions/team) &&
+	for r in HEAD SESSION_HEAD -x liar; do git -C ../hub.git update-ref refs/sessions/$r $t || return 1; done &&
+	on C git session pull >out 2>err &&
+	cat out err &&
+	grep "^warning: not taking session .HEAD. from .origin.: .HEAD. is a name git gives" err &&
+	grep "^warning: not taking session .-x. from .origin.: session id may not start" err &&
+	grep "^warning: not taking session .liar. from .origin.: its checkpoint [0-9a-f]* is not one of session .liar." err &&
+	grep "refused  *SESSION_HEAD" out &&
+	! grep "^hint:" err &&
+	for r in HEAD SESSION_HEAD -x liar
+	do
+		test_must_fail on C git rev-parse -q --verify refs/sessions/$r || return 1
+		git -C ../hub.git update-ref -d refs/sessions/$r || return 1
+	done &&
+	test_expect_code 1 on C git session pull --session HEAD 2>err &&
+	grep "^error: invalid session id .HEAD." err
+'
+
+test_expect_success 'a push that wins on a retry shows none of the rejection git printed on the way' '
+	on B git session pull -q && test_tick && on B git session resume -q team &&
+	test_tick && on B git session note -q "from B, meanwhile" &&
+	on B git push -q origin refs/sessions/team:refs/staging/team &&
+	new=$(on B git rev-parse refs/sessions/team) &&
+	cat >"$TRASH_DIRECTORY/C/.git/hooks/pre-push" <<-EOF &&
+	#!/bin/sh
+	test -e "$TRASH_DIRECTORY/raced" && exit 0
+	touch "$TRASH_DIRECTORY/raced"
+	env -u GIT_DIR git --git-dir="$TRASH_DIRECTORY/hub.git" update-ref refs/sessions/team $new
+	EOF
+	chmod +x "$TRASH_DIRECTORY/C/.git/hooks/pre-push" &&
+	on C git session pull -q && on C git session switch -q team && on C git session resume -q team &&
+	test_tick && on C git session note -q "from C" &&
+	on C git session push >out 2>err &&
+	test -e "$TRASH_DIRECTORY/raced" &&
+	test_must_be_empty err &&
+	git -C ../hub.git show refs/sessions/team:session.json >hub.json &&
+	json_field hub.json "[n[\"text\"] for n in d[\"notes\"] if n[\"text\"].startswith(\"from\")]" >notes &&
+	test "$(cat notes)" = "[\"from B, meanwhile\", \"from C\"]" &&
+	rm "$TRASH_DIRECTORY/C/.git/hooks/pre-push"
+'
+
+test_expect_success 'a push the remote really refuses still shows what git said' '
+	git -C ../hub.git config receive.denyDeletes true &&
+	printf "#!/bin/sh\necho \"hub: no sessions today\" >&2\nexit 1\n" >../hub.git/hooks/pre-receive &&
+	chmod +x ../hub.git/hooks/pre-receive &&
+	test_tick && on C git session note -q "refused" &&
+	test_must_fail on C git session push >out 2>err &&
+	grep "hub: no sessions today" err &&
+	grep "^error: " err &&
+	rm ../hub.git/hooks/pre-receive
+'
+
 test_done
