@@ -23,6 +23,8 @@ static void print_line(const cJSON *r, int dry_run)
 	printf(" %s%-12s %s", dry_run ? "would: " : "", action, json_str(r, "id"));
 	if (!strcmp(action, "fast-forward") && ours && theirs)
 		printf(" (%.7s..%.7s)", ours, theirs);
+	else if (merged && strcmp(action, "merge"))	/* a push of a merge */
+		printf(" (merged %.7s + %.7s -> %.7s)", ours, theirs, merged);
 	else if (merged)
 		printf(" (%.7s + %.7s -> %.7s)", ours, theirs, merged);
 	else if (json_str(r, "detail") && strcmp(action, "up to date"))

@@ -794,11 +794,49 @@ static void push_backoff(unsigned *seed, int tries)
 	nanosleep(&ts, NULL);
 }
 
+/* The merges integration made, kept for the push's report: {id: {ours, theirs, merged, conflicts, skipped}}. */
+static void keep_merges(cJSON *merges, const cJSON *pulled)
+{
+	const cJSON *r;
+
+	cJSON_ArrayForEach(r, pulled) {
+		const char *id = json_str(r, "id");
+		cJSON *m;
+
+		if (!id || !json_str(r, "merged"))
+			continue;
+		if (!(m = cJSON_GetObjectItemCaseSensitive(merges, id)))
+			json_set_str((m = json_obj(merges, id)), "ours", json_str(r, "ours"));
+		json_set_str(m, "theirs", json_str(r, "theirs"));
+		json_set_str(m, "merged", json_str(r, "merged"));
+		for (const char *const *k = (const char *const[]){ "conflicts", "skipped", NULL }; *k; k++) {
+			const cJSON *x;
+
+			cJSON_ArrayForEach(x, cJSON_GetObjectItemCaseSensitive(r, *k))
+				cJSON_AddItemToArray(json_arr(m, *k), cJSON_Duplicate(x, 1));
+		}
+	}
+}
+
+/* Each pushed session that was merged first says so, with its conflicts. */
+static void report_merges(cJSON *report, const cJSON *merges)
+{
+	cJSON *r;
+
+	cJSON_ArrayForEach(r, report) {
+		const cJSON *m = cJSON_GetObjectItemCaseSensitive(merges, json_str(r, "id"));
+
+		for (const cJSON *x = m ? m->child : NULL; x; x = x->next)
+			json_set(r, x->string, cJSON_Duplicate(x, 1));
+	}
+}
+
 int sync_push(cJSON *report, struct engine *e, const struct sync_opts *o)
 {
 	int error = 0, retry = 1, git_failed = 0;
 	unsigned seed = (unsigned)getpid() ^ (unsigned)time(NULL);
 	struct sbuf err = SBUF_INIT;	/* git's messages of the last try: shown only when it failed */
+	cJSON *merges = cJSON_CreateObject();
 
 	for (int tries = 0; retry && tries < SYNC_PUSH_TRIES && !error; tries++) {
 		if (tries)
@@ -817,6 +855,7 @@ int sync_push(cJSON *report, struct engine *e, const struct sync_opts *o)
 			error = error < 0 ? error : GS_ERROR;
 			break;
 		}
+		keep_merges(merges, pulled);
 		cJSON_Delete(pulled);
 		if (n == 0) {
 			retry = 0;
@@ -843,6 +882,8 @@ int sync_push(cJSON *report, struct engine *e, const struct sync_opts *o)
 		gs_error("cannot push sessions to '%s'", o->remote);
 	else if (!error && retry)
 		error = gs_error("'%s' kept moving while we pushed; try again", o->remote);
+	report_merges(report, merges);
+	cJSON_Delete(merges);
 	sbuf_release(&err);
 	return error;
 }

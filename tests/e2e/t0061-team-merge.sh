@@ -105,6 +105,18 @@ test_expect_success 'the merged notes: each once' '
 	test "$(cat notes)" = "[\"a offline\", \"b note\"]"
 '
 
+test_expect_success 'a push that merged first says so, with the conflicts' '
+	on B git session pull -q &&
+	test_tick && on A git session summary -q "A: module done" && on A git session push -q &&
+	test_tick && on B git session summary -q "B: next, a CLI" &&
+	on B git session push >out &&
+	grep "^ pushed  *team (merged [0-9a-f]* + [0-9a-f]* -> [0-9a-f]*)$" out &&
+	grep "^   conflict: summary changed on both sides; kept the later" out &&
+	on B git session push --json >j &&
+	test "$(json_field j "[r.get(\"merged\") for r in d]")" = "[null]" &&
+	on A git session pull -q
+'
+
 test_expect_success 'fsck says when session.json counts parts the tree does not hold' '
 	on A git session fsck team >out &&
 	tip=$(on A git rev-parse refs/sessions/team) &&
