@@ -270,12 +270,7 @@ static struct store_file *merge_files(size_t *n, const cJSON *state, const cJSON
 	return out;
 }
 
-/*
- * A checkpoint of theirs with one of ours' author (name, email, time)
- * and op.json byte for byte is the same operation: gc's rewrite keeps
- * both, so a rewritten history and the one it came from share their ops,
- * not their commits. It is replayed once. Returns how many were dropped.
- */
+/* What makes a checkpoint's operation the one it is: its author line and op.json (NULL for a merge). */
 static char *op_key(const cJSON *node)
 {
 	const char *text = json_str(node, "op");
@@ -285,6 +280,12 @@ static char *op_key(const cJSON *node)
 	return xstrfmt("%s\n%s", json_str(node, "author") ? json_str(node, "author") : "", text);
 }
 
+/*
+ * A checkpoint of theirs with one of ours' author (name, email, time)
+ * and op.json byte for byte is the same operation: gc's rewrite keeps
+ * both, so a rewritten history and the one it came from share their ops,
+ * not their commits. It is replayed once. Returns how many were dropped.
+ */
 static int drop_duplicates(cJSON *nodes, const cJSON *ours, const char **theirs, size_t ntheirs)
 {
 	size_t n = 0;

@@ -26,7 +26,6 @@ parts () {
 }
 # counted <clone> <agent>: what session.json says of them
 counted () {
-	on "$1" sh -c ". \"$TEST_DIRECTORY/lib.sh\" >/dev/null 2>&1; true" 2>/dev/null
 	(cd "$TRASH_DIRECTORY/$1" && session_json refs/sessions/team) >"$TRASH_DIRECTORY/counted.json" &&
 	json_field "$TRASH_DIRECTORY/counted.json" "[a.get(\"transcript\", {}).get(\"parts\", 0) for a in d[\"agents\"] if a[\"id\"] == \"$2\"][0]"
 }
@@ -37,7 +36,7 @@ seqparts () { for i in $(seq 1 $1); do printf "%06d " $i; done; }
 all_kept () {
 	for c in "$@"
 	do
-		for a in claude-aaaa0001 claude-bbbb0002 claude-cccc0003
+		for a in claude-aaaa0001 claude-bbbb0002 claude-cccc0003 Explore-e1e2e3e4
 		do
 			n=$(counted $c $a) &&
 			test "$(parts $c $a)" = "$(seqparts $n)" || { echo "$c $a: counted $n, tree: $(parts $c $a)"; return 1; }
@@ -65,12 +64,18 @@ test_expect_success 'setup: a bare hub and three clones, a session started by an
 
 test_expect_success 'one offline note on the other side keeps every part of the agent' '
 	turn A aaaa0001-x 1 a2 && turn A aaaa0001-x 2 a3 && turn A aaaa0001-x 1 a4 &&
+	echo "{\"type\":\"assistant\",\"isSidechain\":true,\"message\":{\"id\":\"s1\",\"content\":[{\"type\":\"text\",\"text\":\"sub line 1\"}],\"usage\":{\"input_tokens\":3,\"output_tokens\":1}}}" >"$TRASH_DIRECTORY/sub.jsonl" &&
+	hook A aaaa0001-x SubagentStart ",\"agent_id\":\"e1e2e3e4e5\",\"agent_type\":\"Explore\"" &&
+	hook A aaaa0001-x SubagentStop ",\"agent_id\":\"e1e2e3e4e5\",\"agent_type\":\"Explore\",\"agent_transcript_path\":\"$TRASH_DIRECTORY/sub.jsonl\"" &&
+	test "$(parts A Explore-e1e2e3e4)" = "000001 " &&
 	on A git session push -q &&
 	test_tick && on B git session note -q "b note" &&
 	on B git session push -q &&
 	test "$(on B git rev-list --min-parents=2 --count refs/sessions/team)" = 1 &&
 	test "$(parts B claude-aaaa0001)" = "$(seqparts 4)" &&
 	test "$(counted B claude-aaaa0001)" = 4 &&
+	test "$(parts B Explore-e1e2e3e4)" = "000001 " &&
+	test "$(counted B Explore-e1e2e3e4)" = 1 &&
 	git -C ../hub.git ls-tree -r --name-only refs/sessions/team transcripts/claude-aaaa0001/ >hub &&
 	test_line_count = 4 hub
 '
@@ -95,7 +100,7 @@ test_expect_success 'transcripts on all three sides, pushed and pulled in severa
 	test "$(counted A claude-cccc0003)" = 3 &&
 	all_kept A B C &&
 	on A git session transcript team >all &&
-	for w in a1 a2 a3 a4 a5 a6 b1 b2 c1 c2 c3; do grep -q "$w line 1" all || { echo "lost $w"; return 1; }; done &&
+	for w in a1 a2 a3 a4 a5 a6 b1 b2 c1 c2 c3 sub; do grep -q "$w line 1" all || { echo "lost $w"; return 1; }; done &&
 	for r in A B C hub.git; do git -C ../$r fsck --strict >/dev/null 2>&1 || { echo "fsck: $r"; return 1; }; done
 '
 
@@ -131,6 +136,16 @@ test_expect_success 'fsck says when session.json counts parts the tree does not 
 	test_must_fail on A git session fsck team >out 2>err &&
 	cat out err &&
 	grep "claude-aaaa0001.*6 transcript parts.*5" out err &&
+	on A git update-ref refs/sessions/team $tip $bad &&
+	on A git session fsck team &&
+	blob=$(echo stray | on A git hash-object -w --stdin) &&
+	tree=$(on A git ls-tree refs/sessions/team | on A git mktree) &&
+	files=$(printf "100644 blob %s\tstray.txt\n" $blob | on A git mktree) &&
+	tree=$( (on A git ls-tree $tree | grep -v "	files$"; printf "040000 tree %s\tfiles\n" $files) | on A git mktree) &&
+	bad=$(on A git commit-tree -p $tip -m "a stray file" $tree) &&
+	on A git update-ref refs/sessions/team $bad $tip &&
+	test_must_fail on A git session fsck team 2>err &&
+	grep "^error: team: the tip [0-9a-f]* does not hold what session.json counts: session.json records 0 files, files/ holds 1" err &&
 	on A git update-ref refs/sessions/team $tip $bad &&
 	on A git session fsck team
 '
