@@ -200,12 +200,16 @@ test_expect_success 'gc trims an archived session; unarchived and pushed again, 
 test_expect_success 'pull refuses remote sessions no command could name, and ones that are not what they say' '
 	t=$(git -C ../hub.git rev-parse refs/sessions/team) &&
 	for r in HEAD SESSION_HEAD -x liar; do git -C ../hub.git update-ref refs/sessions/$r $t || return 1; done &&
+	git -C ../hub.git update-ref refs/sessions/broken $(git -C ../hub.git rev-parse $t^{tree}) &&
 	on C git session pull >out 2>err &&
 	cat out err &&
 	grep "^warning: not taking session .HEAD. from .origin.: .HEAD. is a name git gives" err &&
 	grep "^warning: not taking session .-x. from .origin.: session id may not start" err &&
 	grep "^warning: not taking session .liar. from .origin.: its checkpoint [0-9a-f]* is not one of session .liar." err &&
 	grep "refused  *SESSION_HEAD" out &&
+	grep "^warning: not taking session .broken. from .origin.: its checkpoint [0-9a-f]* cannot be read" err &&
+	test_must_fail on C git rev-parse -q --verify refs/sessions/broken &&
+	git -C ../hub.git update-ref -d refs/sessions/broken &&
 	! grep "^hint:" err &&
 	for r in HEAD SESSION_HEAD -x liar
 	do
