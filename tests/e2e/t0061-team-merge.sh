@@ -4,9 +4,12 @@ test_description='a team on one session: agent transcripts from every clone surv
 
 on () { d=$1; shift; (cd "$TRASH_DIRECTORY/$d" && "$@"); }
 
+# where Claude Code keeps its transcripts: ~/.claude/projects/<project>/
+mkdir -p "$HOME/.claude/projects/A/aaaa0001-x/subagents" "$HOME/.claude/projects/B" "$HOME/.claude/projects/C"
+
 # turn <clone> <claude session id> <n> <word>: n lines more in that agent's transcript, then its Stop hook
 turn () {
-	t="$TRASH_DIRECTORY/$1-$2.jsonl" &&
+	t="$HOME/.claude/projects/$1/$2.jsonl" &&
 	for i in $(seq 1 $3)
 	do
 		echo "{\"type\":\"assistant\",\"message\":{\"id\":\"$4-$i\",\"content\":[{\"type\":\"text\",\"text\":\"$4 line $i\"}],\"usage\":{\"input_tokens\":10,\"output_tokens\":1}}}" >>"$t" || return 1
@@ -16,7 +19,7 @@ turn () {
 hook () {
 	test_tick &&
 	printf '{"session_id":"%s","transcript_path":"%s","cwd":"%s","hook_event_name":"%s"%s}' \
-		"$2" "$TRASH_DIRECTORY/$1-$2.jsonl" "$TRASH_DIRECTORY/$1" "$3" "$4" |
+		"$2" "$HOME/.claude/projects/$1/$2.jsonl" "$TRASH_DIRECTORY/$1" "$3" "$4" |
 		on "$1" git-session hook claude-code "$3" >/dev/null 2>"$TRASH_DIRECTORY/hook.err"
 }
 
@@ -64,9 +67,9 @@ test_expect_success 'setup: a bare hub and three clones, a session started by an
 
 test_expect_success 'one offline note on the other side keeps every part of the agent' '
 	turn A aaaa0001-x 1 a2 && turn A aaaa0001-x 2 a3 && turn A aaaa0001-x 1 a4 &&
-	echo "{\"type\":\"assistant\",\"isSidechain\":true,\"message\":{\"id\":\"s1\",\"content\":[{\"type\":\"text\",\"text\":\"sub line 1\"}],\"usage\":{\"input_tokens\":3,\"output_tokens\":1}}}" >"$TRASH_DIRECTORY/sub.jsonl" &&
+	echo "{\"type\":\"assistant\",\"isSidechain\":true,\"message\":{\"id\":\"s1\",\"content\":[{\"type\":\"text\",\"text\":\"sub line 1\"}],\"usage\":{\"input_tokens\":3,\"output_tokens\":1}}}" >"$HOME/.claude/projects/A/aaaa0001-x/subagents/agent-e1e2e3e4e5.jsonl" &&
 	hook A aaaa0001-x SubagentStart ",\"agent_id\":\"e1e2e3e4e5\",\"agent_type\":\"Explore\"" &&
-	hook A aaaa0001-x SubagentStop ",\"agent_id\":\"e1e2e3e4e5\",\"agent_type\":\"Explore\",\"agent_transcript_path\":\"$TRASH_DIRECTORY/sub.jsonl\"" &&
+	hook A aaaa0001-x SubagentStop ",\"agent_id\":\"e1e2e3e4e5\",\"agent_type\":\"Explore\",\"agent_transcript_path\":\"$HOME/.claude/projects/A/aaaa0001-x/subagents/agent-e1e2e3e4e5.jsonl\"" &&
 	test "$(parts A Explore-e1e2e3e4)" = "000001 " &&
 	on A git session push -q &&
 	test_tick && on B git session note -q "b note" &&
@@ -178,7 +181,7 @@ test_expect_success 'gc trims an archived session; unarchived and pushed again, 
 	for i in 1 2 3 4 5
 	do
 		printf "{\"type\":\"assistant\",\"message\":{\"id\":\"t$i\",\"content\":[{\"type\":\"text\",\"text\":\"%s\"}]}}\n" \
-			"$(printf "turn $i %.0s-----" $(seq 1 190))" >>"$TRASH_DIRECTORY/A-dddd0004-t.jsonl" &&
+			"$(printf "turn $i %.0s-----" $(seq 1 190))" >>"$HOME/.claude/projects/A/dddd0004-t.jsonl" &&
 		hook A dddd0004-t Stop "" || return 1
 	done &&
 	test_tick && on A git session note -q "trim note 4" &&
