@@ -664,6 +664,8 @@ cleanup:
 /* Runs git with args in the working tree; its standard output into out. */
 static int run_git_in(struct sbuf *out, const char *dir, const char *const *args);
 static int run_git_env(struct sbuf *out, const char *dir, const char *const *args, char *const *envp);
+static int run_git_err(struct sbuf *out, struct sbuf *err, const char *dir, const char *const *args,
+		       char *const *envp);
 
 int store_worktree_run_git(struct sbuf *out, gs_store *st, const char *const *args)
 {
@@ -714,18 +716,40 @@ int store_worktree_git_env(struct sbuf *out, gs_store *st, const char *const *ar
 	return rc;
 }
 
+int store_worktree_git_err(struct sbuf *out, struct sbuf *err, gs_store *st, const char *const *args)
+{
+	return run_git_err(out, err, store_workdir(st) ? store_workdir(st) : store_gitdir(st), args, environ);
+}
+
 static int run_git_env(struct sbuf *out, const char *dir, const char *const *args, char *const *envp)
+{
+	return run_git_err(out, NULL, dir, args, envp);
+}
+
+/* Runs git; its standard error into err (NULL: the user's), through a file, so that no pipe fills up. */
+static int run_git_err(struct sbuf *out, struct sbuf *err, const char *dir, const char *const *args,
+		       char *const *envp)
 {
 	posix_spawn_file_actions_t fa;
 	int fds[2], status, error = GS_ERROR;
 	char buf[65536];
 	ssize_t n;
 	pid_t pid;
+	FILE *errf = NULL;
 
-	if (pipe(fds) < 0)
+	if (err && !(errf = tmpfile()))
 		return gs_error("cannot run git: %s", strerror(errno));
+	if (pipe(fds) < 0) {
+		if (errf)
+			fclose(errf);
+		return gs_error("cannot run git: %s", strerror(errno));
+	}
 	posix_spawn_file_actions_init(&fa);
 	posix_spawn_file_actions_adddup2(&fa, fds[1], 1);
+	if (errf) {
+		posix_spawn_file_actions_adddup2(&fa, fileno(errf), 2);
+		posix_spawn_file_actions_addclose(&fa, fileno(errf));
+	}
 	posix_spawn_file_actions_addclose(&fa, fds[0]);
 	posix_spawn_file_actions_addclose(&fa, fds[1]);
 	if (dir)
@@ -748,7 +772,16 @@ static int run_git_env(struct sbuf *out, const char *dir, const char *const *arg
 	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
 		;
 	error = WIFEXITED(status) ? WEXITSTATUS(status) : 128;
+	if (errf) {
+		size_t got;
+
+		rewind(errf);
+		while ((got = fread(buf, 1, sizeof(buf), errf)) > 0)
+			sbuf_add(err, buf, got);
+	}
 cleanup:
+	if (errf)
+		fclose(errf);
 	posix_spawn_file_actions_destroy(&fa);
 	return error;
 }

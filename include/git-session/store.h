@@ -147,7 +147,8 @@ int store_ref_value(char out[HEX_SZ], gs_store *st, const char *refname);
 
 /*
  * The checkpoints reachable from any of tips but from none of hide,
- * each {"commit", "parents": [ids], "op": op.json's text, "time"}; in no
+ * each {"commit", "parents": [ids], "op": op.json's text, "time", "author"
+ * (name <email> time)}; in no
  * particular order. The caller frees *out.
  */
 int store_walk(cJSON **out, gs_store *st, const char *const *tips, size_t ntips,
@@ -156,6 +157,10 @@ int store_walk(cJSON **out, gs_store *st, const char *const *tips, size_t ntips,
 int store_merge_bases(char ***out, size_t *n, gs_store *st, const char *a, const char *b);
 /* 1 when commit descends from (or is) ancestor, 0 when not. */
 int store_descends(gs_store *st, const char *commit, const char *ancestor);
+/* The blobs under dir in commit's tree, {path: blob id} (paths from the top; empty when none). */
+int store_tree_paths(cJSON **out, gs_store *st, const char *commit, const char *dir);
+/* The commits each remote's copy of session id points at (refs/remotes/<remote>/sessions/<id>); free with store_ids_free. */
+int store_tracking_tips(char ***out, size_t *n, gs_store *st, const char *id);
 
 /* The current branch (short name, "HEAD" when detached) and HEAD's commit (zeros when unborn). */
 int store_head(char **branch, char head[HEX_SZ], gs_store *st);
