@@ -21,7 +21,8 @@
 
 struct line {
 	char commit[HEX_SZ];
-	char *text;
+	char *text;	/* len bytes, NULs among them, as in the file */
+	size_t len;
 	const struct who *who;
 };
 
@@ -41,23 +42,38 @@ struct blame {
 	size_t nwho;
 };
 
-/* `git blame --porcelain`: each line's commit and text. */
-static void parse_porcelain(struct blame *b, const char *out)
+/* `git blame --porcelain` (len bytes: a line of a binary file may hold a NUL): each line's commit and text. */
+static void parse_porcelain(struct blame *b, const char *out, size_t size)
 {
-	const char *p = out;
+	const char *p = out, *end = out + size;
 
-	while (p && *p) {
-		const char *nl = strchr(p, '\n');
-		size_t len = nl ? (size_t)(nl - p) : strlen(p);
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		size_t len = nl ? (size_t)(nl - p) : (size_t)(end - p);
 
 		if (len > 40 && p[40] == ' ' && strspn(p, "0123456789abcdef") == 40) {
 			ALLOC_GROW(b->lines, b->n + 1, b->alloc);
 			memset(&b->lines[b->n], 0, sizeof(b->lines[b->n]));
 			memcpy(b->lines[b->n].commit, p, 40);
 		} else if (*p == '\t' && b->n < b->alloc && !b->lines[b->n].text && b->lines[b->n].commit[0]) {
-			b->lines[b->n++].text = xstrndup(p + 1, len - 1);
+			char *text = xmalloc(len);
+
+			memcpy(text, p + 1, len - 1);
+			text[len - 1] = '\0';
+			b->lines[b->n].len = len - 1;
+			b->lines[b->n++].text = text;
 		}
-		p = nl ? nl + 1 : NULL;
+		p += len + 1;
+	}
+}
+
+/* A line's bytes as git blame prints them, NULs and tabs included; terminal controls made visible. */
+static void print_text(const struct line *l)
+{
+	for (const char *p = l->text, *end = p + l->len; p <= end; p += strlen(p) + 1) {
+		out_text(stdout, p);
+		if (p + strlen(p) < end)
+			putchar('\0');
 	}
 }
 
@@ -262,18 +278,21 @@ static void print_lines(const struct blame *b, int json)
 
 		if (arr) {
 			cJSON *o = cJSON_CreateObject();
+			struct sbuf text = SBUF_INIT;
 
 			json_set_num(o, "line", (double)(i + 1));
 			json_set_str(o, "commit", strcmp(l->commit, NOT_COMMITTED) ? l->commit : NULL);
 			json_set_str(o, "session", w->session);
 			json_set_str(o, "agent", w->agent);
 			json_set_str(o, "phase", w->phase);
-			json_set_str(o, "text", l->text);
+			json_add_text(&text, l->text, l->len);	/* a NUL as U+FFFD: JSON text holds none */
+			json_set_str(o, "text", text.buf ? text.buf : "");
+			sbuf_release(&text);
 			cJSON_AddItemToArray(arr, o);
 		} else {
 			printf("%.8s (%-20.20s %-14.14s %-12.12s %5zu) ", l->commit, w->session ? w->session : "-",
 			       w->agent ? w->agent : "-", w->phase ? w->phase : "-", i + 1);
-			out_line(stdout, l->text);
+			print_text(l);
 			putchar('\n');
 		}
 	}
@@ -321,7 +340,7 @@ int cmd_blame(int argc, const char **argv, struct cmd_ctx *c)
 		if ((error = store_worktree_run_git(&out, c->st, args)) < 0)
 			goto cleanup;
 	}
-	parse_porcelain(&b, out.buf ? out.buf : "");
+	parse_porcelain(&b, out.buf ? out.buf : "", out.len);
 	if ((error = sessions_of_commits(&b)) < 0)
 		goto cleanup;
 	for (size_t i = 0; i < b.nwho && !error; i++) {

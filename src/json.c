@@ -371,12 +371,50 @@ int json_is_int(double d)
 	return isfinite(d) && d == floor(d) && fabs(d) < 9007199254740992.0;
 }
 
+/* The length of the well-formed UTF-8 character at p (at most left bytes), 0 for none or a NUL. */
+static size_t utf8_char(const unsigned char *p, size_t left)
+{
+	size_t n = *p < 0x80 ? 1 : (*p & 0xe0) == 0xc0 ? 2 : (*p & 0xf0) == 0xe0 ? 3 : (*p & 0xf8) == 0xf0 ? 4 : 0;
+	unsigned cp = n == 1 ? *p : n == 2 ? *p & 0x1fu : n == 3 ? *p & 0x0fu : *p & 0x07u;
+
+	if (!n || !*p || n > left)
+		return 0;
+	for (size_t i = 1; i < n; i++) {
+		if ((p[i] & 0xc0) != 0x80)
+			return 0;
+		cp = (cp << 6) | (p[i] & 0x3fu);
+	}
+	/* overlong forms, surrogates, past U+10FFFF */
+	if ((n == 2 && cp < 0x80) || (n == 3 && cp < 0x800) || (n == 4 && cp < 0x10000) ||
+	    (cp >= 0xd800 && cp <= 0xdfff) || cp > 0x10ffff)
+		return 0;
+	return n;
+}
+
+void json_add_text(struct sbuf *sb, const char *s, size_t len)
+{
+	const unsigned char *p = (const unsigned char *)s, *end = p + len;
+
+	while (p < end) {
+		size_t n = utf8_char(p, (size_t)(end - p));
+
+		if (n)
+			sbuf_add(sb, p, n);
+		else
+			sbuf_adds(sb, "\xef\xbf\xbd");	/* U+FFFD, for the byte that is not text */
+		p += n ? n : 1;
+	}
+}
+
+/* A string as JSON: what is not UTF-8 in it becomes U+FFFD, so that the output always parses. */
 static void print_string(struct sbuf *sb, const char *s)
 {
 	const unsigned char *p = (const unsigned char *)(s ? s : "");
+	size_t left = strlen((const char *)p), n;
 
 	sbuf_addch(sb, '"');
-	for (; *p; p++) {
+	for (; *p; p += n, left -= n) {
+		n = 1;
 		switch (*p) {
 		case '"': sbuf_adds(sb, "\\\""); break;
 		case '\\': sbuf_adds(sb, "\\\\"); break;
@@ -388,8 +426,10 @@ static void print_string(struct sbuf *sb, const char *s)
 		default:
 			if (*p < 0x20 || *p == 0x7f)
 				sbuf_addf(sb, "\\u%04x", *p);
+			else if ((n = utf8_char(p, left)))
+				sbuf_add(sb, p, n);
 			else
-				sbuf_addch(sb, (char)*p);
+				sbuf_adds(sb, "\xef\xbf\xbd"), n = 1;
 		}
 	}
 	sbuf_addch(sb, '"');

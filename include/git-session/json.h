@@ -58,6 +58,14 @@ char *json_print(const cJSON *v, int pretty, size_t *len);
 /* pretty as JavaScript's JSON.stringify(v, null, 2) writes it: every value on its own line */
 #define JSON_PRETTY_JS 2
 
+/*
+ * Appends s's len bytes as text a JSON string can hold: each NUL, and
+ * each byte that does not begin a well-formed UTF-8 character, becomes
+ * U+FFFD (json_print writes any such byte of a string the same way).
+ */
+struct sbuf;
+void json_add_text(struct sbuf *sb, const char *s, size_t len);
+
 /* Accessors that tolerate NULL and wrong types. */
 const char *json_str(const cJSON *obj, const char *key);
 double json_num(const cJSON *obj, const char *key, double def);
