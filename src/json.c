@@ -5,6 +5,7 @@
 #include "git-session/util.h"
 
 #include <ctype.h>
+#include <float.h>
 #include <stdlib.h>
 #include <math.h>
 #include <stdio.h>
@@ -81,7 +82,12 @@ void json_number_text(char *buf, size_t size, double d)
 	if (json_is_int(d)) {
 		snprintf(buf, size, "%lld", (long long)d);
 	} else if (isfinite(d)) {
-		for (int digits = 1; digits <= 17; digits++) {	/* the shortest: 5e-324, not 4.94065645841247e-324 */
+		/*
+		 * The shortest of %.15g..%.17g that reads back as d: 0.1, not
+		 * 0.10000000000000001. A subnormal holds fewer digits: from 1
+		 * (5e-324, not 4.94065645841247e-324).
+		 */
+		for (int digits = fabs(d) < DBL_MIN ? 1 : 15; digits <= 17; digits++) {
 			snprintf(buf, size, "%.*g", digits, d);
 			if (strtod(buf, NULL) == d)
 				break;
