@@ -188,21 +188,39 @@ static void no_free(void *p)
 	(void)p;
 }
 
-/* The lines of the blob recorded for path in state, as a tsearch set over text (which it cuts up). */
-static void *line_set(char **text, struct blame *b, const cJSON *state)
+/* A line by its bytes, NULs and all. */
+struct span {
+	const char *p;
+	size_t len;
+};
+
+static int span_cmp(const void *a, const void *b)
+{
+	const struct span *x = a, *y = b;
+	int c = memcmp(x->p, y->p, x->len < y->len ? x->len : y->len);
+
+	return c ? c : (x->len > y->len) - (x->len < y->len);
+}
+
+/* The lines of the blob recorded for path in state, as a tsearch set of spans (*spans) over *text. */
+static void *line_set(char **text, struct span **spans, struct blame *b, const cJSON *state)
 {
 	const cJSON *f = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(state, "files"), b->path);
 	void *set = NULL;
-	size_t len;
+	size_t len, n = 0;
 
 	*text = NULL;
-	if (!json_str(f, "oid") || store_blob_read(text, &len, b->c->st, json_str(f, "oid")) < 0)
+	*spans = NULL;
+	if (!json_str(f, "oid") || store_blob_read(text, &len, b->c->st, json_str(f, "oid")) < 0 || !*text)
 		return NULL;
-	for (char *p = *text, *nl; p; p = nl ? nl + 1 : NULL) {
-		if ((nl = memchr(p, '\n', len - (size_t)(p - *text))))
-			*nl = '\0';
-		if (*p || nl)
-			tsearch(p, &set, (int (*)(const void *, const void *))strcmp);
+	*spans = xcalloc(len + 1, sizeof(**spans));	/* at most a line a byte, and one more */
+	for (const char *p = *text, *end = *text + len, *nl; p <= end; p = nl + 1) {
+		if (!(nl = memchr(p, '\n', (size_t)(end - p))))
+			nl = end;
+		if (nl > p || nl < end) {
+			(*spans)[n] = (struct span){ p, (size_t)(nl - p) };
+			tsearch(&(*spans)[n++], &set, span_cmp);
+		}
 	}
 	return set;
 }
@@ -232,6 +250,7 @@ static int attribute_uncommitted(struct blame *b, struct who **extra, size_t *ne
 		struct store_tip tip = { 0 };
 		cJSON *state = NULL;
 		char *ref, *text = NULL;
+		struct span *spans = NULL;
 		void *set = NULL;
 		struct sbuf quiet = SBUF_INIT;
 		int found;
@@ -241,7 +260,7 @@ static int attribute_uncommitted(struct blame *b, struct who **extra, size_t *ne
 		ref = engine_refname(id);
 		gs_capture_errors(&quiet);	/* a session that does not read is no candidate */
 		found = engine_load_some(&state, &tip, b->c->st, ref, NEED(FILES)) == 0 &&
-			(set = line_set(&text, b, state)) != NULL;
+			(set = line_set(&text, &spans, b, state)) != NULL;
 		gs_capture_errors(NULL);
 		sbuf_release(&quiet);
 		if (found) {
@@ -249,17 +268,20 @@ static int attribute_uncommitted(struct blame *b, struct who **extra, size_t *ne
 
 			w->session = xstrdup(id);
 			record_of(w, state, b->path);
-			for (size_t i = 0; i < b->n; i++)
+			for (size_t i = 0; i < b->n; i++) {
+				struct span line = { b->lines[i].text, b->lines[i].len };
+
 				if (!strcmp(b->lines[i].commit, NOT_COMMITTED) && !b->lines[i].who->session &&
-				    b->lines[i].who != w && tfind(b->lines[i].text, &set,
-						(int (*)(const void *, const void *))strcmp)) {
+				    b->lines[i].who != w && tfind(&line, &set, span_cmp)) {
 					b->lines[i].who = w;
 					left--;
 				}
+			}
 			tdestroy(set, no_free);
 		}
 		cJSON_Delete(state);
 		store_tip_clear(&tip);
+		free(spans);
 		free(text);
 		free(ref);
 	}

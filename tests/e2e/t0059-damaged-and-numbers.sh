@@ -252,7 +252,16 @@ test_expect_success 'blame: a line with a NUL is the same line as git blame show
 import json
 t = [e[\"text\"] for e in json.load(open(\"out\"))]
 assert t == [\"one\ufffdtwo\tthree\", \"four\"], t
-"
+" &&
+	# lines not committed: one the session recorded, one alike up to its NUL that it did not
+	printf "one\000two\tthree\nfour\nnew\000by coder\n" >bin.dat &&
+	git session resume -q &&
+	git session agent start -q coder --type code --task t &&
+	git session file modified --agent coder -q bin.dat &&
+	printf "one\000two\tthree\nfour\nnew\000by coder\nnew\000by nobody\n" >bin.dat &&
+	git session blame bin.dat >out &&
+	grep -a "^00000000 (h2  *coder  *- *3) new" out &&
+	grep -a "^00000000 (-  *-  *- *4) new" out
 '
 
 test_done
