@@ -2,8 +2,10 @@
 test_description='numbers kept as written or refused, token sums the reader takes, one damaged session among healthy ones, text with NUL or bytes not UTF-8'
 . ./lib.sh
 
-T="$TRASH_DIRECTORY/claude.jsonl"
 SID=59595959-0000
+# where Claude Code keeps its transcripts
+mkdir -p "$HOME/.claude/projects/repo"
+T="$HOME/.claude/projects/repo/$SID.jsonl"
 AGENT=claude-59595959
 claude () {
 	printf '%s' "{\"session_id\":\"$SID\",\"transcript_path\":\"$T\",\"cwd\":\"$PWD\",\"hook_event_name\":\"$1\"$2}" |
