@@ -121,7 +121,12 @@ test_expect_success 'tokens add: a sum past 2^53 is refused and the session stay
 	test_must_fail git session tokens add --agent z --input 1 --output 0 2>err &&
 	grep "nothing recorded" err &&
 	git session status >out &&
-	git session fsck >out
+	git session fsck >out &&
+	for n in " 5" +5 -0 1e3 1.0 0x10
+	do
+		test_must_fail git session tokens add --agent z --input "$n" --output 0 2>err &&
+		grep "^error: --input must be a whole number, not .$n.$" err || return 1
+	done
 '
 
 test_expect_success 'import: token counts past 2^53 are refused before anything is written' '
