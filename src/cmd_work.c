@@ -12,6 +12,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -23,7 +24,8 @@ static int parse_num(double *out, const char *s, const char *what)
 
 	errno = 0;
 	v = strtoll(s, &end, 10);
-	if (errno || end == s || *end || v < 0)
+	/* digits only: strtoll also takes " 5", "+5" and "-0" */
+	if (errno || end == s || *end || v < 0 || !isdigit((unsigned char)*s))
 		return gs_error("%s must be a whole number, not '%s'", what, s);
 	*out = (double)v;
 	return 0;
