@@ -588,8 +588,16 @@ int cmd_hook(int argc, const char **argv, struct cmd_ctx *c)
 		store_config_bool(&strict, c->st, "session.strictHooks", 0);
 		if (strict)
 			return EXIT_FAILED;
-		gs_warning("git-session could not record the %s hook; git goes on (session.strictHooks=true would stop it)",
-			   name);
+		if (error == GS_ETIMEDOUT) {
+			gs_warning("the %s hook's checkpoint was not written: signing it timed out; git goes on", name);
+			if (!strcmp(name, "post-commit"))
+				gs_hint("to record this commit, run 'git session hook post-commit' while it is HEAD");
+			else
+				gs_hint("'git session checkpoint' records the working tree's files");
+		} else {
+			gs_warning("git-session could not record the %s hook; git goes on "
+				   "(session.strictHooks=true would stop it)", name);
+		}
 	}
 	return EXIT_OK;
 }

@@ -826,9 +826,9 @@ int store_write_checkpoint(char out[HEX_SZ], gs_store *st, const struct store_ch
 	}
 	parents[0] = parent;
 	parents[1] = other;
-	if (store_commit_create(&commit_id, st, author, committer, NULL, cp->message, tree,
-				parent ? 1 + !!parents[1] : 0, parents) < 0)
-		goto cleanup;
+	if ((error = store_commit_create(&commit_id, st, author, committer, NULL, cp->message, tree,
+					 parent ? 1 + !!parents[1] : 0, parents)) < 0)
+		goto cleanup;	/* GS_ETIMEDOUT kept: a hook says what to do */
 	git_oid_tostr(out, HEX_SZ, &commit_id);
 	if (st->fsync)
 		sync_new_object_dirs(st, dirs);

@@ -12,6 +12,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* Whether checkpoints are signed: session.sign, else commit.gpgSign; asked once, by the first commit. */
 static int signing(int *out, gs_store *st)
@@ -22,6 +23,25 @@ static int signing(int *out, gs_store *st)
 			     store_config_bool(&st->sign, st, "session.sign", git_sign) < 0))
 		return GS_ERROR;
 	*out = st->sign;
+	return 0;
+}
+
+/*
+ * How long the signer may take, in ms (0: no limit): session.signTimeout
+ * seconds, else 10 s, or no limit when standard input is a terminal (a
+ * passphrase prompt may be waiting for the user). Hooks, agent hooks and
+ * the MCP server have no terminal there, and nobody to answer a prompt.
+ */
+static int sign_timeout(int *ms, gs_store *st)
+{
+	int64_t secs;
+
+	if (store_config_int(&secs, st, "session.signTimeout", isatty(0) ? 0 : 10) < 0)
+		return GS_ERROR;
+	if (secs < 0 || secs > 86400)
+		return gs_error("bad session.signTimeout '%lld': seconds, from 1 to 86400, or 0 for no limit",
+				(long long)secs);
+	*ms = (int)secs * 1000;
 	return 0;
 }
 
@@ -56,8 +76,10 @@ static int sign_commit(git_oid *out, gs_store *st, const git_signature *author, 
 	const char *args[16];
 	struct sbuf sb = SBUF_INIT;
 	size_t n = 0;
-	int rc, error = GS_ERROR;
+	int rc, timeout_ms = 0, error = GS_ERROR;
 
+	if (sign_timeout(&timeout_ms, st) < 0)
+		return GS_ERROR;
 	ident_env(env, "AUTHOR", author);
 	ident_env(env + 3, "COMMITTER", committer);
 	args[n++] = "git";
@@ -73,7 +95,15 @@ static int sign_commit(git_oid *out, gs_store *st, const git_signature *author, 
 	args[n++] = "-m";
 	args[n++] = message;
 	args[n] = NULL;
-	rc = store_worktree_git_env(&sb, st, args, (const char *const *)env);
+	rc = store_worktree_git_env(&sb, st, args, (const char *const *)env, timeout_ms);
+	if (rc == GS_ETIMEDOUT) {
+		gs_error("signing the checkpoint timed out after %d s (session.signTimeout): the signer was "
+			 "stopped and nothing was written", timeout_ms / 1000);
+		gs_hint("check that gpg.program (gpg.ssh.program for gpg.format=ssh) signs without waiting for "
+			"input, or raise session.signTimeout");
+		error = GS_ETIMEDOUT;
+		goto cleanup;
+	}
 	while (sb.len && (sb.buf[sb.len - 1] == '\n'))
 		sb.buf[--sb.len] = '\0';
 	if (rc != 0 || !sb.buf || git_oid_fromstr(out, sb.buf) < 0) {

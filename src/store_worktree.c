@@ -18,6 +18,8 @@
 #include <spawn.h>
 #include <sys/wait.h>
 #include <limits.h>
+#include <poll.h>
+#include <sys/syscall.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -663,7 +665,8 @@ cleanup:
 
 /* Runs git with args in the working tree; its standard output into out. */
 static int run_git_in(struct sbuf *out, const char *dir, const char *const *args);
-static int run_git_env(struct sbuf *out, const char *dir, const char *const *args, char *const *envp);
+static int run_git_env(struct sbuf *out, const char *dir, const char *const *args, char *const *envp,
+		       int timeout_ms);
 
 int store_worktree_run_git(struct sbuf *out, gs_store *st, const char *const *args)
 {
@@ -693,10 +696,11 @@ int store_git_config_bool(int *out, const char *key, int def)
 /* Runs git in dir (NULL: here) with stdout into out: git's exit code, or GS_ERROR. */
 static int run_git_in(struct sbuf *out, const char *dir, const char *const *args)
 {
-	return run_git_env(out, dir, args, environ);
+	return run_git_env(out, dir, args, environ, 0);
 }
 
-int store_worktree_git_env(struct sbuf *out, gs_store *st, const char *const *args, const char *const *env)
+int store_worktree_git_env(struct sbuf *out, gs_store *st, const char *const *args, const char *const *env,
+			   int timeout_ms)
 {
 	char **envp;
 	size_t n = 0, m = 0;
@@ -709,46 +713,115 @@ int store_worktree_git_env(struct sbuf *out, gs_store *st, const char *const *ar
 	envp = xcalloc(n + m + 1, sizeof(*envp));
 	memcpy(envp, env, m * sizeof(*envp));	/* first: getenv finds the first of a name */
 	memcpy(envp + m, environ, n * sizeof(*envp));
-	rc = run_git_env(out, store_workdir(st) ? store_workdir(st) : store_gitdir(st), args, envp);
+	rc = run_git_env(out, store_workdir(st) ? store_workdir(st) : store_gitdir(st), args, envp, timeout_ms);
 	free(envp);
 	return rc;
 }
 
-static int run_git_env(struct sbuf *out, const char *dir, const char *const *args, char *const *envp)
+static int64_t now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* Milliseconds left before deadline (0: none, so -1 for poll), at least 0. */
+static int left_ms(int64_t deadline)
+{
+	int64_t left;
+
+	if (!deadline)
+		return -1;
+	left = deadline - now_ms();
+	return left < 0 ? 0 : left > INT_MAX ? INT_MAX : (int)left;
+}
+
+/*
+ * Collects the child's output, and its end into *status, by the deadline
+ * if there is one (0: none). Its pidfd (-1 when the kernel gives none:
+ * then it is looked at every 10 ms) says when it ended. -1 at the deadline.
+ */
+static int collect(int *status, struct sbuf *out, int fd, pid_t pid, int pidfd, int64_t deadline)
+{
+	char buf[65536];
+	int ended = 0;
+
+	while (!(fd < 0 && (ended || !deadline))) {
+		struct pollfd p[2] = { { fd, POLLIN, 0 }, { ended ? -1 : pidfd, POLLIN, 0 } };
+		int wait = left_ms(deadline);
+		ssize_t n;
+
+		if (deadline && pidfd < 0 && !ended && (wait < 0 || wait > 10))
+			wait = 10;
+		if (poll(p, 2, wait) < 0 && errno != EINTR)
+			return -1;
+		if (p[0].revents) {
+			if ((n = read(fd, buf, sizeof(buf))) > 0)
+				sbuf_add(out, buf, (size_t)n);
+			else if (n == 0 || errno != EINTR)
+				fd = -1;	/* the caller closes it */
+		}
+		if (deadline && !ended && (pidfd < 0 || p[1].revents) && waitpid(pid, status, WNOHANG) == pid)
+			ended = 1;
+		if (deadline && !left_ms(deadline) && !(fd < 0 && ended))
+			return -1;
+	}
+	while (!ended && waitpid(pid, status, 0) < 0)
+		if (errno != EINTR) {
+			*status = 128 << 8;
+			break;
+		}
+	return 0;
+}
+
+/*
+ * git, in a process group of its own when there is a time limit, so that
+ * at the limit the whole group (git and what it started: a signer) is
+ * killed. GS_ETIMEDOUT then; else git's exit code, or GS_ERROR.
+ */
+static int run_git_env(struct sbuf *out, const char *dir, const char *const *args, char *const *envp,
+		       int timeout_ms)
 {
 	posix_spawn_file_actions_t fa;
-	int fds[2], status, error = GS_ERROR;
-	char buf[65536];
-	ssize_t n;
+	posix_spawnattr_t attr;
+	int fds[2], status, pidfd = -1, error = GS_ERROR;
+	int64_t deadline = timeout_ms > 0 ? now_ms() + timeout_ms : 0;
 	pid_t pid;
 
-	if (pipe(fds) < 0)
+	if (pipe2(fds, O_CLOEXEC) < 0)
 		return gs_error("cannot run git: %s", strerror(errno));
 	posix_spawn_file_actions_init(&fa);
+	posix_spawnattr_init(&attr);
 	posix_spawn_file_actions_adddup2(&fa, fds[1], 1);
-	posix_spawn_file_actions_addclose(&fa, fds[0]);
-	posix_spawn_file_actions_addclose(&fa, fds[1]);
 	if (dir)
 		posix_spawn_file_actions_addchdir_np(&fa, dir);
-	if (posix_spawnp(&pid, "git", &fa, NULL, (char *const *)args, envp) != 0) {
+	if (deadline) {
+		posix_spawnattr_setpgroup(&attr, 0);
+		posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP);
+	}
+	if (posix_spawnp(&pid, "git", &fa, &attr, (char *const *)args, envp) != 0) {
 		gs_error("cannot run git: %s", strerror(errno));
 		close(fds[0]);
 		close(fds[1]);
 		goto cleanup;
 	}
 	close(fds[1]);
-	while ((n = read(fds[0], buf, sizeof(buf))) != 0) {
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			break;
-		sbuf_add(out, buf, (size_t)n);
+	if (deadline)
+		pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
+	if (collect(&status, out, fds[0], pid, pidfd, deadline) < 0) {
+		kill(-pid, SIGKILL);
+		while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+			;
+		error = GS_ETIMEDOUT;
+	} else {
+		error = WIFEXITED(status) ? WEXITSTATUS(status) : 128;
 	}
 	close(fds[0]);
-	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-		;
-	error = WIFEXITED(status) ? WEXITSTATUS(status) : 128;
+	if (pidfd >= 0)
+		close(pidfd);
 cleanup:
+	posix_spawnattr_destroy(&attr);
 	posix_spawn_file_actions_destroy(&fa);
 	return error;
 }
