@@ -435,7 +435,7 @@ static int hook_trailer(struct cmd_ctx *c, const char *id, int argc, const char 
 	if ((cc = store_config_str(c->st, "core.commentChar")) && strlen(cc) == 1)
 		comment = cc[0];
 	free(cc);
-	if ((error = gs_read_file(&msg, &len, argv[0], 16u * 1024 * 1024)) < 0)
+	if ((error = gs_read_file(&msg, &len, argv[0], 128u * 1024 * 1024)) < 0)	/* git sets none: memory only */
 		return error;
 	if (trailer_add(&out, msg, "Session-Id", id, comment) == TRAILER_ADDED) {
 		if (!(f = fopen(argv[0], "w")) || fputs(out, f) < 0 || fclose(f) != 0)
