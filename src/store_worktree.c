@@ -796,7 +796,8 @@ static int run_git_env(struct sbuf *out, const char *dir, const char *const *arg
 	posix_spawn_file_actions_adddup2(&fa, fds[1], 1);
 	if (dir)
 		posix_spawn_file_actions_addchdir_np(&fa, dir);
-	if (deadline) {
+	if (deadline) {	/* unattended: nobody to answer on standard input (the MCP server's own) */
+		posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
 		posix_spawnattr_setpgroup(&attr, 0);
 		posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP);
 	}
