@@ -19,6 +19,7 @@ struct gs_store {
 	size_t ncli, acli;
 	int fsync;		/* session.fsync: durable before the ref moves */
 	int sign;		/* session.sign, else commit.gpgSign; -1 until a commit asks */
+	int sign_limit;		/* seconds the signer may take unattended, when config does not say (0: 10) */
 };
 
 /* fsyncs a file or a directory, if it can be opened: what durability asks of what is written. */

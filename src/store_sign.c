@@ -28,21 +28,27 @@ static int signing(int *out, gs_store *st)
 
 /*
  * How long the signer may take, in ms (0: no limit): session.signTimeout
- * seconds, else 10 s, or no limit when standard input is a terminal (a
- * passphrase prompt may be waiting for the user). Hooks, agent hooks and
- * the MCP server have no terminal there, and nobody to answer a prompt.
+ * seconds; else, where standard input is no terminal (hooks, the agents'
+ * hooks, the MCP server: nobody to answer a prompt), 10 s or what
+ * store_set_sign_limit set; at a terminal no limit, as a passphrase
+ * prompt may be waiting for the user.
  */
 static int sign_timeout(int *ms, gs_store *st)
 {
-	int64_t secs;
+	int64_t secs, def = isatty(0) ? 0 : st->sign_limit ? st->sign_limit : 10;
 
-	if (store_config_int(&secs, st, "session.signTimeout", isatty(0) ? 0 : 10) < 0)
+	if (store_config_int(&secs, st, "session.signTimeout", def) < 0)
 		return GS_ERROR;
 	if (secs < 0 || secs > 86400)
 		return gs_error("bad session.signTimeout '%lld': seconds, from 1 to 86400, or 0 for no limit",
 				(long long)secs);
 	*ms = (int)secs * 1000;
 	return 0;
+}
+
+void store_set_sign_limit(gs_store *st, int seconds)
+{
+	st->sign_limit = seconds;
 }
 
 /* "GIT_AUTHOR_NAME=..." and the rest, from a libgit2 signature. */

@@ -811,10 +811,10 @@ static int run_git_env(struct sbuf *out, const char *dir, const char *const *arg
 	if (deadline)
 		pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
 	if (collect(&status, out, fds[0], pid, pidfd, deadline) < 0) {
-		kill(-pid, SIGKILL);
+		kill(deadline ? -pid : pid, SIGKILL);	/* the group is git's own only with a deadline */
 		while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
 			;
-		error = GS_ETIMEDOUT;
+		error = deadline ? GS_ETIMEDOUT : gs_error("cannot run git: %s", strerror(errno));
 	} else {
 		error = WIFEXITED(status) ? WEXITSTATUS(status) : 128;
 	}

@@ -75,6 +75,15 @@ test_expect_success 'an agent hook: the agent goes on at the limit, with the rea
 	git rev-parse refs/sessions/w >after && test_cmp before after
 '
 
+test_expect_success 'an agent hook, with no limit configured, stays within the agent'"'"'s own 10 s' '
+	echo "{\"session_id\":\"s1\",\"prompt\":\"again\"}" >payload &&
+	git config --unset session.signTimeout &&
+	bounded git session hook claude-code UserPromptSubmit <payload 2>err &&
+	git config session.signTimeout 1 &&
+	grep "signing the checkpoint timed out after 5 s" err &&
+	signer_gone
+'
+
 test_expect_success 'the MCP server: the call fails at the limit and a ping after it is answered' '
 	git rev-parse refs/sessions/w >before &&
 	printf "%s\n" "$init" \
