@@ -19,6 +19,7 @@
 #include <sys/wait.h>
 #include <limits.h>
 #include <poll.h>
+#include <sys/signalfd.h>
 #include <sys/syscall.h>
 #include <stdlib.h>
 #include <string.h>
@@ -737,24 +738,31 @@ static int left_ms(int64_t deadline)
 	return left < 0 ? 0 : left > INT_MAX ? INT_MAX : (int)left;
 }
 
+/* A child git: its pid, the pipe of its output, and what tells of its end or of ours (-1: none). */
+struct child {
+	pid_t pid;
+	int out, pidfd, sigfd;
+};
+
 /*
  * Collects the child's output, and its end into *status, by the deadline
  * if there is one (0: none). Its pidfd (-1 when the kernel gives none:
- * then it is looked at every 10 ms) says when it ended. -1 at the deadline.
+ * then it is looked at every 10 ms) says when it ended. -1 at the
+ * deadline, or when SIGINT, SIGTERM or SIGHUP came for us meanwhile.
  */
-static int collect(int *status, struct sbuf *out, int fd, pid_t pid, int pidfd, int64_t deadline)
+static int collect(int *status, struct sbuf *out, struct child *c, int64_t deadline)
 {
 	char buf[65536];
-	int ended = 0;
+	int ended = 0, fd = c->out;
 
 	while (!(fd < 0 && (ended || !deadline))) {
-		struct pollfd p[2] = { { fd, POLLIN, 0 }, { ended ? -1 : pidfd, POLLIN, 0 } };
+		struct pollfd p[3] = { { fd, POLLIN, 0 }, { ended ? -1 : c->pidfd, POLLIN, 0 }, { c->sigfd, POLLIN, 0 } };
 		int wait = left_ms(deadline);
 		ssize_t n;
 
-		if (deadline && pidfd < 0 && !ended && (wait < 0 || wait > 10))
+		if (deadline && c->pidfd < 0 && !ended && (wait < 0 || wait > 10))
 			wait = 10;
-		if (poll(p, 2, wait) < 0 && errno != EINTR)
+		if ((poll(p, 3, wait) < 0 && errno != EINTR) || p[2].revents)
 			return -1;
 		if (p[0].revents) {
 			if ((n = read(fd, buf, sizeof(buf))) > 0)
@@ -762,12 +770,12 @@ static int collect(int *status, struct sbuf *out, int fd, pid_t pid, int pidfd, 
 			else if (n == 0 || errno != EINTR)
 				fd = -1;	/* the caller closes it */
 		}
-		if (deadline && !ended && (pidfd < 0 || p[1].revents) && waitpid(pid, status, WNOHANG) == pid)
+		if (deadline && !ended && (c->pidfd < 0 || p[1].revents) && waitpid(c->pid, status, WNOHANG) == c->pid)
 			ended = 1;
 		if (deadline && !left_ms(deadline) && !(fd < 0 && ended))
 			return -1;
 	}
-	while (!ended && waitpid(pid, status, 0) < 0)
+	while (!ended && waitpid(c->pid, status, 0) < 0)
 		if (errno != EINTR) {
 			*status = 128 << 8;
 			break;
@@ -776,18 +784,41 @@ static int collect(int *status, struct sbuf *out, int fd, pid_t pid, int pidfd, 
 }
 
 /*
- * git, in a process group of its own when there is a time limit, so that
- * at the limit the whole group (git and what it started: a signer) is
- * killed. GS_ETIMEDOUT then; else git's exit code, or GS_ERROR.
+ * With a deadline, git runs in a process group of its own, with nothing
+ * on its standard input (unattended: and the MCP server's is its protocol).
+ * SIGINT, SIGTERM and SIGHUP wait, watched, while it runs: one that comes
+ * kills the group before it takes its course, so no signer is left behind.
+ */
+static void unattended(posix_spawn_file_actions_t *fa, posix_spawnattr_t *attr, struct child *c, sigset_t *saved)
+{
+	sigset_t sigs;
+
+	sigemptyset(&sigs);
+	sigaddset(&sigs, SIGINT);
+	sigaddset(&sigs, SIGTERM);
+	sigaddset(&sigs, SIGHUP);
+	sigprocmask(SIG_BLOCK, &sigs, saved);
+	c->sigfd = signalfd(-1, &sigs, SFD_CLOEXEC);
+	posix_spawn_file_actions_addopen(fa, 0, "/dev/null", O_RDONLY, 0);
+	posix_spawnattr_setpgroup(attr, 0);
+	posix_spawnattr_setsigmask(attr, saved);
+	posix_spawnattr_setflags(attr, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK);
+}
+
+/*
+ * Runs git; at the deadline (0: none) kills its whole process group (git
+ * and what it started: a signer). GS_ETIMEDOUT then; else git's exit
+ * code, or GS_ERROR.
  */
 static int run_git_env(struct sbuf *out, const char *dir, const char *const *args, char *const *envp,
 		       int timeout_ms)
 {
 	posix_spawn_file_actions_t fa;
 	posix_spawnattr_t attr;
-	int fds[2], status, pidfd = -1, error = GS_ERROR;
+	struct child c = { 0, -1, -1, -1 };
+	int fds[2], status, rc, error = GS_ERROR;
 	int64_t deadline = timeout_ms > 0 ? now_ms() + timeout_ms : 0;
-	pid_t pid;
+	sigset_t saved;
 
 	if (pipe2(fds, O_CLOEXEC) < 0)
 		return gs_error("cannot run git: %s", strerror(errno));
@@ -796,32 +827,33 @@ static int run_git_env(struct sbuf *out, const char *dir, const char *const *arg
 	posix_spawn_file_actions_adddup2(&fa, fds[1], 1);
 	if (dir)
 		posix_spawn_file_actions_addchdir_np(&fa, dir);
-	if (deadline) {	/* unattended: nobody to answer on standard input (the MCP server's own) */
-		posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
-		posix_spawnattr_setpgroup(&attr, 0);
-		posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP);
-	}
-	if (posix_spawnp(&pid, "git", &fa, &attr, (char *const *)args, envp) != 0) {
-		gs_error("cannot run git: %s", strerror(errno));
-		close(fds[0]);
-		close(fds[1]);
+	if (deadline)
+		unattended(&fa, &attr, &c, &saved);
+	rc = posix_spawnp(&c.pid, "git", &fa, &attr, (char *const *)args, envp);
+	close(fds[1]);
+	c.out = fds[0];
+	if (rc != 0) {
+		gs_error("cannot run git: %s", strerror(rc));
 		goto cleanup;
 	}
-	close(fds[1]);
 	if (deadline)
-		pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
-	if (collect(&status, out, fds[0], pid, pidfd, deadline) < 0) {
-		kill(deadline ? -pid : pid, SIGKILL);	/* the group is git's own only with a deadline */
-		while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		c.pidfd = (int)syscall(SYS_pidfd_open, c.pid, 0);
+	if (collect(&status, out, &c, deadline) < 0) {
+		kill(deadline ? -c.pid : c.pid, SIGKILL);	/* the group is git's own only with a deadline */
+		while (waitpid(c.pid, &status, 0) < 0 && errno == EINTR)
 			;
 		error = deadline ? GS_ETIMEDOUT : gs_error("cannot run git: %s", strerror(errno));
 	} else {
 		error = WIFEXITED(status) ? WEXITSTATUS(status) : 128;
 	}
-	close(fds[0]);
-	if (pidfd >= 0)
-		close(pidfd);
 cleanup:
+	close(fds[0]);
+	if (c.pidfd >= 0)
+		close(c.pidfd);
+	if (c.sigfd >= 0)
+		close(c.sigfd);
+	if (deadline)	/* a signal that came is delivered now */
+		sigprocmask(SIG_SETMASK, &saved, NULL);
 	posix_spawnattr_destroy(&attr);
 	posix_spawn_file_actions_destroy(&fa);
 	return error;

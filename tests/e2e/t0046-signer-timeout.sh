@@ -39,6 +39,19 @@ test_expect_success 'note: a clear error at the limit, the signer killed, nothin
 	git session show --json >s && ! grep "never signed" s
 '
 
+test_expect_success 'SIGTERM while the signer runs: the signer goes too, nothing written' '
+	git rev-parse refs/sessions/w >before &&
+	git config session.signTimeout 60 &&
+	{ git-session note "interrupted" 2>err & } &&
+	pid=$! && n=0 &&
+	while ! test -s ../signer.pid && test $n -lt 300; do n=$((n + 1)); sleep 0.1; done &&
+	test -s ../signer.pid &&
+	kill -TERM $pid && { wait $pid; test $? = 143; } &&
+	git config session.signTimeout 1 &&
+	signer_gone &&
+	git rev-parse refs/sessions/w >after && test_cmp before after
+'
+
 test_expect_success 'the limit is session.signTimeout; a bad one is an error, before any signer runs' '
 	test_expect_code 1 bounded git -c session.signTimeout=-3 session note "bad limit" 2>err &&
 	grep "^error: bad session.signTimeout" err &&
