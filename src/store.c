@@ -25,12 +25,7 @@
 /* The repository is a partial clone (extensions.partialClone, or a promisor remote): set when it is opened. */
 static int partial_clone;
 
-/*
- * The object libgit2 just failed to find, in a partial clone: one git has
- * not fetched yet, and fetches when asked for it (libgit2 cannot). Its
- * hex into hex, or 0 when the last error is another.
- */
-static int missing_object(char hex[GIT_OID_HEXSZ + 1])
+int store_missing_object(char hex[GIT_OID_HEXSZ + 1])
 {
 	const git_error *e = git_error_last();
 	const char *p;
@@ -57,7 +52,7 @@ int store_git_error(const char *fmt, ...)
 	va_start(ap, fmt);
 	sbuf_vaddf(&sb, fmt, ap);
 	va_end(ap);
-	if (missing_object(hex)) {
+	if (store_missing_object(hex)) {
 		gs_error("%s: object %s is not in this partial clone: git has not fetched it yet", sb.buf,
 			 hex);
 		gs_hint("git fetches it from the promisor remote when asked, as 'git cat-file -e %s' does; then "
@@ -488,7 +483,7 @@ static int read_checkpoint(struct store_tip *out, gs_store *st, const git_oid *i
 	    (error = git_blob_lookup(&blob, st->repo, git_tree_entry_id(entry))) < 0) {
 		char hex[GIT_OID_HEXSZ + 1];
 
-		if (entry && missing_object(hex)) {
+		if (entry && store_missing_object(hex)) {
 			error = store_git_error("cannot read session.json of checkpoint %s of '%s'",
 						git_oid_tostr_s(id), what);
 			goto cleanup;

@@ -59,6 +59,9 @@ test_expect_success 'an object git has not fetched yet is said so, in git'"'"'s 
 	grep "^error: cannot read session.json of checkpoint .* object $json is not in this partial clone: git has not fetched it yet" err &&
 	grep "^hint: .*git cat-file -e $json" err &&
 	! grep "no match for id" err &&
+	test_must_fail git session fsck rw 2>err &&
+	grep "is not in this partial clone: git has not fetched it yet" err &&
+	! grep "no match for id" err &&
 	git cat-file -e "$json" &&
 	git session show rw >/dev/null &&
 	blob=$(git rev-parse refs/sessions/rw:files/f2.txt) && rev=$(git rev-parse refs/sessions/rw) &&
