@@ -28,7 +28,7 @@ static void test_placement(void **unused)
 	added("Fix: a subject that looks like a trailer\n",
 	      "Fix: a subject that looks like a trailer\n\nSession-Id: s1\n");
 	added("Subject\n\nBody text.\n", "Subject\n\nBody text.\n\nSession-Id: s1\n");
-	/* only the trailer block counts: a Session-Id in the body (a quoted or cherry-picked message) does not */
+	/* only the trailer block counts: a Session-Id in the body (a quoted message) does not */
 	added("Subject\n\nSession-Id: other\nsaid the old message.\n",
 	      "Subject\n\nSession-Id: other\nsaid the old message.\n\nSession-Id: s1\n");
 	added("Subject\n\nSession-Id: other\n\nA last paragraph.\n",
