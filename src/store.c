@@ -82,16 +82,9 @@ static int same_workdir(git_repository *repo, const char *dir)
 }
 
 /*
- * Opens the repository as git finds it: GIT_DIR, GIT_WORK_TREE,
- * GIT_CEILING_DIRECTORIES, GIT_DISCOVERY_ACROSS_FILESYSTEM. Not through
- * GIT_REPOSITORY_OPEN_FROM_ENV: it refuses GIT_WORK_TREE, and it loads
- * the whole index when GIT_INDEX_FILE is set, as it is in every hook,
- * which we never read through libgit2 (30 ms on a 20,000-file index).
- */
-/*
  * Extensions of format 1 that git-session can honour though libgit2 1.5
  * does not know them: partialclone (an object not fetched yet is said so
- * clearly: store_git_error), preciousObjects (git-session deletes no
+ * clearly: store_git_error), preciousObjects (git-session prunes no
  * object), worktreeConfig (config.worktree is read: worktree_config).
  * objectFormat and refStorage stay refused: libgit2 1.5 cannot read them.
  */
@@ -102,6 +95,7 @@ static void allow_extensions(void)
 	git_libgit2_opts(GIT_OPT_SET_EXTENSIONS, ext, ARRAY_SIZE(ext));
 }
 
+/* extensions.partialClone names the promisor remote; remote.<name>.promisor is a boolean. */
 static int is_set(const git_config_entry *e, void *payload)
 {
 	int on;
@@ -134,6 +128,13 @@ static int worktree_config(git_repository *repo)
 	return error < 0 ? GS_ERROR : 0;
 }
 
+/*
+ * Opens the repository as git finds it: GIT_DIR, GIT_WORK_TREE,
+ * GIT_CEILING_DIRECTORIES, GIT_DISCOVERY_ACROSS_FILESYSTEM. Not through
+ * GIT_REPOSITORY_OPEN_FROM_ENV: it refuses GIT_WORK_TREE, and it loads
+ * the whole index when GIT_INDEX_FILE is set, as it is in every hook,
+ * which we never read through libgit2 (30 ms on a 20,000-file index).
+ */
 static int open_repo(git_repository **repo)
 {
 	const char *dir = getenv("GIT_DIR"), *wt = getenv("GIT_WORK_TREE");
