@@ -34,12 +34,16 @@ static void bad_object(struct store_verify *v, const git_oid *id, const char *wh
 	char hex[HEX_SZ], missing[GIT_OID_HEXSZ + 1];
 
 	git_oid_tostr(hex, sizeof(hex), id);
+	if (store_missing_object(missing)) {	/* nothing to move aside, nor to repair */
+		if (!v->unfetched++ && !v->problem)
+			v->problem = xstrfmt("%s %.12s is not in this partial clone: git has not fetched it yet "
+					     "('git cat-file -e %s' fetches it)", what, hex, hex);
+		git_error_clear();
+		return;
+	}
 	ALLOC_GROW(v->bad, v->nbad + 1, v->abad);
 	v->bad[v->nbad++] = xstrdup(hex);
-	if (!v->problem && store_missing_object(missing))
-		v->problem = xstrfmt("%s %.12s is not in this partial clone: git has not fetched it yet "
-				     "('git cat-file -e %s' fetches it)", what, hex, hex);
-	else if (!v->problem)
+	if (!v->problem)
 		v->problem = xstrfmt("%s %.12s cannot be read: %s", what, hex,
 				     e && e->message ? e->message : "damaged");
 	git_error_clear();

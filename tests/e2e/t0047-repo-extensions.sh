@@ -60,8 +60,13 @@ test_expect_success 'an object git has not fetched yet is said so, in git'"'"'s 
 	grep "^hint: .*git cat-file -e $json" err &&
 	! grep "no match for id" err &&
 	test_must_fail git session fsck rw 2>err &&
-	grep "is not in this partial clone: git has not fetched it yet" err &&
+	grep "^error: rw: checkpoint [0-9a-f]* cannot be checked: .* is not in this partial clone: git has not fetched it yet" err &&
 	! grep "no match for id" err &&
+	git rev-parse refs/sessions/rw >before &&
+	test_must_fail git session fsck --repair rw 2>err &&
+	grep "cannot be checked" err && ! grep -i "repaired" err &&
+	git rev-parse refs/sessions/rw >after && test_cmp before after &&
+	! test -d .git/session-quarantine &&
 	git cat-file -e "$json" &&
 	git session show rw >/dev/null &&
 	blob=$(git rev-parse refs/sessions/rw:files/f2.txt) && rev=$(git rev-parse refs/sessions/rw) &&
