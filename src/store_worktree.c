@@ -666,8 +666,8 @@ cleanup:
 
 /* Runs git with args in the working tree; its standard output into out. */
 static int run_git_in(struct sbuf *out, const char *dir, const char *const *args);
-static int run_git_env(struct sbuf *out, const char *dir, const char *const *args, char *const *envp,
-		       int timeout_ms);
+static int run_git(struct sbuf *out, struct sbuf *err, const char *dir, const char *const *args, char *const *envp,
+		   int timeout_ms);
 
 int store_worktree_run_git(struct sbuf *out, gs_store *st, const char *const *args)
 {
@@ -697,7 +697,7 @@ int store_git_config_bool(int *out, const char *key, int def)
 /* Runs git in dir (NULL: here) with stdout into out: git's exit code, or GS_ERROR. */
 static int run_git_in(struct sbuf *out, const char *dir, const char *const *args)
 {
-	return run_git_env(out, dir, args, environ, 0);
+	return run_git(out, NULL, dir, args, environ, 0);
 }
 
 int store_worktree_git_env(struct sbuf *out, gs_store *st, const char *const *args, const char *const *env,
@@ -714,9 +714,14 @@ int store_worktree_git_env(struct sbuf *out, gs_store *st, const char *const *ar
 	envp = xcalloc(n + m + 1, sizeof(*envp));
 	memcpy(envp, env, m * sizeof(*envp));	/* first: getenv finds the first of a name */
 	memcpy(envp + m, environ, n * sizeof(*envp));
-	rc = run_git_env(out, store_workdir(st) ? store_workdir(st) : store_gitdir(st), args, envp, timeout_ms);
+	rc = run_git(out, NULL, store_workdir(st) ? store_workdir(st) : store_gitdir(st), args, envp, timeout_ms);
 	free(envp);
 	return rc;
+}
+
+int store_worktree_git_err(struct sbuf *out, struct sbuf *err, gs_store *st, const char *const *args)
+{
+	return run_git(out, err, store_workdir(st) ? store_workdir(st) : store_gitdir(st), args, environ, 0);
 }
 
 static int64_t now_ms(void)
@@ -805,26 +810,47 @@ static void unattended(posix_spawn_file_actions_t *fa, posix_spawnattr_t *attr, 
 	posix_spawnattr_setflags(attr, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK);
 }
 
+/* Appends what file holds to sb. */
+static void slurp_file(struct sbuf *sb, FILE *f)
+{
+	char buf[65536];
+	size_t got;
+
+	rewind(f);
+	while ((got = fread(buf, 1, sizeof(buf), f)) > 0)
+		sbuf_add(sb, buf, got);
+}
+
 /*
- * Runs git; at the deadline (0: none) kills its whole process group (git
- * and what it started: a signer). GS_ETIMEDOUT then; else git's exit
- * code, or GS_ERROR.
+ * Runs git; its standard error into err (NULL: the user's), through a
+ * file, so that no pipe fills up. At the deadline (0: none) kills its
+ * whole process group (git and what it started: a signer). GS_ETIMEDOUT
+ * then; else git's exit code, or GS_ERROR.
  */
-static int run_git_env(struct sbuf *out, const char *dir, const char *const *args, char *const *envp,
-		       int timeout_ms)
+static int run_git(struct sbuf *out, struct sbuf *err, const char *dir, const char *const *args, char *const *envp,
+		   int timeout_ms)
 {
 	posix_spawn_file_actions_t fa;
 	posix_spawnattr_t attr;
 	struct child c = { 0, -1, -1, -1 };
 	int fds[2], status, rc, error = GS_ERROR;
 	int64_t deadline = timeout_ms > 0 ? now_ms() + timeout_ms : 0;
+	FILE *errf = NULL;
 	sigset_t saved;
 
-	if (pipe2(fds, O_CLOEXEC) < 0)
-		return gs_error("cannot run git: %s", strerror(errno));
+	if ((err && !(errf = tmpfile())) || pipe2(fds, O_CLOEXEC) < 0) {
+		error = gs_error("cannot run git: %s", strerror(errno));
+		if (errf)
+			fclose(errf);
+		return error;
+	}
 	posix_spawn_file_actions_init(&fa);
 	posix_spawnattr_init(&attr);
 	posix_spawn_file_actions_adddup2(&fa, fds[1], 1);
+	if (errf) {
+		posix_spawn_file_actions_adddup2(&fa, fileno(errf), 2);
+		posix_spawn_file_actions_addclose(&fa, fileno(errf));
+	}
 	if (dir)
 		posix_spawn_file_actions_addchdir_np(&fa, dir);
 	if (deadline)
@@ -846,6 +872,8 @@ static int run_git_env(struct sbuf *out, const char *dir, const char *const *arg
 	} else {
 		error = WIFEXITED(status) ? WEXITSTATUS(status) : 128;
 	}
+	if (errf)
+		slurp_file(err, errf);
 cleanup:
 	close(fds[0]);
 	if (c.pidfd >= 0)
@@ -854,6 +882,8 @@ cleanup:
 		close(c.sigfd);
 	if (deadline)	/* a signal that came is delivered now */
 		sigprocmask(SIG_SETMASK, &saved, NULL);
+	if (errf)
+		fclose(errf);
 	posix_spawnattr_destroy(&attr);
 	posix_spawn_file_actions_destroy(&fa);
 	return error;

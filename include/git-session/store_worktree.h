@@ -85,6 +85,8 @@ const char *store_worktree_busy(gs_store *st);
 int store_worktree_run_git(struct sbuf *out, gs_store *st, const char *const *args);
 /* The same, quietly: git's exit code, or negative when it could not run. */
 int store_worktree_git_rc(struct sbuf *out, gs_store *st, const char *const *args);
+/* The same, with git's standard error collected in err rather than shown. */
+int store_worktree_git_err(struct sbuf *out, struct sbuf *err, gs_store *st, const char *const *args);
 /*
  * The same, with the variables of env ("NAME=value", NULL-terminated) set
  * for git, and a time limit when timeout_ms > 0: git then runs in a
