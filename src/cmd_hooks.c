@@ -469,7 +469,7 @@ static int hook_trailer(struct cmd_ctx *c, const char *id, int argc, const char 
 	if ((cc = store_config_str(c->st, "core.commentChar")) && strlen(cc) == 1)
 		comment = cc[0];
 	free(cc);
-	if ((error = gs_read_file(&msg, &len, argv[0], 16u * 1024 * 1024)) < 0)
+	if ((error = gs_read_file(&msg, &len, argv[0], 128u * 1024 * 1024)) < 0)	/* git sets none: memory only */
 		return error;
 	if (trailer_add(&out, msg, "Session-Id", id, comment) == TRAILER_ADDED) {
 		if (!(f = fopen(argv[0], "w")) || fputs(out, f) < 0 || fclose(f) != 0)
@@ -622,8 +622,16 @@ int cmd_hook(int argc, const char **argv, struct cmd_ctx *c)
 		store_config_bool(&strict, c->st, "session.strictHooks", 0);
 		if (strict)
 			return EXIT_FAILED;
-		gs_warning("git-session could not record the %s hook; git goes on (session.strictHooks=true would stop it)",
-			   name);
+		if (error == GS_ETIMEDOUT) {
+			gs_warning("the %s hook's checkpoint was not written: signing it timed out; git goes on", name);
+			if (!strcmp(name, "post-commit"))
+				gs_hint("to record this commit, run 'git session hook post-commit' while it is HEAD");
+			else
+				gs_hint("'git session checkpoint' records the working tree's files");
+		} else {
+			gs_warning("git-session could not record the %s hook; git goes on "
+				   "(session.strictHooks=true would stop it)", name);
+		}
 	}
 	return EXIT_OK;
 }

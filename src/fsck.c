@@ -218,6 +218,14 @@ int fsck_session(struct fsck_report *r, gs_store *st, const char *refname)
 		struct store_verify v;
 		char *problem = check_one(&v, st, cur, strrchr(refname, '/') + 1);
 
+		if (v.unfetched) {	/* a partial clone's: not damage, so nothing to repair */
+			gs_error("%s: checkpoint %.12s cannot be checked: %s", strrchr(refname, '/') + 1, cur, problem);
+			free(problem);
+			store_verify_clear(&v);
+			tdestroy(visited, free);
+			fsck_report_clear(r);
+			return GS_ERROR;
+		}
 		r->checked++;
 		if (problem && !r->last_good[0]) {
 			r->bad++;

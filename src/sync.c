@@ -29,7 +29,9 @@ int sync_fetch(struct engine *e, const char *remote)
 {
 	char *url_key = xstrfmt("remote.%s.url", remote), *url = store_config_str(e->st, url_key);
 	char *spec = xstrfmt("+refs/sessions/*:refs/remotes/%s/sessions/*", remote);
-	const char *args[] = { "git", "fetch", "--quiet", "--prune", "--no-write-fetch-head", remote, spec, NULL };
+	/* --no-filter: in a partial clone too, a session arrives whole, readable offline */
+	const char *args[] = { "git", "fetch", "--quiet", "--prune", "--no-write-fetch-head", "--no-filter", remote,
+			       spec, NULL };
 	struct sbuf out = SBUF_INIT;
 	int error = 0;
 

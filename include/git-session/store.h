@@ -37,6 +37,12 @@ const char *store_libgit2_version(void);
 /* The same, saying nothing when the repository cannot be opened: *why says why (caller frees). */
 int store_open_why(gs_store **out, char **why);
 void store_free(gs_store *st);
+/*
+ * The signer's time limit, in seconds, when session.signTimeout does not
+ * set one and standard input is no terminal (10 unless set): a caller
+ * that is itself given a deadline (an agent's hook) sets one within it.
+ */
+void store_set_sign_limit(gs_store *st, int seconds);
 /* The working tree with a trailing '/', or NULL in a bare repository. */
 const char *store_workdir(gs_store *st);
 const char *store_gitdir(gs_store *st);
