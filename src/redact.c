@@ -31,7 +31,13 @@ static int is_alpha(int c) { return is_upper(c) || is_lower(c); }
 static int is_alnum(int c) { return is_alpha(c) || is_digit(c); }
 static int is_blank(int c) { return c == ' ' || c == '\t'; }
 static int is_space(int c) { return is_blank(c) || c == '\n' || c == '\r' || c == '\f' || c == '\v'; }
-static int in_set(int c, const char *set) { return c && strchr(set, c) != NULL; }
+static int in_set(int c, const char *set)
+{
+	while (*set && *set != c)
+		set++;
+	return c && *set;
+}
+static int lower(int c) { return is_upper(c) ? c + 32 : c; }
 
 enum cls { KEY_CHARS, UPPER_DIGITS, ANY_BUT_SPACE };
 
@@ -127,8 +133,11 @@ static int key_char(int c, enum cls cls)
 
 static size_t match_shape(const char *s, size_t len, const struct shape *sh)
 {
-	size_t plen = strlen(sh->prefix), n = 0;
+	size_t plen, n = 0;
 
+	if (s[0] != sh->prefix[0])
+		return 0;
+	plen = strlen(sh->prefix);
 	if (len < plen + sh->min || memcmp(s, sh->prefix, plen))
 		return 0;
 	while (plen + n < len && n <= SHAPE_MAX_LEN && key_char((unsigned char)s[plen + n], sh->cls) &&
@@ -247,7 +256,8 @@ static size_t entropy_run(const char *s, size_t len)
 {
 	size_t n = 0;
 
-	while (n < len && (is_alnum(s[n]) || in_set(s[n], "+/=_-")))
+	while (n < len && (is_alnum(s[n]) || s[n] == '+' || s[n] == '/' || s[n] == '=' || s[n] == '_' ||
+			   s[n] == '-'))
 		n++;
 	return n;
 }
@@ -261,13 +271,14 @@ static size_t entropy_run(const char *s, size_t len)
  */
 static size_t match_entropy(const char *s, size_t len)
 {
-	unsigned counts[256] = { 0 };
+	unsigned counts[256];
 	size_t upper = 0, lower = 0, digit = 0, stretch = 0, longest = 0;
 	size_t n = entropy_run(s, len);
 	double h = 0;
 
 	if (n < 24 || n > RUN_MAX_LEN || id_prefix(s, n))
 		return 0;
+	memset(counts, 0, sizeof(counts));
 	for (size_t i = 0; i < n; i++) {
 		unsigned char c = (unsigned char)s[i];
 		counts[c]++;
@@ -305,14 +316,24 @@ static int placeholder(const char *v, size_t n)
 enum name_kind { NOT_SECRET, ANY_VALUE, LONG_VALUE };
 
 /* password, *_TOKEN, *_SECRET: any value; *_KEY, fooKey: a long random one */
+/* name ends with suffix, in any case: compared from the end, where most differ */
+static int ends_with(const char *name, size_t n, const char *suffix)
+{
+	size_t k = strlen(suffix);
+
+	if (n < k)
+		return 0;
+	while (k && lower((unsigned char)name[n - 1]) == suffix[k - 1])
+		n--, k--;
+	return !k;
+}
+
 static enum name_kind secret_name(const char *name, size_t n)
 {
-	for (size_t i = 0; i < ARRAY_SIZE(secret_names); i++) {
-		size_t k = strlen(secret_names[i]);
-		if (n >= k && !strncasecmp(name + n - k, secret_names[i], k))
+	for (size_t i = 0; i < ARRAY_SIZE(secret_names); i++)
+		if (ends_with(name, n, secret_names[i]))
 			return ANY_VALUE;
-	}
-	if (n >= 4 && !strncasecmp(name + n - 3, "key", 3) &&
+	if (n >= 4 && ends_with(name, n, "key") &&
 	    (in_set(name[n - 4], "_-.") || (is_lower(name[n - 4]) && name[n - 3] == 'K')))
 		return LONG_VALUE;
 	return NOT_SECRET;
@@ -393,7 +414,7 @@ static size_t match_assignment(const char *s, size_t len, int dashes, size_t *va
 	enum name_kind kind;
 	char quote, sep = ' ';
 
-	while (i < len && i <= NAME_MAX_LEN && (is_alnum(s[i]) || in_set(s[i], "_-.")))
+	while (i < len && i <= NAME_MAX_LEN && (is_alnum(s[i]) || s[i] == '_' || s[i] == '-' || s[i] == '.'))
 		i++;
 	if (i < 3 || i > NAME_MAX_LEN || !(kind = secret_name(s, i)))
 		return 0;
@@ -443,7 +464,7 @@ static size_t at_word(const char *s, size_t len, const char **kind)
 		*kind = "private-key";
 		return n;
 	}
-	for (size_t k = 0; k < ARRAY_SIZE(shapes); k++)
+	for (size_t k = 0; in_set(s[0], "AgnxhsrdG") && k < ARRAY_SIZE(shapes); k++)
 		if ((n = match_shape(s, len, &shapes[k]))) {
 			*kind = shapes[k].kind;
 			return n;
@@ -481,6 +502,8 @@ static int match_auth(const char *s, size_t len, size_t *vat, size_t *vn)
 	size_t i, j;
 	char quote;
 
+	if ((s[0] | 0x20) != 'a' && (s[0] | 0x20) != 'b')
+		return 0;
 	if (is_word(s, len, "bearer")) {
 		i = skip_blanks(s, 6, len);
 		*vat = i;
@@ -508,6 +531,8 @@ static enum command command_at(const char *s, size_t len, enum command now)
 	static const char *const mysql[] = { "mysql", "mysqldump", "mysqladmin", "mysqlimport",
 					     "mysqlshow", "mysqlsh", "mariadb", "mariadb-dump" };
 
+	if ((s[0] | 0x20) != 'c' && (s[0] | 0x20) != 'm')
+		return now;
 	if (is_word(s, len, "curl"))
 		return CURL;
 	for (size_t k = 0; k < ARRAY_SIZE(mysql); k++)
