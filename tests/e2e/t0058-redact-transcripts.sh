@@ -3,7 +3,7 @@ test_description='redaction: every secret shape, in transcripts (JSON-encoded, n
 . ./lib.sh
 
 SID=5e5e5e5e-aaaa-bbbb-cccc-000000000058
-T="$TRASH_DIRECTORY/claude.jsonl"
+T="$HOME/.claude/projects/repo/$SID.jsonl"
 AGENT=claude-5e5e5e5e
 
 ev () {
@@ -135,6 +135,7 @@ for i, t in enumerate(json.load(open(\"texts.json\"))):
 '
 
 test_expect_success 'a turn whose transcript holds them all: JSON-encoded, nested, escaped twice, after \n' '
+	mkdir -p "${T%/*}" &&
 	cp transcript.jsonl "$T" &&
 	ev Stop "{\"session_id\":\"$SID\",\"transcript_path\":\"$T\",\"stop_hook_active\":false}" &&
 	git cat-file -p SESSION_HEAD:transcripts/$AGENT/000/000001 >part &&
