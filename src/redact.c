@@ -300,7 +300,9 @@ static size_t match_entropy(const char *s, size_t len)
 
 static int placeholder(const char *v, size_t n)
 {
-	static const char *const words[] = { "true", "false", "null", "none", "nil", "undefined", "changeme" };
+	static const char *const words[] = { "true", "false", "null", "none", "nil", "undefined", "changeme",
+					      /* type annotations: password: string */
+					      "string", "number", "boolean", "bytes", "object", "unknown" };
 	size_t digits = 0;
 
 	if (n < 4 || strchr("$<{[%*", v[0]) || (n >= 9 && !memcmp(v, "[REDACTED", 9)))
@@ -339,7 +341,9 @@ static enum name_kind secret_name(const char *name, size_t n)
 	return NOT_SECRET;
 }
 
-/* Code, not a literal: getToken(userId), os.environ["X"], config.password */
+static enum name_kind secret_name(const char *name, size_t n);
+
+/* Code, not a literal: getToken(userId), os.environ["X"], config.password, password=password */
 static int expression(const char *v, size_t n)
 {
 	size_t i = 0;
@@ -354,7 +358,7 @@ static int expression(const char *v, size_t n)
 		if (i + 1 < n && v[i] == '.' && (is_alpha(v[i + 1]) || v[i + 1] == '_'))
 			i++;
 		else
-			return i == n && memchr(v, '.', n) != NULL;
+			return i == n && (memchr(v, '.', n) || secret_name(v, n));
 	}
 }
 
@@ -377,7 +381,7 @@ static size_t value_end(const char *s, size_t v, size_t len, char quote)
 		return v < len ? v : len;
 	}
 	while (v < len && (quote ? s[v] != quote && s[v] != '\n' :
-			   !token_stop(s, v, len) && (django || !in_set(s[v], ",;}&"))))
+			   !token_stop(s, v, len) && (django || !in_set(s[v], ",;}&)"))))
 		v++;
 	return v;
 }
@@ -769,6 +773,14 @@ static int redact_string(char **clean, size_t *n, const struct sbuf *raw, enum n
 	return redact_text(clean, n, raw->buf ? raw->buf : "", raw->len);
 }
 
+/* A key whose string value is a secret: a secret's name, or a header that carries one. */
+static enum name_kind key_kind(const char *key, size_t n)
+{
+	enum name_kind kind = secret_name(key, n);
+
+	return kind ? kind : ends_with(key, n, "authorization") ? ANY_VALUE : NOT_SECRET;
+}
+
 /*
  * JSON text (whole, checked) into out, every string redacted as text,
  * keys included; a string that is the value of a secret's name
@@ -799,7 +811,7 @@ static int redact_json_text(struct sbuf *out, const char *s, size_t len)
 			free(clean);
 		}
 		i = json_skip_ws(s, end, len);
-		name = i < len && s[i] == ':' ? secret_name(raw.buf ? raw.buf : "", raw.len) : NOT_SECRET;
+		name = i < len && s[i] == ':' ? key_kind(raw.buf ? raw.buf : "", raw.len) : NOT_SECRET;
 	}
 	sbuf_add(out, s + copied, len - copied);
 	sbuf_release(&raw);

@@ -236,6 +236,8 @@ static void test_jsonl(void **unused)
 	jsonl("{\"env\": {\"DB_TOKEN\": \"${X}\", \"SIGNING_KEY\": \"sort_by_name_here\"}}", NULL);
 	jsonl("{\"env\": {\"SIGNING_KEY\": \"Zm9vYmFyYmF6cXV4MTIzNDU2Nzg5MA\"}}",
 	      "{\"env\": {\"SIGNING_KEY\": \"[REDACTED:high-entropy]\"}}");
+	jsonl("{\"headers\":{\"Authorization\":\"Basic YWxpY2U6aHVudGVy\"}}",
+	      "{\"headers\":{\"Authorization\":\"[REDACTED:password]\"}}");
 	/* a key is redacted like a value */
 	jsonl("{\"ghp_0123456789abcdefghijABCDEFGHIJ012345\": 1}", "{\"[REDACTED:github-token]\": 1}");
 	/* a pretty-printed document, whole */
@@ -271,6 +273,9 @@ static void test_false_positives(void **unused)
 	kept_both("primary_key: id, SORT_KEY=created_at_timestamp_desc");
 	kept_both("tool_use_id toolu_01A09q90qw90lq917835lq9X and req_011CVabcDEF123ghiJKL456");
 	kept_both("https://user@example.com/a@b and https://host:8080/path");
+	kept_both("function login(password: string, token: Optional[str]) {");
+	kept_both("client.login(username=username, password=password)");
+	kept_both("const token = accessToken; let apiKey = this.apiKey;");
 }
 
 int main(void)
