@@ -20,7 +20,7 @@
 #include <strings.h>
 
 #define NAME_MAX_LEN 100	/* past this a run of name characters is no name */
-#define SHAPE_MAX_LEN 1024	/* no token of a service is longer */
+#define SHAPE_MAX_LEN 256	/* no token of a service is longer */
 #define RUN_MAX_LEN 4096	/* a longer random run is data (an image), not a key */
 #define RUN_RESCAN_LEN 256	/* a run longer than this is tested once, whole */
 
@@ -218,6 +218,8 @@ static int match_url_password(const char *s, size_t len, size_t *at, size_t *n)
 	for (colon = i++; i < len && i - colon < RUN_MAX_LEN && !token_stop(s, i, len); i++)
 		if (s[i] == '@')
 			last = i;
+		else if (s[i] == ':' && i + 2 < len && s[i + 1] == '/' && s[i + 2] == '/')
+			break;	/* the next URL */
 	if (last < colon + 2)
 		return 0;
 	*at = colon + 1;
@@ -473,7 +475,7 @@ static size_t at_word(const char *s, size_t len, const char **kind)
 			*kind = shapes[k].kind;
 			return n;
 		}
-	if ((n = match_jwt(s, len))) {
+	if (s[0] == 'e' && (n = match_jwt(s, len))) {
 		*kind = "jwt";
 		return n;
 	}
