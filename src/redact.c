@@ -408,6 +408,16 @@ static size_t skip_blanks(const char *s, size_t i, size_t len)
 	return i;
 }
 
+/* "The secret: tests must run": a value s[at..end) of letters, and more words after it */
+static int prose(const char *s, size_t at, size_t end, size_t len)
+{
+	if (end + 1 >= len || s[end] != ' ' || !is_alpha(s[end + 1]))
+		return 0;
+	while (at < end && is_alpha(s[at]))
+		at++;
+	return at == end;
+}
+
 /*
  * At a name: `name = value`, `name: value`, `"name": "value"`, `name :=
  * value`, `'name' => 'value'`, `--name value`. The name, the separator
@@ -449,14 +459,8 @@ static size_t match_assignment(const char *s, size_t len, int dashes, size_t *va
 		const char *kind_of;
 		if (at_word(s + *vat, *vn, &kind_of) != *vn && expression(s + *vat, *vn))
 			return 0;
-		/* prose: "The secret: tests must run" */
-		if (sep == ':' && v + 1 < len && s[v] == ' ' && is_alpha(s[v + 1])) {
-			size_t k = 0;
-			while (k < *vn && is_alpha(s[*vat + k]))
-				k++;
-			if (k == *vn)
-				return 0;
-		}
+		if (sep == ':' && prose(s, *vat, v, len))
+			return 0;
 	}
 	return v ? v : 1;
 }
