@@ -29,6 +29,7 @@ static int is_lower(int c) { return c >= 'a' && c <= 'z'; }
 static int is_digit(int c) { return c >= '0' && c <= '9'; }
 static int is_alpha(int c) { return is_upper(c) || is_lower(c); }
 static int is_alnum(int c) { return is_alpha(c) || is_digit(c); }
+static int is_hex(int c) { return is_digit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F'); }
 static int is_blank(int c) { return c == ' ' || c == '\t'; }
 static int is_space(int c) { return is_blank(c) || c == '\n' || c == '\r' || c == '\f' || c == '\v'; }
 static int in_set(int c, const char *set)
@@ -118,7 +119,11 @@ static int word_start(const char *s, size_t i)
 		return 0;
 	if (!tok((unsigned char)s[i - 1]) || s[i - 1] == '-')
 		return 1;
-	return in_set(s[i - 1], "nrtbf") && escaped(s, i - 1);
+	if (in_set(s[i - 1], "nrtbf") && escaped(s, i - 1))
+		return 1;
+	/* just after \u00e9 */
+	return i >= 6 && s[i - 5] == 'u' && escaped(s, i - 5) && is_hex(s[i - 4]) && is_hex(s[i - 3]) &&
+	       is_hex(s[i - 2]) && is_hex(s[i - 1]);
 }
 
 /* A character of a token shape: what keys are made of (and '/' in a webhook). */

@@ -202,6 +202,7 @@ static void test_escaped_json(void **unused)
 	redacted("aws:\\nAKIAIOSFODNN7SECRET1", "aws:\\n[REDACTED:aws-key]");
 	redacted("a\\tghp_0123456789abcdefghijABCDEFGHIJ012345\\tb", "a\\t[REDACTED:github-token]\\tb");
 	redacted("cert\\nZx8Qp2Lm9Rt4Vw7Ky1Bn5Hj3Gf6Dc0Sa\\nend", "cert\\n[REDACTED:high-entropy]\\nend");
+	redacted("caf\\u00e9Zx8Qp2Lm9Rt4Vw7Ky1Bn5Hj3Gf6Dc0Sa", "caf\\u00e9[REDACTED:high-entropy]");
 	/* the n of an escape is never the start of a match */
 	kept("x\\nnotASecretButLongWords");
 	json_line("{\"api_key\": \"abc123SECRETvalue\", \"password\": \"hunter2SECRET\"}",
