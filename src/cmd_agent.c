@@ -389,7 +389,7 @@ static int keep_part(cJSON *op, struct cmd_ctx *c, const char *agent, const char
 	size_t n = len;
 	int error;
 
-	if (redact_text(&clean, &n, text, len) > 0)
+	if (redact_jsonl(&clean, &n, text, len) > 0)
 		text = clean;
 	else
 		n = len;

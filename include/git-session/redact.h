@@ -11,11 +11,14 @@
 #include <cjson/cJSON.h>
 
 /*
- * The kinds found, as they appear in the marker: private-key, aws-key,
- * github-token, gitlab-token, npm-token, slack-token, google-api-key,
- * api-key (Anthropic, OpenAI, Stripe), jwt, url-password, password
- * (a `password=`-style assignment: the name stays, the value goes) and
- * high-entropy (a long run of letters and digits that looks random).
+ * The kinds found, as they appear in the marker: private-key (PEM and
+ * PGP blocks), aws-key, github-token, gitlab-token, npm-token,
+ * slack-token, google-api-key, api-key (Anthropic, OpenAI, Stripe),
+ * django-secret-key, jwt, url-password, password (the value a name
+ * marks: `password=`, `"api_key": "..."`, a long random `*_KEY=`,
+ * `Authorization: Bearer ...`, `curl -u user:...`, `mysql -p...`: the
+ * name stays, the value goes) and high-entropy (a long run of letters
+ * and digits that looks random).
  */
 
 /*
@@ -27,5 +30,13 @@ int redact_text(char **out, size_t *outlen, const char *text, size_t len);
 
 /* Redacts every string value below v (object keys are left), in place; returns how many. */
 int redact_json(cJSON *v);
+
+/*
+ * redact_text() for a transcript: each line that is JSON (or the whole
+ * text, when it is one JSON document) has its strings decoded, redacted
+ * and encoded again, so escapes hide nothing and a line that parsed
+ * still parses; other lines are redacted as text.
+ */
+int redact_jsonl(char **out, size_t *outlen, const char *text, size_t len);
 
 #endif

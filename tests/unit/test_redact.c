@@ -4,13 +4,15 @@
  */
 #include "helpers.h"
 #include "git-session/redact.h"
+#include "git-session/util.h"
 
 static void redacted(const char *in, const char *want)
 {
 	char *out = NULL;
 	size_t len = 0;
 
-	assert_true(redact_text(&out, &len, in, strlen(in)) > 0);
+	if (redact_text(&out, &len, in, strlen(in)) <= 0)
+		fail_msg("nothing redacted in: %s", in);
 	assert_string_equal(out, want);
 	assert_int_equal(len, strlen(want));
 	free(out);
@@ -23,6 +25,62 @@ static void kept(const char *in)
 
 	assert_int_equal(redact_text(&out, &len, in, strlen(in)), 0);
 	assert_null(out);
+}
+
+/* in a transcript line, as a JSON string: the same redaction, and the line still parses */
+static void json_line(const char *in, const char *want)
+{
+	cJSON *line = cJSON_CreateObject(), *back;
+	char *text, *out = NULL;
+	size_t len = 0;
+	int n;
+
+	cJSON_AddStringToObject(cJSON_AddObjectToObject(line, "message"), "content", in);
+	text = cJSON_PrintUnformatted(line);
+	n = redact_jsonl(&out, &len, text, strlen(text));
+	if (!want) {
+		assert_int_equal(n, 0);
+		assert_null(out);
+	} else {
+		assert_true(n > 0);
+		assert_int_equal(len, strlen(out));
+		assert_non_null(back = cJSON_Parse(out));
+		assert_string_equal(cJSON_GetObjectItem(cJSON_GetObjectItem(back, "message"), "content")->valuestring,
+				    want);
+		cJSON_Delete(back);
+	}
+	free(out);
+	free(text);
+	cJSON_Delete(line);
+}
+
+static void redacted(const char *in, const char *want);
+static void kept(const char *in);
+
+/*
+ * As plain text, after an escaped newline in text that holds JSON (a
+ * transcript line that does not parse), and inside a transcript line's
+ * JSON string, alone and between real newlines.
+ */
+static void both(const char *in, const char *want)
+{
+	char *esc_in = xstrfmt("one\\n%s", in), *esc_want = xstrfmt("one\\n%s", want);
+	char *nl_in = xstrfmt("x\n%s\ny", in), *nl_want = xstrfmt("x\n%s\ny", want);
+
+	redacted(in, want);
+	redacted(esc_in, esc_want);
+	json_line(in, want);
+	json_line(nl_in, nl_want);
+	free(esc_in);
+	free(esc_want);
+	free(nl_in);
+	free(nl_want);
+}
+
+static void kept_both(const char *in)
+{
+	kept(in);
+	json_line(in, NULL);
 }
 
 static void test_token_shapes(void **unused)
@@ -93,6 +151,134 @@ static void test_json(void **unused)
 	cJSON_Delete(v);
 }
 
+static void test_new_shapes(void **unused)
+{
+	both("ENCRYPTION_KEY=9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
+	     "ENCRYPTION_KEY=[REDACTED:password]");
+	both("SECRET_KEY_BASE=4bd5f1c2a9e8b7d6c5f4e3d2c1b0a9f8e7d6c5b4a39281706f5e4d3c2b1a09f8"
+	     "e7d6c5b4a3928170aabbccddeeff00112233445566778899aabbccddeeff0011223344556677889900aabbccdd",
+	     "SECRET_KEY_BASE=[REDACTED:password]");
+	both("  secret_key_base: 0a1b2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f6071",
+	     "  secret_key_base: [REDACTED:password]");
+	both("export STRIPE_WEBHOOK_SECRET=whsec_abc", "export STRIPE_WEBHOOK_SECRET=[REDACTED:password]");
+	both("DEPLOY_TOKEN=abcd1234", "DEPLOY_TOKEN=[REDACTED:password]");
+	both("signingKey: \"Zm9vYmFyYmF6cXV4MTIzNDU2Nzg5MA==\"", "signingKey: \"[REDACTED:high-entropy]\"");
+	both("Authorization: Bearer 3f1c2a9e8b7d6c5f4e3d2c1b0a9f8e7d6c5b4a39",
+	     "Authorization: Bearer [REDACTED:password]");
+	both("curl -H 'Authorization: bearer opaque.Token_value-123456' x",
+	     "curl -H 'Authorization: bearer [REDACTED:password]' x");
+	both("Authorization: Basic YWxpY2U6aHVudGVyMg==", "Authorization: Basic [REDACTED:password]");
+	both("use Bearer 0123456789abcdef0123456789abcdef now", "use Bearer [REDACTED:password] now");
+	both("SECRET_KEY = 'django-insecure-k7#x@9!zq(2)m&w^p3+v$r8*t-y4=u5%s6'",
+	     "SECRET_KEY = '[REDACTED:django-secret-key]'");
+	both("SECRET_KEY=django-insecure-k7#x@9!zq(2)m&w^p3+v$r8*t-y4=u5%s6 next",
+	     "SECRET_KEY=[REDACTED:django-secret-key] next");
+	both("key django-insecure-abcdefghij0123456789xyz", "key [REDACTED:django-secret-key]");
+	both("git clone https://alice:p@ss/w@rd@git.example.com/repo.git",
+	     "git clone https://alice:[REDACTED:url-password]@git.example.com/repo.git");
+	both("postgres://app:s3cr3t/x@db:5432/app", "postgres://app:[REDACTED:url-password]@db:5432/app");
+	both("https://:ghp_0123456789abcdefghijABCDEFGHIJ012345@github.com/o/r",
+	     "https://:[REDACTED:url-password]@github.com/o/r");
+	both("-----BEGIN PGP PRIVATE KEY BLOCK-----\n\nlQOYBF0abcdefgh\nxyz\n=AbCd\n-----END PGP PRIVATE KEY BLOCK-----\nok",
+	     "[REDACTED:private-key]\nok");
+	both("-----BEGIN ENCRYPTED PRIVATE KEY-----\nMIIFHDBOBgkqhkiG9w0BBQ0wQTApBgkqhkiG9w0BBQwwHAQI\nAb\n"
+	     "-----END ENCRYPTED PRIVATE KEY-----", "[REDACTED:private-key]");
+	both("curl -u alice:Tr0ub4dor https://x", "curl -u alice:[REDACTED:password] https://x");
+	both("curl -s --user 'bob:hunter22' x", "curl -s --user 'bob:[REDACTED:password]' x");
+	both("curl --user=bob:hunter22 x", "curl --user=bob:[REDACTED:password] x");
+	both("mysql -u root -pS3cretPw db", "mysql -u root -p[REDACTED:password] db");
+	both("mysqldump -h db -p'my pass' x", "mysqldump -h db -p'[REDACTED:password]' x");
+	both("mysql --password=S3cretPw db", "mysql --password=[REDACTED:password] db");
+	both("docker login --password hunter22 reg", "docker login --password [REDACTED:password] reg");
+	both("conn := sql.Open(dsn); password := \"hunter22\"", "conn := sql.Open(dsn); password := \"[REDACTED:password]\"");
+	both("'password' => 'hunter22'", "'password' => '[REDACTED:password]'");
+}
+
+/* text that holds JSON, as a tool result shows a file: escapes must not hide a key */
+static void test_escaped_json(void **unused)
+{
+	both("{\\\"api_key\\\": \\\"abc123SECRETvalue\\\", \\\"password\\\":\\\"hunter2SECRET\\\"}",
+	     "{\\\"api_key\\\": \\\"[REDACTED:password]\\\", \\\"password\\\":\\\"[REDACTED:password]\\\"}");
+	redacted("aws:\\nAKIAIOSFODNN7SECRET1", "aws:\\n[REDACTED:aws-key]");
+	redacted("a\\tghp_0123456789abcdefghijABCDEFGHIJ012345\\tb", "a\\t[REDACTED:github-token]\\tb");
+	redacted("cert\\nZx8Qp2Lm9Rt4Vw7Ky1Bn5Hj3Gf6Dc0Sa\\nend", "cert\\n[REDACTED:high-entropy]\\nend");
+	redacted("caf\\u00e9Zx8Qp2Lm9Rt4Vw7Ky1Bn5Hj3Gf6Dc0Sa", "caf\\u00e9[REDACTED:high-entropy]");
+	/* the n of an escape is never the start of a match */
+	kept("x\\nnotASecretButLongWords");
+	json_line("{\"api_key\": \"abc123SECRETvalue\", \"password\": \"hunter2SECRET\"}",
+		  "{\"api_key\": \"[REDACTED:password]\", \"password\": \"[REDACTED:password]\"}");
+	json_line("aws:\nAKIAIOSFODNN7SECRET1", "aws:\n[REDACTED:aws-key]");
+	json_line("say \"ghp_0123456789abcdefghijABCDEFGHIJ012345\" now", "say \"[REDACTED:github-token]\" now");
+}
+
+static void jsonl(const char *in, const char *want)
+{
+	char *out = NULL;
+	size_t len = 0;
+
+	if (!want) {
+		assert_int_equal(redact_jsonl(&out, &len, in, strlen(in)), 0);
+		assert_null(out);
+		return;
+	}
+	assert_true(redact_jsonl(&out, &len, in, strlen(in)) > 0);
+	assert_string_equal(out, want);
+	assert_int_equal(len, strlen(want));
+	free(out);
+}
+
+/* a transcript's structure: secrets under a name, in arrays, keys; the rest byte for byte */
+static void test_jsonl(void **unused)
+{
+	jsonl("{\"input\":{\"password\":\"hunter22\",\"n\":1.50e3,\"x\":\"\\u00e9\\/\"}}\n",
+	      "{\"input\":{\"password\":\"[REDACTED:password]\",\"n\":1.50e3,\"x\":\"\\u00e9\\/\"}}\n");
+	jsonl("{\"a\":[\"ok\",\"AKIAIOSFODNN7EXAMPLE\"]}\r\n{\"b\":2}\nnot json password=hunter22\n",
+	      "{\"a\":[\"ok\",\"[REDACTED:aws-key]\"]}\r\n{\"b\":2}\nnot json password=[REDACTED:password]\n");
+	jsonl("{\"env\": {\"DB_TOKEN\": \"${X}\", \"SIGNING_KEY\": \"sort_by_name_here\"}}", NULL);
+	jsonl("{\"env\": {\"SIGNING_KEY\": \"Zm9vYmFyYmF6cXV4MTIzNDU2Nzg5MA\"}}",
+	      "{\"env\": {\"SIGNING_KEY\": \"[REDACTED:high-entropy]\"}}");
+	jsonl("{\"headers\":{\"Authorization\":\"Basic YWxpY2U6aHVudGVy\"}}",
+	      "{\"headers\":{\"Authorization\":\"[REDACTED:password]\"}}");
+	/* a key is redacted like a value */
+	jsonl("{\"ghp_0123456789abcdefghijABCDEFGHIJ012345\": 1}", "{\"[REDACTED:github-token]\": 1}");
+	/* a pretty-printed document, whole */
+	jsonl("{\n  \"token\":\n    \"abcdef123\"\n}\n", "{\n  \"token\":\n    \"[REDACTED:password]\"\n}\n");
+	/* a marker never splits an escape: quotes and backslashes come out escaped */
+	jsonl("{\"t\":\"password=\\\"a\\\\bcdef\\\" x\\nZx8Qp2Lm9Rt4Vw7Ky1Bn5Hj3Gf6Dc0Sa\\n\"}",
+	      "{\"t\":\"password=\\\"[REDACTED:password]\\\" x\\n[REDACTED:high-entropy]\\n\"}");
+	jsonl("{\"usage\":{\"input_tokens\":10,\"max_tokens\":4096},\"id\":\"msg_01AbCdEfGhIjKlMnOpQrStUv12\"}", NULL);
+	jsonl("", NULL);
+}
+
+static void test_false_positives(void **unused)
+{
+	kept_both("function getUserAccountById2FromCache3Layer() {");
+	kept_both("const token = getToken(userId);");
+	kept_both("let password = config.password;");
+	kept_both("token = os.environ[\"GITHUB_TOKEN\"]");
+	kept_both("The secret: tests must run before the merge");
+	kept_both("if (password == other) return;");
+	kept_both("password_hash = bcrypt(pw)");
+	kept_both("tokenizer: bert-base-uncased");
+	kept_both("max_tokens: 4096");
+	kept_both("sha256:9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08");
+	kept_both("image@sha256:9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08");
+	kept_both("golang.org/x/net v0.0.0-20191109021931-daa7c04131f5");
+	kept_both("uuid 550e8400-e29b-41d4-a716-446655440000 and 3f1c2a9e8b7d6c5f4e3d2c1b0a9f8e7d6c5b4a39");
+	kept_both("src=\"data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==\"");
+	kept_both("test_user_can_login_with_valid_credentials_and_2fa_enabled_v2");
+	kept_both("TestUserCanLoginWithValidCredentials2And2FAEnabled");
+	kept_both("/home/alice/projects/Repo2/src/Components3/UserProfileCard4.tsx");
+	kept_both("git push -u origin main; docker run -u 1000:1000 img; mkdir -p x");
+	kept_both("the Bearer scheme, Authorization: Bearer <token>, Bearer $TOKEN");
+	kept_both("primary_key: id, SORT_KEY=created_at_timestamp_desc");
+	kept_both("tool_use_id toolu_01A09q90qw90lq917835lq9X and req_011CVabcDEF123ghiJKL456");
+	kept_both("https://user@example.com/a@b and https://host:8080/path");
+	kept_both("function login(password: string, token: Optional[str]) {");
+	kept_both("client.login(username=username, password=password)");
+	kept_both("const token = accessToken; let apiKey = this.apiKey;");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -101,6 +287,10 @@ int main(void)
 		cmocka_unit_test(test_assignments),
 		cmocka_unit_test(test_not_secrets),
 		cmocka_unit_test(test_json),
+		cmocka_unit_test(test_new_shapes),
+		cmocka_unit_test(test_escaped_json),
+		cmocka_unit_test(test_jsonl),
+		cmocka_unit_test(test_false_positives),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
