@@ -869,7 +869,7 @@ int store_cas(gs_store *st, const char *refname, const char *new_hex, const char
 {
 	git_reference *ref = NULL;
 	git_oid new_id, old_id;
-	sigset_t block, saved;
+	sigset_t saved;
 	int error;
 
 	if (git_oid_fromstr(&new_id, new_hex) < 0)
@@ -884,16 +884,11 @@ int store_cas(gs_store *st, const char *refname, const char *new_hex, const char
 	if (git_reference_ensure_log(st->repo, refname) < 0)
 		return store_git_error("cannot create the reflog of '%s'", refname);
 	/* a signal now would leave <ref>.lock behind: hold it off until the lock is gone */
-	sigemptyset(&block);
-	sigaddset(&block, SIGINT);
-	sigaddset(&block, SIGTERM);
-	sigaddset(&block, SIGHUP);
-	sigaddset(&block, SIGQUIT);
-	sigprocmask(SIG_BLOCK, &block, &saved);
+	store_hold_signals(&saved);
 	error = git_reference_create_matching(&ref, st->repo, refname, &new_id, 1, &old_id, logmsg);
 	if (!error && !old_hex && st->fsync)
 		sync_ref_dirs(st, refname);
-	sigprocmask(SIG_SETMASK, &saved, NULL);
+	store_release_signals(&saved);
 	git_reference_free(ref);
 	if (error == GIT_EMODIFIED || error == GIT_ELOCKED || error == GIT_EEXISTS) {
 		git_error_clear();
@@ -1032,52 +1027,6 @@ int store_ref_exists(gs_store *st, const char *refname)
 
 	git_error_clear();
 	return error == 0;
-}
-
-int store_rename(gs_store *st, const char *from, const char *to, const char *logmsg)
-{
-	git_reference *ref = NULL, *renamed = NULL;
-	int error;
-
-	if ((error = git_reference_lookup(&ref, st->repo, from)) < 0) {
-		git_error_clear();
-		return GS_ENOTFOUND;
-	}
-	if (git_reference_ensure_log(st->repo, from) < 0) {
-		git_reference_free(ref);
-		return store_git_error("cannot create the reflog of '%s'", from);
-	}
-	error = git_reference_rename(&renamed, ref, to, 0, logmsg);
-	git_reference_free(ref);
-	git_reference_free(renamed);
-	if (error == GIT_EEXISTS)
-		return gs_error("'%s' already exists", to);
-	return error < 0 ? store_git_error("cannot rename '%s' to '%s'", from, to) : 0;
-}
-
-int store_delete_ref(gs_store *st, const char *refname, const char *expect)
-{
-	git_reference *ref = NULL;
-	char hex[HEX_SZ];
-	int error;
-
-	if (git_reference_lookup(&ref, st->repo, refname) < 0) {
-		git_error_clear();
-		return GS_ENOTFOUND;
-	}
-	git_oid_tostr(hex, sizeof(hex), git_reference_target(ref) ? git_reference_target(ref) : &(git_oid){ { 0 } });
-	if (strcmp(hex, expect)) {
-		git_reference_free(ref);
-		return gs_error("'%s' moved meanwhile; it is left as it is", refname);
-	}
-	/* libgit2 deletes only if the ref still holds what was looked up */
-	error = git_reference_delete(ref);
-	git_reference_free(ref);
-	if (error < 0)
-		return store_git_error("cannot delete '%s'", refname);
-	if (git_reflog_delete(st->repo, refname) < 0)
-		git_error_clear();	/* a ref with no reflog */
-	return 0;
 }
 
 int store_head(char **branch, char head[HEX_SZ], gs_store *st)
