@@ -927,9 +927,18 @@ int store_set_active(gs_store *st, const char *id)
 	git_reference *ref = NULL;
 	char *target = xstrfmt("%s%s", SESSIONS_PREFIX, id);
 	char *msg = xstrfmt("session: switch to %s", id);
-	int error = git_reference_symbolic_create(&ref, st->repo, SESSION_HEAD, target, 1, msg);
+	int error;
 
-	git_reference_free(ref);
+	/* another command of this worktree setting it holds its lock for microseconds: wait (2 s at most) */
+	for (int tries = 0;; tries++) {
+		error = git_reference_symbolic_create(&ref, st->repo, SESSION_HEAD, target, 1, msg);
+		git_reference_free(ref);
+		ref = NULL;
+		if (error != GIT_ELOCKED || tries == 200)
+			break;
+		git_error_clear();
+		nanosleep(&(struct timespec){ 0, 10 * 1000 * 1000 }, NULL);
+	}
 	free(target);
 	free(msg);
 	return error < 0 ? store_git_error("cannot set %s", SESSION_HEAD) : 0;
