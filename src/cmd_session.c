@@ -318,7 +318,7 @@ static int move_session(int argc, const char **argv, struct cmd_ctx *c, int arch
 	static const char *const a_usage[] = { "git session archive <id>", NULL };
 	static const char *const u_usage[] = { "git session unarchive <id>", NULL };
 	const char *const *usage = archive ? a_usage : u_usage;
-	char *from = NULL, *to = NULL, *msg = NULL, *err = NULL;
+	char *from = NULL, *to = NULL, *msg = NULL, *err = NULL, *here = NULL;
 	int quiet = 0, active = 0, error;
 	const struct option opts[] = {
 		{ OPT_BOOL, 'q', "quiet", &quiet, NULL, "print nothing" },
@@ -335,9 +335,11 @@ static int move_session(int argc, const char **argv, struct cmd_ctx *c, int arch
 	}
 	from = xstrfmt("%s%s", archive ? SESSIONS_PREFIX : ARCHIVE_PREFIX, argv[0]);
 	to = xstrfmt("%s%s", archive ? ARCHIVE_PREFIX : SESSIONS_PREFIX, argv[0]);
-	if (archive && ((error = engine_active_anywhere(&active, c->st, argv[0])) < 0 || active)) {
+	if (archive && ((error = store_active(&here, c->st)) < 0 ||
+			(error = engine_active_anywhere(&active, c->st, argv[0])) < 0 || active)) {
 		if (active)
-			error = gs_error("session '%s' is active in a worktree of this repository", argv[0]);
+			error = gs_error("session '%s' is active in %s", argv[0],
+					 here && !strcmp(here, argv[0]) ? "this worktree" : "another worktree of this repository");
 		gs_hint("close it there first: git session close");
 		goto cleanup;
 	}
@@ -352,6 +354,7 @@ cleanup:
 	free(to);
 	free(msg);
 	free(err);
+	free(here);
 	return cmd_exit(error);
 }
 

@@ -279,7 +279,7 @@ test_expect_success 'gc spares a session active in another worktree, and archive
 	(cd ../other && git session gc --archive-after 1.day -q) &&
 	git rev-parse -q --verify refs/sessions/H &&
 	test_must_fail git session archive W 2>err &&
-	grep "active in a worktree" err &&
+	grep "^error: session .W. is active in another worktree" err &&
 	(cd ../other && git session status W >/dev/null)
 '
 
