@@ -266,7 +266,8 @@ test_expect_success 'kill -9 at random instants of gc: every session stays reach
 '
 
 test_expect_success 'gc spares a session active in another worktree, and archive refuses it' '
-	git config session.staleLockAge 10 &&
+	git config --unset session.staleLockAge &&
+	git config --unset session.lockTimeout &&
 	git commit -q --allow-empty -m base &&
 	git worktree add -q ../other &&
 	test_at 5000000 &&
