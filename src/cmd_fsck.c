@@ -78,7 +78,7 @@ static int has_id(char *const *ids, size_t n, const char *id)
  * lost, a move cut short): refs get the refs, both the ids with a ref in
  * each namespace. The caller frees them with store_ids_free.
  */
-static int all_refs(char ***refs, size_t *n, char ***both, size_t *nboth, gs_store *st)
+static int all_refs(char ***refs, size_t *n, char ***both, size_t *nboth, struct cmd_ctx *c)
 {
 	const char *const prefixes[] = { SESSIONS_PREFIX, ARCHIVE_PREFIX };
 	char **ids[2] = { NULL, NULL }, **lost[2] = { NULL, NULL }, *err = NULL;
@@ -88,8 +88,8 @@ static int all_refs(char ***refs, size_t *n, char ***both, size_t *nboth, gs_sto
 	*refs = *both = NULL;
 	*n = *nboth = 0;
 	for (size_t p = 0; p < 2 && !error; p++)
-		if (store_list(&ids[p], &nids[p], st, prefixes[p]) < 0 ||
-		    store_reflog_orphans(&lost[p], &nlost[p], st, prefixes[p]) < 0)
+		if (store_list(&ids[p], &nids[p], c->st, prefixes[p]) < 0 ||
+		    store_reflog_orphans(&lost[p], &nlost[p], c->st, prefixes[p], (int)c->eng.stale_lock_age) < 0)
 			error = GS_ERROR;
 	for (size_t p = 0; p < 2 && !error; p++) {
 		for (size_t i = 0; i < nids[p]; i++) {
@@ -159,7 +159,7 @@ int cmd_fsck(int argc, const char **argv, struct cmd_ctx *c)
 	    (error = cmd_no_more_args(argc, 1, usage)) < 0)
 		return cmd_exit(error);
 	if (all || (!argc && store_active(&id, c->st) == 0 && !id)) {
-		if (all_refs(&refs, &n, &both, &nboth, c->st) < 0)
+		if (all_refs(&refs, &n, &both, &nboth, c) < 0)
 			return EXIT_FAILED;
 	} else {
 		refs = xcalloc(2, sizeof(char *));

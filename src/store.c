@@ -922,23 +922,38 @@ int store_active(char **out, gs_store *st)
 	return 0;
 }
 
+/*
+ * Whether to set or remove SESSION_HEAD again after finding it locked:
+ * another command of this worktree holds the lock for microseconds (waited
+ * for, 2 s at most); a dead one's, older than session.staleLockAge, goes.
+ */
+static int head_locked_again(gs_store *st, int *tries)
+{
+	int64_t age;
+
+	git_error_clear();
+	if ((*tries)++ >= 200)
+		return 0;
+	if (store_config_int(&age, st, "session.staleLockAge", 10) == 0 &&
+	    store_break_stale_lock(st, SESSION_HEAD, (int)age))
+		return 1;
+	nanosleep(&(struct timespec){ 0, 10 * 1000 * 1000 }, NULL);
+	return 1;
+}
+
 int store_set_active(gs_store *st, const char *id)
 {
 	git_reference *ref = NULL;
 	char *target = xstrfmt("%s%s", SESSIONS_PREFIX, id);
 	char *msg = xstrfmt("session: switch to %s", id);
-	int error;
+	int error, tries = 0;
 
-	/* another command of this worktree setting it holds its lock for microseconds: wait (2 s at most) */
-	for (int tries = 0;; tries++) {
-		error = git_reference_symbolic_create(&ref, st->repo, SESSION_HEAD, target, 1, msg);
+	do {
 		git_reference_free(ref);
 		ref = NULL;
-		if (error != GIT_ELOCKED || tries == 200)
-			break;
-		git_error_clear();
-		nanosleep(&(struct timespec){ 0, 10 * 1000 * 1000 }, NULL);
-	}
+		error = git_reference_symbolic_create(&ref, st->repo, SESSION_HEAD, target, 1, msg);
+	} while (error == GIT_ELOCKED && head_locked_again(st, &tries));
+	git_reference_free(ref);
 	free(target);
 	free(msg);
 	return error < 0 ? store_git_error("cannot set %s", SESSION_HEAD) : 0;
@@ -946,8 +961,10 @@ int store_set_active(gs_store *st, const char *id)
 
 int store_clear_active(gs_store *st)
 {
-	int error = git_reference_remove(st->repo, SESSION_HEAD);
+	int error, tries = 0;
 
+	while ((error = git_reference_remove(st->repo, SESSION_HEAD)) == GIT_ELOCKED && head_locked_again(st, &tries))
+		;
 	if (error == GIT_ENOTFOUND) {
 		git_error_clear();
 		return 0;
@@ -1113,7 +1130,9 @@ int store_break_stale_lock(gs_store *st, const char *refname, int max_age)
 	int broke = 0;
 
 	for (size_t i = 0; i < 2; i++) {
-		char *lock = xstrfmt("%s%s%s.lock", git_repository_commondir(st->repo), bases[i], refname);
+		/* SESSION_HEAD is the worktree's own; refs are in the common directory */
+		char *lock = xstrfmt("%s%s%s.lock", strcmp(refname, SESSION_HEAD) ? git_repository_commondir(st->repo) :
+						    git_repository_path(st->repo), bases[i], refname);
 		struct stat s;
 		time_t age;
 

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 void store_hold_signals(sigset_t *saved)
@@ -30,8 +31,8 @@ void store_release_signals(const sigset_t *saved)
 	sigprocmask(SIG_SETMASK, saved, NULL);
 }
 
-/* Whether refname or its reflog is locked, by a live writer or a dead one. */
-static int ref_locked(gs_store *st, const char *refname)
+/* Whether refname or its reflog holds a lock younger than max_age seconds (-1: any lock). */
+static int ref_locked_since(gs_store *st, const char *refname, int max_age)
 {
 	const char *const bases[] = { "", "logs/" };
 	int locked = 0;
@@ -40,10 +41,16 @@ static int ref_locked(gs_store *st, const char *refname)
 		char *lock = xstrfmt("%s%s%s.lock", store_commondir(st), bases[i], refname);
 		struct stat s;
 
-		locked = lstat(lock, &s) == 0;
+		locked = lstat(lock, &s) == 0 && (max_age < 0 || time(NULL) - s.st_mtime < max_age);
 		free(lock);
 	}
 	return locked;
+}
+
+/* Whether refname or its reflog is locked, by a live writer or a dead one. */
+static int ref_locked(gs_store *st, const char *refname)
+{
+	return ref_locked_since(st, refname, -1);
 }
 
 size_t store_reflog_count(gs_store *st, const char *refname)
@@ -278,7 +285,7 @@ int store_active_all(char ***out, size_t *n, gs_store *st)
 	return 0;
 }
 
-int store_reflog_orphans(char ***out, size_t *n, gs_store *st, const char *prefix)
+int store_reflog_orphans(char ***out, size_t *n, gs_store *st, const char *prefix, int max_lock_age)
 {
 	char *dir = xstrfmt("%slogs/%s", store_commondir(st), prefix);
 	DIR *d = opendir(dir);
@@ -294,8 +301,8 @@ int store_reflog_orphans(char ***out, size_t *n, gs_store *st, const char *prefi
 		if (de->d_name[0] == '.' || (len > 5 && !strcmp(de->d_name + len - 5, ".lock")))
 			continue;
 		ref = xstrfmt("%s%s", prefix, de->d_name);
-		/* a session's log with neither its ref nor a lock: a writer at work has one */
-		if (!store_ref_exists(st, ref) && !store_ref_damaged(st, ref) && !ref_locked(st, ref) &&
+		/* a log with no ref and no live writer's lock: a move at work writes the log first */
+		if (!store_ref_exists(st, ref) && !store_ref_damaged(st, ref) && !ref_locked_since(st, ref, max_lock_age) &&
 		    store_reflog_newest(value, st, ref) == 0) {
 			ALLOC_GROW(*out, *n + 1, alloc);
 			(*out)[(*n)++] = xstrdup(de->d_name);

@@ -150,8 +150,11 @@ int store_delete_ref(gs_store *st, const char *refname, const char *expect);
 int store_rename(gs_store *st, const char *from, const char *to, const char *logmsg);
 /* The sessions SESSION_HEAD names in each worktree of the repository (duplicates kept). */
 int store_active_all(char ***out, size_t *n, gs_store *st);
-/* The ids under prefix that only a reflog names: no ref, no lock, one entry at least. */
-int store_reflog_orphans(char ***out, size_t *n, gs_store *st, const char *prefix);
+/*
+ * The ids under prefix that only a reflog names: no ref, one entry at
+ * least, and no lock younger than max_lock_age seconds (a writer at work).
+ */
+int store_reflog_orphans(char ***out, size_t *n, gs_store *st, const char *prefix, int max_lock_age);
 int store_ref_exists(gs_store *st, const char *refname);
 /* Whether the object oid (hex) is there and its header reads (a cheap look, not a full check). */
 int store_object_exists(gs_store *st, const char *oid);

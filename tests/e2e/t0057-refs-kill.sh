@@ -147,15 +147,30 @@ test_expect_success 'fsck --all finds a session only its reflog names, and --rep
 	git session archive -q L &&
 	tip=$(git rev-parse refs/archive/sessions/L) &&
 	rm .git/refs/archive/sessions/L &&
+	touch -d "1 hour ago" .git/refs/archive/sessions/L.lock &&
 	test_must_fail git session fsck --all 2>err &&
 	grep "^error: L: .refs/archive/sessions/L. is gone and only its reflog names the session" err &&
-	git session fsck --all --repair >out &&
+	git session fsck --repair L >out &&
 	grep "^repaired L" out &&
 	git merge-base --is-ancestor $tip refs/archive/sessions/L &&
 	git session fsck --all &&
 	rm .git/refs/sessions/K &&
 	test_must_fail git session fsck --all &&
 	git session fsck --repair K && git rev-parse -q --verify refs/sessions/K
+'
+
+test_expect_success 'a lock a dead writer left on SESSION_HEAD is removed; a fresh one is waited for' '
+	touch -d "1 hour ago" .git/SESSION_HEAD.lock &&
+	git session start "head" --id HD -q 2>err &&
+	grep "^warning: removed .*SESSION_HEAD.lock" err &&
+	git symbolic-ref SESSION_HEAD >head && echo refs/sessions/HD >expect && test_cmp expect head &&
+	touch -d "1 hour ago" .git/SESSION_HEAD.lock &&
+	git session close -q &&
+	test_must_fail git symbolic-ref -q SESSION_HEAD &&
+	touch .git/SESSION_HEAD.lock &&
+	test_must_fail git session switch HD 2>err &&
+	grep "^error: cannot set SESSION_HEAD" err &&
+	rm .git/SESSION_HEAD.lock
 '
 
 test_expect_success 'a move cut short leaves both refs: fsck --all says so, the next archive ends it' '
