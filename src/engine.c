@@ -517,7 +517,8 @@ static int lock_wait(struct lock_wait *w, const struct engine *e, const char *a,
 {
 	/* a few times at most: never loop on a lock that comes back */
 	if (w->broken < 3 && (store_break_stale_lock(e->st, a, (int)e->stale_lock_age) |
-			      store_break_stale_lock(e->st, b, (int)e->stale_lock_age))) {
+			      store_break_stale_lock(e->st, b, (int)e->stale_lock_age) |
+			      (strcmp(a, b) && store_break_stale_lock(e->st, STORE_MOVE_LOCK, (int)e->stale_lock_age)))) {
 		w->broken++;
 		return 0;
 	}

@@ -7,6 +7,8 @@
 #include "store-internal.h"
 
 #include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -177,11 +179,13 @@ static int move_ref(gs_store *st, const char *from, const char *to, const char *
 			goto cleanup;
 		created = 1;
 	}
-	error = delete_matching(st, src);
+	/* a writer holding from's lock (a checkpoint) does so for milliseconds */
+	for (int tries = 0; (error = delete_matching(st, src)) == GIT_ELOCKED && tries < 100; tries++)
+		nanosleep(&(struct timespec){ 0, 10 * 1000 * 1000 }, NULL);
 	if (error == GIT_ENOTFOUND) {
-		error = 0;	/* another run of the same move ended it */
+		error = 0;	/* deleted meanwhile (a prune): to names the session */
 	} else if (error == GIT_EMODIFIED || error == GIT_ELOCKED) {
-		/* from moved on, or a writer holds it: it still names the session, to goes */
+		/* from moved on, or stays locked: it names the session, to goes */
 		if (created && git_reference_lookup(&dst, st->repo, to) == 0 &&
 		    git_oid_equal(git_reference_target(dst), git_reference_target(src)))
 			delete_matching(st, dst);
@@ -194,14 +198,38 @@ cleanup:
 	return error;
 }
 
+/*
+ * Moves go one at a time: an archive and an unarchive of one session at
+ * once could each delete the ref the other has just written.
+ */
+static int move_lock(char **path, gs_store *st)
+{
+	int fd;
+
+	*path = xstrfmt("%s%s.lock", store_commondir(st), STORE_MOVE_LOCK);
+	if ((fd = open(*path, O_WRONLY | O_CREAT | O_EXCL, 0644)) >= 0) {
+		close(fd);
+		return 0;
+	}
+	fd = errno == EEXIST ? GS_ERACE : gs_error("cannot create '%s': %s", *path, strerror(errno));
+	free(*path);
+	*path = NULL;
+	return fd;
+}
+
 int store_rename(gs_store *st, const char *from, const char *to, const char *logmsg)
 {
 	sigset_t saved;
+	char *lock = NULL;
 	int error;
 
 	/* SIGINT and SIGTERM wait for the end of the move, as for any ref update */
 	store_hold_signals(&saved);
-	error = move_ref(st, from, to, logmsg);
+	if ((error = move_lock(&lock, st)) == 0) {
+		error = move_ref(st, from, to, logmsg);
+		unlink(lock);
+		free(lock);
+	}
 	store_release_signals(&saved);
 	return error;
 }

@@ -144,9 +144,12 @@ int store_delete_ref(gs_store *st, const char *refname, const char *expect);
  * Moves a ref and its reflog's entries to a name that must be free
  * (store_refs.c): to is written first, from deleted after, each a
  * compare-and-swap, so that one of them names the session at every
- * instant; the end of a move cut short is taken up. GS_ENOTFOUND when
- * from is gone, GS_ERACE when a lock is held on either (nothing changed).
+ * instant; the end of a move cut short is taken up. Moves go one at a
+ * time, under STORE_MOVE_LOCK ("<name>.lock" in the git directory, as
+ * store_break_stale_lock takes a ref's). GS_ENOTFOUND when from is gone,
+ * GS_ERACE when a lock is held on either or on the move.
  */
+#define STORE_MOVE_LOCK "session-move"
 int store_rename(gs_store *st, const char *from, const char *to, const char *logmsg);
 /* The sessions SESSION_HEAD names in each worktree of the repository (duplicates kept). */
 int store_active_all(char ***out, size_t *n, gs_store *st);

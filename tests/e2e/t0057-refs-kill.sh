@@ -189,6 +189,30 @@ test_expect_success 'a move cut short leaves both refs: fsck --all says so, the 
 	git session fsck --all
 '
 
+test_expect_success 'archive and unarchive of one session in three processes at once: it is never lost' '
+	for w in 1 2 3
+	do
+		(
+			i=0
+			while test $i -lt 30
+			do
+				i=$((i + 1))
+				git session archive -q K 2>/dev/null
+				git session unarchive -q K 2>/dev/null
+			done
+		) &
+	done &&
+	wait &&
+	# nothing writes a session back once both of its refs are gone: a loss would last
+	reachable K &&
+	git session fsck --all &&
+	reflog_ids K >now &&
+	for id in $(cat before)
+	do
+		grep -q $id now || { echo "reflog lost $id"; return 1; }
+	done
+'
+
 # one kill loop: kill_loop <signal> <iterations>; K goes back and forth
 kill_loop () {
 	git config session.staleLockAge 0 &&	# one writer at a time here: any lock is a killed one
@@ -208,7 +232,7 @@ kill_loop () {
 	# one move not killed: it removes what the last kill left on either ref
 	git session archive -q K 2>/dev/null
 	git session unarchive -q K &&
-	! find .git/refs .git/logs -name "*.lock" | grep . &&
+	! find .git -name "*.lock" | grep . &&
 	git session fsck --all &&
 	reflog_ids K >now && grep -c . now >/dev/null &&
 	for id in $(cat before)
@@ -236,7 +260,7 @@ test_expect_success 'SIGTERM at random instants of archive and unarchive: K is n
 		fi 2>/dev/null
 		reachable K || { echo "lost K at try $i"; return 1; }
 		# SIGTERM waits until no lock is held: none is ever left
-		! find .git/refs .git/logs -name "*.lock" | grep . || return 1
+		! find .git -name "*.lock" | grep . || return 1
 		git session fsck --all >/dev/null 2>&1 ||
 		git session fsck --all --repair || return 1
 	done &&
@@ -277,7 +301,7 @@ test_expect_success 'kill -9 at random instants of gc: every session stays reach
 	git session gc -q --archive-after 7.days &&
 	test $(git for-each-ref "refs/archive/sessions/gc*" | wc -l) = 12 &&
 	test $(git for-each-ref "refs/sessions/gc*" | wc -l) = 0 &&
-	! find .git/refs .git/logs -name "*.lock" | grep .
+	! find .git -name "*.lock" | grep .
 '
 
 test_expect_success 'gc spares a session active in another worktree, and archive refuses it' '
