@@ -262,54 +262,46 @@ int store_delete_ref(gs_store *st, const char *refname, const char *expect)
 	return error == GIT_ENOTFOUND ? GS_ENOTFOUND : error;
 }
 
-/* The session SESSION_HEAD of repo names, added to ids. */
-static void add_active(char ***ids, size_t *n, size_t *alloc, git_repository *repo)
+/*
+ * The session a SESSION_HEAD file names ("ref: refs/sessions/<id>"), added
+ * to ids. Read as a file: a worktree whose folder is gone keeps its git
+ * directory, and its session, until git worktree prune.
+ */
+static void add_active(char ***ids, size_t *n, size_t *alloc, const char *path)
 {
-	git_reference *ref = NULL;
-	const char *target;
+	const char *prefix = "ref: " SESSIONS_PREFIX;
+	char *text = NULL;
+	size_t len;
 
-	if (git_reference_lookup(&ref, repo, SESSION_HEAD) == 0 && (target = git_reference_symbolic_target(ref)) &&
-	    !strncmp(target, SESSIONS_PREFIX, strlen(SESSIONS_PREFIX))) {
+	if (gs_read_file(&text, &len, path, 4096) == 0 && !strncmp(text, prefix, strlen(prefix))) {
 		ALLOC_GROW(*ids, *n + 1, *alloc);
-		(*ids)[(*n)++] = xstrdup(target + strlen(SESSIONS_PREFIX));
+		(*ids)[(*n)++] = xstrndup(text + strlen(prefix), strcspn(text + strlen(prefix), "\r\n"));
 	}
-	git_reference_free(ref);
-	git_error_clear();
+	free(text);
 }
 
 int store_active_all(char ***out, size_t *n, gs_store *st)
 {
 	git_strarray names = { 0 };
-	git_repository *main_repo = NULL;
 	size_t alloc = 0;
+	char *path = xstrfmt("%s%s", store_commondir(st), SESSION_HEAD);
 
 	*out = NULL;
 	*n = 0;
-	/* the main worktree's git directory is the common one */
-	if (git_repository_open_bare(&main_repo, store_commondir(st)) < 0)
-		return store_git_error("cannot open '%s'", store_commondir(st));
-	add_active(out, n, &alloc, main_repo);
-	if (git_worktree_list(&names, main_repo) < 0) {
-		git_repository_free(main_repo);
+	add_active(out, n, &alloc, path);	/* the main worktree's git directory is the common one */
+	free(path);
+	if (git_worktree_list(&names, st->repo) < 0) {
 		store_ids_free(*out, *n);
 		*out = NULL;
 		*n = 0;
 		return store_git_error("cannot list the worktrees");
 	}
 	for (size_t i = 0; i < names.count; i++) {
-		git_worktree *wt = NULL;
-		git_repository *repo = NULL;
-
-		if (git_worktree_lookup(&wt, main_repo, names.strings[i]) == 0 &&
-		    git_repository_open_from_worktree(&repo, wt) == 0)
-			add_active(out, n, &alloc, repo);
-		else	/* a worktree whose folder is gone: git worktree prune's business */
-			git_error_clear();
-		git_repository_free(repo);
-		git_worktree_free(wt);
+		path = xstrfmt("%sworktrees/%s/%s", store_commondir(st), names.strings[i], SESSION_HEAD);
+		add_active(out, n, &alloc, path);
+		free(path);
 	}
 	git_strarray_dispose(&names);
-	git_repository_free(main_repo);
 	return 0;
 }
 

@@ -320,7 +320,13 @@ test_expect_success 'gc spares a session active in another worktree, and archive
 	git rev-parse -q --verify refs/sessions/H &&
 	test_must_fail git session archive W 2>err &&
 	grep "^error: session .W. is active in another worktree" err &&
-	(cd ../other && git session status W >/dev/null)
+	(cd ../other && git session status W >/dev/null) &&
+	rm -rf ../other &&
+	git session gc --archive-after 1.day -q &&
+	git rev-parse -q --verify refs/sessions/W &&
+	git worktree prune &&
+	git session gc --archive-after 1.day -q &&
+	git rev-parse -q --verify refs/archive/sessions/W
 '
 
 test_expect_success 'two start --pause-current at once in one worktree: neither fails' '
