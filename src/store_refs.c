@@ -273,7 +273,8 @@ static void add_active(char ***ids, size_t *n, size_t *alloc, const char *path)
 	char *text = NULL;
 	size_t len;
 
-	if (gs_read_file(&text, &len, path, 4096) == 0 && !strncmp(text, prefix, strlen(prefix))) {
+	if (access(path, F_OK) == 0 && gs_read_file(&text, &len, path, 4096) == 0 &&
+	    !strncmp(text, prefix, strlen(prefix))) {
 		ALLOC_GROW(*ids, *n + 1, *alloc);
 		(*ids)[(*n)++] = xstrndup(text + strlen(prefix), strcspn(text + strlen(prefix), "\r\n"));
 	}

@@ -34,7 +34,8 @@ test_expect_success 'setup: a finished session with a history' '
 '
 
 test_expect_success 'archive and unarchive keep every reflog entry, and add one each' '
-	git session archive -q K &&
+	git session archive -q K 2>err &&
+	test_must_be_empty err &&
 	reflog_ids K >archived && test_line_count = 5 archived &&
 	tail -n 4 archived >tail && test_cmp before tail &&
 	test_must_fail git rev-parse -q --verify refs/sessions/K &&
@@ -297,11 +298,11 @@ test_expect_success 'kill -9 at random instants of gc: every session stays reach
 			git session unarchive -q gc$n 2>/dev/null || :
 		done
 	done &&
-	# one gc not killed ends what the kills left: every session archived, no lock left
+	# one gc not killed ends what the kills left: every session archived
 	git session gc -q --archive-after 7.days &&
 	test $(git for-each-ref "refs/archive/sessions/gc*" | wc -l) = 12 &&
 	test $(git for-each-ref "refs/sessions/gc*" | wc -l) = 0 &&
-	! find .git -name "*.lock" | grep .
+	git session fsck --all >/dev/null
 '
 
 test_expect_success 'gc spares a session active in another worktree, and archive refuses it' '
@@ -313,7 +314,8 @@ test_expect_success 'gc spares a session active in another worktree, and archive
 	(cd ../other && git session start "elsewhere" --id W -q && git session close -q && git session switch -q W) &&
 	git session start "here" --id H -q && git session close -q && git session switch -q H &&
 	test_at 6000000 &&
-	git session gc --archive-after 1.day --json >out &&
+	git session gc --archive-after 1.day --json >out 2>err &&
+	test_must_be_empty err &&
 	! grep "\"W\"" out && ! grep "\"H\"" out &&
 	git rev-parse -q --verify refs/sessions/W && git rev-parse -q --verify refs/sessions/H &&
 	(cd ../other && git session gc --archive-after 1.day -q) &&
