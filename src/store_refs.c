@@ -92,8 +92,8 @@ static int copy_reflog(gs_store *st, const char *from, const char *to)
 		goto cleanup;
 	}
 	if ((e = git_reflog_entry_byindex(dst, 0)) && !reflog_names(src, git_reflog_entry_id_new(e))) {
-		error = gs_error("'%s' has a reflog of another history and no ref", to);
-		gs_hint("'git session fsck --all --repair' brings that session back first");
+		error = gs_error("'%s' has no ref but a reflog of another history: nothing was moved", to);
+		gs_hint("'git reflog show %s' lists the checkpoints of that lost session", to);
 		goto cleanup;
 	}
 	while (git_reflog_entrycount(dst))
