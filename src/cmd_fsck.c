@@ -74,6 +74,21 @@ static int has_id(char *const *ids, size_t n, const char *id)
 }
 
 /*
+ * Whether the reflog of <prefix><id>, which has no ref, is what a move
+ * to <other><id> left behind (the ref there went through its newest entry).
+ */
+static int left_by_move(gs_store *st, const char *prefix, const char *other, const char *id)
+{
+	char *ref = xstrfmt("%s%s", prefix, id), *there = xstrfmt("%s%s", other, id), newest[HEX_SZ];
+	int left = store_ref_exists(st, there) && store_reflog_newest(newest, st, ref) == 0 &&
+		   store_reflog_has(st, there, newest);
+
+	free(ref);
+	free(there);
+	return left;
+}
+
+/*
  * Every session, live and archived, and those only a reflog names (a ref
  * lost, a move cut short): refs get the refs, both the ids with a ref in
  * each namespace. The caller frees them with store_ids_free.
@@ -100,10 +115,9 @@ static int all_refs(char ***refs, size_t *n, char ***both, size_t *nboth, struct
 				(*both)[(*nboth)++] = xstrdup(ids[p][i]);
 			}
 		}
-		/* a log the move left behind, beside the ref it moved to, names nothing lost */
 		for (size_t i = 0; i < nlost[p]; i++) {
-			if (has_id(ids[0], nids[0], lost[p][i]) || has_id(ids[1], nids[1], lost[p][i]) ||
-			    (p == 1 && has_id(lost[0], nlost[0], lost[p][i])) || state_valid_id(lost[p][i], &err) < 0) {
+			if ((p == 1 && has_id(lost[0], nlost[0], lost[p][i])) || state_valid_id(lost[p][i], &err) < 0 ||
+			    left_by_move(c->st, prefixes[p], prefixes[!p], lost[p][i])) {
 				free(err);
 				err = NULL;
 				continue;
@@ -128,9 +142,13 @@ static int check_both(struct cmd_ctx *c, const char *id, int repair)
 {
 	char *live = xstrfmt("%s%s", SESSIONS_PREFIX, id), *arch = xstrfmt("%s%s", ARCHIVE_PREFIX, id);
 	int to_archive = store_reflog_count(c->st, arch) > store_reflog_count(c->st, live), error;
-	char *msg = xstrfmt("session: %s %s", to_archive ? "archive" : "unarchive", id);
+	char *msg = xstrfmt("session: %s %s", to_archive ? "archive" : "unarchive", id), a[HEX_SZ], b[HEX_SZ];
 
-	if (!repair) {
+	if (store_ref_value(a, c->st, live) < 0 || store_ref_value(b, c->st, arch) < 0 || strcmp(a, b)) {
+		/* two histories under one id (one brought back from its reflog): for the user to sort out */
+		error = gs_error("%s: '%s' and '%s' hold two different histories", id, live, arch);
+		gs_hint("'git log %s %s' shows them; 'git update-ref -d' one after keeping what it holds", live, arch);
+	} else if (!repair) {
 		error = gs_error("%s: both '%s' and '%s' name it: an %s was cut short", id, live, arch,
 				 to_archive ? "archive" : "unarchive");
 		gs_hint("'git session %s %s' or 'git session fsck --all --repair' ends it", to_archive ? "archive" : "unarchive", id);
@@ -173,16 +191,17 @@ int cmd_fsck(int argc, const char **argv, struct cmd_ctx *c)
 	for (size_t i = 0; i < n; i++) {
 		struct fsck_report r;
 		char fixed[HEX_SZ], *why;
+		int lost;
 
 		if (fsck_session(&r, c->st, refs[i]) < 0) {
 			bad = 1;
 			continue;
 		}
-		say_report(&r, !store_ref_exists(c->st, refs[i]) && !store_ref_damaged(c->st, refs[i]));
+		lost = !store_ref_exists(c->st, refs[i]) && !store_ref_damaged(c->st, refs[i]);
+		say_report(&r, lost);
 		if (!r.ok && repair && r.last_good[0] && (r.bad || r.ref_damaged)) {
 			why = r.bad ? xstrfmt("checkpoint %.7s was damaged (%s)", r.tip, r.problem) :
-			      store_ref_exists(c->st, refs[i]) || store_ref_damaged(c->st, refs[i]) ?
-				      xstrdup("the ref file was damaged") : xstrdup("the ref was lost; its reflog was left");
+			      lost ? xstrdup("the ref was lost; its reflog was left") : xstrdup("the ref file was damaged");
 			if (fsck_rollback(fixed, &c->eng, &r, NULL, why) == 0)
 				printf("repaired %s: back at %.7s, with checkpoint %.7s\n", strrchr(refs[i], '/') + 1,
 				       r.last_good, fixed);
@@ -192,7 +211,8 @@ int cmd_fsck(int argc, const char **argv, struct cmd_ctx *c)
 		} else if (!r.ok) {
 			bad = 1;
 			if (!repair && r.last_good[0] && (r.bad || r.ref_damaged))
-				gs_hint("'git session fsck --repair' goes back to the last good checkpoint");
+				gs_hint("'git session fsck %s--repair' goes back to the last good checkpoint",
+					lost ? "--all " : "");
 		}
 		fsck_report_clear(&r);
 	}

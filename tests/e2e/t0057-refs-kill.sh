@@ -160,6 +160,26 @@ test_expect_success 'fsck --all finds a session only its reflog names, and --rep
 	git session fsck --repair K && git rev-parse -q --verify refs/sessions/K
 '
 
+test_expect_success 'a lost archived session beside a new live one of the same id is found and brought back' '
+	git session start "first life" --id R -q && git session note old -q && git session close -q &&
+	git session archive -q R &&
+	old=$(git rev-parse refs/archive/sessions/R) &&
+	rm .git/refs/archive/sessions/R &&
+	git session start "second life" --id R -q && git session close -q &&
+	test_must_fail git session archive R 2>err &&
+	grep "has no ref but a reflog of another history: nothing was moved" err &&
+	git rev-parse -q --verify refs/sessions/R &&
+	test_must_fail git session fsck --all 2>err &&
+	grep "^error: R: .refs/archive/sessions/R. is gone" err &&
+	grep "^hint: .git session fsck --all --repair." err &&
+	git session fsck --all --repair &&
+	git merge-base --is-ancestor $old refs/archive/sessions/R &&
+	test_must_fail git session fsck --all 2>err &&
+	grep "^error: R: .* hold two different histories" err &&
+	git update-ref -d refs/sessions/R &&
+	git session fsck --all
+'
+
 test_expect_success 'a lock a dead writer left on SESSION_HEAD is removed; a fresh one is waited for' '
 	touch -d "1 hour ago" .git/SESSION_HEAD.lock &&
 	git session start "head" --id HD -q 2>err &&
