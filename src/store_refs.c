@@ -251,8 +251,18 @@ int store_delete_ref(gs_store *st, const char *refname, const char *expect)
 		return gs_error("'%s' moved meanwhile; it is left as it is", refname);
 	}
 	store_hold_signals(&saved);
-	/* libgit2 deletes only if the ref still holds what was looked up */
-	error = ref_locked(st, refname) ? GIT_ELOCKED : delete_matching(st, ref);
+	if (ref_locked(st, refname)) {
+		error = GIT_ELOCKED;
+	} else {
+		/*
+		 * The reflog first: a kill between the two leaves a ref to delete
+		 * again, not a reflog fsck would take for a lost session.
+		 */
+		if (git_reflog_delete(st->repo, refname) < 0)
+			git_error_clear();
+		/* libgit2 deletes only if the ref still holds what was looked up */
+		error = delete_matching(st, ref);
+	}
 	store_release_signals(&saved);
 	git_reference_free(ref);
 	if (error == GIT_ELOCKED)
