@@ -524,8 +524,8 @@ static int lock_wait(struct lock_wait *w, const struct engine *e, const char *a,
 	}
 	if (now_ms() > w->deadline) {
 		if (strcmp(a, b))
-			gs_error("cannot update '%s' and '%s': they stayed locked for %lld ms; nothing was changed", a, b,
-				 (long long)e->lock_timeout_ms);
+			gs_error("cannot move '%s' to '%s': one of them, or %s, stayed locked for %lld ms; nothing was changed",
+				 a, b, STORE_MOVE_LOCK, (long long)e->lock_timeout_ms);
 		else
 			gs_error("cannot update '%s': it stayed locked for %lld ms; nothing was changed", a,
 				 (long long)e->lock_timeout_ms);

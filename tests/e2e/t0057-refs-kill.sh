@@ -75,7 +75,7 @@ test_expect_success 'a fresh lock on the target of archive: archive fails and no
 	reflog_ids K >expect &&
 	touch .git/refs/archive/sessions/K.lock &&
 	test_must_fail git session archive K 2>err &&
-	grep "^error: cannot update .*nothing was changed" err &&
+	grep "^error: cannot move .refs/sessions/K. to .refs/archive/sessions/K.: .*nothing was changed" err &&
 	test -e .git/refs/archive/sessions/K.lock &&
 	reflog_ids K >now && test_cmp expect now &&
 	git rev-parse -q --verify refs/sessions/K &&
