@@ -125,9 +125,9 @@ $(BUILD):
 
 # libFuzzer targets for every parser of untrusted input (clang)
 FUZZ_FORMATS = $(patsubst src/format_%.c,%,$(wildcard src/format_*.c))
-FUZZ_TARGETS = session_json op trailer mcp list_cache $(patsubst %,import_%,$(FUZZ_FORMATS))
+FUZZ_TARGETS = session_json op trailer mcp list_cache transcript $(patsubst %,import_%,$(FUZZ_FORMATS))
 FUZZ_SRC = src/json.c $(wildcard src/state*.c) src/report.c src/util.c src/trailer.c \
-	src/yaml.c src/opts.c src/mcp.c src/mcp_tools.c src/list_cache.c $(wildcard src/format*.c)
+	src/yaml.c src/opts.c src/mcp.c src/mcp_tools.c src/list_cache.c src/agent.c $(wildcard src/format*.c)
 FUZZ_FLAGS := -g -O1 -std=gnu11 -D_GNU_SOURCE -fsanitize=fuzzer,address,undefined \
 	-fno-sanitize-recover=all -Iinclude -Isrc $(shell $(PKG_CONFIG) --cflags libcjson yaml-0.1 2>/dev/null)
 FUZZ_LIBS := $(shell $(PKG_CONFIG) --libs libcjson yaml-0.1 2>/dev/null) -lm

@@ -40,9 +40,11 @@ static const char *const gemini_agents[] = { "invoke_agent", NULL };
 
 static const struct agent_dialect claude = {
 	"claude-code", "claude", ".claude/settings.json", 10, claude_events, claude_writers, claude_agents,
+	".claude", "CLAUDE_CONFIG_DIR", NULL,
 };
 static const struct agent_dialect gemini = {
 	"gemini-cli", "gemini", ".gemini/settings.json", 10000, gemini_events, gemini_writers, gemini_agents,
+	".gemini", NULL, "GEMINI_CLI_HOME",
 };
 const struct agent_dialect *const agent_dialects[] = { &claude, &gemini, NULL };
 
@@ -97,41 +99,74 @@ int agent_tool_file(const char **path, int *created, const struct agent_dialect 
 
 /* --- usage in transcripts --- */
 
-/* Claude: {"message": {"id", "usage": {...}}}; Gemini: {"id", "type": "gemini", "tokens": {...}} */
-static int line_usage(const char **id, double u[3], const cJSON *line)
+/*
+ * One count of a usage: absent is 0; else a whole number from 0 to
+ * AGENT_TOKENS_MAX, or the line is not counted (-1).
+ */
+static int usage_num(double *out, const cJSON *usage, const char *key)
 {
-	const cJSON *msg = cJSON_GetObjectItemCaseSensitive(line, "message"), *t;
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(usage, key);
 
-	if ((t = cJSON_GetObjectItemCaseSensitive(msg, "usage")) && cJSON_IsObject(t) && json_str(msg, "id")) {
-		*id = json_str(msg, "id");
-		u[0] = json_num(t, "input_tokens", 0) + json_num(t, "cache_creation_input_tokens", 0);
-		u[1] = json_num(t, "output_tokens", 0);
-		u[2] = json_num(t, "cache_read_input_tokens", 0);
-		return 1;
-	}
-	if ((t = cJSON_GetObjectItemCaseSensitive(line, "tokens")) && cJSON_IsObject(t) && json_str(line, "id")) {
-		*id = json_str(line, "id");
-		u[0] = json_num(t, "input", 0) - json_num(t, "cached", 0);
-		u[1] = json_num(t, "output", 0) + json_num(t, "thoughts", 0);
-		u[2] = json_num(t, "cached", 0);
-		return 1;
-	}
+	*out = 0;
+	if (!v || cJSON_IsNull(v))
+		return 0;
+	if (!cJSON_IsNumber(v) || !json_is_int(v->valuedouble) || v->valuedouble < 0 ||
+	    v->valuedouble > AGENT_TOKENS_MAX)
+		return -1;
+	*out = v->valuedouble;
 	return 0;
 }
 
-static void count_message(struct agent_usage *u, const char *id, const double v[3])
+/*
+ * Claude: {"message": {"id", "usage": {...}}}; Gemini: {"id", "type":
+ * "gemini", "tokens": {...}}. 1 with the line's usage, 0 when it has
+ * none, -1 when a count is not one.
+ */
+static int line_usage(const char **id, double u[3], const cJSON *line)
 {
-	if (!strcmp(u->last_id, id)) {	/* a message seen before: its last usage counts */
-		u->input -= u->last_input;
-		u->output -= u->last_output;
-		u->cached -= u->last_cached;
+	const cJSON *msg = cJSON_GetObjectItemCaseSensitive(line, "message"), *t;
+	double a, b;
+
+	if ((t = cJSON_GetObjectItemCaseSensitive(msg, "usage")) && cJSON_IsObject(t) && json_str(msg, "id")) {
+		*id = json_str(msg, "id");
+		if (usage_num(&a, t, "input_tokens") < 0 || usage_num(&b, t, "cache_creation_input_tokens") < 0 ||
+		    usage_num(&u[1], t, "output_tokens") < 0 || usage_num(&u[2], t, "cache_read_input_tokens") < 0)
+			return -1;
+		u[0] = a + b;
+	} else if ((t = cJSON_GetObjectItemCaseSensitive(line, "tokens")) && cJSON_IsObject(t) && json_str(line, "id")) {
+		*id = json_str(line, "id");
+		if (usage_num(&a, t, "input") < 0 || usage_num(&u[2], t, "cached") < 0 ||
+		    usage_num(&u[1], t, "output") < 0 || usage_num(&b, t, "thoughts") < 0)
+			return -1;
+		u[0] = a > u[2] ? a - u[2] : 0;
+		u[1] += b;
 	} else {
+		return 0;
+	}
+	return u[0] <= AGENT_TOKENS_MAX && u[1] <= AGENT_TOKENS_MAX ? 1 : -1;
+}
+
+/* Counts a message's usage; -1 (and nothing counted) when a turn's total would pass AGENT_TOKENS_MAX. */
+static int count_message(struct agent_usage *u, const char *id, const double v[3])
+{
+	int again = !strcmp(u->last_id, id);	/* a message seen before: its last usage counts */
+	double in = u->input + v[0] - (again ? u->last_input : 0);
+	double out = u->output + v[1] - (again ? u->last_output : 0);
+	double cached = u->cached + v[2] - (again ? u->last_cached : 0);
+
+	if (in > AGENT_TOKENS_MAX || out > AGENT_TOKENS_MAX || cached > AGENT_TOKENS_MAX)
+		return -1;
+	if (!again) {
 		u->messages++;
 		snprintf(u->last_id, sizeof(u->last_id), "%s", id);
 	}
-	u->input += u->last_input = v[0] < 0 ? 0 : v[0];
-	u->output += u->last_output = v[1];
-	u->cached += u->last_cached = v[2];
+	u->input = in;
+	u->output = out;
+	u->cached = cached;
+	u->last_input = v[0];
+	u->last_output = v[1];
+	u->last_cached = v[2];
+	return 0;
 }
 
 void agent_usage_scan(struct agent_usage *u, const char *text, size_t len)
@@ -148,8 +183,10 @@ void agent_usage_scan(struct agent_usage *u, const char *text, size_t len)
 		if (memmem(p, n, "\"usage\"", 7) || memmem(p, n, "\"tokens\"", 8)) {
 			cJSON *line = cJSON_ParseWithLength(p, n);
 
-			if (line && line_usage(&id, v, line))
-				count_message(u, id, v);
+			int r = line ? line_usage(&id, v, line) : 0;
+
+			if (r < 0 || (r > 0 && count_message(u, id, v) < 0))
+				u->skipped++;
 			cJSON_Delete(line);
 		}
 		p = stop + 1;

@@ -21,6 +21,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -240,13 +241,17 @@ static int on_prompt(struct hook_run *r)
 	return write_op(r, op);
 }
 
-/* The file a tool wrote, with its blob, by the agent. */
+/*
+ * The file a tool wrote, with its blob, by the agent. A file git
+ * ignores is not recorded at all: it is where secrets live (.env), and
+ * what is recorded is pushed.
+ */
 static int on_tool_after(struct hook_run *r)
 {
 	const char *path, *wd = store_workdir(r->c->st);
-	char *rel = NULL;
-	cJSON *files, *op;
-	int created, error;
+	char *rel = NULL, *full = NULL;
+	cJSON *files, *op = NULL;
+	int created, ignored, gone, error;
 	size_t n;
 	struct stat sb;
 
@@ -255,20 +260,126 @@ static int on_tool_after(struct hook_run *r)
 	n = strlen(wd);
 	if (path[0] == '/' && (strncmp(path, wd, n) || (n && wd[n - 1] != '/' && path[n] != '/')))
 		return 0;	/* outside the work tree: not the project's */
+	if ((error = store_worktree_relpath(&rel, r->c->st, path)) < 0 ||
+	    (error = store_ignored(&ignored, r->c->st, rel)) < 0 || ignored)
+		goto cleanup;
 	if (!r->linked && (error = attach(r, r->agent, r->d->name, NULL)) < 0)
-		return error;
-	if ((error = store_worktree_relpath(&rel, r->c->st, path)) < 0)
-		return error;
-	op = op_new(lstat(path, &sb) < 0 ? OP_FILE_DELETED : created ? OP_FILE_CREATED : OP_FILE_MODIFIED, NULL);
+		goto cleanup;
+	full = xstrfmt("%s%s%s", wd, n && wd[n - 1] == '/' ? "" : "/", rel);
+	gone = lstat(full, &sb) < 0;
+	op = op_new(gone ? OP_FILE_DELETED : created ? OP_FILE_CREATED : OP_FILE_MODIFIED, NULL);
 	files = json_obj(op_args(op), "files");
 	json_set_str(op_args(op), "agent", r->agent);
-	error = store_worktree_record(files, r->c->st, rel, NULL, 1);
+	/* a file there is recorded as the CLI would, refused for the same reasons (a submodule's, beyond a link) */
+	if ((error = store_worktree_record(files, r->c->st, rel, NULL, gone)) < 0)
+		goto cleanup;
+	error = write_op(r, op);
+	op = NULL;
+cleanup:
+	cJSON_Delete(op);
 	free(rel);
-	if (error < 0) {
-		cJSON_Delete(op);
-		return error;
+	free(full);
+	return error;
+}
+
+/* realpath's of a folder the agent keeps its transcripts in, appended to roots when there. */
+static void add_root(char **roots, size_t *n, const char *base, const char *sub)
+{
+	char *path, *real;
+
+	if (!base || !*base)
+		return;
+	path = sub ? xstrfmt("%s/%s", base, sub) : xstrdup(base);
+	if ((real = realpath(path, NULL)))
+		roots[(*n)++] = real;
+	free(path);
+}
+
+/* Whether a component of the relative path rel is .git, in any case: a git directory's, or a gitfile. */
+static int has_dot_git(const char *rel)
+{
+	for (const char *p = rel; *p; p += strcspn(p, "/"), p += *p == '/')
+		if (!strncasecmp(p, ".git", 4) && (p[4] == '/' || !p[4]))
+			return 1;
+	return 0;
+}
+
+static int is_under(const char *path, const char *dir)
+{
+	size_t n = strlen(dir);
+
+	while (n > 1 && dir[n - 1] == '/')
+		n--;
+	return !strncmp(path, dir, n) && (path[n] == '/' || (n == 1 && dir[0] == '/'));
+}
+
+/*
+ * Whether the agent may have its transcript at real (symbolic links
+ * resolved): in its own folder (~/.claude, ~/.gemini, or where its
+ * environment moves them), or in the work tree where git would take the
+ * file (not in the git directory, not ignored). NULL when it may, else why not.
+ */
+static const char *transcript_refused(struct hook_run *r, const char *real)
+{
+	const struct agent_dialect *d = r->d;
+	const char *wd = store_workdir(r->c->st);
+	char *roots[4], *wreal = wd ? realpath(wd, NULL) : NULL;
+	const char *why = "it is outside the work tree and the agent's own folder";
+	size_t n = 0;
+	int ignored = 0;
+
+	add_root(roots, &n, d->folder_env ? getenv(d->folder_env) : NULL, NULL);
+	add_root(roots, &n, getenv("HOME"), d->folder);
+	add_root(roots, &n, d->home_env ? getenv(d->home_env) : NULL, d->folder);
+	for (size_t i = 0; i < n; i++)
+		if (is_under(real, roots[i]))
+			why = NULL;
+	if (why && wreal && is_under(real, wreal)) {
+		if (store_in_gitdir(r->c->st, real) || has_dot_git(real + strlen(wreal) + 1))
+			why = "it is in the git directory";
+		else if (store_ignored(&ignored, r->c->st, real + strlen(wreal) + 1) < 0 || ignored)
+			why = "the repository ignores it";
+		else
+			why = NULL;
 	}
-	return write_op(r, op);
+	while (n)
+		free(roots[--n]);
+	free(wreal);
+	return why;
+}
+
+/*
+ * The transcript at path, opened to read: *fd -1 when there is none yet
+ * or it is not one to read (said in a warning). Never waits: a FIFO or
+ * a device is refused before a byte is read.
+ */
+static void open_transcript(int *fd, struct hook_run *r, const char *path)
+{
+	char *real = realpath(path, NULL);
+	const char *why = NULL;
+	struct stat sb;
+
+	*fd = -1;
+	if (!real) {
+		if (errno != ENOENT)	/* none yet: nothing to read */
+			gs_warning("cannot read the transcript '%s': %s", path, strerror(errno));
+		return;
+	}
+	if (!(why = transcript_refused(r, real))) {
+		if (stat(real, &sb) < 0 || !S_ISREG(sb.st_mode))
+			why = "it is not a regular file";	/* a socket cannot even be opened */
+		else if ((*fd = open(real, O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_NOCTTY | O_CLOEXEC)) < 0)
+			why = strerror(errno);
+		else if (fstat(*fd, &sb) < 0 || !S_ISREG(sb.st_mode))
+			why = "it is not a regular file";
+	}
+	if (why) {
+		gs_warning("the transcript '%s' is not read: %s", path, why);
+		if (*fd >= 0)
+			close(*fd);
+		*fd = -1;
+	}
+	free(real);
 }
 
 /* The part, redacted, as the blob transcripts/<agent>/<nnn>/<nnnnnn> of the turn's checkpoint. */
@@ -292,6 +403,21 @@ static int keep_part(cJSON *op, struct cmd_ctx *c, const char *agent, const char
 	return error;
 }
 
+/* The bytes from at to the end of its line, newline included; 0 when the line has no end yet. */
+static ssize_t line_length(int fd, off_t at, off_t size)
+{
+	char buf[65536], *nl;
+	ssize_t got;
+
+	for (off_t pos = at; pos < size; pos += got) {
+		if ((got = pread(fd, buf, sizeof(buf), pos)) <= 0)
+			return 0;
+		if ((nl = memchr(buf, '\n', (size_t)got)))
+			return (ssize_t)(pos - at + (nl - buf) + 1);
+	}
+	return 0;
+}
+
 /*
  * Reads what the transcript at path has past the agent's offset (whole
  * lines only), and records it as the agent's turn: its tokens, and the
@@ -306,7 +432,7 @@ static int record_turn(struct hook_run *r, const char *agent, const char *path)
 	const cJSON *a, *t;
 	char *ref = engine_refname(r->session), *part = NULL;
 	double from, kept;
-	int fd = -1, keep, error;
+	int fd = -1, keep, long_line = 0, error;
 	int64_t limit;
 	struct stat sb;
 	ssize_t got;
@@ -319,8 +445,9 @@ static int record_turn(struct hook_run *r, const char *agent, const char *path)
 	t = cJSON_GetObjectItemCaseSensitive(a, "transcript");
 	from = json_num(t, "offset", 0);
 	kept = json_num(t, "bytes", 0);
-	if ((fd = open(path, O_RDONLY)) < 0 || fstat(fd, &sb) < 0)
-		goto cleanup;	/* no transcript (yet): nothing to read */
+	open_transcript(&fd, r, path);
+	if (fd < 0 || fstat(fd, &sb) < 0)
+		goto cleanup;
 	op = op_new(OP_AGENT_TURN, NULL);
 	if ((double)sb.st_size < from) {	/* rewritten from the start */
 		json_set_bool(op_args(op), "restart", 1);
@@ -334,16 +461,27 @@ static int record_turn(struct hook_run *r, const char *agent, const char *path)
 	}
 	while (got > 0 && part[got - 1] != '\n')
 		got--;	/* a line still being written waits for the next turn */
+	if (!got && want == TURN_MAX && (got = line_length(fd, (off_t)from + TURN_MAX, sb.st_size)) > 0) {
+		got += TURN_MAX;	/* one line longer than a turn reads: passed over, or no turn is recorded again */
+		gs_warning("a line of the transcript of agent '%s' is longer than %u MiB: it is not read", agent,
+			   TURN_MAX >> 20);
+		long_line = 1;
+	}
 	if (!got)
 		goto cleanup;
-	part[got] = '\0';
+	if (!long_line)
+		part[got] = '\0';
 	if ((last = cJSON_GetObjectItemCaseSensitive(t, "last"))) {
 		snprintf(u.last_id, sizeof(u.last_id), "%s", json_str(last, "id") ? json_str(last, "id") : "");
 		u.last_input = json_num(last, "input", 0);
 		u.last_output = json_num(last, "output", 0);
 		u.last_cached = json_num(last, "cached", 0);
 	}
-	agent_usage_scan(&u, part, (size_t)got);
+	agent_usage_scan(&u, part, long_line ? 0 : (size_t)got);
+	if (u.skipped)
+		gs_warning("%d line%s of the transcript of agent '%s' gave token counts that are not whole numbers "
+			   "from 0 to 10^12: %s not counted", u.skipped, u.skipped > 1 ? "s" : "", agent,
+			   u.skipped > 1 ? "their tokens are" : "its tokens are");
 	json_set_str(op_args(op), "agent", agent);
 	json_set_num(op_args(op), "from", from);
 	json_set_num(op_args(op), "to", from + (double)got);
@@ -360,12 +498,12 @@ static int record_turn(struct hook_run *r, const char *agent, const char *path)
 	if ((error = store_config_bool(&keep, r->c->st, "session.transcripts", 1)) < 0 ||
 	    (error = store_config_int(&limit, r->c->st, "session.transcriptLimit", AGENT_TRANSCRIPT_LIMIT)) < 0)
 		goto cleanup;
-	if (keep && kept + (double)got > (double)limit) {
+	if (keep && !long_line && kept + (double)got > (double)limit) {
 		gs_warning("the transcript of agent '%s' passed session.transcriptLimit (%lld bytes): its later parts are not kept",
 			   agent, (long long)limit);
 		keep = 0;
 	}
-	if (keep && (error = keep_part(op, r->c, agent, part, (size_t)got, json_num(t, "parts", 0) + 1)) < 0)
+	if (keep && !long_line && (error = keep_part(op, r->c, agent, part, (size_t)got, json_num(t, "parts", 0) + 1)) < 0)
 		goto cleanup;
 	error = write_op(r, op);
 	op = NULL;
@@ -535,6 +673,7 @@ int cmd_agent_hook(const struct agent_dialect *d, const char *event, struct cmd_
 	size_t len = 0;
 	int error, code = EXIT_OK;
 
+	store_set_sign_limit(c->st, 5);	/* well within the 10 s the agents give a hook */
 	gs_capture_errors(&why);
 	if ((error = read_stdin(&text, &len)) < 0 || r.kind == AE_NONE)
 		goto cleanup;

@@ -21,7 +21,8 @@
 
 struct line {
 	char commit[HEX_SZ];
-	char *text;
+	char *text;	/* len bytes, NULs among them, as in the file */
+	size_t len;
 	const struct who *who;
 };
 
@@ -41,23 +42,38 @@ struct blame {
 	size_t nwho;
 };
 
-/* `git blame --porcelain`: each line's commit and text. */
-static void parse_porcelain(struct blame *b, const char *out)
+/* `git blame --porcelain` (len bytes: a line of a binary file may hold a NUL): each line's commit and text. */
+static void parse_porcelain(struct blame *b, const char *out, size_t size)
 {
-	const char *p = out;
+	const char *p = out, *end = out + size;
 
-	while (p && *p) {
-		const char *nl = strchr(p, '\n');
-		size_t len = nl ? (size_t)(nl - p) : strlen(p);
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		size_t len = nl ? (size_t)(nl - p) : (size_t)(end - p);
 
 		if (len > 40 && p[40] == ' ' && strspn(p, "0123456789abcdef") == 40) {
 			ALLOC_GROW(b->lines, b->n + 1, b->alloc);
 			memset(&b->lines[b->n], 0, sizeof(b->lines[b->n]));
 			memcpy(b->lines[b->n].commit, p, 40);
 		} else if (*p == '\t' && b->n < b->alloc && !b->lines[b->n].text && b->lines[b->n].commit[0]) {
-			b->lines[b->n++].text = xstrndup(p + 1, len - 1);
+			char *text = xmalloc(len);
+
+			memcpy(text, p + 1, len - 1);
+			text[len - 1] = '\0';
+			b->lines[b->n].len = len - 1;
+			b->lines[b->n++].text = text;
 		}
-		p = nl ? nl + 1 : NULL;
+		p += len + 1;
+	}
+}
+
+/* A line's bytes as git blame prints them, NULs and tabs included; terminal controls made visible. */
+static void print_text(const struct line *l)
+{
+	for (const char *p = l->text, *end = p + l->len; p <= end; p += strlen(p) + 1) {
+		out_text(stdout, p);
+		if (p + strlen(p) < end)
+			putchar('\0');
 	}
 }
 
@@ -172,21 +188,39 @@ static void no_free(void *p)
 	(void)p;
 }
 
-/* The lines of the blob recorded for path in state, as a tsearch set over text (which it cuts up). */
-static void *line_set(char **text, struct blame *b, const cJSON *state)
+/* A line by its bytes, NULs and all. */
+struct span {
+	const char *p;
+	size_t len;
+};
+
+static int span_cmp(const void *a, const void *b)
+{
+	const struct span *x = a, *y = b;
+	int c = memcmp(x->p, y->p, x->len < y->len ? x->len : y->len);
+
+	return c ? c : (x->len > y->len) - (x->len < y->len);
+}
+
+/* The lines of the blob recorded for path in state, as a tsearch set of spans (*spans) over *text. */
+static void *line_set(char **text, struct span **spans, struct blame *b, const cJSON *state)
 {
 	const cJSON *f = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(state, "files"), b->path);
 	void *set = NULL;
-	size_t len;
+	size_t len, n = 0;
 
 	*text = NULL;
-	if (!json_str(f, "oid") || store_blob_read(text, &len, b->c->st, json_str(f, "oid")) < 0)
+	*spans = NULL;
+	if (!json_str(f, "oid") || store_blob_read(text, &len, b->c->st, json_str(f, "oid")) < 0 || !*text)
 		return NULL;
-	for (char *p = *text, *nl; p; p = nl ? nl + 1 : NULL) {
-		if ((nl = memchr(p, '\n', len - (size_t)(p - *text))))
-			*nl = '\0';
-		if (*p || nl)
-			tsearch(p, &set, (int (*)(const void *, const void *))strcmp);
+	*spans = xcalloc(len + 1, sizeof(**spans));	/* at most a line a byte, and one more */
+	for (const char *p = *text, *end = *text + len, *nl; p <= end; p = nl + 1) {
+		if (!(nl = memchr(p, '\n', (size_t)(end - p))))
+			nl = end;
+		if (nl > p || nl < end) {
+			(*spans)[n] = (struct span){ p, (size_t)(nl - p) };
+			tsearch(&(*spans)[n++], &set, span_cmp);
+		}
 	}
 	return set;
 }
@@ -216,6 +250,7 @@ static int attribute_uncommitted(struct blame *b, struct who **extra, size_t *ne
 		struct store_tip tip = { 0 };
 		cJSON *state = NULL;
 		char *ref, *text = NULL;
+		struct span *spans = NULL;
 		void *set = NULL;
 		struct sbuf quiet = SBUF_INIT;
 		int found;
@@ -225,7 +260,7 @@ static int attribute_uncommitted(struct blame *b, struct who **extra, size_t *ne
 		ref = engine_refname(id);
 		gs_capture_errors(&quiet);	/* a session that does not read is no candidate */
 		found = engine_load_some(&state, &tip, b->c->st, ref, NEED(FILES)) == 0 &&
-			(set = line_set(&text, b, state)) != NULL;
+			(set = line_set(&text, &spans, b, state)) != NULL;
 		gs_capture_errors(NULL);
 		sbuf_release(&quiet);
 		if (found) {
@@ -233,17 +268,20 @@ static int attribute_uncommitted(struct blame *b, struct who **extra, size_t *ne
 
 			w->session = xstrdup(id);
 			record_of(w, state, b->path);
-			for (size_t i = 0; i < b->n; i++)
+			for (size_t i = 0; i < b->n; i++) {
+				struct span line = { b->lines[i].text, b->lines[i].len };
+
 				if (!strcmp(b->lines[i].commit, NOT_COMMITTED) && !b->lines[i].who->session &&
-				    b->lines[i].who != w && tfind(b->lines[i].text, &set,
-						(int (*)(const void *, const void *))strcmp)) {
+				    b->lines[i].who != w && tfind(&line, &set, span_cmp)) {
 					b->lines[i].who = w;
 					left--;
 				}
+			}
 			tdestroy(set, no_free);
 		}
 		cJSON_Delete(state);
 		store_tip_clear(&tip);
+		free(spans);
 		free(text);
 		free(ref);
 	}
@@ -262,18 +300,21 @@ static void print_lines(const struct blame *b, int json)
 
 		if (arr) {
 			cJSON *o = cJSON_CreateObject();
+			struct sbuf text = SBUF_INIT;
 
 			json_set_num(o, "line", (double)(i + 1));
 			json_set_str(o, "commit", strcmp(l->commit, NOT_COMMITTED) ? l->commit : NULL);
 			json_set_str(o, "session", w->session);
 			json_set_str(o, "agent", w->agent);
 			json_set_str(o, "phase", w->phase);
-			json_set_str(o, "text", l->text);
+			json_add_text(&text, l->text, l->len);	/* a NUL as U+FFFD: JSON text holds none */
+			json_set_str(o, "text", text.buf ? text.buf : "");
+			sbuf_release(&text);
 			cJSON_AddItemToArray(arr, o);
 		} else {
 			printf("%.8s (%-20.20s %-14.14s %-12.12s %5zu) ", l->commit, w->session ? w->session : "-",
 			       w->agent ? w->agent : "-", w->phase ? w->phase : "-", i + 1);
-			out_line(stdout, l->text);
+			print_text(l);
 			putchar('\n');
 		}
 	}
@@ -321,7 +362,7 @@ int cmd_blame(int argc, const char **argv, struct cmd_ctx *c)
 		if ((error = store_worktree_run_git(&out, c->st, args)) < 0)
 			goto cleanup;
 	}
-	parse_porcelain(&b, out.buf ? out.buf : "");
+	parse_porcelain(&b, out.buf ? out.buf : "", out.len);
 	if ((error = sessions_of_commits(&b)) < 0)
 		goto cleanup;
 	for (size_t i = 0; i < b.nwho && !error; i++) {

@@ -164,3 +164,14 @@ int cmd_color(int *on, struct cmd_ctx *c, const char *when, int no_color)
 	*on = v == -1 ? isatty(1) : v;
 	return 0;
 }
+
+int cmd_refuse_ignored(struct cmd_ctx *c, const char *path)
+{
+	int ignored, error;
+
+	if ((error = store_ignored(&ignored, c->st, path)) < 0 || !ignored)
+		return error;
+	error = gs_error("'%s' is ignored by the repository (.gitignore, info/exclude or core.excludesFile)", path);
+	gs_hint("use -f if you really want to record it: what is recorded is pushed");
+	return error;
+}

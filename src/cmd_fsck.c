@@ -56,6 +56,8 @@ static void say_report(const struct fsck_report *r, int lost)
 		gs_error("%s: %d checkpoints above the last good one are damaged", id, r->bad);
 	if (r->reflog_disagrees)
 		gs_error("%s: the reflog does not end at the tip %.12s", id, r->tip);
+	if (r->counts)
+		gs_error("%s: the tip %.12s does not hold what session.json counts: %s", id, r->tip, r->counts);
 	if (r->history_damaged)
 		gs_error("%s: checkpoint %.12s, below the last good one, is damaged: %s%s", id, r->first_damaged_below,
 			 r->problem_below, r->history_damaged > 1 ? " (and others below it; git fsck names the objects)" : "");

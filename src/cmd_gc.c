@@ -12,6 +12,7 @@
 #include "git-session/cmd.h"
 #include "git-session/engine.h"
 #include "git-session/json.h"
+#include "git-session/sync.h"
 #include "git-session/util.h"
 
 #include <stdio.h>
@@ -145,8 +146,8 @@ static int delete_one(struct gc *g, const struct gc_one *s)
 
 	if (!strcmp(s->status, ST_IN_PROGRESS) || !strcmp(s->status, ST_PAUSED) || touched(g, s->id))
 		return 0;
-	if (!g->dry_run)
-		error = engine_delete_ref(&g->c->eng, s->ref, s->tip);
+	if (!g->dry_run && (error = engine_delete_ref(&g->c->eng, s->ref, s->tip)) == 0)
+		sync_forget(g->c->st, s->id, s->tip);	/* a pull does not bring it back */
 	if (!error)
 		say(g, "deleted", "delete archived session", s->id, s->status, s->age);
 	return error;

@@ -15,23 +15,23 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* as grep(1) when a file could not be read: whatever matched in the others, which are printed */
+#define EXIT_DAMAGED 2
+
 struct grep {
 	regex_t re;
 	const char *session, *commit;
 	int archived, count_only;
-	long hits;
+	long hits, damaged;	/* damaged: the sessions that could not be read */
 	cJSON *json;	/* --json: the array of matches, else NULL */
 };
 
-/* One matching line: "<session> <checkpoint> <field>: <line>", or an object of --json. */
-static void emit(struct grep *g, const char *field, const char *agent, const char *line, size_t len)
+/* One matching line (valid UTF-8): "<session> <checkpoint> <field>: <line>", or an object of --json. */
+static void emit(struct grep *g, const char *field, const char *agent, const char *text)
 {
-	char *text;
-
 	g->hits++;
 	if (!g->json && g->count_only)
 		return;
-	text = xstrndup(line, len);
 	if (g->json) {
 		cJSON *o = cJSON_CreateObject();
 
@@ -47,12 +47,12 @@ static void emit(struct grep *g, const char *field, const char *agent, const cha
 		out_line(stdout, text);
 		putchar('\n');
 	}
-	free(text);
 }
 
 /*
- * Each line of text that matches, as git grep shows lines. A blob's text
- * has no NUL at its end: each line is copied into one for regexec.
+ * Each line of text that matches, as git grep shows lines. Each line is
+ * copied for regexec as text (json_add_text): a NUL or a byte that is not
+ * UTF-8 becomes U+FFFD, so that what follows it is searched and shown too.
  */
 static void grep_text(struct grep *g, const char *field, const char *agent, const char *text, size_t len)
 {
@@ -64,9 +64,10 @@ static void grep_text(struct grep *g, const char *field, const char *agent, cons
 		size_t n = nl ? (size_t)(nl - line) : (size_t)(end - line);
 
 		sbuf_reset(&one);
-		sbuf_add(&one, line, n);
-		if (regexec(&g->re, one.buf ? one.buf : "", 0, NULL, 0) == 0)
-			emit(g, field, agent, line, n);
+		json_add_text(&one, line, n);
+		sbuf_addch(&one, '\0');
+		if (regexec(&g->re, one.buf, 0, NULL, 0) == 0)
+			emit(g, field, agent, one.buf);
 		line += n + 1;
 	}
 	sbuf_release(&one);
@@ -113,6 +114,11 @@ static int grep_session(struct grep *g, struct cmd_ctx *c, const char *prefix, c
 		g->commit = tip.commit;
 		search_state(state, grep_field, g);
 		error = store_walk_blobs(c->st, tip.commit, "transcripts", grep_part, g);
+	}
+	if (error < 0) {	/* said why; the other sessions are searched all the same */
+		gs_error("session '%s' is damaged: %s", id, tip.commit[0] ? "its transcripts were not all searched" :
+			 "not searched");
+		g->damaged++;
 	}
 	cJSON_Delete(state);
 	store_tip_clear(&tip);
@@ -162,7 +168,7 @@ int cmd_grep(int argc, const char **argv, struct cmd_ctx *c)
 		for (int i = 1; i < argc && !error; i++) {
 			char *ref = NULL;
 			if ((error = engine_find(&ref, c->st, argv[i])) == 0)
-				error = grep_session(&g, c, SESSIONS_PREFIX, argv[i]);
+				grep_session(&g, c, SESSIONS_PREFIX, argv[i]);
 			free(ref);
 		}
 	} else if ((error = store_list_refs(&refs[0], &n[0], c->st, SESSIONS_PREFIX)) == 0 &&
@@ -170,7 +176,7 @@ int cmd_grep(int argc, const char **argv, struct cmd_ctx *c)
 		for (int k = 0; k < 2 && !error; k++)
 			for (size_t i = 0; i < n[k] && !error; i++) {
 				g.archived = k;
-				error = grep_session(&g, c, k ? ARCHIVE_PREFIX : SESSIONS_PREFIX, refs[k][i].id);
+				grep_session(&g, c, k ? ARCHIVE_PREFIX : SESSIONS_PREFIX, refs[k][i].id);
 			}
 	}
 	if (!error && g.json) {
@@ -187,5 +193,9 @@ cleanup:
 		store_ref_entries_free(refs[k], n[k]);
 	cJSON_Delete(g.json);
 	free(pattern);
+	if (!error && g.damaged) {
+		gs_hint("'git session fsck --all' says what is damaged; 'fsck --repair <id>' mends it");
+		return EXIT_DAMAGED;
+	}
 	return error ? cmd_exit(error) : g.hits ? EXIT_OK : EXIT_FAILED;	/* as git grep: 1 when nothing matched */
 }

@@ -43,6 +43,40 @@ static char *settings_path(struct cmd_ctx *c, const struct agent_dialect *d)
 	return xstrfmt("%s%s%s", wd, n && wd[n - 1] == '/' ? "" : "/", d->settings);
 }
 
+/*
+ * As git refuses a path beyond a symbolic link: the agent's folder or
+ * its settings file as a link could send our hooks anywhere, the user's
+ * own settings for every project included. Nothing is written then.
+ */
+static int settings_refused(struct cmd_ctx *c, const struct agent_dialect *d)
+{
+	const char *wd = store_workdir(c->st);
+	struct sbuf path = SBUF_INIT;
+	struct stat sb;
+	int error = 0;
+
+	sbuf_adds(&path, wd);
+	if (path.len && path.buf[path.len - 1] != '/')
+		sbuf_addch(&path, '/');
+	for (const char *p = d->settings, *end; !error && *p; p = *end ? end + 1 : end) {
+		end = p + strcspn(p, "/");
+		sbuf_add(&path, p, (size_t)(end - p));
+		if (lstat(path.buf, &sb) < 0)
+			break;	/* not there yet: made as a folder and a file */
+		if (S_ISLNK(sb.st_mode)) {
+			error = gs_error(*end ? "'%s' is beyond a symbolic link" : "'%s' is a symbolic link", d->settings);
+			gs_hint("git-session writes %s's hooks only into a real '%s' of this work tree", d->name, d->settings);
+		} else if (*end && !S_ISDIR(sb.st_mode)) {
+			error = gs_error("'%.*s' is not a folder", (int)(end - d->settings), d->settings);
+		} else if (!*end && !S_ISREG(sb.st_mode)) {
+			error = gs_error("'%s' is not a regular file", d->settings);
+		}
+		sbuf_addch(&path, '/');
+	}
+	sbuf_release(&path);
+	return error;
+}
+
 static int read_if_there(char **text, size_t *len, const char *path)
 {
 	*text = NULL;
@@ -84,7 +118,7 @@ static int agent_install(struct cmd_ctx *c, const struct agent_dialect *d)
 	size_t len;
 	int made_dir = 0, error;
 
-	if ((error = read_if_there(&text, &len, path)) < 0)
+	if ((error = settings_refused(c, d)) < 0 || (error = read_if_there(&text, &len, path)) < 0)
 		goto cleanup;
 	if (agent_settings_add(&out, &err, text, len, d, cmd) < 0) {
 		error = gs_error("cannot add the hooks to '%s': %s", d->settings, err);
@@ -126,7 +160,7 @@ static int agent_uninstall(struct cmd_ctx *c, const struct agent_dialect *d)
 	size_t len, klen;
 	int error, made_dir;
 
-	if ((error = read_if_there(&text, &len, path)) < 0)
+	if ((error = settings_refused(c, d)) < 0 || (error = read_if_there(&text, &len, path)) < 0)
 		goto cleanup;
 	if (store_agent_backup_read(&kept, &klen, c->st, d->name) == 0 && json_parse(&keep, kept, klen, klen + 1, &err) == 0 &&
 	    text && json_str(keep, "installed") && !strcmp(json_str(keep, "installed"), text)) {
@@ -435,7 +469,7 @@ static int hook_trailer(struct cmd_ctx *c, const char *id, int argc, const char 
 	if ((cc = store_config_str(c->st, "core.commentChar")) && strlen(cc) == 1)
 		comment = cc[0];
 	free(cc);
-	if ((error = gs_read_file(&msg, &len, argv[0], 16u * 1024 * 1024)) < 0)
+	if ((error = gs_read_file(&msg, &len, argv[0], 128u * 1024 * 1024)) < 0)	/* git sets none: memory only */
 		return error;
 	if (trailer_add(&out, msg, "Session-Id", id, comment) == TRAILER_ADDED) {
 		if (!(f = fopen(argv[0], "w")) || fputs(out, f) < 0 || fclose(f) != 0)
@@ -588,8 +622,16 @@ int cmd_hook(int argc, const char **argv, struct cmd_ctx *c)
 		store_config_bool(&strict, c->st, "session.strictHooks", 0);
 		if (strict)
 			return EXIT_FAILED;
-		gs_warning("git-session could not record the %s hook; git goes on (session.strictHooks=true would stop it)",
-			   name);
+		if (error == GS_ETIMEDOUT) {
+			gs_warning("the %s hook's checkpoint was not written: signing it timed out; git goes on", name);
+			if (!strcmp(name, "post-commit"))
+				gs_hint("to record this commit, run 'git session hook post-commit' while it is HEAD");
+			else
+				gs_hint("'git session checkpoint' records the working tree's files");
+		} else {
+			gs_warning("git-session could not record the %s hook; git goes on "
+				   "(session.strictHooks=true would stop it)", name);
+		}
 	}
 	return EXIT_OK;
 }

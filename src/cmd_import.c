@@ -319,7 +319,7 @@ static int record_files(cJSON *args, struct cmd_ctx *c, struct job *job)
 {
 	cJSON *manifest = json_obj(job->state, "files"), *blobs = json_obj(args, "files"), *f;
 	cJSON *null = cJSON_CreateNull();
-	int error = 0;
+	int error = 0, ignored = 0, n_ignored = 0;
 
 	cJSON_ArrayForEach(f, job->files) {
 		const char *status = json_str(f, "status");
@@ -327,6 +327,13 @@ static int record_files(cJSON *args, struct cmd_ctx *c, struct job *job)
 
 		if (!state_valid_path(f->string) || !status)
 			continue;
+		/* what git would not add (.env) is not stored, so never pushed */
+		if ((error = store_ignored(&ignored, c->st, f->string)) < 0)
+			break;
+		if (ignored) {
+			n_ignored++;
+			continue;
+		}
 		/* one read: a file missing here comes back "deleted", with no blob */
 		if (strcmp(status, ST_DELETED)) {
 			if ((error = store_worktree_record(blobs, c->st, f->string, status, 1)) < 0)
@@ -347,6 +354,8 @@ static int record_files(cJSON *args, struct cmd_ctx *c, struct job *job)
 		json_set(manifest, f->string, e);
 	}
 	cJSON_Delete(null);
+	if (n_ignored)
+		gs_warning("%d file%s the repository ignores not recorded", n_ignored, n_ignored == 1 ? "" : "s");
 	return error;
 }
 

@@ -13,13 +13,13 @@
 #include <string.h>
 
 static const char *const checkpoint_usage[] = {
-	"git session checkpoint [-m <msg>] [<path>...]",
+	"git session checkpoint [-m <msg>] [-f] [<path>...]",
 	NULL,
 };
 
-/* Re-records every path of the manifest, then the paths given. */
+/* Re-records every path of the manifest, then the paths given (ignored ones only with force, as git add). */
 static int checkpoint_files(cJSON *files, struct cmd_ctx *c, const char *id, int argc,
-			    const char **argv)
+			    const char **argv, int force)
 {
 	struct store_tip tip = { 0 };
 	cJSON *state = NULL;
@@ -39,6 +39,10 @@ static int checkpoint_files(cJSON *files, struct cmd_ctx *c, const char *id, int
 			goto cleanup;
 		was = json_str(cJSON_GetObjectItemCaseSensitive(
 				       cJSON_GetObjectItemCaseSensitive(state, "files"), path), "status");
+		if (!was && !force && (error = cmd_refuse_ignored(c, path)) < 0) {
+			free(path);
+			goto cleanup;
+		}
 		error = store_worktree_record(files, c->st, path, was ? NULL : ST_CREATED, 0);
 		free(path);
 		if (error < 0)
@@ -54,12 +58,13 @@ cleanup:
 int cmd_checkpoint(int argc, const char **argv, struct cmd_ctx *c)
 {
 	const char *msg = NULL;
-	int quiet = 0, error;
+	int quiet = 0, force = 0, error;
 	char *id = NULL;
 	cJSON *op = NULL;
 	const struct option opts[] = {
 		{ OPT_STRING, 'm', "message", &msg, "<msg>", "what this checkpoint is" },
 		{ OPT_BOOL, 'q', "quiet", &quiet, NULL, "print nothing" },
+		{ OPT_BOOL, 'f', "force", &force, NULL, "record files the repository ignores" },
 		OPT_END_MARK,
 	};
 
@@ -72,7 +77,7 @@ int cmd_checkpoint(int argc, const char **argv, struct cmd_ctx *c)
 	}
 	op = op_new(OP_CHECKPOINT, NULL);
 	json_set_str(op_args(op), "message", msg);
-	if ((error = checkpoint_files(json_obj(op_args(op), "files"), c, id, argc, argv)) < 0 ||
+	if ((error = checkpoint_files(json_obj(op_args(op), "files"), c, id, argc, argv, force)) < 0 ||
 	    (error = cmd_write(NULL, c, id, op, msg, quiet)) < 0)
 		goto cleanup;
 cleanup:

@@ -5,11 +5,13 @@
 #include "git-session/cmd.h"
 #include "git-session/json.h"
 #include "git-session/opts.h"
+#include "git-session/state.h"
 #include "git-session/sync.h"
 #include "git-session/util.h"
 #include "git-session/view.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static void print_line(const cJSON *r, int dry_run)
@@ -21,6 +23,8 @@ static void print_line(const cJSON *r, int dry_run)
 	printf(" %s%-12s %s", dry_run ? "would: " : "", action, json_str(r, "id"));
 	if (!strcmp(action, "fast-forward") && ours && theirs)
 		printf(" (%.7s..%.7s)", ours, theirs);
+	else if (merged && strcmp(action, "merge"))	/* a push of a merge */
+		printf(" (merged %.7s + %.7s -> %.7s)", ours, theirs, merged);
 	else if (merged)
 		printf(" (%.7s + %.7s -> %.7s)", ours, theirs, merged);
 	else if (json_str(r, "detail") && strcmp(action, "up to date"))
@@ -45,6 +49,7 @@ static int sync_cmd(int argc, const char **argv, struct cmd_ctx *c, int push)
 	cJSON *report = cJSON_CreateArray();
 	const cJSON *r;
 	int json = 0, quiet = 0, error;
+	char *why = NULL;
 	const struct option opts[] = {
 		{ OPT_STRING, 0, "session", &o.only, "<id>", "only this session" },
 		{ OPT_BOOL, 'n', "dry-run", &o.dry_run, NULL, "say what would move, move nothing" },
@@ -58,6 +63,11 @@ static int sync_cmd(int argc, const char **argv, struct cmd_ctx *c, int push)
 		goto cleanup;
 	if (argc)
 		o.remote = argv[0];
+	if (o.only && state_valid_id(o.only, &why) < 0) {
+		error = gs_error("invalid session id '%s': %s", o.only, why);
+		free(why);
+		goto cleanup;
+	}
 	if (push)
 		error = sync_push(report, &c->eng, &o);
 	else if ((error = sync_fetch(&c->eng, o.remote)) == 0)

@@ -75,27 +75,36 @@ cleanup:
 
 /*
  * What list shows of the session at commit hex: the cache's entry (marked
- * used), else read from the top of its session.json -- list must not cost
- * the size of every state -- and added to fresh.
+ * used), else read as a reader would -- session.json, not the collections
+ * kept beside it: list must not cost the size of every state -- and added
+ * to fresh. A damaged one says why (on stderr) and returns GS_ERROR.
  */
 static int list_entry(const struct list_entry **out, struct cmd_ctx *c, const struct list_cache *cache,
 		      unsigned char *used, struct list_cache *fresh, const char *ref, const char *hex)
 {
-	static const char *const keys[] = { "status", "topic", "created", "updated" };
+	static const char *const keys[] = { "status", "created", "updated", "topic", "session_id" };
 	const struct list_entry *known = list_cache_find(cache, hex);
+	const char *id = strrchr(ref, '/') + 1;
 	struct store_tip tip = { 0 };
-	char *v[4] = { NULL };
+	cJSON *state = NULL;
+	char *v[5];
 	int error;
 
 	/* a remembered tip whose commit can no longer be read is damaged now: read it to say so */
-	if (known && store_object_exists(c->st, hex)) {
+	if (known && known->session && store_object_exists(c->st, hex)) {
 		used[known - cache->v] = 1;
 		*out = known;
+		if (strcmp(known->session, id))	/* a ref moved by hand onto another session's checkpoint */
+			return gs_error("the ref of session '%s' points at %.12s, a checkpoint of session '%s'", id,
+					hex, known->session);
 		return 0;
 	}
-	if ((error = engine_peek(v, &tip, c->st, ref, hex, keys, 4)) < 0)
-		return error;
-	list_cache_add(fresh, hex, tip.time, v[0], v[2], v[3], v[1]);
+	if ((error = engine_load_some(&state, &tip, c->st, ref, 0)) < 0)
+		return error;	/* it says what is wrong */
+	for (size_t i = 0; i < ARRAY_SIZE(keys); i++)
+		v[i] = json_str(state, keys[i]) ? xstrdup(json_str(state, keys[i])) : NULL;
+	list_cache_add(fresh, tip.commit, tip.time, v[0], v[1], v[2], v[3], v[4]);
+	cJSON_Delete(state);
 	store_tip_clear(&tip);
 	*out = &fresh->v[fresh->n - 1];
 	return 0;
@@ -108,15 +117,16 @@ static int list_entry(const struct list_entry **out, struct cmd_ctx *c, const st
  * stale agents).
  */
 static void list_one(cJSON *out, const struct list_entry *e, const char *id, int archived, int active,
-		     int width, time_t now, int64_t stale_after)
+		     int damaged, int width, time_t now, int64_t stale_after)
 {
-	int stale = !archived && report_stale_since(e->status, e->updated, now, stale_after);
+	int stale = !archived && !damaged && report_stale_since(e->status, e->updated, now, stale_after);
 
 	if (out) {
 		cJSON *o = cJSON_CreateObject();
 
 		json_set_str(o, "id", id);
-		json_set_str(o, "status", e->status);
+		json_set_str(o, "status", damaged ? "damaged" : e->status);
+		json_set_bool(o, "damaged", damaged);
 		json_set_bool(o, "active", active);
 		json_set_bool(o, "archived", archived);
 		json_set_bool(o, "stale", stale);
@@ -136,7 +146,7 @@ static void list_one(cJSON *out, const struct list_entry *e, const char *id, int
 		else
 			sbuf_adds(&sb, "-");
 		printf("%c %-*s  %-11s  %-16s  ", active ? '*' : ' ', width, id,
-		       archived ? "archived" : stale ? "stale" : e->status, sb.buf);
+		       damaged ? "damaged" : archived ? "archived" : stale ? "stale" : e->status, sb.buf);
 		out_line(stdout, e->topic ? e->topic : "");
 		putchar('\n');
 		sbuf_release(&sb);
@@ -219,12 +229,13 @@ int cmd_list(int argc, const char **argv, struct cmd_ctx *c)
 		const struct list_entry *e;
 
 		if (list_entry(&e, c, &cache, used, &fresh, ref, hex) == 0) {
-			list_one(out, e, id, i >= n, i < n && active && !strcmp(active, id), width, now, stale_after);
+			list_one(out, e, id, i >= n, i < n && active && !strcmp(active, id), 0, width, now, stale_after);
 		} else {	/* said on stderr; the others are listed all the same */
 			struct list_entry bad = { .status = "damaged", .time = 0 };
 
 			snprintf(bad.commit, sizeof(bad.commit), "%s", hex);
-			list_one(out, &bad, id, i >= n, i < n && active && !strcmp(active, id), width, now, stale_after);
+			list_one(out, &bad, id, i >= n, i < n && active && !strcmp(active, id), 1, width, now,
+				 stale_after);
 			damaged++;
 		}
 		free(ref);

@@ -12,6 +12,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -23,7 +24,8 @@ static int parse_num(double *out, const char *s, const char *what)
 
 	errno = 0;
 	v = strtoll(s, &end, 10);
-	if (errno || end == s || *end || v < 0)
+	/* digits only: strtoll also takes " 5", "+5" and "-0" */
+	if (errno || end == s || *end || v < 0 || !isdigit((unsigned char)*s))
 		return gs_error("%s must be a whole number, not '%s'", what, s);
 	*out = (double)v;
 	return 0;
@@ -371,12 +373,13 @@ int cmd_agent(int argc, const char **argv, struct cmd_ctx *c)
 static int file_record(int argc, const char **argv, struct cmd_ctx *c, enum op_id id)
 {
 	const char *agent = NULL, *phase = NULL, *usage[] = { NULL, NULL };
-	int quiet = 0, error;
+	int quiet = 0, force = 0, error;
 	cJSON *op = op_new(id, NULL), *args = op_args(op), *files = json_obj(args, "files");
-	char *line = xstrfmt("git session file %s <path>... [--agent <id>] [--phase <n>]", argv[0]);
+	char *line = xstrfmt("git session file %s <path>... [--agent <id>] [--phase <n>] [-f]", argv[0]);
 	const struct option opts[] = {
 		{ OPT_STRING, 0, "agent", &agent, "<id>", "the agent that touched the files" },
 		{ OPT_STRING, 0, "phase", &phase, "<n>", "the phase (default: the agent's, or none)" },
+		{ OPT_BOOL, 'f', "force", &force, NULL, "record files the repository ignores" },
 		OPT_QUIET(&quiet),
 		OPT_END_MARK,
 	};
@@ -393,7 +396,7 @@ static int file_record(int argc, const char **argv, struct cmd_ctx *c, enum op_i
 		if ((error = store_worktree_relpath(&path, c->st, argv[i])) == 0) {
 			if (id == OP_FILE_DELETED)
 				json_set_str(json_set(files, path, cJSON_CreateObject()), "status", ST_DELETED);
-			else
+			else if (force || !(error = cmd_refuse_ignored(c, path)))
 				error = store_worktree_record(files, c->st, path,
 							id == OP_FILE_CREATED ? ST_CREATED : ST_MODIFIED, 0);
 		}
@@ -427,7 +430,7 @@ static int file_deleted(int argc, const char **argv, struct cmd_ctx *c)
 int cmd_file(int argc, const char **argv, struct cmd_ctx *c)
 {
 	static const char *const usage[] = {
-		"git session file (created | modified | deleted) <path>... [--agent <id>] [--phase <n>]", NULL,
+		"git session file (created | modified | deleted) <path>... [--agent <id>] [--phase <n>] [-f]", NULL,
 	};
 	static const struct subcommand subs[] = {
 		{ "created", file_created }, { "modified", file_modified }, { "deleted", file_deleted },

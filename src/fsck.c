@@ -2,11 +2,13 @@
  * fsck.c - checking and repairing a session's chain of checkpoints.
  */
 #include "git-session/fsck.h"
+#include "git-session/agent.h"
 #include "git-session/json.h"
 #include "git-session/state.h"
 #include "git-session/util.h"
 
 #include <search.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -22,6 +24,7 @@ void fsck_report_clear(struct fsck_report *r)
 		free(r->bad_commits[i]);
 	free(r->bad_commits);
 	free(r->problem_below);
+	free(r->counts);
 	memset(r, 0, sizeof(*r));
 }
 
@@ -75,6 +78,117 @@ static char *check_one(struct store_verify *v, gs_store *st, const char *commit,
 	return problem;
 }
 
+/*
+ * How an agent's transcript parts in the tree disagree with its count in
+ * session.json (NULL: they agree). The tree holds parts 1..parts, each as
+ * transcripts/<agent>/<n / 1000>/<n>; fewer, the last ones missing, is
+ * what gc leaves of a transcript that passed the limit.
+ */
+static char *agent_parts_problem(const cJSON *a, const cJSON *seen, int64_t limit)
+{
+	const cJSON *t = cJSON_GetObjectItemCaseSensitive(a, "transcript");
+	const cJSON *s = cJSON_GetObjectItemCaseSensitive(seen, json_str(a, "id"));
+	double parts = json_num(t, "parts", 0), held = json_num(s, "n", 0), last = json_num(s, "max", 0);
+
+	if (held == parts && last == parts)
+		return NULL;
+	if (held == last && held < parts && json_num(t, "bytes", 0) > (double)limit)
+		return NULL;	/* trimmed by gc */
+	return xstrfmt("agent '%s': session.json counts %.0f transcript parts, the tree holds %.0f%s",
+		       json_str(a, "id"), parts, held, held == last ? "" : " (numbered with gaps)");
+}
+
+/* The transcript parts of the tree by agent: {agent: {n, max}}; a name out of shape is *bad. */
+static cJSON *parts_by_agent(const cJSON *tree, char **bad)
+{
+	cJSON *seen = cJSON_CreateObject();
+	const cJSON *f;
+
+	cJSON_ArrayForEach(f, tree) {
+		const char *name = f->string + strlen("transcripts/"), *slash = strchr(name, '/');
+		char *agent = slash ? xstrndup(name, (size_t)(slash - name)) : NULL;
+		unsigned dir, seq;
+		char end;
+		cJSON *s;
+
+		if (!agent || sscanf(slash + 1, "%3u/%6u%c", &dir, &seq, &end) != 2 || !seq || dir != seq / 1000 ||
+		    strlen(slash + 1) != 10) {
+			if (!*bad)
+				*bad = xstrfmt("'%s' is not a transcript part's name", f->string);
+			free(agent);
+			continue;
+		}
+		if (!(s = cJSON_GetObjectItemCaseSensitive(seen, agent)))
+			s = json_obj(seen, agent);
+		json_set_num(s, "n", json_num(s, "n", 0) + 1);
+		if (seq > json_num(s, "max", 0))
+			json_set_num(s, "max", seq);
+		free(agent);
+	}
+	return seen;
+}
+
+/* Whether files/ in the tree holds each file of the manifest, as recorded, and nothing else. */
+static char *files_problem(const cJSON *state, const cJSON *tree)
+{
+	const cJSON *f;
+	int n = 0;
+
+	cJSON_ArrayForEach(f, cJSON_GetObjectItemCaseSensitive(state, "files")) {
+		char *path;
+		const char *have;
+
+		if (!json_str(f, "oid"))
+			continue;
+		n++;
+		path = xstrfmt("files/%s", f->string);
+		have = json_str(tree, path);
+		free(path);
+		if (!have || strcmp(have, json_str(f, "oid")))
+			return xstrfmt("file '%s' is in the manifest but %s", f->string,
+				       have ? "files/ holds another blob" : "not under files/");
+	}
+	if (cJSON_GetArraySize(tree) != n)
+		return xstrfmt("session.json records %d files, files/ holds %d", n, cJSON_GetArraySize(tree));
+	return NULL;
+}
+
+/* What the counts of session.json at commit say that its tree does not hold (NULL: nothing). */
+static char *counts_problem(gs_store *st, const char *commit)
+{
+	struct store_tip tip = { 0 };
+	cJSON *state = NULL, *transcripts = NULL, *files = NULL, *seen = NULL;
+	const cJSON *a;
+	char *problem = NULL;
+	int64_t limit;
+
+	if (engine_load_rev(&state, &tip, st, commit) < 0 ||
+	    store_tree_paths(&transcripts, st, commit, "transcripts") < 0 ||
+	    store_tree_paths(&files, st, commit, "files") < 0 ||
+	    store_config_int(&limit, st, "session.transcriptLimit", AGENT_TRANSCRIPT_LIMIT) < 0) {
+		problem = xstrdup("its tree cannot be read");
+		goto cleanup;
+	}
+	seen = parts_by_agent(transcripts, &problem);
+	cJSON_ArrayForEach(a, cJSON_GetObjectItemCaseSensitive(state, "agents")) {
+		if (!problem)
+			problem = agent_parts_problem(a, seen, limit);
+		cJSON_DeleteItemFromObjectCaseSensitive(seen, json_str(a, "id"));
+	}
+	if (!problem && seen->child)
+		problem = xstrfmt("the tree holds transcript parts of '%s', an agent session.json does not know",
+				  seen->child->string);
+	if (!problem)
+		problem = files_problem(state, files);
+cleanup:
+	cJSON_Delete(state);
+	cJSON_Delete(transcripts);
+	cJSON_Delete(files);
+	cJSON_Delete(seen);
+	store_tip_clear(&tip);
+	return problem;
+}
+
 int fsck_session(struct fsck_report *r, gs_store *st, const char *refname)
 {
 	char cur[HEX_SZ], logged[HEX_SZ] = "";
@@ -104,6 +218,14 @@ int fsck_session(struct fsck_report *r, gs_store *st, const char *refname)
 		struct store_verify v;
 		char *problem = check_one(&v, st, cur, strrchr(refname, '/') + 1);
 
+		if (v.unfetched) {	/* a partial clone's: not damage, so nothing to repair */
+			gs_error("%s: checkpoint %.12s cannot be checked: %s", strrchr(refname, '/') + 1, cur, problem);
+			free(problem);
+			store_verify_clear(&v);
+			tdestroy(visited, free);
+			fsck_report_clear(r);
+			return GS_ERROR;
+		}
 		r->checked++;
 		if (problem && !r->last_good[0]) {
 			r->bad++;
@@ -146,7 +268,9 @@ int fsck_session(struct fsck_report *r, gs_store *st, const char *refname)
 		store_verify_clear(&v);
 	}
 	tdestroy(visited, free);
-	r->ok = !r->bad && !r->ref_damaged && !r->reflog_disagrees && !r->history_damaged;
+	if (!r->bad && !r->ref_damaged)
+		r->counts = counts_problem(st, r->tip);
+	r->ok = !r->bad && !r->ref_damaged && !r->reflog_disagrees && !r->history_damaged && !r->counts;
 	return 0;
 }
 

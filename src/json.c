@@ -4,6 +4,8 @@
 #include "git-session/json.h"
 #include "git-session/util.h"
 
+#include <ctype.h>
+#include <float.h>
 #include <stdlib.h>
 #include <math.h>
 #include <stdio.h>
@@ -16,11 +18,115 @@ void json_global_init(void)
 	cJSON_InitHooks(&hooks);
 }
 
+/* A decimal as sign, significant digits and where the point goes: 0.<digits> x 10^point. */
+struct decimal {
+	int neg;
+	size_t ndigits;
+	long point;
+	char digits[64];
+};
+
+/*
+ * The value a number literal (JSON's, or printf's with "e+05") denotes,
+ * exactly, without leading or trailing zeros: 1.50, 15e-1 and 1.5 agree.
+ * GS_ERROR when s[0..len) is not such a literal.
+ */
+static int decimal_form(struct decimal *out, const char *s, size_t len)
+{
+	size_t i = 0, lead = 0;
+	long exp = 0;
+	int eneg = 0, frac = 0;
+
+	memset(out, 0, sizeof(*out));
+	if (i < len && (s[i] == '-' || s[i] == '+'))
+		out->neg = s[i++] == '-';
+	for (; i < len && (isdigit((unsigned char)s[i]) || (s[i] == '.' && !frac)); i++) {
+		if (s[i] == '.') {
+			frac = 1;
+		} else if (out->ndigits + 1 >= sizeof(out->digits)) {
+			return GS_ERROR;
+		} else {
+			out->digits[out->ndigits++] = s[i];
+			out->point += !frac;
+		}
+	}
+	if (!out->ndigits)
+		return GS_ERROR;
+	if (i < len && (s[i] == 'e' || s[i] == 'E')) {
+		if (++i < len && (s[i] == '-' || s[i] == '+'))
+			eneg = s[i++] == '-';
+		if (i >= len || !isdigit((unsigned char)s[i]))
+			return GS_ERROR;
+		for (; i < len && isdigit((unsigned char)s[i]); i++)
+			if (exp < 100000)	/* past that a double is 0 or infinite anyway */
+				exp = exp * 10 + (s[i] - '0');
+	}
+	if (i != len)
+		return GS_ERROR;
+	out->point += eneg ? -exp : exp;
+	while (lead < out->ndigits && out->digits[lead] == '0')
+		lead++;
+	memmove(out->digits, out->digits + lead, out->ndigits - lead);
+	out->ndigits -= lead;
+	out->point -= (long)lead;
+	while (out->ndigits && out->digits[out->ndigits - 1] == '0')
+		out->ndigits--;
+	out->digits[out->ndigits] = '\0';
+	if (!out->ndigits)
+		out->point = 0;	/* zero: only its sign is left */
+	return 0;
+}
+
+void json_number_text(char *buf, size_t size, double d)
+{
+	if (json_is_int(d)) {
+		snprintf(buf, size, "%lld", (long long)d);
+	} else if (isfinite(d)) {
+		/*
+		 * The shortest of %.15g..%.17g that reads back as d: 0.1, not
+		 * 0.10000000000000001. A subnormal holds fewer digits: from 1
+		 * (5e-324, not 4.94065645841247e-324).
+		 */
+		for (int digits = fabs(d) < DBL_MIN ? 1 : 15; digits <= 17; digits++) {
+			snprintf(buf, size, "%.*g", digits, d);
+			if (strtod(buf, NULL) == d)
+				break;
+		}
+	} else {
+		snprintf(buf, size, "null");
+	}
+}
+
+static int same_decimal(const struct decimal *a, const struct decimal *b)
+{
+	return a->neg == b->neg && a->point == b->point && !strcmp(a->digits, b->digits);
+}
+
+int json_number_exact(const char *token, size_t len, double d)
+{
+	struct decimal want, have;
+	char back[64];
+
+	if (!isfinite(d) || decimal_form(&want, token, len) < 0)
+		return 0;
+	json_number_text(back, sizeof(back), d);
+	if (decimal_form(&have, back, strlen(back)) == 0 && same_decimal(&want, &have))
+		return 1;
+	/* a subnormal was printed from 15 digits before: what was written then still reads */
+	for (int digits = 15; d != 0 && fabs(d) < DBL_MIN && digits <= 17; digits++) {
+		snprintf(back, sizeof(back), "%.*g", digits, d);
+		if (strtod(back, NULL) == d)
+			return decimal_form(&have, back, strlen(back)) == 0 && same_decimal(&want, &have);
+	}
+	return 0;
+}
+
 /*
  * A number that JSON allows but the model could not keep as written is
  * refused rather than changed: leading zeros (JSON has none), one past
- * the range of a double or that rounds to zero, an integer past 2^53
- * that a double does not hold exactly. token is len characters long.
+ * the range of a double, and any that would not print back as the value
+ * written (json_number_exact): 2^53 + 1, 0.1234567890123456789, -0.
+ * token is len characters long.
  */
 static int number_ok(const char *token, size_t len, char **err)
 {
@@ -42,13 +148,11 @@ static int number_ok(const char *token, size_t len, char **err)
 		*err = xstrfmt("the number %s is out of the range a session can keep", text);
 		return GS_ERROR;
 	}
-	if (!strpbrk(text, ".eE") && fabs(d) >= 9007199254740992.0) {
-		snprintf(back, sizeof(back), "%.0f", d);
-		if (strcmp(back, text)) {
-			*err = xstrfmt("the number %s is too large to be kept exactly (quote it to keep it as text)",
-				       text);
-			return GS_ERROR;
-		}
+	if (!json_number_exact(text, len, d)) {
+		json_number_text(back, sizeof(back), d);
+		*err = xstrfmt("the number %s is not kept exactly by a double: it would read back as %s "
+			       "(write that, or quote it to keep it as text)", text, back);
+		return GS_ERROR;
 	}
 	return 0;
 }
@@ -284,12 +388,50 @@ int json_is_int(double d)
 	return isfinite(d) && d == floor(d) && fabs(d) < 9007199254740992.0;
 }
 
+/* The length of the well-formed UTF-8 character at p (at most left bytes), 0 for none or a NUL. */
+static size_t utf8_char(const unsigned char *p, size_t left)
+{
+	size_t n = *p < 0x80 ? 1 : (*p & 0xe0) == 0xc0 ? 2 : (*p & 0xf0) == 0xe0 ? 3 : (*p & 0xf8) == 0xf0 ? 4 : 0;
+	unsigned cp = n == 1 ? *p : n == 2 ? *p & 0x1fu : n == 3 ? *p & 0x0fu : *p & 0x07u;
+
+	if (!n || !*p || n > left)
+		return 0;
+	for (size_t i = 1; i < n; i++) {
+		if ((p[i] & 0xc0) != 0x80)
+			return 0;
+		cp = (cp << 6) | (p[i] & 0x3fu);
+	}
+	/* overlong forms, surrogates, past U+10FFFF */
+	if ((n == 2 && cp < 0x80) || (n == 3 && cp < 0x800) || (n == 4 && cp < 0x10000) ||
+	    (cp >= 0xd800 && cp <= 0xdfff) || cp > 0x10ffff)
+		return 0;
+	return n;
+}
+
+void json_add_text(struct sbuf *sb, const char *s, size_t len)
+{
+	const unsigned char *p = (const unsigned char *)s, *end = p + len;
+
+	while (p < end) {
+		size_t n = utf8_char(p, (size_t)(end - p));
+
+		if (n)
+			sbuf_add(sb, p, n);
+		else
+			sbuf_adds(sb, "\xef\xbf\xbd");	/* U+FFFD, for the byte that is not text */
+		p += n ? n : 1;
+	}
+}
+
+/* A string as JSON: what is not UTF-8 in it becomes U+FFFD, so that the output always parses. */
 static void print_string(struct sbuf *sb, const char *s)
 {
 	const unsigned char *p = (const unsigned char *)(s ? s : "");
+	size_t left = strlen((const char *)p), n;
 
 	sbuf_addch(sb, '"');
-	for (; *p; p++) {
+	for (; *p; p += n, left -= n) {
+		n = 1;
 		switch (*p) {
 		case '"': sbuf_adds(sb, "\\\""); break;
 		case '\\': sbuf_adds(sb, "\\\\"); break;
@@ -301,30 +443,21 @@ static void print_string(struct sbuf *sb, const char *s)
 		default:
 			if (*p < 0x20 || *p == 0x7f)
 				sbuf_addf(sb, "\\u%04x", *p);
+			else if ((n = utf8_char(p, left)))
+				sbuf_add(sb, p, n);
 			else
-				sbuf_addch(sb, (char)*p);
+				sbuf_adds(sb, "\xef\xbf\xbd"), n = 1;
 		}
 	}
 	sbuf_addch(sb, '"');
 }
 
-/* The shortest of %.15g, %.16g and %.17g that reads back as d: 0.1, not 0.10000000000000001. */
 static void print_number(struct sbuf *sb, double d)
 {
 	char text[64];
 
-	if (json_is_int(d)) {
-		sbuf_addf(sb, "%lld", (long long)d);
-	} else if (isfinite(d)) {
-		for (int digits = 15; digits <= 17; digits++) {
-			snprintf(text, sizeof(text), "%.*g", digits, d);
-			if (strtod(text, NULL) == d)
-				break;
-		}
-		sbuf_adds(sb, text);
-	} else {
-		sbuf_adds(sb, "null");
-	}
+	json_number_text(text, sizeof(text), d);
+	sbuf_adds(sb, text);
 }
 
 static void indent(struct sbuf *sb, int pretty, int depth)

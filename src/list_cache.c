@@ -19,13 +19,14 @@ void list_cache_clear(struct list_cache *c)
 		free(c->v[i].created);
 		free(c->v[i].updated);
 		free(c->v[i].topic);
+		free(c->v[i].session);
 	}
 	free(c->v);
 	memset(c, 0, sizeof(*c));
 }
 
 void list_cache_add(struct list_cache *c, const char *commit, int64_t time, char *status,
-		    char *created, char *updated, char *topic)
+		    char *created, char *updated, char *topic, char *session)
 {
 	struct list_entry *e;
 
@@ -37,6 +38,7 @@ void list_cache_add(struct list_cache *c, const char *commit, int64_t time, char
 	e->created = created;
 	e->updated = updated;
 	e->topic = topic;
+	e->session = session;
 }
 
 static int cmp_entry(const void *a, const void *b)
@@ -85,21 +87,21 @@ static char *field(const cJSON *a, int i, int *ok)
 static int parse_line(struct list_cache *c, const char *s, const char *end)
 {
 	char *commit = next_word(&s, end), *time = commit ? next_word(&s, end) : NULL, *stop = NULL, *err = NULL;
-	char *v[4] = { NULL };
+	char *v[5] = { NULL };
 	long long when = time ? strtoll(time, &stop, 10) : 0;
 	cJSON *a = NULL;
 	int ok = time && stop && !*stop && strlen(commit) == 40 &&
 		 json_parse(&a, s, (size_t)(end - s), 1 << 20, &err) == 0 &&
-		 cJSON_IsArray(a) && cJSON_GetArraySize(a) == 4;
+		 cJSON_IsArray(a) && (cJSON_GetArraySize(a) == 4 || cJSON_GetArraySize(a) == 5);
 
 	for (size_t i = 0; ok && i < 40; i++)
 		ok = isxdigit((unsigned char)commit[i]) && !isupper((unsigned char)commit[i]);
-	for (int i = 0; ok && i < 4; i++)
+	for (int i = 0; ok && i < cJSON_GetArraySize(a); i++)
 		v[i] = field(a, i, &ok);
 	if (ok && v[0])
-		list_cache_add(c, commit, when, v[0], v[1], v[2], v[3]);
+		list_cache_add(c, commit, when, v[0], v[1], v[2], v[3], v[4]);
 	else
-		for (int i = 0; i < 4; i++)
+		for (int i = 0; i < 5; i++)
 			free(v[i]);
 	cJSON_Delete(a);
 	free(err);
@@ -140,11 +142,11 @@ char *list_cache_format(const struct list_cache *c, size_t *len)
 	sbuf_adds(&sb, LIST_CACHE_HEADER "\n");
 	for (size_t i = 0; i < c->n; i++) {
 		const struct list_entry *e = &c->v[i];
-		const char *v[4] = { e->status, e->created, e->updated, e->topic };
+		const char *v[5] = { e->status, e->created, e->updated, e->topic, e->session };
 		cJSON *a = cJSON_CreateArray();
 		char *text;
 
-		for (int k = 0; k < 4; k++)
+		for (int k = 0; k < (e->session ? 5 : 4); k++)
 			cJSON_AddItemToArray(a, v[k] ? cJSON_CreateString(v[k]) : cJSON_CreateNull());
 		text = json_print(a, 0, NULL);
 		sbuf_addf(&sb, "%s %" PRId64 " %s\n", e->commit, e->time, text);

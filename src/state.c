@@ -891,7 +891,7 @@ int state_apply(cJSON *state, const cJSON *op, const struct state_limits *lim,
 	struct state_limits deflim = STATE_LIMITS_INIT;
 	struct apply_ctx c = { state, op_args(op), json_str(op, "at"), lim ? lim : &deflim, SBUF_INIT, NULL };
 	const struct op_info *info;
-	const char *name = op_name(op), *status;
+	const char *name = op_name(op), *status, *bad;
 	const cJSON *ctx;
 	int error;
 
@@ -916,6 +916,13 @@ int state_apply(cJSON *state, const cJSON *op, const struct state_limits *lim,
 			return GS_EPARTIAL;
 		}
 		*err = c.err ? c.err : xstrfmt("%s failed", name);
+		return GS_ERROR;
+	}
+	/* what is written must read back: the reader takes only whole token counts below 2^53 */
+	if ((bad = token_not_whole(cJSON_GetObjectItemCaseSensitive(state, "tokens")))) {
+		sbuf_release(&c.subject);
+		*err = xstrfmt("%s would leave tokens.%s at %.0f, past what a session counts exactly: nothing written",
+			       name, bad, json_num(cJSON_GetObjectItemCaseSensitive(state, "tokens"), bad, 0));
 		return GS_ERROR;
 	}
 	if (info->id != OP_SESSION_IMPORT) {	/* an import keeps the source's time */

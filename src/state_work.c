@@ -87,6 +87,7 @@ static int arg_phase(cJSON **out, struct apply_ctx *c, const char *key, int requ
 }
 
 static void add_tokens(cJSON *t, double in, double out, double cached);
+static int tokens_fit(struct apply_ctx *c, const char *name, double in, double out, double cached, int isolated);
 static void count_tokens(struct apply_ctx *c, const char *name, double in, double out, double cached,
 			 int isolated);
 
@@ -575,6 +576,8 @@ int op_agent_turn(struct apply_ctx *c)
 	    !json_is_int(in) || !json_is_int(out) || !json_is_int(cached) || in < 0 || in > 1e12 || out < 0 ||
 	    cached < 0 || out > 1e12 || cached > 1e12)
 		return state_fail(c, "a turn's offsets and token counts are whole numbers");
+	if (tokens_fit(c, json_str(a, "id"), in, out, cached, 0) < 0)
+		return GS_ERROR;
 	t = json_obj(a, "transcript");
 	if (!json_bool(c->args, "restart", 0) && json_num(t, "offset", 0) != from)
 		return state_fail(c, "agent '%s' has its transcript recorded to byte %.0f, not %.0f",
@@ -695,6 +698,41 @@ double state_tokens_used(const cJSON *tokens)
 	return json_num(tokens, "input", 0) + json_num(tokens, "output", 0) - json_num(tokens, "saved", 0);
 }
 
+/* Whether t's count key, plus add, stays a whole number a reader takes; else the failure. */
+static int count_fits(struct apply_ctx *c, const cJSON *t, const char *key, double add, const char *whose)
+{
+	if (json_is_int(json_num(t, key, 0) + add))
+		return 0;
+	return state_fail(c, "that would take %s %s tokens past %.0f, the most a session counts exactly: "
+			  "nothing recorded", whose, key, 9007199254740991.0);
+}
+
+/*
+ * Checks, before anything changes, that count_tokens would leave every
+ * count whole and below 2^53: a reader refuses a session past that.
+ */
+static int tokens_fit(struct apply_ctx *c, const char *name, double in, double out, double cached, int isolated)
+{
+	cJSON *tokens = cJSON_GetObjectItemCaseSensitive(c->state, "tokens"), *agent = state_agent(c->state, name);
+	const cJSON *by = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(tokens, "by_agent"), name);
+	const cJSON *const counts[] = { tokens, by, agent ? cJSON_GetObjectItemCaseSensitive(agent, "tokens") : NULL };
+	double saved = json_num(tokens, "saved", 0) + (isolated ? in + out : 0);
+
+	for (size_t i = 0; i < ARRAY_SIZE(counts); i++) {
+		const char *whose = i ? "the agent's" : "the session's";
+
+		if (count_fits(c, counts[i], "input", in, whose) < 0 || count_fits(c, counts[i], "output", out, whose) < 0 ||
+		    count_fits(c, counts[i], "cached", cached, whose) < 0)
+			return GS_ERROR;
+	}
+	if (count_fits(c, tokens, "saved", saved - json_num(tokens, "saved", 0), "the session's") < 0)
+		return GS_ERROR;
+	if (!json_is_int(json_num(tokens, "input", 0) + in + json_num(tokens, "output", 0) + out - saved))
+		return state_fail(c, "that would take the session's tokens used past %.0f, the most a session "
+				  "counts exactly: nothing recorded", 9007199254740991.0);
+	return 0;
+}
+
 /* Token use: in the totals, the agent's line of by_agent and the agent's own, and the peak. */
 static void count_tokens(struct apply_ctx *c, const char *name, double in, double out, double cached,
 			 int isolated)
@@ -723,6 +761,8 @@ int op_tokens_add(struct apply_ctx *c)
 	if (!json_is_int(in) || !json_is_int(out) || !json_is_int(cached) || in < 0 || out < 0 ||
 	    cached < 0 || in > 1e12 || out > 1e12 || cached > 1e12)
 		return state_fail(c, "token counts are whole numbers from 0 to 10^12");
+	if (tokens_fit(c, name, in, out, cached, isolated) < 0)
+		return GS_ERROR;
 	count_tokens(c, name, in, out, cached, isolated);
 	sbuf_addf(&c->subject, "tokens %s: +%.0f in, +%.0f out", name, in, out);
 	if (cached)

@@ -20,12 +20,19 @@ struct gs_store {
 	size_t ncli, acli;
 	int fsync;		/* session.fsync: durable before the ref moves */
 	int sign;		/* session.sign, else commit.gpgSign; -1 until a commit asks */
+	int sign_limit;		/* seconds the signer may take unattended, when config does not say (0: 10) */
 };
 
 /* fsyncs a file or a directory, if it can be opened: what durability asks of what is written. */
 void store_fsync_path(const char *path);
 /* Prints "error: <what>: <libgit2's message>" and returns GS_ERROR. */
 int store_git_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/*
+ * The object libgit2 just failed to find, in a partial clone: one git has
+ * not fetched yet, and fetches when asked for it (libgit2 cannot). Its
+ * hex into hex, or 0 when the last error is another.
+ */
+int store_missing_object(char hex[GIT_OID_HEXSZ + 1]);
 int store_signature(git_signature **out, gs_store *st, const char *who);
 int store_ident_parse_date(time_t *t, int *offset, const char *s);
 /*

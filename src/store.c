@@ -22,18 +22,46 @@
 #include <ctype.h>
 #include <strings.h>
 
+/* The repository is a partial clone (extensions.partialClone, or a promisor remote): set when it is opened. */
+static int partial_clone;
+
+int store_missing_object(char hex[GIT_OID_HEXSZ + 1])
+{
+	const git_error *e = git_error_last();
+	const char *p;
+	size_t n;
+
+	if (!partial_clone || !e || !e->message || e->klass != GIT_ERROR_ODB ||
+	    !strstr(e->message, "not found") || !(p = strrchr(e->message, '(')))
+		return 0;
+	n = strspn(++p, "0123456789abcdef");
+	if (n < 4 || n > GIT_OID_HEXSZ || p[n] != ')')
+		return 0;
+	memcpy(hex, p, n);
+	hex[n] = '\0';
+	return 1;
+}
+
 int store_git_error(const char *fmt, ...)
 {
 	const git_error *e = git_error_last();
 	struct sbuf sb = SBUF_INIT;
+	char hex[GIT_OID_HEXSZ + 1];
 	va_list ap;
 
 	va_start(ap, fmt);
 	sbuf_vaddf(&sb, fmt, ap);
 	va_end(ap);
-	if (e && e->message)
-		sbuf_addf(&sb, ": %s", e->message);
-	gs_error("%s", sb.buf);
+	if (store_missing_object(hex)) {
+		gs_error("%s: object %s is not in this partial clone: git has not fetched it yet", sb.buf,
+			 hex);
+		gs_hint("git fetches it from the promisor remote when asked, as 'git cat-file -e %s' does; then "
+			"run this again", hex);
+	} else {
+		if (e && e->message)
+			sbuf_addf(&sb, ": %s", e->message);
+		gs_error("%s", sb.buf);
+	}
 	sbuf_release(&sb);
 	return GS_ERROR;
 }
@@ -51,6 +79,53 @@ static int same_workdir(git_repository *repo, const char *dir)
 
 	free(real);
 	return same;
+}
+
+/*
+ * Extensions of format 1 that git-session can honour though libgit2 1.5
+ * does not know them: partialclone (an object not fetched yet is said so
+ * clearly: store_git_error), preciousObjects (git-session prunes no
+ * object), worktreeConfig (config.worktree is read: worktree_config).
+ * objectFormat and refStorage stay refused: libgit2 1.5 cannot read them.
+ */
+static void allow_extensions(void)
+{
+	static const char *ext[] = { "partialclone", "preciousobjects", "worktreeconfig" };
+
+	git_libgit2_opts(GIT_OPT_SET_EXTENSIONS, ext, ARRAY_SIZE(ext));
+}
+
+/* extensions.partialClone names the promisor remote; remote.<name>.promisor is a boolean. */
+static int is_set(const git_config_entry *e, void *payload)
+{
+	int on;
+
+	(void)payload;
+	return strcmp(e->name, "extensions.partialclone") ? git_config_parse_bool(&on, e->value) == 0 && on : 1;
+}
+
+/*
+ * With extensions.worktreeConfig, the worktree's config.worktree, over the
+ * repository's own as git has it. Whether it is a partial clone, too.
+ */
+static int worktree_config(git_repository *repo)
+{
+	git_config *cfg = NULL;
+	char *path;
+	int on = 0, error = 0;
+
+	if (git_repository_config(&cfg, repo) < 0)
+		return GS_ERROR;
+	if (git_config_get_bool(&on, cfg, "extensions.worktreeconfig") == 0 && on) {
+		path = xstrfmt("%sconfig.worktree", git_repository_path(repo));
+		if (access(path, F_OK) == 0)
+			error = git_config_add_file_ondisk(cfg, path, GIT_CONFIG_LEVEL_APP, repo, 0);
+		free(path);
+	}
+	partial_clone = git_config_foreach_match(cfg, "^(extensions\\.partialclone|remote\\..*\\.promisor)$",
+						 is_set, NULL) == 1;
+	git_config_free(cfg);
+	return error < 0 ? GS_ERROR : 0;
 }
 
 /*
@@ -73,14 +148,17 @@ static int open_repo(git_repository **repo)
 		flags = GIT_REPOSITORY_OPEN_NO_SEARCH;
 	if (across && git_config_parse_bool(&v, across) == 0 && v)
 		flags |= GIT_REPOSITORY_OPEN_CROSS_FS;
-	if (flags & GIT_REPOSITORY_OPEN_FROM_ENV && !(wt && *wt))
-		return git_repository_open_ext(repo, NULL, flags, NULL);
+	allow_extensions();
+	if (flags & GIT_REPOSITORY_OPEN_FROM_ENV && !(wt && *wt)) {
+		error = git_repository_open_ext(repo, NULL, flags, NULL);
+		return error ? error : worktree_config(*repo);
+	}
 	flags &= ~(unsigned)GIT_REPOSITORY_OPEN_FROM_ENV;
 	error = git_repository_open_ext(repo, dir && *dir ? dir : ".", flags,
 					getenv("GIT_CEILING_DIRECTORIES"));
 	if (!error && wt && *wt && !same_workdir(*repo, wt))
 		error = git_repository_set_workdir(*repo, wt, 0);
-	return error;
+	return error ? error : worktree_config(*repo);
 }
 
 /* One single-quoted word of GIT_CONFIG_PARAMETERS ('it'\''s' is it's). */
@@ -165,9 +243,8 @@ static int cli_lookup(const char **value, gs_store *st, const char *key)
 /*
  * Why the repository cannot be opened, in words a user can act on; the
  * caller frees it. libgit2 1.5 refuses repositories whose format uses an
- * extension it does not know (extensions.worktreeConfig in a format 1
- * repository, as git clone --sparse makes; extensions.objectFormat for
- * SHA-256; extensions.refStorage): say which, and that git works there.
+ * extension neither it nor allow_extensions knows (extensions.objectFormat
+ * for SHA-256; extensions.refStorage): say which, and that git works there.
  */
 static char *open_failure(int error)
 {
@@ -221,8 +298,8 @@ int store_open(gs_store **out)
 	if (why) {
 		gs_error("%s", why);
 		if (strstr(why, "extensions."))
-			gs_hint("git-session works in repositories of format 0, and of format 1 without extensions; "
-				"see 'Repository formats' in its README");
+			gs_hint("git-session works in repositories of format 0, and of format 1 with no extension "
+				"but partialClone, preciousObjects and worktreeConfig; see 'Repository formats' in its README");
 		free(why);
 	}
 	return error;
@@ -405,6 +482,13 @@ static int read_checkpoint(struct store_tip *out, gs_store *st, const git_oid *i
 	}
 	if (!(entry = git_tree_entry_byname(tree, "session.json")) ||
 	    (error = git_blob_lookup(&blob, st->repo, git_tree_entry_id(entry))) < 0) {
+		char hex[GIT_OID_HEXSZ + 1];
+
+		if (entry && store_missing_object(hex)) {
+			error = store_git_error("cannot read session.json of checkpoint %s of '%s'",
+						git_oid_tostr_s(id), what);
+			goto cleanup;
+		}
 		error = entry ? error : GIT_ENOTFOUND;
 		gs_error("checkpoint %s of '%s' has no readable session.json", git_oid_tostr_s(id), what);
 		if (error != GIT_ENOTFOUND)
@@ -826,9 +910,9 @@ int store_write_checkpoint(char out[HEX_SZ], gs_store *st, const struct store_ch
 	}
 	parents[0] = parent;
 	parents[1] = other;
-	if (store_commit_create(&commit_id, st, author, committer, NULL, cp->message, tree,
-				parent ? 1 + !!parents[1] : 0, parents) < 0)
-		goto cleanup;
+	if ((error = store_commit_create(&commit_id, st, author, committer, NULL, cp->message, tree,
+					 parent ? 1 + !!parents[1] : 0, parents)) < 0)
+		goto cleanup;	/* GS_ETIMEDOUT kept: a hook says what to do */
 	git_oid_tostr(out, HEX_SZ, &commit_id);
 	if (st->fsync)
 		sync_new_object_dirs(st, dirs);

@@ -103,6 +103,39 @@ int store_agent_backup_drop(gs_store *st, const char *agent)
 	return error;
 }
 
+int store_ignored(int *out, gs_store *st, const char *path)
+{
+	git_index *index = NULL;
+	int ignored = 0;
+
+	*out = 0;
+	if (git_ignore_path_is_ignored(&ignored, st->repo, path) < 0)
+		return store_git_error("cannot read the ignore rules for '%s'", path);
+	if (!ignored)
+		return 0;
+	/* a tracked file is git's whatever its name: git add takes it */
+	if (git_repository_index(&index, st->repo) < 0)
+		return store_git_error("cannot read the index");
+	*out = git_index_get_bypath(index, path, 0) == NULL;
+	git_index_free(index);
+	return 0;
+}
+
+static int under_dir(const char *real, const char *dir)
+{
+	char *d = realpath(dir, NULL);
+	size_t n = d ? strlen(d) : 0;
+	int in = d && !strncmp(real, d, n) && (real[n] == '/' || !real[n]);
+
+	free(d);
+	return in;
+}
+
+int store_in_gitdir(gs_store *st, const char *real)
+{
+	return under_dir(real, store_gitdir(st)) || under_dir(real, store_commondir(st));
+}
+
 struct walk {
 	git_repository *repo;
 	const char *prefix;

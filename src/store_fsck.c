@@ -31,9 +31,16 @@ void store_verify_clear(struct store_verify *v)
 static void bad_object(struct store_verify *v, const git_oid *id, const char *what)
 {
 	const git_error *e = git_error_last();
-	char hex[HEX_SZ];
+	char hex[HEX_SZ], missing[GIT_OID_HEXSZ + 1];
 
 	git_oid_tostr(hex, sizeof(hex), id);
+	if (store_missing_object(missing)) {	/* nothing to move aside, nor to repair */
+		if (!v->unfetched++ && !v->problem)
+			v->problem = xstrfmt("%s %.12s is not in this partial clone: git has not fetched it yet "
+					     "('git cat-file -e %s' fetches it)", what, hex, hex);
+		git_error_clear();
+		return;
+	}
 	ALLOC_GROW(v->bad, v->nbad + 1, v->abad);
 	v->bad[v->nbad++] = xstrdup(hex);
 	if (!v->problem)

@@ -12,6 +12,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* Whether checkpoints are signed: session.sign, else commit.gpgSign; asked once, by the first commit. */
 static int signing(int *out, gs_store *st)
@@ -23,6 +24,31 @@ static int signing(int *out, gs_store *st)
 		return GS_ERROR;
 	*out = st->sign;
 	return 0;
+}
+
+/*
+ * How long the signer may take, in ms (0: no limit): session.signTimeout
+ * seconds; else, where standard input is no terminal (hooks, the agents'
+ * hooks, the MCP server: nobody to answer a prompt), 10 s or what
+ * store_set_sign_limit set; at a terminal no limit, as a passphrase
+ * prompt may be waiting for the user.
+ */
+static int sign_timeout(int *ms, gs_store *st)
+{
+	int64_t secs, def = isatty(0) ? 0 : st->sign_limit ? st->sign_limit : 10;
+
+	if (store_config_int(&secs, st, "session.signTimeout", def) < 0)
+		return GS_ERROR;
+	if (secs < 0 || secs > 86400)
+		return gs_error("bad session.signTimeout '%lld': seconds, from 1 to 86400, or 0 for no limit",
+				(long long)secs);
+	*ms = (int)secs * 1000;
+	return 0;
+}
+
+void store_set_sign_limit(gs_store *st, int seconds)
+{
+	st->sign_limit = seconds;
 }
 
 /* "GIT_AUTHOR_NAME=..." and the rest, from a libgit2 signature. */
@@ -56,8 +82,10 @@ static int sign_commit(git_oid *out, gs_store *st, const git_signature *author, 
 	const char *args[16];
 	struct sbuf sb = SBUF_INIT;
 	size_t n = 0;
-	int rc, error = GS_ERROR;
+	int rc, timeout_ms = 0, error = GS_ERROR;
 
+	if (sign_timeout(&timeout_ms, st) < 0)
+		return GS_ERROR;
 	ident_env(env, "AUTHOR", author);
 	ident_env(env + 3, "COMMITTER", committer);
 	args[n++] = "git";
@@ -73,7 +101,15 @@ static int sign_commit(git_oid *out, gs_store *st, const git_signature *author, 
 	args[n++] = "-m";
 	args[n++] = message;
 	args[n] = NULL;
-	rc = store_worktree_git_env(&sb, st, args, (const char *const *)env);
+	rc = store_worktree_git_env(&sb, st, args, (const char *const *)env, timeout_ms);
+	if (rc == GS_ETIMEDOUT) {
+		gs_error("signing the checkpoint timed out after %d s (session.signTimeout): the signer was "
+			 "stopped and nothing was written", timeout_ms / 1000);
+		gs_hint("check that gpg.program (gpg.ssh.program for gpg.format=ssh) signs without waiting for "
+			"input, or raise session.signTimeout");
+		error = GS_ETIMEDOUT;
+		goto cleanup;
+	}
 	while (sb.len && (sb.buf[sb.len - 1] == '\n'))
 		sb.buf[--sb.len] = '\0';
 	if (rc != 0 || !sb.buf || git_oid_fromstr(out, sb.buf) < 0) {

@@ -47,6 +47,13 @@ static cJSON *describe(git_commit *c)
 	}
 	json_set_str(o, "op", op);
 	json_set_num(o, "time", (double)git_commit_time(c));
+	if (git_commit_author(c)) {
+		const git_signature *a = git_commit_author(c);
+		char *who = xstrfmt("%s <%s> %lld", a->name, a->email, (long long)a->when.time);
+
+		json_set_str(o, "author", who);
+		free(who);
+	}
 	free(op);
 	return o;
 }
@@ -130,4 +137,92 @@ int store_descends(gs_store *st, const char *commit, const char *ancestor)
 	if ((r = git_graph_descendant_of(st->repo, &c, &a)) < 0)
 		return store_git_error("cannot compare %.7s and %.7s", commit, ancestor);
 	return r;
+}
+
+struct paths_walk {
+	cJSON *out;
+	const char *dir;
+};
+
+static int path_one(const char *root, const git_tree_entry *e, void *payload)
+{
+	struct paths_walk *w = payload;
+	char hex[HEX_SZ], *path;
+
+	if (git_tree_entry_type(e) != GIT_OBJECT_BLOB)
+		return 0;
+	git_oid_tostr(hex, sizeof(hex), git_tree_entry_id(e));
+	path = xstrfmt("%s/%s%s", w->dir, root, git_tree_entry_name(e));
+	json_set_str(w->out, path, hex);
+	free(path);
+	return 0;
+}
+
+int store_tree_paths(cJSON **out, gs_store *st, const char *commit, const char *dir)
+{
+	struct paths_walk w = { NULL, dir };
+	git_commit *c = NULL;
+	git_tree *tree = NULL, *sub = NULL;
+	git_tree_entry *e = NULL;
+	git_oid id;
+	int error = GS_ERROR;
+
+	*out = NULL;
+	if (parse_oid(&id, commit) < 0)
+		return GS_ERROR;
+	if (git_commit_lookup(&c, st->repo, &id) < 0 || git_commit_tree(&tree, c) < 0) {
+		store_git_error("cannot read checkpoint %.7s", commit);
+		goto cleanup;
+	}
+	w.out = cJSON_CreateObject();
+	if (git_tree_entry_bypath(&e, tree, dir) < 0 || git_tree_entry_type(e) != GIT_OBJECT_TREE) {
+		git_error_clear();
+		error = 0;	/* nothing there */
+		goto cleanup;
+	}
+	if (git_tree_lookup(&sub, st->repo, git_tree_entry_id(e)) < 0 ||
+	    git_tree_walk(sub, GIT_TREEWALK_PRE, path_one, &w) < 0) {
+		store_git_error("cannot read '%s' of checkpoint %.7s", dir, commit);
+		goto cleanup;
+	}
+	error = 0;
+cleanup:
+	if (error < 0)
+		cJSON_Delete(w.out);
+	else
+		*out = w.out;
+	git_tree_entry_free(e);
+	git_tree_free(sub);
+	git_tree_free(tree);
+	git_commit_free(c);
+	return error;
+}
+
+int store_tracking_tips(char ***out, size_t *n, gs_store *st, const char *id)
+{
+	git_reference_iterator *it = NULL;
+	char *glob = xstrfmt("refs/remotes/*/sessions/%s", id);
+	size_t alloc = 0;
+	git_reference *ref;
+	int r;
+
+	*out = NULL;
+	*n = 0;
+	if (git_reference_iterator_glob_new(&it, st->repo, glob) < 0) {
+		free(glob);
+		return store_git_error("cannot list the remote copies of '%s'", id);
+	}
+	while ((r = git_reference_next(&ref, it)) == 0) {
+		if (git_reference_target(ref)) {
+			ALLOC_GROW(*out, *n + 1, alloc);
+			(*out)[*n] = xmalloc(HEX_SZ);
+			git_oid_tostr((*out)[(*n)++], HEX_SZ, git_reference_target(ref));
+		}
+		git_reference_free(ref);
+	}
+	git_reference_iterator_free(it);
+	free(glob);
+	if (r != GIT_ITEROVER)
+		return store_git_error("cannot list the remote copies of '%s'", id);
+	return 0;
 }

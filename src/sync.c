@@ -10,6 +10,7 @@
 #include "git-session/sync.h"
 #include "git-session/sync_order.h"
 #include "git-session/json.h"
+#include "git-session/state.h"
 #include "git-session/util.h"
 #include "git-session/store_worktree.h"
 
@@ -28,7 +29,9 @@ int sync_fetch(struct engine *e, const char *remote)
 {
 	char *url_key = xstrfmt("remote.%s.url", remote), *url = store_config_str(e->st, url_key);
 	char *spec = xstrfmt("+refs/sessions/*:refs/remotes/%s/sessions/*", remote);
-	const char *args[] = { "git", "fetch", "--quiet", "--prune", "--no-write-fetch-head", remote, spec, NULL };
+	/* --no-filter: in a partial clone too, a session arrives whole, readable offline */
+	const char *args[] = { "git", "fetch", "--quiet", "--prune", "--no-write-fetch-head", "--no-filter", remote,
+			       spec, NULL };
 	struct sbuf out = SBUF_INIT;
 	int error = 0;
 
@@ -248,11 +251,12 @@ static void note_conflicts(cJSON *conflicts, const cJSON *order, const cJSON *ou
 	free(b);
 }
 
-/* The manifest as checkpoint file updates: blobs kept, deleted files dropped. */
-static struct store_file *manifest_files(size_t *n, const cJSON *state)
+/* The manifest as checkpoint file updates (blobs kept, deleted files dropped), and the tree content carried. */
+static struct store_file *merge_files(size_t *n, const cJSON *state, const cJSON *carry)
 {
 	const cJSON *files = cJSON_GetObjectItemCaseSensitive(state, "files"), *f;
-	struct store_file *out = xcalloc((size_t)cJSON_GetArraySize(files) + 1, sizeof(*out));
+	struct store_file *out = xcalloc((size_t)(cJSON_GetArraySize(files) + cJSON_GetArraySize(carry)) + 1,
+					 sizeof(*out));
 
 	*n = 0;
 	cJSON_ArrayForEach(f, files) {
@@ -260,11 +264,89 @@ static struct store_file *manifest_files(size_t *n, const cJSON *state)
 		out[*n].link = json_str(f, "mode") && !strcmp(json_str(f, "mode"), FILE_MODE_LINK);
 		out[(*n)++].oid = json_str(f, "oid");
 	}
+	cJSON_ArrayForEach(f, carry) {
+		out[*n].path = f->string;
+		out[*n].raw = 1;
+		out[(*n)++].oid = f->valuestring;
+	}
 	return out;
 }
 
+/* What makes a checkpoint's operation the one it is: its author line and op.json (NULL for a merge). */
+static char *op_key(const cJSON *node)
+{
+	const char *text = json_str(node, "op");
+
+	if (!text || cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(node, "parents")) > 1)
+		return NULL;
+	return xstrfmt("%s\n%s", json_str(node, "author") ? json_str(node, "author") : "", text);
+}
+
+/*
+ * A checkpoint of theirs with one of ours' author (name, email, time)
+ * and op.json byte for byte is the same operation: gc's rewrite keeps
+ * both, so a rewritten history and the one it came from share their ops,
+ * not their commits. It is replayed once. Returns how many were dropped.
+ */
+static int drop_duplicates(cJSON *nodes, const cJSON *ours, const char **theirs, size_t ntheirs)
+{
+	size_t n = 0;
+	char **keys = xcalloc((size_t)cJSON_GetArraySize(ours) + 1, sizeof(*keys)), *key;
+	const cJSON *x;
+	cJSON *node;
+	int dropped = 0;
+
+	cJSON_ArrayForEach(x, ours)
+		if ((key = op_key(x)))
+			keys[n++] = key;
+	qsort(keys, n, sizeof(*keys), gs_cmp_str);
+	cJSON_ArrayForEach(node, nodes) {
+		if (!cJSON_GetObjectItemCaseSensitive(node, "parsed") ||
+		    !find_commit(theirs, ntheirs, json_str(node, "commit")) || !(key = op_key(node)))
+			continue;
+		if (bsearch(&key, keys, n, sizeof(*keys), gs_cmp_str)) {
+			cJSON_DeleteItemFromObjectCaseSensitive(node, "parsed");
+			dropped++;
+		}
+		free(key);
+	}
+	for (size_t i = 0; i < n; i++)
+		free(keys[i]);
+	free(keys);
+	return dropped;
+}
+
+/* What the merge replays and what it must carry into its tree. */
+struct replay_ctx {
+	struct engine *e;
+	cJSON *skipped;
+	cJSON *carry;			/* {path: blob}: tree content of their ops, for the merge's tree */
+	const char **theirs;		/* their commits since the merge base, sorted */
+	size_t ntheirs;
+	const cJSON *their_tree;	/* {path: blob} under transcripts/ at their tip */
+};
+
+/*
+ * The blobs an op of theirs put in its checkpoint's tree (an agent's
+ * transcript part), as their tip still holds them: the merge is built on
+ * our tree, which lacks them.
+ */
+static void carry_tree(struct replay_ctx *r, const cJSON *node, const cJSON *op)
+{
+	const cJSON *f;
+
+	if (!find_commit(r->theirs, r->ntheirs, json_str(node, "commit")))
+		return;
+	cJSON_ArrayForEach(f, cJSON_GetObjectItemCaseSensitive(op_args(op), "tree")) {
+		const char *have = json_str(r->their_tree, f->string);
+
+		if (cJSON_IsString(f) && have && !strcmp(have, f->valuestring))
+			json_set_str(r->carry, f->string, have);
+	}
+}
+
 /* Replays the ordered ops onto state; the ones that no longer apply are listed. */
-static int replay(cJSON *state, const cJSON *order, struct engine *e, cJSON *skipped)
+static int replay(cJSON *state, const cJSON *order, struct replay_ctx *r)
 {
 	const cJSON *n;
 	int applied = 0;
@@ -275,11 +357,12 @@ static int replay(cJSON *state, const cJSON *order, struct engine *e, cJSON *ski
 
 		if (!op)
 			continue;
-		if (state_apply(state, op, &e->lim, &subject, &err) < 0) {
+		if (state_apply(state, op, &r->e->lim, &subject, &err) < 0) {
 			char *line = xstrfmt("%.7s %s: %s", json_str(n, "commit"), op_name(op), err);
-			cJSON_AddItemToArray(skipped, cJSON_CreateString(line));
+			cJSON_AddItemToArray(r->skipped, cJSON_CreateString(line));
 			free(line);
 		} else {
+			carry_tree(r, n, op);
 			applied++;
 		}
 		free(subject);
@@ -302,7 +385,7 @@ static char *merge_body(const cJSON *conflicts, const cJSON *skipped)
 
 /* Writes the merge checkpoint of state, with ours and theirs as parents. */
 static int write_merge(char out[HEX_SZ], struct engine *e, const char *id, const cJSON *state,
-		       cJSON *op, const char *ours, const char *theirs)
+		       cJSON *op, const char *ours, const char *theirs, const cJSON *carry)
 {
 	struct store_tip parent = { 1 };
 	struct store_checkpoint cp = { 0 };
@@ -320,7 +403,7 @@ static int write_merge(char out[HEX_SZ], struct engine *e, const char *id, const
 	msg = engine_message(subject, body, id, op);
 	cp.parent = &parent;
 	cp.op = opjson;
-	cp.files = manifest_files(&cp.nfiles, state);
+	cp.files = merge_files(&cp.nfiles, state, carry);
 	cp.message = msg;
 	cp.merge_parent = theirs;
 	error = engine_write(out, e->st, &cp, state, NULL, NULL, 0, 0);
@@ -340,8 +423,10 @@ static int merge(char merged[HEX_SZ], struct engine *e, const char *id, const ch
 	char **bases = NULL, *base_commit = NULL;
 	size_t nbases = 0;
 	cJSON *nodes = NULL, *mine = NULL, *other = NULL, *order = NULL, *state = NULL, *op = NULL;
+	cJSON *their_tree = NULL;
+	struct replay_ctx r = { e, NULL, cJSON_CreateObject(), NULL, 0, NULL };
 	struct store_tip tip = { 0 };
-	int error;
+	int error, dups;
 
 	if ((error = store_merge_bases(&bases, &nbases, e->st, ours, theirs)) < 0)
 		goto cleanup;
@@ -353,7 +438,8 @@ static int merge(char merged[HEX_SZ], struct engine *e, const char *id, const ch
 	base_commit = nbases == 1 ? bases[0] : NULL;
 	if ((error = store_walk(&nodes, e->st, tips, 2, (const char *const *)bases, nbases == 1)) < 0 ||
 	    (error = store_walk(&mine, e->st, &ours, 1, &theirs, 1)) < 0 ||
-	    (error = store_walk(&other, e->st, &theirs, 1, &ours, 1)) < 0)
+	    (error = store_walk(&other, e->st, &theirs, 1, &ours, 1)) < 0 ||
+	    (error = store_tree_paths(&their_tree, e->st, theirs, "transcripts")) < 0)
 		goto cleanup;
 	if (base_commit) {
 		if ((error = engine_load_rev(&state, &tip, e->st, base_commit)) < 0)
@@ -362,16 +448,22 @@ static int merge(char merged[HEX_SZ], struct engine *e, const char *id, const ch
 		state = cJSON_CreateObject();
 	}
 	parse_ops(nodes);
+	r.theirs = commits_sorted(&r.ntheirs, other);
+	r.their_tree = their_tree;
+	dups = drop_duplicates(nodes, mine, r.theirs, r.ntheirs);
 	order = replay_order(nodes);
 	op = op_new(OP_MERGE, NULL);
 	json_set_str(op_args(op), "from", from);
 	json_set_str(op_args(op), "ours", ours);
 	json_set_str(op_args(op), "theirs", theirs);
 	json_set_str(op_args(op), "base", base_commit);
-	json_set_num(op_args(op), "replayed", replay(state, order, e, json_arr(op_args(op), "skipped")));
+	r.skipped = json_arr(op_args(op), "skipped");
+	json_set_num(op_args(op), "replayed", replay(state, order, &r));
+	if (dups)
+		json_set_num(op_args(op), "duplicates", dups);
 	note_conflicts(json_arr(op_args(op), "conflicts"), order, mine, other);
 	if ((error = engine_complete_op(op, e->st)) < 0 ||
-	    (error = write_merge(merged, e, id, state, op, ours, theirs)) < 0)
+	    (error = write_merge(merged, e, id, state, op, ours, theirs, r.carry)) < 0)
 		goto cleanup;
 	json_set(report, "conflicts", cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(op_args(op), "conflicts"), 1));
 	json_set(report, "skipped", cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(op_args(op), "skipped"), 1));
@@ -379,6 +471,9 @@ cleanup:
 	for (size_t i = 0; i < nbases; i++)
 		free(bases[i]);
 	free(bases);
+	free(r.theirs);
+	cJSON_Delete(r.carry);
+	cJSON_Delete(their_tree);
 	cJSON_Delete(order);
 	cJSON_Delete(nodes);
 	cJSON_Delete(mine);
@@ -387,6 +482,116 @@ cleanup:
 	cJSON_Delete(op);
 	store_tip_clear(&tip);
 	return error;
+}
+
+/*
+ * What gc deleted here, kept in the git directory as "<commit> <id>"
+ * lines: the tip it deleted and the remote copies that tip already held,
+ * so that pull leaves those alone, as it leaves archived sessions.
+ */
+#define PRUNED_FILE "session-pruned"
+
+/* The record without the lines of id (*dropped: whether it had some); the caller frees it. */
+static char *pruned_without(gs_store *st, const char *id, int *dropped)
+{
+	char *text = NULL;
+	size_t len, idlen = strlen(id);
+	struct sbuf sb = SBUF_INIT;
+
+	if (store_file_read(&text, &len, st, PRUNED_FILE, (size_t)64 << 20) < 0)
+		return sbuf_detach(&sb, NULL);
+	for (const char *line = text; *line;) {
+		size_t l = strcspn(line, "\n");
+		const char *sp = memchr(line, ' ', l);
+
+		if (!(sp && (size_t)(line + l - sp - 1) == idlen && !memcmp(sp + 1, id, idlen)))
+			sbuf_addf(&sb, "%.*s\n", (int)l, line);
+		else
+			*dropped = 1;
+		line += l + (line[l] == '\n');
+	}
+	free(text);
+	return sbuf_detach(&sb, NULL);
+}
+
+int sync_forget(gs_store *st, const char *id, const char *tip)
+{
+	int dropped = 0, error;
+	char *text = pruned_without(st, id, &dropped), **remote = NULL;
+	struct sbuf sb = SBUF_INIT;
+	size_t n = 0;
+
+	sbuf_adds(&sb, text);
+	sbuf_addf(&sb, "%s %s\n", tip, id);
+	if (store_tracking_tips(&remote, &n, st, id) == 0)
+		for (size_t i = 0; i < n; i++)
+			if (strcmp(remote[i], tip) && store_descends(st, tip, remote[i]) == 1)
+				sbuf_addf(&sb, "%s %s\n", remote[i], id);
+	if ((error = store_file_write(st, PRUNED_FILE, sb.buf, sb.len)) < 0)
+		gs_warning("cannot record that session '%s' was deleted: a pull brings it back", id);
+	store_ids_free(remote, n);
+	sbuf_release(&sb);
+	free(text);
+	return error;
+}
+
+/* A session pull brought back (the remote went on from what gc deleted): no longer deleted here. */
+static void unforget(gs_store *st, const char *id)
+{
+	int dropped = 0;
+	char *text = pruned_without(st, id, &dropped);
+
+	if (dropped)
+		store_file_write(st, PRUNED_FILE, text, strlen(text));
+	free(text);
+}
+
+/* Whether gc deleted id here at theirs, or past it. */
+static int pruned_here(gs_store *st, const char *id, const char *theirs)
+{
+	char *text = NULL, *key = xstrfmt(" %s", id);
+	size_t len, klen = strlen(key);
+	int found = 0;
+
+	if (store_file_read(&text, &len, st, PRUNED_FILE, (size_t)64 << 20) < 0) {
+		free(key);
+		return 0;
+	}
+	for (const char *line = text; *line && !found;) {
+		size_t l = strcspn(line, "\n");
+		char tip[HEX_SZ];
+
+		if (l == HEX_SZ - 1 + klen && !memcmp(line + HEX_SZ - 1, key, klen)) {
+			memcpy(tip, line, HEX_SZ - 1);
+			tip[HEX_SZ - 1] = '\0';
+			found = !strcmp(tip, theirs) ||
+				(store_object_exists(st, tip) && store_descends(st, tip, theirs) == 1);
+		}
+		line += l + (line[l] == '\n');
+	}
+	free(text);
+	free(key);
+	return found;
+}
+
+/*
+ * Whether the remote's session id at theirs may come in as it is (a new
+ * session, a fast-forward): its tip must read as a state of that session.
+ * NULL when it may; else why not (the caller frees it).
+ */
+static char *refusal(struct engine *e, const char *id, const char *theirs)
+{
+	struct store_tip tip = { 0 };
+	cJSON *state = NULL;
+	char *why = NULL;
+
+	if (engine_load_rev(&state, &tip, e->st, theirs) < 0)
+		why = xstrfmt("its checkpoint %.7s cannot be read", theirs);
+	else if (!json_str(state, "session_id") || strcmp(json_str(state, "session_id"), id))
+		why = xstrfmt("its checkpoint %.7s is not one of session '%s'", theirs, id);
+	cJSON_Delete(state);
+	store_tip_clear(&tip);
+	return why;
 }
 
 /* One session: what the remote has, brought into the local ref. */
@@ -405,6 +610,10 @@ static int integrate(struct engine *e, const struct sync_opts *o, const char *id
 		goto done;
 	}
 	have = store_ref_exists(e->st, ref) && store_ref_value(ours, e->st, ref) == 0;
+	if (!have && pruned_here(e->st, id, theirs)) {
+		action = "deleted here, left alone";
+		goto done;
+	}
 	json_set_str(report, "ours", have ? ours : NULL);
 	if (!have)
 		action = "new";
@@ -417,6 +626,17 @@ static int integrate(struct engine *e, const struct sync_opts *o, const char *id
 	if (error < 0)
 		goto cleanup;
 	error = 0;
+	if (!strcmp(action, "new") || !strcmp(action, "fast-forward")) {
+		char *why = refusal(e, id, theirs);
+
+		if (why) {
+			gs_warning("not taking session '%s' from '%s': %s", id, o->remote, why);
+			json_set_str(report, "detail", why);
+			action = "refused";
+			free(why);
+			goto done;
+		}
+	}
 	if (o->dry_run || !strcmp(action, "up to date"))
 		goto done;
 	logmsg = xstrfmt("session: %s from %s", action, o->remote);
@@ -431,6 +651,8 @@ static int integrate(struct engine *e, const struct sync_opts *o, const char *id
 		error = store_cas(e->st, ref, merged, ours, logmsg);
 	} else {
 		error = store_cas(e->st, ref, theirs, have ? ours : NULL, logmsg);
+		if (!error && !have)
+			unforget(e->st, id);
 	}
 done:
 	json_set_str(report, "action", action);
@@ -443,7 +665,7 @@ cleanup:
 
 int sync_integrate(cJSON *report, struct engine *e, const struct sync_opts *o)
 {
-	char *prefix = sync_tracking_prefix(o->remote), **ids = NULL;
+	char *prefix = sync_tracking_prefix(o->remote), **ids = NULL, *why = NULL;
 	size_t n = 0;
 	int error, failed = 0;
 
@@ -455,6 +677,17 @@ int sync_integrate(cJSON *report, struct engine *e, const struct sync_opts *o)
 
 		if (o->only && strcmp(o->only, ids[i])) {
 			cJSON_Delete(r);
+			free(tracking);
+			continue;
+		}
+		if (state_valid_id(ids[i], &why) < 0) {	/* HEAD, -x, ...: no command could name it */
+			gs_warning("not taking session '%s' from '%s': %s", ids[i], o->remote, why);
+			json_set_str(r, "id", ids[i]);
+			json_set_str(r, "action", "refused");
+			json_set_str(r, "detail", why);
+			cJSON_AddItemToArray(report, r);
+			free(why);
+			why = NULL;
 			free(tracking);
 			continue;
 		}
@@ -564,10 +797,49 @@ static void push_backoff(unsigned *seed, int tries)
 	nanosleep(&ts, NULL);
 }
 
+/* The merges integration made, kept for the push's report: {id: {ours, theirs, merged, conflicts, skipped}}. */
+static void keep_merges(cJSON *merges, const cJSON *pulled)
+{
+	const cJSON *r;
+
+	cJSON_ArrayForEach(r, pulled) {
+		const char *id = json_str(r, "id");
+		cJSON *m;
+
+		if (!id || !json_str(r, "merged"))
+			continue;
+		if (!(m = cJSON_GetObjectItemCaseSensitive(merges, id)))
+			json_set_str((m = json_obj(merges, id)), "ours", json_str(r, "ours"));
+		json_set_str(m, "theirs", json_str(r, "theirs"));
+		json_set_str(m, "merged", json_str(r, "merged"));
+		for (const char *const *k = (const char *const[]){ "conflicts", "skipped", NULL }; *k; k++) {
+			const cJSON *x;
+
+			cJSON_ArrayForEach(x, cJSON_GetObjectItemCaseSensitive(r, *k))
+				cJSON_AddItemToArray(json_arr(m, *k), cJSON_Duplicate(x, 1));
+		}
+	}
+}
+
+/* Each pushed session that was merged first says so, with its conflicts. */
+static void report_merges(cJSON *report, const cJSON *merges)
+{
+	cJSON *r;
+
+	cJSON_ArrayForEach(r, report) {
+		const cJSON *m = cJSON_GetObjectItemCaseSensitive(merges, json_str(r, "id"));
+
+		for (const cJSON *x = m ? m->child : NULL; x; x = x->next)
+			json_set(r, x->string, cJSON_Duplicate(x, 1));
+	}
+}
+
 int sync_push(cJSON *report, struct engine *e, const struct sync_opts *o)
 {
-	int error = 0, retry = 1;
+	int error = 0, retry = 1, git_failed = 0;
 	unsigned seed = (unsigned)getpid() ^ (unsigned)time(NULL);
+	struct sbuf err = SBUF_INIT;	/* git's messages of the last try: shown only when it failed */
+	cJSON *merges = cJSON_CreateObject();
 
 	for (int tries = 0; retry && tries < SYNC_PUSH_TRIES && !error; tries++) {
 		if (tries)
@@ -579,12 +851,14 @@ int sync_push(cJSON *report, struct engine *e, const struct sync_opts *o)
 		const char **args;
 		int rc;
 
+		sbuf_release(&err);
 		if ((error = sync_fetch(e, o->remote)) < 0 || (error = sync_integrate(pulled, e, o)) < 0 ||
 		    !(args = push_args(&fixed, e->st, o, &ids, &n))) {
 			cJSON_Delete(pulled);
 			error = error < 0 ? error : GS_ERROR;
 			break;
 		}
+		keep_merges(merges, pulled);
 		cJSON_Delete(pulled);
 		if (n == 0) {
 			retry = 0;
@@ -592,10 +866,10 @@ int sync_push(cJSON *report, struct engine *e, const struct sync_opts *o)
 			/* only the last attempt's outcome is reported */
 			cJSON_Delete(report->child);
 			report->child = NULL;
-			rc = store_worktree_git_rc(&out, e->st, args);
+			rc = store_worktree_git_err(&out, &err, e->st, args);
 			error = push_result(report, out.buf ? out.buf : "", &retry);
 			if (!error && rc != 0 && !retry)
-				error = gs_error("cannot push sessions to '%s'", o->remote);
+				error = git_failed = GS_ERROR;
 			if (o->dry_run)
 				retry = 0;
 		}
@@ -605,7 +879,14 @@ int sync_push(cJSON *report, struct engine *e, const struct sync_opts *o)
 		store_ids_free(ids, n);
 		sbuf_release(&out);
 	}
-	if (!error && retry)
+	if ((error || retry) && err.len)
+		fwrite(err.buf, 1, err.len, stderr);
+	if (git_failed)
+		gs_error("cannot push sessions to '%s'", o->remote);
+	else if (!error && retry)
 		error = gs_error("'%s' kept moving while we pushed; try again", o->remote);
+	report_merges(report, merges);
+	cJSON_Delete(merges);
+	sbuf_release(&err);
 	return error;
 }

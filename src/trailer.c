@@ -56,7 +56,7 @@ enum trailer_result trailer_add(char **out, const char *msg, const char *key, co
 	size_t n, end = 0, last = 0, klen = strlen(key), i;
 	struct line *v = split(msg, &n);
 	enum trailer_result r = TRAILER_EMPTY;
-	int has_content = 0, block = 1;
+	int has_content = 0, block = 1, present = 0;
 	struct sbuf sb = SBUF_INIT;
 
 	*out = NULL;
@@ -68,10 +68,6 @@ enum trailer_result trailer_add(char **out, const char *msg, const char *key, co
 	for (i = 0; i < end; i++) {
 		if ((v[i].len && v[i].p[0] == comment) || is_blank(&v[i]))
 			continue;
-		if (v[i].len > klen && !strncasecmp(v[i].p, key, klen) && v[i].p[klen] == ':') {
-			r = TRAILER_PRESENT;
-			goto cleanup;
-		}
 		has_content = 1;
 		last = i;
 	}
@@ -85,9 +81,14 @@ enum trailer_result trailer_add(char **out, const char *msg, const char *key, co
 			break;
 		if (!is_trailer(&v[i]) || i == 0)
 			block = 0;
+		present |= v[i].len > klen && !strncasecmp(v[i].p, key, klen) && v[i].p[klen] == ':';
 	}
 	if (i == (size_t)-1)
 		block = 0;	/* only a subject paragraph */
+	if (block && present) {	/* one in the body (a quoted message) does not count */
+		r = TRAILER_PRESENT;
+		goto cleanup;
+	}
 	sbuf_add(&sb, msg, (size_t)(v[last].p + v[last].len - msg));
 	sbuf_addf(&sb, "%s%s: %s", block ? "\n" : "\n\n", key, value);
 	sbuf_adds(&sb, v[last].p + v[last].len);

@@ -148,6 +148,24 @@ static int yaml_fail(struct yaml_reader *r, const char *what, const yaml_mark_t 
 
 static int read_node(cJSON **out, struct yaml_reader *r, yaml_event_t *ev);
 
+/* A number is taken only as written, as json_parse takes one: not 2^53 + 1, not 0.1234567890123456789. */
+static int number_kept(cJSON **out, struct yaml_reader *r, const char *v, const yaml_event_t *ev)
+{
+	char *what;
+	int error;
+
+	if (!cJSON_IsNumber(*out) ||
+	    (v[0] == '0' && (v[1] == 'x' || v[1] == 'o') ? json_is_int((*out)->valuedouble) :
+	     json_number_exact(v, strlen(v), (*out)->valuedouble)))
+		return 0;
+	what = xstrfmt("the number %s is not kept exactly by a double (quote it to keep it as text)", v);
+	error = yaml_fail(r, what, &ev->start_mark);
+	free(what);
+	cJSON_Delete(*out);
+	*out = NULL;
+	return error;
+}
+
 static int read_children(cJSON *node, struct yaml_reader *r, int mapping)
 {
 	yaml_event_t ev;
@@ -211,7 +229,7 @@ static int read_node(cJSON **out, struct yaml_reader *r, yaml_event_t *ev)
 			*out = plain_scalar(v, ev->data.scalar.length);
 		else
 			*out = cJSON_CreateString(v);
-		return 0;
+		return number_kept(out, r, v, ev);
 	}
 	case YAML_SEQUENCE_START_EVENT:
 	case YAML_MAPPING_START_EVENT:

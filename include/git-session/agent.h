@@ -10,6 +10,8 @@
 
 /* session.transcriptLimit's default: the bytes of transcript kept per agent. */
 #define AGENT_TRANSCRIPT_LIMIT (64 << 20)
+/* The most tokens one count of a transcript, or one turn's total, may say: as `tokens add` takes. */
+#define AGENT_TOKENS_MAX 1e12
 
 #include <stddef.h>
 #include <cjson/cJSON.h>
@@ -41,6 +43,10 @@ struct agent_dialect {
 	const struct agent_hook_event *events;
 	const char *const *write_tools;	/* tools whose file is recorded */
 	const char *const *agent_tools;	/* tools that run a sub-agent */
+	/* where the agent keeps its transcripts: folder in the home, or in $home_env, or $folder_env itself */
+	const char *folder;
+	const char *folder_env;
+	const char *home_env;
 };
 
 /* The dialect of an agent by name, NULL when unknown; agent_dialects lists them all. */
@@ -69,6 +75,7 @@ struct agent_usage {
 	int messages;
 	char last_id[128];
 	double last_input, last_output, last_cached;
+	int skipped;
 };
 void agent_usage_scan(struct agent_usage *u, const char *text, size_t len);
 

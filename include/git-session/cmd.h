@@ -64,6 +64,12 @@ int cmd_color(int *on, struct cmd_ctx *c, const char *when, int no_color);
 /* Refuses extra arguments: "too many arguments" and usage. */
 int cmd_no_more_args(int argc, int max, const char *const *usage);
 
+/*
+ * GS_ERROR, with the error and a hint for -f, when the repository ignores
+ * path (.env): a file git add would refuse is recorded only when forced.
+ */
+int cmd_refuse_ignored(struct cmd_ctx *c, const char *path);
+
 /* The commands, one per row of dispatch.c's table. */
 int cmd_start(int argc, const char **argv, struct cmd_ctx *c);
 int cmd_status(int argc, const char **argv, struct cmd_ctx *c);

@@ -29,6 +29,7 @@ struct fsck_report {
 	size_t nbad_objects, abad_objects;
 	char **bad_commits;	/* damaged checkpoints above the last good one */
 	size_t nbad_commits, abad_commits;
+	char *counts;		/* a count of session.json at the tip its tree disagrees with */
 };
 void fsck_report_clear(struct fsck_report *r);
 

@@ -58,6 +58,14 @@ char *json_print(const cJSON *v, int pretty, size_t *len);
 /* pretty as JavaScript's JSON.stringify(v, null, 2) writes it: every value on its own line */
 #define JSON_PRETTY_JS 2
 
+/*
+ * Appends s's len bytes as text a JSON string can hold: each NUL, and
+ * each byte that does not begin a well-formed UTF-8 character, becomes
+ * U+FFFD (json_print writes any such byte of a string the same way).
+ */
+struct sbuf;
+void json_add_text(struct sbuf *sb, const char *s, size_t len);
+
 /* Accessors that tolerate NULL and wrong types. */
 const char *json_str(const cJSON *obj, const char *key);
 double json_num(const cJSON *obj, const char *key, double def);
@@ -93,5 +101,17 @@ cJSON *json_arr(cJSON *obj, const char *key);
 
 /* Non-zero when the number is an integer that a double holds exactly. */
 int json_is_int(double d);
+/*
+ * d as json_print writes it: an integer whole, else the shortest of
+ * %.15g..%.17g that reads back as d ("null" when not finite).
+ */
+void json_number_text(char *buf, size_t size, double d);
+/*
+ * Whether the number literal token[0..len) (JSON's syntax, a leading '+'
+ * allowed) denotes exactly the decimal value json_number_text prints
+ * for d, its parsed double: "1.0", "1e2", "0.5" yes; "0.1234567890123456789",
+ * "9007199254740993.0", "-0", "1e-400" no. Sign of zero included.
+ */
+int json_number_exact(const char *token, size_t len, double d);
 
 #endif

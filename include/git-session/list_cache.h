@@ -5,8 +5,10 @@
  * whose tip it has seen before. Pure: parsing and printing the file.
  *
  * The file: a header line, then one line per commit, sorted:
- *   <commit> <time> ["<status>", "<created>", "<updated>", "<topic>"]
- * the four as a JSON array, null for a missing one (the status never is).
+ *   <commit> <time> ["<status>", "<created>", "<updated>", "<topic>", "<session>"]
+ * as a JSON array, null for a missing one (the status never is); the
+ * session id (of the checkpoint, to be checked against the ref's) may be
+ * absent, in a file an older list wrote.
  */
 #ifndef GIT_SESSION_LIST_CACHE_H
 #define GIT_SESSION_LIST_CACHE_H
@@ -23,6 +25,7 @@ struct list_entry {
 	char *created;		/* NULL when the state has none */
 	char *updated;
 	char *topic;
+	char *session;		/* the checkpoint's session_id; NULL when not known */
 };
 
 struct list_cache {
@@ -36,7 +39,7 @@ int list_cache_parse(struct list_cache *out, const char *text, size_t len);
 const struct list_entry *list_cache_find(const struct list_cache *c, const char *commit);
 /* Adds an entry; the cache takes the strings. */
 void list_cache_add(struct list_cache *c, const char *commit, int64_t time, char *status,
-		    char *created, char *updated, char *topic);
+		    char *created, char *updated, char *topic, char *session);
 void list_cache_sort(struct list_cache *c);
 /* The file's text; the caller frees it. */
 char *list_cache_format(const struct list_cache *c, size_t *len);

@@ -37,6 +37,12 @@ const char *store_libgit2_version(void);
 /* The same, saying nothing when the repository cannot be opened: *why says why (caller frees). */
 int store_open_why(gs_store **out, char **why);
 void store_free(gs_store *st);
+/*
+ * The signer's time limit, in seconds, when session.signTimeout does not
+ * set one and standard input is no terminal (10 unless set): a caller
+ * that is itself given a deadline (an agent's hook) sets one within it.
+ */
+void store_set_sign_limit(gs_store *st, int seconds);
 /* The working tree with a trailing '/', or NULL in a bare repository. */
 const char *store_workdir(gs_store *st);
 const char *store_gitdir(gs_store *st);
@@ -166,7 +172,8 @@ int store_ref_value(char out[HEX_SZ], gs_store *st, const char *refname);
 
 /*
  * The checkpoints reachable from any of tips but from none of hide,
- * each {"commit", "parents": [ids], "op": op.json's text, "time"}; in no
+ * each {"commit", "parents": [ids], "op": op.json's text, "time", "author"
+ * (name <email> time)}; in no
  * particular order. The caller frees *out.
  */
 int store_walk(cJSON **out, gs_store *st, const char *const *tips, size_t ntips,
@@ -175,6 +182,10 @@ int store_walk(cJSON **out, gs_store *st, const char *const *tips, size_t ntips,
 int store_merge_bases(char ***out, size_t *n, gs_store *st, const char *a, const char *b);
 /* 1 when commit descends from (or is) ancestor, 0 when not. */
 int store_descends(gs_store *st, const char *commit, const char *ancestor);
+/* The blobs under dir in commit's tree, {path: blob id} (paths from the top; empty when none). */
+int store_tree_paths(cJSON **out, gs_store *st, const char *commit, const char *dir);
+/* The commits each remote's copy of session id points at (refs/remotes/<remote>/sessions/<id>); free with store_ids_free. */
+int store_tracking_tips(char ***out, size_t *n, gs_store *st, const char *id);
 
 /* The current branch (short name, "HEAD" when detached) and HEAD's commit (zeros when unborn). */
 int store_head(char **branch, char head[HEX_SZ], gs_store *st);
@@ -201,6 +212,15 @@ int store_agent_link(gs_store *st, const char *agent_session, const char *id);
 int store_agent_backup_read(char **text, size_t *len, gs_store *st, const char *agent);
 int store_agent_backup_write(gs_store *st, const char *agent, const char *text, size_t len);
 int store_agent_backup_drop(gs_store *st, const char *agent);
+/*
+ * Whether git would leave path (relative to the top of the working tree)
+ * out of `git add`: ignored by .gitignore at any level, info/exclude or
+ * core.excludesFile, and not tracked. The agent hooks record no such
+ * file; checkpoint records one only with --force, as git add.
+ */
+int store_ignored(int *out, gs_store *st, const char *path);
+/* Whether real (an absolute path, symbolic links resolved) is in the git directory or the common one. */
+int store_in_gitdir(gs_store *st, const char *real);
 /* Calls fn on each blob under dir in the tree of commit, in path order (none: no call). */
 typedef int (*store_blob_fn)(const char *path, const char *data, size_t len, void *payload);
 int store_walk_blobs(gs_store *st, const char *commit, const char *dir, store_blob_fn fn, void *payload);

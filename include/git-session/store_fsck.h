@@ -19,6 +19,7 @@ struct store_verify {
 	size_t nparts, aparts;
 	char **bad;		/* ids of objects that cannot be read */
 	size_t nbad, abad;
+	int unfetched;		/* objects a partial clone has not fetched yet: not damage */
 };
 void store_verify_clear(struct store_verify *v);
 /*

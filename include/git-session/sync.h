@@ -27,10 +27,16 @@ int sync_fetch(struct engine *e, const char *remote);
 /*
  * Brings each fetched session into refs/sessions/; report gets one
  * {id, action, ours, theirs, merged, conflicts, skipped} per session,
- * action being "new", "up to date", "fast-forward", "merge" or
- * "archived here, left alone".
+ * action being "new", "up to date", "fast-forward", "merge",
+ * "archived here, left alone", "deleted here, left alone" or "refused".
  */
 int sync_integrate(cJSON *report, struct engine *e, const struct sync_opts *o);
+/*
+ * Records that gc deleted session id at tip, so that pull leaves the
+ * remote's copy alone ("deleted here, left alone") while it holds
+ * nothing past tip.
+ */
+int sync_forget(gs_store *st, const char *id, const char *tip);
 /*
  * Fetches and integrates, then pushes every session under
  * refs/sessions/ (never forced); when the remote moved meanwhile (a lost

@@ -21,6 +21,7 @@ enum {
 	GS_ERACE = -100,	/* lost a compare-and-swap: re-read and retry */
 	GS_ESKIPPED = -101,	/* the session is not in progress: nothing done */
 	GS_EPARTIAL = -102,	/* a change reached what was not loaded: load it all, again */
+	GS_ETIMEDOUT = -103,	/* a program git-session ran passed its time limit, and was killed */
 	GS_EUSAGE = -129,	/* bad command line: exit 129 */
 };
 

@@ -319,10 +319,10 @@ test_expect_success 'the hooks never block git where git-session cannot open the
 	git init -q ../fmt1 && (
 		cd ../fmt1 && git commit -q --allow-empty -m i &&
 		git session start f --id f -q && git session hooks install >/dev/null &&
-		for ext in worktreeConfig objectFormat
+		for ext in objectFormat
 		do
 			git config core.repositoryformatversion 1 &&
-			git config extensions.$ext $(test $ext = worktreeConfig && echo true || echo sha1) &&
+			git config extensions.$ext sha1 &&
 			test_tick && git commit -q --allow-empty -m "with $ext" 2>err &&
 			test "$(grep -c "^warning: git-session cannot record this commit, and git goes on: .*extensions" err)" = 1 &&
 			! grep -v "^warning:" err &&
@@ -331,10 +331,26 @@ test_expect_success 'the hooks never block git where git-session cannot open the
 			grep "^error: cannot open the repository: it uses extensions.$(echo $ext | tr A-Z a-z)" err &&
 			git config --unset extensions.$ext && git config core.repositoryformatversion 0 || return 1
 		done &&
-		git config extensions.worktreeConfig true && git config core.repositoryformatversion 1 &&
+		git config core.repositoryformatversion 1 && git config extensions.objectFormat sha1 &&
 		git config session.strictHooks true &&
 		test_must_fail git commit -q --allow-empty -m strict 2>err &&
 		grep "^error: cannot open the repository" err
+	)
+'
+
+test_expect_success 'the hooks record commits in repositories with the extensions git-session knows' '
+	git init -q ../fmt2 && (
+		cd ../fmt2 && git commit -q --allow-empty -m i &&
+		git session start f --id f -q && git session hooks install >/dev/null &&
+		git config core.repositoryformatversion 1 &&
+		for ext in worktreeConfig preciousObjects partialClone
+		do
+			git config extensions.$ext $(test $ext = partialClone && echo origin || echo true) &&
+			test_tick && git commit -q --allow-empty -m "with $ext" 2>err &&
+			test_must_be_empty err &&
+			test "$(trailer)" = f &&
+			git log -1 --format=%s refs/sessions/f >subj && grep "\"with $ext\"" subj || return 1
+		done
 	)
 '
 
@@ -349,6 +365,33 @@ test_expect_success 'a commit made while the session is paused says, once, that 
 		git rev-parse refs/sessions/p >after && test_cmp before after &&
 		! git log -1 --format=%B | grep Session-Id
 	)
+'
+
+test_expect_success 'commit-msg: only a Session-Id in the trailer block counts, not one in the body' '
+	git init -q ../m9 && cd ../m9 && git commit -q --allow-empty -m i &&
+	git session start m9 --id m9 -q && git session hooks install >/dev/null &&
+	printf "Subject\n\nSession-Id: other\nquoted from another commit\n" >msg &&
+	.git/hooks/commit-msg msg &&
+	git interpret-trailers --parse msg >trailers &&
+	echo "Session-Id: m9" >expect && test_cmp expect trailers &&
+	grep "^Session-Id: other$" msg &&
+	printf "Subject\n\nBody.\n\nSigned-off-by: A <a@b>\nsession-id: theirs\n" >msg &&
+	cp msg msg.before &&
+	.git/hooks/commit-msg msg &&
+	test_cmp msg.before msg
+'
+
+test_expect_success 'a 20 MB message with a Session-Id in its body: one pass, the trailer added once' '
+	cd ../m9 &&
+	python3 -c "import sys
+sys.stdout.write(\"Big\n\n\" + (\"x\" * 70 + \"\n\") * 300000 + \"Session-Id: in-the-body\nmore\n\")" >../big-msg &&
+	echo big >big.txt && git add big.txt && test_tick &&
+	timeout 30 git commit -q -F ../big-msg 2>err; test $? = 0 &&
+	test_must_be_empty err &&
+	test "$(trailer)" = m9 &&
+	git log -1 --format=%B >msg && test "$(grep -c "^Session-Id: m9$" msg)" = 1 &&
+	grep "^Session-Id: in-the-body$" msg &&
+	git log -1 --format=%s refs/sessions/m9 >subj && grep "\"Big\"" subj
 '
 
 test_done

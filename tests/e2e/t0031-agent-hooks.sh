@@ -3,7 +3,9 @@ test_description='agent hooks: Claude Code and Gemini CLI events recorded, setti
 . ./lib.sh
 
 SID=1a2b3c4d-aaaa-bbbb-cccc-000000000001
-T="$TRASH_DIRECTORY/claude.jsonl"
+# where the agents keep their transcripts, as they do: ~/.claude/projects/, ~/.gemini/tmp/
+mkdir -p "$HOME/.claude/projects/repo/$SID/subagents" "$HOME/.gemini/tmp/0a1b/chats"
+T="$HOME/.claude/projects/repo/$SID.jsonl"
 AGENT=claude-1a2b3c4d
 
 # ev <agent> <event> <json>: the hook as the agent runs it; it prints nothing on stdout
@@ -165,7 +167,7 @@ test_expect_success 'the next turn adds only what is new, and a turn with nothin
 '
 
 test_expect_success 'sub-agents: started, their own transcript read, done with their summary' '
-	sub="$TRASH_DIRECTORY/agent-x1.jsonl" &&
+	sub="$HOME/.claude/projects/repo/$SID/subagents/agent-x1.jsonl" &&
 	echo "{\"type\":\"assistant\",\"isSidechain\":true,\"message\":{\"id\":\"msg_s\",\"usage\":{\"input_tokens\":11,\"output_tokens\":9}}}" >"$sub" &&
 	claude SubagentStart ",\"agent_id\":\"x1y2z3w4v5\",\"agent_type\":\"Explore\"" &&
 	claude SubagentStop ",\"agent_id\":\"x1y2z3w4v5\",\"agent_type\":\"Explore\",\"agent_transcript_path\":\"$sub\",\"last_assistant_message\":\"Found 3 call sites\"" &&
@@ -226,7 +228,7 @@ test_expect_success 'session.agentAutoStart=false: no session is started for an 
 
 test_expect_success 'Gemini CLI: prompt, write_file, and the turn with a message written twice' '
 	git session start gemini-work -q &&
-	G="$TRASH_DIRECTORY/gemini.jsonl" &&
+	G="$HOME/.gemini/tmp/0a1b/chats/session-1.jsonl" &&
 	gem () { ev gemini-cli "$1" "{\"session_id\":\"9f9f9f9f-1\",\"transcript_path\":\"$G\",\"cwd\":\"$PWD\",\"hook_event_name\":\"$1\",\"timestamp\":\"2025-11-21T10:00:00Z\"$2}"; } &&
 	gem SessionStart ",\"source\":\"startup\"" &&
 	gem BeforeAgent ",\"prompt\":\"write notes.md, token: ghp_0123456789abcdefghijABCDEFGHIJ012345\"" &&

@@ -65,10 +65,10 @@ test_expect_success 'a manifest past 50,000 files is refused' '
 
 test_expect_success 'a repository libgit2 cannot open is reported clearly' '
 	git init -q ../wtconfig &&
-	git -C ../wtconfig config extensions.worktreeConfig true &&
 	git -C ../wtconfig config core.repositoryformatversion 1 &&
+	git -C ../wtconfig config extensions.objectFormat sha1 &&
 	test_expect_code 1 git -C ../wtconfig session list 2>err &&
-	grep "^error: cannot open the repository: it uses extensions.worktreeconfig (repository format 1), which git-session cannot work with yet" err &&
+	grep "^error: cannot open the repository: it uses extensions.objectformat (repository format 1), which git-session cannot work with yet" err &&
 	grep "^hint: .*Repository formats" err
 '
 

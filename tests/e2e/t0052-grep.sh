@@ -2,7 +2,8 @@
 test_description='grep: a regular expression over what every session says, its transcripts included'
 . ./lib.sh
 
-T="$TRASH_DIRECTORY/claude.jsonl"
+T="$HOME/.claude/projects/t/claude.jsonl"	# where Claude Code keeps it
+mkdir -p "${T%/*}"
 claude () {
 	printf '%s' "{\"session_id\":\"5e5e5e5e-0000\",\"transcript_path\":\"$T\",\"cwd\":\"$PWD\",\"hook_event_name\":\"$1\"$2}" |
 		git-session hook claude-code "$1" >/dev/null

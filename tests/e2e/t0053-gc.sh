@@ -86,7 +86,8 @@ test_expect_success 'a session in progress or paused is never touched, and a bad
 	grep "^error: session.archiveAfter: cannot read" err
 '
 
-T="$TRASH_DIRECTORY/claude.jsonl"
+T="$HOME/.claude/projects/t/claude.jsonl"	# where Claude Code keeps it
+mkdir -p "${T%/*}"
 claude () {	# event [extra json]: the agent's hook, as Claude Code runs it
 	printf '%s' "{\"session_id\":\"7a7a7a7a-0000\",\"transcript_path\":\"$T\",\"cwd\":\"$PWD\",\"hook_event_name\":\"$1\"$2}" |
 		git-session hook claude-code "$1" >/dev/null

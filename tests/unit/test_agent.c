@@ -108,6 +108,30 @@ static void test_usage(void **unused)
 	assert_true(u.input == 40 && u.output == 12 && u.cached == 10);
 }
 
+static void test_usage_out_of_range(void **unused)
+{
+	/* each bad line is skipped, its tokens not counted; the good ones around it count */
+	const char *text =
+		"{\"message\":{\"id\":\"a\",\"usage\":{\"input_tokens\":1,\"output_tokens\":10000000000000}}}\n"
+		"{\"message\":{\"id\":\"b\",\"usage\":{\"input_tokens\":1e400}}}\n"
+		"{\"message\":{\"id\":\"c\",\"usage\":{\"input_tokens\":-1}}}\n"
+		"{\"message\":{\"id\":\"d\",\"usage\":{\"input_tokens\":\"9\"}}}\n"
+		"{\"message\":{\"id\":\"e\",\"usage\":{\"input_tokens\":2.5}}}\n"
+		"{\"message\":{\"id\":\"f\",\"usage\":{\"input_tokens\":600000000000,\"cache_creation_input_tokens\":600000000000}}}\n"
+		"{\"message\":{\"id\":\"g\",\"usage\":{\"input_tokens\":3,\"output_tokens\":4,\"cache_read_input_tokens\":null}}}\n"
+		"{\"id\":\"h\",\"type\":\"gemini\",\"tokens\":{\"input\":5,\"output\":999999999999,\"thoughts\":2}}\n"
+		"{\"message\":{\"id\":\"i\",\"usage\":{\"input_tokens\":999999999999}}}\n"
+		"{\"message\":{\"id\":\"j\",\"usage\":{\"input_tokens\":5}}}\n";
+	struct agent_usage u = { 0 };
+
+	agent_usage_scan(&u, text, strlen(text));
+	/* a..f and h bad; i takes the total past 10^12 with g: skipped too */
+	assert_int_equal(u.skipped, 8);
+	assert_int_equal(u.messages, 2);
+	assert_true(u.input == 8 && u.output == 4 && u.cached == 0);
+	assert_string_equal(u.last_id, "j");
+}
+
 static void test_dialects(void **unused)
 {
 	cJSON *p = cJSON_Parse("{\"tool_name\":\"Write\",\"tool_input\":{\"file_path\":\"/r/a.c\"},\"tool_response\":{\"type\":\"create\"}}");
@@ -132,6 +156,7 @@ int main(void)
 		cmocka_unit_test(test_settings_keep_theirs),
 		cmocka_unit_test(test_settings_refused),
 		cmocka_unit_test(test_usage),
+		cmocka_unit_test(test_usage_out_of_range),
 		cmocka_unit_test(test_dialects),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -8,6 +8,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <math.h>
 #include <cmocka.h>
 
 #include "git-session/json.h"
@@ -119,6 +120,51 @@ static void test_round_trip(void **unused)
 	free(twice);
 	cJSON_Delete(v);
 	cJSON_Delete(w);
+}
+
+/* A number is kept iff it prints back as the value written: no silent change. */
+static void test_numbers(void **unused)
+{
+	static const char *const kept[] = { "1.0", "1e2", "1E+2", "0.5", "-3", "1e-5", "0", "0.0", "0e9", "-1.50",
+					    "9007199254740992", "9007199254740991", "0.1", "0.30000000000000004",
+					    "1e300", "1.7976931348623157e308", "5e-324", "1152921504606847000",
+					    "12.5e-3", "0.0000001", "100000000000000000000000",
+					    "4.94065645841247e-324" /* a subnormal as printed before */ };
+	static const char *const changed[] = { "9007199254740993", "9007199254740993.0", "9.007199254740993e15",
+					       "0.1234567890123456789", "-0", "-0.0", "-0e5",
+					       "1152921504606846976", "123456789012345678901234567890",
+					       "0.10000000000000000555", "4.9406564584124654e-324", "2.5e-324" };
+	static const char *const range[] = { "1e-400", "2e-324", "1e400", "-1e309" };
+	cJSON *v = NULL;
+	char *err = NULL, text[64];
+
+	for (size_t i = 0; i < sizeof(kept) / sizeof(*kept); i++) {
+		if (json_parse(&v, kept[i], strlen(kept[i]), 100, &err))
+			fail_msg("%s refused: %s", kept[i], err);
+		cJSON_Delete(v);
+	}
+	for (size_t i = 0; i < sizeof(changed) / sizeof(*changed); i++)
+		refused(changed[i], strlen(changed[i]), "not kept exactly");
+	for (size_t i = 0; i < sizeof(range) / sizeof(*range); i++)
+		refused(range[i], strlen(range[i]), "out of the range");
+	refused("[1, {\"a\": 0.1234567890123456789}]", 33, "would read back as 0.12345678901234568");
+
+	/* whatever the printer writes, the parser takes back as the same double */
+	srand(7);
+	for (int i = 0; i < 20000; i++) {
+		uint64_t bits = ((uint64_t)rand() << 42) ^ ((uint64_t)rand() << 21) ^ (uint64_t)rand();
+		double d;
+
+		memcpy(&d, &bits, sizeof(d));
+		if (!isfinite(d) || d == 0)
+			continue;
+		json_number_text(text, sizeof(text), d);
+		if (json_parse(&v, text, strlen(text), 100, &err) || v->valuedouble != d)
+			fail_msg("%s (bits %llx) does not read back: %s", text, (unsigned long long)bits,
+				 err ? err : "another value");
+		assert_true(json_number_exact(text, strlen(text), d));
+		cJSON_Delete(v);
+	}
 }
 
 static void test_set_keeps_position(void **unused)
@@ -278,6 +324,7 @@ int main(void)
 		cmocka_unit_test(test_print_pretty),
 		cmocka_unit_test(test_print_js),
 		cmocka_unit_test(test_round_trip),
+		cmocka_unit_test(test_numbers),
 		cmocka_unit_test(test_set_keeps_position),
 		cmocka_unit_test(test_scan_top),
 		cmocka_unit_test(test_count_members),

@@ -16,8 +16,8 @@ static void test_round_trip(void **unused)
 	const struct list_entry *e;
 
 	list_cache_add(&c, B, 1700000000, xstrdup("paused"), xstrdup("2025 11 21, a hand's edit"), NULL,
-		       xstrdup("a \"quoted\"\ntopic \xc3\xa9"));
-	list_cache_add(&c, A, -5, xstrdup("in_progress"), NULL, xstrdup("2025-11-21T10:01:00Z"), NULL);
+		       xstrdup("a \"quoted\"\ntopic \xc3\xa9"), xstrdup("s-1"));
+	list_cache_add(&c, A, -5, xstrdup("in_progress"), NULL, xstrdup("2025-11-21T10:01:00Z"), NULL, NULL);
 	list_cache_sort(&c);
 	text = list_cache_format(&c, &len);
 	assert_non_null(strstr(text, A " -5 [\"in_progress\",null,\"2025-11-21T10:01:00Z\",null]\n"));
@@ -30,7 +30,9 @@ static void test_round_trip(void **unused)
 	assert_string_equal(e->created, "2025 11 21, a hand's edit");	/* spaces are fine */
 	assert_string_equal(e->topic, "a \"quoted\"\ntopic \xc3\xa9");
 	assert_null(e->updated);
+	assert_string_equal(e->session, "s-1");
 	e = list_cache_find(&back, A);
+	assert_null(e->session);	/* an older file's line */
 	assert_null(e->created);
 	assert_null(e->topic);
 	assert_null(list_cache_find(&back, "0000000000000000000000000000000000000000"));

@@ -256,6 +256,34 @@ static void test_slug(void **unused)
 	free(s);
 }
 
+/* A count the reader would refuse (2^53 and past) is never written: the operation is refused whole. */
+static void test_tokens_near_2_53(void **unused)
+{
+	cJSON *st = started(NULL), *t = cJSON_GetObjectItem(st, "tokens");
+	char *s;
+
+	ok_(st, OP_AGENT_START, "{\"agent\": \"a1\", \"type\": \"code\", \"task\": \"t\"}");
+	json_set_num(t, "input", 9007199254740481.0);
+	refused(st, OP_TOKENS_ADD, "{\"agent\": \"z\", \"input\": 500, \"output\": 500}", "counts exactly");
+	refused(st, OP_TOKENS_ADD, "{\"agent\": \"z\", \"input\": 511, \"output\": 0}", "session's input");
+	refused(st, OP_TOKENS_ADD, "{\"agent\": \"z\", \"input\": 600, \"output\": 0, \"isolated\": true}",
+		"session's input");	/* isolated use is still counted in the input */
+	refused(st, OP_AGENT_TURN, "{\"agent\": \"a1\", \"from\": 0, \"to\": 10, \"input\": 0, \"output\": 511}",
+		"tokens used");
+	s = ok(st, OP_TOKENS_ADD, "{\"agent\": \"z\", \"input\": 510, \"output\": 0}");
+	free(s);
+	assert_true(json_num(t, "input", 0) == 9007199254740991.0);
+	assert_true(json_num(t, "peak", 0) == 9007199254740991.0);
+	/* an agent's own count past 2^53 while the session's is small */
+	json_set_num(t, "input", 0);
+	json_set_num(t, "peak", 0);
+	json_set_num(cJSON_GetObjectItem(state_agent(st, "a1"), "tokens"), "cached", 9007199254740990.0);
+	refused(st, OP_TOKENS_ADD, "{\"agent\": \"a1\", \"input\": 1, \"output\": 1, \"cached\": 2}",
+		"agent's cached");
+	ok_(st, OP_TOKENS_ADD, "{\"agent\": \"a1\", \"input\": 1, \"output\": 1, \"cached\": 1}");
+	cJSON_Delete(st);
+}
+
 static void test_normalize(void **unused)
 {
 	const char *doc = "{\"extra\": {}, \"unknown_key\": 1, \"status\": \"paused\", \"session_id\": \"x\","
@@ -334,6 +362,7 @@ int main(void)
 		cmocka_unit_test(test_paths),
 		cmocka_unit_test(test_ids),
 		cmocka_unit_test(test_slug),
+		cmocka_unit_test(test_tokens_near_2_53),
 		cmocka_unit_test(test_normalize),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -28,6 +28,11 @@ static void test_placement(void **unused)
 	added("Fix: a subject that looks like a trailer\n",
 	      "Fix: a subject that looks like a trailer\n\nSession-Id: s1\n");
 	added("Subject\n\nBody text.\n", "Subject\n\nBody text.\n\nSession-Id: s1\n");
+	/* only the trailer block counts: a Session-Id in the body (a quoted message) does not */
+	added("Subject\n\nSession-Id: other\nsaid the old message.\n",
+	      "Subject\n\nSession-Id: other\nsaid the old message.\n\nSession-Id: s1\n");
+	added("Subject\n\nSession-Id: other\n\nA last paragraph.\n",
+	      "Subject\n\nSession-Id: other\n\nA last paragraph.\n\nSession-Id: s1\n");
 	/* an existing trailer block is joined, not followed by a new paragraph */
 	added("Subject\n\nBody.\n\nSigned-off-by: A <a@b>\n",
 	      "Subject\n\nBody.\n\nSigned-off-by: A <a@b>\nSession-Id: s1\n");
@@ -43,6 +48,7 @@ static void test_refusals(void **unused)
 {
 	not_added("Subject\n\nSession-Id: other\n", TRAILER_PRESENT);
 	not_added("Subject\n\nsession-id: other\n", TRAILER_PRESENT);
+	not_added("Subject\n\nBody.\n\nSigned-off-by: A <a@b>\nSession-Id: other\n", TRAILER_PRESENT);
 	not_added("", TRAILER_EMPTY);
 	not_added("\n\n# Please enter the commit message\n", TRAILER_EMPTY);
 	not_added("   \n", TRAILER_EMPTY);

@@ -1,0 +1,41 @@
+/*
+ * fuzz_transcript.c - any transcript part, as an agent's hook reads it:
+ * the usage scan never fails and counts only what a turn may record,
+ * whole numbers from 0 to AGENT_TOKENS_MAX, each message once.
+ */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "git-session/agent.h"
+#include "git-session/json.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+static void check(const struct agent_usage *u)
+{
+	const double v[] = { u->input, u->output, u->cached, u->last_input, u->last_output, u->last_cached };
+
+	for (size_t i = 0; i < sizeof(v) / sizeof(*v); i++)
+		if (!json_is_int(v[i]) || v[i] > AGENT_TOKENS_MAX)
+			abort();
+	if (u->input < 0 || u->output < 0 || u->cached < 0 || u->messages < 0 || u->skipped < 0)
+		abort();
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct agent_usage u = { 0 }, half = { 0 };
+	size_t cut = size / 2;
+
+	agent_usage_scan(&u, (const char *)data, size);
+	check(&u);
+	/* in two turns, as two Stops read it: the second carries the first's last message */
+	agent_usage_scan(&half, (const char *)data, cut);
+	check(&half);
+	half.input = half.output = half.cached = 0;
+	agent_usage_scan(&half, (const char *)data + cut, size - cut);
+	if (half.input > AGENT_TOKENS_MAX || half.output > AGENT_TOKENS_MAX || half.cached > AGENT_TOKENS_MAX)
+		abort();
+	return 0;
+}
