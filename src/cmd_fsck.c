@@ -36,7 +36,7 @@ static char *session_ref(gs_store *st, const char *id)
 	return NULL;
 }
 
-static void say_report(const struct fsck_report *r)
+static void say_report(const struct fsck_report *r, int lost)
 {
 	const char *id = strrchr(r->refname, '/') + 1;
 
@@ -44,7 +44,10 @@ static void say_report(const struct fsck_report *r)
 		printf("ok %s: %d checkpoint%s\n", id, r->checked, r->checked == 1 ? "" : "s");
 		return;
 	}
-	if (r->ref_damaged)
+	if (r->ref_damaged && lost)
+		gs_error("%s: '%s' is gone and only its reflog names the session; the reflog says the tip is %.12s",
+			 id, r->refname, r->tip);
+	else if (r->ref_damaged)
 		gs_error("%s: the ref file is damaged; its reflog says the tip is %.12s", id, r->tip);
 	if (r->bad)
 		gs_error("%s: checkpoint %.12s%s is damaged: %s", id, r->first_bad,
@@ -64,33 +67,108 @@ static void say_report(const struct fsck_report *r)
 		fprintf(stderr, "%s: no good checkpoint was found\n", id);
 }
 
-/* All sessions, live and archived; the caller frees them with store_ids_free. */
-static int all_refs(char ***refs, size_t *n, gs_store *st)
+static int has_id(char *const *ids, size_t n, const char *id)
 {
-	char **live = NULL, **arch = NULL;
-	size_t nl = 0, na = 0;
-
-	*refs = NULL;
-	*n = 0;
-	if (store_list(&live, &nl, st, SESSIONS_PREFIX) < 0 || store_list(&arch, &na, st, ARCHIVE_PREFIX) < 0) {
-		store_ids_free(live, nl);
-		return GS_ERROR;
-	}
-	*refs = xcalloc(nl + na + 1, sizeof(char *));
-	for (size_t i = 0; i < nl + na; i++)
-		(*refs)[(*n)++] = xstrfmt("%s%s", i < nl ? SESSIONS_PREFIX : ARCHIVE_PREFIX,
-					 i < nl ? live[i] : arch[i - nl]);
-	store_ids_free(live, nl);
-	store_ids_free(arch, na);
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(ids[i], id))
+			return 1;
 	return 0;
+}
+
+/*
+ * Whether the reflog of <prefix><id>, which has no ref, is what a move
+ * to <other><id> left behind (the ref there went through its newest entry).
+ */
+static int left_by_move(gs_store *st, const char *prefix, const char *other, const char *id)
+{
+	char *ref = xstrfmt("%s%s", prefix, id), *there = xstrfmt("%s%s", other, id), newest[HEX_SZ];
+	int left = store_ref_exists(st, there) && store_reflog_newest(newest, st, ref) == 0 &&
+		   store_reflog_has(st, there, newest);
+
+	free(ref);
+	free(there);
+	return left;
+}
+
+/*
+ * Every session, live and archived, and those only a reflog names (a ref
+ * lost, a move cut short): refs get the refs, both the ids with a ref in
+ * each namespace. The caller frees them with store_ids_free.
+ */
+static int all_refs(char ***refs, size_t *n, char ***both, size_t *nboth, struct cmd_ctx *c)
+{
+	const char *const prefixes[] = { SESSIONS_PREFIX, ARCHIVE_PREFIX };
+	char **ids[2] = { NULL, NULL }, **lost[2] = { NULL, NULL }, *err = NULL;
+	size_t nids[2] = { 0, 0 }, nlost[2] = { 0, 0 }, alloc = 0, aboth = 0;
+	int error = 0;
+
+	*refs = *both = NULL;
+	*n = *nboth = 0;
+	for (size_t p = 0; p < 2 && !error; p++)
+		if (store_list(&ids[p], &nids[p], c->st, prefixes[p]) < 0 ||
+		    store_reflog_orphans(&lost[p], &nlost[p], c->st, prefixes[p], (int)c->eng.stale_lock_age) < 0)
+			error = GS_ERROR;
+	for (size_t p = 0; p < 2 && !error; p++) {
+		for (size_t i = 0; i < nids[p]; i++) {
+			ALLOC_GROW(*refs, *n + 1, alloc);
+			(*refs)[(*n)++] = xstrfmt("%s%s", prefixes[p], ids[p][i]);
+			if (p == 0 && has_id(ids[1], nids[1], ids[p][i])) {
+				ALLOC_GROW(*both, *nboth + 1, aboth);
+				(*both)[(*nboth)++] = xstrdup(ids[p][i]);
+			}
+		}
+		for (size_t i = 0; i < nlost[p]; i++) {
+			if ((p == 1 && has_id(lost[0], nlost[0], lost[p][i])) || state_valid_id(lost[p][i], &err) < 0 ||
+			    left_by_move(c->st, prefixes[p], prefixes[!p], lost[p][i])) {
+				free(err);
+				err = NULL;
+				continue;
+			}
+			ALLOC_GROW(*refs, *n + 1, alloc);
+			(*refs)[(*n)++] = xstrfmt("%s%s", prefixes[p], lost[p][i]);
+		}
+	}
+	for (size_t p = 0; p < 2; p++) {
+		store_ids_free(ids[p], nids[p]);
+		store_ids_free(lost[p], nlost[p]);
+	}
+	return error;
+}
+
+/*
+ * A session both live and archived at the same checkpoint: an archive or
+ * unarchive cut short. The ref with the longer reflog is the one the move
+ * wrote (the other's entries and its own): the move ends there.
+ */
+static int check_both(struct cmd_ctx *c, const char *id, int repair)
+{
+	char *live = xstrfmt("%s%s", SESSIONS_PREFIX, id), *arch = xstrfmt("%s%s", ARCHIVE_PREFIX, id);
+	int to_archive = store_reflog_count(c->st, arch) > store_reflog_count(c->st, live), error;
+	char *msg = xstrfmt("session: %s %s", to_archive ? "archive" : "unarchive", id), a[HEX_SZ], b[HEX_SZ];
+
+	if (store_ref_value(a, c->st, live) < 0 || store_ref_value(b, c->st, arch) < 0 || strcmp(a, b)) {
+		/* two histories under one id (one brought back from its reflog): for the user to sort out */
+		error = gs_error("%s: '%s' and '%s' hold two different histories", id, live, arch);
+		gs_hint("'git log %s %s' shows them; 'git update-ref -d' one after keeping what it holds", live, arch);
+	} else if (!repair) {
+		error = gs_error("%s: both '%s' and '%s' name it: an %s was cut short", id, live, arch,
+				 to_archive ? "archive" : "unarchive");
+		gs_hint("'git session %s %s' or 'git session fsck --all --repair' ends it", to_archive ? "archive" : "unarchive", id);
+	} else if ((error = engine_move(&c->eng, to_archive ? live : arch, to_archive ? arch : live, msg)) == 0) {
+		printf("repaired %s: the %s cut short is done\n", id, to_archive ? "archive" : "unarchive");
+	}
+	free(msg);
+	free(live);
+	free(arch);
+	return error;
 }
 
 int cmd_fsck(int argc, const char **argv, struct cmd_ctx *c)
 {
 	static const char *const usage[] = { "git session fsck [<id> | --all] [--repair]", NULL };
 	int all = 0, repair = 0, error, bad = 0;
-	char **refs = NULL, *id = NULL;
-	size_t n = 0;
+	char **refs = NULL, **both = NULL, *id = NULL;
+	size_t n = 0, nboth = 0;
 	const struct option opts[] = {
 		{ OPT_BOOL, 0, "all", &all, NULL, "every session, live and archived" },
 		{ OPT_BOOL, 0, "repair", &repair, NULL, "go back to the last good checkpoint of a damaged session" },
@@ -101,7 +179,7 @@ int cmd_fsck(int argc, const char **argv, struct cmd_ctx *c)
 	    (error = cmd_no_more_args(argc, 1, usage)) < 0)
 		return cmd_exit(error);
 	if (all || (!argc && store_active(&id, c->st) == 0 && !id)) {
-		if (all_refs(&refs, &n, c->st) < 0)
+		if (all_refs(&refs, &n, &both, &nboth, c) < 0)
 			return EXIT_FAILED;
 	} else {
 		refs = xcalloc(2, sizeof(char *));
@@ -115,15 +193,17 @@ int cmd_fsck(int argc, const char **argv, struct cmd_ctx *c)
 	for (size_t i = 0; i < n; i++) {
 		struct fsck_report r;
 		char fixed[HEX_SZ], *why;
+		int lost;
 
 		if (fsck_session(&r, c->st, refs[i]) < 0) {
 			bad = 1;
 			continue;
 		}
-		say_report(&r);
+		lost = !store_ref_exists(c->st, refs[i]) && !store_ref_damaged(c->st, refs[i]);
+		say_report(&r, lost);
 		if (!r.ok && repair && r.last_good[0] && (r.bad || r.ref_damaged)) {
 			why = r.bad ? xstrfmt("checkpoint %.7s was damaged (%s)", r.tip, r.problem) :
-				      xstrdup("the ref file was damaged");
+			      lost ? xstrdup("the ref was lost; its reflog was left") : xstrdup("the ref file was damaged");
 			if (fsck_rollback(fixed, &c->eng, &r, NULL, why) == 0)
 				printf("repaired %s: back at %.7s, with checkpoint %.7s\n", strrchr(refs[i], '/') + 1,
 				       r.last_good, fixed);
@@ -133,13 +213,15 @@ int cmd_fsck(int argc, const char **argv, struct cmd_ctx *c)
 		} else if (!r.ok) {
 			bad = 1;
 			if (!repair && r.last_good[0] && (r.bad || r.ref_damaged))
-				gs_hint("'git session fsck --repair' goes back to the last good checkpoint");
+				gs_hint("'git session fsck %s--repair' goes back to the last good checkpoint",
+					lost ? "--all " : "");
 		}
 		fsck_report_clear(&r);
 	}
-	for (size_t i = 0; i < n; i++)
-		free(refs[i]);
-	free(refs);
+	for (size_t i = 0; i < nboth; i++)
+		bad |= check_both(c, both[i], repair) < 0;
+	store_ids_free(refs, n);
+	store_ids_free(both, nboth);
 	free(id);
 	return bad ? EXIT_FAILED : EXIT_OK;
 }

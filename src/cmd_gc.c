@@ -5,7 +5,8 @@
  * than --prune-archived-after (session.pruneArchivedAfter), ages counted
  * from a session's last operation, and keeps archived sessions'
  * transcripts within session.transcriptLimit; git gc then frees their
- * objects. A session in progress or paused is never touched.
+ * objects. A session in progress or paused is never touched, nor one
+ * that any worktree of the repository has active (its SESSION_HEAD).
  */
 #include "git-session/agent.h"
 #include "git-session/cmd.h"
@@ -22,7 +23,8 @@ struct gc {
 	struct cmd_ctx *c;
 	time_t now;
 	int dry_run, quiet;
-	char *active;
+	char **active;	/* the sessions SESSION_HEAD names, in every worktree */
+	size_t nactive;
 	char **touched;	/* the ids this run archived or deleted (or would): left for the next run */
 	size_t ntouched;
 	int64_t transcript_limit;	/* session.transcriptLimit */
@@ -105,17 +107,24 @@ static int each_older(struct gc *g, const char *prefix, int64_t after, gc_fn fn)
 	return error;
 }
 
+static int active_somewhere(const struct gc *g, const char *id)
+{
+	for (size_t i = 0; i < g->nactive; i++)
+		if (!strcmp(g->active[i], id))
+			return 1;
+	return 0;
+}
+
 static int archive_one(struct gc *g, const struct gc_one *s)
 {
 	char *to;
 	int error = 0;
 
-	if ((strcmp(s->status, ST_COMPLETED) && strcmp(s->status, ST_ABORTED)) ||
-	    (g->active && !strcmp(g->active, s->id)))
+	if ((strcmp(s->status, ST_COMPLETED) && strcmp(s->status, ST_ABORTED)) || active_somewhere(g, s->id))
 		return 0;
 	to = xstrfmt("%s%s", ARCHIVE_PREFIX, s->id);
 	if (!g->dry_run)
-		error = store_rename(g->c->st, s->ref, to, "session: gc: archive");
+		error = engine_move(&g->c->eng, s->ref, to, "session: gc: archive");
 	if (!error)
 		say(g, "archived", "archive", s->id, s->status, s->age);
 	free(to);
@@ -137,7 +146,7 @@ static int delete_one(struct gc *g, const struct gc_one *s)
 
 	if (!strcmp(s->status, ST_IN_PROGRESS) || !strcmp(s->status, ST_PAUSED) || touched(g, s->id))
 		return 0;
-	if (!g->dry_run && (error = store_delete_ref(g->c->st, s->ref, s->tip)) == 0)
+	if (!g->dry_run && (error = engine_delete_ref(&g->c->eng, s->ref, s->tip)) == 0)
 		sync_forget(g->c->st, s->id, s->tip);	/* a pull does not bring it back */
 	if (!error)
 		say(g, "deleted", "delete archived session", s->id, s->status, s->age);
@@ -191,6 +200,17 @@ static int kept_over(struct gc *g, const struct gc_one *s, int64_t limit)
 	return over;
 }
 
+/* The trimmed history in place, once more after removing a dead writer's lock. */
+static int trim_cas(struct gc *g, const struct gc_one *s, const char *tip)
+{
+	const char *msg = "session: gc: transcripts past session.transcriptLimit";
+	int error = store_cas(g->c->st, s->ref, tip, s->tip, msg);
+
+	if (error == GS_ERACE && store_break_stale_lock(g->c->st, s->ref, (int)g->c->eng.stale_lock_age))
+		error = store_cas(g->c->st, s->ref, tip, s->tip, msg);
+	return error;
+}
+
 /*
  * An archived session whose kept transcripts pass session.transcriptLimit
  * (lowered since, say): its history written again without the parts past
@@ -207,7 +227,12 @@ static int trim_one(struct gc *g, const struct gc_one *s)
 	    !t.ndrop)
 		goto cleanup;
 	if (!g->dry_run && (error = store_rewrite_without(tip, g->c->st, s->tip, (const char *const *)t.drop, t.ndrop)) == 0)
-		error = store_cas(g->c->st, s->ref, tip, s->tip, "session: gc: transcripts past session.transcriptLimit");
+		error = trim_cas(g, s, tip);
+	if (error == GS_ERACE) {
+		gs_warning("archived session %s changed or is locked; its transcripts are left for the next gc", s->id);
+		error = 0;
+		goto cleanup;
+	}
 	if (error < 0)
 		goto cleanup;
 	if (g->json) {
@@ -250,7 +275,7 @@ int cmd_gc(int argc, const char **argv, struct cmd_ctx *c)
 	    (error = age_of(&archive_after, &g, archive_arg, "session.archiveAfter", "archive-after")) < 0 ||
 	    (error = age_of(&prune_after, &g, prune_arg, "session.pruneArchivedAfter", "prune-archived-after")) < 0 ||
 	    (error = store_config_int(&g.transcript_limit, c->st, "session.transcriptLimit", AGENT_TRANSCRIPT_LIMIT)) < 0 ||
-	    (error = store_now(&g.now, c->st)) < 0 || (error = store_active(&g.active, c->st)) < 0)
+	    (error = store_now(&g.now, c->st)) < 0 || (error = store_active_all(&g.active, &g.nactive, c->st)) < 0)
 		goto cleanup;
 	if (json) {
 		g.json = cJSON_CreateObject();
@@ -276,6 +301,6 @@ int cmd_gc(int argc, const char **argv, struct cmd_ctx *c)
 cleanup:
 	cJSON_Delete(g.json);
 	store_ids_free(g.touched, g.ntouched);
-	free(g.active);
+	store_ids_free(g.active, g.nactive);
 	return cmd_exit(error);
 }

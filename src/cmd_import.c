@@ -399,7 +399,7 @@ static int write_job(struct cmd_ctx *c, struct job *job, int quiet)
 		printf("[%s %.7s] %s\n", id, r.commit, r.subject);
 	if (job->archived && !exists) {
 		msg = xstrfmt("session: archive %s", id);
-		error = store_rename(c->st, ref, archived, msg);
+		error = engine_move(&c->eng, ref, archived, msg);
 	}
 	error = error < 0 ? error : 1;
 cleanup:

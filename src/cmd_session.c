@@ -127,13 +127,24 @@ static int add_plans(cJSON *args, struct cmd_ctx *c, const struct strlist *plans
 	return error;
 }
 
+/*
+ * Pauses the session in progress here. One another start paused (or
+ * closed) meanwhile is left as it is: the goal, none in progress, holds.
+ */
 static int pause_session(struct cmd_ctx *c, const char *id, int quiet)
 {
 	cJSON *op = op_new(OP_SESSION_PAUSE, NULL);
-	int error = cmd_write(NULL, c, id, op, NULL, quiet);
+	struct engine_result r = { 0 };
+	int error = engine_commit(&r, &c->eng, id, op, NULL, ENGINE_IN_PROGRESS);
 
+	if (!error && !quiet) {
+		printf("[%s %.7s] ", id, r.commit);
+		out_text(stdout, r.subject);
+		putchar('\n');
+	}
+	engine_result_clear(&r);
 	cJSON_Delete(op);
-	return error;
+	return error == GS_ESKIPPED ? 0 : error;
 }
 
 /*
@@ -307,8 +318,8 @@ static int move_session(int argc, const char **argv, struct cmd_ctx *c, int arch
 	static const char *const a_usage[] = { "git session archive <id>", NULL };
 	static const char *const u_usage[] = { "git session unarchive <id>", NULL };
 	const char *const *usage = archive ? a_usage : u_usage;
-	char *from = NULL, *to = NULL, *active = NULL, *msg = NULL, *err = NULL;
-	int quiet = 0, error;
+	char *from = NULL, *to = NULL, *msg = NULL, *err = NULL, *here = NULL;
+	int quiet = 0, active = 0, error;
 	const struct option opts[] = {
 		{ OPT_BOOL, 'q', "quiet", &quiet, NULL, "print nothing" },
 		OPT_END_MARK,
@@ -324,13 +335,16 @@ static int move_session(int argc, const char **argv, struct cmd_ctx *c, int arch
 	}
 	from = xstrfmt("%s%s", archive ? SESSIONS_PREFIX : ARCHIVE_PREFIX, argv[0]);
 	to = xstrfmt("%s%s", archive ? ARCHIVE_PREFIX : SESSIONS_PREFIX, argv[0]);
-	if (archive && (error = store_active(&active, c->st)) == 0 && active && !strcmp(active, argv[0])) {
-		error = gs_error("session '%s' is active in this worktree", argv[0]);
-		gs_hint("close it first: git session close");
+	if (archive && ((error = store_active(&here, c->st)) < 0 ||
+			(error = engine_active_anywhere(&active, c->st, argv[0])) < 0 || active)) {
+		if (active)
+			error = gs_error("session '%s' is active in %s", argv[0],
+					 here && !strcmp(here, argv[0]) ? "this worktree" : "another worktree of this repository");
+		gs_hint("close it there first: git session close");
 		goto cleanup;
 	}
 	msg = xstrfmt("session: %s %s", archive ? "archive" : "unarchive", argv[0]);
-	error = store_rename(c->st, from, to, msg);
+	error = engine_move(&c->eng, from, to, msg);
 	if (error == GS_ENOTFOUND)
 		error = gs_error("no %s session '%s'", archive ? "live" : "archived", argv[0]);
 	if (!error && !quiet)
@@ -338,9 +352,9 @@ static int move_session(int argc, const char **argv, struct cmd_ctx *c, int arch
 cleanup:
 	free(from);
 	free(to);
-	free(active);
 	free(msg);
 	free(err);
+	free(here);
 	return cmd_exit(error);
 }
 

@@ -492,3 +492,84 @@ cleanup:
 	free(clean_body);
 	return error;
 }
+
+/* How long a ref update waits on locks: session.lockTimeout, session.staleLockAge. */
+struct lock_wait {
+	int64_t deadline;
+	unsigned seed, delay;
+	int broken;
+};
+
+static void lock_wait_init(struct lock_wait *w, const struct engine *e)
+{
+	w->deadline = now_ms() + e->lock_timeout_ms;
+	w->seed = (unsigned)getpid() ^ (unsigned)time(NULL);
+	w->delay = 500;
+	w->broken = 0;
+}
+
+/*
+ * After an update lost to a lock on a or b: 0 to try again, once a dead
+ * writer's lock is removed or after a wait; an error when
+ * session.lockTimeout is spent.
+ */
+static int lock_wait(struct lock_wait *w, const struct engine *e, const char *a, const char *b)
+{
+	/* a few times at most: never loop on a lock that comes back */
+	if (w->broken < 3 && (store_break_stale_lock(e->st, a, (int)e->stale_lock_age) |
+			      store_break_stale_lock(e->st, b, (int)e->stale_lock_age) |
+			      (strcmp(a, b) && store_break_stale_lock(e->st, STORE_MOVE_LOCK, (int)e->stale_lock_age)))) {
+		w->broken++;
+		return 0;
+	}
+	if (now_ms() > w->deadline) {
+		if (strcmp(a, b))
+			gs_error("cannot move '%s' to '%s': one of them, or %s, stayed locked for %lld ms; nothing was changed",
+				 a, b, STORE_MOVE_LOCK, (long long)e->lock_timeout_ms);
+		else
+			gs_error("cannot update '%s': it stayed locked for %lld ms; nothing was changed", a,
+				 (long long)e->lock_timeout_ms);
+		gs_hint("if no other git session is running, a stale '.lock' file may be left in the git directory; "
+			"it is removed once older than session.staleLockAge (%llds)", (long long)e->stale_lock_age);
+		return GS_ERROR;
+	}
+	backoff(&w->seed, &w->delay);
+	return 0;
+}
+
+int engine_move(struct engine *e, const char *from, const char *to, const char *logmsg)
+{
+	struct lock_wait w;
+	int error;
+
+	lock_wait_init(&w, e);
+	while ((error = store_rename(e->st, from, to, logmsg)) == GS_ERACE)
+		if ((error = lock_wait(&w, e, from, to)) < 0)
+			break;
+	return error;
+}
+
+int engine_delete_ref(struct engine *e, const char *refname, const char *expect)
+{
+	struct lock_wait w;
+	int error;
+
+	lock_wait_init(&w, e);
+	while ((error = store_delete_ref(e->st, refname, expect)) == GS_ERACE)
+		if ((error = lock_wait(&w, e, refname, refname)) < 0)
+			break;
+	return error;
+}
+
+int engine_active_anywhere(int *out, gs_store *st, const char *id)
+{
+	char **ids = NULL;
+	size_t n = 0;
+	int error = store_active_all(&ids, &n, st);
+
+	*out = 0;
+	for (size_t i = 0; i < n; i++)
+		*out |= !strcmp(ids[i], id);
+	store_ids_free(ids, n);
+	return error;
+}

@@ -362,6 +362,8 @@ int fsck_rollback(char out[HEX_SZ], struct engine *e, struct fsck_report *r, con
 	}
 	if ((error = write_rollback(out, e, r, target, parent, why)) < 0)
 		goto cleanup;
+	/* a repair follows a crash: a lock its writer left must not stop it */
+	store_break_stale_lock(e->st, r->refname, (int)e->stale_lock_age);
 	logmsg = xstrfmt("session: rollback to %.7s", target);
 	if (r->ref_damaged)
 		error = store_force_ref(e->st, r->refname, out, logmsg, dir);

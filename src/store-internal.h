@@ -6,6 +6,7 @@
 #define GIT_SESSION_STORE_INTERNAL_H
 
 #include <git2.h>
+#include <signal.h>
 
 #include "git-session/store.h"
 #include "git-session/store_fsck.h"
@@ -42,6 +43,12 @@ int store_ident_parse_date(time_t *t, int *offset, const char *s);
 int store_commit_create(git_oid *out, gs_store *st, const git_signature *author, const git_signature *committer,
 			const char *encoding, const char *message, const git_tree *tree, size_t nparents,
 			const git_commit **parents);
+/*
+ * SIGINT, SIGTERM, SIGHUP and SIGQUIT held off while a ref is changed
+ * (store_refs.c): a kill then would leave a lock, or a half-done move.
+ */
+void store_hold_signals(sigset_t *saved);
+void store_release_signals(const sigset_t *saved);
 /* Reads loose objects before libgit2 does, failing on a truncated one (store_odb.c). */
 int store_install_odb_guard(gs_store *st);
 

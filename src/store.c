@@ -953,7 +953,7 @@ int store_cas(gs_store *st, const char *refname, const char *new_hex, const char
 {
 	git_reference *ref = NULL;
 	git_oid new_id, old_id;
-	sigset_t block, saved;
+	sigset_t saved;
 	int error;
 
 	if (git_oid_fromstr(&new_id, new_hex) < 0)
@@ -968,16 +968,11 @@ int store_cas(gs_store *st, const char *refname, const char *new_hex, const char
 	if (git_reference_ensure_log(st->repo, refname) < 0)
 		return store_git_error("cannot create the reflog of '%s'", refname);
 	/* a signal now would leave <ref>.lock behind: hold it off until the lock is gone */
-	sigemptyset(&block);
-	sigaddset(&block, SIGINT);
-	sigaddset(&block, SIGTERM);
-	sigaddset(&block, SIGHUP);
-	sigaddset(&block, SIGQUIT);
-	sigprocmask(SIG_BLOCK, &block, &saved);
+	store_hold_signals(&saved);
 	error = git_reference_create_matching(&ref, st->repo, refname, &new_id, 1, &old_id, logmsg);
 	if (!error && !old_hex && st->fsync)
 		sync_ref_dirs(st, refname);
-	sigprocmask(SIG_SETMASK, &saved, NULL);
+	store_release_signals(&saved);
 	git_reference_free(ref);
 	if (error == GIT_EMODIFIED || error == GIT_ELOCKED || error == GIT_EEXISTS) {
 		git_error_clear();
@@ -1011,13 +1006,37 @@ int store_active(char **out, gs_store *st)
 	return 0;
 }
 
+/*
+ * Whether to set or remove SESSION_HEAD again after finding it locked:
+ * another command of this worktree holds the lock for microseconds (waited
+ * for, 2 s at most); a dead one's, older than session.staleLockAge, goes.
+ */
+static int head_locked_again(gs_store *st, int *tries)
+{
+	int64_t age;
+
+	git_error_clear();
+	if ((*tries)++ >= 200)
+		return 0;
+	if (store_config_int(&age, st, "session.staleLockAge", 10) == 0 &&
+	    store_break_stale_lock(st, SESSION_HEAD, (int)age))
+		return 1;
+	nanosleep(&(struct timespec){ 0, 10 * 1000 * 1000 }, NULL);
+	return 1;
+}
+
 int store_set_active(gs_store *st, const char *id)
 {
 	git_reference *ref = NULL;
 	char *target = xstrfmt("%s%s", SESSIONS_PREFIX, id);
 	char *msg = xstrfmt("session: switch to %s", id);
-	int error = git_reference_symbolic_create(&ref, st->repo, SESSION_HEAD, target, 1, msg);
+	int error, tries = 0;
 
+	do {
+		git_reference_free(ref);
+		ref = NULL;
+		error = git_reference_symbolic_create(&ref, st->repo, SESSION_HEAD, target, 1, msg);
+	} while (error == GIT_ELOCKED && head_locked_again(st, &tries));
 	git_reference_free(ref);
 	free(target);
 	free(msg);
@@ -1026,8 +1045,10 @@ int store_set_active(gs_store *st, const char *id)
 
 int store_clear_active(gs_store *st)
 {
-	int error = git_reference_remove(st->repo, SESSION_HEAD);
+	int error, tries = 0;
 
+	while ((error = git_reference_remove(st->repo, SESSION_HEAD)) == GIT_ELOCKED && head_locked_again(st, &tries))
+		;
 	if (error == GIT_ENOTFOUND) {
 		git_error_clear();
 		return 0;
@@ -1118,52 +1139,6 @@ int store_ref_exists(gs_store *st, const char *refname)
 	return error == 0;
 }
 
-int store_rename(gs_store *st, const char *from, const char *to, const char *logmsg)
-{
-	git_reference *ref = NULL, *renamed = NULL;
-	int error;
-
-	if ((error = git_reference_lookup(&ref, st->repo, from)) < 0) {
-		git_error_clear();
-		return GS_ENOTFOUND;
-	}
-	if (git_reference_ensure_log(st->repo, from) < 0) {
-		git_reference_free(ref);
-		return store_git_error("cannot create the reflog of '%s'", from);
-	}
-	error = git_reference_rename(&renamed, ref, to, 0, logmsg);
-	git_reference_free(ref);
-	git_reference_free(renamed);
-	if (error == GIT_EEXISTS)
-		return gs_error("'%s' already exists", to);
-	return error < 0 ? store_git_error("cannot rename '%s' to '%s'", from, to) : 0;
-}
-
-int store_delete_ref(gs_store *st, const char *refname, const char *expect)
-{
-	git_reference *ref = NULL;
-	char hex[HEX_SZ];
-	int error;
-
-	if (git_reference_lookup(&ref, st->repo, refname) < 0) {
-		git_error_clear();
-		return GS_ENOTFOUND;
-	}
-	git_oid_tostr(hex, sizeof(hex), git_reference_target(ref) ? git_reference_target(ref) : &(git_oid){ { 0 } });
-	if (strcmp(hex, expect)) {
-		git_reference_free(ref);
-		return gs_error("'%s' moved meanwhile; it is left as it is", refname);
-	}
-	/* libgit2 deletes only if the ref still holds what was looked up */
-	error = git_reference_delete(ref);
-	git_reference_free(ref);
-	if (error < 0)
-		return store_git_error("cannot delete '%s'", refname);
-	if (git_reflog_delete(st->repo, refname) < 0)
-		git_error_clear();	/* a ref with no reflog */
-	return 0;
-}
-
 int store_head(char **branch, char head[HEX_SZ], gs_store *st)
 {
 	git_reference *ref = NULL;
@@ -1239,7 +1214,9 @@ int store_break_stale_lock(gs_store *st, const char *refname, int max_age)
 	int broke = 0;
 
 	for (size_t i = 0; i < 2; i++) {
-		char *lock = xstrfmt("%s%s%s.lock", git_repository_commondir(st->repo), bases[i], refname);
+		/* SESSION_HEAD is the worktree's own; refs are in the common directory */
+		char *lock = xstrfmt("%s%s%s.lock", strcmp(refname, SESSION_HEAD) ? git_repository_commondir(st->repo) :
+						    git_repository_path(st->repo), bases[i], refname);
 		struct stat s;
 		time_t age;
 

@@ -103,4 +103,16 @@ int engine_complete_op(cJSON *op, gs_store *st);
 /* A checkpoint's commit message: subject, body, then the trailers; the caller frees it. */
 char *engine_message(const char *subject, const char *body, const char *id, const cJSON *op);
 
+/*
+ * Moves a session's ref (archive, unarchive) with its reflog, as
+ * store_rename; a lock left by a dead writer (older than
+ * session.staleLockAge) is removed, a live one waited for up to
+ * session.lockTimeout. Nothing is deleted before the new ref is written.
+ */
+int engine_move(struct engine *e, const char *from, const char *to, const char *logmsg);
+/* Deletes a ref and its reflog if it still points at expect, waiting on locks as engine_move. */
+int engine_delete_ref(struct engine *e, const char *refname, const char *expect);
+/* Whether session id is the active one (SESSION_HEAD) of any worktree of the repository. */
+int engine_active_anywhere(int *out, gs_store *st, const char *id);
+
 #endif

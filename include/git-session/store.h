@@ -141,10 +141,29 @@ void store_ref_entries_free(struct store_ref_entry *v, size_t n);
  * change are kept. Moves no ref.
  */
 int store_rewrite_without(char out[HEX_SZ], gs_store *st, const char *tip, const char *const *paths, size_t npaths);
-/* Deletes a ref and its reflog if it still points at expect (hex); GS_ENOTFOUND when it is gone. */
+/*
+ * Deletes a ref and its reflog if it still points at expect (hex);
+ * GS_ENOTFOUND when it is gone, GS_ERACE while it is locked.
+ */
 int store_delete_ref(gs_store *st, const char *refname, const char *expect);
-/* Renames a ref (and its reflog); refuses to overwrite. */
+/*
+ * Moves a ref and its reflog's entries to a name that must be free
+ * (store_refs.c): to is written first, from deleted after, each a
+ * compare-and-swap, so that one of them names the session at every
+ * instant; the end of a move cut short is taken up. Moves go one at a
+ * time, under STORE_MOVE_LOCK ("<name>.lock" in the git directory, as
+ * store_break_stale_lock takes a ref's). GS_ENOTFOUND when from is gone,
+ * GS_ERACE when a lock is held on either or on the move.
+ */
+#define STORE_MOVE_LOCK "session-move"
 int store_rename(gs_store *st, const char *from, const char *to, const char *logmsg);
+/* The sessions SESSION_HEAD names in each worktree of the repository (duplicates kept). */
+int store_active_all(char ***out, size_t *n, gs_store *st);
+/*
+ * The ids under prefix that only a reflog names: no ref, one entry at
+ * least, and no lock younger than max_lock_age seconds (a writer at work).
+ */
+int store_reflog_orphans(char ***out, size_t *n, gs_store *st, const char *prefix, int max_lock_age);
 int store_ref_exists(gs_store *st, const char *refname);
 /* Whether the object oid (hex) is there and its header reads (a cheap look, not a full check). */
 int store_object_exists(gs_store *st, const char *oid);

@@ -30,6 +30,8 @@ void store_verify_clear(struct store_verify *v);
 int store_verify(struct store_verify *v, gs_store *st, const char *commit);
 /* The newest reflog entry's new value; GS_ENOTFOUND when there is none. */
 int store_reflog_newest(char out[HEX_SZ], gs_store *st, const char *refname);
+/* How many entries refname's reflog has (0: none, or no reflog). */
+size_t store_reflog_count(gs_store *st, const char *refname);
 /* Whether some reflog entry of refname set it to commit. */
 int store_reflog_has(gs_store *st, const char *refname, const char *commit);
 /* The reflog's entry before the one that set commit: GS_ENOTFOUND when there is none. */
