@@ -1,0 +1,312 @@
+/*
+ * state_path.c - which repository paths a session may name, and whether
+ * a whole manifest could be checked out. The rules are git's checkout
+ * rules (verify_path) with core.protectNTFS and core.protectHFS both on,
+ * whatever platform runs us: a manifest may come from any remote, and a
+ * name harmless here is a .git on a teammate's Windows or macOS disk.
+ * Pure: no I/O, no git.
+ */
+#include "state-internal.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ASCII case-insensitive: the n bytes of s against lower (lower-case). */
+static int ci_eq(const char *s, const char *lower, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)s[i];
+
+		if (c >= 'A' && c <= 'Z')
+			c += 'a' - 'A';
+		if (c != (unsigned char)lower[i])
+			return 0;
+	}
+	return 1;
+}
+
+/* The code point at s (valid UTF-8, checked before); *len gets its size. */
+static uint32_t utf8_at(const char *s, size_t *len)
+{
+	const unsigned char *p = (const unsigned char *)s;
+
+	if (p[0] < 0x80)
+		return *len = 1, p[0];
+	if (p[0] < 0xe0)
+		return *len = 2, (uint32_t)(p[0] & 0x1f) << 6 | (p[1] & 0x3f);
+	if (p[0] < 0xf0)
+		return *len = 3, (uint32_t)(p[0] & 0x0f) << 12 | (uint32_t)(p[1] & 0x3f) << 6 | (p[2] & 0x3f);
+	return *len = 4, (uint32_t)(p[0] & 0x07) << 18 | (uint32_t)(p[1] & 0x3f) << 12 |
+		(uint32_t)(p[2] & 0x3f) << 6 | (p[3] & 0x3f);
+}
+
+/* Code points HFS+ drops from a name before comparing it. */
+static int hfs_ignorable(uint32_t c)
+{
+	return (c >= 0x200c && c <= 0x200f) || (c >= 0x202a && c <= 0x202e) ||
+	       (c >= 0x206a && c <= 0x206f) || c == 0xfeff;
+}
+
+/* The component seg (n bytes) is name (".git", lower-case ASCII) on HFS+. */
+static int hfs_is(const char *seg, size_t n, const char *name)
+{
+	size_t i = 0, len = 0;
+
+	for (const char *want = name;; want++) {
+		uint32_t c = 0;
+
+		while (i < n && hfs_ignorable(c = utf8_at(seg + i, &len)))
+			i += len, c = 0;
+		if (i >= n)
+			return !*want;
+		if (!*want || c > 127 || !ci_eq(seg + i, want, 1))
+			return 0;
+		i += len;
+	}
+}
+
+/* NTFS drops trailing spaces and dots, and a ':' starts a stream name. */
+static int ntfs_tail(const char *s, size_t n)
+{
+	for (size_t i = 0; i < n && s[i] != ':'; i++)
+		if (s[i] != ' ' && s[i] != '.')
+			return 0;
+	return 1;
+}
+
+/* seg is .git (or its 8.3 short name git~1) on NTFS. */
+static int ntfs_dotgit(const char *seg, size_t n)
+{
+	return (n >= 4 && ci_eq(seg, ".git", 4) && ntfs_tail(seg + 4, n - 4)) ||
+	       (n >= 5 && ci_eq(seg, "git~1", 5) && ntfs_tail(seg + 5, n - 5));
+}
+
+/*
+ * seg is ".<name>" on NTFS: the long name, the short name of its first
+ * six letters and ~1..~4, or the hashed short name NTFS falls back to
+ * (up to six letters of hashed, '~', a digit 1-9, then digits: eight in
+ * all), each with what ntfs_tail drops.
+ */
+static int ntfs_dotfile(const char *seg, size_t n, const char *name, const char *hashed)
+{
+	size_t len = strlen(name), i;
+	int tilde = 0;
+
+	if (n > len && seg[0] == '.' && ci_eq(seg + 1, name, len))
+		return ntfs_tail(seg + len + 1, n - len - 1);
+	if (n >= 8 && ci_eq(seg, name, 6) && seg[6] == '~' && seg[7] >= '1' && seg[7] <= '4')
+		return ntfs_tail(seg + 8, n - 8);
+	if (n < 8)
+		return 0;
+	for (i = 0; i < 8; i++) {
+		if (tilde) {
+			if (seg[i] < '0' || seg[i] > '9')
+				return 0;
+		} else if (seg[i] == '~') {
+			if (++i >= 8 || seg[i] < '1' || seg[i] > '9')
+				return 0;
+			tilde = 1;
+		} else if (i >= 6 || !ci_eq(seg + i, hashed + i, 1)) {
+			return 0;
+		}
+	}
+	return ntfs_tail(seg + 8, n - 8);
+}
+
+/* The files git reads from the work tree, which it will not take as a symbolic link. */
+static int git_read_name(const char *seg, size_t n)
+{
+	static const struct {
+		const char *name, *hashed, *dotted;
+	} names[] = {
+		{ "gitmodules", "gi7eba", ".gitmodules" },
+		{ "gitattributes", "gi7d29", ".gitattributes" },
+		{ "gitignore", "gi250a", ".gitignore" },
+		{ "mailmap", "maba30", ".mailmap" },
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(names); i++)
+		if (ntfs_dotfile(seg, n, names[i].name, names[i].hashed) || hfs_is(seg, n, names[i].dotted))
+			return 1;
+	return 0;
+}
+
+const char *state_path_problem(const char *path, int link)
+{
+	const char *seg = path, *end;
+	size_t len = strlen(path), n;
+
+	if (!len)
+		return "an empty path";
+	if (*path == '/')
+		return "an absolute path";
+	if (!gs_utf8_valid(path, len))
+		return "not valid UTF-8";
+	for (size_t i = 0; i < len; i++) {
+		if ((unsigned char)path[i] < 0x20)
+			return "a control character in the path";
+		if (path[i] == '\\')
+			return "a backslash, a separator on Windows";
+	}
+	for (;; seg = end + 1) {
+		end = strchrnul(seg, '/');
+		n = (size_t)(end - seg);
+		if (!n)
+			return "an empty path component";
+		if (seg[0] == '.' && (n == 1 || (n == 2 && seg[1] == '.')))
+			return "a '.' or '..' path component";
+		if (ntfs_dotgit(seg, n) || hfs_is(seg, n, ".git"))
+			return "a .git path component (as git spells one on any platform)";
+		if (!*end)
+			break;
+	}
+	if (link && git_read_name(seg, n))
+		return "a symbolic link git will not check out under that name";
+	return NULL;
+}
+
+int state_valid_path(const char *path)
+{
+	return !state_path_problem(path, 0);
+}
+
+/* An open-addressing set of the paths that are files or links, for nesting. */
+struct pathset {
+	struct slot {
+		uint64_t hash;
+		const struct state_path_entry *e;
+		size_t len;
+	} *slot;
+	size_t mask;
+};
+
+#define FNV_START 0xcbf29ce484222325ULL
+#define FNV_STEP(h, c) (((h) ^ (unsigned char)(c)) * 0x100000001b3ULL)
+
+static void pathset_add(struct pathset *s, const struct state_path_entry *e)
+{
+	uint64_t h = FNV_START;
+	size_t len = 0, i;
+
+	for (; e->path[len]; len++)
+		h = FNV_STEP(h, e->path[len]);
+	for (i = h & s->mask; s->slot[i].e; i = (i + 1) & s->mask)
+		;
+	s->slot[i] = (struct slot){ h, e, len };
+}
+
+static const struct state_path_entry *pathset_get(const struct pathset *s, uint64_t h, const char *p, size_t len)
+{
+	for (size_t i = h & s->mask; s->slot[i].e; i = (i + 1) & s->mask)
+		if (s->slot[i].hash == h && s->slot[i].len == len && !memcmp(s->slot[i].e->path, p, len))
+			return s->slot[i].e;
+	return NULL;
+}
+
+/* *err for e when a directory above it is a file or link in s; the hash of each leading part is built as we go. */
+static int nest_problem(char **err, const struct pathset *s, const struct state_path_entry *e)
+{
+	uint64_t h = FNV_START;
+
+	for (size_t i = 0; e->path[i]; h = FNV_STEP(h, e->path[i]), i++) {
+		const struct state_path_entry *up;
+
+		if (e->path[i] != '/' || !(up = pathset_get(s, h, e->path, i)))
+			continue;
+		/* a deleted file below a file is history (a folder became a file); below a link, deleting it would follow the link */
+		if (up->link || !e->deleted) {
+			*err = xstrfmt("'%s': below a %s, '%s'", e->path, up->link ? "symbolic link" : "file", up->path);
+			return GS_ERROR;
+		}
+	}
+	return 0;
+}
+
+int state_paths_check(char **err, const struct state_path_entry *v, size_t n)
+{
+	struct pathset s = { NULL, 0 };
+	size_t cap = 16;
+	int error = 0;
+
+	*err = NULL;
+	while (cap < 2 * n)
+		cap *= 2;
+	s.slot = xcalloc(cap, sizeof(*s.slot));
+	s.mask = cap - 1;
+	for (size_t i = 0; i < n; i++)
+		if (!v[i].deleted)
+			pathset_add(&s, &v[i]);
+	for (size_t i = 0; i < n && !error; i++) {
+		if (v[i].problem) {
+			*err = xstrfmt("'%s': %s", v[i].path, v[i].problem);
+			error = GS_ERROR;
+		} else {
+			error = nest_problem(err, &s, &v[i]);
+		}
+	}
+	free(s.slot);
+	return error;
+}
+
+int state_is_oid(const char *s)
+{
+	size_t i = 0;
+
+	while (i < 40 && ((s[i] >= '0' && s[i] <= '9') || (s[i] >= 'a' && s[i] <= 'f')))
+		i++;
+	return i == 40 && !s[40];
+}
+
+/* What is wrong with manifest entry f but its path, or NULL. */
+static const char *entry_problem(const cJSON *f)
+{
+	const cJSON *mode = cJSON_GetObjectItemCaseSensitive(f, "mode");
+	const cJSON *oid = cJSON_GetObjectItemCaseSensitive(f, "oid");
+	const char *st = json_str(f, "status");
+
+	if (!cJSON_IsObject(f))
+		return "the entry is not an object";
+	if (!st || (strcmp(st, ST_CREATED) && strcmp(st, ST_MODIFIED) && strcmp(st, ST_DELETED)))
+		return "status must be created, modified or deleted";
+	if (mode && !cJSON_IsNull(mode) &&
+	    (!cJSON_IsString(mode) || (strcmp(mode->valuestring, "100644") && strcmp(mode->valuestring, "100755") &&
+				       strcmp(mode->valuestring, FILE_MODE_LINK))))
+		return "mode must be \"100644\", \"100755\" or \"120000\"";
+	if (oid && !cJSON_IsNull(oid) && (!cJSON_IsString(oid) || !state_is_oid(oid->valuestring)))
+		return "oid must be 40 lower-case hexadecimal digits";
+	if ((oid && !cJSON_IsNull(oid)) == !strcmp(st, ST_DELETED))
+		return "a deleted file has no blob, others need one";
+	return NULL;
+}
+
+int state_manifest_check(char **err, const cJSON *files)
+{
+	size_t n = 0, i = 0;
+	struct state_path_entry *v;
+	const cJSON *f;
+	int error;
+
+	*err = NULL;
+	if (!files)
+		return 0;
+	if (!cJSON_IsObject(files)) {
+		*err = xstrdup("the manifest is not an object");
+		return GS_ERROR;
+	}
+	for (f = files->child; f; f = f->next)
+		n++;
+	v = xcalloc(n + 1, sizeof(*v));
+	for (f = files->child; f; f = f->next, i++) {
+		const char *mode = json_str(f, "mode");
+
+		v[i].path = f->string ? f->string : "";
+		v[i].link = mode && !strcmp(mode, FILE_MODE_LINK);
+		if (!(v[i].problem = state_path_problem(v[i].path, v[i].link)))
+			v[i].problem = entry_problem(f);
+		v[i].deleted = !v[i].problem && !strcmp(json_str(f, "status"), ST_DELETED);
+	}
+	error = state_paths_check(err, v, n);
+	free(v);
+	return error;
+}
