@@ -115,7 +115,7 @@ static int ntfs_dotfile(const char *seg, size_t n, const char *name, const char 
 }
 
 /* The files git reads from the work tree, which it will not take as a symbolic link. */
-static int git_read_name(const char *seg, size_t n)
+static int read_by_git(const char *seg, size_t n)
 {
 	static const struct {
 		const char *name, *hashed, *dotted;
@@ -158,12 +158,12 @@ const char *state_path_problem(const char *path, int link)
 			return "a '.' or '..' path component";
 		if (ntfs_dotgit(seg, n) || hfs_is(seg, n, ".git"))
 			return "a .git path component (as git spells one on any platform)";
+		/* git looks at every component of a link's path, as a folder .gitmodules/ too */
+		if (link && read_by_git(seg, n))
+			return "a symbolic link git will not check out under that name";
 		if (!*end)
-			break;
+			return NULL;
 	}
-	if (link && git_read_name(seg, n))
-		return "a symbolic link git will not check out under that name";
-	return NULL;
 }
 
 int state_valid_path(const char *path)
