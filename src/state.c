@@ -188,7 +188,7 @@ bad:
 		}
 	/* a path git would not check out makes the checkpoint damaged, wherever it came from */
 	if (state_manifest_check(&why, cJSON_GetObjectItemCaseSensitive(st, "files")) < 0) {
-		*err = xstrfmt("session.json: manifest: %s", why);
+		*err = xstrfmt("the manifest: %s", why);
 		free(why);
 		return GS_ERROR;
 	}
