@@ -125,7 +125,7 @@ $(BUILD):
 
 # libFuzzer targets for every parser of untrusted input (clang)
 FUZZ_FORMATS = $(patsubst src/format_%.c,%,$(wildcard src/format_*.c))
-FUZZ_TARGETS = session_json op trailer mcp list_cache $(patsubst %,import_%,$(FUZZ_FORMATS))
+FUZZ_TARGETS = session_json op trailer mcp list_cache manifest $(patsubst %,import_%,$(FUZZ_FORMATS))
 FUZZ_SRC = src/json.c $(wildcard src/state*.c) src/report.c src/util.c src/trailer.c \
 	src/yaml.c src/opts.c src/mcp.c src/mcp_tools.c src/list_cache.c $(wildcard src/format*.c)
 FUZZ_FLAGS := -g -O1 -std=gnu11 -D_GNU_SOURCE -fsanitize=fuzzer,address,undefined \
