@@ -171,49 +171,76 @@ int state_valid_path(const char *path)
 	return !state_path_problem(path, 0);
 }
 
-/* An open-addressing set of the paths that are files or links, for nesting. */
-struct pathset {
+/*
+ * An open-addressing map from a path (a prefix of an entry's, so the
+ * bytes are not copied) to a number, grown by doubling.
+ */
+struct pathmap {
 	struct slot {
 		uint64_t hash;
-		const struct state_path_entry *e;
-		size_t len;
+		const char *path;	/* NULL: empty */
+		size_t len, val;
 	} *slot;
-	size_t mask;
+	size_t mask, nr;
 };
 
 #define FNV_START 0xcbf29ce484222325ULL
 #define FNV_STEP(h, c) (((h) ^ (unsigned char)(c)) * 0x100000001b3ULL)
 
-static void pathset_add(struct pathset *s, const struct state_path_entry *e)
+static struct slot *pathmap_find(const struct pathmap *m, uint64_t h, const char *p, size_t len)
+{
+	size_t i = h & m->mask;
+
+	for (; m->slot[i].path; i = (i + 1) & m->mask)
+		if (m->slot[i].hash == h && m->slot[i].len == len && !memcmp(m->slot[i].path, p, len))
+			break;
+	return &m->slot[i];
+}
+
+/* The slot of p (len bytes, hash h), made with val 0 when new. */
+static struct slot *pathmap_put(struct pathmap *m, uint64_t h, const char *p, size_t len)
+{
+	struct slot *sl;
+
+	if (2 * (m->nr + 1) > m->mask + 1) {
+		struct pathmap bigger = { xcalloc(2 * (m->mask + 1), sizeof(*m->slot)), 2 * m->mask + 1, m->nr };
+
+		for (size_t i = 0; i <= m->mask; i++)
+			if (m->slot[i].path)
+				*pathmap_find(&bigger, m->slot[i].hash, m->slot[i].path, m->slot[i].len) = m->slot[i];
+		free(m->slot);
+		*m = bigger;
+	}
+	sl = pathmap_find(m, h, p, len);
+	if (!sl->path) {
+		*sl = (struct slot){ h, p, len, 0 };
+		m->nr++;
+	}
+	return sl;
+}
+
+static uint64_t path_hash(const char *p, size_t len)
 {
 	uint64_t h = FNV_START;
-	size_t len = 0, i;
 
-	for (; e->path[len]; len++)
-		h = FNV_STEP(h, e->path[len]);
-	for (i = h & s->mask; s->slot[i].e; i = (i + 1) & s->mask)
-		;
-	s->slot[i] = (struct slot){ h, e, len };
+	for (size_t i = 0; i < len; i++)
+		h = FNV_STEP(h, p[i]);
+	return h;
 }
 
-static const struct state_path_entry *pathset_get(const struct pathset *s, uint64_t h, const char *p, size_t len)
+/* *err for v[k] when a folder above it is a file or link of files (path -> index + 1). */
+static int nest_problem(char **err, const struct pathmap *files, const struct state_path_entry *v, size_t k)
 {
-	for (size_t i = h & s->mask; s->slot[i].e; i = (i + 1) & s->mask)
-		if (s->slot[i].hash == h && s->slot[i].len == len && !memcmp(s->slot[i].e->path, p, len))
-			return s->slot[i].e;
-	return NULL;
-}
-
-/* *err for e when a directory above it is a file or link in s; the hash of each leading part is built as we go. */
-static int nest_problem(char **err, const struct pathset *s, const struct state_path_entry *e)
-{
+	const struct state_path_entry *e = &v[k];
 	uint64_t h = FNV_START;
 
 	for (size_t i = 0; e->path[i]; h = FNV_STEP(h, e->path[i]), i++) {
 		const struct state_path_entry *up;
+		struct slot *sl;
 
-		if (e->path[i] != '/' || !(up = pathset_get(s, h, e->path, i)))
+		if (e->path[i] != '/' || !(sl = pathmap_find(files, h, e->path, i))->path)
 			continue;
+		up = &v[sl->val - 1];
 		/* a deleted file below a file is history (a folder became a file); below a link, deleting it would follow the link */
 		if (up->link || !e->deleted) {
 			*err = xstrfmt("'%s': below a %s, '%s'", e->path, up->link ? "symbolic link" : "file", up->path);
@@ -223,30 +250,65 @@ static int nest_problem(char **err, const struct pathset *s, const struct state_
 	return 0;
 }
 
-int state_paths_check(char **err, const struct state_path_entry *v, size_t n)
+/* Each entry in order: its problem, else what it is below. */
+static int first_problem(char **err, const struct state_path_entry *v, size_t n)
 {
-	struct pathset s = { NULL, 0 };
-	size_t cap = 16;
+	struct pathmap files = { xcalloc(16, sizeof(struct slot)), 15, 0 };
 	int error = 0;
 
-	*err = NULL;
-	while (cap < 2 * n)
-		cap *= 2;
-	s.slot = xcalloc(cap, sizeof(*s.slot));
-	s.mask = cap - 1;
 	for (size_t i = 0; i < n; i++)
 		if (!v[i].deleted)
-			pathset_add(&s, &v[i]);
+			pathmap_put(&files, path_hash(v[i].path, strlen(v[i].path)), v[i].path, strlen(v[i].path))->val = i + 1;
 	for (size_t i = 0; i < n && !error; i++) {
 		if (v[i].problem) {
 			*err = xstrfmt("'%s': %s", v[i].path, v[i].problem);
 			error = GS_ERROR;
 		} else {
-			error = nest_problem(err, &s, &v[i]);
+			error = nest_problem(err, &files, v, i);
 		}
 	}
-	free(s.slot);
+	free(files.slot);
 	return error;
+}
+
+enum { BELOW_ANY = 1, BELOW_LIVE = 2 };
+
+/*
+ * Whether anything is wrong, cheaply: the folders the entries are in
+ * (far fewer than the entries, so the map stays in cache), each with
+ * whether a live entry is below it, then each file or link looked up
+ * among them.
+ */
+static int any_problem(const struct state_path_entry *v, size_t n)
+{
+	struct pathmap dirs = { xcalloc(16, sizeof(struct slot)), 15, 0 };
+	int bad = 0;
+
+	for (size_t k = 0; k < n && !bad; k++) {
+		const char *p = v[k].path;
+		uint64_t h = FNV_START;
+
+		bad = !!v[k].problem;
+		for (size_t i = 0; p[i]; h = FNV_STEP(h, p[i]), i++)
+			if (p[i] == '/')
+				pathmap_put(&dirs, h, p, i)->val |= BELOW_ANY | (v[k].deleted ? 0 : BELOW_LIVE);
+	}
+	for (size_t k = 0; k < n && !bad; k++) {
+		size_t len = strlen(v[k].path);
+		struct slot *sl;
+
+		if (v[k].deleted || !(sl = pathmap_find(&dirs, path_hash(v[k].path, len), v[k].path, len))->path)
+			continue;
+		bad = (sl->val & (v[k].link ? BELOW_ANY : BELOW_LIVE)) != 0;
+	}
+	free(dirs.slot);
+	return bad;
+}
+
+int state_paths_check(char **err, const struct state_path_entry *v, size_t n)
+{
+	*err = NULL;
+	return any_problem(v, n) ? first_problem(err, v, n) : 0;
 }
 
 int state_is_oid(const char *s)
