@@ -74,10 +74,12 @@ static void test_links(void **unused)
 		"gitmod~1", "GITMOD~4", "gitmod~2 .", "gi7eba~1", "GI7EBA~9", "gi7eb~12", "~1234567", ".g\xe2\x80\x8citmodules",
 		".gitattributes", "x/.GitAttributes.", "gitatt~1", "gi7d29~3", ".gitignore", ".gitignore ", "gitign~1",
 		"gi250a~1", ".mailmap", ".MAILMAP:x", "mailma~1", "maba30~1", ".mail\xe2\x80\x8dmap",
+		/* git looks at every component of a link's path */
+		".gitmodules/x", "a/.GITMODULES/b",
 	};
 	const char *good[] = {
 		"gitmodules", ".gitmodulesx", "gitmod~5", "gitmod~1x", "gi7eba~0", "x.gitmodules", "gi7ebb~1",
-		".gitmodules/x", ".gitconfig", ".github",
+		"x/gitmodules/y", ".gitconfig", ".github",
 	};
 
 	refused_all(bad, ARRAY_SIZE(bad), 1);
