@@ -320,26 +320,38 @@ int state_is_oid(const char *s)
 	return i == 40 && !s[40];
 }
 
-/* What is wrong with manifest entry f but its path, or NULL. */
-static const char *entry_problem(const cJSON *f)
+/* Fills e from manifest entry f (one walk over its fields): what is wrong with it, whether deleted, a link. */
+static void entry_of(struct state_path_entry *e, const cJSON *f)
 {
-	const cJSON *mode = cJSON_GetObjectItemCaseSensitive(f, "mode");
-	const cJSON *oid = cJSON_GetObjectItemCaseSensitive(f, "oid");
-	const char *st = json_str(f, "status");
+	const cJSON *mode = NULL, *oid = NULL, *status = NULL;
+	const char *st;
 
+	for (const cJSON *k = cJSON_IsObject(f) ? f->child : NULL; k; k = k->next)
+		if (!strcmp(k->string, "status"))
+			status = k;
+		else if (!strcmp(k->string, "oid"))
+			oid = cJSON_IsNull(k) ? NULL : k;
+		else if (!strcmp(k->string, "mode"))
+			mode = cJSON_IsNull(k) ? NULL : k;
+	st = cJSON_IsString(status) ? status->valuestring : NULL;
+	e->path = f->string ? f->string : "";
+	e->link = cJSON_IsString(mode) && !strcmp(mode->valuestring, FILE_MODE_LINK);
+	e->deleted = st && !strcmp(st, ST_DELETED);
+	if ((e->problem = state_path_problem(e->path, e->link)))
+		return;
 	if (!cJSON_IsObject(f))
-		return "the entry is not an object";
-	if (!st || (strcmp(st, ST_CREATED) && strcmp(st, ST_MODIFIED) && strcmp(st, ST_DELETED)))
-		return "status must be created, modified or deleted";
-	if (mode && !cJSON_IsNull(mode) &&
-	    (!cJSON_IsString(mode) || (strcmp(mode->valuestring, "100644") && strcmp(mode->valuestring, "100755") &&
-				       strcmp(mode->valuestring, FILE_MODE_LINK))))
-		return "mode must be \"100644\", \"100755\" or \"120000\"";
-	if (oid && !cJSON_IsNull(oid) && (!cJSON_IsString(oid) || !state_is_oid(oid->valuestring)))
-		return "oid must be 40 lower-case hexadecimal digits";
-	if ((oid && !cJSON_IsNull(oid)) == !strcmp(st, ST_DELETED))
-		return "a deleted file has no blob, others need one";
-	return NULL;
+		e->problem = "the entry is not an object";
+	else if (!st || (strcmp(st, ST_CREATED) && strcmp(st, ST_MODIFIED) && !e->deleted))
+		e->problem = "status must be created, modified or deleted";
+	else if (mode && (!cJSON_IsString(mode) || (strcmp(mode->valuestring, "100644") &&
+						   strcmp(mode->valuestring, "100755") && !e->link)))
+		e->problem = "mode must be \"100644\", \"100755\" or \"120000\"";
+	else if (oid && (!cJSON_IsString(oid) || !state_is_oid(oid->valuestring)))
+		e->problem = "oid must be 40 lower-case hexadecimal digits";
+	else if ((oid != NULL) == e->deleted)
+		e->problem = "a deleted file has no blob, others need one";
+	if (e->problem)
+		e->deleted = 0;
 }
 
 int state_manifest_check(char **err, const cJSON *files)
@@ -359,15 +371,8 @@ int state_manifest_check(char **err, const cJSON *files)
 	for (f = files->child; f; f = f->next)
 		n++;
 	v = xcalloc(n + 1, sizeof(*v));
-	for (f = files->child; f; f = f->next, i++) {
-		const char *mode = json_str(f, "mode");
-
-		v[i].path = f->string ? f->string : "";
-		v[i].link = mode && !strcmp(mode, FILE_MODE_LINK);
-		if (!(v[i].problem = state_path_problem(v[i].path, v[i].link)))
-			v[i].problem = entry_problem(f);
-		v[i].deleted = !v[i].problem && !strcmp(json_str(f, "status"), ST_DELETED);
-	}
+	for (f = files->child; f; f = f->next)
+		entry_of(&v[i++], f);
 	error = state_paths_check(err, v, n);
 	free(v);
 	return error;
