@@ -127,6 +127,20 @@ test_expect_success 'a hostile session fetched from a remote is refused the same
 	)
 '
 
+test_expect_success 'recording refuses a path below a recorded file, in a manifest kept in shards too' '
+	git session start "many" --id many -q --pause-current &&
+	mkdir many && for i in $(seq 1 300); do echo $i >many/$i || return 1; done &&
+	git session checkpoint -q many/* &&
+	git ls-tree --name-only refs/sessions/many:state/files >shards && test_line_count -gt 1 shards &&
+	echo file >d && git session file created d && rm d && mkdir d && echo below >d/x &&
+	test_expect_code 1 git session file created d/x 2>.git/t-err &&
+	grep -F "'"'"'d/x'"'"': below a file, '"'"'d'"'"'" .git/t-err &&
+	git session file deleted d && git session file created d/x && git session fsck many &&
+	git session show --json many >.git/t-show &&
+	test "$(json_field .git/t-show "d[\"files\"][\"d/x\"][\"status\"]")" = created &&
+	rm -r d many && git session pause -q && git session switch mine -q && git session resume -q && test "$(git symbolic-ref SESSION_HEAD)" = refs/sessions/mine
+'
+
 test_expect_success 'after all that, the session restored into still checkpoints' '
 	echo more >more.txt && git session checkpoint -q more.txt &&
 	git show refs/sessions/mine:files/more.txt >got && echo more >expect && test_cmp expect got &&
