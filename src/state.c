@@ -734,23 +734,6 @@ static struct state_path_entry path_entry(const cJSON *f, const char *status)
 					  mode && !strcmp(mode, FILE_MODE_LINK) };
 }
 
-/* Whether one of in (known[i]: its entry now) becomes a file or a link where it was not one. */
-static int newly_above(cJSON *const *in, cJSON *const *known, int n, const char *status)
-{
-	for (int i = 0; i < n; i++) {
-		struct state_path_entry now = path_entry(in[i], status), was;
-
-		if (now.deleted)
-			continue;
-		if (!known[i])
-			return 1;
-		was = path_entry(known[i], NULL);
-		if (was.deleted || (now.link && !was.link))
-			return 1;
-	}
-	return 0;
-}
-
 /*
  * The manifest as it would be with in (n entries, sorted by path)
  * recorded, in one pass: nothing may come below a file or a link, or
@@ -810,8 +793,6 @@ int state_record_files(struct apply_ctx *c, const cJSON *files, const char *stat
 		error = GS_EPARTIAL;	/* new paths: the whole manifest must be counted */
 	else if (cJSON_GetArraySize(manifest) + c->lim->files_elsewhere + fresh > STATE_MANIFEST_MAX)
 		error = state_fail(c, "a session's manifest holds at most %d files", STATE_MANIFEST_MAX);
-	if (!error && c->lim->files_elsewhere && newly_above(in, known, n, status))
-		error = GS_EPARTIAL;	/* what may not be below it can be in any shard */
 	if (!error)
 		error = record_nesting(c, manifest, in, n, status);
 	if (!error) {
