@@ -125,7 +125,7 @@ $(BUILD):
 
 # libFuzzer targets for every parser of untrusted input (clang)
 FUZZ_FORMATS = $(patsubst src/format_%.c,%,$(wildcard src/format_*.c))
-FUZZ_TARGETS = session_json op trailer mcp list_cache manifest $(patsubst %,import_%,$(FUZZ_FORMATS))
+FUZZ_TARGETS = session_json op trailer mcp list_cache $(patsubst %,import_%,$(FUZZ_FORMATS))
 FUZZ_SRC = src/json.c $(wildcard src/state*.c) src/report.c src/util.c src/trailer.c \
 	src/yaml.c src/opts.c src/mcp.c src/mcp_tools.c src/list_cache.c $(wildcard src/format*.c)
 FUZZ_FLAGS := -g -O1 -std=gnu11 -D_GNU_SOURCE -fsanitize=fuzzer,address,undefined \
@@ -133,6 +133,7 @@ FUZZ_FLAGS := -g -O1 -std=gnu11 -D_GNU_SOURCE -fsanitize=fuzzer,address,undefine
 FUZZ_LIBS := $(shell $(PKG_CONFIG) --libs libcjson yaml-0.1 2>/dev/null) -lm
 FUZZ_SECONDS ?= 60
 FUZZ_CC ?= clang
+FUZZ_TARGETS += manifest
 
 # one import target per format: the same program, told which format to read
 build/fuzz/fuzz_import_%: fuzz/fuzz_import.c $(FUZZ_SRC) $(wildcard include/git-session/*.h src/*.h)
