@@ -774,7 +774,6 @@ int state_record_files(struct apply_ctx *c, const cJSON *files, const char *stat
 		return state_fail(c, "files must be an object");
 	for (f = files->child; f; f = f->next) {
 		const char *oid = json_str(f, "oid"), *st = status ? status : json_str(f, "status");
-
 		const char *mode = json_str(f, "mode"), *why;
 
 		if ((why = state_path_problem(f->string, mode && !strcmp(mode, FILE_MODE_LINK))))

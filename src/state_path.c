@@ -57,7 +57,7 @@ static int hfs_is(const char *seg, size_t n, const char *name)
 		uint32_t c = 0;
 
 		while (i < n && hfs_ignorable(c = utf8_at(seg + i, &len)))
-			i += len, c = 0;
+			i += len;
 		if (i >= n)
 			return !*want;
 		if (!*want || c > 127 || !ci_eq(seg + i, want, 1))

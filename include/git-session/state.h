@@ -149,8 +149,9 @@ int state_valid_id(const char *id, char **err);
  * on, on every platform: no empty, '.' or '..' component, not absolute,
  * no backslash, no control character, valid UTF-8, no component that is
  * .git in any spelling NTFS or HFS+ reads as .git (".GIT", ".git. ",
- * "git~1", ".git::$INDEX_ALLOCATION", ".g\u200cit"), and no link named
- * as .gitmodules, .gitattributes, .gitignore or .mailmap.
+ * "git~1", ".git::$INDEX_ALLOCATION", ".g\u200cit"), and for a link no
+ * component that is .gitmodules, .gitattributes, .gitignore or .mailmap
+ * in any of those spellings.
  */
 const char *state_path_problem(const char *path, int link);
 /* Non-zero when state_path_problem finds nothing wrong with path. */

@@ -4,11 +4,11 @@ test_description='hostile manifests: every path git would refuse to check out is
 
 # plant <files>: the tip of session evil made, with plain git, a checkpoint
 # whose manifest is <files> (a Python dict of path -> entry; O is a blob's
-# id, L a link's target blob)
+# id, L a link's target blob), each blob under files/ where git takes the path
 plant () {
 	git show "$(cat .git/t-base)":session.json >.git/t-sj.in &&
 	O=$(cat .git/t-blob) L=$(cat .git/t-link) python3 -c "
-import json, os, sys
+import json, os
 O, L = os.environ['O'], os.environ['L']
 def f(o=None, mode=None):
     e = {'status': 'created', 'oid': o or O, 'phase': None, 'agent': None}
@@ -19,9 +19,18 @@ gone = {'status': 'deleted', 'phase': None, 'agent': None}
 s = json.load(open('.git/t-sj.in'))
 s['files'] = $1
 json.dump(s, open('.git/t-sj.out', 'w'))
+with open('.git/t-files', 'w') as out:
+    for p, e in s['files'].items():
+        if isinstance(e, dict) and isinstance(e.get('oid'), str) and '\\n' not in p:
+            out.write('%s %s %s\\n' % ('120000' if e.get('mode') == '120000' else '100644', e['oid'], p))
 " &&
-	sj=$(git hash-object -w .git/t-sj.out) &&
-	t=$(printf "100644 blob %s\tsession.json\n" "$sj" | git mktree) &&
+	sj=$(git hash-object -w .git/t-sj.out) && rm -f .git/t-index &&
+	GIT_INDEX_FILE=.git/t-index git update-index --add --cacheinfo "100644,$sj,session.json" &&
+	while read -r mode oid path
+	do
+		GIT_INDEX_FILE=.git/t-index git update-index --add --cacheinfo "$mode,$oid,files/$path" 2>/dev/null || :
+	done <.git/t-files &&
+	t=$(GIT_INDEX_FILE=.git/t-index git write-tree) &&
 	git update-ref refs/sessions/evil "$(git commit-tree "$t" -p "$(cat .git/t-base)" -m "checkpoint: hostile")"
 }
 
@@ -121,7 +130,8 @@ test_expect_success 'a hostile session fetched from a remote is refused the same
 		git session start "victim" --id victim -q &&
 		git session pull -q 2>.git/t-pull;
 		tree_state .git/t-before &&
-		test_expect_code 1 git session restore evil -- 2>.git/t-err && grep -F "'"'"'sub/.git/config'"'"'" .git/t-err &&
+		test_expect_code 1 git session restore evil -- 2>.git/t-err &&
+		cat .git/t-pull .git/t-err >.git/t-both && grep -F "'"'"'sub/.git/config'"'"'" .git/t-both &&
 		tree_state .git/t-after && test_cmp .git/t-before .git/t-after &&
 		! test -e sub
 	)
