@@ -135,6 +135,7 @@ FUZZ_FLAGS := -g -O1 -std=gnu11 -D_GNU_SOURCE -fsanitize=fuzzer,address,undefine
 FUZZ_LIBS := $(shell $(PKG_CONFIG) --libs libcjson yaml-0.1 2>/dev/null) -lm
 FUZZ_SECONDS ?= 60
 FUZZ_CC ?= clang
+FUZZ_TARGETS += manifest
 
 # one import target per format: the same program, told which format to read
 build/fuzz/fuzz_import_%: fuzz/fuzz_import.c $(FUZZ_SRC) $(wildcard include/git-session/*.h src/*.h)

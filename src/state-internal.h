@@ -44,6 +44,24 @@ int state_manifest_new(const cJSON *state, const cJSON *files);
 int state_record_files(struct apply_ctx *c, const cJSON *files, const char *status,
 		       const char *agent, const cJSON *phase);
 
+/*
+ * One manifest entry as the path judge sees it: problem, when not NULL,
+ * is what is already known to be wrong with it (state_path.c).
+ */
+struct state_path_entry {
+	const char *path;
+	const char *problem;
+	unsigned deleted : 1, link : 1;
+};
+/*
+ * The first of v (n entries) with a problem or below an entry that is a
+ * file or a symbolic link (a deleted entry may stay below a file, not
+ * below a link): GS_ERROR and *err "'<path>': <why>" (caller frees), else 0.
+ */
+int state_paths_check(char **err, const struct state_path_entry *v, size_t n);
+/* Non-zero when s is an object id as a manifest holds one: 40 lower-case hex digits. */
+int state_is_oid(const char *s);
+
 /* The handlers of ops.h's table, in state.c, state_work.c and state_git.c. */
 #define GS_OP_DECLARE(id, name, fn, flags, needs, tail) int fn(struct apply_ctx *c);
 GS_OP_LIST(GS_OP_DECLARE)

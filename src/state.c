@@ -151,6 +151,7 @@ static int normalize_entries(cJSON *st, char **err)
 	static const char *const lists[] = { "phases", "agents", "errors", "tasks", "decisions",
 					     "milestones", "artifacts", "commits" };
 	cJSON *e;
+	char *why;
 	int i;
 
 	for (size_t k = 0; k < ARRAY_SIZE(lists); k++) {
@@ -185,6 +186,12 @@ bad:
 			*err = xstrfmt("session.json: the manifest entry of '%s' is not in the right shape", e->string);
 			return GS_ERROR;
 		}
+	/* a path git would not check out makes the checkpoint damaged, wherever it came from */
+	if (state_manifest_check(&why, cJSON_GetObjectItemCaseSensitive(st, "files")) < 0) {
+		*err = xstrfmt("the manifest: %s", why);
+		free(why);
+		return GS_ERROR;
+	}
 	return 0;
 }
 
@@ -606,42 +613,6 @@ int op_set(struct apply_ctx *c)
 	return error;
 }
 
-int state_valid_path(const char *path)
-{
-	const char *seg = path;
-
-	if (!*path || *path == '/' || !gs_utf8_valid(path, strlen(path)))
-		return 0;
-	for (;;) {
-		const char *end = strchr(seg, '/');
-		size_t n = end ? (size_t)(end - seg) : strlen(seg);
-
-		if (!n || (n == 1 && seg[0] == '.') || (n == 2 && !strncmp(seg, "..", 2)))
-			return 0;
-		if (seg == path && n == 4 && !strncasecmp(seg, ".git", 4))
-			return 0;
-		for (size_t i = 0; i < n; i++)
-			if ((unsigned char)seg[i] < 0x20)
-				return 0;
-		if (!end)
-			return 1;
-		seg = end + 1;
-	}
-}
-
-int state_manifest_check(char **err, const cJSON *files)
-{
-	const cJSON *f;
-
-	*err = NULL;
-	cJSON_ArrayForEach(f, files)
-		if (!f->string || !state_valid_path(f->string)) {
-			*err = xstrfmt("'%s': invalid path", f->string ? f->string : "");
-			return GS_ERROR;
-		}
-	return 0;
-}
-
 /*
  * Merges entries (sorted by path, each with ->string set) into the
  * manifest (sorted by path) in one pass, replacing entries with the same
@@ -755,6 +726,43 @@ int state_manifest_new(const cJSON *state, const cJSON *files)
 	return fresh;
 }
 
+static struct state_path_entry path_entry(const cJSON *f, const char *status)
+{
+	const char *st = status ? status : json_str(f, "status"), *mode = json_str(f, "mode");
+
+	return (struct state_path_entry){ f->string, NULL, st && !strcmp(st, ST_DELETED),
+					  mode && !strcmp(mode, FILE_MODE_LINK) };
+}
+
+/*
+ * The manifest as it would be with in (n entries, sorted by path)
+ * recorded, in one pass: nothing may come below a file or a link, or
+ * the loader would refuse the session.
+ */
+static int record_nesting(struct apply_ctx *c, const cJSON *manifest, cJSON *const *in, int n,
+			  const char *status)
+{
+	struct state_path_entry *v = xcalloc((size_t)cJSON_GetArraySize(manifest) + (size_t)n + 1, sizeof(*v));
+	const cJSON *m = manifest ? manifest->child : NULL;
+	size_t k = 0;
+	int i = 0, error = 0;
+	char *err;
+
+	while (m || i < n) {
+		int cmp = !m ? 1 : i == n ? -1 : strcmp(m->string, in[i]->string);
+
+		v[k++] = cmp < 0 ? path_entry(m, NULL) : path_entry(in[i++], status);
+		if (cmp <= 0)
+			m = m->next;
+	}
+	if (state_paths_check(&err, v, k) < 0) {
+		error = state_fail(c, "%s", err);
+		free(err);
+	}
+	free(v);
+	return error;
+}
+
 int state_record_files(struct apply_ctx *c, const cJSON *files, const char *status,
 		       const char *agent, const cJSON *phase)
 {
@@ -766,13 +774,16 @@ int state_record_files(struct apply_ctx *c, const cJSON *files, const char *stat
 		return state_fail(c, "files must be an object");
 	for (f = files->child; f; f = f->next) {
 		const char *oid = json_str(f, "oid"), *st = status ? status : json_str(f, "status");
+		const char *mode = json_str(f, "mode"), *why;
 
-		if (!state_valid_path(f->string))
-			return state_fail(c, "invalid path '%s'", f->string);
+		if ((why = state_path_problem(f->string, mode && !strcmp(mode, FILE_MODE_LINK))))
+			return state_fail(c, "invalid path '%s': %s", f->string, why);
 		if (!st || (strcmp(st, ST_CREATED) && strcmp(st, ST_MODIFIED) && strcmp(st, ST_DELETED)))
 			return state_fail(c, "'%s': status must be created, modified or deleted", f->string);
 		if (!!oid == !strcmp(st, ST_DELETED))
 			return state_fail(c, "'%s': a deleted file has no blob, others need one", f->string);
+		if (oid && !state_is_oid(oid))
+			return state_fail(c, "'%s': oid must be 40 lower-case hexadecimal digits", f->string);
 	}
 	in = sorted_entries(&n, files);
 	known = xcalloc((size_t)n + 1, sizeof(*known));
@@ -781,6 +792,8 @@ int state_record_files(struct apply_ctx *c, const cJSON *files, const char *stat
 		error = GS_EPARTIAL;	/* new paths: the whole manifest must be counted */
 	else if (cJSON_GetArraySize(manifest) + c->lim->files_elsewhere + fresh > STATE_MANIFEST_MAX)
 		error = state_fail(c, "a session's manifest holds at most %d files", STATE_MANIFEST_MAX);
+	if (!error)
+		error = record_nesting(c, manifest, in, n, status);
 	if (!error) {
 		out = xcalloc((size_t)n + 1, sizeof(*out));
 		for (int i = 0; i < n; i++)

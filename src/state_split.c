@@ -44,8 +44,17 @@ int state_op_shards(struct state_shards *out, const cJSON *op)
 	if (!info || !(info->flags & OPF_BY_PATH) || !cJSON_IsObject(files))
 		return 0;
 	memset(out, 0, sizeof(*out));
-	for (const cJSON *f = files->child; f; f = f->next)
+	for (const cJSON *f = files->child; f; f = f->next) {
+		uint32_t h = 2166136261u;
+
+		/* and the shard (as shard() has it) of each folder above: a file there is what the path may not come below */
+		for (const unsigned char *p = (const unsigned char *)f->string; *p; p++) {
+			if (*p == '/')
+				out->want[h & 0xff] = 1;
+			h = (h ^ *p) * 16777619u;
+		}
 		out->want[shard(f->string)] = 1;
+	}
 	return 1;
 }
 

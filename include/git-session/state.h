@@ -143,15 +143,28 @@ cJSON *state_new_phase(int id, const char *name);
 /* 0 when id is a valid session id, else -1 with *err set (caller frees). */
 int state_valid_id(const char *id, char **err);
 
-/* Non-zero when path is a clean repository-relative path outside .git. */
+/*
+ * Why git would not check out path (link: as a symbolic link), or NULL
+ * when it would. git's rules with core.protectNTFS and core.protectHFS
+ * on, on every platform: no empty, '.' or '..' component, not absolute,
+ * no backslash, no control character, valid UTF-8, no component that is
+ * .git in any spelling NTFS or HFS+ reads as .git (".GIT", ".git. ",
+ * "git~1", ".git::$INDEX_ALLOCATION", ".g\u200cit"), and for a link no
+ * component that is .gitmodules, .gitattributes, .gitignore or .mailmap
+ * in any of those spellings.
+ */
+const char *state_path_problem(const char *path, int link);
+/* Non-zero when state_path_problem finds nothing wrong with path. */
 int state_valid_path(const char *path);
 
 /*
  * Checks a whole manifest (session.json's "files") as restore and the
- * loader need it: every path valid, every mode one a manifest may hold,
- * no entry below another that is a file or a symbolic link. 0 when it
- * holds; else GS_ERROR and *err names the first bad path and why (the
- * caller frees it).
+ * loader need it: every path valid, status created, modified or deleted,
+ * oid (40 lower-case hex digits) on all but the deleted, mode "100644",
+ * "100755" or "120000" when given, no entry below another that is a
+ * file or a symbolic link (a deleted one may stay below a file). 0 when
+ * it holds; else GS_ERROR and *err (caller frees) is "'<path>': <why>"
+ * for the first bad path in manifest order. Linear in the manifest.
  */
 int state_manifest_check(char **err, const cJSON *files);
 
