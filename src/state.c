@@ -187,7 +187,7 @@ bad:
 			return GS_ERROR;
 		}
 	/* a path git would not check out makes the checkpoint damaged, wherever it came from */
-	if (state_manifest_check(&why, cJSON_GetObjectItemCaseSensitive(st, "files")) < 0) {
+	if (state_manifest_entries_check(&why, cJSON_GetObjectItemCaseSensitive(st, "files")) < 0) {
 		*err = xstrfmt("the manifest: %s", why);
 		free(why);
 		return GS_ERROR;

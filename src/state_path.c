@@ -377,3 +377,22 @@ int state_manifest_check(char **err, const cJSON *files)
 	free(v);
 	return error;
 }
+
+int state_manifest_entries_check(char **err, const cJSON *files)
+{
+	struct state_path_entry e;
+
+	*err = NULL;
+	if (files && !cJSON_IsObject(files)) {
+		*err = xstrdup("the manifest is not an object");
+		return GS_ERROR;
+	}
+	for (const cJSON *f = files ? files->child : NULL; f; f = f->next) {
+		entry_of(&e, f);
+		if (e.problem) {
+			*err = xstrfmt("'%s': %s", e.path, e.problem);
+			return GS_ERROR;
+		}
+	}
+	return 0;
+}

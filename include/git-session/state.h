@@ -158,8 +158,16 @@ const char *state_path_problem(const char *path, int link);
 int state_valid_path(const char *path);
 
 /*
- * Checks a whole manifest (session.json's "files") as restore and the
- * loader need it: every path valid, status created, modified or deleted,
+ * Checks each entry of a manifest on its own, as the loader needs it:
+ * what state_manifest_check says but the nesting, which a recording that
+ * loads only part of a large manifest cannot see whole (restore checks
+ * it). 0, or GS_ERROR and *err (caller frees) for the first bad entry.
+ */
+int state_manifest_entries_check(char **err, const cJSON *files);
+
+/*
+ * Checks a whole manifest (session.json's "files") as restore needs it:
+ * every path valid, status created, modified or deleted,
  * oid (40 lower-case hex digits) on all but the deleted, mode "100644",
  * "100755" or "120000" when given, no entry below another that is a
  * file or a symbolic link (a deleted one may stay below a file). 0 when

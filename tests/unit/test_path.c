@@ -218,6 +218,21 @@ static void test_loader(void **unused)
 	}
 }
 
+/* Nesting is restore's to refuse: a recording that loads part of a large manifest cannot see it whole. */
+static void test_loader_nesting(void **unused)
+{
+	const char *text = "{\"session_id\": \"s\", \"files\": {\"a\": " E("created") ", \"a/x\": " E("created") "}}";
+	cJSON *in = NULL, *out = NULL;
+	char *err = NULL;
+
+	assert_int_equal(json_parse(&in, text, strlen(text), 1 << 20, &err), 0);
+	assert_int_equal(state_normalize(&out, in, &err), 0);
+	assert_int_equal(state_manifest_check(&err, cJSON_GetObjectItemCaseSensitive(out, "files")), GS_ERROR);
+	assert_string_equal(err, "'a/x': below a file, 'a'");
+	free(err);
+	cJSON_Delete(out);
+}
+
 static void test_record(void **unused)
 {
 	cJSON *st = session_with(NULL);
@@ -251,6 +266,7 @@ int main(void)
 		cmocka_unit_test(test_manifest_nesting),
 		cmocka_unit_test(test_manifest_large),
 		cmocka_unit_test(test_loader),
+		cmocka_unit_test(test_loader_nesting),
 		cmocka_unit_test(test_record),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
