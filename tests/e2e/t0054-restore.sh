@@ -82,9 +82,33 @@ test_expect_success 'changes the session never recorded are not overwritten with
 	test "$(git cat-file -p SESSION_HEAD~1:files/src/a.c)" = "mine, unrecorded"
 '
 
-test_expect_success 'content HEAD holds is not lost: it is restored over without --force' '
-	echo committed >src/a.c && git add src/a.c && git commit -q -m "a commit" &&
+test_expect_success 'a change committed in HEAD the session never recorded is not reverted without --force' '
+	echo committed >src/a.c && git add src/a.c && git commit -q -m "a teammate fix" &&
+	fix=$(git rev-parse --short HEAD) &&
+	git rev-parse SESSION_HEAD >tip.before &&
+	test_must_fail git session restore $(cat ../v1) -- src/a.c 2>err &&
+	grep "^error: restoring would revert changes committed in HEAD" err &&
+	grep "	src/a.c (from commit $fix \"a teammate fix\")$" err &&
+	test_must_fail git session restore --dry-run $(cat ../v1) -- src/a.c 2>err.dry &&
+	test_cmp err err.dry &&
+	git rev-parse SESSION_HEAD >tip.after && test_cmp tip.before tip.after &&
+	test "$(cat src/a.c)" = committed &&
+	git session restore -q --force $(cat ../v1) -- src/a.c && test "$(cat src/a.c)" = v1 &&
+	test "$(git cat-file -p SESSION_HEAD~1:files/src/a.c)" = committed
+'
+
+test_expect_success 'content HEAD holds that the session recorded is restored over without --force' '
+	echo recorded >src/a.c && git session checkpoint -q src/a.c &&
+	git commit -q -am "recorded, then committed" &&
 	git session restore -q $(cat ../v1) -- src/a.c && test "$(cat src/a.c)" = v1
+'
+
+test_expect_success 'a revision is required: a bare restore is a usage error and changes nothing' '
+	echo v9 >src/a.c && git session checkpoint -q &&
+	test_expect_code 129 git session restore 2>err &&
+	grep "^error: you must name the checkpoint to restore from" err &&
+	test_expect_code 129 git session restore -- src/a.c 2>err &&
+	test "$(cat src/a.c)" = v9
 '
 
 test_expect_success 'paths: a file or a folder of the manifest; anything else is an error' '
