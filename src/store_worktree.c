@@ -175,6 +175,49 @@ static void attr_index_end(gs_store *st)
 	git_repository_set_index(st->repo, NULL);	/* read again from disk when asked for */
 }
 
+/*
+ * The filter driver (.gitattributes "filter=<name>") git would run for
+ * path, its "smudge" or "clean" (or "process") configured, or NULL;
+ * libgit2 runs none. The caller frees it.
+ */
+static char *filter_driver(gs_store *st, const char *path, const char *which)
+{
+	const char *value = NULL;
+	git_config_entry *e = NULL;
+	char *name = NULL, *key;
+
+	if (attr_index_begin(st) < 0 || git_attr_get(&value, st->repo, 0, path, "filter") < 0 ||
+	    git_attr_value(value) != GIT_ATTR_VALUE_STRING) {
+		attr_index_end(st);
+		git_error_clear();
+		return NULL;
+	}
+	attr_index_end(st);
+	for (const char *const *k = (const char *const[]){ which, "process", NULL }; *k && !name; k++) {
+		key = xstrfmt("filter.%s.%s", value, *k);
+		if (git_config_get_entry(&e, st->config, key) == 0 && e->value && *e->value)
+			name = xstrdup(value);
+		git_config_entry_free(e);
+		e = NULL;
+		free(key);
+	}
+	git_error_clear();
+	return name;
+}
+
+/* The blob of path through git, which runs the filter driver that cleans it; written when write. */
+static int driver_hash(git_oid *id, gs_store *st, const char *path, int write)
+{
+	const char *args[] = { "git", "hash-object", "-w", "--", path, NULL };
+	struct sbuf out = SBUF_INIT;
+	int error = store_worktree_run_git(&out, st, write ? args : (const char *const[]){ "git", "hash-object", "--", path, NULL });
+
+	if (!error && (out.len < GIT_OID_HEXSZ || git_oid_fromstrn(id, out.buf, GIT_OID_HEXSZ) < 0))
+		error = gs_error("cannot read what git hash-object says of '%s'", path);
+	sbuf_release(&out);
+	return error;
+}
+
 /* Whether the index marks path as outside a sparse checkout: there, not in the working tree. */
 static int skip_worktree(gs_store *st, const char *path)
 {
@@ -192,7 +235,7 @@ static int skip_worktree(gs_store *st, const char *path)
 int store_worktree_record(cJSON *files, gs_store *st, const char *path, const char *status,
 			  int allow_missing)
 {
-	char *full = xstrfmt("%s%s", store_workdir(st), path), *why = not_in_tree(st, path);
+	char *full = xstrfmt("%s%s", store_workdir(st), path), *why = not_in_tree(st, path), *driver = NULL;
 	char hex[HEX_SZ];
 	struct stat s;
 	git_oid id;
@@ -233,9 +276,13 @@ int store_worktree_record(cJSON *files, gs_store *st, const char *path, const ch
 		gs_error("'%s' is not a regular file", path);
 		goto cleanup;
 	}
-	if ((rc = attr_index_begin(st)) == 0)
-		rc = git_blob_create_from_workdir(&id, st->repo, path);
-	attr_index_end(st);
+	if ((driver = S_ISREG(s.st_mode) ? filter_driver(st, path, "clean") : NULL)) {
+		rc = driver_hash(&id, st, path, 1);
+	} else {
+		if ((rc = attr_index_begin(st)) == 0)
+			rc = git_blob_create_from_workdir(&id, st->repo, path);
+		attr_index_end(st);
+	}
 	if (rc < 0) {
 		store_git_error("cannot read '%s'", path);
 		goto cleanup;
@@ -261,6 +308,7 @@ int store_worktree_record(cJSON *files, gs_store *st, const char *path, const ch
 cleanup:
 	free(full);
 	free(why);
+	free(driver);
 	return error;
 }
 
@@ -359,32 +407,6 @@ static void fd_stream_free(git_writestream *s)
 }
 
 /*
- * The filter driver (.gitattributes "filter=<name>") whose smudge git
- * would run for path, or NULL; libgit2 runs none. The caller frees it.
- */
-static char *smudge_driver(gs_store *st, const char *path)
-{
-	const char *value = NULL;
-	git_config_entry *e = NULL;
-	char *name = NULL, *key;
-
-	if (git_attr_get(&value, st->repo, 0, path, "filter") < 0 || git_attr_value(value) != GIT_ATTR_VALUE_STRING) {
-		git_error_clear();
-		return NULL;
-	}
-	for (const char *const *k = (const char *const[]){ "smudge", "process", NULL }; *k && !name; k++) {
-		key = xstrfmt("filter.%s.%s", value, *k);
-		if (git_config_get_entry(&e, st->config, key) == 0 && e->value && *e->value)
-			name = xstrdup(value);
-		git_config_entry_free(e);
-		e = NULL;
-		free(key);
-	}
-	git_error_clear();
-	return name;
-}
-
-/*
  * The blob's bytes into fd as `git checkout` writes them: through the
  * eol/crlf and ident filters .gitattributes asks for, and through git
  * itself when a filter driver is configured. A blob no filter applies
@@ -394,7 +416,7 @@ static int write_blob(int fd, gs_store *st, git_blob *blob, const char *path)
 {
 	struct fd_stream out = { { fd_stream_write, fd_stream_close, fd_stream_free }, fd };
 	git_filter_list *fl = NULL;
-	char *driver = smudge_driver(st, path), hex[HEX_SZ];
+	char *driver = filter_driver(st, path, "smudge"), hex[HEX_SZ];
 	int error;
 
 	if (driver) {
@@ -525,10 +547,15 @@ int store_worktree_last_commit(char **out, gs_store *st, const char *path)
 /* The blob id of a file as git would store it: a symlink is its target's name. */
 static int hash_path(git_oid *id, gs_store *st, const char *path, const char *full, const struct stat *s)
 {
-	char target[4096];
+	char target[4096], *driver;
 	ssize_t n;
 	int error;
 
+	if (!S_ISLNK(s->st_mode) && (driver = filter_driver(st, path, "clean"))) {
+		error = driver_hash(id, st, path, 0);
+		free(driver);
+		return error;
+	}
 	if (!S_ISLNK(s->st_mode)) {
 		if ((error = attr_index_begin(st)) == 0)
 			error = git_repository_hashfile(id, st->repo, path, GIT_OBJECT_BLOB, NULL);
