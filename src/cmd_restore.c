@@ -225,56 +225,48 @@ static int make_plan(struct restore *r, struct cmd_ctx *c, const cJSON *now)
 	return 0;
 }
 
-/* Each path, once, as `checkpoint` records them, into files (appended: no lookup per path). */
-static int record_paths(cJSON *files, struct cmd_ctx *c, const char **paths, size_t n, const char *const *status)
+/* A path to record, the manifest's entry for it (a stat that has not changed is trusted), its status. */
+struct rec_path {
+	const char *path;
+	const cJSON *known;
+	const char *status;
+};
+
+static int cmp_rec_path(const void *a, const void *b)
 {
-	int error = 0;
-
-	for (size_t i = 0; i < n && !error; i++) {
-		cJSON *one = cJSON_CreateObject(), *e;
-
-		if ((error = store_worktree_record(one, c->st, paths[i], status ? status[i] : NULL, 1)) == 0 &&
-		    (e = one->child)) {
-			cJSON_DetachItemViaPointer(one, e);
-			cJSON_AddItemToObject(files, paths[i], e);
-		}
-		cJSON_Delete(one);
-	}
-	return error;
+	return strcmp(((const struct rec_path *)a)->path, ((const struct rec_path *)b)->path);
 }
 
 /*
  * For the checkpoint before: every file of the session's manifest and of
  * the plan as it is now, as `checkpoint` records them, so that restoring
- * it puts back exactly what was there. After: the plan's files as written.
+ * it puts back exactly what was there. After: the plan's files as written,
+ * with the status they had (created, modified; deleted ones are found gone).
  */
 static int record_plan(cJSON **out, const struct restore *r, struct cmd_ctx *c, const cJSON *now, int after)
 {
 	size_t n = 0, k = 0, nnow = after ? 0 : (size_t)cJSON_GetArraySize(now);
-	const char **paths = xcalloc(nnow + r->n + 1, sizeof(*paths));
-	const char **status = xcalloc(nnow + r->n + 1, sizeof(*status));
-	int error;
+	struct rec_path *v = xcalloc(nnow + r->n + 1, sizeof(*v));
+	int error = 0;
 
 	for (const cJSON *p = after || !cJSON_IsObject(now) ? NULL : now->child; p; p = p->next)
-		paths[n++] = p->string;
+		v[n++] = (struct rec_path){ p->string, p, NULL };
 	for (size_t i = 0; i < r->n; i++)
 		if (r->t[i].action)
-			paths[n++] = PATH(&r->t[i]);
-	qsort(paths, n, sizeof(*paths), gs_cmp_str);
+			v[n++] = (struct rec_path){ PATH(&r->t[i]), after ? NULL : r->t[i].kept,
+						    after && !is_deleted(r->t[i].rec) ? json_str(r->t[i].rec, "status") : NULL };
+	qsort(v, n, sizeof(*v), cmp_rec_path);	/* stable enough: equal paths carry the same entry */
 	for (size_t i = 0; i < n; i++)
-		if (!k || strcmp(paths[k - 1], paths[i]))
-			paths[k++] = paths[i];
-	if (after)	/* the plan's status (created, modified) kept; deleted ones are found gone */
-		for (size_t i = 0, j = 0; i < r->n; i++)
-			if (r->t[i].action)
-				status[j++] = is_deleted(r->t[i].rec) ? NULL : json_str(r->t[i].rec, "status");
+		if (!k || strcmp(v[k - 1].path, v[i].path))
+			v[k++] = v[i];
 	*out = cJSON_CreateObject();
-	if ((error = record_paths(*out, c, paths, k, after ? status : NULL)) < 0) {
+	for (size_t i = 0; i < k && !error; i++)
+		error = store_worktree_record_new(*out, c->st, v[i].path, v[i].status, v[i].known);
+	if (error < 0) {
 		cJSON_Delete(*out);
 		*out = NULL;
 	}
-	free(paths);
-	free(status);
+	free(v);
 	return error;
 }
 

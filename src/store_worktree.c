@@ -232,8 +232,35 @@ static int skip_worktree(gs_store *st, const char *path)
 	return skip;
 }
 
-int store_worktree_record(cJSON *files, gs_store *st, const char *path, const char *status,
-			  int allow_missing)
+/* files' entry for path, new: replacing the one there, or appended (no lookup) when fresh. */
+static cJSON *new_entry(cJSON *files, const char *path, int fresh)
+{
+	cJSON *e = cJSON_CreateObject();
+
+	if (fresh)
+		cJSON_AddItemToObject(files, path, e);
+	else
+		json_set(files, path, e);
+	return e;
+}
+
+/*
+ * Whether known (a manifest entry) recorded the file s describes: same
+ * size, mtime, inode and mode. Its blob then goes in *id, as git trusts
+ * an index entry whose stat data has not changed.
+ */
+static int known_blob(git_oid *id, const cJSON *known, const struct stat *s)
+{
+	const char *mode = json_str(known, "mode");
+
+	return known && json_num(known, "size", -1) == (double)s->st_size &&
+	       json_num(known, "ino", -1) == (double)s->st_ino && json_num(known, "mtime", -1) == mtime_ms(s) &&
+	       !strcmp(mode ? mode : FILE_MODE_FILE, file_mode(s)) && json_str(known, "oid") &&
+	       strlen(json_str(known, "oid")) == GIT_OID_HEXSZ && git_oid_fromstr(id, json_str(known, "oid")) == 0;
+}
+
+static int record(cJSON *files, gs_store *st, const char *path, const char *status, int allow_missing,
+		  int fresh, const cJSON *known)
 {
 	char *full = xstrfmt("%s%s", store_workdir(st), path), *why = not_in_tree(st, path), *driver = NULL;
 	char hex[HEX_SZ];
@@ -263,7 +290,7 @@ int store_worktree_record(cJSON *files, gs_store *st, const char *path, const ch
 			gs_error("'%s' does not exist", path);
 			goto cleanup;
 		}
-		e = json_set(files, path, cJSON_CreateObject());
+		e = new_entry(files, path, fresh);
 		json_set_str(e, "status", ST_DELETED);
 		error = 0;
 		goto cleanup;
@@ -276,7 +303,9 @@ int store_worktree_record(cJSON *files, gs_store *st, const char *path, const ch
 		gs_error("'%s' is not a regular file", path);
 		goto cleanup;
 	}
-	if ((driver = S_ISREG(s.st_mode) ? filter_driver(st, path, "clean") : NULL)) {
+	if (known_blob(&id, known, &s)) {
+		rc = 0;	/* unchanged since it was recorded: not read again */
+	} else if ((driver = S_ISREG(s.st_mode) ? filter_driver(st, path, "clean") : NULL)) {
 		rc = driver_hash(&id, st, path, 1);
 	} else {
 		if ((rc = attr_index_begin(st)) == 0)
@@ -288,7 +317,7 @@ int store_worktree_record(cJSON *files, gs_store *st, const char *path, const ch
 		goto cleanup;
 	}
 	git_oid_tostr(hex, sizeof(hex), &id);
-	e = json_set(files, path, cJSON_CreateObject());
+	e = new_entry(files, path, fresh);
 	json_set_str(e, "status", status ? status : ST_MODIFIED);
 	json_set_str(e, "oid", hex);
 	if (strcmp(file_mode(&s), FILE_MODE_FILE))
@@ -310,6 +339,17 @@ cleanup:
 	free(why);
 	free(driver);
 	return error;
+}
+
+int store_worktree_record(cJSON *files, gs_store *st, const char *path, const char *status, int allow_missing)
+{
+	return record(files, st, path, status, allow_missing, 0, NULL);
+}
+
+int store_worktree_record_new(cJSON *files, gs_store *st, const char *path, const char *status,
+			      const cJSON *known)
+{
+	return record(files, st, path, status, 1, 1, known);
 }
 
 /* The folders on path's way, made as needed; never through a symbolic link (not_in_tree checked that). */

@@ -29,6 +29,14 @@ int store_worktree_relpath(char **out, gs_store *st, const char *arg);
  */
 int store_worktree_record(cJSON *files, gs_store *st, const char *path, const char *status,
 		    int allow_missing);
+/*
+ * The same (allow_missing) for a path files does not hold yet: appended
+ * without a lookup, so that recording a whole manifest stays linear.
+ * known, when not NULL, is the manifest's entry for path: a file whose
+ * size, mtime, inode and mode are those it recorded is not read again.
+ */
+int store_worktree_record_new(cJSON *files, gs_store *st, const char *path, const char *status,
+			      const cJSON *known);
 
 /*
  * Looks at every path of a manifest (state "files") in the working tree
