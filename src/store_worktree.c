@@ -178,25 +178,34 @@ static void attr_index_end(gs_store *st)
 /*
  * The filter driver (.gitattributes "filter=<name>") git would run for
  * path, its "smudge" or "clean" (or "process") configured, or NULL;
- * libgit2 runs none. The caller frees it.
+ * libgit2 runs none. *builtin (when not NULL) says whether git's own
+ * filters could apply: an eol, text, crlf or ident attribute, or
+ * core.autocrlf. One attribute lookup for all. The caller frees it.
  */
-static char *filter_driver(gs_store *st, const char *path, const char *which)
+static char *filter_driver(gs_store *st, const char *path, const char *which, int *builtin)
 {
-	const char *value = NULL;
+	static const char *names[] = { "filter", "text", "eol", "crlf", "ident" };
+	const char *values[ARRAY_SIZE(names)] = { NULL };
 	git_config_entry *e = NULL;
 	char *name = NULL, *key;
+	int rc;
 
-	if (attr_index_begin(st) < 0 || git_attr_get(&value, st->repo, 0, path, "filter") < 0 ||
-	    git_attr_value(value) != GIT_ATTR_VALUE_STRING) {
-		attr_index_end(st);
-		git_error_clear();
-		return NULL;
-	}
+	if ((rc = attr_index_begin(st)) == 0)
+		rc = git_attr_get_many(values, st->repo, 0, path, ARRAY_SIZE(names), names);
 	attr_index_end(st);
-	for (const char *const *k = (const char *const[]){ which, "process", NULL }; *k && !name; k++) {
-		key = xstrfmt("filter.%s.%s", value, *k);
+	if (builtin) {
+		*builtin = rc < 0 || (git_config_get_entry(&e, st->config, "core.autocrlf") == 0 && e->value &&
+				      strcasecmp(e->value, "false"));
+		for (size_t i = 1; i < ARRAY_SIZE(names); i++)
+			*builtin |= git_attr_value(values[i]) != GIT_ATTR_VALUE_UNSPECIFIED;
+		git_config_entry_free(e);
+		e = NULL;
+	}
+	for (const char *const *k = (const char *const[]){ which, "process", NULL };
+	     rc == 0 && git_attr_value(values[0]) == GIT_ATTR_VALUE_STRING && *k && !name; k++) {
+		key = xstrfmt("filter.%s.%s", values[0], *k);
 		if (git_config_get_entry(&e, st->config, key) == 0 && e->value && *e->value)
-			name = xstrdup(value);
+			name = xstrdup(values[0]);
 		git_config_entry_free(e);
 		e = NULL;
 		free(key);
@@ -305,7 +314,7 @@ static int record(cJSON *files, gs_store *st, const char *path, const char *stat
 	}
 	if (known_blob(&id, known, &s)) {
 		rc = 0;	/* unchanged since it was recorded: not read again */
-	} else if ((driver = S_ISREG(s.st_mode) ? filter_driver(st, path, "clean") : NULL)) {
+	} else if ((driver = S_ISREG(s.st_mode) ? filter_driver(st, path, "clean", NULL) : NULL)) {
 		rc = driver_hash(&id, st, path, 1);
 	} else {
 		if ((rc = attr_index_begin(st)) == 0)
@@ -456,10 +465,10 @@ static int write_blob(int fd, gs_store *st, git_blob *blob, const char *path)
 {
 	struct fd_stream out = { { fd_stream_write, fd_stream_close, fd_stream_free }, fd };
 	git_filter_list *fl = NULL;
-	char *driver = filter_driver(st, path, "smudge"), hex[HEX_SZ];
-	int error;
+	char hex[HEX_SZ], *driver;
+	int error, builtin = 1;
 
-	if (driver) {
+	if ((driver = filter_driver(st, path, "smudge", &builtin))) {
 		struct sbuf sb = SBUF_INIT;
 		char *arg = xstrfmt("--path=%s", path);
 		const char *args[] = { "git", "cat-file", "--filters", arg, hex, NULL };
@@ -473,6 +482,8 @@ static int write_blob(int fd, gs_store *st, git_blob *blob, const char *path)
 		free(driver);
 		return error;
 	}
+	if (!builtin)	/* nothing would filter it: as it is */
+		return gs_write_in_full(fd, git_blob_rawcontent(blob), (size_t)git_blob_rawsize(blob)) < 0 ? GS_ERROR : 0;
 	if ((error = attr_index_begin(st)) == 0 &&
 	    (error = git_filter_list_load(&fl, st->repo, blob, path, GIT_FILTER_TO_WORKTREE, GIT_FILTER_DEFAULT)) == 0) {
 		if (fl)
@@ -591,7 +602,7 @@ static int hash_path(git_oid *id, gs_store *st, const char *path, const char *fu
 	ssize_t n;
 	int error;
 
-	if (!S_ISLNK(s->st_mode) && (driver = filter_driver(st, path, "clean"))) {
+	if (!S_ISLNK(s->st_mode) && (driver = filter_driver(st, path, "clean", NULL))) {
 		error = driver_hash(id, st, path, 0);
 		free(driver);
 		return error;
