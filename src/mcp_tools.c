@@ -235,9 +235,9 @@ static const struct mcp_tool tools[] = {
 	  "Record files (their blobs) and take a checkpoint of the active session.",
 	  checkpoint_args, "checkpoint --message={message?} -- {paths*}", MCP_OUT_CHANGE, 0 },
 	{ "session_restore", "Restore files",
-	  "Put the working tree's files back as a checkpoint recorded them. What it changes is checkpointed first "
-	  "(its 'before'), so restoring 'before' undoes it; it refuses to overwrite changes the session never "
-	  "recorded unless force.",
+	  "Put the working tree's files back as a checkpoint recorded them, all checked before anything is written. "
+	  "What it changes is checkpointed first ('before': restoring it undoes). Refuses to overwrite changes the "
+	  "session never recorded unless force.",
 	  restore_args, "restore --json --dry-run{dry_run!} --force{force!} --staged{staged!} --source={revision} -- {paths*}",
 	  MCP_OUT_OBJECT, 0 },
 };
