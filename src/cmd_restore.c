@@ -189,7 +189,7 @@ static void plan_one(struct target *t, const struct restore *r, struct cmd_ctx *
 		t->action = "write";
 	if (!t->action)
 		return;
-	if (!deleted && !(t->refused = below_file(r, t)) && store_worktree_blob_check(&t->refused, c->st, want) == 0)
+	if (!deleted && !(t->refused = below_file(r, t)) && store_worktree_blob_check(&t->refused, c->st, want, t->mode) == 0)
 		t->refused = NULL;
 	if (t->refused || !cur || (kept && !strcmp(kept, cur)))
 		return;	/* nothing there, or what the session last recorded: safe to overwrite */

@@ -556,8 +556,10 @@ int store_worktree_put(gs_store *st, const char *path, const char *hex, const ch
 	return error;
 }
 
-int store_worktree_blob_check(char **why, gs_store *st, const char *hex)
+int store_worktree_blob_check(char **why, gs_store *st, const char *hex, const char *mode)
 {
+	int link = mode && !strcmp(mode, FILE_MODE_LINK);
+	git_blob *blob = NULL;
 	git_odb *odb = NULL;
 	git_object_t type = GIT_OBJECT_INVALID;
 	size_t len;
@@ -574,7 +576,13 @@ int store_worktree_blob_check(char **why, gs_store *st, const char *hex)
 		*why = xstrfmt(rc == GIT_ENOTFOUND ? "blob %s is missing from the repository" : "cannot read blob %s", hex);
 	} else if (type != GIT_OBJECT_BLOB) {
 		*why = xstrfmt("%s is a %s, not a blob", hex, git_object_type2string(type));
+	} else if (link && (!len || len >= PATH_MAX)) {
+		*why = xstrfmt("blob %s is no symbolic link's target", hex);
+	} else if (link && git_blob_lookup(&blob, st->repo, &id) == 0 &&
+		   memchr(git_blob_rawcontent(blob), '\0', (size_t)git_blob_rawsize(blob))) {
+		*why = xstrfmt("blob %s is no symbolic link's target", hex);
 	}
+	git_blob_free(blob);
 	git_odb_free(odb);
 	git_error_clear();
 	return *why ? GS_ERROR : 0;

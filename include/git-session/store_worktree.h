@@ -86,8 +86,12 @@ int store_worktree_staged(cJSON **out, gs_store *st);
  */
 int store_worktree_put(gs_store *st, const char *path, const char *hex, const char *mode);
 
-/* 0 when hex is a full blob id the repository holds as a blob; else GS_ERROR and *why (caller frees). */
-int store_worktree_blob_check(char **why, gs_store *st, const char *hex);
+/*
+ * 0 when hex is a full blob id the repository holds as a blob, and, for
+ * mode "120000", one a symbolic link can point to (not empty, no NUL, not
+ * too long); else GS_ERROR and *why (caller frees).
+ */
+int store_worktree_blob_check(char **why, gs_store *st, const char *hex, const char *mode);
 
 /* The last commit of HEAD that changed path, as "<abbrev> \"<subject>\"" (git log -1), or NULL; caller frees. */
 int store_worktree_last_commit(char **out, gs_store *st, const char *path);

@@ -137,6 +137,15 @@ test_expect_success 'a file where a folder goes, a link on the way, a submodule 
 	rm -rf blk lnk sm dir
 '
 
+test_expect_success 'a symbolic link whose target no link can have is refused before anything is written' '
+	good=$(cat ../good) && nul=$(printf "a\0b" | git hash-object -w --stdin) &&
+	empty=$(git hash-object -w --stdin </dev/null) &&
+	c=$(forge "{\"a-good-one\": {\"oid\": \"$good\"}, \"l\": {\"oid\": \"$nul\", \"mode\": \"120000\"}}") &&
+	refused $c "	l: blob $nul is no symbolic link.s target" &&
+	c=$(forge "{\"a-good-one\": {\"oid\": \"$good\"}, \"l\": {\"oid\": \"$empty\", \"mode\": \"120000\"}}") &&
+	refused $c "	l: blob $empty is no symbolic link.s target"
+'
+
 test_expect_success 'a path named twice is refused' '
 	good=$(cat ../good) &&
 	c=$(raw="{\"d\": {\"status\": \"created\", \"oid\": \"$good\"}, \"d\": {\"status\": \"created\", \"oid\": \"$good\"}}" forge "{}") &&
