@@ -217,9 +217,9 @@ static char *filter_driver(gs_store *st, const char *path, const char *which, in
 /* The blob of path through git, which runs the filter driver that cleans it; written when write. */
 static int driver_hash(git_oid *id, gs_store *st, const char *path, int write)
 {
-	const char *args[] = { "git", "hash-object", "-w", "--", path, NULL };
+	const char *args[] = { "git", "hash-object", write ? "-w" : "--", write ? "--" : path, write ? path : NULL, NULL };
 	struct sbuf out = SBUF_INIT;
-	int error = store_worktree_run_git(&out, st, write ? args : (const char *const[]){ "git", "hash-object", "--", path, NULL });
+	int error = store_worktree_run_git(&out, st, args);
 
 	if (!error && (out.len < GIT_OID_HEXSZ || git_oid_fromstrn(id, out.buf, GIT_OID_HEXSZ) < 0))
 		error = gs_error("cannot read what git hash-object says of '%s'", path);
@@ -590,7 +590,8 @@ int store_worktree_blob_check(char **why, gs_store *st, const char *hex, const c
 
 int store_worktree_last_commit(char **out, gs_store *st, const char *path)
 {
-	const char *args[] = { "git", "--literal-pathspecs", "log", "-1", "--no-show-signature", "--format=%h \"%s\"", "--", path, NULL };
+	const char *args[] = { "git", "--literal-pathspecs", "log", "-1", "--no-show-signature",
+			       "--format=%h \"%s\"", "--", path, NULL };
 	struct sbuf sb = SBUF_INIT;
 	int rc = store_worktree_git_rc(&sb, st, args);
 

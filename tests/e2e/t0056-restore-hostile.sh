@@ -208,6 +208,21 @@ test_expect_success 'a file a filter driver smudges is restored as git checkout 
 	git session restore -q $at -- t.up && test_cmp ../t.up.expect t.up
 '
 
+test_expect_success 'ident and core.autocrlf apply as git checkout applies them' '
+	echo "*.id ident" >>.gitattributes && git add .gitattributes && git commit -q -m ident &&
+	printf "\$Id\$\none\n" >f.id && printf "one\ntwo\n" >f.txt && git add f.id f.txt && git commit -q -m files &&
+	git config core.autocrlf true &&
+	rm f.id f.txt && git checkout -- f.id f.txt && cp f.id ../f.id.expect && cp f.txt ../f.txt.expect &&
+	grep "^\$Id: [0-9a-f]* " f.id && printf "one\r\ntwo\r\n" >expect && test_cmp expect f.txt &&
+	git session file created -q f.id f.txt && at=$(git rev-parse SESSION_HEAD) &&
+	test "$(git rev-parse $at:files/f.id)" = "$(git rev-parse HEAD:f.id)" &&
+	test "$(git rev-parse $at:files/f.txt)" = "$(git rev-parse HEAD:f.txt)" &&
+	echo x >f.id && echo x >f.txt && git session checkpoint -q &&
+	git session restore -q $at -- f.id f.txt &&
+	cmp ../f.id.expect f.id && cmp ../f.txt.expect f.txt &&
+	git config --unset core.autocrlf
+'
+
 test_expect_success 'MCP session_restore: a revision "--force" is a revision, never an option' '
 	echo recorded >mcp.txt && git session file created -q mcp.txt && at=$(git rev-parse SESSION_HEAD) &&
 	echo unrecorded >mcp.txt &&
