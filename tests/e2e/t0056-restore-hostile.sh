@@ -197,6 +197,16 @@ test_expect_success '--staged takes the mode from the checked manifest: a forged
 	git ls-files -s >idx && ! grep "^160000" idx
 '
 
+test_expect_success 'a path that looks like an option is a path, on disk and in the index' '
+	good=$(cat ../good) &&
+	c=$(forge "{\"-rf\": {\"oid\": \"$good\"}, \"--cacheinfo\": {\"oid\": \"$good\", \"mode\": \"100755\"}}") &&
+	git session restore -q --force --staged $c &&
+	test "$(cat ./-rf)" = good && test -x ./--cacheinfo &&
+	git ls-files -s -- ./-rf ./--cacheinfo >idx &&
+	printf "100755 $good 0\t--cacheinfo\n100644 $good 0\t-rf\n" >expect && test_cmp expect idx &&
+	git rm -q --cached -- ./-rf ./--cacheinfo && rm -f ./-rf ./--cacheinfo
+'
+
 test_expect_success 'a file a filter driver smudges is restored as git checkout writes it' '
 	git config filter.up.smudge "tr a-z A-Z" && git config filter.up.clean "tr A-Z a-z" &&
 	echo "*.up filter=up" >.gitattributes && git add .gitattributes && git commit -q -m attrs &&
