@@ -29,7 +29,7 @@ static int checkpoint_files(cJSON *files, struct cmd_ctx *c, const char *id, int
 	if ((error = engine_load_ref(&state, &tip, c->st, ref)) < 0)
 		goto cleanup;
 	for (cJSON *f = cJSON_GetObjectItemCaseSensitive(state, "files")->child; f; f = f->next)
-		if ((error = store_worktree_record(files, c->st, f->string, NULL, 1)) < 0)
+		if ((error = store_worktree_record_new(files, c->st, f->string, NULL, f)) < 0)
 			goto cleanup;
 	for (int i = 0; i < argc; i++) {
 		char *path = NULL;

@@ -1,9 +1,11 @@
 /*
- * cmd_restore.c - `git session restore [<rev>] [--] [<path>...]`: the
- * working tree's files put back as a checkpoint recorded them. What it is
- * about to change is checkpointed first, so that a restore is undone by
- * restoring that checkpoint; a file whose content the session never
- * recorded (and HEAD does not hold) is not overwritten without --force.
+ * cmd_restore.c - `git session restore <rev> [--] [<path>...]`: the
+ * working tree's files put back as a checkpoint recorded them. Everything
+ * is checked before the first byte is written, so a restore that cannot
+ * complete writes nothing; what it is about to change is checkpointed
+ * first, so that a restore is undone by restoring that checkpoint. A file
+ * whose content the session never recorded is not overwritten without
+ * --force, nor is a newer one HEAD holds (a teammate's pulled change).
  */
 #include "git-session/cmd.h"
 #include "git-session/json.h"
@@ -14,238 +16,437 @@
 #include <stdlib.h>
 #include <string.h>
 
-struct restore {
-	const cJSON *from;	/* the manifest restored from */
-	const cJSON *now;	/* the active session's manifest */
-	cJSON *plan;		/* [{path, action, recorded_oid, current_oid}] */
-	cJSON *skipped;		/* [{path, why}]: left alone */
-	cJSON *refused;		/* [{path, why}]: cannot be written safely */
-	cJSON *unrecorded;	/* paths whose content no checkpoint nor HEAD holds */
+/* One path of the checkpoint restored from, and what restoring it takes. */
+struct target {
+	const cJSON *rec;	/* the entry restored from; rec->string is the path */
+	const cJSON *kept;	/* the active session's entry for the path, or NULL */
+	const cJSON *fact;	/* what the working tree holds there (store_worktree_scan) */
+	const char *action;	/* "create", "write", "delete", or NULL: nothing to do */
+	const char *mode;	/* the mode recorded: 100644, 100755 or 120000 */
+	char *refused;		/* why it cannot be written safely */
+	const char *skipped;	/* why it is left alone */
+	int unrecorded;		/* what is there now no checkpoint nor HEAD holds */
+	int committed;		/* what is there now is HEAD's, newer than anything the session recorded */
 };
 
-static void add_why(cJSON *list, const char *path, const char *why)
-{
-	cJSON *o = cJSON_CreateObject();
+struct restore {
+	const cJSON **all;	/* the manifest restored from, sorted by path */
+	size_t nall;
+	struct target *t;	/* the paths selected, sorted */
+	size_t n;
+	cJSON *facts;
+};
 
-	json_set_str(o, "path", path);
-	json_set_str(o, "why", why);
-	cJSON_AddItemToArray(list, o);
+#define PATH(t) ((t)->rec->string)
+#define MAX_NAMED 10	/* commits looked up and named for refused paths */
+
+static int cmp_entry(const void *a, const void *b)
+{
+	return strcmp((*(const cJSON *const *)a)->string, (*(const cJSON *const *)b)->string);
 }
 
-/* The manifest entries paths name (a file, or a folder with what is under it); all when none. */
-static int select_paths(cJSON **out, struct cmd_ctx *c, const cJSON *manifest, int argc, const char **argv,
+/* obj's members sorted by key, in an array the caller frees. */
+static const cJSON **sorted(size_t *n, const cJSON *obj)
+{
+	const cJSON **v = xcalloc((size_t)cJSON_GetArraySize(obj) + 1, sizeof(*v));
+
+	*n = 0;
+	for (const cJSON *e = cJSON_IsObject(obj) ? obj->child : NULL; e; e = e->next)
+		v[(*n)++] = e;
+	qsort(v, *n, sizeof(*v), cmp_entry);
+	return v;
+}
+
+static const cJSON *find(const cJSON **v, size_t n, const char *path, size_t len)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		int c = strncmp(v[mid]->string, path, len);
+
+		if (!c && v[mid]->string[len])
+			c = 1;
+		if (!c)
+			return v[mid];
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}
+
+/*
+ * The entries of the manifest the paths name (a file, or a folder with
+ * what is under it); all when none. A name twice is refused: git's trees
+ * cannot hold it, and which one wins would be chance.
+ */
+static int select_paths(struct restore *r, struct cmd_ctx *c, const cJSON *manifest, int argc, const char **argv,
 			const char *commit)
 {
-	const cJSON *f;
+	char *pick = NULL;
 	int error = 0;
 
-	*out = cJSON_CreateObject();
-	for (int i = 0; i < argc && !error; i++) {
+	r->all = sorted(&r->nall, manifest);
+	for (size_t i = 1; i < r->nall; i++)
+		if (!strcmp(r->all[i - 1]->string, r->all[i]->string))
+			return gs_error("checkpoint %.7s names '%s' twice; nothing was written", commit, r->all[i]->string);
+	pick = xcalloc(r->nall + 1, 1);
+	for (int a = 0; a < argc && !error; a++) {
 		char *path = NULL;
-		size_t n;
+		size_t len;
 		int found = 0;
 
-		if ((error = store_worktree_relpath(&path, c->st, argv[i])) < 0)
+		if ((error = store_worktree_relpath(&path, c->st, argv[a])) < 0)
 			break;
-		n = strlen(path);
-		cJSON_ArrayForEach(f, manifest)
-			if (!strcmp(f->string, path) || !n || (!strncmp(f->string, path, n) && f->string[n] == '/')) {
-				if (!cJSON_GetObjectItemCaseSensitive(*out, f->string))
-					json_set(*out, f->string, cJSON_Duplicate(f, 1));
-				found = 1;
-			}
+		len = strlen(path);
+		for (size_t i = 0; i < r->nall; i++)
+			if (!strncmp(r->all[i]->string, path, len) && (!r->all[i]->string[len] || r->all[i]->string[len] == '/'))
+				pick[i] = found = 1;
 		if (!found)
 			error = gs_error("'%s' is not in the manifest of checkpoint %.7s", path, commit);
 		free(path);
 	}
-	if (!argc)
-		cJSON_ArrayForEach(f, manifest)
-			json_set(*out, f->string, cJSON_Duplicate(f, 1));
+	r->t = xcalloc(r->nall + 1, sizeof(*r->t));
+	for (size_t i = 0; i < r->nall && !error; i++)
+		if (!argc || pick[i])
+			r->t[r->n++].rec = r->all[i];
+	free(pick);
 	return error;
 }
 
-/* What one path needs: nothing, a write, a removal; or why it is left alone or refused. */
-static void plan_one(struct restore *r, const char *path, const cJSON *rec, const cJSON *fact)
+/* The mode rec records, or NULL when it is none a file may have. */
+static const char *recorded_mode(const cJSON *rec)
 {
-	const char *fs = json_str(fact, "fs"), *want = json_str(rec, "oid"), *cur = json_str(fact, "oid");
-	const char *kept = json_str(cJSON_GetObjectItemCaseSensitive(r->now, path), "oid");
-	const char *head = json_str(fact, "head_oid"), *action = NULL;
-	int deleted = !strcmp(json_str(rec, "status") ? json_str(rec, "status") : "", ST_DELETED);
-	cJSON *o;
+	const cJSON *m = cJSON_GetObjectItemCaseSensitive(rec, "mode");
 
-	if (!strcmp(fs, "sparse"))
-		return add_why(r->skipped, path, "outside the sparse checkout");
-	if (json_str(fact, "error"))
-		return add_why(r->refused, path, json_str(fact, "error"));
-	if (!strcmp(fs, "dir"))
-		return add_why(r->refused, path, "a folder is in its place");
-	if (!strcmp(fs, "missing"))
-		action = deleted ? NULL : "create";
-	else if (deleted)
-		action = "delete";
-	else if (!json_bool(fact, "same_stat", 0) && (!cur || strcmp(cur, want)))
-		action = "write";
-	if (!action)
-		return;
-	o = cJSON_CreateObject();
-	json_set_str(o, "path", path);
-	json_set_str(o, "action", action);
-	json_set_str(o, "recorded_oid", want);
-	json_set_str(o, "current_oid", cur);
-	cJSON_AddItemToArray(r->plan, o);
-	if (cur && !(kept && !strcmp(kept, cur)) && !(head && !strcmp(head, cur)))
-		cJSON_AddItemToArray(r->unrecorded, cJSON_CreateString(path));
+	if (!m || cJSON_IsNull(m))
+		return FILE_MODE_FILE;
+	if (cJSON_IsString(m) && (!strcmp(m->valuestring, FILE_MODE_FILE) || !strcmp(m->valuestring, FILE_MODE_EXEC) ||
+				  !strcmp(m->valuestring, FILE_MODE_LINK)))
+		return m->valuestring;
+	return NULL;
 }
 
-static int make_plan(struct restore *r, struct cmd_ctx *c, const cJSON *selected)
+static int is_deleted(const cJSON *rec)
 {
-	cJSON *facts = NULL;
-	const cJSON *f;
+	const char *s = json_str(rec, "status");
+
+	return s && !strcmp(s, ST_DELETED);
+}
+
+/* Why path cannot be written: below a file the manifest holds, or below a file here the plan keeps. */
+static char *below_file(const struct restore *r, const struct target *t)
+{
+	const char *path = PATH(t), *blocked = json_str(t->fact, "blocked");
+	const cJSON *up;
+
+	for (const char *s = strchr(path, '/'); s; s = strchr(s + 1, '/'))
+		if ((up = find(r->all, r->nall, path, (size_t)(s - path))) && !is_deleted(up))
+			return xstrfmt("'%s' is a %s in the same checkpoint", up->string,
+				       recorded_mode(up) && !strcmp(recorded_mode(up), FILE_MODE_LINK) ?
+				       "symbolic link" : "file");
+	/* a file here where a folder goes: only when the plan deletes it first */
+	if (blocked && !((up = find(r->all, r->nall, blocked, strlen(blocked))) && is_deleted(up)))
+		return xstrfmt("'%s' is a file in the working tree", blocked);
+	return NULL;
+}
+
+/* What one path needs: nothing, a write, a removal; or why it is left alone or refused. */
+static void plan_one(struct target *t, const struct restore *r, struct cmd_ctx *c)
+{
+	const char *fs = json_str(t->fact, "fs"), *want = json_str(t->rec, "oid"), *cur = json_str(t->fact, "oid");
+	const char *kept = json_str(t->kept, "oid"), *head = json_str(t->fact, "head_oid");
+	const char *now_mode = json_str(t->fact, "mode");
+	int deleted = is_deleted(t->rec);
+
+	if (!fs)
+		fs = "missing";
+	if (!(t->mode = recorded_mode(t->rec))) {
+		t->refused = xstrdup("its mode is none a file may have");
+		return;
+	}
+	if (!strcmp(fs, "sparse")) {
+		t->skipped = "outside the sparse checkout";
+		return;
+	}
+	if (json_str(t->fact, "error")) {
+		t->refused = xstrdup(json_str(t->fact, "error"));
+		return;
+	}
+	if (!strcmp(fs, "dir")) {
+		if (!deleted)
+			t->refused = xstrdup("a folder is in its place");
+		return;	/* recorded deleted: no file there, nothing to do */
+	}
+	if (!strcmp(fs, "missing"))
+		t->action = deleted ? NULL : "create";
+	else if (deleted)
+		t->action = "delete";
+	else if ((!json_bool(t->fact, "same_stat", 0) && (!cur || !want || strcmp(cur, want))) ||
+		 (now_mode && strcmp(now_mode, t->mode)))
+		t->action = "write";
+	if (!t->action)
+		return;
+	if (!deleted && !(t->refused = below_file(r, t)) && store_worktree_blob_check(&t->refused, c->st, want, t->mode) == 0)
+		t->refused = NULL;
+	if (t->refused || !cur || (kept && !strcmp(kept, cur)))
+		return;	/* nothing there, or what the session last recorded: safe to overwrite */
+	if (head && !strcmp(head, cur))
+		t->committed = 1;	/* HEAD's, and the session never recorded it: newer than the checkpoint */
+	else
+		t->unrecorded = 1;
+}
+
+static int make_plan(struct restore *r, struct cmd_ctx *c, const cJSON *now)
+{
+	cJSON *selected = cJSON_CreateObject();
+	const cJSON **mine, *f;
+	size_t nmine, j = 0;
 	int error;
 
-	if ((error = store_worktree_scan(&facts, c->st, selected)) < 0)
+	for (size_t i = 0; i < r->n; i++)	/* references: the scan reads them, nothing is copied */
+		cJSON_AddItemReferenceToObject(selected, PATH(&r->t[i]), (cJSON *)r->t[i].rec);
+	error = store_worktree_scan(&r->facts, c->st, selected);
+	cJSON_Delete(selected);
+	if (error < 0)
 		return error;
-	cJSON_ArrayForEach(f, selected)
-		plan_one(r, f->string, f, cJSON_GetObjectItemCaseSensitive(facts, f->string));
-	cJSON_Delete(facts);
+	mine = sorted(&nmine, now);
+	f = r->facts->child;	/* in the order it was given */
+	for (size_t i = 0; i < r->n; i++, f = f->next) {
+		while (j < nmine && strcmp(mine[j]->string, PATH(&r->t[i])) < 0)
+			j++;
+		r->t[i].kept = j < nmine && !strcmp(mine[j]->string, PATH(&r->t[i])) ? mine[j] : NULL;
+		r->t[i].fact = f;
+		plan_one(&r->t[i], r, c);
+	}
+	free(mine);
 	return 0;
+}
+
+/* A path to record, the manifest's entry for it (a stat that has not changed is trusted), its status. */
+struct rec_path {
+	const char *path;
+	const cJSON *known;
+	const char *status;
+};
+
+static int cmp_rec_path(const void *a, const void *b)
+{
+	return strcmp(((const struct rec_path *)a)->path, ((const struct rec_path *)b)->path);
 }
 
 /*
  * For the checkpoint before: every file of the session's manifest and of
  * the plan as it is now, as `checkpoint` records them, so that restoring
- * it puts back exactly what was there. After: the plan's files as written.
+ * it puts back exactly what was there. After: the plan's files as written,
+ * with the status they had (created, modified; deleted ones are found gone).
  */
-static int record_plan(cJSON **out, struct restore *r, struct cmd_ctx *c, int after)
+static int record_plan(cJSON **out, const struct restore *r, struct cmd_ctx *c, const cJSON *now, int after)
 {
-	const cJSON *p;
+	size_t n = 0, k = 0, nnow = after ? 0 : (size_t)cJSON_GetArraySize(now);
+	struct rec_path *v = xcalloc(nnow + r->n + 1, sizeof(*v));
 	int error = 0;
 
+	for (const cJSON *p = after || !cJSON_IsObject(now) ? NULL : now->child; p; p = p->next)
+		v[n++] = (struct rec_path){ p->string, p, NULL };
+	for (size_t i = 0; i < r->n; i++)
+		if (r->t[i].action)
+			v[n++] = (struct rec_path){ PATH(&r->t[i]), after ? NULL : r->t[i].kept,
+						    after && !is_deleted(r->t[i].rec) ? json_str(r->t[i].rec, "status") : NULL };
+	qsort(v, n, sizeof(*v), cmp_rec_path);	/* stable enough: equal paths carry the same entry */
+	for (size_t i = 0; i < n; i++)
+		if (!k || strcmp(v[k - 1].path, v[i].path))
+			v[k++] = v[i];
 	*out = cJSON_CreateObject();
-	for (p = after || !r->now ? NULL : r->now->child; p && !error; p = p->next)
-		error = store_worktree_record(*out, c->st, p->string, NULL, 1);
-	for (p = r->plan->child; p && !error; p = p->next) {
-		const char *path = json_str(p, "path");
-		const char *status = json_str(cJSON_GetObjectItemCaseSensitive(r->from, path), "status");
-
-		if (!cJSON_GetObjectItemCaseSensitive(*out, path))	/* once each */
-			error = store_worktree_record(*out, c->st, path,
-						      after && strcmp(status, ST_DELETED) ? status : NULL, 1);
-	}
+	for (size_t i = 0; i < k && !error; i++)
+		error = store_worktree_record_new(*out, c->st, v[i].path, v[i].status, v[i].known);
 	if (error < 0) {
 		cJSON_Delete(*out);
 		*out = NULL;
 	}
+	free(v);
 	return error;
 }
 
-/* --staged: the index gets the recorded blobs too, through git. */
-static int stage(struct restore *r, struct cmd_ctx *c)
+static int removes(const struct target *t)
 {
-	const char **args = xcalloc((size_t)cJSON_GetArraySize(r->plan) * 2 + 4, sizeof(*args));
-	char **owned = xcalloc((size_t)cJSON_GetArraySize(r->plan) + 1, sizeof(*owned));
+	return t->action && !strcmp(t->action, "delete");
+}
+
+#define STAGE_BATCH 500	/* entries per git update-index: argv stays far below the system's limit */
+
+/*
+ * --staged: the index gets the recorded blobs and modes too, all checked
+ * already, through git: removals first (paths after --), then entries.
+ */
+static int stage(const struct restore *r, struct cmd_ctx *c)
+{
+	const char **args = xcalloc(STAGE_BATCH * 4 + 8, sizeof(*args));
 	struct sbuf out = SBUF_INIT;
-	const cJSON *p;
-	size_t n = 0, k = 0;
-	int error;
+	int error = 0;
 
-	args[n++] = "git";
-	args[n++] = "update-index";
-	args[n++] = "--add";
-	cJSON_ArrayForEach(p, r->plan) {
-		const char *path = json_str(p, "path");
-		const char *mode = json_str(cJSON_GetObjectItemCaseSensitive(r->from, path), "mode");
+	for (int removing = 1; removing >= 0 && !error; removing--) {
+		size_t i = 0;
 
-		if (!strcmp(json_str(p, "action"), "delete")) {
-			args[n++] = "--force-remove";
-			args[n++] = path;
-		} else {
-			owned[k] = xstrfmt("%s,%s,%s", mode ? mode : "100644", json_str(p, "recorded_oid"), path);
-			args[n++] = "--cacheinfo";
-			args[n++] = owned[k++];
+		while (i < r->n && !error) {
+			size_t n = 0, k = 0;
+
+			args[n++] = "git";
+			args[n++] = "update-index";
+			args[n++] = removing ? "--force-remove" : "--add";
+			if (removing)
+				args[n++] = "--";
+			for (; i < r->n && k < STAGE_BATCH; i++) {
+				const struct target *t = &r->t[i];
+
+				if (!t->action || removes(t) != removing)
+					continue;
+				k++;
+				if (!removing) {
+					args[n++] = "--cacheinfo";
+					args[n++] = t->mode;
+					args[n++] = json_str(t->rec, "oid");
+				}
+				args[n++] = PATH(t);
+			}
+			args[n] = NULL;
+			if (k)
+				error = store_worktree_run_git(&out, c->st, args);
 		}
 	}
-	error = store_worktree_run_git(&out, c->st, args);
-	while (k)
-		free(owned[--k]);
-	free(owned);
-	free(args);
 	sbuf_release(&out);
+	free(args);
 	return error;
 }
 
 static void print_plan(const struct restore *r, const char *commit, int dry_run)
 {
-	const cJSON *p;
+	size_t n = 0;
 
-	cJSON_ArrayForEach(p, r->plan)
-		printf("%s%s %s\n", dry_run ? "would " : "", json_str(p, "action"), json_str(p, "path"));
-	cJSON_ArrayForEach(p, r->skipped)
-		printf("left alone: %s (%s)\n", json_str(p, "path"), json_str(p, "why"));
-	if (!cJSON_GetArraySize(r->plan))
+	for (size_t i = 0; i < r->n; i++)
+		if (r->t[i].action && ++n)
+			printf("%s%s %s\n", dry_run ? "would " : "", r->t[i].action, PATH(&r->t[i]));
+	for (size_t i = 0; i < r->n; i++)
+		if (r->t[i].skipped)
+			printf("left alone: %s (%s)\n", PATH(&r->t[i]), r->t[i].skipped);
+	if (!n)
 		printf("Nothing to restore: the files are as checkpoint %.7s recorded them.\n", commit);
 }
 
-/* Refuses, naming the files, what cannot be written, or would lose what the session never recorded. */
-static int check_plan(const struct restore *r, int force)
+/* The hint for unrecorded changes: after an interrupted restore, the way back is its checkpoint before. */
+static void hint_unrecorded(struct cmd_ctx *c, const char *id)
 {
-	const cJSON *p;
+	struct store_tip tip = { 0 };
+	char *ref = engine_refname(id);
 
-	if (cJSON_GetArraySize(r->refused)) {
-		gs_error("cannot restore these files safely; nothing was written:");
-		cJSON_ArrayForEach(p, r->refused)
-			fprintf(stderr, "\t%s: %s\n", json_str(p, "path"), json_str(p, "why"));
-		return GS_ERROR;
-	}
-	if (cJSON_GetArraySize(r->unrecorded) && !force) {
-		gs_error("restoring would lose changes the session never recorded; nothing was written:");
-		cJSON_ArrayForEach(p, r->unrecorded)
-			fprintf(stderr, "\t%s\n", p->valuestring);
+	if (store_read_ref(&tip, c->st, ref) == 0 && tip.subject &&
+	    !strncmp(tip.subject, "checkpoint: \"before restoring from ", 35))
+		gs_hint("the last restore did not finish: its checkpoint before, %.7s, holds the files as they were: "
+			"git session restore --force %.7s", tip.commit, tip.commit);
+	else
 		gs_hint("record them first (git session checkpoint <path>), or restore with --force: "
-			"their content is checkpointed before the restore either way");
+			"with it, what they hold now is checkpointed before they are overwritten");
+	store_tip_clear(&tip);
+	free(ref);
+}
+
+/*
+ * Refuses, naming the files, what cannot be written; or would lose what
+ * the session never recorded, or revert what HEAD holds that is newer
+ * than what the session recorded (unless force).
+ */
+static int check_plan(const struct restore *r, struct cmd_ctx *c, const char *id, const char *commit, int force)
+{
+	size_t refused = 0, unrecorded = 0, committed = 0, named = 0;
+
+	for (size_t i = 0; i < r->n; i++) {
+		refused += !!r->t[i].refused;
+		unrecorded += r->t[i].unrecorded;
+		committed += r->t[i].committed;
+	}
+	if (refused) {
+		gs_error("cannot restore these files safely; nothing was written:");
+		for (size_t i = 0; i < r->n; i++)
+			if (r->t[i].refused)
+				fprintf(stderr, "\t%s: %s\n", PATH(&r->t[i]), r->t[i].refused);
 		return GS_ERROR;
 	}
-	return 0;
+	if (force || (!unrecorded && !committed))
+		return 0;
+	if (committed) {
+		gs_error("restoring would revert changes committed in HEAD that the session never recorded; "
+			 "nothing was written:");
+		for (size_t i = 0; i < r->n; i++) {
+			char *by = NULL;
+
+			if (!r->t[i].committed)
+				continue;
+			if (named++ < MAX_NAMED && store_worktree_last_commit(&by, c->st, PATH(&r->t[i])) == 0 && by)
+				fprintf(stderr, "\t%s (from commit %s)\n", PATH(&r->t[i]), by);
+			else
+				fprintf(stderr, "\t%s\n", PATH(&r->t[i]));
+			free(by);
+		}
+		gs_hint("they are newer than checkpoint %.7s: restore them with --force (checkpointed first), or "
+			"name only the paths to restore", commit);
+	}
+	if (unrecorded) {
+		gs_error("restoring would lose changes the session never recorded; nothing was written:");
+		for (size_t i = 0; i < r->n; i++)
+			if (r->t[i].unrecorded)
+				fprintf(stderr, "\t%s\n", PATH(&r->t[i]));
+		hint_unrecorded(c, id);
+	}
+	return GS_ERROR;
+}
+
+/* The plan's writes: removals first (a file may be where a folder goes), then files in path order. */
+static int write_plan(const struct restore *r, struct cmd_ctx *c)
+{
+	int error = 0;
+
+	for (int removing = 1; removing >= 0; removing--)
+		for (size_t i = 0; i < r->n && !error; i++) {
+			const struct target *t = &r->t[i];
+
+			if (t->action && removes(t) == removing)
+				error = store_worktree_put(c->st, PATH(t), removing ? NULL : json_str(t->rec, "oid"),
+							   t->mode);
+		}
+	return error;
 }
 
 /* Checkpoint the files as they are, write them, checkpoint them as written. */
-static int apply_plan(char before[HEX_SZ], struct restore *r, struct cmd_ctx *c, const char *id,
-		      const char *commit, int staged, int quiet)
+static int apply_plan(char before[HEX_SZ], const struct restore *r, struct cmd_ctx *c, const cJSON *now,
+		      const char *id, const char *commit, int staged, int quiet)
 {
 	struct engine_result res = { { 0 } };
 	cJSON *op = op_new(OP_CHECKPOINT, NULL), *files = NULL;
 	char *msg = xstrfmt("before restoring from %.7s", commit);
-	const cJSON *p;
 	int error;
 
-	if ((error = record_plan(&files, r, c, 0)) < 0)
+	if ((error = record_plan(&files, r, c, now, 0)) < 0)
 		goto cleanup;
 	json_set(op_args(op), "files", files);
 	json_set_str(op_args(op), "message", msg);
 	if ((error = cmd_write(&res, c, id, op, NULL, 1)) < 0)
 		goto cleanup;
 	memcpy(before, res.commit, HEX_SZ);
-	cJSON_ArrayForEach(p, r->plan) {
-		const char *path = json_str(p, "path");
-		const char *mode = json_str(cJSON_GetObjectItemCaseSensitive(r->from, path), "mode");
-
-		if ((error = store_worktree_put(c->st, path, !strcmp(json_str(p, "action"), "delete") ? NULL :
-						json_str(p, "recorded_oid"), mode)) < 0)
-			goto undo_hint;
-	}
-	if (staged && (error = stage(r, c)) < 0)
+	if ((error = write_plan(r, c)) < 0 || (staged && (error = stage(r, c)) < 0))
 		goto undo_hint;
 	cJSON_Delete(op);
 	op = op_new(OP_RESTORE, NULL);
 	json_set_str(op_args(op), "from", commit);
-	if ((error = record_plan(&files, r, c, 1)) < 0)
+	if ((error = record_plan(&files, r, c, NULL, 1)) < 0)
 		goto undo_hint;
 	json_set(op_args(op), "files", files);
 	error = cmd_write(NULL, c, id, op, NULL, quiet);
 undo_hint:
 	if (error < 0)
-		gs_hint("the files as they were before are in checkpoint %.7s: git session restore %.7s", before,
-			before);
+		gs_hint("the files as they were before are in checkpoint %.7s: git session restore --force %.7s",
+			before, before);
 cleanup:
 	engine_result_clear(&res);
 	cJSON_Delete(op);
@@ -256,82 +457,126 @@ cleanup:
 static void print_json(const struct restore *r, const char *id, const char *commit, int dry_run,
 		       const char *before)
 {
-	cJSON *o = cJSON_CreateObject();
+	cJSON *o = cJSON_CreateObject(), *files, *skipped, *unrecorded;
 	char *text;
 
 	json_set_str(o, "session", id);
 	json_set_str(o, "from", commit);
 	json_set_bool(o, "dry_run", dry_run);
 	json_set_str(o, "before", before);
-	json_set(o, "files", cJSON_Duplicate(r->plan, 1));
-	json_set(o, "skipped", cJSON_Duplicate(r->skipped, 1));
-	json_set(o, "unrecorded", cJSON_Duplicate(r->unrecorded, 1));
+	files = json_set(o, "files", cJSON_CreateArray());
+	skipped = json_set(o, "skipped", cJSON_CreateArray());
+	unrecorded = json_set(o, "unrecorded", cJSON_CreateArray());
+	for (size_t i = 0; i < r->n; i++) {
+		const struct target *t = &r->t[i];
+
+		if (t->action) {
+			cJSON *f = cJSON_CreateObject();
+
+			json_set_str(f, "path", PATH(t));
+			json_set_str(f, "action", t->action);
+			json_set_str(f, "recorded_oid", json_str(t->rec, "oid"));
+			json_set_str(f, "current_oid", json_str(t->fact, "oid"));
+			json_set_str(f, "mode", is_deleted(t->rec) ? NULL : t->mode);
+			cJSON_AddItemToArray(files, f);
+		}
+		if (t->skipped) {
+			cJSON *s = cJSON_CreateObject();
+
+			json_set_str(s, "path", PATH(t));
+			json_set_str(s, "why", t->skipped);
+			cJSON_AddItemToArray(skipped, s);
+		}
+		if (t->unrecorded || t->committed)
+			cJSON_AddItemToArray(unrecorded, cJSON_CreateString(PATH(t)));
+	}
 	text = json_print(o, 1, NULL);
 	fputs(text, stdout);
 	free(text);
 	cJSON_Delete(o);
 }
 
-/* Whether word names a checkpoint, asked quietly. */
-static int names_checkpoint(struct cmd_ctx *c, const char *word)
-{
-	struct sbuf quiet = SBUF_INIT;
-	struct store_tip tip = { 0 };
-	cJSON *state = NULL;
-	char *spec = NULL;
-	int yes;
-
-	gs_capture_errors(&quiet);
-	yes = cmd_resolve_rev(&spec, c, word) == 0 && engine_load_rev(&state, &tip, c->st, spec) == 0;
-	gs_capture_errors(NULL);
-	sbuf_release(&quiet);
-	cJSON_Delete(state);
-	store_tip_clear(&tip);
-	free(spec);
-	return yes;
-}
-
 /*
- * [<rev>] [--] [<path>...], as git restore takes them: the word before --
- * is the revision; with no --, the first word is when it names a checkpoint.
- * What is left in argv are the paths.
+ * <rev> [--] [<path>...], or --source=<rev> [--] [<path>...], as git
+ * restore takes them; a revision is required, as git restore requires a
+ * path: restoring is never what a bare command does. What is left in
+ * argv are the paths.
  */
-static int split_rev(const char **rev, int *argc, const char ***argv, struct cmd_ctx *c)
+static int split_rev(const char **rev, int *argc, const char ***argv)
 {
 	int dd = -1;
 
-	*rev = NULL;
 	for (int i = 0; i < *argc && dd < 0; i++)
 		if (!strcmp((*argv)[i], "--")) {
 			dd = i;
 			memmove(*argv + i, *argv + i + 1, (size_t)(*argc - i - 1) * sizeof(**argv));
 			(*argc)--;
 		}
+	if (*rev)
+		return 0;	/* --source: every word is a path */
 	if (dd > 1) {
 		gs_error("one revision at most before --");
 		return GS_EUSAGE;
 	}
-	if (dd == 1 || (dd < 0 && *argc && names_checkpoint(c, (*argv)[0]))) {
-		*rev = (*argv)[0];
-		(*argv)++;
-		(*argc)--;
+	if (dd == 0 || !*argc) {
+		gs_error("you must name the checkpoint to restore from");
+		return GS_EUSAGE;
+	}
+	*rev = (*argv)[0];
+	(*argv)++;
+	(*argc)--;
+	return 0;
+}
+
+static void restore_clear(struct restore *r)
+{
+	for (size_t i = 0; i < r->n; i++)
+		free(r->t[i].refused);
+	free(r->t);
+	free(r->all);
+	cJSON_Delete(r->facts);
+}
+
+/* The whole manifest judged before anything else: one bad entry and nothing is restored. */
+static int check_manifest(const cJSON *files, const char *commit)
+{
+	char *err = NULL;
+
+	if (files && !cJSON_IsObject(files))
+		return gs_error("checkpoint %.7s has no manifest restore can read; nothing was written", commit);
+	if (files && state_manifest_check(&err, files) < 0) {
+		gs_error("checkpoint %.7s cannot be restored: %s; nothing was written", commit, err ? err : "");
+		free(err);
+		return GS_ERROR;
 	}
 	return 0;
+}
+
+static size_t planned(const struct restore *r)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < r->n; i++)
+		n += r->t[i].action != NULL;
+	return n;
 }
 
 int cmd_restore(int argc, const char **argv, struct cmd_ctx *c)
 {
 	static const char *const usage[] = {
-		"git session restore [<rev>] [--dry-run] [--force] [--staged] [--json] [-q] [--] [<path>...]", NULL,
+		"git session restore [--dry-run] [--force] [--staged] [--json] [-q] <rev> [--] [<path>...]",
+		"git session restore [<options>] --source=<rev> [--] [<path>...]", NULL,
 	};
 	struct restore r = { 0 };
 	struct store_tip tip = { 0 }, cur = { 0 };
-	cJSON *src = NULL, *mine = NULL, *selected = NULL;
+	cJSON *src = NULL, *mine = NULL;
+	const cJSON *from, *now;
 	char *id = NULL, *spec = NULL, *ref = NULL, before[HEX_SZ] = "";
 	const char *rev = NULL, *busy;
 	int dry_run = 0, force = 0, staged = 0, json = 0, quiet = 0, error;
 	const struct option opts[] = {
-		{ OPT_BOOL, 'n', "dry-run", &dry_run, NULL, "say what would change, change nothing" },
+		{ OPT_STRING, 's', "source", &rev, "<rev>", "the checkpoint to restore from" },
+		{ OPT_BOOL, 'n', "dry-run", &dry_run, NULL, "check everything and say what would change, change nothing" },
 		{ OPT_BOOL, 'f', "force", &force, NULL, "overwrite changes the session never recorded" },
 		{ OPT_BOOL, 0, "staged", &staged, NULL, "update the index too" },
 		{ OPT_BOOL, 0, "json", &json, NULL, "print what it does (or would) as JSON" },
@@ -341,7 +586,7 @@ int cmd_restore(int argc, const char **argv, struct cmd_ctx *c)
 
 	if ((error = parse_options(&argc, argv, opts, usage, 1)) < 0)
 		goto cleanup;
-	if ((error = split_rev(&rev, &argc, &argv, c)) < 0) {
+	if ((error = split_rev(&rev, &argc, &argv)) < 0) {
 		usage_with_options(usage, opts, 0);
 		goto cleanup;
 	}
@@ -356,36 +601,29 @@ int cmd_restore(int argc, const char **argv, struct cmd_ctx *c)
 	if ((error = engine_active(&id, c->st)) < 0 || (error = cmd_resolve_rev(&spec, c, rev)) < 0)
 		goto cleanup;
 	if ((error = engine_load_rev(&src, &tip, c->st, spec)) == GS_ENOTFOUND)
-		error = gs_error("unknown revision or session '%s'", rev ? rev : SESSION_HEAD);
+		error = gs_error("unknown revision or session '%s'", rev);
 	if (error < 0)
 		goto cleanup;
 	ref = engine_refname(id);
 	if ((error = engine_load_some(&mine, &cur, c->st, ref, NEED(FILES))) < 0)
 		goto cleanup;
-	r.from = cJSON_GetObjectItemCaseSensitive(src, "files");
-	r.now = cJSON_GetObjectItemCaseSensitive(mine, "files");
-	r.plan = cJSON_CreateArray();
-	r.skipped = cJSON_CreateArray();
-	r.refused = cJSON_CreateArray();
-	r.unrecorded = cJSON_CreateArray();
-	if ((error = select_paths(&selected, c, r.from, argc, argv, tip.commit)) < 0 ||
-	    (error = make_plan(&r, c, selected)) < 0 || (error = check_plan(&r, force || dry_run)) < 0)
+	from = cJSON_GetObjectItemCaseSensitive(src, "files");
+	now = cJSON_GetObjectItemCaseSensitive(mine, "files");
+	if ((error = check_manifest(from, tip.commit)) < 0 ||
+	    (error = select_paths(&r, c, from, argc, argv, tip.commit)) < 0 ||
+	    (error = make_plan(&r, c, now)) < 0 || (error = check_plan(&r, c, id, tip.commit, force)) < 0)
 		goto cleanup;
-	if (!dry_run && cJSON_GetArraySize(r.plan) &&
-	    (error = apply_plan(before, &r, c, id, tip.commit, staged, quiet || json)) < 0)
+	if (!dry_run && planned(&r) &&
+	    (error = apply_plan(before, &r, c, now, id, tip.commit, staged, quiet || json)) < 0)
 		goto cleanup;
 	if (json)
 		print_json(&r, id, tip.commit, dry_run, *before ? before : NULL);
-	else if (!quiet && (dry_run || !cJSON_GetArraySize(r.plan)))
+	else if (!quiet && (dry_run || !planned(&r)))
 		print_plan(&r, tip.commit, dry_run);
 	else if (!quiet)
 		printf("To undo: git session restore %.7s\n", before);
 cleanup:
-	cJSON_Delete(r.plan);
-	cJSON_Delete(r.skipped);
-	cJSON_Delete(r.refused);
-	cJSON_Delete(r.unrecorded);
-	cJSON_Delete(selected);
+	restore_clear(&r);
 	cJSON_Delete(src);
 	cJSON_Delete(mine);
 	store_tip_clear(&tip);

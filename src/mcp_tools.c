@@ -161,8 +161,8 @@ static const struct mcp_arg checkpoint_args[] = {
 	END,
 };
 static const struct mcp_arg restore_args[] = {
-	{ "revision", "string", 0, NULL,
-	  "The checkpoint to restore from: <id>~2, SESSION_HEAD~1, a commit id; default: the active session's latest" },
+	{ "revision", "string", 1, NULL,
+	  "The checkpoint to restore from: <id>~2, SESSION_HEAD~1, a commit id" },
 	{ "paths", "string[]", 0, NULL, "Files or folders of its manifest to restore; default: all of it" },
 	{ "dry_run", "boolean", 0, NULL, "Only say what would change" },
 	{ "force", "boolean", 0, NULL, "Overwrite changes the session never recorded (checkpointed first all the same)" },
@@ -235,10 +235,10 @@ static const struct mcp_tool tools[] = {
 	  "Record files (their blobs) and take a checkpoint of the active session.",
 	  checkpoint_args, "checkpoint --message={message?} -- {paths*}", MCP_OUT_CHANGE, 0 },
 	{ "session_restore", "Restore files",
-	  "Put the working tree's files back as a checkpoint recorded them. What it changes is checkpointed first "
-	  "(its 'before'), so restoring 'before' undoes it; it refuses to overwrite changes the session never "
-	  "recorded unless force.",
-	  restore_args, "restore --json --dry-run{dry_run!} --force{force!} --staged{staged!} {revision?} -- {paths*}",
+	  "Put the working tree's files back as a checkpoint recorded them, all checked before anything is written. "
+	  "What it changes is checkpointed first ('before': restoring it undoes). Refuses to overwrite changes the "
+	  "session never recorded unless force.",
+	  restore_args, "restore --json --dry-run{dry_run!} --force{force!} --staged{staged!} --source={revision} -- {paths*}",
 	  MCP_OUT_OBJECT, 0 },
 };
 

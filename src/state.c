@@ -658,7 +658,7 @@ static cJSON *file_entry(struct apply_ctx *c, const cJSON *f, const cJSON *old, 
 			 const char *agent, const cJSON *phase)
 {
 	cJSON *e = cJSON_CreateObject();
-	const char *st = status ? status : json_str(f, "status");
+	const char *st = status ? status : json_str(f, "status"), *mode = json_str(f, "mode");
 	const cJSON *keep = old ? cJSON_GetObjectItemCaseSensitive(old, "phase") : NULL;
 
 	/* a file first created in this session stays "created" until deleted */
@@ -672,8 +672,9 @@ static cJSON *file_entry(struct apply_ctx *c, const cJSON *f, const cJSON *old, 
 	else
 		json_set(e, "phase", cJSON_Duplicate(keep ? keep : cJSON_GetObjectItemCaseSensitive(c->state, "current_phase"), 1));
 	json_set_str(e, "agent", agent ? agent : json_str(old, "agent"));
-	if (json_str(f, "mode") && !strcmp(json_str(f, "mode"), FILE_MODE_LINK))
-		json_set_str(e, "mode", FILE_MODE_LINK);	/* a symbolic link, stored as git stores one */
+	/* a symbolic link or an executable, as git stores one; a plain file has no mode */
+	if (mode && (!strcmp(mode, FILE_MODE_LINK) || !strcmp(mode, FILE_MODE_EXEC)))
+		json_set_str(e, "mode", mode);
 	for (const char *const *k = (const char *const[]){ "size", "mtime", "ino", NULL }; *k; k++)
 		if (cJSON_IsNumber(cJSON_GetObjectItemCaseSensitive(f, *k)))
 			json_set_num(e, *k, json_num(f, *k, 0));

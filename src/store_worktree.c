@@ -143,6 +143,12 @@ static char *not_in_tree(gs_store *st, const char *path)
 	return why;
 }
 
+/* A file's mode as a manifest holds it (as git does: only the owner's x bit counts). */
+static const char *file_mode(const struct stat *s)
+{
+	return S_ISLNK(s->st_mode) ? FILE_MODE_LINK : s->st_mode & 0100 ? FILE_MODE_EXEC : FILE_MODE_FILE;
+}
+
 static double mtime_ms(const struct stat *s)
 {
 	return (double)s->st_mtim.tv_sec * 1e3 + (double)(s->st_mtim.tv_nsec / 1000000);
@@ -172,6 +178,58 @@ static void attr_index_end(gs_store *st)
 	git_repository_set_index(st->repo, NULL);	/* read again from disk when asked for */
 }
 
+/*
+ * The filter driver (.gitattributes "filter=<name>") git would run for
+ * path, its "smudge" or "clean" (or "process") configured, or NULL;
+ * libgit2 runs none. *builtin (when not NULL) says whether git's own
+ * filters could apply: an eol, text, crlf or ident attribute, or
+ * core.autocrlf. One attribute lookup for all. The caller frees it.
+ */
+static char *filter_driver(gs_store *st, const char *path, const char *which, int *builtin)
+{
+	static const char *names[] = { "filter", "text", "eol", "crlf", "ident" };
+	const char *values[ARRAY_SIZE(names)] = { NULL };
+	git_config_entry *e = NULL;
+	char *name = NULL, *key;
+	int rc;
+
+	if ((rc = attr_index_begin(st)) == 0)
+		rc = git_attr_get_many(values, st->repo, 0, path, ARRAY_SIZE(names), names);
+	attr_index_end(st);
+	if (builtin) {
+		*builtin = rc < 0 || (git_config_get_entry(&e, st->config, "core.autocrlf") == 0 && e->value &&
+				      strcasecmp(e->value, "false"));
+		for (size_t i = 1; i < ARRAY_SIZE(names); i++)
+			*builtin |= git_attr_value(values[i]) != GIT_ATTR_VALUE_UNSPECIFIED;
+		git_config_entry_free(e);
+		e = NULL;
+	}
+	for (const char *const *k = (const char *const[]){ which, "process", NULL };
+	     rc == 0 && git_attr_value(values[0]) == GIT_ATTR_VALUE_STRING && *k && !name; k++) {
+		key = xstrfmt("filter.%s.%s", values[0], *k);
+		if (git_config_get_entry(&e, st->config, key) == 0 && e->value && *e->value)
+			name = xstrdup(values[0]);
+		git_config_entry_free(e);
+		e = NULL;
+		free(key);
+	}
+	git_error_clear();
+	return name;
+}
+
+/* The blob of path through git, which runs the filter driver that cleans it; written when write. */
+static int driver_hash(git_oid *id, gs_store *st, const char *path, int write)
+{
+	const char *args[] = { "git", "hash-object", write ? "-w" : "--", write ? "--" : path, write ? path : NULL, NULL };
+	struct sbuf out = SBUF_INIT;
+	int error = store_worktree_run_git(&out, st, args);
+
+	if (!error && (out.len < GIT_OID_HEXSZ || git_oid_fromstrn(id, out.buf, GIT_OID_HEXSZ) < 0))
+		error = gs_error("cannot read what git hash-object says of '%s'", path);
+	sbuf_release(&out);
+	return error;
+}
+
 /* Whether the index marks path as outside a sparse checkout: there, not in the working tree. */
 static int skip_worktree(gs_store *st, const char *path)
 {
@@ -186,10 +244,37 @@ static int skip_worktree(gs_store *st, const char *path)
 	return skip;
 }
 
-int store_worktree_record(cJSON *files, gs_store *st, const char *path, const char *status,
-			  int allow_missing)
+/* files' entry for path, new: replacing the one there, or appended (no lookup) when fresh. */
+static cJSON *new_entry(cJSON *files, const char *path, int fresh)
 {
-	char *full = xstrfmt("%s%s", store_workdir(st), path), *why = not_in_tree(st, path);
+	cJSON *e = cJSON_CreateObject();
+
+	if (fresh)
+		cJSON_AddItemToObject(files, path, e);
+	else
+		json_set(files, path, e);
+	return e;
+}
+
+/*
+ * Whether known (a manifest entry) recorded the file s describes: same
+ * size, mtime, inode and mode. Its blob then goes in *id, as git trusts
+ * an index entry whose stat data has not changed.
+ */
+static int known_blob(git_oid *id, const cJSON *known, const struct stat *s)
+{
+	const char *mode = json_str(known, "mode");
+
+	return known && json_num(known, "size", -1) == (double)s->st_size &&
+	       json_num(known, "ino", -1) == (double)s->st_ino && json_num(known, "mtime", -1) == mtime_ms(s) &&
+	       !strcmp(mode ? mode : FILE_MODE_FILE, file_mode(s)) && json_str(known, "oid") &&
+	       strlen(json_str(known, "oid")) == GIT_OID_HEXSZ && git_oid_fromstr(id, json_str(known, "oid")) == 0;
+}
+
+static int record(cJSON *files, gs_store *st, const char *path, const char *status, int allow_missing,
+		  int fresh, const cJSON *known)
+{
+	char *full = xstrfmt("%s%s", store_workdir(st), path), *why = not_in_tree(st, path), *driver = NULL;
 	char hex[HEX_SZ];
 	struct stat s;
 	git_oid id;
@@ -217,7 +302,7 @@ int store_worktree_record(cJSON *files, gs_store *st, const char *path, const ch
 			gs_error("'%s' does not exist", path);
 			goto cleanup;
 		}
-		e = json_set(files, path, cJSON_CreateObject());
+		e = new_entry(files, path, fresh);
 		json_set_str(e, "status", ST_DELETED);
 		error = 0;
 		goto cleanup;
@@ -230,19 +315,25 @@ int store_worktree_record(cJSON *files, gs_store *st, const char *path, const ch
 		gs_error("'%s' is not a regular file", path);
 		goto cleanup;
 	}
-	if ((rc = attr_index_begin(st)) == 0)
-		rc = git_blob_create_from_workdir(&id, st->repo, path);
-	attr_index_end(st);
+	if (known_blob(&id, known, &s)) {
+		rc = 0;	/* unchanged since it was recorded: not read again */
+	} else if ((driver = S_ISREG(s.st_mode) ? filter_driver(st, path, "clean", NULL) : NULL)) {
+		rc = driver_hash(&id, st, path, 1);
+	} else {
+		if ((rc = attr_index_begin(st)) == 0)
+			rc = git_blob_create_from_workdir(&id, st->repo, path);
+		attr_index_end(st);
+	}
 	if (rc < 0) {
 		store_git_error("cannot read '%s'", path);
 		goto cleanup;
 	}
 	git_oid_tostr(hex, sizeof(hex), &id);
-	e = json_set(files, path, cJSON_CreateObject());
+	e = new_entry(files, path, fresh);
 	json_set_str(e, "status", status ? status : ST_MODIFIED);
 	json_set_str(e, "oid", hex);
-	if (S_ISLNK(s.st_mode))
-		json_set_str(e, "mode", FILE_MODE_LINK);
+	if (strcmp(file_mode(&s), FILE_MODE_FILE))
+		json_set_str(e, "mode", file_mode(&s));
 	/*
 	 * The stat cache: a later resume trusts an unchanged stat and does
 	 * not read the file. A file changed in the last second could change
@@ -258,7 +349,19 @@ int store_worktree_record(cJSON *files, gs_store *st, const char *path, const ch
 cleanup:
 	free(full);
 	free(why);
+	free(driver);
 	return error;
+}
+
+int store_worktree_record(cJSON *files, gs_store *st, const char *path, const char *status, int allow_missing)
+{
+	return record(files, st, path, status, allow_missing, 0, NULL);
+}
+
+int store_worktree_record_new(cJSON *files, gs_store *st, const char *path, const char *status,
+			      const cJSON *known)
+{
+	return record(files, st, path, status, 1, 1, known);
 }
 
 /* The folders on path's way, made as needed; never through a symbolic link (not_in_tree checked that). */
@@ -333,22 +436,90 @@ static char *put_temp(gs_store *st, const char *full)
 	return tmp;
 }
 
-/* data at full, as a file of mode or a symbolic link to it, by a temporary and a rename. */
-static int put_file(gs_store *st, const char *full, const char *data, size_t len, int mode, int link)
+/* libgit2 writes a filtered blob into this: straight into the temporary, no copy of the whole. */
+struct fd_stream {
+	git_writestream parent;
+	int fd;
+};
+
+static int fd_stream_write(git_writestream *s, const char *buf, size_t len)
 {
-	char *tmp = put_temp(st, full), *to = link ? xstrndup(data, len) : NULL;
+	return gs_write_in_full(((struct fd_stream *)s)->fd, buf, len) < 0 ? -1 : 0;
+}
+
+static int fd_stream_close(git_writestream *s)
+{
+	(void)s;
+	return 0;
+}
+
+static void fd_stream_free(git_writestream *s)
+{
+	(void)s;
+}
+
+/*
+ * The blob's bytes into fd as `git checkout` writes them: through the
+ * eol/crlf and ident filters .gitattributes asks for, and through git
+ * itself when a filter driver is configured. A blob no filter applies
+ * to (a binary one among them) is written as it is.
+ */
+static int write_blob(int fd, gs_store *st, git_blob *blob, const char *path)
+{
+	struct fd_stream out = { { fd_stream_write, fd_stream_close, fd_stream_free }, fd };
+	git_filter_list *fl = NULL;
+	char hex[HEX_SZ], *driver;
+	int error, builtin = 1;
+
+	if ((driver = filter_driver(st, path, "smudge", &builtin))) {
+		struct sbuf sb = SBUF_INIT;
+		char *arg = xstrfmt("--path=%s", path);
+		const char *args[] = { "git", "cat-file", "--filters", arg, hex, NULL };
+
+		git_oid_tostr(hex, sizeof(hex), git_blob_id(blob));
+		error = store_worktree_run_git(&sb, st, args);
+		if (!error && gs_write_in_full(fd, sb.buf ? sb.buf : "", sb.len) < 0)
+			error = GS_ERROR;
+		sbuf_release(&sb);
+		free(arg);
+		free(driver);
+		return error;
+	}
+	if (!builtin)	/* nothing would filter it: as it is */
+		return gs_write_in_full(fd, git_blob_rawcontent(blob), (size_t)git_blob_rawsize(blob)) < 0 ? GS_ERROR : 0;
+	if ((error = attr_index_begin(st)) == 0 &&
+	    (error = git_filter_list_load(&fl, st->repo, blob, path, GIT_FILTER_TO_WORKTREE, GIT_FILTER_DEFAULT)) == 0) {
+		if (fl)
+			error = git_filter_list_stream_blob(fl, blob, &out.parent);
+		else
+			error = gs_write_in_full(fd, git_blob_rawcontent(blob), (size_t)git_blob_rawsize(blob)) < 0 ? GS_ERROR : 0;
+	}
+	attr_index_end(st);
+	git_filter_list_free(fl);
+	return error;
+}
+
+/* The blob at full, a file of mode (0666 or 0777) or a symbolic link, by a temporary and a rename. */
+static int put_file(gs_store *st, const char *full, const char *path, git_blob *blob, int mode, int link)
+{
+	char *tmp = put_temp(st, full);
+	char *to = link ? xstrndup(git_blob_rawcontent(blob), (size_t)git_blob_rawsize(blob)) : NULL;
 	int fd = -1, failed;
 
+	errno = 0;
 	if (link) {
 		failed = symlink(to, tmp) < 0;
 	} else {
 		failed = (fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC, mode)) < 0 ||
-			 gs_write_in_full(fd, data, len) < 0 || (st->fsync && fsync(fd) < 0);
+			 write_blob(fd, st, blob, path) < 0 || (st->fsync && fsync(fd) < 0);
 		if (fd >= 0 && close(fd) < 0)
 			failed = 1;
 	}
 	if (failed || rename(tmp, full) < 0) {
-		gs_error("cannot write '%s': %s", full + strlen(store_workdir(st)), strerror(errno));
+		if (errno || !git_error_last())
+			gs_error("cannot write '%s': %s", path, errno ? strerror(errno) : "filter failed");
+		else
+			store_git_error("cannot write '%s'", path);
 		unlink(tmp);
 		failed = 1;
 	}
@@ -360,9 +531,7 @@ static int put_file(gs_store *st, const char *full, const char *data, size_t len
 int store_worktree_put(gs_store *st, const char *path, const char *hex, const char *mode)
 {
 	char *full = xstrfmt("%s%s", store_workdir(st), path), *why = not_in_tree(st, path);
-	git_blob_filter_options opts = GIT_BLOB_FILTER_OPTIONS_INIT;
 	git_blob *blob = NULL;
-	git_buf buf = { 0 };
 	git_oid id;
 	struct stat s;
 	int error = GS_ERROR, have = lstat(full, &s) == 0;
@@ -381,30 +550,75 @@ int store_worktree_put(gs_store *st, const char *path, const char *hex, const ch
 	} else if (git_oid_fromstr(&id, hex) < 0 || git_blob_lookup(&blob, st->repo, &id) < 0) {
 		store_git_error("cannot read the blob %s of '%s'", hex, path);
 	} else if (make_parents(st, path) == 0) {
-		if (mode && !strcmp(mode, FILE_MODE_LINK)) {
-			error = put_file(st, full, git_blob_rawcontent(blob), (size_t)git_blob_rawsize(blob), 0, 1);
-		} else if (attr_index_begin(st) < 0 || git_blob_filter(&buf, blob, path, &opts) < 0) {
-			store_git_error("cannot read the blob %s of '%s'", hex, path);
-		} else {	/* the executable bit of the file there is kept: the manifest has none */
-			error = put_file(st, full, buf.ptr, buf.size,
-					 have && S_ISREG(s.st_mode) && (s.st_mode & 0100) ? 0777 : 0666, 0);
-		}
-		attr_index_end(st);
+		error = put_file(st, full, path, blob, mode && !strcmp(mode, FILE_MODE_EXEC) ? 0777 : 0666,
+				 mode && !strcmp(mode, FILE_MODE_LINK));
 	}
-	git_buf_dispose(&buf);
 	git_blob_free(blob);
 	free(full);
 	free(why);
 	return error;
 }
 
+int store_worktree_blob_check(char **why, gs_store *st, const char *hex, const char *mode)
+{
+	int link = mode && !strcmp(mode, FILE_MODE_LINK);
+	git_blob *blob = NULL;
+	git_odb *odb = NULL;
+	git_object_t type = GIT_OBJECT_INVALID;
+	size_t len;
+	git_oid id;
+	int rc;
+
+	*why = NULL;
+	if (!hex || strlen(hex) != GIT_OID_HEXSZ || strspn(hex, "0123456789abcdef") != GIT_OID_HEXSZ ||
+	    git_oid_fromstr(&id, hex) < 0) {
+		*why = xstrfmt("'%s' is not a blob id", hex ? hex : "");
+	} else if (git_repository_odb(&odb, st->repo) < 0) {
+		*why = xstrfmt("cannot read the object database: %s", git_error_last() ? git_error_last()->message : "?");
+	} else if ((rc = git_odb_read_header(&len, &type, odb, &id)) < 0) {
+		*why = xstrfmt(rc == GIT_ENOTFOUND ? "blob %s is missing from the repository" : "cannot read blob %s", hex);
+	} else if (type != GIT_OBJECT_BLOB) {
+		*why = xstrfmt("%s is a %s, not a blob", hex, git_object_type2string(type));
+	} else if (link && (!len || len >= PATH_MAX)) {
+		*why = xstrfmt("blob %s is no symbolic link's target", hex);
+	} else if (link && git_blob_lookup(&blob, st->repo, &id) == 0 &&
+		   memchr(git_blob_rawcontent(blob), '\0', (size_t)git_blob_rawsize(blob))) {
+		*why = xstrfmt("blob %s is no symbolic link's target", hex);
+	}
+	git_blob_free(blob);
+	git_odb_free(odb);
+	git_error_clear();
+	return *why ? GS_ERROR : 0;
+}
+
+int store_worktree_last_commit(char **out, gs_store *st, const char *path)
+{
+	const char *args[] = { "git", "--literal-pathspecs", "log", "-1", "--no-show-signature",
+			       "--format=%h \"%s\"", "--", path, NULL };
+	struct sbuf sb = SBUF_INIT;
+	int rc = store_worktree_git_rc(&sb, st, args);
+
+	*out = NULL;
+	while (sb.len && sb.buf[sb.len - 1] == '\n')
+		sb.buf[--sb.len] = '\0';
+	if (rc == 0 && sb.len)
+		*out = sbuf_detach(&sb, NULL);
+	sbuf_release(&sb);
+	return rc == 0 ? 0 : GS_ERROR;
+}
+
 /* The blob id of a file as git would store it: a symlink is its target's name. */
 static int hash_path(git_oid *id, gs_store *st, const char *path, const char *full, const struct stat *s)
 {
-	char target[4096];
+	char target[4096], *driver;
 	ssize_t n;
 	int error;
 
+	if (!S_ISLNK(s->st_mode) && (driver = filter_driver(st, path, "clean", NULL))) {
+		error = driver_hash(id, st, path, 0);
+		free(driver);
+		return error;
+	}
 	if (!S_ISLNK(s->st_mode)) {
 		if ((error = attr_index_begin(st)) == 0)
 			error = git_repository_hashfile(id, st->repo, path, GIT_OBJECT_BLOB, NULL);
@@ -453,6 +667,26 @@ static const git_tree_entry *head_entry(struct head_cursor *hc, const char *path
 	return hc->dir ? git_tree_entry_byname(hc->dir, slash ? slash + 1 : path) : NULL;
 }
 
+/* "blocked": the first folder on path's way that is not one (a file where a folder goes). */
+static void set_blocked(cJSON *f, gs_store *st, const char *path)
+{
+	struct sbuf dir = SBUF_INIT;
+	struct stat s;
+
+	sbuf_adds(&dir, store_workdir(st));
+	for (const char *p = path, *slash; (slash = strchr(p, '/')); p = slash + 1) {
+		sbuf_add(&dir, p, (size_t)(slash - p));
+		if (lstat(dir.buf, &s) < 0)
+			break;
+		if (!S_ISDIR(s.st_mode)) {
+			cJSON_AddItemToObject(f, "blocked", cJSON_CreateString(dir.buf + strlen(store_workdir(st))));
+			break;
+		}
+		sbuf_addch(&dir, '/');
+	}
+	sbuf_release(&dir);
+}
+
 static void scan_one(cJSON *f, gs_store *st, struct head_cursor *hc, const char *path, const cJSON *rec)
 {
 	char *full = xstrfmt("%s%s", store_workdir(st), path), hex[HEX_SZ], *why;
@@ -474,15 +708,20 @@ static void scan_one(cJSON *f, gs_store *st, struct head_cursor *hc, const char 
 	} else if (lstat(full, &s) < 0 && skip_worktree(st, path)) {
 		json_set_str(f, "fs", "sparse");	/* outside the sparse checkout: not a deletion */
 	} else if (lstat(full, &s) < 0) {
-		json_set_str(f, "fs", errno == ENOENT || errno == ENOTDIR ? "missing" : "unreadable");
-		if (errno != ENOENT && errno != ENOTDIR)
-			json_set_str(f, "error", strerror(errno));
+		int e = errno;
+
+		json_set_str(f, "fs", e == ENOENT || e == ENOTDIR ? "missing" : "unreadable");
+		if (e != ENOENT && e != ENOTDIR)
+			json_set_str(f, "error", strerror(e));
+		if (e == ENOTDIR)
+			set_blocked(f, st, path);
 	} else if (S_ISDIR(s.st_mode)) {
 		json_set_str(f, "fs", "dir");
 	} else if (!S_ISREG(s.st_mode) && !S_ISLNK(s.st_mode)) {
 		json_set_str(f, "fs", "unreadable");	/* a FIFO would block a read */
 		json_set_str(f, "error", "not a regular file");
-	} else if (json_num(rec, "size", -1) == (double)s.st_size &&
+	} else if (json_set_str(f, "mode", file_mode(&s)) &&
+		   json_num(rec, "size", -1) == (double)s.st_size &&
 		   json_num(rec, "ino", -1) == (double)s.st_ino &&
 		   json_num(rec, "mtime", -1) == mtime_ms(&s)) {
 		json_set_str(f, "fs", "file");

@@ -79,6 +79,9 @@ enum state_split_index {
 
 /* A manifest entry's "mode" when the file is a symbolic link (git's mode for one). */
 #define FILE_MODE_LINK "120000"
+/* An executable file's; a regular file's (100644) is the default, not written. */
+#define FILE_MODE_EXEC "100755"
+#define FILE_MODE_FILE "100644"
 
 /* The token totals, each a whole number; max defaults to the budget. */
 #define GS_TOKEN_KEYS(X) X(input) X(output) X(cached) X(max) X(peak) X(saved)

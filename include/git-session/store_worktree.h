@@ -21,18 +21,29 @@ int store_worktree_relpath(char **out, gs_store *st, const char *arg);
 
 /*
  * Hashes the working tree's path into a blob (git's filters applied) and
- * adds {"oid", "status", "size", "mtime", "ino"} under path in files;
+ * adds {"oid", "status", "mode" (for a link or an executable), "size",
+ * "mtime", "ino"} under path in files;
  * the stat fields are left out for a file changed in the last second.
  * A missing file is added with status "deleted" and no oid when
  * allow_missing, else refused. status NULL: "modified".
  */
 int store_worktree_record(cJSON *files, gs_store *st, const char *path, const char *status,
 		    int allow_missing);
+/*
+ * The same (allow_missing) for a path files does not hold yet: appended
+ * without a lookup, so that recording a whole manifest stays linear.
+ * known, when not NULL, is the manifest's entry for path: a file whose
+ * size, mtime, inode and mode are those it recorded is not read again.
+ */
+int store_worktree_record_new(cJSON *files, gs_store *st, const char *path, const char *status,
+			      const cJSON *known);
 
 /*
  * Looks at every path of a manifest (state "files") in the working tree
  * and in HEAD, and returns facts, path -> {
- *   "fs": "file" | "missing" | "dir" | "unreadable",
+ *   "fs": "file" | "missing" | "dir" | "unreadable" | "sparse",
+ *   "mode": the file's mode now ("100644", "100755", "120000") when a file,
+ *   "blocked": when missing because a folder on its way is a file, that file,
  *   "same_stat": whether size, mtime and inode are those recorded (the
  *                file is then not read: it is what was recorded),
  *   "oid": the blob id of the file now (null when same_stat or not a file),
@@ -65,15 +76,25 @@ int store_worktree_project(cJSON **out, gs_store *st, const char *recorded_branc
 int store_worktree_staged(cJSON **out, gs_store *st);
 
 /*
- * Puts path in the working tree as the blob hex, through git's checkout
- * filters (.gitattributes), or a symbolic link when mode is "120000"; or
- * removes it when hex is NULL. A file is written to a temporary beside it
- * and renamed over it, so that a reader or a kill sees it old or new,
- * never half-written; it keeps the executable bit the file there had.
- * Never writes through a symbolic link: a path beyond one is an error, as
- * is a folder where the file goes.
+ * Puts path in the working tree as the blob hex, byte for byte through
+ * the checkout filters git would apply (eol, ident, filter drivers), an
+ * executable file when mode is "100755", a symbolic link when "120000";
+ * or removes it when hex is NULL. A file is written to a temporary and
+ * renamed over it, so that a reader or a kill sees it old or new, never
+ * half-written. Never writes through a symbolic link: a path beyond one
+ * is an error, as is a folder where the file goes.
  */
 int store_worktree_put(gs_store *st, const char *path, const char *hex, const char *mode);
+
+/*
+ * 0 when hex is a full blob id the repository holds as a blob, and, for
+ * mode "120000", one a symbolic link can point to (not empty, no NUL, not
+ * too long); else GS_ERROR and *why (caller frees).
+ */
+int store_worktree_blob_check(char **why, gs_store *st, const char *hex, const char *mode);
+
+/* The last commit of HEAD that changed path, as "<abbrev> \"<subject>\"" (git log -1), or NULL; caller frees. */
+int store_worktree_last_commit(char **out, gs_store *st, const char *path);
 /* The repository is in the middle of a merge, rebase, cherry-pick, revert or bisect: its name, else NULL. */
 const char *store_worktree_busy(gs_store *st);
 

@@ -82,9 +82,33 @@ test_expect_success 'changes the session never recorded are not overwritten with
 	test "$(git cat-file -p SESSION_HEAD~1:files/src/a.c)" = "mine, unrecorded"
 '
 
-test_expect_success 'content HEAD holds is not lost: it is restored over without --force' '
-	echo committed >src/a.c && git add src/a.c && git commit -q -m "a commit" &&
+test_expect_success 'a change committed in HEAD the session never recorded is not reverted without --force' '
+	echo committed >src/a.c && git add src/a.c && git commit -q -m "a teammate fix" &&
+	fix=$(git rev-parse --short HEAD) &&
+	git rev-parse SESSION_HEAD >tip.before &&
+	test_must_fail git session restore $(cat ../v1) -- src/a.c 2>err &&
+	grep "^error: restoring would revert changes committed in HEAD" err &&
+	grep "	src/a.c (from commit $fix \"a teammate fix\")$" err &&
+	test_must_fail git session restore --dry-run $(cat ../v1) -- src/a.c 2>err.dry &&
+	test_cmp err err.dry &&
+	git rev-parse SESSION_HEAD >tip.after && test_cmp tip.before tip.after &&
+	test "$(cat src/a.c)" = committed &&
+	git session restore -q --force $(cat ../v1) -- src/a.c && test "$(cat src/a.c)" = v1 &&
+	test "$(git cat-file -p SESSION_HEAD~1:files/src/a.c)" = committed
+'
+
+test_expect_success 'content HEAD holds that the session recorded is restored over without --force' '
+	echo recorded >src/a.c && git session checkpoint -q src/a.c &&
+	git commit -q -am "recorded, then committed" &&
 	git session restore -q $(cat ../v1) -- src/a.c && test "$(cat src/a.c)" = v1
+'
+
+test_expect_success 'a revision is required: a bare restore is a usage error and changes nothing' '
+	echo v9 >src/a.c && git session checkpoint -q &&
+	test_expect_code 129 git session restore 2>err &&
+	grep "^error: you must name the checkpoint to restore from" err &&
+	test_expect_code 129 git session restore -- src/a.c 2>err &&
+	test "$(cat src/a.c)" = v9
 '
 
 test_expect_success 'paths: a file or a folder of the manifest; anything else is an error' '
@@ -232,6 +256,48 @@ test_expect_success 'kill -9 in the middle of a large restore leaves each file o
 			case "$(cat big/f$i)" in "old $i"|"new $i") ;; *) echo "big/f$i: $(cat big/f$i)"; return 1 ;; esac
 		done
 		git session restore -q --force $new || return 1
+	done
+'
+
+test_expect_success 'killed at a random moment, the restore is undone by what git session says' '
+	mkdir -p u1 && for i in $(seq 1 200); do echo "old $i" >u1/f$i; done &&
+	git session checkpoint -q u1/* && old=$(git rev-parse SESSION_HEAD) &&
+	for i in $(seq 1 200); do echo "new $i" >u1/f$i; done && git session checkpoint -q &&
+	ref=$(git symbolic-ref SESSION_HEAD) && test -f .git/$ref &&
+	for round in 1 2 3 4 5 6
+	do
+		for i in $(seq 1 200); do echo "new $i" >u1/f$i; done &&
+		git session checkpoint -q && tip=$(git rev-parse SESSION_HEAD) || return 1
+		git-session restore -q $old -- u1 >/dev/null 2>&1 &	# not through git: the process killed is the one writing
+		pid=$! n=0 extra=$(((round - 1) * (round - 1) * 20))
+		# once its checkpoint before is published it writes: kill it then, or a while later
+		while read -r now <.git/$ref && test "$now" = "$tip" && kill -0 $pid 2>/dev/null && test $n -lt 100000
+		do
+			n=$((n + 1))
+		done
+		while test $extra -gt 0 && read -r now <.git/$ref
+		do
+			extra=$((extra - 1))
+		done
+		kill -9 $pid 2>/dev/null; wait $pid
+		now=$(git rev-parse SESSION_HEAD)
+		subject=$(git log -1 --format=%s SESSION_HEAD)
+		case "$subject" in
+		"checkpoint: \"before restoring from "*)
+			# interrupted while writing: the documented undo works, or says what does
+			git session restore -q SESSION_HEAD~1 2>err || {
+				undo=$(sed -n "s/^hint: .*: \(git session restore --force [0-9a-f]*\)$/\1/p" err) &&
+				test "$undo" = "git session restore --force $(echo $now | cut -c1-7)" && $undo -q
+			} ;;
+		"restore "*)
+			git session restore -q SESSION_HEAD~1 ;;
+		*)
+			rm -f err && test "$now" = "$tip" ;;
+		esac || { echo "round $round ($subject)"; cat err 2>/dev/null; return 1; }
+		for i in $(seq 1 200)
+		do
+			test "$(cat u1/f$i)" = "new $i" || { echo "round $round: u1/f$i: $(cat u1/f$i)"; return 1; }
+		done
 	done
 '
 
