@@ -193,6 +193,15 @@ json_field () {
 	python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); v=eval(sys.argv[2]); print(v if isinstance(v,str) else json.dumps(v))' "$1" "$2"
 }
 
+# ev <agent> <event> <json>: the agent's hook as the agent runs it, its
+# stderr in ev.err; it must print nothing on stdout
+ev () {
+	printf '%s' "$3" | git-session hook "$1" "$2" >ev.out 2>ev.err
+	ev_rc=$?
+	test_must_be_empty ev.out || return 1
+	return $ev_rc
+}
+
 test_done () {
 	say "# $TEST_NAME: $test_count run, $test_failures failed${test_skipped:+, $test_skipped skipped}"
 	echo "$test_count $test_failures $test_skipped" >"$TEST_ROOT/result.$TEST_NAME"

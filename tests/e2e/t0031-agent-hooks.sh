@@ -8,13 +8,6 @@ mkdir -p "$HOME/.claude/projects/repo/$SID/subagents" "$HOME/.gemini/tmp/0a1b/ch
 T="$HOME/.claude/projects/repo/$SID.jsonl"
 AGENT=claude-1a2b3c4d
 
-# ev <agent> <event> <json>: the hook as the agent runs it; it prints nothing on stdout
-ev () {
-	printf '%s' "$3" | git-session hook "$1" "$2" >ev.out 2>ev.err
-	ev_rc=$?
-	test_must_be_empty ev.out || return 1
-	return $ev_rc
-}
 claude () {
 	ev claude-code "$1" "{\"session_id\":\"${3:-$SID}\",\"transcript_path\":\"$T\",\"cwd\":\"$PWD\",\"hook_event_name\":\"$1\"$2}"
 }

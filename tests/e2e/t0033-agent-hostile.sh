@@ -7,12 +7,6 @@ AGENT=claude-5e5e5e5e
 PROJ="$HOME/.claude/projects/repo"
 T="$PROJ/$SID.jsonl"
 
-ev () {
-	printf '%s' "$3" | git-session hook "$1" "$2" >ev.out 2>ev.err
-	ev_rc=$?
-	test_must_be_empty ev.out || return 1
-	return $ev_rc
-}
 # claude <event> <more json> [<transcript path>]
 claude () {
 	ev claude-code "$1" "{\"session_id\":\"$SID\",\"transcript_path\":\"${3:-$T}\",\"cwd\":\"$PWD\",\"hook_event_name\":\"$1\"$2}"
