@@ -52,7 +52,17 @@ struct state_path_entry {
 	const char *path;
 	const char *problem;
 	unsigned deleted : 1, link : 1;
+	unsigned fresh : 1;	/* recorded by the operation at hand */
+	unsigned superseded : 1, below_link : 1;	/* set by state_paths_supersede */
 };
+/*
+ * As git add replaces a file by a folder and back: marks superseded each
+ * live entry of v (n entries) that a fresh live entry displaces, a file
+ * or link above it or anything below it (below_link when a fresh link
+ * is above it). GS_ERROR and *err (caller frees) when two fresh live
+ * entries nest; 0 otherwise.
+ */
+int state_paths_supersede(char **err, struct state_path_entry *v, size_t n);
 /*
  * The first of v (n entries) with a problem or below an entry that is a
  * file or a symbolic link (a deleted entry may stay below a file, not

@@ -727,39 +727,109 @@ int state_manifest_new(const cJSON *state, const cJSON *files)
 	return fresh;
 }
 
-static struct state_path_entry path_entry(const cJSON *f, const char *status)
+/* Whether the entries of v (n) that are not fresh, the manifest as it was, hold no nesting. */
+static int manifest_was_sound(struct state_path_entry *v, size_t n)
+{
+	struct state_path_entry *old = xcalloc(n + 1, sizeof(*old));
+	size_t k = 0;
+	char *err = NULL;
+	int ok;
+
+	for (size_t i = 0; i < n; i++)
+		if (!v[i].fresh)
+			old[k++] = v[i];
+	ok = state_paths_check(&err, old, k) == 0;
+	free(err);
+	free(old);
+	return ok;
+}
+
+/* Manifest entry e displaced (state_paths_supersede): out of the manifest below a link, else deleted. */
+static void supersede(cJSON *manifest, cJSON *e, int below_link)
+{
+	if (below_link) {
+		cJSON_Delete(cJSON_DetachItemViaPointer(manifest, e));
+		return;
+	}
+	json_set_str(e, "status", ST_DELETED);
+	json_set(e, "oid", cJSON_CreateNull());
+	for (const char *const *k = (const char *const[]){ "mode", "size", "mtime", "ino", NULL }; *k; k++)
+		cJSON_DeleteItemFromObjectCaseSensitive(e, *k);
+}
+
+static struct state_path_entry path_entry(const cJSON *f, const char *status, int fresh)
 {
 	const char *st = status ? status : json_str(f, "status"), *mode = json_str(f, "mode");
 
 	return (struct state_path_entry){ f->string, NULL, st && !strcmp(st, ST_DELETED),
-					  mode && !strcmp(mode, FILE_MODE_LINK) };
+					  mode && !strcmp(mode, FILE_MODE_LINK), fresh, 0, 0 };
 }
 
 /*
- * The manifest as it would be with in (n entries, sorted by path)
- * recorded, in one pass: nothing may come below a file or a link, or
- * the loader would refuse the session.
+ * The manifest as it would be with in (*n entries, sorted by path, with
+ * known[i] the manifest's entry of in[i]) recorded, in one pass. What a
+ * fresh entry displaces, as git add does (a file that became a folder, a
+ * folder that became a file or a link), goes: deleted, or out of the
+ * manifest below a link, through which restore would never delete; then
+ * nothing may come below a file or a link. Only when that holds is the
+ * manifest changed (and in and known lose what a link displaced).
  */
-static int record_nesting(struct apply_ctx *c, const cJSON *manifest, cJSON *const *in, int n,
+static int record_nesting(struct apply_ctx *c, cJSON *manifest, cJSON **in, cJSON **known, int *n,
 			  const char *status)
 {
-	struct state_path_entry *v = xcalloc((size_t)cJSON_GetArraySize(manifest) + (size_t)n + 1, sizeof(*v));
-	const cJSON *m = manifest ? manifest->child : NULL;
-	size_t k = 0;
-	int i = 0, error = 0;
-	char *err;
+	size_t size = (size_t)cJSON_GetArraySize(manifest) + (size_t)*n + 1, k = 0, kept = 0;
+	struct state_path_entry *v = xcalloc(size, sizeof(*v)), *after = xcalloc(size, sizeof(*after));
+	cJSON **at = xcalloc(size, sizeof(*at)), *m = manifest ? manifest->child : NULL;
+	int i = 0, error;
+	char *err = NULL;
 
-	while (m || i < n) {
-		int cmp = !m ? 1 : i == n ? -1 : strcmp(m->string, in[i]->string);
+	while (m || i < *n) {
+		int cmp = !m ? 1 : i == *n ? -1 : strcmp(m->string, in[i]->string);
 
-		v[k++] = cmp < 0 ? path_entry(m, NULL) : path_entry(in[i++], status);
+		at[k] = cmp < 0 ? m : NULL;
+		v[k++] = cmp < 0 ? path_entry(m, NULL, 0) : path_entry(in[i++], status, 1);
 		if (cmp <= 0)
 			m = m->next;
 	}
-	if (state_paths_check(&err, v, k) < 0) {
-		error = state_fail(c, "%s", err);
-		free(err);
+	if ((error = state_paths_supersede(&err, v, k)) == 0) {
+		for (size_t j = 0; j < k; j++)
+			if (!(v[j].superseded && v[j].below_link)) {
+				after[kept] = v[j];
+				after[kept].deleted |= v[j].superseded;
+				after[kept++].link &= !v[j].superseded;
+			}
+		error = state_paths_check(&err, after, kept);
 	}
+	if (error && !manifest_was_sound(v, k)) {
+		free(err);	/* the manifest was already so (an earlier version wrote it): restore judges it */
+		err = NULL;
+		error = 0;
+	}
+	if (error) {
+		error = state_fail(c, "%s", err);
+		goto cleanup;
+	}
+	for (size_t j = 0, fi = 0, out = 0; j < k; j++) {
+		int gone = v[j].superseded && v[j].below_link;
+
+		if (at[j]) {
+			if (v[j].superseded)
+				supersede(manifest, at[j], gone);
+			continue;
+		}
+		if (gone && known[fi])
+			cJSON_Delete(cJSON_DetachItemViaPointer(manifest, known[fi]));
+		if (!gone) {
+			in[out] = in[fi];
+			known[out++] = known[fi];
+		}
+		*n = (int)out;
+		fi++;
+	}
+cleanup:
+	free(err);
+	free(at);
+	free(after);
 	free(v);
 	return error;
 }
@@ -794,7 +864,7 @@ int state_record_files(struct apply_ctx *c, const cJSON *files, const char *stat
 	else if (cJSON_GetArraySize(manifest) + c->lim->files_elsewhere + fresh > STATE_MANIFEST_MAX)
 		error = state_fail(c, "a session's manifest holds at most %d files", STATE_MANIFEST_MAX);
 	if (!error)
-		error = record_nesting(c, manifest, in, n, status);
+		error = record_nesting(c, manifest, in, known, &n, status);
 	if (!error) {
 		out = xcalloc((size_t)n + 1, sizeof(*out));
 		for (int i = 0; i < n; i++)

@@ -311,6 +311,43 @@ int state_paths_check(char **err, const struct state_path_entry *v, size_t n)
 	return any_problem(v, n) ? first_problem(err, v, n) : 0;
 }
 
+int state_paths_supersede(char **err, struct state_path_entry *v, size_t n)
+{
+	struct pathmap live = { xcalloc(16, sizeof(struct slot)), 15, 0 };
+	int error = 0;
+
+	*err = NULL;
+	for (size_t i = 0; i < n; i++)
+		if (!v[i].deleted)
+			pathmap_put(&live, path_hash(v[i].path, strlen(v[i].path)), v[i].path, strlen(v[i].path))->val = i + 1;
+	for (size_t k = 0; k < n && !error; k++) {
+		const char *p = v[k].path;
+		uint64_t h = FNV_START;
+
+		for (size_t i = 0; p[i] && !error; h = FNV_STEP(h, p[i]), i++) {
+			struct slot *sl;
+			struct state_path_entry *up;
+
+			if (p[i] != '/' || !(sl = pathmap_find(&live, h, p, i))->path)
+				continue;
+			up = &v[sl->val - 1];
+			if (v[k].deleted && !(up->fresh && up->link))
+				continue;	/* a deleted entry may stay below a file */
+			if (up->fresh && v[k].fresh && !v[k].deleted) {
+				*err = xstrfmt("'%s': below a %s, '%s'", p, up->link ? "symbolic link" : "file", up->path);
+				error = GS_ERROR;
+			} else if (up->fresh) {
+				v[k].superseded = 1;
+				v[k].below_link |= up->link;
+			} else if (v[k].fresh) {
+				up->superseded = 1;
+			}
+		}
+	}
+	free(live.slot);
+	return error;
+}
+
 int state_is_oid(const char *s)
 {
 	size_t i = 0;

@@ -576,7 +576,13 @@ int store_worktree_blob_check(char **why, gs_store *st, const char *hex, const c
 	} else if (git_repository_odb(&odb, st->repo) < 0) {
 		*why = xstrfmt("cannot read the object database: %s", git_error_last() ? git_error_last()->message : "?");
 	} else if ((rc = git_odb_read_header(&len, &type, odb, &id)) < 0) {
-		*why = xstrfmt(rc == GIT_ENOTFOUND ? "blob %s is missing from the repository" : "cannot read blob %s", hex);
+		char missing[GIT_OID_HEXSZ + 1];
+
+		if (rc == GIT_ENOTFOUND && store_missing_object(missing))
+			*why = xstrfmt("object %s is not in this partial clone: git has not fetched it yet "
+				       "('git cat-file -e %s' fetches it)", hex, hex);
+		else
+			*why = xstrfmt(rc == GIT_ENOTFOUND ? "blob %s is missing from the repository" : "cannot read blob %s", hex);
 	} else if (type != GIT_OBJECT_BLOB) {
 		*why = xstrfmt("%s is a %s, not a blob", hex, git_object_type2string(type));
 	} else if (link && (!len || len >= PATH_MAX)) {

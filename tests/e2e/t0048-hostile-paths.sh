@@ -141,17 +141,23 @@ test_expect_success 'a hostile session fetched from a remote is refused the same
 	)
 '
 
-test_expect_success 'recording refuses a path below a recorded file, in a manifest kept in shards too' '
+test_expect_success 'a file that became a folder, and back, is recorded as git add takes it, in a manifest kept in shards too' '
 	git session start "many" --id many -q --pause-current &&
 	mkdir many && for i in $(seq 1 300); do echo $i >many/$i || return 1; done &&
 	git session checkpoint -q many/* &&
 	git ls-tree --name-only refs/sessions/many:state/files >shards && test_line_count -gt 1 shards &&
-	echo file >d && git session file created d && rm d && mkdir d && echo below >d/x &&
-	test_expect_code 1 git session file created d/x 2>.git/t-err &&
-	grep -F "'"'"'d/x'"'"': below a file, '"'"'d'"'"'" .git/t-err &&
-	git session file deleted d && git session file created d/x && git session fsck many &&
+	echo file >d && git session file created -q d && rm d && mkdir d && echo below >d/x &&
+	git session file created -q d/x &&
 	git session show --json many >.git/t-show &&
-	test "$(json_field .git/t-show "d[\"files\"][\"d/x\"][\"status\"]")" = created &&
+	test "$(json_field .git/t-show "[d[\"files\"][\"d\"][\"status\"], d[\"files\"][\"d/x\"][\"status\"]]")" = "[\"deleted\", \"created\"]" &&
+	rm -r d && echo file-again >d && git session file created -q d &&
+	# d/x may sit in a shard this recording did not load; a checkpoint reads them all
+	git session checkpoint -q &&
+	git session show --json many >.git/t-show &&
+	test "$(json_field .git/t-show "[d[\"files\"][\"d\"][\"status\"], d[\"files\"][\"d/x\"][\"status\"]]")" = "[\"created\", \"deleted\"]" &&
+	test_expect_code 1 git session file created -q d d/x 2>.git/t-err &&
+	git session fsck many &&
+	git session restore --dry-run many -- d >/dev/null &&
 	rm -r d many && git session pause -q && git session switch mine -q && git session resume -q && test "$(git symbolic-ref SESSION_HEAD)" = refs/sessions/mine
 '
 

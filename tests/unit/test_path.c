@@ -233,14 +233,18 @@ static void test_loader_nesting(void **unused)
 	cJSON_Delete(out);
 }
 
+static const char *status_of(const cJSON *st, const char *path)
+{
+	const cJSON *e = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(st, "files"), path);
+
+	return e ? json_str(e, "status") : "(none)";
+}
+
 static void test_record(void **unused)
 {
 	cJSON *st = session_with(NULL);
 
 	ok_(st, OP_FILE_CREATED, "{\"files\": {\"a\": {\"oid\": \"" OID "\"}, \"l\": {\"oid\": \"" OID "\", \"mode\": \"120000\"}}}");
-	refused(st, OP_FILE_CREATED, "{\"files\": {\"a/x\": {\"oid\": \"" OID "\"}}}", "'a/x': below a file, 'a'");
-	refused(st, OP_FILE_MODIFIED, "{\"files\": {\"l/hooks/post-commit\": {\"oid\": \"" OID "\"}}}",
-		"below a symbolic link, 'l'");
 	refused(st, OP_FILE_DELETED, "{\"files\": {\"l/x\": {}}}", "below a symbolic link, 'l'");
 	refused(st, OP_FILE_CREATED, "{\"files\": {\"b\": {\"oid\": \"" OID "\"}, \"b/c\": {\"oid\": \"" OID "\"}}}",
 		"'b/c': below a file, 'b'");
@@ -249,6 +253,17 @@ static void test_record(void **unused)
 	refused(st, OP_FILE_CREATED, "{\"files\": {\".gitmodules\": {\"oid\": \"" OID "\", \"mode\": \"120000\"}}}",
 		"invalid path '.gitmodules': a symbolic link");
 	refused(st, OP_FILE_CREATED, "{\"files\": {\"c\": {\"oid\": \"xyz\"}}}", "oid must be 40");
+	/* as git add: a file or link above a fresh entry goes, and so does what is below a fresh file or link */
+	ok_(st, OP_FILE_CREATED, "{\"files\": {\"a/x\": {\"oid\": \"" OID "\"}}}");
+	assert_string_equal(status_of(st, "a"), ST_DELETED);
+	ok_(st, OP_FILE_MODIFIED, "{\"files\": {\"l/hooks/post-commit\": {\"oid\": \"" OID "\"}}}");
+	assert_string_equal(status_of(st, "l"), ST_DELETED);
+	assert_null(json_str(cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(st, "files"), "l"), "mode"));
+	ok_(st, OP_FILE_CREATED, "{\"files\": {\"a\": {\"oid\": \"" OID "\"}}}");
+	assert_string_equal(status_of(st, "a/x"), ST_DELETED);
+	assert_string_equal(status_of(st, "a"), ST_CREATED);
+	ok_(st, OP_FILE_CREATED, "{\"files\": {\"l\": {\"oid\": \"" OID "\", \"mode\": \"120000\"}}}");
+	assert_string_equal(status_of(st, "l/hooks/post-commit"), "(none)");
 	/* a file becomes a folder once the file is recorded gone, in the same call or before */
 	ok_(st, OP_CHECKPOINT, "{\"files\": {\"a\": {\"status\": \"deleted\"}, \"a/x\": {\"status\": \"created\", \"oid\": \"" OID "\"}}}");
 	ok_(st, OP_FILE_CREATED, "{\"files\": {\".gitmodules\": {\"oid\": \"" OID "\"}}}");
