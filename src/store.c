@@ -638,6 +638,13 @@ static void sync_new_object_dirs(gs_store *st, const unsigned char before[256])
 	}
 }
 
+/* libgit2's object cache on for trees of any size, or off again. */
+static void tree_cache(int on)
+{
+	git_libgit2_opts(GIT_OPT_SET_CACHE_OBJECT_LIMIT, GIT_OBJECT_TREE, (size_t)(on ? 64 << 20 : 4096));
+	git_libgit2_opts(GIT_OPT_ENABLE_CACHING, on);
+}
+
 /* Whether base (which may be NULL) has an entry at path: a removal needs one. */
 static int in_tree(git_tree *base, const char *path)
 {
@@ -841,7 +848,7 @@ int store_write_checkpoint(char out[HEX_SZ], gs_store *st, const struct store_ch
 	char **paths;
 	git_oid parent_id, tree_id, commit_id;
 	size_t n = 2, npaths = 2;
-	int error = GS_ERROR, removals_first = 0;
+	int error = GS_ERROR, removals_first = 0, gathered;
 	unsigned char dirs[256];
 
 	for (size_t i = 0; i < cp->nfiles; i++)
@@ -880,7 +887,15 @@ int store_write_checkpoint(char out[HEX_SZ], gs_store *st, const struct store_ch
 		store_git_error("cannot write the checkpoint");
 		goto cleanup;
 	}
-	if (file_updates(up, &n, base, cp, paths, &removals_first) < 0 || part_updates(up, &n, st, base, cp) < 0)
+	/*
+	 * Each file's path is looked up in the base tree, so its folders are
+	 * read once per file: the object cache (off, as a short command wants
+	 * it) holds the trees while the updates are gathered.
+	 */
+	tree_cache(1);
+	gathered = file_updates(up, &n, base, cp, paths, &removals_first);
+	tree_cache(0);
+	if (gathered < 0 || part_updates(up, &n, st, base, cp) < 0)
 		goto cleanup;
 	npaths = n;
 	if (apply_removals(&base, st, up, &n, removals_first) < 0)
