@@ -112,6 +112,10 @@ test_have_prereq () {
 		"$TEST_DIRECTORY/../agents/node_modules/@anthropic-ai/claude-code/bin/claude.exe" --version >/dev/null 2>&1 ;;
 	GEMINI_CLI) command -v node >/dev/null 2>&1 &&
 		test -f "$TEST_DIRECTORY/../agents/node_modules/@google/gemini-cli/bundle/gemini.js" ;;
+	UPSTREAM_BMIT) command -v node >/dev/null 2>&1 &&	# t0071's $UP: tests/upstream/README.md
+		test -f "$UP/bmit-2026/scripts/validate-session-state.mjs" ;;
+	UPSTREAM_MAESTRO) command -v node >/dev/null 2>&1 &&
+		test -d "$UP/maestro-orchestrate/src/mcp/handlers" ;;
 	*) command -v "$(echo "$1" | tr 'A-Z' 'a-z')" >/dev/null 2>&1 ;;
 	esac
 }

@@ -3,7 +3,8 @@ test_description='the upstream formats as real runs write them: into the model, 
 . ./lib.sh
 
 FX="$TEST_DIRECTORY/fixtures/real"
-UP="$TEST_DIRECTORY/../upstream"
+# the upstream readers are other projects' code, kept beside the checkout (tests/upstream/README.md)
+UP="${GIT_SESSION_UPSTREAM:-$TEST_DIRECTORY/../../../shared/upstream}"
 same () { python3 "$TEST_DIRECTORY/same_data.py" "$@"; }
 show () { git session show --json "$1" >show.json && json_field show.json "$2"; }
 # check <actual> <expected>
@@ -50,7 +51,7 @@ test_expect_success 'copilot 3.0: work on it, export: everything else as it was,
 	grep "^warning: copilot has no place for the session.s notes (1)" err
 '
 
-test_expect_success NODE 'copilot: bmit-2026 validates the original and our export alike' '
+test_expect_success UPSTREAM_BMIT 'copilot: bmit-2026 validates the original and our export alike' '
 	validate "$FX/copilot/v3-underscore/00-session-state.json" &&
 	validate out/00-session-state.json &&
 	grep "Checked 2 file(s): 0 error(s)" validator.out
@@ -98,8 +99,8 @@ test_expect_success 'maestro 1.6: JSON front matter under docs/maestro/state, ta
 		"[\"completed\", [\"gateway.c\"], [\"one bucket per route\"], [\"assumptions\", \"integration_points\", \"key_interfaces_introduced\", \"patterns_established\", \"warnings\"]]"
 '
 
-test_expect_success NODE 'maestro 1.6: its own handlers read, update and transition our export' '
-	node "$UP/maestro-check.js" "$PWD" >maestro.json &&
+test_expect_success UPSTREAM_MAESTRO 'maestro 1.6: its own handlers read, update and transition our export' '
+	node "$TEST_DIRECTORY/../upstream/maestro-check.js" "$UP/maestro-orchestrate" "$PWD" >maestro.json &&
 	check "$(json_field maestro.json "d[\"before\"][\"current_phase\"], [p[\"status\"] for p in d[\"after\"][\"phases\"]], d[\"after\"][\"current_batch\"]")" \
 		"[3, [\"completed\", \"completed\", \"in_progress\"], \"batch-1\"]" &&
 	git session import -q --as maestro-after docs/maestro/state/active-session.md &&
@@ -200,7 +201,7 @@ test_expect_success 'cross-format: every source to every format writes something
 	grep "^warning: maestro has no place for the session.s agents (1), tasks (4)" err
 '
 
-test_expect_success NODE 'cross-format: a copilot export from maestro has every field the validator requires' '
+test_expect_success UPSTREAM_BMIT 'cross-format: a copilot export from maestro has every field the validator requires' '
 	mkdir -p m2c && git session export --format copilot -o m2c/00-session-state.json 2026-05-02-rate-limiter &&
 	validate m2c/00-session-state.json; cat validator.out &&
 	! grep -e "Missing required top-level field" -e "missing field" -e "Invalid JSON" -e "Unsupported schema" \

@@ -1,12 +1,13 @@
 'use strict';
-// maestro-check.js <project root>: Maestro's own handlers (vendored from
-// josstei/maestro-orchestrate 1.6.4) on <root>/docs/maestro/state/active-session.md:
+// maestro-check.js <maestro checkout> <project root>: Maestro's own handlers
+// (josstei/maestro-orchestrate 1.6.4) on <root>/docs/maestro/state/active-session.md:
 // read its status, record an update, complete the current phase and start
 // the next. Prints the status before and after as JSON; throws (exit 1) on
 // any file Maestro cannot read.
-const tools = require('./maestro-orchestrate/src/mcp/handlers/session-state-tools');
+const path = require('path');
+const tools = require(path.resolve(process.argv[2], 'src/mcp/handlers/session-state-tools'));
 
-const root = process.argv[2];
+const root = process.argv[3];
 const before = tools.handleGetSessionStatus({}, root);
 if (!before.exists) throw new Error('no active session');
 tools.handleUpdateSession({ session_id: before.session_id, current_batch: 'batch-1' }, root);
