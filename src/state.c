@@ -777,7 +777,7 @@ static struct state_path_entry path_entry(const cJSON *f, const char *status, in
 static int record_nesting(struct apply_ctx *c, cJSON *manifest, cJSON **in, cJSON **known, int *n,
 			  const char *status)
 {
-	size_t size = (size_t)cJSON_GetArraySize(manifest) + (size_t)*n + 1, k = 0, kept = 0;
+	size_t size = (size_t)cJSON_GetArraySize(manifest) + (size_t)*n + 1, k = 0, kept = 0, out = 0;
 	struct state_path_entry *v = xcalloc(size, sizeof(*v)), *after = xcalloc(size, sizeof(*after));
 	cJSON **at = xcalloc(size, sizeof(*at)), *m = manifest ? manifest->child : NULL;
 	int i = 0, error;
@@ -809,7 +809,7 @@ static int record_nesting(struct apply_ctx *c, cJSON *manifest, cJSON **in, cJSO
 		error = state_fail(c, "%s", err);
 		goto cleanup;
 	}
-	for (size_t j = 0, fi = 0, out = 0; j < k; j++) {
+	for (size_t j = 0, fi = 0; j < k; j++) {
 		int gone = v[j].superseded && v[j].below_link;
 
 		if (at[j]) {
@@ -823,9 +823,9 @@ static int record_nesting(struct apply_ctx *c, cJSON *manifest, cJSON **in, cJSO
 			in[out] = in[fi];
 			known[out++] = known[fi];
 		}
-		*n = (int)out;
 		fi++;
 	}
+	*n = (int)out;
 cleanup:
 	free(err);
 	free(at);

@@ -250,15 +250,23 @@ static int nest_problem(char **err, const struct pathmap *files, const struct st
 	return 0;
 }
 
-/* Each entry in order: its problem, else what it is below. */
-static int first_problem(char **err, const struct state_path_entry *v, size_t n)
+/* The entries of v (n) that are not deleted, path -> index + 1. */
+static struct pathmap live_entries(const struct state_path_entry *v, size_t n)
 {
-	struct pathmap files = { xcalloc(16, sizeof(struct slot)), 15, 0 };
-	int error = 0;
+	struct pathmap m = { xcalloc(16, sizeof(struct slot)), 15, 0 };
 
 	for (size_t i = 0; i < n; i++)
 		if (!v[i].deleted)
-			pathmap_put(&files, path_hash(v[i].path, strlen(v[i].path)), v[i].path, strlen(v[i].path))->val = i + 1;
+			pathmap_put(&m, path_hash(v[i].path, strlen(v[i].path)), v[i].path, strlen(v[i].path))->val = i + 1;
+	return m;
+}
+
+/* Each entry in order: its problem, else what it is below. */
+static int first_problem(char **err, const struct state_path_entry *v, size_t n)
+{
+	struct pathmap files = live_entries(v, n);
+	int error = 0;
+
 	for (size_t i = 0; i < n && !error; i++) {
 		if (v[i].problem) {
 			*err = xstrfmt("'%s': %s", v[i].path, v[i].problem);
@@ -313,13 +321,10 @@ int state_paths_check(char **err, const struct state_path_entry *v, size_t n)
 
 int state_paths_supersede(char **err, struct state_path_entry *v, size_t n)
 {
-	struct pathmap live = { xcalloc(16, sizeof(struct slot)), 15, 0 };
+	struct pathmap live = live_entries(v, n);
 	int error = 0;
 
 	*err = NULL;
-	for (size_t i = 0; i < n; i++)
-		if (!v[i].deleted)
-			pathmap_put(&live, path_hash(v[i].path, strlen(v[i].path)), v[i].path, strlen(v[i].path))->val = i + 1;
 	for (size_t k = 0; k < n && !error; k++) {
 		const char *p = v[k].path;
 		uint64_t h = FNV_START;
