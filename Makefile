@@ -37,7 +37,7 @@ LIBS = $(PKG_LIBS)
 # resolving ~5,000 symbols across 22 shared libraries is a third of a short
 # command's time. Libraries with no archive (libgssapi, which Debian's
 # libgit2.pc leaves out) stay shared. The --wrap flags keep libgit2 from
-# loading the CA certificates at init (src/store_tls.c).
+# loading the CA certificates at init (src/store/store_tls.c).
 GNU_LD := $(shell $(CC) -Wl,--version 2>&1 | grep -q 'GNU ld' && echo 1)
 STATIC_CORE := $(patsubst -l%,%,$(filter -l%,$(shell $(PKG_CONFIG) --static --libs libgit2 yaml-0.1 2>/dev/null)))
 STATIC_ALL := $(patsubst -l%,%,$(filter -l%,$(shell $(PKG_CONFIG) --static --libs libgit2 libssh2 yaml-0.1 2>/dev/null)))
@@ -62,10 +62,12 @@ else
 BUILD = build/default
 endif
 
-SRC = $(wildcard src/*.c)
+# the folders of src/ are the layers (README.md, "Layout")
+LAYERS = cli engine model format agent store util
+SRC = $(foreach l,$(LAYERS),$(wildcard src/$(l)/*.c))
 HOOKS = $(sort $(wildcard hooks/*))
-LIB_OBJ = $(patsubst src/%.c,$(BUILD)/%.o,$(filter-out src/main.c,$(SRC))) $(BUILD)/hook_scripts.o
-MAIN_OBJ = $(BUILD)/main.o
+LIB_OBJ = $(patsubst src/%.c,$(BUILD)/%.o,$(filter-out src/cli/main.c,$(SRC))) $(BUILD)/hook_scripts.o
+MAIN_OBJ = $(BUILD)/cli/main.o
 UNIT_SRC = $(wildcard tests/unit/test_*.c)
 UNIT_BIN = $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRC))
 
@@ -95,6 +97,7 @@ endif
 # the flags they were built with (as git's GIT-CFLAGS): a changed flag or
 # STATIC rebuilds, a touched header rebuilds only what includes it.
 $(BUILD)/%.o: src/%.c $(BUILD)/FLAGS | $(BUILD)
+	@mkdir -p $(@D)
 	$(QUIET_CC)$(CC) $(ALL_CFLAGS) -MMD -MP -c -o $@ $<
 
 TRACK_FLAGS = $(CC) $(ALL_CFLAGS) $(LDFLAGS) $(LIBS)
@@ -102,7 +105,7 @@ $(BUILD)/FLAGS: FORCE | $(BUILD)
 	@flags='$(subst ','\'',$(TRACK_FLAGS))'; \
 	if test x"$$flags" != x"$$(cat $@ 2>/dev/null)"; then echo "$$flags" >$@; fi
 
--include $(wildcard $(BUILD)/*.d)
+-include $(wildcard $(BUILD)/*.d $(BUILD)/*/*.d)
 
 # the hook scripts, built into the binary
 $(BUILD)/hook_scripts.c: $(HOOKS) tools/embed-hooks.sh | $(BUILD)
@@ -124,12 +127,11 @@ $(BUILD):
 	@mkdir -p $@
 
 # libFuzzer targets for every parser of untrusted input (clang)
-FUZZ_FORMATS = $(patsubst src/format_%.c,%,$(wildcard src/format_*.c))
+FUZZ_FORMATS = $(patsubst src/format/format_%.c,%,$(wildcard src/format/format_*.c))
 FUZZ_TARGETS = session_json op trailer mcp list_cache transcript $(patsubst %,import_%,$(FUZZ_FORMATS))
-FUZZ_SRC = src/json.c $(wildcard src/state*.c) src/report.c src/util.c src/trailer.c \
-	src/yaml.c src/opts.c src/mcp.c src/mcp_tools.c src/list_cache.c src/agent.c $(wildcard src/format*.c)
+# the parsers are the pure layers: the model, the formats, the agents and util
+FUZZ_SRC = $(foreach l,model format agent util,$(wildcard src/$(l)/*.c))
 FUZZ_TARGETS += redact
-FUZZ_SRC += src/redact.c
 FUZZ_FLAGS := -g -O1 -std=gnu11 -D_GNU_SOURCE -fsanitize=fuzzer,address,undefined \
 	-fno-sanitize-recover=all -Iinclude -Isrc $(shell $(PKG_CONFIG) --cflags libcjson yaml-0.1 2>/dev/null)
 FUZZ_LIBS := $(shell $(PKG_CONFIG) --libs libcjson yaml-0.1 2>/dev/null) -lm
@@ -138,11 +140,11 @@ FUZZ_CC ?= clang
 FUZZ_TARGETS += manifest
 
 # one import target per format: the same program, told which format to read
-build/fuzz/fuzz_import_%: fuzz/fuzz_import.c $(FUZZ_SRC) $(wildcard include/git-session/*.h src/*.h)
+build/fuzz/fuzz_import_%: fuzz/fuzz_import.c $(FUZZ_SRC) $(wildcard include/git-session/*.h src/*/*.h)
 	@mkdir -p build/fuzz
 	$(QUIET_LD)$(FUZZ_CC) $(FUZZ_FLAGS) -DFORMAT='"$*"' -o $@ $< $(FUZZ_SRC) $(FUZZ_LIBS)
 
-build/fuzz/fuzz_%: fuzz/fuzz_%.c $(FUZZ_SRC) $(wildcard include/git-session/*.h src/*.h)
+build/fuzz/fuzz_%: fuzz/fuzz_%.c $(FUZZ_SRC) $(wildcard include/git-session/*.h src/*/*.h)
 	@mkdir -p build/fuzz
 	$(QUIET_LD)$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $< $(FUZZ_SRC) $(FUZZ_LIBS)
 

@@ -1,17 +1,24 @@
 #!/bin/sh
-# check-layers.sh - fails when a file reaches past its layer (README.md,
-# "Layout"): commands -> engine -> model and store -> libraries.
-#   store    src/store*.c: the only code that includes git2.h or
-#            store-internal.h and calls libgit2 (git_*)
-#   model    src/state*.c, format*.c, report*.c, json.c, yaml.c,
-#            trailer.c, list_cache.c, mcp.c, mcp_tools.c, redact.c, agent.c, search.c: pure C, no I/O,
-#            no store, engine or commands
-#   engine   engine.c, sync.c, fsck.c: the model and the store, no libgit2
-#   commands cmd_*.c: no file of the git directory but through the store
+# check-layers.sh - fails when a file reaches past its layer. The folders of
+# src/ are the layers (README.md, "Layout"); a file's layer is its folder:
+#
+#   folder   may include (public headers)          and also
+#   cli      every layer                           nothing internal
+#   engine   model format agent store util
+#   model    model format agent util               no I/O
+#   format   model format agent util               no I/O
+#   agent    model format agent util               no I/O
+#   store    store util                            libgit2: it alone
+#   util     util                                  no I/O but files
+#
+# A public header include/git-session/X.h belongs to the folder holding X.c
+# or X_*.c; ops.h and schema.h are the model's vocabulary. A *-internal.h
+# is reachable only from its own folder.
 cd "$(dirname "$0")/.." || exit 1
 status=0
+LAYERS="cli engine model format agent store util"
 
-# say <rule> <grep -n output>: prints the offending lines, once
+# say <rule> <grep -Hn output>: prints the offending lines, once
 say () {
 	test -z "$2" && return
 	echo "check-layers: $1:"
@@ -19,27 +26,67 @@ say () {
 	status=1
 }
 
-store=$(ls src/store*.c)
-notstore=$(ls src/*.c src/*.h | grep -v '^src/store')
-model=$(ls src/state*.c src/format*.c src/report*.c src/json.c src/yaml.c src/trailer.c \
-	src/list_cache.c src/mcp.c src/mcp_tools.c src/redact.c src/agent.c src/search.c)
-engine="src/engine.c src/sync.c src/fsck.c"
-commands=$(ls src/cmd_*.c)
+allowed () {
+	case $1 in
+	cli) echo "$LAYERS" ;;
+	engine) echo "engine model format agent store util" ;;
+	model|format|agent) echo "model format agent util" ;;
+	store) echo "store util" ;;
+	util) echo "util" ;;
+	esac
+}
 
-say "libgit2 outside the store" \
-	"$(grep -nE '#include *[<"]git2|store-internal\.h|\bgit_[a-z0-9_]+ *\(' $notstore |
-	   grep -vE 'store_worktree_git_rc|\bgit_hooks\b')"
-say "I/O in the model" \
-	"$(grep -nE '\b(printf|fprintf|fputs|puts|fopen|open|read|write|getenv|access|mkdir|unlink|rename|gs_error|gs_warning|gs_hint)\(' $model |
+# header_layer <name.h>: the folder of its source, or "none"
+header_layer () {
+	case $1 in ops.h|schema.h) echo model; return ;; esac
+	stem=${1%.h}
+	for l in $LAYERS; do
+		for f in src/$l/$stem.c src/$l/${stem}_*.c; do
+			test -f "$f" && { echo $l; return; }
+		done
+	done
+	echo none
+}
+
+# every folder of src/ is a layer, every source file is in one
+say "a file outside the layers' folders" \
+	"$(find src -name '*.[ch]' | grep -vE "^src/($(echo $LAYERS | tr ' ' '|'))/[^/]*$")"
+
+for h in include/git-session/*.h; do
+	h=${h##*/}
+	l=$(header_layer "$h")
+	test "$l" = none && { say "a public header with no layer (no src/*/${h%.h}.c)" "$h"; continue; }
+	eval "layer_of_${h%.h}=$l"
+done
+
+for l in $LAYERS; do
+	files=$(ls src/$l/*.c src/$l/*.h 2>/dev/null)
+	ok=" $(allowed $l) "
+	bad=$(grep -HnE '#include "git-session/[a-z_]+\.h"' $files |
+		while IFS= read -r line; do
+			h=$(echo "$line" | sed 's/.*git-session\/\([a-z_]*\)\.h.*/\1/')
+			eval "hl=\${layer_of_$h:-none}"
+			case "$ok" in *" $hl "*) ;; *) echo "$line ($h.h is $hl)" ;; esac
+		done)
+	say "src/$l/ including a layer it may not" "$bad"
+	bad=$(grep -HnE '#include *"[^"]*-internal\.h"' $files |
+		while IFS= read -r line; do
+			h=$(echo "$line" | sed 's/.*#include *"\([^"]*\)".*/\1/')
+			test -f "src/$l/$h" || echo "$line"
+		done)
+	say "src/$l/ reaching another folder's internal header" "$bad"
+	test $l = store && continue
+	say "libgit2 outside the store (src/$l/)" \
+		"$(grep -HnE '#include *[<"]git2|\bgit_[a-z0-9_]+ *\(' $files |
+		   grep -vE 'store_worktree_git_rc|\bgit_hooks\b')"
+done
+
+pure=$(ls src/model/*.[ch] src/format/*.[ch] src/agent/*.[ch])
+say "I/O in the model, a format or an agent" \
+	"$(grep -HnE '\b(printf|fprintf|fputs|puts|fopen|open|read|write|getenv|access|mkdir|unlink|rename|gs_error|gs_warning|gs_hint)\(' $pure |
 	   grep -vE 'snprintf|json_print|yaml_emit')"
-say "the model including another layer" \
-	"$(grep -nE '#include "git-session/(store|store_worktree|engine|cmd|sync|fsck|pager|hooks)\.h"' $model)"
-say "the engine calling libgit2" \
-	"$(grep -nE '#include *[<"]git2|store-internal\.h' $engine)"
 say "a command touching the git directory's files" \
-	"$(grep -nE '\bstore_(commondir|gitdir)\(' $commands | grep -v 'src/cmd_common.c:.*store_workdir')"
-say "a command including libgit2 or store internals" \
-	"$(grep -nE '#include *[<"]git2|store-internal\.h' $commands src/dispatch.c src/main.c src/view*.c)"
+	"$(grep -HnE '\bstore_(commondir|gitdir)\(' src/cli/*.c)"
 
 test $status = 0 && echo "check-layers: every file keeps to its layer"
 exit $status
