@@ -61,6 +61,9 @@ done
 
 for l in $LAYERS; do
 	files=$(ls src/$l/*.c src/$l/*.h 2>/dev/null)
+	for h in include/git-session/*.h; do
+		test "$(header_layer "${h##*/}")" = $l && files="$files $h"
+	done
 	ok=" $(allowed $l) "
 	bad=$(grep -HnE '#include "git-session/[a-z_]+\.h"' $files |
 		while IFS= read -r line; do

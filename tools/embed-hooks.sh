@@ -3,7 +3,7 @@
 # that an installed git-session needs no other file.
 #   sh tools/embed-hooks.sh hooks/* >hook_scripts.c
 echo '/* Generated from hooks/ by tools/embed-hooks.sh: do not edit. */'
-echo '#include "git-session/hooks.h"'
+echo '#include "git-session/hook_install.h"'
 echo
 echo 'const struct hook_script hooks_scripts[] = {'
 for f in "$@"

@@ -10,7 +10,7 @@
 #include <stddef.h>
 #include <cjson/cJSON.h>
 
-#include "git-session/opts.h"
+#include "git-session/strlist.h"
 #include "git-session/util.h"
 
 #define MCP_SERVER_VERSION GIT_SESSION_VERSION

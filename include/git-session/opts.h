@@ -6,18 +6,14 @@
 #ifndef GIT_SESSION_OPTS_H
 #define GIT_SESSION_OPTS_H
 
+#include "git-session/strlist.h"
+
 #include <stddef.h>
 
 /* OPT_OPTARG: a string whose value may only come with '=' ("--color",
  * "--color=never"); alone it stores "". */
 enum opt_type { OPT_BOOL, OPT_STRING, OPT_LIST, OPT_INT, OPT_OPTARG, OPT_END };
 
-struct strlist {
-	const char **v;		/* borrowed: the strings belong to argv */
-	size_t n, alloc;
-};
-void strlist_push(struct strlist *l, const char *s);
-void strlist_clear(struct strlist *l);
 
 struct option {
 	enum opt_type type;

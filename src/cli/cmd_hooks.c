@@ -7,7 +7,7 @@
  */
 #include "git-session/agent.h"
 #include "git-session/cmd.h"
-#include "git-session/hooks.h"
+#include "git-session/hook_install.h"
 #include "git-session/json.h"
 #include "git-session/opts.h"
 #include "git-session/trailer.h"

@@ -1,8 +1,8 @@
 /*
- * hooks.c - installing and removing git-session's hook scripts beside
+ * hook_install.c - installing and removing git-session's hook scripts beside
  * whatever hooks are already there. Files only.
  */
-#include "git-session/hooks.h"
+#include "git-session/hook_install.h"
 #include "git-session/util.h"
 
 #include <errno.h>

@@ -9,19 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-void strlist_push(struct strlist *l, const char *s)
-{
-	ALLOC_GROW(l->v, l->n + 1, l->alloc);
-	l->v[l->n++] = s;
-}
-
-void strlist_clear(struct strlist *l)
-{
-	free(l->v);
-	l->v = NULL;
-	l->n = 0;
-}
-
 void usage_with_options(const char *const *usage, const struct option *opts, int to_stdout)
 {
 	FILE *f = to_stdout ? stdout : stderr;

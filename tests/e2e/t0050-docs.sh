@@ -28,7 +28,7 @@ test_expect_success 'every command in the man page synopsis exists' '
 '
 
 test_expect_success 'every session.* key the code reads is in the man page and the README' '
-	grep -ho "store_config_[a-z]*([^\"]*\"session\.[A-Za-z]*\"" "$top"/src/*.c |
+	grep -ho "store_config_[a-z]*([^\"]*\"session\.[A-Za-z]*\"" "$top"/src/*/*.c |
 		sed "s/.*\"\(.*\)\"/\1/" | sort -u >keys &&
 	test "$(wc -l <keys)" -ge 9 &&
 	sed -n "/^CONFIGURATION/,/^FILES/p" man.txt >config.txt &&

@@ -1,11 +1,11 @@
 /*
- * hooks.h - the hook scripts git-session installs, and installing them
+ * hook_install.h - the hook scripts git-session installs, and installing them
  * without losing a hook that was there: it is kept beside ours as
  * <hook>.git-session-saved, ours runs it first, and uninstall puts it
  * back. Files only: no git.
  */
-#ifndef GIT_SESSION_HOOKS_H
-#define GIT_SESSION_HOOKS_H
+#ifndef GIT_SESSION_HOOK_INSTALL_H
+#define GIT_SESSION_HOOK_INSTALL_H
 
 #include <stdio.h>
 
