@@ -46,6 +46,8 @@ void store_set_sign_limit(gs_store *st, int seconds);
 /* The working tree with a trailing '/', or NULL in a bare repository. */
 const char *store_workdir(gs_store *st);
 const char *store_gitdir(gs_store *st);
+/* The git directory holding objects and refs (the common dir of worktrees). */
+const char *store_commondir(gs_store *st);
 
 /* git config, all levels. A missing key gives def; a malformed one an error. */
 int store_config_bool(int *out, gs_store *st, const char *key, int def);
