@@ -193,6 +193,14 @@ int store_tracking_tips(char ***out, size_t *n, gs_store *st, const char *id);
 int store_head(char **branch, char head[HEX_SZ], gs_store *st);
 /* Non-zero while a merge is being concluded (MERGE_HEAD exists). */
 int store_merging(gs_store *st);
+/* The repository is in the middle of a merge, rebase, cherry-pick, revert or bisect: its name, else NULL. */
+const char *store_busy(gs_store *st);
+/*
+ * Where hooks go: core.hooksPath (relative to the top of the working
+ * tree) when set, else the common git dir's hooks/. *from_config says
+ * which. The caller frees *out.
+ */
+int store_hooks_dir(char **out, int *from_config, gs_store *st);
 
 /* The blob id git would give buf (nothing is written). */
 int store_hash(char out[HEX_SZ], const char *buf, size_t len);

@@ -95,8 +95,6 @@ int store_worktree_blob_check(char **why, gs_store *st, const char *hex, const c
 
 /* The last commit of HEAD that changed path, as "<abbrev> \"<subject>\"" (git log -1), or NULL; caller frees. */
 int store_worktree_last_commit(char **out, gs_store *st, const char *path);
-/* The repository is in the middle of a merge, rebase, cherry-pick, revert or bisect: its name, else NULL. */
-const char *store_worktree_busy(gs_store *st);
 
 /*
  * Runs git (args[0] is "git") in the working tree, or the git directory
@@ -122,13 +120,6 @@ int store_worktree_git_env(struct sbuf *out, gs_store *st, const char *const *ar
  * them: what the index staged for that commit. The caller frees both.
  */
 int store_worktree_commit(char **subject, cJSON **files, gs_store *st, const char *oid);
-
-/*
- * Where hooks go: core.hooksPath (relative to the top of the working
- * tree) when set, else the common git dir's hooks/. *from_config says
- * which. The caller frees *out.
- */
-int store_worktree_hooks_dir(char **out, int *from_config, gs_store *st);
 
 /* A unified diff of the recorded blob against the file now; caller frees. */
 int store_worktree_diff(char **out, gs_store *st, const char *path, const char *recorded_oid);

@@ -346,7 +346,7 @@ int cmd_hooks(int argc, const char **argv, struct cmd_ctx *c)
 		d = NULL;
 	if (d)
 		return cmd_exit(!strcmp(sub, "install") ? agent_install(c, d) : agent_uninstall(c, d));
-	if ((error = store_worktree_hooks_dir(&dir, &from_config, c->st)) < 0)
+	if ((error = store_hooks_dir(&dir, &from_config, c->st)) < 0)
 		return EXIT_FAILED;
 	if (!strcmp(sub, "install")) {
 		error = hooks_install(dir, from_config, force, pre_commit, prepare);

@@ -594,7 +594,7 @@ int cmd_restore(int argc, const char **argv, struct cmd_ctx *c)
 		error = gs_error("this operation must be run in a work tree");
 		goto cleanup;
 	}
-	if ((busy = store_worktree_busy(c->st))) {
+	if ((busy = store_busy(c->st))) {
 		error = gs_error("%s is in progress: finish or abort it before restoring files", busy);
 		goto cleanup;
 	}

@@ -7,7 +7,6 @@
  * writing them store_write.c, refs store_refs.c.
  */
 #include "store-internal.h"
-#include "git-session/store_worktree.h"
 #include "git-session/json.h"
 
 #include <sys/stat.h>
@@ -455,6 +454,39 @@ int store_merging(gs_store *st)
 	return git_repository_state(st->repo) == GIT_REPOSITORY_STATE_MERGE;
 }
 
+int store_hooks_dir(char **out, int *from_config, gs_store *st)
+{
+	git_buf buf = GIT_BUF_INIT;
+	const char *wd = store_workdir(st);
+
+	*out = NULL;
+	*from_config = 0;
+	/* libgit2 1.5 ignores core.hooksPath: git does not */
+	if (git_config_get_path(&buf, st->config, "core.hookspath") == 0 && buf.ptr && *buf.ptr) {
+		*from_config = 1;
+		*out = buf.ptr[0] == '/' || !wd ? xstrdup(buf.ptr) : xstrfmt("%s%s", wd, buf.ptr);
+	} else {
+		*out = xstrfmt("%shooks", git_repository_commondir(st->repo));
+	}
+	git_buf_dispose(&buf);
+	git_error_clear();
+	return 0;
+}
+
+const char *store_busy(gs_store *st)
+{
+	switch (git_repository_state(st->repo)) {
+	case GIT_REPOSITORY_STATE_NONE: return NULL;
+	case GIT_REPOSITORY_STATE_MERGE: return "a merge";
+	case GIT_REPOSITORY_STATE_REVERT:
+	case GIT_REPOSITORY_STATE_REVERT_SEQUENCE: return "a revert";
+	case GIT_REPOSITORY_STATE_CHERRYPICK:
+	case GIT_REPOSITORY_STATE_CHERRYPICK_SEQUENCE: return "a cherry-pick";
+	case GIT_REPOSITORY_STATE_BISECT: return "a bisect";
+	default: return "a rebase or am";
+	}
+}
+
 int store_break_stale_lock(gs_store *st, const char *refname, int max_age)
 {
 	const char *const bases[] = { "", "logs/" };
@@ -504,37 +536,4 @@ const char *store_libgit2_version(void)
 	git_libgit2_version(&major, &minor, &rev);
 	snprintf(v, sizeof(v), "%d.%d.%d", major, minor, rev);
 	return v;
-}
-
-int store_worktree_hooks_dir(char **out, int *from_config, gs_store *st)
-{
-	git_buf buf = GIT_BUF_INIT;
-	const char *wd = store_workdir(st);
-
-	*out = NULL;
-	*from_config = 0;
-	/* libgit2 1.5 ignores core.hooksPath: git does not */
-	if (git_config_get_path(&buf, st->config, "core.hookspath") == 0 && buf.ptr && *buf.ptr) {
-		*from_config = 1;
-		*out = buf.ptr[0] == '/' || !wd ? xstrdup(buf.ptr) : xstrfmt("%s%s", wd, buf.ptr);
-	} else {
-		*out = xstrfmt("%shooks", git_repository_commondir(st->repo));
-	}
-	git_buf_dispose(&buf);
-	git_error_clear();
-	return 0;
-}
-
-const char *store_worktree_busy(gs_store *st)
-{
-	switch (git_repository_state(st->repo)) {
-	case GIT_REPOSITORY_STATE_NONE: return NULL;
-	case GIT_REPOSITORY_STATE_MERGE: return "a merge";
-	case GIT_REPOSITORY_STATE_REVERT:
-	case GIT_REPOSITORY_STATE_REVERT_SEQUENCE: return "a revert";
-	case GIT_REPOSITORY_STATE_CHERRYPICK:
-	case GIT_REPOSITORY_STATE_CHERRYPICK_SEQUENCE: return "a cherry-pick";
-	case GIT_REPOSITORY_STATE_BISECT: return "a bisect";
-	default: return "a rebase or am";
-	}
 }
