@@ -1,7 +1,8 @@
 /*
  * store_worktree.h - the working tree side of the store: turning what a
  * user typed into a repository-relative path, hashing files into blobs,
- * comparing trees and running git where libgit2 falls short.
+ * writing them back (store_put.c) and comparing trees (store_tree.c).
+ * Running git is store_run.h.
  */
 #ifndef GIT_SESSION_STORE_WORKTREE_H
 #define GIT_SESSION_STORE_WORKTREE_H
@@ -97,24 +98,6 @@ int store_worktree_blob_check(char **why, gs_store *st, const char *hex, const c
 int store_worktree_last_commit(char **out, gs_store *st, const char *path);
 
 /*
- * Runs git (args[0] is "git") in the working tree, or the git directory
- * of a bare repository, collecting its standard output; its standard
- * error is the user's. An error when git fails.
- */
-int store_worktree_run_git(struct sbuf *out, gs_store *st, const char *const *args);
-/* The same, quietly: git's exit code, or negative when it could not run. */
-int store_worktree_git_rc(struct sbuf *out, gs_store *st, const char *const *args);
-/* The same, with git's standard error collected in err rather than shown. */
-int store_worktree_git_err(struct sbuf *out, struct sbuf *err, gs_store *st, const char *const *args);
-/*
- * The same, with the variables of env ("NAME=value", NULL-terminated) set
- * for git, and a time limit when timeout_ms > 0: git then runs in a
- * process group of its own, killed whole at the limit (GS_ETIMEDOUT).
- */
-int store_worktree_git_env(struct sbuf *out, gs_store *st, const char *const *args, const char *const *env,
-			   int timeout_ms);
-
-/*
  * Commit oid's first message line, and the files it changes against its
  * first parent (all of them for a root commit), as store_worktree_staged gives
  * them: what the index staged for that commit. The caller frees both.
@@ -123,11 +106,5 @@ int store_worktree_commit(char **subject, cJSON **files, gs_store *st, const cha
 
 /* A unified diff of the recorded blob against the file now; caller frees. */
 int store_worktree_diff(char **out, gs_store *st, const char *path, const char *recorded_oid);
-
-/*
- * A boolean of git's configuration as git reads it (a process), for when
- * the repository cannot be opened here: *out is def when it is unset.
- */
-int store_git_config_bool(int *out, const char *key, int def);
 
 #endif

@@ -9,6 +9,7 @@
  */
 #include "git-session/cmd.h"
 #include "git-session/json.h"
+#include "git-session/store_run.h"
 #include "git-session/store_worktree.h"
 #include "git-session/util.h"
 
@@ -313,7 +314,8 @@ static int stage(const struct restore *r, struct cmd_ctx *c)
 			}
 			args[n] = NULL;
 			if (k)
-				error = store_worktree_run_git(&out, c->st, args);
+				error = store_run(&(struct store_run){ .argv = args, .dir = store_run_dir(c->st), .out = &out,
+							  .must_succeed = 1 });
 		}
 	}
 	sbuf_release(&out);

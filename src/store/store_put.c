@@ -4,6 +4,7 @@
  * rename, never through a symbolic link; and the check of a blob before
  * anything is written.
  */
+#include "git-session/store_run.h"
 #include "git-session/store_worktree.h"
 #include "git-session/schema.h"
 #include "git-session/util.h"
@@ -133,7 +134,7 @@ static int write_blob(int fd, gs_store *st, git_blob *blob, const char *path)
 		const char *args[] = { "git", "cat-file", "--filters", arg, hex, NULL };
 
 		git_oid_tostr(hex, sizeof(hex), git_blob_id(blob));
-		error = store_worktree_run_git(&sb, st, args);
+		error = store_run(&(struct store_run){ .argv = args, .dir = store_run_dir(st), .out = &sb, .must_succeed = 1 });
 		if (!error && gs_write_in_full(fd, sb.buf ? sb.buf : "", sb.len) < 0)
 			error = GS_ERROR;
 		sbuf_release(&sb);

@@ -1,9 +1,9 @@
 /*
- * store_run.c - git run as a process, for what libgit2 cannot do (filter
- * drivers, signing, fetch and push, git's own config reader): its output
- * collected, a time limit kept by killing its whole process group.
+ * store_run.c - git run as a process (store_run.h): its output collected
+ * through a pipe, its standard error and input through files so that no
+ * pipe fills up, and a time limit kept by killing its whole process group.
  */
-#include "git-session/store_worktree.h"
+#include "git-session/store_run.h"
 #include "git-session/util.h"
 #include "store-internal.h"
 
@@ -24,64 +24,20 @@
 
 extern char **environ;
 
-/* Runs git with args in the working tree; its standard output into out. */
-static int run_git_in(struct sbuf *out, const char *dir, const char *const *args);
-static int run_git(struct sbuf *out, struct sbuf *err, const char *dir, const char *const *args, char *const *envp,
-		   int timeout_ms);
-
-int store_worktree_run_git(struct sbuf *out, gs_store *st, const char *const *args)
+const char *store_run_dir(gs_store *st)
 {
-	int rc = store_worktree_git_rc(out, st, args);
-
-	if (rc > 0)
-		gs_error("'git %s' failed", args[1]);
-	return rc ? GS_ERROR : 0;
-}
-
-int store_worktree_git_rc(struct sbuf *out, gs_store *st, const char *const *args)
-{
-	return run_git_in(out, st ? (store_workdir(st) ? store_workdir(st) : store_gitdir(st)) : NULL, args);
+	return store_workdir(st) ? store_workdir(st) : store_gitdir(st);
 }
 
 int store_git_config_bool(int *out, const char *key, int def)
 {
 	const char *args[] = { "git", "config", "--bool", "--get", key, NULL };
 	struct sbuf sb = SBUF_INIT;
-	int rc = run_git_in(&sb, NULL, args);
+	int rc = store_run(&(struct store_run){ .argv = args, .out = &sb });
 
 	*out = rc == 0 && sb.buf ? !strncmp(sb.buf, "true", 4) : def;
 	sbuf_release(&sb);
 	return rc < 0 ? rc : 0;
-}
-
-/* Runs git in dir (NULL: here) with stdout into out: git's exit code, or GS_ERROR. */
-static int run_git_in(struct sbuf *out, const char *dir, const char *const *args)
-{
-	return run_git(out, NULL, dir, args, environ, 0);
-}
-
-int store_worktree_git_env(struct sbuf *out, gs_store *st, const char *const *args, const char *const *env,
-			   int timeout_ms)
-{
-	char **envp;
-	size_t n = 0, m = 0;
-	int rc;
-
-	while (environ[n])
-		n++;
-	while (env[m])
-		m++;
-	envp = xcalloc(n + m + 1, sizeof(*envp));
-	memcpy(envp, env, m * sizeof(*envp));	/* first: getenv finds the first of a name */
-	memcpy(envp + m, environ, n * sizeof(*envp));
-	rc = run_git(out, NULL, store_workdir(st) ? store_workdir(st) : store_gitdir(st), args, envp, timeout_ms);
-	free(envp);
-	return rc;
-}
-
-int store_worktree_git_err(struct sbuf *out, struct sbuf *err, gs_store *st, const char *const *args)
-{
-	return run_git(out, err, store_workdir(st) ? store_workdir(st) : store_gitdir(st), args, environ, 0);
 }
 
 static int64_t now_ms(void)
@@ -150,11 +106,13 @@ static int collect(int *status, struct sbuf *out, struct child *c, int64_t deadl
 
 /*
  * With a deadline, git runs in a process group of its own, with nothing
- * on its standard input (unattended: and the MCP server's is its protocol).
+ * on its standard input when null_input (unattended: and the MCP server's
+ * is its protocol).
  * SIGINT, SIGTERM and SIGHUP wait, watched, while it runs: one that comes
  * kills the group before it takes its course, so no signer is left behind.
  */
-static void unattended(posix_spawn_file_actions_t *fa, posix_spawnattr_t *attr, struct child *c, sigset_t *saved)
+static void unattended(posix_spawn_file_actions_t *fa, posix_spawnattr_t *attr, struct child *c, sigset_t *saved,
+		       int null_input)
 {
 	sigset_t sigs;
 
@@ -164,7 +122,8 @@ static void unattended(posix_spawn_file_actions_t *fa, posix_spawnattr_t *attr, 
 	sigaddset(&sigs, SIGHUP);
 	sigprocmask(SIG_BLOCK, &sigs, saved);
 	c->sigfd = signalfd(-1, &sigs, SFD_CLOEXEC);
-	posix_spawn_file_actions_addopen(fa, 0, "/dev/null", O_RDONLY, 0);
+	if (null_input)
+		posix_spawn_file_actions_addopen(fa, 0, "/dev/null", O_RDONLY, 0);
 	posix_spawnattr_setpgroup(attr, 0);
 	posix_spawnattr_setsigmask(attr, saved);
 	posix_spawnattr_setflags(attr, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK);
@@ -181,70 +140,155 @@ static void slurp_file(struct sbuf *sb, FILE *f)
 		sbuf_add(sb, buf, got);
 }
 
+/* The environment git gets: run's variables first (getenv finds the first of a name), then ours. */
+static char **child_env(const struct store_run *run)
+{
+	size_t n = 0, m = 0;
+	char **envp;
+
+	while (environ[n])
+		n++;
+	while (run->env && run->env[m])
+		m++;
+	envp = xcalloc(n + m + 1, sizeof(*envp));
+	memcpy(envp, run->env, m * sizeof(*envp));
+	memcpy(envp + m, environ, n * sizeof(*envp));
+	return envp;
+}
+
+/* A file holding run's standard input, read from its start; NULL (errno set) when none can be made. */
+static FILE *input_file(const struct store_run *run)
+{
+	FILE *f = tmpfile();
+
+	if (f && ((run->inlen && fwrite(run->in, 1, run->inlen, f) != run->inlen) || fflush(f) || fseek(f, 0, SEEK_SET))) {
+		fclose(f);
+		f = NULL;
+	}
+	return f;
+}
+
+/* What a run needs open before git starts, closed by io_close. */
+struct run_io {
+	int pipe[2];	/* git's standard output */
+	FILE *in, *err;	/* its standard input and error, when run asks */
+};
+
+static void io_close(struct run_io *io)
+{
+	if (io->pipe[0] >= 0)
+		close(io->pipe[0]);
+	if (io->pipe[1] >= 0)
+		close(io->pipe[1]);
+	if (io->in)
+		fclose(io->in);
+	if (io->err)
+		fclose(io->err);
+}
+
+static int io_open(struct run_io *io, const struct store_run *run)
+{
+	io->pipe[0] = io->pipe[1] = -1;
+	io->in = io->err = NULL;
+	if ((run->in && !(io->in = input_file(run))) || (run->err && !(io->err = tmpfile())) ||
+	    pipe2(io->pipe, O_CLOEXEC) < 0) {
+		int error = gs_error("cannot run git: %s", strerror(errno));
+
+		io_close(io);
+		return error;
+	}
+	return 0;
+}
+
+/* Where git's standard streams go, and the directory it runs in. */
+static void io_actions(posix_spawn_file_actions_t *fa, const struct run_io *io, const struct store_run *run)
+{
+	posix_spawn_file_actions_adddup2(fa, io->pipe[1], 1);
+	if (io->in) {
+		posix_spawn_file_actions_adddup2(fa, fileno(io->in), 0);
+		posix_spawn_file_actions_addclose(fa, fileno(io->in));
+	}
+	if (io->err) {
+		posix_spawn_file_actions_adddup2(fa, fileno(io->err), 2);
+		posix_spawn_file_actions_addclose(fa, fileno(io->err));
+	}
+	if (run->dir)
+		posix_spawn_file_actions_addchdir_np(fa, run->dir);
+}
+
+/* Waits for git's end, by the deadline (0: none): its exit code, or GS_ETIMEDOUT or GS_ERROR. */
+static int finish(struct child *c, struct sbuf *out, int64_t deadline)
+{
+	int status;
+
+	if (collect(&status, out, c, deadline) < 0) {
+		kill(deadline ? -c->pid : c->pid, SIGKILL);	/* the group is git's own only with a deadline */
+		while (waitpid(c->pid, &status, 0) < 0 && errno == EINTR)
+			;
+		return deadline ? GS_ETIMEDOUT : gs_error("cannot run git: %s", strerror(errno));
+	}
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 128;
+}
+
 /*
- * Runs git; its standard error into err (NULL: the user's), through a
- * file, so that no pipe fills up. At the deadline (0: none) kills its
- * whole process group (git and what it started: a signer). GS_ETIMEDOUT
- * then; else git's exit code, or GS_ERROR.
+ * Runs git, its standard output into out (a pipe), its standard error into
+ * err through a file (NULL: the user's). At the deadline (0: none) kills
+ * its whole process group (git and what it started: a signer).
  */
-static int run_git(struct sbuf *out, struct sbuf *err, const char *dir, const char *const *args, char *const *envp,
-		   int timeout_ms)
+static int spawn_and_wait(const struct store_run *run, struct sbuf *out)
 {
 	posix_spawn_file_actions_t fa;
 	posix_spawnattr_t attr;
 	struct child c = { 0, -1, -1, -1 };
-	int fds[2], status, rc, error = GS_ERROR;
-	int64_t deadline = timeout_ms > 0 ? now_ms() + timeout_ms : 0;
-	FILE *errf = NULL;
+	int64_t deadline = run->timeout_ms > 0 ? now_ms() + run->timeout_ms : 0;
+	char **envp = run->env ? child_env(run) : environ;
+	struct run_io io;
 	sigset_t saved;
+	int rc, error;
 
-	if ((err && !(errf = tmpfile())) || pipe2(fds, O_CLOEXEC) < 0) {
-		error = gs_error("cannot run git: %s", strerror(errno));
-		if (errf)
-			fclose(errf);
+	if ((error = io_open(&io, run)) < 0)
 		return error;
-	}
 	posix_spawn_file_actions_init(&fa);
 	posix_spawnattr_init(&attr);
-	posix_spawn_file_actions_adddup2(&fa, fds[1], 1);
-	if (errf) {
-		posix_spawn_file_actions_adddup2(&fa, fileno(errf), 2);
-		posix_spawn_file_actions_addclose(&fa, fileno(errf));
-	}
-	if (dir)
-		posix_spawn_file_actions_addchdir_np(&fa, dir);
+	io_actions(&fa, &io, run);
 	if (deadline)
-		unattended(&fa, &attr, &c, &saved);
-	rc = posix_spawnp(&c.pid, "git", &fa, &attr, (char *const *)args, envp);
-	close(fds[1]);
-	c.out = fds[0];
+		unattended(&fa, &attr, &c, &saved, !io.in);
+	rc = posix_spawnp(&c.pid, "git", &fa, &attr, (char *const *)run->argv, envp);
+	close(io.pipe[1]);
+	io.pipe[1] = -1;
+	c.out = io.pipe[0];
 	if (rc != 0) {
-		gs_error("cannot run git: %s", strerror(rc));
-		goto cleanup;
-	}
-	if (deadline)
-		c.pidfd = (int)syscall(SYS_pidfd_open, c.pid, 0);
-	if (collect(&status, out, &c, deadline) < 0) {
-		kill(deadline ? -c.pid : c.pid, SIGKILL);	/* the group is git's own only with a deadline */
-		while (waitpid(c.pid, &status, 0) < 0 && errno == EINTR)
-			;
-		error = deadline ? GS_ETIMEDOUT : gs_error("cannot run git: %s", strerror(errno));
+		error = gs_error("cannot run git: %s", strerror(rc));
 	} else {
-		error = WIFEXITED(status) ? WEXITSTATUS(status) : 128;
+		if (deadline)
+			c.pidfd = (int)syscall(SYS_pidfd_open, c.pid, 0);
+		error = finish(&c, out, deadline);
+		if (io.err)
+			slurp_file(run->err, io.err);
 	}
-	if (errf)
-		slurp_file(err, errf);
-cleanup:
-	close(fds[0]);
 	if (c.pidfd >= 0)
 		close(c.pidfd);
 	if (c.sigfd >= 0)
 		close(c.sigfd);
 	if (deadline)	/* a signal that came is delivered now */
 		sigprocmask(SIG_SETMASK, &saved, NULL);
-	if (errf)
-		fclose(errf);
+	io_close(&io);
 	posix_spawnattr_destroy(&attr);
 	posix_spawn_file_actions_destroy(&fa);
+	if (envp != environ)
+		free(envp);
 	return error;
+}
+
+int store_run(const struct store_run *run)
+{
+	struct sbuf dropped = SBUF_INIT;
+	int rc = spawn_and_wait(run, run->out ? run->out : &dropped);
+
+	sbuf_release(&dropped);
+	if (rc > 0 && run->must_succeed) {
+		gs_error("'git %s' failed", run->argv[1]);
+		return GS_ERROR;
+	}
+	return rc;
 }

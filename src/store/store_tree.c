@@ -4,6 +4,7 @@
  * checkpoint recorded, what the index stages (`git diff --cached --raw`)
  * and what a commit changed against its first parent.
  */
+#include "git-session/store_run.h"
 #include "git-session/store_worktree.h"
 #include "git-session/json.h"
 #include "git-session/schema.h"
@@ -18,7 +19,7 @@ int store_worktree_last_commit(char **out, gs_store *st, const char *path)
 	const char *args[] = { "git", "--literal-pathspecs", "log", "-1", "--no-show-signature",
 			       "--format=%h \"%s\"", "--", path, NULL };
 	struct sbuf sb = SBUF_INIT;
-	int rc = store_worktree_git_rc(&sb, st, args);
+	int rc = store_run(&(struct store_run){ .argv = args, .dir = store_run_dir(st), .out = &sb });
 
 	*out = NULL;
 	while (sb.len && sb.buf[sb.len - 1] == '\n')
@@ -110,7 +111,8 @@ int store_worktree_staged(cJSON **out, gs_store *st)
 	*out = NULL;
 	if (!store_workdir(st))
 		return gs_error("this operation must be run in a work tree");
-	if ((error = store_worktree_run_git(&raw, st, args)) < 0)
+	if ((error = store_run(&(struct store_run){ .argv = args, .dir = store_run_dir(st), .out = &raw,
+						.must_succeed = 1 })) < 0)
 		goto cleanup;
 	*out = cJSON_CreateObject();
 	/* records: ":<mode> <mode> <oid> <oid> <status>\0<path>\0" */

@@ -4,6 +4,7 @@
  * stat cache), the scan of a manifest's paths, and a file's diff against
  * what was recorded. Store layer: libgit2.
  */
+#include "git-session/store_run.h"
 #include "git-session/store_worktree.h"
 #include "git-session/json.h"
 #include "git-session/schema.h"
@@ -215,7 +216,7 @@ static int driver_hash(git_oid *id, gs_store *st, const char *path, int write)
 {
 	const char *args[] = { "git", "hash-object", write ? "-w" : "--", write ? "--" : path, write ? path : NULL, NULL };
 	struct sbuf out = SBUF_INIT;
-	int error = store_worktree_run_git(&out, st, args);
+	int error = store_run(&(struct store_run){ .argv = args, .dir = store_run_dir(st), .out = &out, .must_succeed = 1 });
 
 	if (!error && (out.len < GIT_OID_HEXSZ || git_oid_fromstrn(id, out.buf, GIT_OID_HEXSZ) < 0))
 		error = gs_error("cannot read what git hash-object says of '%s'", path);
