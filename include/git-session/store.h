@@ -21,6 +21,11 @@
 #define SESSION_HEAD "SESSION_HEAD"
 #define HEX_SZ 41	/* 40 hex digits and a NUL */
 
+/* git's modes of a file in a tree: a regular file, an executable one, a symbolic link. */
+#define STORE_MODE_FILE "100644"
+#define STORE_MODE_EXEC "100755"
+#define STORE_MODE_LINK "120000"
+
 typedef struct gs_store gs_store;
 
 /*

@@ -441,7 +441,7 @@ static int hook_pre_commit(struct cmd_ctx *c, const char *id, const cJSON *state
 	cJSON *files = NULL, *op;
 	int error;
 
-	if ((error = store_worktree_staged(&files, c->st)) < 0 || !files->child) {
+	if ((error = engine_staged_files(&files, c->st)) < 0 || !files->child) {
 		cJSON_Delete(files);
 		return error;
 	}
@@ -488,7 +488,7 @@ static int hook_post_commit(struct cmd_ctx *c, const char *id, const cJSON *stat
 	int error;
 
 	if ((error = store_head(&branch, head, c->st)) < 0 ||
-	    (error = store_worktree_commit(&subject, &files, c->st, head)) < 0)
+	    (error = engine_commit_files(&subject, &files, c->st, head)) < 0)
 		goto cleanup;
 	op = op_new(OP_COMMIT_RECORD, NULL);
 	json_set_str(op_args(op), "id", head);

@@ -262,7 +262,7 @@ static int record_plan(cJSON **out, const struct restore *r, struct cmd_ctx *c, 
 			v[k++] = v[i];
 	*out = cJSON_CreateObject();
 	for (size_t i = 0; i < k && !error; i++)
-		error = store_worktree_record_new(*out, c->st, v[i].path, v[i].status, v[i].known);
+		error = engine_record_file_new(*out, c->st, v[i].path, v[i].status, v[i].known);
 	if (error < 0) {
 		cJSON_Delete(*out);
 		*out = NULL;

@@ -6,7 +6,6 @@
  */
 #include "git-session/store_run.h"
 #include "git-session/store_worktree.h"
-#include "git-session/schema.h"
 #include "git-session/util.h"
 #include "store-internal.h"
 
@@ -207,8 +206,8 @@ int store_worktree_put(gs_store *st, const char *path, const char *hex, const ch
 	} else if (git_oid_fromstr(&id, hex) < 0 || git_blob_lookup(&blob, st->repo, &id) < 0) {
 		store_git_error("cannot read the blob %s of '%s'", hex, path);
 	} else if (make_parents(st, path) == 0) {
-		error = put_file(st, full, path, blob, mode && !strcmp(mode, FILE_MODE_EXEC) ? 0777 : 0666,
-				 mode && !strcmp(mode, FILE_MODE_LINK));
+		error = put_file(st, full, path, blob, mode && !strcmp(mode, STORE_MODE_EXEC) ? 0777 : 0666,
+				 mode && !strcmp(mode, STORE_MODE_LINK));
 	}
 	git_blob_free(blob);
 	free(full);
@@ -218,7 +217,7 @@ int store_worktree_put(gs_store *st, const char *path, const char *hex, const ch
 
 int store_worktree_blob_check(char **why, gs_store *st, const char *hex, const char *mode)
 {
-	int link = mode && !strcmp(mode, FILE_MODE_LINK);
+	int link = mode && !strcmp(mode, STORE_MODE_LINK);
 	git_blob *blob = NULL;
 	git_odb *odb = NULL;
 	git_object_t type = GIT_OBJECT_INVALID;

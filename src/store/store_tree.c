@@ -7,7 +7,6 @@
 #include "git-session/store_run.h"
 #include "git-session/store_worktree.h"
 #include "git-session/json.h"
-#include "git-session/schema.h"
 #include "git-session/util.h"
 #include "store-internal.h"
 
@@ -99,7 +98,27 @@ int store_worktree_project(cJSON **out, gs_store *st, const char *recorded_branc
 	return 0;
 }
 
-int store_worktree_staged(cJSON **out, gs_store *st)
+void store_changes_clear(struct store_changes *c)
+{
+	for (size_t i = 0; i < c->n; i++)
+		free(c->v[i].path);
+	free(c->v);
+	memset(c, 0, sizeof(*c));
+}
+
+static struct store_changed_file *change_add(struct store_changes *c, const char *path, enum store_change change)
+{
+	struct store_changed_file *f;
+
+	ALLOC_GROW(c->v, c->n + 1, c->alloc);
+	f = &c->v[c->n++];
+	f->path = xstrdup(path);
+	f->change = change;
+	f->oid[0] = '\0';
+	return f;
+}
+
+int store_worktree_staged(struct store_changes *out, gs_store *st)
 {
 	static const char *const args[] = {
 		"git", "diff", "--cached", "--raw", "-z", "--no-renames", "--no-abbrev", "--no-ext-diff", NULL,
@@ -108,32 +127,28 @@ int store_worktree_staged(cJSON **out, gs_store *st)
 	const char *p, *end;
 	int error;
 
-	*out = NULL;
 	if (!store_workdir(st))
 		return gs_error("this operation must be run in a work tree");
 	if ((error = store_run(&(struct store_run){ .argv = args, .dir = store_run_dir(st), .out = &raw,
 						.must_succeed = 1 })) < 0)
 		goto cleanup;
-	*out = cJSON_CreateObject();
 	/* records: ":<mode> <mode> <oid> <oid> <status>\0<path>\0" */
 	for (p = raw.buf, end = raw.buf + raw.len; p && p < end;) {
 		const char *path = memchr(p, '\0', (size_t)(end - p));
-		char oid[HEX_SZ], status;
-		cJSON *e;
+		struct store_changed_file *f;
+		char status;
 
 		if (!path || path + 1 >= end || *p != ':' || path - p < 97) {
 			error = gs_error("cannot read what git diff --cached says");
 			break;
 		}
 		path++;
-		memcpy(oid, p + 56, 40);
-		oid[40] = '\0';
 		status = p[97];
-		e = cJSON_CreateObject();
-		cJSON_AddItemToObject(*out, path, e);
-		json_set_str(e, "status", status == 'D' ? "deleted" : status == 'A' ? "created" : "modified");
-		if (status != 'D')
-			json_set_str(e, "oid", oid);
+		f = change_add(out, path, status == 'D' ? STORE_DELETED : status == 'A' ? STORE_ADDED : STORE_MODIFIED);
+		if (status != 'D') {
+			memcpy(f->oid, p + 56, 40);
+			f->oid[40] = '\0';
+		}
 		p = path + strlen(path) + 1;
 	}
 cleanup:
@@ -156,27 +171,20 @@ static int entry_cmp(const git_tree_entry *a, const git_tree_entry *b)
 	return ca - cb;
 }
 
-static void commit_file(cJSON *files, const char *path, const git_tree_entry *from,
+static void commit_file(struct store_changes *files, const char *path, const git_tree_entry *from,
 			const git_tree_entry *to)
 {
-	cJSON *e = cJSON_CreateObject();
-	char oid[HEX_SZ];
+	struct store_changed_file *f = change_add(files, path, !to ? STORE_DELETED : from ? STORE_MODIFIED : STORE_ADDED);
 
-	if (!to) {
-		json_set_str(e, "status", ST_DELETED);
-	} else {
-		git_oid_tostr(oid, sizeof(oid), git_tree_entry_id(to));
-		json_set_str(e, "status", from ? "modified" : "created");
-		json_set_str(e, "oid", oid);
-	}
-	cJSON_AddItemToObject(files, path, e);
+	if (to)
+		git_oid_tostr(f->oid, sizeof(f->oid), git_tree_entry_id(to));
 }
 
-static int diff_trees(cJSON *files, git_repository *repo, struct sbuf *path,
+static int diff_trees(struct store_changes *files, git_repository *repo, struct sbuf *path,
 		      const git_tree *a, const git_tree *b);
 
 /* One name on either side (a or b may be NULL); recurses into trees. */
-static int diff_entry(cJSON *files, git_repository *repo, struct sbuf *path,
+static int diff_entry(struct store_changes *files, git_repository *repo, struct sbuf *path,
 		      const git_tree_entry *a, const git_tree_entry *b)
 {
 	const git_tree_entry *e = a ? a : b;
@@ -209,7 +217,7 @@ static int diff_entry(cJSON *files, git_repository *repo, struct sbuf *path,
 }
 
 /* Walks both trees in order and descends only where they differ. */
-static int diff_trees(cJSON *files, git_repository *repo, struct sbuf *path,
+static int diff_trees(struct store_changes *files, git_repository *repo, struct sbuf *path,
 		      const git_tree *a, const git_tree *b)
 {
 	size_t na = a ? git_tree_entrycount(a) : 0, nb = b ? git_tree_entrycount(b) : 0, i = 0, j = 0;
@@ -227,7 +235,7 @@ static int diff_trees(cJSON *files, git_repository *repo, struct sbuf *path,
 	return error;
 }
 
-int store_worktree_commit(char **subject, cJSON **files, gs_store *st, const char *oid)
+int store_worktree_commit(char **subject, struct store_changes *files, gs_store *st, const char *oid)
 {
 	git_commit *c = NULL, *parent = NULL;
 	git_tree *tree = NULL, *old = NULL;
@@ -236,17 +244,14 @@ int store_worktree_commit(char **subject, cJSON **files, gs_store *st, const cha
 	int error = 0;
 
 	*subject = NULL;
-	*files = cJSON_CreateObject();
 	sbuf_add(&path, "", 0);
 	/* libgit2's tree diff reads every subtree: this one skips equal ones */
 	if (git_oid_fromstr(&id, oid) < 0 || git_commit_lookup(&c, st->repo, &id) < 0 ||
 	    git_commit_tree(&tree, c) < 0 ||
 	    (git_commit_parentcount(c) && (git_commit_parent(&parent, c, 0) < 0 ||
 					   git_commit_tree(&old, parent) < 0)) ||
-	    diff_trees(*files, st->repo, &path, old, tree) < 0) {
+	    diff_trees(files, st->repo, &path, old, tree) < 0) {
 		error = store_git_error("cannot read commit %s", oid);
-		cJSON_Delete(*files);
-		*files = NULL;
 		goto cleanup;
 	}
 	*subject = xstrdup(git_commit_summary(c) ? git_commit_summary(c) : "");

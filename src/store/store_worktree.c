@@ -7,7 +7,6 @@
 #include "git-session/store_run.h"
 #include "git-session/store_worktree.h"
 #include "git-session/json.h"
-#include "git-session/schema.h"
 #include "git-session/util.h"
 #include "store-internal.h"
 
@@ -140,7 +139,7 @@ char *store_not_in_tree(gs_store *st, const char *path)
 /* A file's mode as a manifest holds it (as git does: only the owner's x bit counts). */
 static const char *file_mode(const struct stat *s)
 {
-	return S_ISLNK(s->st_mode) ? FILE_MODE_LINK : s->st_mode & 0100 ? FILE_MODE_EXEC : FILE_MODE_FILE;
+	return S_ISLNK(s->st_mode) ? STORE_MODE_LINK : s->st_mode & 0100 ? STORE_MODE_EXEC : STORE_MODE_FILE;
 }
 
 static double mtime_ms(const struct stat *s)
@@ -238,77 +237,72 @@ static int skip_worktree(gs_store *st, const char *path)
 	return skip;
 }
 
-/* files' entry for path, new: replacing the one there, or appended (no lookup) when fresh. */
-static cJSON *new_entry(cJSON *files, const char *path, int fresh)
+/*
+ * Whether known (what an earlier recording found) is the file s describes:
+ * same size, mtime, inode and mode. Its blob then goes in *id, as git
+ * trusts an index entry whose stat data has not changed.
+ */
+static int known_blob(git_oid *id, const struct store_file_fact *known, const struct stat *s)
 {
-	cJSON *e = cJSON_CreateObject();
-
-	if (fresh)
-		cJSON_AddItemToObject(files, path, e);
-	else
-		json_set(files, path, e);
-	return e;
+	return known && known->size == (double)s->st_size && known->ino == (double)s->st_ino &&
+	       known->mtime == mtime_ms(s) && !strcmp(known->mode ? known->mode : STORE_MODE_FILE, file_mode(s)) &&
+	       strlen(known->oid) == GIT_OID_HEXSZ && git_oid_fromstr(id, known->oid) == 0;
 }
 
 /*
- * Whether known (a manifest entry) recorded the file s describes: same
- * size, mtime, inode and mode. Its blob then goes in *id, as git trusts
- * an index entry whose stat data has not changed.
+ * What lstat found at path, judged for recording: 1 when it is a file or
+ * a link to hash, 0 when out says all (gone, or sparse), else an error.
  */
-static int known_blob(git_oid *id, const cJSON *known, const struct stat *s)
+static int record_look(struct store_file_fact *out, gs_store *st, const char *path, int allow_missing,
+		       struct stat *s)
 {
-	const char *mode = json_str(known, "mode");
-
-	return known && json_num(known, "size", -1) == (double)s->st_size &&
-	       json_num(known, "ino", -1) == (double)s->st_ino && json_num(known, "mtime", -1) == mtime_ms(s) &&
-	       !strcmp(mode ? mode : FILE_MODE_FILE, file_mode(s)) && json_str(known, "oid") &&
-	       strlen(json_str(known, "oid")) == GIT_OID_HEXSZ && git_oid_fromstr(id, json_str(known, "oid")) == 0;
-}
-
-static int record(cJSON *files, gs_store *st, const char *path, const char *status, int allow_missing,
-		  int fresh, const cJSON *known)
-{
-	char *full = xstrfmt("%s%s", store_workdir(st), path), *why = store_not_in_tree(st, path), *driver = NULL;
-	char hex[HEX_SZ];
-	struct stat s;
-	git_oid id;
-	cJSON *e;
-	int error = GS_ERROR, gone, rc;
+	char *full = xstrfmt("%s%s", store_workdir(st), path), *why = store_not_in_tree(st, path);
+	int error = GS_ERROR, gone;
 
 	if (why && !allow_missing) {
 		gs_error("%s", why);
 		goto cleanup;
 	}
-	gone = why || lstat(full, &s) < 0;
+	gone = why || lstat(full, s) < 0;
 	if (gone && !why && errno != ENOENT && errno != ENOTDIR) {
 		gs_error("cannot read '%s': %s", path, strerror(errno));
 		goto cleanup;
 	}
-	if (allow_missing && !why && (gone || !S_ISREG(s.st_mode)) && skip_worktree(st, path)) {
-		error = 0;	/* outside the sparse checkout: as it was recorded */
-		goto cleanup;
-	}
-	/* re-recording what the manifest holds: what is no longer a file here is gone, as git sees it */
-	if (allow_missing && !gone && !S_ISREG(s.st_mode) && !S_ISLNK(s.st_mode))
-		gone = 1;
-	if (gone) {
-		if (!allow_missing) {
-			gs_error("'%s' does not exist", path);
-			goto cleanup;
-		}
-		e = new_entry(files, path, fresh);
-		json_set_str(e, "status", ST_DELETED);
+	if (allow_missing && !why && (gone || !S_ISREG(s->st_mode)) && skip_worktree(st, path)) {
+		out->found = STORE_FOUND_SPARSE;	/* outside the sparse checkout: as it was recorded */
 		error = 0;
 		goto cleanup;
 	}
-	if (S_ISDIR(s.st_mode)) {
+	/* re-recording what the manifest holds: what is no longer a file here is gone, as git sees it */
+	if (allow_missing && !gone && !S_ISREG(s->st_mode) && !S_ISLNK(s->st_mode))
+		gone = 1;
+	if (gone && !allow_missing)
+		gs_error("'%s' does not exist", path);
+	else if (gone)
+		out->found = STORE_FOUND_GONE, error = 0;
+	else if (S_ISDIR(s->st_mode))
 		gs_error("'%s' is a directory", path);
-		goto cleanup;
-	}
-	if (!S_ISREG(s.st_mode) && !S_ISLNK(s.st_mode)) {
+	else if (!S_ISREG(s->st_mode) && !S_ISLNK(s->st_mode))
 		gs_error("'%s' is not a regular file", path);
-		goto cleanup;
-	}
+	else
+		error = 1;
+cleanup:
+	free(full);
+	free(why);
+	return error;
+}
+
+int store_worktree_record(struct store_file_fact *out, gs_store *st, const char *path, int allow_missing,
+			  const struct store_file_fact *known)
+{
+	char *driver = NULL;
+	struct stat s;
+	git_oid id;
+	int rc;
+
+	memset(out, 0, sizeof(*out));
+	if ((rc = record_look(out, st, path, allow_missing, &s)) <= 0)
+		return rc;
 	if (known_blob(&id, known, &s)) {
 		rc = 0;	/* unchanged since it was recorded: not read again */
 	} else if ((driver = S_ISREG(s.st_mode) ? store_filter_driver(st, path, "clean", NULL) : NULL)) {
@@ -318,44 +312,19 @@ static int record(cJSON *files, gs_store *st, const char *path, const char *stat
 			rc = git_blob_create_from_workdir(&id, st->repo, path);
 		store_attr_index_end(st);
 	}
-	if (rc < 0) {
-		store_git_error("cannot read '%s'", path);
-		goto cleanup;
-	}
-	git_oid_tostr(hex, sizeof(hex), &id);
-	e = new_entry(files, path, fresh);
-	json_set_str(e, "status", status ? status : ST_MODIFIED);
-	json_set_str(e, "oid", hex);
-	if (strcmp(file_mode(&s), FILE_MODE_FILE))
-		json_set_str(e, "mode", file_mode(&s));
-	/*
-	 * The stat cache: a later resume trusts an unchanged stat and does
-	 * not read the file. A file changed in the last second could change
-	 * again within its mtime's granularity ("racily clean", as git
-	 * says): it gets no cache, so it is always read.
-	 */
-	if (time(NULL) - s.st_mtim.tv_sec > 1) {
-		json_set_num(e, "size", (double)s.st_size);
-		json_set_num(e, "mtime", mtime_ms(&s));
-		json_set_num(e, "ino", (double)s.st_ino);
-	}
-	error = 0;
-cleanup:
-	free(full);
-	free(why);
 	free(driver);
-	return error;
-}
-
-int store_worktree_record(cJSON *files, gs_store *st, const char *path, const char *status, int allow_missing)
-{
-	return record(files, st, path, status, allow_missing, 0, NULL);
-}
-
-int store_worktree_record_new(cJSON *files, gs_store *st, const char *path, const char *status,
-			      const cJSON *known)
-{
-	return record(files, st, path, status, 1, 1, known);
+	if (rc < 0)
+		return store_git_error("cannot read '%s'", path);
+	out->found = STORE_FOUND_FILE;
+	git_oid_tostr(out->oid, sizeof(out->oid), &id);
+	out->mode = file_mode(&s);
+	if (time(NULL) - s.st_mtim.tv_sec > 1) {	/* not racily clean: see struct store_file_fact */
+		out->has_stat = 1;
+		out->size = (double)s.st_size;
+		out->mtime = mtime_ms(&s);
+		out->ino = (double)s.st_ino;
+	}
+	return 0;
 }
 
 /* The blob id of a file as git would store it: a symlink is its target's name. */
