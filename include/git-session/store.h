@@ -75,12 +75,21 @@ void store_tip_clear(struct store_tip *tip);
 /* Reads the checkpoint a ref points at. GS_ENOTFOUND when there is no such ref. */
 int store_read_ref(struct store_tip *out, gs_store *st, const char *refname);
 /*
- * The same, reading of state/ only what want names (NULL-terminated;
- * NULL: all): folders ("notes"), a folder's last n blobs in name order
- * ("notes:2"), or single blobs ("files/3a.json").
+ * What of a checkpoint's state/ to read: some folders whole, of others
+ * only their last tail_chunks blobs in name order, and of one folder only
+ * the blobs named. Lists are NULL-terminated, or NULL for none: a zeroed
+ * struct store_want reads nothing of state/.
  */
+struct store_want {
+	const char *const *folders;	/* read whole ("notes") */
+	const char *const *tails;	/* of each, the last tail_chunks blobs */
+	int tail_chunks;
+	const char *sharded;		/* a folder ("files") of which only ... */
+	const char *const *shards;	/* ... these blobs are read ("3a.json") */
+};
+/* The same, reading of state/ only what want asks for (NULL: all of it). */
 int store_read_ref_want(struct store_tip *out, gs_store *st, const char *refname,
-			const char *const *want);
+			const struct store_want *want);
 /* Reads session.json (no parts) of commit hex, full or abbreviated; what names it in messages. */
 int store_read_commit(struct store_tip *out, gs_store *st, const char *hex, const char *what);
 /* Reads the checkpoint any revision names (a commit id, <ref>~2, ...). */

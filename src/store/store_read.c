@@ -15,37 +15,44 @@ void store_tip_clear(struct store_tip *tip)
 	memset(tip, 0, sizeof(*tip));
 }
 
-/*
- * Whether want (NULL: everything) asks for the folder dir (2), for its
- * last *last blobs ("dir:<last>": 3), for some blobs in it ("dir/name":
- * 1), or not at all (0); with name, for that blob.
- */
-static int wanted(const char *dir, const char *name, const char *const *want, size_t *last)
+static int in_list(const char *const *list, const char *name)
 {
-	size_t len = strlen(dir);
-	int some = 0;
+	for (; list && *list; list++)
+		if (!strcmp(*list, name))
+			return 1;
+	return 0;
+}
 
-	for (; want && *want; want++) {
-		if (!strcmp(*want, dir))
-			return 2;
-		if (last && !strncmp(*want, dir, len) && (*want)[len] == ':') {
-			*last = strtoul(*want + len + 1, NULL, 10);
-			return 3;
-		}
-		if (!strncmp(*want, dir, len) && (*want)[len] == '/' && (!name || !strcmp(*want + len + 1, name)))
-			some = 1;
+/* Whether want (NULL: everything) asks for nothing of state/. */
+static int want_nothing(const struct store_want *want)
+{
+	return want && !(want->folders && *want->folders) && !(want->tails && *want->tails) &&
+	       !(want->sharded && want->shards && *want->shards);
+}
+
+/*
+ * Whether want (NULL: everything) asks for the folder dir whole (2), for
+ * its last *last blobs (3), for some blobs in it (1), or not at all (0).
+ */
+static int wanted(const char *dir, const struct store_want *want, size_t *last)
+{
+	if (!want || in_list(want->folders, dir))
+		return 2;
+	if (in_list(want->tails, dir)) {
+		*last = (size_t)want->tail_chunks;
+		return 3;
 	}
-	return want ? some : 2;
+	return want->sharded && !strcmp(want->sharded, dir) && want->shards && *want->shards;
 }
 
 /* The blobs of state/<name>/ for each name in want, in path order. */
-static int read_parts(struct store_tip *out, gs_store *st, git_tree *tree, const char *const *want)
+static int read_parts(struct store_tip *out, gs_store *st, git_tree *tree, const struct store_want *want)
 {
 	const git_tree_entry *dir = git_tree_entry_byname(tree, "state");
 	git_tree *state = NULL;
 	int error = 0;
 
-	if (!dir || (want && !*want))
+	if (!dir || want_nothing(want))
 		return 0;
 	if (git_tree_lookup(&state, st->repo, git_tree_entry_id(dir)) < 0)
 		error = GS_ERROR;
@@ -53,7 +60,7 @@ static int read_parts(struct store_tip *out, gs_store *st, git_tree *tree, const
 		const git_tree_entry *e = git_tree_entry_byindex(state, i);
 		git_tree *sub = NULL;
 		size_t from = 0, last = 0;
-		int how = wanted(git_tree_entry_name(e), NULL, want, &last), whole = how >= 2;
+		int how = wanted(git_tree_entry_name(e), want, &last), whole = how >= 2;
 
 		if (!how)
 			continue;
@@ -68,7 +75,7 @@ static int read_parts(struct store_tip *out, gs_store *st, git_tree *tree, const
 			git_blob *blob = NULL;
 			struct gs_part *p;
 
-			if (!whole && !wanted(git_tree_entry_name(e), git_tree_entry_name(b), want, NULL))
+			if (!whole && !in_list(want->shards, git_tree_entry_name(b)))
 				continue;
 			if (git_blob_lookup(&blob, st->repo, git_tree_entry_id(b)) < 0) {
 				error = GS_ERROR;
@@ -89,7 +96,7 @@ static int read_parts(struct store_tip *out, gs_store *st, git_tree *tree, const
 
 /* Reads session.json of commit id, and the parts under state/ in want, into out. */
 static int read_checkpoint(struct store_tip *out, gs_store *st, const git_oid *id, const char *what,
-			   const char *const *want)
+			   const struct store_want *want)
 {
 	git_commit *commit = NULL;
 	const git_tree_entry *entry;
@@ -149,7 +156,7 @@ int store_read_ref(struct store_tip *out, gs_store *st, const char *refname)
 }
 
 int store_read_ref_want(struct store_tip *out, gs_store *st, const char *refname,
-			const char *const *want)
+			const struct store_want *want)
 {
 	git_oid id;
 	int error;
@@ -180,7 +187,7 @@ int store_read_commit(struct store_tip *out, gs_store *st, const char *hex, cons
 		git_oid_cpy(&id, git_object_id(obj));
 		git_object_free(obj);
 	}
-	error = read_checkpoint(out, st, &id, what, (const char *const[]){ NULL });
+	error = read_checkpoint(out, st, &id, what, &(struct store_want){ 0 });
 	return error;
 }
 
