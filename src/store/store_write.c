@@ -261,114 +261,163 @@ static int apply_removals(git_tree **base, gs_store *st, git_tree_update *up, si
 	return error;
 }
 
-int store_write_checkpoint(char out[HEX_SZ], gs_store *st, const struct store_checkpoint *cp)
+/* The commit to build on (cp->parent), and the tree to start from: the parent's, or cp->tree_from's. */
+static int checkpoint_base(git_commit **parent, git_tree **base, gs_store *st, const struct store_checkpoint *cp)
 {
-	git_signature *author = NULL, *committer = NULL;
-	time_t when;
-	git_commit *parent = NULL, *other = NULL;
-	const git_commit *parents[2] = { NULL, NULL };
-	git_tree *base = NULL, *tree = NULL;
-	/* room for each file's update and the removals that may clear its way (one a level, at most) */
-	size_t room = cp->nfiles * 2 + cp->nparts + 2;
+	git_commit *from = NULL;
+	git_oid id;
+	int bad;
+
+	if (cp->parent && cp->parent->exists &&
+	    (git_oid_fromstr(&id, cp->parent->commit) < 0 || git_commit_lookup(parent, st->repo, &id) < 0 ||
+	     (!cp->tree_from && git_commit_tree(base, *parent) < 0)))
+		return store_git_error("cannot read checkpoint %s", cp->parent->commit);
+	if (!cp->tree_from)
+		return 0;
+	bad = git_oid_fromstr(&id, cp->tree_from) < 0 || git_commit_lookup(&from, st->repo, &id) < 0 ||
+	      git_commit_tree(base, from) < 0;
+	git_commit_free(from);
+	return bad ? store_git_error("cannot read checkpoint %s", cp->tree_from) : 0;
+}
+
+/* The updates of a checkpoint's tree; paths holds the ones made for files (freed by updates_free). */
+struct updates {
 	git_tree_update *up;
 	char **paths;
-	git_oid parent_id, tree_id, commit_id;
-	size_t n = 2, npaths = 2;
-	int error = GS_ERROR, removals_first = 0, gathered;
-	unsigned char dirs[256];
+	size_t n, npaths;
+	int removals_first;
+};
+
+static void updates_free(struct updates *u)
+{
+	for (size_t i = 2; i < u->npaths; i++)
+		free(u->paths[i]);
+	free(u->paths);
+	free(u->up);
+}
+
+/* session.json and op.json, the files and the parts of state/, as tree updates of base. */
+static int gather_updates(struct updates *u, gs_store *st, git_tree *base, const struct store_checkpoint *cp)
+{
+	/* room for each file's update and the removals that may clear its way (one a level, at most) */
+	size_t room = cp->nfiles * 2 + cp->nparts + 2;
+	int gathered;
 
 	for (size_t i = 0; i < cp->nfiles; i++)
 		for (const char *p = cp->files[i].path; (p = strchr(p, '/')); p++)
 			room++;
-	up = xcalloc(room, sizeof(*up));
-	paths = xcalloc(room, sizeof(*paths));
-	if (st->fsync)
-		object_dirs(dirs, st);
-	if (cp->parent && cp->parent->exists) {
-		if (git_oid_fromstr(&parent_id, cp->parent->commit) < 0 ||
-		    git_commit_lookup(&parent, st->repo, &parent_id) < 0 ||
-		    (!cp->tree_from && git_commit_tree(&base, parent) < 0)) {
-			store_git_error("cannot read checkpoint %s", cp->parent->commit);
-			goto cleanup;
-		}
-	}
-	if (cp->tree_from) {
-		git_commit *from = NULL;
-		git_oid from_id;
-		int bad = git_oid_fromstr(&from_id, cp->tree_from) < 0 ||
-			  git_commit_lookup(&from, st->repo, &from_id) < 0 || git_commit_tree(&base, from) < 0;
-
-		git_commit_free(from);
-		if (bad) {
-			store_git_error("cannot read checkpoint %s", cp->tree_from);
-			goto cleanup;
-		}
-	}
-	up[0].action = up[1].action = GIT_TREE_UPDATE_UPSERT;
-	up[0].filemode = up[1].filemode = GIT_FILEMODE_BLOB;
-	up[0].path = "session.json";
-	up[1].path = "op.json";
-	if (git_blob_create_from_buffer(&up[0].id, st->repo, cp->json, cp->len) < 0 ||
-	    git_blob_create_from_buffer(&up[1].id, st->repo, cp->op, cp->oplen) < 0) {
-		store_git_error("cannot write the checkpoint");
-		goto cleanup;
-	}
+	u->up = xcalloc(room, sizeof(*u->up));
+	u->paths = xcalloc(room, sizeof(*u->paths));
+	u->n = u->npaths = 2;
+	u->up[0].action = u->up[1].action = GIT_TREE_UPDATE_UPSERT;
+	u->up[0].filemode = u->up[1].filemode = GIT_FILEMODE_BLOB;
+	u->up[0].path = "session.json";
+	u->up[1].path = "op.json";
+	if (git_blob_create_from_buffer(&u->up[0].id, st->repo, cp->json, cp->len) < 0 ||
+	    git_blob_create_from_buffer(&u->up[1].id, st->repo, cp->op, cp->oplen) < 0)
+		return store_git_error("cannot write the checkpoint");
 	/*
 	 * Each file's path is looked up in the base tree, so its folders are
 	 * read once per file: the object cache (off, as a short command wants
 	 * it) holds the trees while the updates are gathered.
 	 */
 	tree_cache(1);
-	gathered = file_updates(up, &n, base, cp, paths, &removals_first);
+	gathered = file_updates(u->up, &u->n, base, cp, u->paths, &u->removals_first);
 	tree_cache(0);
-	if (gathered < 0 || part_updates(up, &n, st, base, cp) < 0)
+	u->npaths = u->n;
+	if (gathered < 0 || part_updates(u->up, &u->n, st, base, cp) < 0)
+		return GS_ERROR;
+	u->npaths = u->n;
+	return 0;
+}
+
+/* The checkpoint's tree: base with cp's updates. Takes base. */
+static int checkpoint_tree(git_tree **tree, gs_store *st, git_tree *base, const struct store_checkpoint *cp)
+{
+	struct updates u = { 0 };
+	git_oid id;
+	int error = GS_ERROR;
+
+	if (gather_updates(&u, st, base, cp) < 0 || apply_removals(&base, st, u.up, &u.n, u.removals_first) < 0)
 		goto cleanup;
-	npaths = n;
-	if (apply_removals(&base, st, up, &n, removals_first) < 0)
-		goto cleanup;
-	if (git_tree_create_updated(&tree_id, st->repo, base, n, up) < 0 ||
-	    git_tree_lookup(&tree, st->repo, &tree_id) < 0) {
+	if (git_tree_create_updated(&id, st->repo, base, u.n, u.up) < 0 || git_tree_lookup(tree, st->repo, &id) < 0) {
 		store_git_error("cannot write the checkpoint's tree");
 		goto cleanup;
 	}
-	if (store_signature(&author, st, "AUTHOR") < 0 ||
-	    store_signature(&committer, st, "COMMITTER") < 0)
-		goto cleanup;
-	if (cp->author_at && gs_time_parse_iso(&when, cp->author_at) == 0) {
-		git_signature *at = NULL;
+	error = 0;
+cleanup:
+	updates_free(&u);
+	git_tree_free(base);
+	return error;
+}
 
-		if (git_signature_new(&at, author->name, author->email, when, 0) < 0) {
-			store_git_error("invalid author time '%s'", cp->author_at);
-			goto cleanup;
-		}
-		git_signature_free(author);
-		author = at;
-	}
-	if (cp->merge_parent && (git_oid_fromstr(&parent_id, cp->merge_parent) < 0 ||
-				 git_commit_lookup(&other, st->repo, &parent_id) < 0)) {
+/* The checkpoint's author and committer; the author at cp->author_at when it says (an import). */
+static int checkpoint_idents(git_signature **author, git_signature **committer, gs_store *st,
+			     const struct store_checkpoint *cp)
+{
+	git_signature *at = NULL;
+	time_t when;
+
+	if (store_signature(author, st, "AUTHOR") < 0 || store_signature(committer, st, "COMMITTER") < 0)
+		return GS_ERROR;
+	if (!cp->author_at || gs_time_parse_iso(&when, cp->author_at) != 0)
+		return 0;
+	if (git_signature_new(&at, (*author)->name, (*author)->email, when, 0) < 0)
+		return store_git_error("invalid author time '%s'", cp->author_at);
+	git_signature_free(*author);
+	*author = at;
+	return 0;
+}
+
+/* The checkpoint's commit of tree, on parent (and cp->merge_parent); GS_ETIMEDOUT when signing timed out. */
+static int checkpoint_commit(git_oid *out, gs_store *st, const struct store_checkpoint *cp, git_commit *parent,
+			     const git_tree *tree)
+{
+	git_signature *author = NULL, *committer = NULL;
+	const git_commit *parents[2] = { parent, NULL };
+	git_commit *other = NULL;
+	git_oid id;
+	int error = GS_ERROR;
+
+	if (checkpoint_idents(&author, &committer, st, cp) < 0)
+		goto cleanup;
+	if (cp->merge_parent &&
+	    (git_oid_fromstr(&id, cp->merge_parent) < 0 || git_commit_lookup(&other, st->repo, &id) < 0)) {
 		store_git_error("cannot read checkpoint %s", cp->merge_parent);
 		goto cleanup;
 	}
-	parents[0] = parent;
 	parents[1] = other;
-	if ((error = store_commit_create(&commit_id, st, author, committer, NULL, cp->message, tree,
-					 parent ? 1 + !!parents[1] : 0, parents)) < 0)
-		goto cleanup;	/* GS_ETIMEDOUT kept: a hook says what to do */
-	git_oid_tostr(out, HEX_SZ, &commit_id);
-	if (st->fsync)
-		sync_new_object_dirs(st, dirs);
-	error = 0;
+	error = store_commit_create(out, st, author, committer, NULL, cp->message, tree,
+				    parent ? 1 + !!parents[1] : 0, parents);
 cleanup:
 	git_commit_free(other);
-	for (size_t i = 2; i < npaths; i++)
-		free(paths[i]);
-	free(paths);
-	free(up);
 	git_signature_free(author);
 	git_signature_free(committer);
+	return error;
+}
+
+int store_write_checkpoint(char out[HEX_SZ], gs_store *st, const struct store_checkpoint *cp)
+{
+	git_commit *parent = NULL;
+	git_tree *base = NULL, *tree = NULL;
+	git_oid id;
+	int error = GS_ERROR;
+	unsigned char dirs[256];
+
+	if (st->fsync)
+		object_dirs(dirs, st);
+	if (checkpoint_base(&parent, &base, st, cp) < 0)
+		goto cleanup;
+	error = checkpoint_tree(&tree, st, base, cp);
+	base = NULL;
+	if (error < 0 || (error = checkpoint_commit(&id, st, cp, parent, tree)) < 0)
+		goto cleanup;	/* GS_ETIMEDOUT kept: a hook says what to do */
+	git_oid_tostr(out, HEX_SZ, &id);
+	if (st->fsync)
+		sync_new_object_dirs(st, dirs);
+cleanup:
 	git_tree_free(tree);
 	git_tree_free(base);
 	git_commit_free(parent);
 	return error;
 }
-
