@@ -70,6 +70,34 @@ int store_worktree_scan(cJSON **out, gs_store *st, const cJSON *manifest);
 /* The blob id of the file at path now, or NULL when it is missing; caller frees. */
 int store_worktree_hash(char **out, gs_store *st, const char *path);
 
+/* A unified diff of the recorded blob against the file now; caller frees. */
+int store_worktree_diff(char **out, gs_store *st, const char *path, const char *recorded_oid);
+
+/* Writing files back for restore (store_put.c). */
+
+/*
+ * Puts path in the working tree as the blob hex, byte for byte through
+ * the checkout filters git would apply (eol, ident, filter drivers), an
+ * executable file when mode is "100755", a symbolic link when "120000";
+ * or removes it when hex is NULL. A file is written to a temporary and
+ * renamed over it, so that a reader or a kill sees it old or new, never
+ * half-written. Never writes through a symbolic link: a path beyond one
+ * is an error, as is a folder where the file goes.
+ */
+int store_worktree_put(gs_store *st, const char *path, const char *hex, const char *mode);
+
+/*
+ * 0 when hex is a full blob id the repository holds as a blob, and, for
+ * mode "120000", one a symbolic link can point to (not empty, no NUL, not
+ * too long); else GS_ERROR and *why (caller frees).
+ */
+int store_worktree_blob_check(char **why, gs_store *st, const char *hex, const char *mode);
+
+/* Commits and trees (store_tree.c). */
+
+/* The last commit of HEAD that changed path, as "<abbrev> \"<subject>\"" (git log -1), or NULL; caller frees. */
+int store_worktree_last_commit(char **out, gs_store *st, const char *path);
+
 /*
  * Where the project stands against what a checkpoint recorded: {
  *   "branch": {"current", "recorded", "recorded_exists"},
@@ -101,35 +129,11 @@ void store_changes_clear(struct store_changes *c);
 int store_worktree_staged(struct store_changes *out, gs_store *st);
 
 /*
- * Puts path in the working tree as the blob hex, byte for byte through
- * the checkout filters git would apply (eol, ident, filter drivers), an
- * executable file when mode is "100755", a symbolic link when "120000";
- * or removes it when hex is NULL. A file is written to a temporary and
- * renamed over it, so that a reader or a kill sees it old or new, never
- * half-written. Never writes through a symbolic link: a path beyond one
- * is an error, as is a folder where the file goes.
- */
-int store_worktree_put(gs_store *st, const char *path, const char *hex, const char *mode);
-
-/*
- * 0 when hex is a full blob id the repository holds as a blob, and, for
- * mode "120000", one a symbolic link can point to (not empty, no NUL, not
- * too long); else GS_ERROR and *why (caller frees).
- */
-int store_worktree_blob_check(char **why, gs_store *st, const char *hex, const char *mode);
-
-/* The last commit of HEAD that changed path, as "<abbrev> \"<subject>\"" (git log -1), or NULL; caller frees. */
-int store_worktree_last_commit(char **out, gs_store *st, const char *path);
-
-/*
  * Commit oid's first message line, and the files it changes against its
  * first parent (all of them for a root commit), added to files as
  * store_worktree_staged gives them: what the index staged for that
  * commit. The caller frees *subject and clears files.
  */
 int store_worktree_commit(char **subject, struct store_changes *files, gs_store *st, const char *oid);
-
-/* A unified diff of the recorded blob against the file now; caller frees. */
-int store_worktree_diff(char **out, gs_store *st, const char *path, const char *recorded_oid);
 
 #endif
