@@ -76,4 +76,15 @@ test_expect_success 'a new file is checked by being created in its folder' '
 	plant src/model/fresh.c "#include \"git-session/engine.h\"" "src/model/ including a layer it may not"
 '
 
+test_expect_success 'the README draws the architecture from the tree itself' '
+	sh "$top/tools/layout.sh" >expect &&
+	sed -n "/^<!-- layout: tools\/layout.sh -->/,/^<!-- end layout -->/p" "$top/README.md" |
+		sed "1,2d;\$d" | sed "\$d" >actual &&
+	test_cmp expect actual &&
+	for f in "$top"/src/*/*.c
+	do
+		grep -q "^    ${f##*/} " expect || { echo "not drawn: $f"; return 1; }
+	done
+'
+
 test_done
