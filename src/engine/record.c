@@ -1,8 +1,8 @@
 /*
- * record.c - files of the working tree and of commits into manifest
- * entries: the store says what it found (a file recorded, the files the
- * index stages, the files a commit changed), the model makes the
- * manifest's entries of it (state_record_entry).
+ * record.c - files of the working tree and of commits as manifest entries.
+ * The store says what it found (a file recorded, the files the index
+ * stages, the files a commit changed); the model makes the manifest's
+ * entries of it (state_record_entry).
  */
 #include "git-session/engine.h"
 #include "git-session/json.h"

@@ -1,6 +1,6 @@
 /*
  * store_refs.c - session refs: the compare-and-swap that moves one,
- * SESSION_HEAD, listing them, moving a ref between refs/sessions/ and
+ * SESSION_HEAD and listing them; moving a ref between refs/sessions/ and
  * refs/archive/sessions/ without a moment in which neither names it, the
  * locks on those refs, the reflogs no ref goes with, the sessions active
  * in the repository's worktrees, and a ref file that does not read.
