@@ -273,7 +273,7 @@ int state_record_files(struct apply_ctx *c, const cJSON *files, const char *stat
 	return error ? error : n;
 }
 
-int op_checkpoint(struct apply_ctx *c)
+int state_apply_checkpoint(struct apply_ctx *c)
 {
 	const char *msg;
 	int n;
@@ -294,7 +294,7 @@ int op_checkpoint(struct apply_ctx *c)
 }
 
 /* The files a restore wrote, as it wrote them from checkpoint "from". */
-int op_restore(struct apply_ctx *c)
+int state_apply_restore(struct apply_ctx *c)
 {
 	const char *from;
 	int n;

@@ -41,7 +41,7 @@ apply_fn state_handler(enum op_id id)
 }
 
 /* rollback and merge: the engine writes their state itself; replaying one does nothing. */
-int op_recorded(struct apply_ctx *c)
+int state_apply_recorded(struct apply_ctx *c)
 {
 	return state_fail(c, "recorded by git-session itself, not replayed");
 }

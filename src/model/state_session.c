@@ -44,7 +44,7 @@ static int start_check(struct apply_ctx *c, const char **topic, const char **goa
 	return 0;
 }
 
-int op_session_start(struct apply_ctx *c)
+int state_apply_session_start(struct apply_ctx *c)
 {
 	const char *id = json_str(c->args, "id"), *topic, *goal, *mode;
 	const cJSON *plans = cJSON_GetObjectItemCaseSensitive(c->args, "plans");
@@ -107,23 +107,23 @@ static int set_status(struct apply_ctx *c, const char *to, const char *from1, co
 	return 0;
 }
 
-int op_session_pause(struct apply_ctx *c)
+int state_apply_session_pause(struct apply_ctx *c)
 {
 	return set_status(c, ST_PAUSED, ST_IN_PROGRESS, NULL);
 }
 
-int op_session_resume(struct apply_ctx *c)
+int state_apply_session_resume(struct apply_ctx *c)
 {
 	return set_status(c, ST_IN_PROGRESS, ST_PAUSED, NULL);
 }
 
-int op_session_close(struct apply_ctx *c)
+int state_apply_session_close(struct apply_ctx *c)
 {
 	int abort = json_bool(c->args, "abort", 0);
 	return set_status(c, abort ? ST_ABORTED : ST_COMPLETED, ST_IN_PROGRESS, ST_PAUSED);
 }
 
-int op_note(struct apply_ctx *c)
+int state_apply_note(struct apply_ctx *c)
 {
 	const char *text, *agent;
 	cJSON *note;
@@ -140,7 +140,7 @@ int op_note(struct apply_ctx *c)
 	return 0;
 }
 
-int op_summary(struct apply_ctx *c)
+int state_apply_summary(struct apply_ctx *c)
 {
 	const char *text;
 
@@ -199,7 +199,7 @@ const cJSON *state_extra_get(const cJSON *state, const char *key)
 	return NULL;
 }
 
-int op_set(struct apply_ctx *c)
+int state_apply_set(struct apply_ctx *c)
 {
 	const char *key;
 	const cJSON *value = cJSON_GetObjectItemCaseSensitive(c->args, "value");
@@ -237,7 +237,7 @@ int op_set(struct apply_ctx *c)
  * A whole state read from another tool's file: replaces what the session
  * had (on a re-import), keeping its id. Times are the source's.
  */
-int op_session_import(struct apply_ctx *c)
+int state_apply_session_import(struct apply_ctx *c)
 {
 	const cJSON *in = cJSON_GetObjectItemCaseSensitive(c->args, "state");
 	const char *format = json_str(c->args, "format"), *id, *had = json_str(c->state, "session_id");

@@ -227,7 +227,7 @@ static int arg_error_type(const char **out, struct apply_ctx *c, const char *def
 	return state_fail(c, "unknown error type '%s' (one of %s)", *out, GS_WORDS_COMMA(GS_ERROR_TYPES));
 }
 
-int op_phase_add(struct apply_ctx *c)
+int state_apply_phase_add(struct apply_ctx *c)
 {
 	const cJSON *names = cJSON_GetObjectItemCaseSensitive(c->args, "names"), *n, *b;
 	const cJSON *blocked = cJSON_GetObjectItemCaseSensitive(c->args, "blocked_by");
@@ -286,7 +286,7 @@ static void set_phase_status(struct apply_ctx *c, cJSON *p, const char *to)
 	update_current_phase(c->state);
 }
 
-int op_phase_start(struct apply_ctx *c)
+int state_apply_phase_start(struct apply_ctx *c)
 {
 	cJSON *p, *b;
 
@@ -333,7 +333,7 @@ static void set_context(cJSON *p, const char *text)
 	cJSON_AddItemToArray(list, cJSON_CreateString(text));
 }
 
-int op_phase_complete(struct apply_ctx *c)
+int state_apply_phase_complete(struct apply_ctx *c)
 {
 	const char *context;
 	cJSON *p, *e;
@@ -355,7 +355,7 @@ int op_phase_complete(struct apply_ctx *c)
 	return 0;
 }
 
-int op_phase_fail(struct apply_ctx *c)
+int state_apply_phase_fail(struct apply_ctx *c)
 {
 	const char *message, *type;
 	cJSON *p;
@@ -369,7 +369,7 @@ int op_phase_fail(struct apply_ctx *c)
 	return 0;
 }
 
-int op_phase_skip(struct apply_ctx *c)
+int state_apply_phase_skip(struct apply_ctx *c)
 {
 	cJSON *p;
 
@@ -379,7 +379,7 @@ int op_phase_skip(struct apply_ctx *c)
 	return 0;
 }
 
-int op_phase_retry(struct apply_ctx *c)
+int state_apply_phase_retry(struct apply_ctx *c)
 {
 	int retries, max = c->lim->max_retries;
 	cJSON *p, *e;
@@ -405,7 +405,7 @@ int op_phase_retry(struct apply_ctx *c)
 	return 0;
 }
 
-int op_phase_step(struct apply_ctx *c)
+int state_apply_phase_step(struct apply_ctx *c)
 {
 	const char *step;
 	cJSON *p;
@@ -437,7 +437,7 @@ static int arg_agent_id(const char **id, struct apply_ctx *c)
 	return 0;
 }
 
-int op_agent_start(struct apply_ctx *c)
+int state_apply_agent_start(struct apply_ctx *c)
 {
 	const char *id, *type, *task;
 	cJSON *phase, *old;
@@ -473,7 +473,7 @@ static int running_agent(cJSON **a, struct apply_ctx *c, const char *verb)
 	return 0;
 }
 
-int op_agent_progress(struct apply_ctx *c)
+int state_apply_agent_progress(struct apply_ctx *c)
 {
 	double pct = json_num(c->args, "progress", -1);
 	cJSON *a;
@@ -487,7 +487,7 @@ int op_agent_progress(struct apply_ctx *c)
 	return 0;
 }
 
-int op_agent_done(struct apply_ctx *c)
+int state_apply_agent_done(struct apply_ctx *c)
 {
 	const char *summary;
 	cJSON *a;
@@ -506,7 +506,7 @@ int op_agent_done(struct apply_ctx *c)
 	return 0;
 }
 
-int op_agent_fail(struct apply_ctx *c)
+int state_apply_agent_fail(struct apply_ctx *c)
 {
 	const char *message, *type;
 	cJSON *a;
@@ -528,7 +528,7 @@ int op_agent_fail(struct apply_ctx *c)
  * An agent's own session (Claude Code's, Gemini CLI's), seen by its
  * hooks: started, or started again when the agent resumes it.
  */
-int op_agent_attach(struct apply_ctx *c)
+int state_apply_agent_attach(struct apply_ctx *c)
 {
 	const char *id, *type, *task, *session;
 	cJSON *a, *phase;
@@ -561,7 +561,7 @@ int op_agent_attach(struct apply_ctx *c)
  * and the part of the transcript it wrote (args.tree holds the part's
  * blob, which the engine puts in the checkpoint's tree).
  */
-int op_agent_turn(struct apply_ctx *c)
+int state_apply_agent_turn(struct apply_ctx *c)
 {
 	double from = json_num(c->args, "from", 0), to = json_num(c->args, "to", 0);
 	double in = json_num(c->args, "input", 0), out = json_num(c->args, "output", 0);
@@ -596,7 +596,7 @@ int op_agent_turn(struct apply_ctx *c)
 	return 0;
 }
 
-int op_agent_compact(struct apply_ctx *c)
+int state_apply_agent_compact(struct apply_ctx *c)
 {
 	const char *trigger;
 	cJSON *a;
@@ -611,7 +611,7 @@ int op_agent_compact(struct apply_ctx *c)
 	return 0;
 }
 
-static int op_file(struct apply_ctx *c, const char *status)
+static int apply_file_op(struct apply_ctx *c, const char *status)
 {
 	const cJSON *files = cJSON_GetObjectItemCaseSensitive(c->args, "files");
 	cJSON *agent, *phase;
@@ -637,22 +637,22 @@ static int op_file(struct apply_ctx *c, const char *status)
 	return 0;
 }
 
-int op_file_created(struct apply_ctx *c)
+int state_apply_file_created(struct apply_ctx *c)
 {
-	return op_file(c, ST_CREATED);
+	return apply_file_op(c, ST_CREATED);
 }
 
-int op_file_modified(struct apply_ctx *c)
+int state_apply_file_modified(struct apply_ctx *c)
 {
-	return op_file(c, ST_MODIFIED);
+	return apply_file_op(c, ST_MODIFIED);
 }
 
-int op_file_deleted(struct apply_ctx *c)
+int state_apply_file_deleted(struct apply_ctx *c)
 {
-	return op_file(c, ST_DELETED);
+	return apply_file_op(c, ST_DELETED);
 }
 
-int op_error_add(struct apply_ctx *c)
+int state_apply_error_add(struct apply_ctx *c)
 {
 	const char *message, *type;
 	cJSON *agent, *phase;
@@ -666,7 +666,7 @@ int op_error_add(struct apply_ctx *c)
 	return 0;
 }
 
-int op_error_resolve(struct apply_ctx *c)
+int state_apply_error_resolve(struct apply_ctx *c)
 {
 	double n = json_num(c->args, "error", 0);
 	const char *resolution;
@@ -749,7 +749,7 @@ static void count_tokens(struct apply_ctx *c, const char *name, double in, doubl
 		json_set_num(tokens, "peak", state_tokens_used(tokens));
 }
 
-int op_tokens_add(struct apply_ctx *c)
+int state_apply_tokens_add(struct apply_ctx *c)
 {
 	double in = json_num(c->args, "input", 0), out = json_num(c->args, "output", 0);
 	double cached = json_num(c->args, "cached", 0);
@@ -772,7 +772,7 @@ int op_tokens_add(struct apply_ctx *c)
 	return 0;
 }
 
-int op_tokens_budget(struct apply_ctx *c)
+int state_apply_tokens_budget(struct apply_ctx *c)
 {
 	double max = json_num(c->args, "max", 0);
 
@@ -783,7 +783,7 @@ int op_tokens_budget(struct apply_ctx *c)
 	return 0;
 }
 
-int op_decide(struct apply_ctx *c)
+int state_apply_decide(struct apply_ctx *c)
 {
 	const char *decision, *rationale;
 	cJSON *d, *agent;
@@ -802,7 +802,7 @@ int op_decide(struct apply_ctx *c)
 	return 0;
 }
 
-int op_task_add(struct apply_ctx *c)
+int state_apply_task_add(struct apply_ctx *c)
 {
 	cJSON *tasks = json_arr(c->state, "tasks"), *t;
 	const char *title;
@@ -821,7 +821,7 @@ int op_task_add(struct apply_ctx *c)
 	return 0;
 }
 
-int op_task_done(struct apply_ctx *c)
+int state_apply_task_done(struct apply_ctx *c)
 {
 	double n = json_num(c->args, "task", 0);
 	cJSON *t = json_is_int(n) && n >= 1 ? cJSON_GetArrayItem(json_arr(c->state, "tasks"), (int)n - 1) : NULL;
@@ -847,7 +847,7 @@ static cJSON *milestone(const cJSON *state, const char *name)
 	return NULL;
 }
 
-int op_milestone_add(struct apply_ctx *c)
+int state_apply_milestone_add(struct apply_ctx *c)
 {
 	const char *name;
 	cJSON *m;
@@ -865,7 +865,7 @@ int op_milestone_add(struct apply_ctx *c)
 	return 0;
 }
 
-int op_milestone_done(struct apply_ctx *c)
+int state_apply_milestone_done(struct apply_ctx *c)
 {
 	const char *name;
 	cJSON *m;
@@ -882,7 +882,7 @@ int op_milestone_done(struct apply_ctx *c)
 	return 0;
 }
 
-int op_artifact(struct apply_ctx *c)
+int state_apply_artifact(struct apply_ctx *c)
 {
 	const char *path;
 	cJSON *agent, *phase, *a;
