@@ -46,30 +46,47 @@ int state_apply_recorded(struct apply_ctx *c)
 	return state_fail(c, "recorded by git-session itself, not replayed");
 }
 
-cJSON *op_new(enum op_id id, const char *at)
+struct state_op *op_new(enum op_id id, const char *at)
 {
-	cJSON *op = cJSON_CreateObject();
+	struct state_op *op = xcalloc(1, sizeof(*op));
 
-	json_set_str(op, "op", op_info(id)->name);
-	json_set_str(op, "at", at);
-	json_set(op, "args", cJSON_CreateObject());
+	op->info = op_info(id);
+	op->json = cJSON_CreateObject();
+	json_set_str(op->json, "op", op->info->name);
+	json_set_str(op->json, "at", at);
+	json_set(op->json, "args", cJSON_CreateObject());
 	return op;
 }
 
-cJSON *op_args(const cJSON *op)
+void op_free(struct state_op *op)
 {
-	return cJSON_GetObjectItemCaseSensitive(op, "args");
+	if (!op)
+		return;
+	cJSON_Delete(op->json);
+	free(op);
 }
 
-const char *op_name(const cJSON *op)
+int op_parse(struct state_op *out, cJSON *json)
 {
-	return json_str(op, "op");
+	out->json = json;
+	out->info = op_lookup(json_str(json, "op"));
+	return out->info ? 0 : GS_ENOTFOUND;
 }
 
-int state_op_shards(struct state_shards *out, const cJSON *op)
+cJSON *op_args(const struct state_op *op)
+{
+	return cJSON_GetObjectItemCaseSensitive(op->json, "args");
+}
+
+const char *op_name(const struct state_op *op)
+{
+	return json_str(op->json, "op");
+}
+
+int state_op_shards(struct state_shards *out, const struct state_op *op)
 {
 	const cJSON *files = cJSON_GetObjectItemCaseSensitive(op_args(op), "files");
-	const struct op_info *info = op_lookup(op_name(op));
+	const struct op_info *info = op->info;
 
 	if (!info || !(info->flags & OPF_BY_PATH) || !cJSON_IsObject(files))
 		return 0;
@@ -88,9 +105,9 @@ int state_op_shards(struct state_shards *out, const cJSON *op)
 	return 1;
 }
 
-unsigned state_op_needs(const cJSON *op)
+unsigned state_op_needs(const struct state_op *op)
 {
-	const struct op_info *info = op_lookup(op_name(op));
+	const struct op_info *info = op->info;
 
 	if (!info)
 		return STATE_ALL;
@@ -99,9 +116,9 @@ unsigned state_op_needs(const cJSON *op)
 	return info->needs;
 }
 
-unsigned state_op_tail(const cJSON *op)
+unsigned state_op_tail(const struct state_op *op)
 {
-	const struct op_info *info = op_lookup(op_name(op));
+	const struct op_info *info = op->info;
 
 	return info ? info->tail & info->needs : 0;
 }
@@ -169,7 +186,7 @@ void state_subject_quote(struct sbuf *sb, const char *s, size_t n)
  * same as a whole one), and of the phase it works in: the one it names,
  * else its agent's, else the current one.
  */
-static void mark_seen(cJSON *state, const cJSON *op, const char *at)
+static void mark_seen(cJSON *state, const struct state_op *op, const char *at)
 {
 	const char *name = json_str(op_args(op), "agent");
 	const cJSON *v = cJSON_GetObjectItemCaseSensitive(op_args(op), "phase");
@@ -187,18 +204,46 @@ static void mark_seen(cJSON *state, const cJSON *op, const char *at)
 		json_set_str(p, "seen", at);
 }
 
-int state_apply(cJSON *state, const cJSON *op, const struct state_limits *lim,
+/*
+ * What an applied operation leaves besides its handler's work, or GS_ERROR
+ * with *err: tokens a reader takes back, the time, the signs of life, and
+ * where the project stands (its "context").
+ */
+static int finish(cJSON *state, const struct state_op *op, const char *at, char **err)
+{
+	const cJSON *ctx = cJSON_GetObjectItemCaseSensitive(op->json, "context");
+	const char *bad;
+
+	/* what is written must read back: the reader takes only whole token counts below 2^53 */
+	if ((bad = state_token_not_whole(cJSON_GetObjectItemCaseSensitive(state, "tokens")))) {
+		*err = xstrfmt("%s would leave tokens.%s at %.0f, past what a session counts exactly: nothing written",
+			       op_name(op), bad, json_num(cJSON_GetObjectItemCaseSensitive(state, "tokens"), bad, 0));
+		return GS_ERROR;
+	}
+	if (op->info->id != OP_SESSION_IMPORT) {	/* an import keeps the source's time */
+		json_set_str(state, "updated", at);
+		mark_seen(state, op, at);
+	}
+	if (cJSON_IsObject(ctx)) {
+		cJSON *project = json_obj(state, "project");
+		if (json_str(ctx, "branch"))
+			json_set_str(project, "branch", json_str(ctx, "branch"));
+		if (json_str(ctx, "head"))
+			json_set_str(project, "head", json_str(ctx, "head"));
+	}
+	return 0;
+}
+
+int state_apply(cJSON *state, const struct state_op *op, const struct state_limits *lim,
 		char **subject, char **err)
 {
 	struct state_limits deflim = STATE_LIMITS_INIT;
-	struct apply_ctx c = { state, op_args(op), json_str(op, "at"), lim ? lim : &deflim, SBUF_INIT, NULL };
-	const struct op_info *info;
-	const char *name = op_name(op), *status, *bad;
-	const cJSON *ctx;
+	struct apply_ctx c = { state, op_args(op), json_str(op->json, "at"), lim ? lim : &deflim, SBUF_INIT, NULL };
+	const char *name = op_name(op), *status;
 	int error;
 
 	*subject = *err = NULL;
-	if (!name || !(info = op_lookup(name))) {
+	if (!op->info) {
 		*err = xstrfmt("unknown operation '%s'", name ? name : "");
 		return GS_ERROR;
 	}
@@ -207,11 +252,11 @@ int state_apply(cJSON *state, const cJSON *op, const struct state_limits *lim,
 		return GS_ERROR;
 	}
 	status = json_str(state, "status");
-	if (status && strcmp(status, ST_IN_PROGRESS) && !(info->flags & OPF_CLOSED)) {
+	if (status && strcmp(status, ST_IN_PROGRESS) && !(op->info->flags & OPF_CLOSED)) {
 		*err = xstrfmt("session '%s' is %s", json_str(state, "session_id"), status);
 		return GS_ERROR;
 	}
-	if ((error = state_handler(info->id)(&c)) < 0) {
+	if ((error = state_handler(op->info->id)(&c)) < 0) {
 		sbuf_release(&c.subject);
 		if (error == GS_EPARTIAL) {	/* it needs more of the state than was loaded */
 			free(c.err);
@@ -220,24 +265,9 @@ int state_apply(cJSON *state, const cJSON *op, const struct state_limits *lim,
 		*err = c.err ? c.err : xstrfmt("%s failed", name);
 		return GS_ERROR;
 	}
-	/* what is written must read back: the reader takes only whole token counts below 2^53 */
-	if ((bad = state_token_not_whole(cJSON_GetObjectItemCaseSensitive(state, "tokens")))) {
+	if (finish(state, op, c.at, err) < 0) {
 		sbuf_release(&c.subject);
-		*err = xstrfmt("%s would leave tokens.%s at %.0f, past what a session counts exactly: nothing written",
-			       name, bad, json_num(cJSON_GetObjectItemCaseSensitive(state, "tokens"), bad, 0));
 		return GS_ERROR;
-	}
-	if (info->id != OP_SESSION_IMPORT) {	/* an import keeps the source's time */
-		json_set_str(state, "updated", c.at);
-		mark_seen(state, op, c.at);
-	}
-	ctx = cJSON_GetObjectItemCaseSensitive(op, "context");
-	if (cJSON_IsObject(ctx)) {
-		cJSON *project = json_obj(state, "project");
-		if (json_str(ctx, "branch"))
-			json_set_str(project, "branch", json_str(ctx, "branch"));
-		if (json_str(ctx, "head"))
-			json_set_str(project, "head", json_str(ctx, "head"));
 	}
 	*subject = sbuf_detach(&c.subject, NULL);
 	return 0;
