@@ -194,6 +194,43 @@ bad:
 	return 0;
 }
 
+/*
+ * The value of key in session.json, v as read (NULL when absent, taken
+ * over), checked and defaulted: *out, or GS_ERROR and *err.
+ */
+static int normalize_key(cJSON **out, const char *key, cJSON *v, char **err)
+{
+	*out = NULL;
+	if (v && !type_ok(key, v)) {
+		*err = xstrfmt("session.json: '%s' has the wrong type", key);
+		cJSON_Delete(v);
+		return GS_ERROR;
+	}
+	if (!strcmp(key, "tokens")) {
+		cJSON *t = normalize_tokens(v);
+		const char *bad = state_token_not_whole(t);
+
+		cJSON_Delete(v);
+		if (bad) {
+			*err = xstrfmt("session.json: tokens.%s is not a whole number", bad);
+			cJSON_Delete(t);
+			return GS_ERROR;
+		}
+		v = t;
+	} else if (!v || cJSON_IsNull(v)) {
+		cJSON *d = default_for(key);
+
+		if (v && cJSON_IsNull(d)) {
+			cJSON_Delete(d);	/* a null that may stay null */
+		} else {
+			cJSON_Delete(v);
+			v = d;
+		}
+	}
+	*out = v;
+	return 0;
+}
+
 int state_normalize(cJSON **out, cJSON *in, char **err)
 {
 	cJSON *st = NULL, *v;
@@ -210,33 +247,8 @@ int state_normalize(cJSON **out, cJSON *in, char **err)
 	for (size_t i = 0; i < ARRAY_SIZE(schema_keys); i++) {
 		const char *key = schema_keys[i].key;
 
-		v = cJSON_DetachItemFromObjectCaseSensitive(in, key);
-		if (v && !type_ok(key, v)) {
-			*err = xstrfmt("session.json: '%s' has the wrong type", key);
-			cJSON_Delete(v);
+		if (normalize_key(&v, key, cJSON_DetachItemFromObjectCaseSensitive(in, key), err) < 0)
 			goto cleanup;
-		}
-		if (!strcmp(key, "tokens")) {
-			cJSON *t = normalize_tokens(v);
-			const char *bad = state_token_not_whole(t);
-
-			cJSON_Delete(v);
-			if (bad) {
-				*err = xstrfmt("session.json: tokens.%s is not a whole number", bad);
-				cJSON_Delete(t);
-				goto cleanup;
-			}
-			v = t;
-		} else if (!v || cJSON_IsNull(v)) {
-			cJSON *d = default_for(key);
-
-			if (v && cJSON_IsNull(d)) {
-				cJSON_Delete(d);	/* a null that may stay null */
-			} else {
-				cJSON_Delete(v);
-				v = d;
-			}
-		}
 		cJSON_AddItemToObject(st, key, v);
 	}
 	while (in->child) {	/* keys we do not know: keep them, last */

@@ -162,6 +162,36 @@ static struct state_path_entry path_entry(const cJSON *f, const char *status, in
 }
 
 /*
+ * Whether the manifest's entries and the fresh ones (v, k entries, in
+ * path order) may stand together once what the fresh ones displace is
+ * gone (state_paths_supersede marks it in v): GS_ERROR and *err when not
+ * (caller frees), unless the manifest already was so.
+ */
+static int nesting_check(char **err, struct state_path_entry *v, size_t k)
+{
+	struct state_path_entry *after = xcalloc(k + 1, sizeof(*after));
+	size_t kept = 0;
+	int error;
+
+	if ((error = state_paths_supersede(err, v, k)) == 0) {
+		for (size_t j = 0; j < k; j++)
+			if (!(v[j].superseded && v[j].below_link)) {
+				after[kept] = v[j];
+				after[kept].deleted |= v[j].superseded;
+				after[kept++].link &= !v[j].superseded;
+			}
+		error = state_paths_check(err, after, kept);
+	}
+	free(after);
+	if (error && !manifest_was_sound(v, k)) {
+		free(*err);	/* the manifest was already so (an earlier version wrote it): restore judges it */
+		*err = NULL;
+		error = 0;
+	}
+	return error;
+}
+
+/*
  * The manifest as it would be with in (*n entries, sorted by path, with
  * known[i] the manifest's entry of in[i]) recorded, in one pass. What a
  * fresh entry displaces, as git add does (a file that became a folder, a
@@ -173,8 +203,8 @@ static struct state_path_entry path_entry(const cJSON *f, const char *status, in
 static int record_nesting(struct apply_ctx *c, cJSON *manifest, cJSON **in, cJSON **known, int *n,
 			  const char *status)
 {
-	size_t size = (size_t)cJSON_GetArraySize(manifest) + (size_t)*n + 1, k = 0, kept = 0, out = 0;
-	struct state_path_entry *v = xcalloc(size, sizeof(*v)), *after = xcalloc(size, sizeof(*after));
+	size_t size = (size_t)cJSON_GetArraySize(manifest) + (size_t)*n + 1, k = 0, out = 0;
+	struct state_path_entry *v = xcalloc(size, sizeof(*v));
 	cJSON **at = xcalloc(size, sizeof(*at)), *m = manifest ? manifest->child : NULL;
 	int i = 0, error;
 	char *err = NULL;
@@ -187,21 +217,7 @@ static int record_nesting(struct apply_ctx *c, cJSON *manifest, cJSON **in, cJSO
 		if (cmp <= 0)
 			m = m->next;
 	}
-	if ((error = state_paths_supersede(&err, v, k)) == 0) {
-		for (size_t j = 0; j < k; j++)
-			if (!(v[j].superseded && v[j].below_link)) {
-				after[kept] = v[j];
-				after[kept].deleted |= v[j].superseded;
-				after[kept++].link &= !v[j].superseded;
-			}
-		error = state_paths_check(&err, after, kept);
-	}
-	if (error && !manifest_was_sound(v, k)) {
-		free(err);	/* the manifest was already so (an earlier version wrote it): restore judges it */
-		err = NULL;
-		error = 0;
-	}
-	if (error) {
+	if ((error = nesting_check(&err, v, k)) < 0) {
 		error = state_fail(c, "%s", err);
 		goto cleanup;
 	}
@@ -225,7 +241,6 @@ static int record_nesting(struct apply_ctx *c, cJSON *manifest, cJSON **in, cJSO
 cleanup:
 	free(err);
 	free(at);
-	free(after);
 	free(v);
 	return error;
 }
