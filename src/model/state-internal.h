@@ -39,6 +39,20 @@ int state_cmp_key(const void *a, const void *b);
 /* The first total of tokens that is not a whole number (sums of those could overflow), or NULL. */
 const char *state_token_not_whole(const cJSON *tokens);
 
+/* The phase an operation names by its number under key, which must exist; *out NULL when absent and not required. */
+int state_arg_phase(cJSON **out, struct apply_ctx *c, const char *key, int required);
+/*
+ * The agent an operation names ("agent"), which must exist, or be named in
+ * a phase's own list (its entry is then made); *out NULL when absent and
+ * not required.
+ */
+int state_arg_agent(cJSON **out, struct apply_ctx *c, int required);
+/* The error type an operation gives ("type", one of schema.h's), def when absent. */
+int state_arg_error_type(const char **out, struct apply_ctx *c, const char *def);
+/* A new unresolved error in the session's list; agent and phase may be NULL. */
+cJSON *state_new_error(struct apply_ctx *c, const char *type, const char *message,
+		       const char *agent, const cJSON *phase);
+
 /* The entries of the list of collection i, those loaded and those before them that were not. */
 int state_size(struct apply_ctx *c, enum state_split_index i);
 /* How many of the paths of files the manifest of state does not hold yet. */

@@ -68,7 +68,7 @@ cJSON *state_agent(const cJSON *state, const char *id)
 }
 
 /* The phase an operation names ("phase" argument), which must exist. */
-static int arg_phase(cJSON **out, struct apply_ctx *c, const char *key, int required)
+int state_arg_phase(cJSON **out, struct apply_ctx *c, const char *key, int required)
 {
 	const cJSON *v = cJSON_GetObjectItemCaseSensitive(c->args, key);
 
@@ -156,7 +156,7 @@ static cJSON *phase_naming(const cJSON *state, const char *id)
 	return NULL;
 }
 
-static int arg_agent(cJSON **out, struct apply_ctx *c, int required)
+int state_arg_agent(cJSON **out, struct apply_ctx *c, int required)
 {
 	const char *id;
 	cJSON *phase;
@@ -196,8 +196,8 @@ static void update_current_phase(cJSON *state)
 		json_set_str(state, "current_phase", NULL);
 }
 
-static cJSON *new_error(struct apply_ctx *c, const char *type, const char *message,
-			const char *agent, const cJSON *phase)
+cJSON *state_new_error(struct apply_ctx *c, const char *type, const char *message,
+		       const char *agent, const cJSON *phase)
 {
 	cJSON *e = cJSON_CreateObject();
 
@@ -215,7 +215,7 @@ static cJSON *new_error(struct apply_ctx *c, const char *type, const char *messa
 	return e;
 }
 
-static int arg_error_type(const char **out, struct apply_ctx *c, const char *def)
+int state_arg_error_type(const char **out, struct apply_ctx *c, const char *def)
 {
 	if (state_arg_text(out, c, "type", 0) < 0)
 		return GS_ERROR;
@@ -290,7 +290,7 @@ int state_apply_phase_start(struct apply_ctx *c)
 {
 	cJSON *p, *b;
 
-	if (arg_phase(&p, c, "phase", 1) < 0 || phase_move(c, p, ST_PENDING, "start") < 0)
+	if (state_arg_phase(&p, c, "phase", 1) < 0 || phase_move(c, p, ST_PENDING, "start") < 0)
 		return GS_ERROR;
 	cJSON_ArrayForEach(b, cJSON_GetObjectItemCaseSensitive(p, "blocked_by")) {
 		const cJSON *dep = state_phase(c->state, (int)b->valuedouble);
@@ -338,7 +338,7 @@ int state_apply_phase_complete(struct apply_ctx *c)
 	const char *context;
 	cJSON *p, *e;
 
-	if (arg_phase(&p, c, "phase", 1) < 0 || phase_move(c, p, ST_IN_PROGRESS, "complete") < 0 ||
+	if (state_arg_phase(&p, c, "phase", 1) < 0 || phase_move(c, p, ST_IN_PROGRESS, "complete") < 0 ||
 	    state_arg_text(&context, c, "context", 0) < 0)
 		return GS_ERROR;
 	json_set_str(p, "completed", c->at);
@@ -360,10 +360,10 @@ int state_apply_phase_fail(struct apply_ctx *c)
 	const char *message, *type;
 	cJSON *p;
 
-	if (arg_phase(&p, c, "phase", 1) < 0 || phase_move(c, p, ST_IN_PROGRESS, "fail") < 0 ||
-	    state_arg_text(&message, c, "error", 1) < 0 || arg_error_type(&type, c, ERR_RUNTIME) < 0)
+	if (state_arg_phase(&p, c, "phase", 1) < 0 || phase_move(c, p, ST_IN_PROGRESS, "fail") < 0 ||
+	    state_arg_text(&message, c, "error", 1) < 0 || state_arg_error_type(&type, c, ERR_RUNTIME) < 0)
 		return GS_ERROR;
-	new_error(c, type, message, NULL, p);
+	state_new_error(c, type, message, NULL, p);
 	set_phase_status(c, p, ST_FAILED);
 	sbuf_addf(&c->subject, " (%s)", type);
 	return 0;
@@ -373,7 +373,7 @@ int state_apply_phase_skip(struct apply_ctx *c)
 {
 	cJSON *p;
 
-	if (arg_phase(&p, c, "phase", 1) < 0 || phase_move(c, p, ST_PENDING, "skip") < 0)
+	if (state_arg_phase(&p, c, "phase", 1) < 0 || phase_move(c, p, ST_PENDING, "skip") < 0)
 		return GS_ERROR;
 	set_phase_status(c, p, ST_SKIPPED);
 	return 0;
@@ -384,7 +384,7 @@ int state_apply_phase_retry(struct apply_ctx *c)
 	int retries, max = c->lim->max_retries;
 	cJSON *p, *e;
 
-	if (arg_phase(&p, c, "phase", 1) < 0 || phase_move(c, p, ST_FAILED, "retry") < 0)
+	if (state_arg_phase(&p, c, "phase", 1) < 0 || phase_move(c, p, ST_FAILED, "retry") < 0)
 		return GS_ERROR;
 	retries = (int)json_num(p, "retry_count", 0);
 	if (retries >= max)
@@ -410,7 +410,7 @@ int state_apply_phase_step(struct apply_ctx *c)
 	const char *step;
 	cJSON *p;
 
-	if (arg_phase(&p, c, "phase", 1) < 0 || state_arg_text(&step, c, "sub_step", 1) < 0)
+	if (state_arg_phase(&p, c, "phase", 1) < 0 || state_arg_text(&step, c, "sub_step", 1) < 0)
 		return GS_ERROR;
 	if (strcmp(json_str(p, "status"), ST_IN_PROGRESS))
 		return state_fail(c, "phase %d \"%s\" is %s, not in progress", (int)json_num(p, "id", 0),
@@ -443,7 +443,7 @@ int state_apply_agent_start(struct apply_ctx *c)
 	cJSON *phase, *old;
 
 	if (arg_agent_id(&id, c) < 0 || state_arg_text(&type, c, "type", 1) < 0 ||
-	    state_arg_text(&task, c, "task", 1) < 0 || arg_phase(&phase, c, "phase", 0) < 0)
+	    state_arg_text(&task, c, "task", 1) < 0 || state_arg_phase(&phase, c, "phase", 0) < 0)
 		return GS_ERROR;
 	if (!phase && cJSON_IsNumber(cJSON_GetObjectItemCaseSensitive(c->state, "current_phase")))
 		phase = state_phase(c->state, (int)json_num(c->state, "current_phase", 0));
@@ -465,7 +465,7 @@ int state_apply_agent_start(struct apply_ctx *c)
 
 static int running_agent(cJSON **a, struct apply_ctx *c, const char *verb)
 {
-	if (arg_agent(a, c, 1) < 0)
+	if (state_arg_agent(a, c, 1) < 0)
 		return GS_ERROR;
 	if (strcmp(json_str(*a, "status"), ST_IN_PROGRESS))
 		return state_fail(c, "cannot %s agent '%s': it is %s", verb, json_str(*a, "id"),
@@ -512,11 +512,11 @@ int state_apply_agent_fail(struct apply_ctx *c)
 	cJSON *a;
 
 	if (running_agent(&a, c, "fail") < 0 || state_arg_text(&message, c, "error", 1) < 0 ||
-	    arg_error_type(&type, c, ERR_RUNTIME) < 0)
+	    state_arg_error_type(&type, c, ERR_RUNTIME) < 0)
 		return GS_ERROR;
 	json_set_str(a, "status", ST_FAILED);
 	json_set_str(a, "completed", c->at);
-	new_error(c, type, message, json_str(a, "id"),
+	state_new_error(c, type, message, json_str(a, "id"),
 		  cJSON_IsNumber(cJSON_GetObjectItemCaseSensitive(a, "phase")) ?
 		  state_phase(c->state, (int)json_num(a, "phase", 0)) : NULL);
 	sbuf_addf(&c->subject, "agent %s failed: ", json_str(a, "id"));
@@ -535,7 +535,7 @@ int state_apply_agent_attach(struct apply_ctx *c)
 
 	if (arg_agent_id(&id, c) < 0 || state_arg_text(&type, c, "type", 1) < 0 ||
 	    state_arg_text(&task, c, "task", 0) < 0 || state_arg_text(&session, c, "session", 0) < 0 ||
-	    arg_phase(&phase, c, "phase", 0) < 0)
+	    state_arg_phase(&phase, c, "phase", 0) < 0)
 		return GS_ERROR;
 	if (!phase && cJSON_IsNumber(cJSON_GetObjectItemCaseSensitive(c->state, "current_phase")))
 		phase = state_phase(c->state, (int)json_num(c->state, "current_phase", 0));
@@ -570,7 +570,7 @@ int state_apply_agent_turn(struct apply_ctx *c)
 	cJSON *a, *t;
 	int part = cJSON_IsObject(cJSON_GetObjectItemCaseSensitive(c->args, "tree"));
 
-	if (arg_agent(&a, c, 1) < 0)
+	if (state_arg_agent(&a, c, 1) < 0)
 		return GS_ERROR;
 	if (!json_is_int(from) || !json_is_int(to) || from < 0 || to < from || !json_is_int(bytes) || bytes < 0 ||
 	    !json_is_int(in) || !json_is_int(out) || !json_is_int(cached) || in < 0 || in > 1e12 || out < 0 ||
@@ -601,7 +601,7 @@ int state_apply_agent_compact(struct apply_ctx *c)
 	const char *trigger;
 	cJSON *a;
 
-	if (arg_agent(&a, c, 1) < 0 || state_arg_text(&trigger, c, "trigger", 0) < 0)
+	if (state_arg_agent(&a, c, 1) < 0 || state_arg_text(&trigger, c, "trigger", 0) < 0)
 		return GS_ERROR;
 	json_set_num(a, "compactions", json_num(a, "compactions", 0) + 1);
 	json_set_str(a, "compacted", c->at);
@@ -617,7 +617,7 @@ static int apply_file_op(struct apply_ctx *c, const char *status)
 	cJSON *agent, *phase;
 	int n;
 
-	if (arg_agent(&agent, c, 0) < 0 || arg_phase(&phase, c, "phase", 0) < 0)
+	if (state_arg_agent(&agent, c, 0) < 0 || state_arg_phase(&phase, c, "phase", 0) < 0)
 		return GS_ERROR;
 	if (!phase && agent && cJSON_IsNumber(cJSON_GetObjectItemCaseSensitive(agent, "phase")))
 		phase = state_phase(c->state, (int)json_num(agent, "phase", 0));
@@ -657,10 +657,10 @@ int state_apply_error_add(struct apply_ctx *c)
 	const char *message, *type;
 	cJSON *agent, *phase;
 
-	if (state_arg_text(&message, c, "message", 1) < 0 || arg_error_type(&type, c, NULL) < 0 ||
-	    arg_agent(&agent, c, 0) < 0 || arg_phase(&phase, c, "phase", 0) < 0)
+	if (state_arg_text(&message, c, "message", 1) < 0 || state_arg_error_type(&type, c, NULL) < 0 ||
+	    state_arg_agent(&agent, c, 0) < 0 || state_arg_phase(&phase, c, "phase", 0) < 0)
 		return GS_ERROR;
-	new_error(c, type, message, agent ? json_str(agent, "id") : NULL, phase);
+	state_new_error(c, type, message, agent ? json_str(agent, "id") : NULL, phase);
 	sbuf_addf(&c->subject, "error #%d (%s): ", state_size(c, SPLIT_ERRORS), type);
 	state_subject_quote(&c->subject, message, 50);
 	return 0;
@@ -789,7 +789,7 @@ int state_apply_decide(struct apply_ctx *c)
 	cJSON *d, *agent;
 
 	if (state_arg_text(&decision, c, "decision", 1) < 0 || state_arg_text(&rationale, c, "rationale", 0) < 0 ||
-	    arg_agent(&agent, c, 0) < 0)
+	    state_arg_agent(&agent, c, 0) < 0)
 		return GS_ERROR;
 	d = cJSON_CreateObject();
 	json_set_str(d, "decision", decision);
@@ -887,8 +887,8 @@ int state_apply_artifact(struct apply_ctx *c)
 	const char *path;
 	cJSON *agent, *phase, *a;
 
-	if (state_arg_text(&path, c, "path", 1) < 0 || arg_agent(&agent, c, 0) < 0 ||
-	    arg_phase(&phase, c, "phase", 0) < 0)
+	if (state_arg_text(&path, c, "path", 1) < 0 || state_arg_agent(&agent, c, 0) < 0 ||
+	    state_arg_phase(&phase, c, "phase", 0) < 0)
 		return GS_ERROR;
 	if (!state_valid_path(path))
 		return state_fail(c, "invalid path '%s'", path);
