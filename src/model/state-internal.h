@@ -93,7 +93,10 @@ int state_paths_check(char **err, const struct state_path_entry *v, size_t n);
 /* Non-zero when s is an object id as a manifest holds one: 40 lower-case hex digits. */
 int state_is_oid(const char *s);
 
-/* The handlers of ops.h's table, in state_session.c, state_files.c, state_work.c and state_git.c. */
+/*
+ * The handlers of ops.h's table, in state_session.c, state_files.c,
+ * state_phase.c, state_agent.c, state_work.c and state_git.c.
+ */
 #define GS_OP_DECLARE(id, name, fn, flags, needs, tail) int fn(struct apply_ctx *c);
 GS_OP_LIST(GS_OP_DECLARE)
 #undef GS_OP_DECLARE
