@@ -57,10 +57,11 @@ cJSON *op_args(const struct state_op *op);
 const char *op_name(const struct state_op *op);
 
 /*
- * Applies op to state in place. state is an empty object for
- * OP_SESSION_START, else a normalised state. On success *subject gets the
- * checkpoint's one-line summary; on failure state is unchanged and *err
- * gets the reason. The caller frees both strings.
+ * Applies op to state in place, with the handler of its row (one with
+ * none, of a name ops.h does not know, is refused). state is an empty
+ * object for OP_SESSION_START, else a normalised state. On success
+ * *subject gets the checkpoint's one-line summary; on failure state is
+ * unchanged and *err gets the reason. The caller frees both strings.
  */
 int state_apply(cJSON *state, const struct state_op *op, const struct state_limits *lim,
 		char **subject, char **err);
