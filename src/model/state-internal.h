@@ -100,7 +100,5 @@ int state_is_oid(const char *s);
 #define GS_OP_DECLARE(id, name, fn, flags, needs, tail) int fn(struct apply_ctx *c);
 GS_OP_LIST(GS_OP_DECLARE)
 #undef GS_OP_DECLARE
-/* The handler of an operation (state_ops.c). */
-apply_fn state_handler(enum op_id id);
 
 #endif

@@ -35,11 +35,6 @@ const struct op_info *op_lookup(const char *name)
 	return NULL;
 }
 
-apply_fn state_handler(enum op_id id)
-{
-	return handlers[id];
-}
-
 /* rollback and merge: the engine writes their state itself; replaying one does nothing. */
 int state_apply_recorded(struct apply_ctx *c)
 {
@@ -256,7 +251,7 @@ int state_apply(cJSON *state, const struct state_op *op, const struct state_limi
 		*err = xstrfmt("session '%s' is %s", json_str(state, "session_id"), status);
 		return GS_ERROR;
 	}
-	if ((error = state_handler(op->info->id)(&c)) < 0) {
+	if ((error = handlers[op->info->id](&c)) < 0) {
 		sbuf_release(&c.subject);
 		if (error == GS_EPARTIAL) {	/* it needs more of the state than was loaded */
 			free(c.err);
