@@ -1,7 +1,8 @@
 /*
- * state_agent.c - the agents a session tracks, from their start (or an
- * agent's own hooks attaching) to done or failed, their turns, and the
- * tokens they use against the budget. Pure: no I/O, no git.
+ * state_agent.c - the agents a session tracks and the tokens they use.
+ * An agent runs from its start (or its own hooks attaching) to done or
+ * failed; its turns and token counts are held against the budget. Pure:
+ * no I/O, no git.
  */
 #include "state-internal.h"
 

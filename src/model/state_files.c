@@ -1,8 +1,8 @@
 /*
- * state_files.c - the manifest (session.json's "files"): recording files
- * into it in one merge pass, as git add would (what a path displaces, no
- * path below a file or a link), and the operations that do so, checkpoint
- * and restore. Pure: no I/O, no git.
+ * state_files.c - the manifest (session.json's "files") and the
+ * operations that record into it, checkpoint and restore. Recording is
+ * one merge pass, taken as git add takes it: what a path displaces goes,
+ * and no path comes below a file or a link. Pure: no I/O, no git.
  */
 #include "state-internal.h"
 

@@ -1,8 +1,9 @@
 /*
- * state_ops.c - the operation: the table of ops.h made into C (op_info,
- * the handlers), the operation object (op_new), what of a large state it
- * loads (state_op_needs), and applying it (state_apply) with the helpers
- * its handlers share. Pure: no I/O, no git.
+ * state_ops.c - the operation: its row of ops.h, its object, what it
+ * loads and how it is applied. The table gives op_info and the handlers;
+ * op_new and op_parse make an operation that carries its row;
+ * state_op_needs says what of a large state it loads; state_apply runs
+ * its handler, with the helpers the handlers share. Pure: no I/O, no git.
  */
 #include "state-internal.h"
 

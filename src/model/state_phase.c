@@ -1,7 +1,7 @@
 /*
  * state_phase.c - the phases of a session's plan and the moves between
- * them (add, start, complete, fail, skip, retry, and the step within
- * one), and which one is current. Pure: no I/O, no git.
+ * them. A phase is added, started, completed, failed, skipped or retried,
+ * and steps within one; the current phase follows. Pure: no I/O, no git.
  */
 #include "state-internal.h"
 

@@ -1,7 +1,7 @@
 /*
- * state_work.c - the rest of the work a session tracks: the files an
- * operation names, errors, decisions, tasks, milestones and artifacts,
- * and the fields of each kind of entry. Pure: no I/O, no git.
+ * state_work.c - the rest of the work a session tracks: files, errors,
+ * decisions, tasks, milestones and artifacts. Also the fields of each
+ * kind of entry. Pure: no I/O, no git.
  */
 #include "state-internal.h"
 
