@@ -48,7 +48,7 @@ int cmd_subcommand(int argc, const char **argv, struct cmd_ctx *c, const struct 
 /* The id given, or the active session's; resolves it to a live session. */
 int cmd_target(char **id, struct cmd_ctx *c, const char *given);
 /* Publishes op on session id, printing "[<id> <abbrev>] <subject>" unless quiet. */
-int cmd_write(struct engine_result *res, struct cmd_ctx *c, const char *id, cJSON *op,
+int cmd_write(struct engine_result *res, struct cmd_ctx *c, const char *id, struct state_op *op,
 	      const char *body, int quiet);
 /*
  * A revision as git understands it, with session ids and SESSION_HEAD

@@ -91,11 +91,11 @@ static char *session_status(struct cmd_ctx *c, const char *id)
 	return status;
 }
 
-static int write_op(struct hook_run *r, cJSON *op)
+static int write_op(struct hook_run *r, struct state_op *op)
 {
 	int error = engine_commit(NULL, &r->c->eng, r->session, op, NULL, ENGINE_IN_PROGRESS);
 
-	cJSON_Delete(op);
+	op_free(op);
 	return error == GS_ESKIPPED ? 0 : error;
 }
 
@@ -113,12 +113,12 @@ static int find_session(struct hook_run *r)
 		return error;
 	if (linked && (status = session_status(r->c, linked))) {
 		if (!strcmp(status, ST_PAUSED) && (r->kind == AE_START || r->kind == AE_PROMPT)) {
-			cJSON *op = op_new(OP_SESSION_RESUME, NULL);
+			struct state_op *op = op_new(OP_SESSION_RESUME, NULL);
 
 			r->session = linked;
 			r->linked = 1;
 			error = engine_commit(NULL, &r->c->eng, r->session, op, NULL, 0);
-			cJSON_Delete(op);
+			op_free(op);
 			free(status);
 			return error;
 		}
@@ -185,7 +185,7 @@ cleanup:
 
 static int attach(struct hook_run *r, const char *agent, const char *type, const char *task)
 {
-	cJSON *op = op_new(OP_AGENT_ATTACH, NULL);
+	struct state_op *op = op_new(OP_AGENT_ATTACH, NULL);
 	int error;
 
 	json_set_str(op_args(op), "agent", agent);
@@ -226,7 +226,7 @@ static int on_start(struct hook_run *r)
 static int on_prompt(struct hook_run *r)
 {
 	const char *prompt = json_str(r->payload, "prompt");
-	cJSON *op;
+	struct state_op *op;
 	int error;
 
 	if (!prompt || !*prompt)
@@ -250,7 +250,8 @@ static int on_tool_after(struct hook_run *r)
 {
 	const char *path, *wd = store_workdir(r->c->st);
 	char *rel = NULL, *full = NULL;
-	cJSON *files, *op = NULL;
+	struct state_op *op = NULL;
+	cJSON *files;
 	int created, ignored, gone, error;
 	size_t n;
 	struct stat sb;
@@ -276,7 +277,7 @@ static int on_tool_after(struct hook_run *r)
 	error = write_op(r, op);
 	op = NULL;
 cleanup:
-	cJSON_Delete(op);
+	op_free(op);
 	free(rel);
 	free(full);
 	return error;
@@ -383,7 +384,8 @@ static void open_transcript(int *fd, struct hook_run *r, const char *path)
 }
 
 /* The part, redacted, as the blob transcripts/<agent>/<nnn>/<nnnnnn> of the turn's checkpoint. */
-static int keep_part(cJSON *op, struct cmd_ctx *c, const char *agent, const char *text, size_t len, double seq)
+static int keep_part(struct state_op *op, struct cmd_ctx *c, const char *agent, const char *text, size_t len,
+		     double seq)
 {
 	char oid[HEX_SZ], *clean = NULL, *path;
 	size_t n = len;
@@ -428,7 +430,8 @@ static int record_turn(struct hook_run *r, const char *agent, const char *path)
 {
 	struct store_tip tip = { 0 };
 	struct agent_usage u = { 0 };
-	cJSON *state = NULL, *op = NULL, *last;
+	struct state_op *op = NULL;
+	cJSON *state = NULL, *last;
 	const cJSON *a, *t;
 	char *ref = engine_refname(r->session), *part = NULL;
 	double from, kept;
@@ -510,7 +513,7 @@ static int record_turn(struct hook_run *r, const char *agent, const char *path)
 cleanup:
 	if (fd >= 0)
 		close(fd);
-	cJSON_Delete(op);
+	op_free(op);
 	cJSON_Delete(state);
 	store_tip_clear(&tip);
 	free(ref);
@@ -552,7 +555,7 @@ static int on_subagent_stop(struct hook_run *r)
 	const char *path = json_str(r->payload, "agent_transcript_path");
 	const char *said = json_str(r->payload, "last_assistant_message");
 	char *id;
-	cJSON *op;
+	struct state_op *op;
 	int error = 0;
 
 	if (!r->session)
@@ -587,7 +590,7 @@ static int on_turn_end(struct hook_run *r)
 static int on_compact(struct hook_run *r)
 {
 	const char *trigger = json_str(r->payload, "trigger");
-	cJSON *op;
+	struct state_op *op;
 
 	if (!r->session || !r->linked || (!strcmp(r->d->name, "gemini-cli") && (!trigger || strcmp(trigger, "manual"))))
 		return 0;
@@ -601,7 +604,7 @@ static int on_end(struct hook_run *r)
 {
 	const char *reason = json_str(r->payload, "reason");
 	char *summary;
-	cJSON *op;
+	struct state_op *op;
 	int error;
 
 	if (!r->session || !r->linked || (error = on_turn_end(r)) < 0)

@@ -68,7 +68,7 @@ int cmd_target(char **id, struct cmd_ctx *c, const char *given)
 	return error;
 }
 
-int cmd_write(struct engine_result *res, struct cmd_ctx *c, const char *id, cJSON *op,
+int cmd_write(struct engine_result *res, struct cmd_ctx *c, const char *id, struct state_op *op,
 	      const char *body, int quiet)
 {
 	struct engine_result r = { 0 };

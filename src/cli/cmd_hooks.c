@@ -422,23 +422,24 @@ static int hook_session_status(char **id, struct cmd_ctx *c)
  * while it is paused or closed is said once (by post-commit), not
  * silently lost; the engine checks, on the state it writes on.
  */
-static int hook_write(struct cmd_ctx *c, const char *id, cJSON *op)
+static int hook_write(struct cmd_ctx *c, const char *id, struct state_op *op)
 {
 	int error = engine_commit(NULL, &c->eng, id, op, NULL, ENGINE_IN_PROGRESS);
 
 	if (error == GS_ESKIPPED) {
-		if (op_lookup(op_name(op)) == op_info(OP_COMMIT_RECORD))
+		if (op->info->id == OP_COMMIT_RECORD)
 			gs_warning("session '%s' is not in progress: this commit is not recorded in it "
 				   "(git session resume %s records the next ones)", id, id);
 		error = 0;
 	}
-	cJSON_Delete(op);
+	op_free(op);
 	return error;
 }
 
 static int hook_pre_commit(struct cmd_ctx *c, const char *id, const cJSON *state, int argc, const char **argv)
 {
-	cJSON *files = NULL, *op;
+	struct state_op *op;
+	cJSON *files = NULL;
 	int error;
 
 	if ((error = store_worktree_staged(&files, c->st)) < 0 || !files->child) {
@@ -484,7 +485,8 @@ static int hook_trailer(struct cmd_ctx *c, const char *id, int argc, const char 
 static int hook_post_commit(struct cmd_ctx *c, const char *id, const cJSON *state, int argc, const char **argv)
 {
 	char head[HEX_SZ], *branch = NULL, *subject = NULL;
-	cJSON *op, *files = NULL;
+	struct state_op *op;
+	cJSON *files = NULL;
 	int error;
 
 	if ((error = store_head(&branch, head, c->st)) < 0 ||
@@ -508,7 +510,7 @@ static int hook_post_checkout(struct cmd_ctx *c, const char *id, const cJSON *st
 	const cJSON *project = cJSON_GetObjectItemCaseSensitive(state, "project");
 	const char *from = json_str(project, "branch"), *start = json_str(project, "start_branch");
 	char head[HEX_SZ], *branch = NULL;
-	cJSON *op;
+	struct state_op *op;
 	int error;
 
 	if (argc < 3 || strcmp(argv[2], "1") || (error = store_head(&branch, head, c->st)) < 0)
@@ -531,7 +533,8 @@ static int hook_post_checkout(struct cmd_ctx *c, const char *id, const cJSON *st
 static int hook_post_rewrite(struct cmd_ctx *c, const char *id, const cJSON *state, int argc,
 			     const char **argv)
 {
-	cJSON *op = op_new(OP_COMMIT_REWRITE, NULL), *map = json_arr(op_args(op), "map");
+	struct state_op *op = op_new(OP_COMMIT_REWRITE, NULL);
+	cJSON *map = json_arr(op_args(op), "map");
 	const cJSON *m;
 	char line[256], old[HEX_SZ], new_[HEX_SZ];
 
@@ -546,7 +549,7 @@ static int hook_post_rewrite(struct cmd_ctx *c, const char *id, const cJSON *sta
 					cJSON_AddItemToArray(map, pair);
 				}
 	if (!map->child) {
-		cJSON_Delete(op);
+		op_free(op);
 		return 0;
 	}
 	return hook_write(c, id, op);

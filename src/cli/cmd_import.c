@@ -364,7 +364,8 @@ static int write_job(struct cmd_ctx *c, struct job *job, int quiet)
 {
 	const char *id = json_str(job->state, "session_id");
 	char *ref = engine_refname(id), *archived = xstrfmt("%s%s", ARCHIVE_PREFIX, id), *msg = NULL;
-	cJSON *op = NULL, *old = NULL, *args;
+	struct state_op *op = NULL;
+	cJSON *old = NULL, *args;
 	struct store_tip tip = { 0 };
 	struct engine_result r = { 0 };
 	const char *digest = json_str(state_extra_get(job->state, "import"), "digest"), *at;
@@ -406,7 +407,7 @@ cleanup:
 	engine_result_clear(&r);
 	store_tip_clear(&tip);
 	cJSON_Delete(old);
-	cJSON_Delete(op);
+	op_free(op);
 	free(ref);
 	free(archived);
 	free(msg);

@@ -206,13 +206,13 @@ static int diffs_for(cJSON **out, struct cmd_ctx *c, const cJSON *r)
 static int activate(cJSON **state, struct store_tip *tip, struct cmd_ctx *c, const char *id)
 {
 	struct engine_result r = { 0 };
-	cJSON *op;
+	struct state_op *op;
 	int error;
 
 	if (!strcmp(json_str(*state, "status"), ST_PAUSED)) {
 		op = op_new(OP_SESSION_RESUME, NULL);
 		error = engine_commit(&r, &c->eng, id, op, NULL, 0);
-		cJSON_Delete(op);
+		op_free(op);
 		if (error < 0)
 			return error;
 		cJSON_Delete(*state);
