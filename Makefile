@@ -127,7 +127,8 @@ $(BUILD):
 	@mkdir -p $@
 
 # libFuzzer targets for every parser of untrusted input (clang)
-FUZZ_FORMATS = $(patsubst src/format/format_%.c,%,$(wildcard src/format/format_*.c))
+# the formats' names, from their rows in GS_FORMATS (format.h)
+FUZZ_FORMATS = $(shell sed -n 's/^\#define GS_FORMATS(X) //p' include/git-session/format.h | grep -o 'X([A-Z_]*, *[a-z_]*)' | sed 's/.*, *\([a-z_]*\).*/\1/')
 FUZZ_TARGETS = session_json op trailer mcp list_cache transcript $(patsubst %,import_%,$(FUZZ_FORMATS))
 # the parsers are the pure layers: the model, the formats, the agents and util
 FUZZ_SRC = $(foreach l,model format agent util,$(wildcard src/$(l)/*.c))

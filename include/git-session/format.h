@@ -25,8 +25,9 @@
 
 /*
  * The formats, each listed once, in the order detection tries them:
- * X(ID, name). Each has its file src/format_<name>.c (the fuzz targets
- * are made from those names) defining format_<name>.
+ * X(ID, name). Each has its file src/format/<name>.c, ending in
+ * FORMAT_DEFINE(ID, name), which defines format_<name>; the fuzz targets
+ * are made from this list.
  */
 #define GS_FORMATS(X) X(MAESTRO, maestro) X(CCW, ccw) X(COPILOT, copilot) X(CLAUDE, claude) X(BMAD, bmad)
 

@@ -1,5 +1,5 @@
 /*
- * format_ccw.c - Claude Code Workflow sessions: .workflow/WFS-<slug>/
+ * ccw.c - Claude Code Workflow sessions: .workflow/WFS-<slug>/
  * workflow-session.json (phases as named checkpoints) and the registry
  * .workflow/session_status.jsonl, one session per line. Pure: no I/O.
  */
@@ -61,7 +61,7 @@ static int parse_lines(cJSON **doc, const char *buf, size_t len, char **err)
 	return 0;
 }
 
-static int parse(cJSON **doc, const char *buf, size_t len, char **err)
+static int ccw_parse(cJSON **doc, const char *buf, size_t len, char **err)
 {
 	cJSON *v;
 	const char *nl = memchr(buf, '\n', len);
@@ -91,7 +91,7 @@ static int parse(cJSON **doc, const char *buf, size_t len, char **err)
 	return 0;
 }
 
-static int detect(const cJSON *doc)
+static int ccw_detect(const cJSON *doc)
 {
 	const cJSON *s = cJSON_GetObjectItemCaseSensitive(doc, "session");
 	const char *id = json_str(s, "session_id");
@@ -102,7 +102,7 @@ static int detect(const cJSON *doc)
 	       cJSON_GetObjectItemCaseSensitive(s, "checkpoints") || (id && !strncmp(id, "WFS-", 4));
 }
 
-static int upgrade(cJSON *doc, char **err)
+static int ccw_upgrade(cJSON *doc, char **err)
 {
 	if (cJSON_IsArray(cJSON_GetObjectItemCaseSensitive(doc, "registry"))) {
 		*err = xstrdup("a registry of sessions: import it as a whole");
@@ -191,7 +191,7 @@ static void import_entry(cJSON *state, cJSON *e, int *active)
 	fmt_rest_to_extra(state, "ccw_registry", e);
 }
 
-static int to_state(cJSON *state, cJSON *files, int *active, const cJSON *in, char **err)
+static int ccw_to_state(cJSON *state, cJSON *files, int *active, const cJSON *in, char **err)
 {
 	cJSON *doc = cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(in, "session"), 1);
 	cJSON *entry = cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(in, "registry"), 1);
@@ -266,7 +266,7 @@ static cJSON *registry_entry(const cJSON *state)
 	return e;
 }
 
-static cJSON *from_state(const cJSON *state)
+static cJSON *ccw_from_state(const cJSON *state)
 {
 	cJSON *doc = cJSON_CreateObject();
 
@@ -297,7 +297,7 @@ int format_ccw_registry_line(char **out, const cJSON *state)
 	return 0;
 }
 
-static int print(char **out, size_t *len, const cJSON *doc, const char *part)
+static int ccw_print(char **out, size_t *len, const cJSON *doc, const char *part)
 {
 	const cJSON *v = cJSON_GetObjectItemCaseSensitive(doc, part ? part : "session");
 
@@ -311,6 +311,6 @@ static int print(char **out, size_t *len, const cJSON *doc, const char *part)
 }
 
 /* The parts of the session the export writes (format_lost names the others). */
-static const char holds[] = "phases";
+static const char ccw_holds[] = "phases";
 
 FORMAT_DEFINE(CCW, ccw);

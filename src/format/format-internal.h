@@ -32,10 +32,10 @@ struct format {
 #define GS_FORMAT_EXTERN(id, name) extern const struct format format_##name;
 GS_FORMATS(GS_FORMAT_EXTERN)
 #undef GS_FORMAT_EXTERN
-/* The table entry of format_<name>, from the static functions of its file. */
+/* The table entry format_<name>, from the statics <name>_detect, ... of src/format/<name>.c. */
 #define FORMAT_DEFINE(id, name) \
-	const struct format format_##name = { FORMAT_##id, #name, detect, parse, upgrade, to_state, from_state, print, \
-					      holds }
+	const struct format format_##name = { FORMAT_##id, #name, name##_detect, name##_parse, name##_upgrade, \
+					      name##_to_state, name##_from_state, name##_print, name##_holds }
 
 /* A pair of spellings: theirs (the format's) and ours (the model's). */
 struct word { const char *theirs, *ours; };
