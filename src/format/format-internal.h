@@ -1,6 +1,7 @@
 /*
  * format-internal.h - what the format files share: the table entry of a
- * format and helpers for mapping words and entries. Not for other layers.
+ * format, the round-trip patch and helpers for mapping words and entries.
+ * Not for other layers.
  */
 #ifndef GIT_SESSION_FORMAT_INTERNAL_H
 #define GIT_SESSION_FORMAT_INTERNAL_H
@@ -36,6 +37,16 @@ GS_FORMATS(GS_FORMAT_EXTERN)
 #define FORMAT_DEFINE(id, name) \
 	const struct format format_##name = { FORMAT_##id, #name, name##_detect, name##_parse, name##_upgrade, \
 					      name##_to_state, name##_from_state, name##_print, name##_holds }
+
+/*
+ * The round-trip patch (format_patch.c): appends to patch the fixes that
+ * turn exp into src; applies them to doc where doc still has what the
+ * export had.
+ */
+void format_patch_diff(cJSON *patch, const cJSON *exp, const cJSON *src);
+void format_patch_apply(cJSON *doc, const cJSON *patch);
+
+/* Helpers for the format files (format_util.c). */
 
 /* A pair of spellings: theirs (the format's) and ours (the model's). */
 struct word { const char *theirs, *ours; };
