@@ -21,61 +21,95 @@ static cJSON *move(const char *const *keys, const cJSON *item, const char *from,
 	return m;
 }
 
-static void diff_phases(cJSON *out, const cJSON *a, const cJSON *b)
+/*
+ * How a list of entries keyed by id (or path) is compared: the entry of
+ * the older state with the same key, what besides the status makes a
+ * change, and the move that says so.
+ */
+struct keyed {
+	const char *list;
+	const cJSON *(*old)(const cJSON *state, const cJSON *entry);
+	int (*changed)(const cJSON *old, const cJSON *entry);
+	cJSON *(*move)(const cJSON *entry, const char *from, const char *to);
+};
+
+/* The entries of list new or changed since the older state a. */
+static void diff_keyed(cJSON *out, const cJSON *a, const cJSON *b, const struct keyed *k)
 {
-	cJSON *arr = json_set(out, "phases", cJSON_CreateArray());
-	const cJSON *p;
+	cJSON *arr = json_set(out, k->list, cJSON_CreateArray());
+	const cJSON *e;
 
-	cJSON_ArrayForEach(p, cJSON_GetObjectItemCaseSensitive(b, "phases")) {
-		const cJSON *old = state_phase(a, (int)json_num(p, "id", 0));
-		const char *from = old ? report_str_or(old, "status", "") : NULL, *to = report_str_or(p, "status", "");
+	cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(b, k->list)) {
+		const cJSON *old = k->old(a, e);
+		const char *from = old ? report_str_or(old, "status", "") : NULL, *to = report_str_or(e, "status", "");
 
-		if (!from || strcmp(from, to) || json_num(old, "retry_count", 0) != json_num(p, "retry_count", 0)) {
-			cJSON *m = move((const char *const[]){ "id", "name", NULL }, p, from, to);
-			json_set(m, "retry_count", json_dup_or_null(p, "retry_count"));
-			cJSON_AddItemToArray(arr, m);
-		}
+		if (!from || strcmp(from, to) || k->changed(old, e))
+			cJSON_AddItemToArray(arr, k->move(e, from, to));
 	}
 }
 
-static void diff_agents(cJSON *out, const cJSON *a, const cJSON *b)
+static const cJSON *old_phase(const cJSON *state, const cJSON *p)
 {
-	cJSON *arr = json_set(out, "agents", cJSON_CreateArray());
-	const cJSON *ag;
-
-	cJSON_ArrayForEach(ag, cJSON_GetObjectItemCaseSensitive(b, "agents")) {
-		const cJSON *old = state_agent(a, report_str_or(ag, "id", ""));
-		const char *from = old ? report_str_or(old, "status", "") : NULL, *to = report_str_or(ag, "status", "");
-
-		if (!from || strcmp(from, to) || json_num(old, "progress", 0) != json_num(ag, "progress", 0)) {
-			cJSON *m = move((const char *const[]){ "id", "type", "phase", NULL }, ag, from, to);
-			json_set(m, "progress", json_dup_or_null(ag, "progress"));
-			json_set(m, "result_summary", json_dup_or_null(ag, "result_summary"));
-			cJSON_AddItemToArray(arr, m);
-		}
-	}
+	return state_phase(state, (int)json_num(p, "id", 0));
 }
 
-static void diff_files(cJSON *out, const cJSON *a, const cJSON *b)
+static int phase_changed(const cJSON *old, const cJSON *p)
 {
-	const cJSON *fa = cJSON_GetObjectItemCaseSensitive(a, "files"), *f;
-	cJSON *arr = json_set(out, "files", cJSON_CreateArray());
-
-	cJSON_ArrayForEach(f, cJSON_GetObjectItemCaseSensitive(b, "files")) {
-		const cJSON *old = cJSON_GetObjectItemCaseSensitive(fa, f->string);
-		const char *from = old ? report_str_or(old, "status", "") : NULL, *to = report_str_or(f, "status", "");
-
-		if (!from || strcmp(from, to) || strcmp(report_str_or(old, "oid", ""), report_str_or(f, "oid", ""))) {
-			cJSON *m = cJSON_CreateObject();
-			json_set_str(m, "path", f->string);
-			json_set_str(m, "from", from);
-			json_set_str(m, "to", to);
-			json_set(m, "oid", json_dup_or_null(f, "oid"));
-			json_set(m, "agent", json_dup_or_null(f, "agent"));
-			cJSON_AddItemToArray(arr, m);
-		}
-	}
+	return json_num(old, "retry_count", 0) != json_num(p, "retry_count", 0);
 }
+
+static cJSON *phase_move(const cJSON *p, const char *from, const char *to)
+{
+	cJSON *m = move((const char *const[]){ "id", "name", NULL }, p, from, to);
+
+	json_set(m, "retry_count", json_dup_or_null(p, "retry_count"));
+	return m;
+}
+
+static const cJSON *old_agent(const cJSON *state, const cJSON *ag)
+{
+	return state_agent(state, report_str_or(ag, "id", ""));
+}
+
+static int agent_changed(const cJSON *old, const cJSON *ag)
+{
+	return json_num(old, "progress", 0) != json_num(ag, "progress", 0);
+}
+
+static cJSON *agent_move(const cJSON *ag, const char *from, const char *to)
+{
+	cJSON *m = move((const char *const[]){ "id", "type", "phase", NULL }, ag, from, to);
+
+	json_set(m, "progress", json_dup_or_null(ag, "progress"));
+	json_set(m, "result_summary", json_dup_or_null(ag, "result_summary"));
+	return m;
+}
+
+static const cJSON *old_file(const cJSON *state, const cJSON *f)
+{
+	return cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(state, "files"), f->string);
+}
+
+static int file_changed(const cJSON *old, const cJSON *f)
+{
+	return strcmp(report_str_or(old, "oid", ""), report_str_or(f, "oid", "")) != 0;
+}
+
+static cJSON *file_move(const cJSON *f, const char *from, const char *to)
+{
+	cJSON *m = cJSON_CreateObject();
+
+	json_set_str(m, "path", f->string);
+	json_set_str(m, "from", from);
+	json_set_str(m, "to", to);
+	json_set(m, "oid", json_dup_or_null(f, "oid"));
+	json_set(m, "agent", json_dup_or_null(f, "agent"));
+	return m;
+}
+
+static const struct keyed phases = { "phases", old_phase, phase_changed, phase_move };
+static const struct keyed agents = { "agents", old_agent, agent_changed, agent_move };
+static const struct keyed files = { "files", old_file, file_changed, file_move };
 
 static void diff_errors(cJSON *out, const cJSON *a, const cJSON *b)
 {
@@ -156,9 +190,9 @@ cJSON *report_diff(const cJSON *from, const cJSON *to, const char *from_commit, 
 	} else {
 		json_set_str(out, "status", NULL);
 	}
-	diff_phases(out, from, to);
-	diff_agents(out, from, to);
-	diff_files(out, from, to);
+	diff_keyed(out, from, to, &phases);
+	diff_keyed(out, from, to, &agents);
+	diff_keyed(out, from, to, &files);
 	diff_errors(out, from, to);
 	diff_tokens(out, from, to);
 	json_set(out, "decisions", appended(from, to, "decisions"));
