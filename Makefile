@@ -83,8 +83,9 @@ endif
 $(BUILD)/git-session: $(MAIN_OBJ) $(BUILD)/libgit-session.a $(BUILD)/FLAGS
 	$(QUIET_LD)$(CC) $(LDFLAGS) -o $@ $(MAIN_OBJ) $(BUILD)/libgit-session.a $(LIBS)
 
+# made afresh: ar keeps the members of files since renamed or removed
 $(BUILD)/libgit-session.a: $(LIB_OBJ)
-	@$(AR) rcs $@ $^
+	@rm -f $@ && $(AR) rcs $@ $^
 
 QUIET_CC = @echo "    CC $@";
 QUIET_LD = @echo "    LINK $@";
