@@ -32,13 +32,13 @@ static int bmad_parse(cJSON **doc, const char *buf, size_t len, char **err)
 	return fmt_parse_object(doc, buf, len, 1, err);
 }
 
-const char *format_bmad_pointer(const cJSON *doc)
+/* An active-session pointer's id: a name and perhaps a time, nothing else. */
+static const char *pointer_id(const cJSON *doc)
 {
 	static const char *const keys[] = { "active_session", "session_id", "id", "active", NULL };
 	static const char *const also[] = { "updated", "last_updated", "switched_at", NULL };
 	const char *id = NULL;
 
-	/* a name and perhaps a time, nothing else */
 	for (const cJSON *c = doc ? doc->child : NULL; c; c = c->next) {
 		int known = 0;
 
@@ -70,7 +70,7 @@ static int bmad_upgrade(cJSON *doc, char **err)
 	cJSON *t = cJSON_GetObjectItemCaseSensitive(doc, "tokens");
 
 	(void)err;
-	if (format_bmad_pointer(doc))
+	if (pointer_id(doc))
 		return 0;
 	if (!cJSON_IsObject(t))
 		t = json_set(doc, "tokens", cJSON_CreateObject());
@@ -169,7 +169,7 @@ static int bmad_to_state(cJSON *state, cJSON *files, int *active, const cJSON *i
 	const char *st = fmt_word_in(statuses, json_str(doc, "status"), NULL);
 
 	(void)files;
-	if (format_bmad_pointer(in)) {
+	if (pointer_id(in)) {
 		*err = xstrdup("an active-session pointer, not a session: import the session file it names");
 		cJSON_Delete(doc);
 		return GS_ERROR;
@@ -281,4 +281,14 @@ static int bmad_print(char **out, size_t *len, const cJSON *doc, const char *par
 /* The parts of the session the export writes (format_lost names the others). */
 static const char bmad_holds[] = "tokens agents artifacts milestones context_summary notes decisions tasks";
 
-FORMAT_DEFINE(BMAD, bmad);
+/* active-session.yaml names the active session: <session_id>.yaml beside it. */
+static char *bmad_pointer(const cJSON *doc)
+{
+	const char *id = pointer_id(doc);
+
+	return id ? xstrfmt("%s.yaml", id) : NULL;
+}
+
+static const char *const pointer_names[] = { "active-session.yaml", "active-session.yml", NULL };
+
+FORMAT_DEFINE(BMAD, bmad, .layout = { .pointer_names = pointer_names }, .pointer = bmad_pointer);

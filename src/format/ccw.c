@@ -275,7 +275,7 @@ static cJSON *ccw_from_state(const cJSON *state)
 	return doc;
 }
 
-int format_ccw_registry_line(char **out, const cJSON *state)
+static int ccw_registry_line(char **out, const cJSON *state)
 {
 	cJSON *doc = NULL, *e;
 	char *err = NULL;
@@ -313,4 +313,42 @@ static int ccw_print(char **out, size_t *len, const cJSON *doc, const char *part
 /* The parts of the session the export writes (format_lost names the others). */
 static const char ccw_holds[] = "phases";
 
-FORMAT_DEFINE(CCW, ccw);
+static const cJSON *ccw_registry(const cJSON *doc)
+{
+	const cJSON *r = cJSON_GetObjectItemCaseSensitive(doc, "registry");
+
+	return cJSON_IsArray(r) ? r : NULL;
+}
+
+static const char *ccw_registry_dir(const cJSON *entry)
+{
+	return json_str(entry, "directory");
+}
+
+/* {"session": the workflow-session.json's (when there is one), "registry": entry}. */
+static int ccw_registry_doc(cJSON **doc, const cJSON *entry, const cJSON *session, char **err)
+{
+	const cJSON *s = cJSON_GetObjectItemCaseSensitive(session, "session");
+
+	if (session && !cJSON_IsObject(s)) {
+		*err = xstrdup("not a workflow session");
+		return GS_ERROR;
+	}
+	*doc = cJSON_CreateObject();
+	if (session)
+		json_set(*doc, "session", cJSON_Duplicate(s, 1));
+	json_set(*doc, "registry", cJSON_Duplicate(entry, 1));
+	return 0;
+}
+
+/*
+ * .workflow/active/<id>/ and .workflow/archives/<id>/, each with its
+ * workflow-session.json, and the registry .workflow/session_status.jsonl.
+ */
+static const char *const session_dirs[] = { "active", "archives", NULL };
+
+FORMAT_DEFINE(CCW, ccw,
+	      .layout = { .session_file = "workflow-session.json", .session_dirs = session_dirs,
+			  .registry_file = "session_status.jsonl" },
+	      .registry = ccw_registry, .registry_dir = ccw_registry_dir, .registry_doc = ccw_registry_doc,
+	      .registry_line = ccw_registry_line);

@@ -397,4 +397,5 @@ static int copilot_print(char **out, size_t *len, const cJSON *doc, const char *
 /* The parts of the session the export writes (format_lost names the others). */
 static const char copilot_holds[] = "phases phase-agents decisions artifacts context_summary";
 
-FORMAT_DEFINE(COPILOT, copilot);
+/* The handoff, for people, beside the state: 00-handoff.md. */
+FORMAT_DEFINE(COPILOT, copilot, .layout = { .part = "handoff", .part_file = "00-handoff.md" });

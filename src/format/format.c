@@ -9,7 +9,7 @@
 #include <string.h>
 
 static const struct format *const formats[FORMAT_COUNT] = {
-#define GS_FORMAT_ROW(id, name) [FORMAT_##id] = &format_##name,
+#define GS_FORMAT_ROW(id, name, title) [FORMAT_##id] = &format_##name,
 	GS_FORMATS(GS_FORMAT_ROW)
 #undef GS_FORMAT_ROW
 };
@@ -39,9 +39,28 @@ enum format_id format_id(const struct format *f)
 
 const char *format_names(void)
 {
-#define GS_FORMAT_WORD(id, name) ", " #name
+#define GS_FORMAT_WORD(id, name, title) ", " #name
 	return &(GS_FORMATS(GS_FORMAT_WORD))[2];
 #undef GS_FORMAT_WORD
+}
+
+static const char *const title_of[FORMAT_COUNT] = {
+#define GS_FORMAT_TITLE(id, name, title) [FORMAT_##id] = title,
+	GS_FORMATS(GS_FORMAT_TITLE)
+#undef GS_FORMAT_TITLE
+};
+
+const char *format_choices(int titles)
+{
+	static char *made[2];
+	struct sbuf sb = SBUF_INIT;
+
+	if (made[!!titles])
+		return made[!!titles];
+	for (size_t i = 0; i < FORMAT_COUNT; i++)
+		sbuf_addf(&sb, "%s%s", !i ? "" : i + 1 < FORMAT_COUNT ? ", " : " or ",
+			  titles ? title_of[i] : formats[i]->name);
+	return made[!!titles] = sbuf_detach(&sb, NULL);
 }
 
 /* The format whose reader's complaint to show when none could read buf. */
@@ -226,4 +245,74 @@ int format_print(char **out, size_t *len, const struct format *f, const cJSON *d
 	*out = NULL;
 	*len = 0;
 	return f->print(out, len, doc, part);
+}
+
+const struct format_layout *format_layout(const struct format *f)
+{
+	return &f->layout;
+}
+
+static int named(const char *const *names, const char *name)
+{
+	for (; names && *names; names++)
+		if (!strcmp(*names, name))
+			return 1;
+	return 0;
+}
+
+const struct format *format_by_pointer_name(const char *name)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(formats); i++)
+		if (named(formats[i]->layout.pointer_names, name))
+			return formats[i];
+	return NULL;
+}
+
+int format_session_dir(const char *name)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(formats); i++)
+		if (named(formats[i]->layout.session_dirs, name))
+			return 1;
+	return 0;
+}
+
+const struct format *format_with_registry(void)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(formats); i++)
+		if (formats[i]->layout.registry_file)
+			return formats[i];
+	return NULL;
+}
+
+char *format_pointer(const struct format *f, const cJSON *doc)
+{
+	return f->pointer ? f->pointer(doc) : NULL;
+}
+
+const cJSON *format_registry(const struct format *f, const cJSON *doc)
+{
+	return f->registry ? f->registry(doc) : NULL;
+}
+
+const char *format_registry_dir(const struct format *f, const cJSON *entry)
+{
+	return f->registry_dir ? f->registry_dir(entry) : NULL;
+}
+
+int format_registry_doc(cJSON **doc, const struct format *f, const cJSON *entry, const cJSON *session,
+			char **err)
+{
+	*doc = NULL;
+	*err = NULL;
+	if (!f->registry_doc) {
+		*err = xstrfmt("%s has no registry", f->name);
+		return GS_ERROR;
+	}
+	return f->registry_doc(doc, entry, session, err);
+}
+
+int format_registry_line(char **out, const struct format *f, const cJSON *state)
+{
+	*out = NULL;
+	return f->registry_line ? f->registry_line(out, state) : GS_ERROR;
 }
