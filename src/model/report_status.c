@@ -27,7 +27,7 @@ static cJSON *phase_view(const cJSON *state, const cJSON *p, const struct report
 	const cJSON *id;
 
 	report_copy_keys(out, p, (const char *const[]){ "id", "name", "status", "parallel", "blocked_by",
-						 "retry_count", "sub_step", "started", "completed", NULL });
+							"retry_count", "sub_step", "started", "completed", NULL });
 	report_liveness(out, p, ctx);
 	cJSON_ArrayForEach(id, cJSON_GetObjectItemCaseSensitive(p, "agents")) {
 		const cJSON *a = cJSON_IsString(id) ? state_agent(state, id->valuestring) : NULL;
@@ -175,8 +175,8 @@ static cJSON *agents_view(const cJSON *state, const struct report_ctx *ctx)
 	cJSON_ArrayForEach(a, cJSON_GetObjectItemCaseSensitive(state, "agents")) {
 		cJSON *v = cJSON_CreateObject();
 
-		report_copy_keys(v, a, (const char *const[]){ "id", "type", "task", "phase", "status", "progress", "started",
-						       "completed", "result_summary", NULL });
+		report_copy_keys(v, a, (const char *const[]){ "id", "type", "task", "phase", "status", "progress",
+							      "started", "completed", "result_summary", NULL });
 		report_liveness(v, a, ctx);
 		cJSON_AddItemToArray(out, v);
 	}
@@ -246,13 +246,47 @@ static cJSON *counts(const cJSON *state, const struct report_ctx *ctx)
 	return out;
 }
 
+/* How far the phases are: how many of each status, and the percent done or skipped. */
+static cJSON *progress(const cJSON *phases)
+{
+	cJSON *out = cJSON_CreateObject();
+	int total = cJSON_GetArraySize(phases), done = count_status(phases, ST_COMPLETED);
+	int skipped = count_status(phases, ST_SKIPPED);
+
+	json_set_num(out, "phases", total);
+	json_set_num(out, "completed", done);
+	json_set_num(out, "in_progress", count_status(phases, ST_IN_PROGRESS));
+	json_set_num(out, "failed", count_status(phases, ST_FAILED));
+	json_set_num(out, "skipped", skipped);
+	json_set_num(out, "pending", count_status(phases, ST_PENDING));
+	json_set_num(out, "percent", total ? (done + skipped) * 100 / total : 0);
+	return out;
+}
+
+/* The errors not resolved, each with its number; and how many errors there are in all. */
+static void unresolved_errors(cJSON *out, const cJSON *errors)
+{
+	cJSON *arr = json_set(out, "unresolved_errors", cJSON_CreateArray());
+	const cJSON *p;
+	int i = 0;
+
+	cJSON_ArrayForEach(p, errors) {
+		i++;
+		if (!json_bool(p, "resolved", 0)) {
+			cJSON *e = cJSON_CreateObject();
+			json_set_num(e, "number", i);
+			report_copy_keys(e, p, (const char *const[]){ "type", "message", "agent", "phase",
+								      "timestamp", "resolution", NULL });
+			cJSON_AddItemToArray(arr, e);
+		}
+	}
+	json_set_num(out, "errors_total", i);
+}
+
 cJSON *report_status(const cJSON *state, const struct report_ctx *ctx)
 {
-	const cJSON *phases = cJSON_GetObjectItemCaseSensitive(state, "phases");
-	const cJSON *errors = cJSON_GetObjectItemCaseSensitive(state, "errors");
-	const cJSON *decisions = cJSON_GetObjectItemCaseSensitive(state, "decisions"), *p;
-	cJSON *out = cJSON_CreateObject(), *progress = cJSON_CreateObject(), *arr;
-	int total = cJSON_GetArraySize(phases), done, skipped, i = 0;
+	const cJSON *phases = cJSON_GetObjectItemCaseSensitive(state, "phases"), *p;
+	cJSON *out = cJSON_CreateObject(), *arr;
 
 	report_copy_keys(out, state, (const char *const[]){ "session_id", "status", NULL });
 	json_set_bool(out, "active", ctx->active);
@@ -262,36 +296,16 @@ cJSON *report_status(const cJSON *state, const struct report_ctx *ctx)
 	json_set_num(out, "elapsed_seconds", report_seconds_since(json_str(state, "created"), ctx->now));
 	json_set_num(out, "idle_seconds", report_seconds_since(json_str(state, "updated"), ctx->now));
 	json_set(out, "project", json_dup_or_null(state, "project"));
-	done = count_status(phases, ST_COMPLETED);
-	skipped = count_status(phases, ST_SKIPPED);
-	json_set_num(progress, "phases", total);
-	json_set_num(progress, "completed", done);
-	json_set_num(progress, "in_progress", count_status(phases, ST_IN_PROGRESS));
-	json_set_num(progress, "failed", count_status(phases, ST_FAILED));
-	json_set_num(progress, "skipped", skipped);
-	json_set_num(progress, "pending", count_status(phases, ST_PENDING));
-	json_set_num(progress, "percent", total ? (done + skipped) * 100 / total : 0);
-	json_set(out, "progress", progress);
+	json_set(out, "progress", progress(phases));
 	json_set(out, "current_phase", json_dup_or_null(state, "current_phase"));
 	arr = json_set(out, "phases", cJSON_CreateArray());
 	cJSON_ArrayForEach(p, phases)
 		cJSON_AddItemToArray(arr, phase_view(state, p, ctx));
-	arr = json_set(out, "unresolved_errors", cJSON_CreateArray());
-	cJSON_ArrayForEach(p, errors) {
-		i++;
-		if (!json_bool(p, "resolved", 0)) {
-			cJSON *e = cJSON_CreateObject();
-			json_set_num(e, "number", i);
-			report_copy_keys(e, p, (const char *const[]){ "type", "message", "agent", "phase", "timestamp",
-							       "resolution", NULL });
-			cJSON_AddItemToArray(arr, e);
-		}
-	}
-	json_set_num(out, "errors_total", i);
+	unresolved_errors(out, cJSON_GetObjectItemCaseSensitive(state, "errors"));
 	json_set(out, "agents", agents_view(state, ctx));
 	json_set(out, "pending_tasks", pending_tasks(state));
 	json_set(out, "tokens", report_tokens(state));
-	json_set(out, "recent_decisions", last_entries(decisions, 3));
+	json_set(out, "recent_decisions", last_entries(cJSON_GetObjectItemCaseSensitive(state, "decisions"), 3));
 	json_set(out, "recent_notes", last_entries(cJSON_GetObjectItemCaseSensitive(state, "notes"), 3));
 	json_set(out, "counts", counts(state, ctx));
 	json_set(out, "context_summary", json_dup_or_null(state, "context_summary"));
