@@ -95,13 +95,44 @@ static int read_doc(cJSON **doc, const struct format **f, const char *path)
 	return error;
 }
 
+/* Whether an imported state can be a session here: its size, depth and id (after --as). */
+static int check_state(const struct jobs *j, const cJSON *state, const char *source)
+{
+	const char *id;
+	char *verr = NULL;
+	int error;
+
+	if (cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(state, "phases")) > STATE_PHASES_MAX ||
+	    cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(state, "agents")) > STATE_AGENTS_MAX)
+		return gs_error("%s: more than a session holds (%d phases, %d agents)", source, STATE_PHASES_MAX,
+				STATE_AGENTS_MAX);
+	/* the import's op.json holds the state two levels down: both must read back */
+	if (json_depth_over(state, JSON_MAX_DEPTH - 2))
+		return gs_error("%s: nested deeper than a session can keep (%d levels, with the state's own)",
+				source, JSON_MAX_DEPTH - 2);
+	if (!(id = json_str(state, "session_id"))) {
+		error = gs_error("%s: no session id in the file", source);
+		gs_hint("give it one with --as <id>");
+		return error;
+	}
+	if (state_valid_id(id, &verr) < 0) {
+		error = gs_error("%s: invalid session id '%s': %s", source, id, verr);
+		gs_hint("give it another with --as <id>");
+		free(verr);
+		return error;
+	}
+	for (size_t i = 0; i < j->n; i++)
+		if (!strcmp(json_str(j->v[i].state, "session_id"), id))
+			return gs_error("%s: session '%s' is also in %s", source, id, j->v[i].source);
+	return 0;
+}
+
 /* The state for doc, with where it came from; one more job. */
 static int add_job(struct jobs *j, struct cmd_ctx *c, const struct format *f, cJSON *doc,
 		   const char *source, int active)
 {
 	struct job job = { 0 };
-	char digest[HEX_SZ], *err = NULL, *text = NULL, *verr = NULL;
-	const char *id;
+	char digest[HEX_SZ], *err = NULL, *text = NULL;
 	cJSON *imp, *project = store_project(c->st);
 	size_t len;
 	int error = GS_ERROR;
@@ -110,35 +141,10 @@ static int add_job(struct jobs *j, struct cmd_ctx *c, const struct format *f, cJ
 		gs_error("%s: %s", source, err);
 		goto cleanup;
 	}
-	if (cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(job.state, "phases")) > STATE_PHASES_MAX ||
-	    cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(job.state, "agents")) > STATE_AGENTS_MAX) {
-		gs_error("%s: more than a session holds (%d phases, %d agents)", source, STATE_PHASES_MAX,
-			 STATE_AGENTS_MAX);
-		goto cleanup;
-	}
-	/* the import's op.json holds the state two levels down: both must read back */
-	if (json_depth_over(job.state, JSON_MAX_DEPTH - 2)) {
-		gs_error("%s: nested deeper than a session can keep (%d levels, with the state's own)", source,
-			 JSON_MAX_DEPTH - 2);
-		goto cleanup;
-	}
 	if (j->as)
 		json_set_str(job.state, "session_id", j->as);
-	if (!(id = json_str(job.state, "session_id"))) {
-		gs_error("%s: no session id in the file", source);
-		gs_hint("give it one with --as <id>");
+	if (check_state(j, job.state, source) < 0)
 		goto cleanup;
-	}
-	if (state_valid_id(id, &verr) < 0) {
-		gs_error("%s: invalid session id '%s': %s", source, id, verr);
-		gs_hint("give it another with --as <id>");
-		goto cleanup;
-	}
-	for (size_t i = 0; i < j->n; i++)
-		if (!strcmp(json_str(j->v[i].state, "session_id"), id)) {
-			gs_error("%s: session '%s' is also in %s", source, id, j->v[i].source);
-			goto cleanup;
-		}
 	text = json_print(doc, 0, &len);
 	if (store_hash(digest, text, len) < 0)
 		goto cleanup;
@@ -158,7 +164,6 @@ cleanup:
 	cJSON_Delete(job.files);
 	cJSON_Delete(project);
 	free(err);
-	free(verr);
 	free(text);
 	return error;
 }

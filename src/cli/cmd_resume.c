@@ -91,6 +91,40 @@ static int moved(const cJSON *r)
 	return 0;
 }
 
+/* A session in progress or paused can be resumed; any other is over. */
+static int resumable(const cJSON *state, const char *id)
+{
+	const char *status = json_str(state, "status");
+	int error;
+
+	if (!strcmp(status, ST_IN_PROGRESS) || !strcmp(status, ST_PAUSED))
+		return 0;
+	error = gs_error("session '%s' is %s: there is nothing to resume", id, status);
+	gs_hint("'git session resume --dry-run %s' shows where it ended", id);
+	return error;
+}
+
+/* The resume report on *state, after activating the session unless dry_run. */
+static int resume_report(cJSON **r, cJSON **state, struct store_tip *tip, struct report_ctx *ctx,
+			 struct cmd_ctx *c, const char *id, int dry_run)
+{
+	cJSON *scan = NULL, *project = NULL, *plans = NULL;
+	int error;
+
+	*r = NULL;
+	if ((error = gather(&scan, &project, &plans, c, *state)) < 0 ||
+	    (!dry_run && (error = activate(state, tip, c, id)) < 0))
+		goto cleanup;
+	ctx->active = ctx->active || !dry_run;
+	*r = report_resume(*state, scan, project, plans, ctx);
+	json_set_bool(*r, "activated", !dry_run);
+cleanup:
+	cJSON_Delete(scan);
+	cJSON_Delete(project);
+	cJSON_Delete(plans);
+	return error;
+}
+
 int cmd_resume(int argc, const char **argv, struct cmd_ctx *c)
 {
 	static const char *const usage[] = {
@@ -100,7 +134,7 @@ int cmd_resume(int argc, const char **argv, struct cmd_ctx *c)
 	struct report_opts o = { 0 };
 	struct report_ctx ctx = { 0 };
 	struct store_tip tip = { 0 };
-	cJSON *state = NULL, *scan = NULL, *project = NULL, *plans = NULL, *r = NULL, *diffs = NULL;
+	cJSON *state = NULL, *r = NULL, *diffs = NULL;
 	char *id = NULL;
 	struct view v;
 	const struct option opts[] = {
@@ -117,19 +151,9 @@ int cmd_resume(int argc, const char **argv, struct cmd_ctx *c)
 	    (error = cmd_load_target(&state, &tip, &ctx, &id, c, argc ? argv[0] : NULL)) < 0 ||
 	    (error = view_start(&v, c, &o)) < 0)
 		goto cleanup;
-	if (!dry_run && strcmp(json_str(state, "status"), ST_IN_PROGRESS) &&
-	    strcmp(json_str(state, "status"), ST_PAUSED)) {
-		error = gs_error("session '%s' is %s: there is nothing to resume", id, json_str(state, "status"));
-		gs_hint("'git session resume --dry-run %s' shows where it ended", id);
-		goto cleanup;
-	}
-	if ((error = gather(&scan, &project, &plans, c, state)) < 0 ||
-	    (!dry_run && (error = activate(&state, &tip, c, id)) < 0))
-		goto cleanup;
-	ctx.active = ctx.active || !dry_run;
-	r = report_resume(state, scan, project, plans, &ctx);
-	json_set_bool(r, "activated", !dry_run);
-	if (show_diff && (error = diffs_for(&diffs, c, r)) < 0)
+	if ((!dry_run && (error = resumable(state, id)) < 0) ||
+	    (error = resume_report(&r, &state, &tip, &ctx, c, id, dry_run)) < 0 ||
+	    (show_diff && (error = diffs_for(&diffs, c, r)) < 0))
 		goto cleanup;
 	if (quiet) {
 		/* activated; nothing to say */
@@ -145,9 +169,6 @@ int cmd_resume(int argc, const char **argv, struct cmd_ctx *c)
 		error = GS_ERROR;
 cleanup:
 	cJSON_Delete(state);
-	cJSON_Delete(scan);
-	cJSON_Delete(project);
-	cJSON_Delete(plans);
 	cJSON_Delete(r);
 	cJSON_Delete(diffs);
 	store_tip_clear(&tip);
