@@ -189,14 +189,11 @@ cleanup:
 	return problem;
 }
 
-int fsck_session(struct fsck_report *r, gs_store *st, const char *refname)
+/* The ref and its reflog: a damaged ref is read back from the reflog's newest entry. */
+static int check_ref(struct fsck_report *r, gs_store *st, const char *refname)
 {
-	char cur[HEX_SZ], logged[HEX_SZ] = "";
-	void *visited = NULL;
-	int have = 1;
+	char logged[HEX_SZ] = "";
 
-	memset(r, 0, sizeof(*r));
-	r->refname = xstrdup(refname);
 	if (store_ref_value(r->tip, st, refname) < 0) {
 		r->ref_damaged = 1;
 		r->problem = xstrdup("the ref file is damaged");
@@ -212,55 +209,82 @@ int fsck_session(struct fsck_report *r, gs_store *st, const char *refname)
 		 */
 		r->reflog_disagrees = 1;
 	}
+	return 0;
+}
+
+/* What checkpoint cur's check found, counted into the report. */
+static void note_checkpoint(struct fsck_report *r, const char *cur, const struct store_verify *v,
+			    const char *problem)
+{
+	r->checked++;
+	if (problem && !r->last_good[0]) {
+		r->bad++;
+		memcpy(r->first_bad, cur, HEX_SZ);
+		/*
+		 * Moved aside with its damaged objects, so that git fsck is clean after:
+		 * a commit whose objects cannot all be read. Never a sound commit that
+		 * is only not this session's (another's, HEAD's: nothing of it is damaged).
+		 */
+		if (v->nbad)
+			push(&r->bad_commits, &r->nbad_commits, &r->abad_commits, cur);
+		for (size_t i = 0; i < v->nbad; i++)
+			push(&r->bad_objects, &r->nbad_objects, &r->abad_objects, v->bad[i]);
+		if (!r->problem)
+			r->problem = xstrdup(problem);
+	} else if (problem) {
+		if (!r->history_damaged++) {	/* below the last good one: reported, not repaired */
+			memcpy(r->first_damaged_below, cur, HEX_SZ);
+			r->problem_below = xstrdup(problem);
+		}
+		for (size_t i = 0; i < v->nbad; i++)
+			push(&r->bad_objects, &r->nbad_objects, &r->abad_objects, v->bad[i]);
+	} else if (!r->last_good[0]) {
+		memcpy(r->last_good, cur, HEX_SZ);
+	}
+}
+
+/*
+ * The checkpoint before cur, into v->parent: 1 when there is one. A damaged
+ * commit does not say its parent: the reflog does. A tip the reflog never
+ * recorded (the ref edited by hand, to a missing object, a blob, another
+ * session's commit) goes on from the newest entry.
+ */
+static int next_checkpoint(struct store_verify *v, gs_store *st, const char *refname,
+			   const char *tip, const char *cur, int damaged)
+{
+	if (damaged && !strcmp(cur, tip) && !store_reflog_has(st, refname, cur))
+		return store_reflog_newest(v->parent, st, refname) == 0;	/* not its parents: not ours */
+	return v->has_parent || store_reflog_before(v->parent, st, refname, cur) == 0;
+}
+
+int fsck_session(struct fsck_report *r, gs_store *st, const char *refname)
+{
+	const char *id = strrchr(refname, '/') + 1;
+	char cur[HEX_SZ];
+	void *visited = NULL;
+	int have = 1;
+
+	memset(r, 0, sizeof(*r));
+	r->refname = xstrdup(refname);
+	if (check_ref(r, st, refname) < 0)
+		return GS_ERROR;
 	memcpy(cur, r->tip, HEX_SZ);
 	seen_add(&visited, cur);
 	while (have) {
 		struct store_verify v;
-		char *problem = check_one(&v, st, cur, strrchr(refname, '/') + 1);
+		char *problem = check_one(&v, st, cur, id);
 
 		if (v.unfetched) {	/* a partial clone's: not damage, so nothing to repair */
-			gs_error("%s: checkpoint %.12s cannot be checked: %s", strrchr(refname, '/') + 1, cur, problem);
+			gs_error("%s: checkpoint %.12s cannot be checked: %s", id, cur, problem);
 			free(problem);
 			store_verify_clear(&v);
 			tdestroy(visited, free);
 			fsck_report_clear(r);
 			return GS_ERROR;
 		}
-		r->checked++;
-		if (problem && !r->last_good[0]) {
-			r->bad++;
-			memcpy(r->first_bad, cur, HEX_SZ);
-			/*
-			 * Moved aside with its damaged objects, so that git fsck is clean after:
-			 * a commit whose objects cannot all be read. Never a sound commit that
-			 * is only not this session's (another's, HEAD's: nothing of it is damaged).
-			 */
-			if (v.nbad)
-				push(&r->bad_commits, &r->nbad_commits, &r->abad_commits, cur);
-			for (size_t i = 0; i < v.nbad; i++)
-				push(&r->bad_objects, &r->nbad_objects, &r->abad_objects, v.bad[i]);
-			if (!r->problem)
-				r->problem = xstrdup(problem);
-		} else if (problem) {
-			if (!r->history_damaged++) {	/* below the last good one: reported, not repaired */
-				memcpy(r->first_damaged_below, cur, HEX_SZ);
-				r->problem_below = xstrdup(problem);
-			}
-			for (size_t i = 0; i < v.nbad; i++)
-				push(&r->bad_objects, &r->nbad_objects, &r->abad_objects, v.bad[i]);
-		} else if (!r->last_good[0]) {
-			memcpy(r->last_good, cur, HEX_SZ);
-		}
+		note_checkpoint(r, cur, &v, problem);
+		have = next_checkpoint(&v, st, refname, r->tip, cur, problem != NULL);
 		free(problem);
-		/*
-		 * A damaged commit does not say its parent: the reflog does. A tip the
-		 * reflog never recorded (the ref edited by hand, to a missing object,
-		 * a blob, another session's commit) goes on from the newest entry.
-		 */
-		if (problem && !strcmp(cur, r->tip) && !store_reflog_has(st, refname, cur))
-			have = store_reflog_newest(v.parent, st, refname) == 0;	/* not its parents: not ours */
-		else
-			have = v.has_parent || store_reflog_before(v.parent, st, refname, cur) == 0;
 		if (have && seen_add(&visited, v.parent))
 			have = 0;	/* the reflog led back to where we were */
 		if (have)

@@ -250,11 +250,39 @@ static int read_node(cJSON **out, struct yaml_reader *r, yaml_event_t *ev)
 	}
 }
 
+/* The first document's root node into *out; 1 when there was none. */
+static int read_document(cJSON **out, struct yaml_reader *r)
+{
+	yaml_event_t ev;
+	int error;
+
+	for (;;) {
+		if (!yaml_parser_parse(&r->parser, &ev))
+			return yaml_fail(r, r->parser.problem ? r->parser.problem : "invalid YAML",
+					 &r->parser.problem_mark);
+		if (ev.type == YAML_STREAM_END_EVENT || ev.type == YAML_DOCUMENT_END_EVENT) {
+			yaml_event_delete(&ev);
+			return 1;
+		}
+		if (ev.type != YAML_STREAM_START_EVENT && ev.type != YAML_DOCUMENT_START_EVENT)
+			break;
+		yaml_event_delete(&ev);
+	}
+	error = read_node(out, r, &ev);
+	yaml_event_delete(&ev);
+	if (error < 0)
+		return error;
+	if (!yaml_parser_parse(&r->parser, &ev))	/* the document's end, or a complaint */
+		return yaml_fail(r, r->parser.problem ? r->parser.problem : "invalid YAML",
+				 &r->parser.problem_mark);
+	yaml_event_delete(&ev);
+	return 0;
+}
+
 int yaml_parse(cJSON **out, const char *buf, size_t len, size_t max, char **err)
 {
 	struct yaml_reader r = { .err = err };
-	yaml_event_t ev;
-	int error = GS_ERROR, started = 0;
+	int error;
 
 	*out = NULL;
 	*err = NULL;
@@ -271,39 +299,11 @@ int yaml_parse(cJSON **out, const char *buf, size_t len, size_t max, char **err)
 		return GS_ERROR;
 	}
 	yaml_parser_set_input_string(&r.parser, (const unsigned char *)buf, len);
-	for (;;) {
-		if (!yaml_parser_parse(&r.parser, &ev)) {
-			error = yaml_fail(&r, r.parser.problem ? r.parser.problem : "invalid YAML",
-					  &r.parser.problem_mark);
-			goto cleanup;
-		}
-		if (ev.type == YAML_STREAM_END_EVENT || ev.type == YAML_DOCUMENT_END_EVENT) {
-			yaml_event_delete(&ev);
-			break;
-		}
-		if (ev.type == YAML_STREAM_START_EVENT || ev.type == YAML_DOCUMENT_START_EVENT) {
-			yaml_event_delete(&ev);
-			continue;
-		}
-		started = 1;
-		error = read_node(out, &r, &ev);
-		yaml_event_delete(&ev);
-		if (error < 0)
-			goto cleanup;
-		error = GS_ERROR;
-		if (!yaml_parser_parse(&r.parser, &ev)) {	/* the document's end, or a complaint */
-			yaml_fail(&r, r.parser.problem ? r.parser.problem : "invalid YAML", &r.parser.problem_mark);
-			goto cleanup;
-		}
-		yaml_event_delete(&ev);
-		break;
-	}
-	if (!started) {
+	error = read_document(out, &r);
+	if (error > 0) {
 		*err = xstrdup("an empty document");
-		goto cleanup;
+		error = GS_ERROR;
 	}
-	error = 0;
-cleanup:
 	if (error < 0) {
 		cJSON_Delete(*out);
 		*out = NULL;

@@ -4,7 +4,7 @@ test_description='the upstream formats as real runs write them: into the model, 
 
 FX="$TEST_DIRECTORY/fixtures/real"
 # the upstream readers are other projects' code, kept beside the checkout (tests/upstream/README.md)
-UP="${GIT_SESSION_UPSTREAM:-$TEST_DIRECTORY/../../../shared/upstream}"
+UP="${GS_UPSTREAM_DIR:-$TEST_DIRECTORY/../../../shared/upstream}"
 same () { python3 "$TEST_DIRECTORY/same_data.py" "$@"; }
 show () { git session show --json "$1" >show.json && json_field show.json "$2"; }
 # check <actual> <expected>
@@ -144,7 +144,7 @@ test_expect_success 'ccw: .workflow/active and .workflow/archives, planning, map
 		cp -R "$FX/ccw/.workflow" . &&
 		git session import .workflow >out &&
 		check "$(show WFS-implement-oauth2-auth "d[\"status\"], d[\"goal\"], d[\"created\"]")" \
-			"[\"in_progress\", \"implement OAuth2 auth\", \"2024-12-04T08:00:00Z\"]" &&
+			"[\"in_progress\", \"add OAuth2 sign-in\", \"2025-01-20T07:15:00Z\"]" &&
 		check "$(show WFS-legacy-search "[p[\"name\"] for p in d[\"phases\"]], d[\"current_phase\"], d[\"created\"], d[\"status\"]")" \
 			"[[\"INIT\", \"BRAINSTORM\", \"PLAN\", \"EXECUTE\", \"REVIEW\"], 4, \"2024-10-01T09:00:00Z\", \"completed\"]" &&
 		git session export --format ccw WFS-implement-oauth2-auth >a.json &&
