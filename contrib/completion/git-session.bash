@@ -3,7 +3,8 @@
 # (make install does) or source it after git's completion.
 #
 # Options come from each command's own `-h`, so they never fall behind;
-# session ids, phase numbers and agent ids from `git session __complete`.
+# session ids, phase numbers, agent ids and format names from
+# `git session __complete`.
 
 __git_session_commands="start status show list log switch pause resume close archive unarchive checkpoint note summary set get phase agent file error tokens decide task milestone artifact diff timeline push pull import export hooks transcript grep gc restore blame fsck rollback mcp"
 
@@ -61,13 +62,13 @@ _git_session ()
 	--phase=*|--blocked-by=*)
 		[ "$subcommand" = start ] && return
 		__git_session_reply_nl "$(git session __complete phases)" "${cur#*=}"; return ;;
-	--format=*) __git_session_reply "maestro claude copilot bmad ccw" "${cur#--format=}"; return ;;
+	--format=*) __git_session_reply_nl "$(git session __complete formats)" "${cur#--format=}"; return ;;
 	--to=*) __git_session_reply_nl "$(git session __complete sessions)" "${cur#--to=}"; return ;;
 	--*) __git_session_reply "$(__git_session_options "$subcommand")" "$cur"; return ;;
 	esac
 	case "$prev" in
 	--agent) __git_session_reply_nl "$(git session __complete agents)" "$cur"; return ;;
-	--format) __git_session_reply "maestro claude copilot bmad ccw" "$cur"; return ;;
+	--format) __git_session_reply_nl "$(git session __complete formats)" "$cur"; return ;;
 	--phase|--blocked-by)
 		[ "$subcommand" = start ] && return
 		__git_session_reply_nl "$(git session __complete phases)" "$cur"; return ;;

@@ -47,6 +47,10 @@ int cmd_subcommand(int argc, const char **argv, struct cmd_ctx *c, const struct 
 		   const char *const *usage);
 /* The id given, or the active session's; resolves it to a live session. */
 int cmd_target(char **id, struct cmd_ctx *c, const char *given);
+/* Loads the target session (given id, or the active one) for a report and fills ctx. */
+struct report_ctx;
+int cmd_load_target(cJSON **state, struct store_tip *tip, struct report_ctx *ctx, char **id,
+		    struct cmd_ctx *c, const char *given);
 /* Publishes op on session id, printing "[<id> <abbrev>] <subject>" unless quiet. */
 int cmd_write(struct engine_result *res, struct cmd_ctx *c, const char *id, struct state_op *op,
 	      const char *body, int quiet);
