@@ -1,9 +1,11 @@
 /*
- * agent.c - the agents' hook dialects (Claude Code, Gemini CLI) and the
- * usage in their transcripts; our hooks in their settings files are in
+ * agent.c - what every agent dialect shares: the table (GS_AGENTS), the
+ * events, the payload read once, and the usage in transcripts counted
+ * message by message. Each dialect is a file of its own (claude_code.c,
+ * gemini_cli.c); our hooks in a JSON settings file are in
  * agent_json_hooks.c.
  */
-#include "git-session/agent.h"
+#include "agent-internal.h"
 #include "git-session/json.h"
 #include "git-session/util.h"
 
@@ -11,43 +13,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const struct agent_hook_event claude_events[] = {
-	{ "SessionStart", AE_START, NULL },
-	{ "UserPromptSubmit", AE_PROMPT, NULL },
-	{ "PreToolUse", AE_TOOL_BEFORE, NULL },
-	{ "PostToolUse", AE_TOOL_AFTER, "Write|Edit|MultiEdit|NotebookEdit" },
-	{ "SubagentStart", AE_SUBAGENT_START, NULL },
-	{ "SubagentStop", AE_SUBAGENT_STOP, NULL },
-	{ "Stop", AE_TURN_END, NULL },
-	{ "PreCompact", AE_COMPACT, NULL },
-	{ "SessionEnd", AE_END, NULL },
-	{ NULL, AE_NONE, NULL },
+const struct agent_dialect *const agent_dialects[] = {
+#define GS_AGENT_ROW(file) &agent_##file,
+	GS_AGENTS(GS_AGENT_ROW)
+#undef GS_AGENT_ROW
+	NULL
 };
-static const char *const claude_writers[] = { "Write", "Edit", "MultiEdit", "NotebookEdit", NULL };
-static const char *const claude_agents[] = { "Task", "Agent", NULL };
-
-static const struct agent_hook_event gemini_events[] = {
-	{ "SessionStart", AE_START, NULL },
-	{ "BeforeAgent", AE_PROMPT, NULL },
-	{ "BeforeTool", AE_TOOL_BEFORE, NULL },
-	{ "AfterTool", AE_TOOL_AFTER, "write_file|replace" },
-	{ "AfterAgent", AE_TURN_END, NULL },
-	{ "PreCompress", AE_COMPACT, NULL },
-	{ "SessionEnd", AE_END, NULL },
-	{ NULL, AE_NONE, NULL },
-};
-static const char *const gemini_writers[] = { "write_file", "replace", NULL };
-static const char *const gemini_agents[] = { "invoke_agent", NULL };
-
-static const struct agent_dialect claude = {
-	"claude-code", "claude", ".claude/settings.json", 10, claude_events, claude_writers, claude_agents,
-	".claude", "CLAUDE_CONFIG_DIR", NULL,
-};
-static const struct agent_dialect gemini = {
-	"gemini-cli", "gemini", ".gemini/settings.json", 10000, gemini_events, gemini_writers, gemini_agents,
-	".gemini", NULL, "GEMINI_CLI_HOME",
-};
-const struct agent_dialect *const agent_dialects[] = { &claude, &gemini, NULL };
 
 const struct agent_dialect *agent_dialect(const char *name)
 {
@@ -57,12 +28,33 @@ const struct agent_dialect *agent_dialect(const char *name)
 	return NULL;
 }
 
-enum agent_event agent_event_kind(const struct agent_dialect *d, const char *event)
+char *agent_names(const char *sep, const char *last)
+{
+	struct sbuf sb = SBUF_INIT;
+
+	for (size_t i = 0; agent_dialects[i]; i++) {
+		if (i)
+			sbuf_adds(&sb, agent_dialects[i + 1] ? sep : last);
+		sbuf_adds(&sb, agent_dialects[i]->name);
+	}
+	return sbuf_detach(&sb, NULL);
+}
+
+enum agent_event_kind agent_event_kind(const struct agent_dialect *d, const char *event)
 {
 	for (const struct agent_hook_event *e = d->events; e->event; e++)
 		if (!strcmp(e->event, event))
 			return e->kind;
 	return AE_NONE;
+}
+
+size_t agent_event_count(const struct agent_dialect *d)
+{
+	size_t n = 0;
+
+	while (d->events[n].event)
+		n++;
+	return n;
 }
 
 static int listed(const char *const *list, const char *s)
@@ -78,33 +70,22 @@ int agent_is_agent_tool(const struct agent_dialect *d, const char *tool)
 	return listed(d->agent_tools, tool);
 }
 
-int agent_tool_file(const char **path, int *created, const struct agent_dialect *d, const cJSON *payload)
+void agent_read_event(struct agent_event *out, const struct agent_dialect *d, const cJSON *payload)
 {
-	const cJSON *in = cJSON_GetObjectItemCaseSensitive(payload, "tool_input");
-	const cJSON *resp = cJSON_GetObjectItemCaseSensitive(payload, "tool_response");
-	const char *said;
-
-	*path = NULL;
-	*created = 0;
-	if (!listed(d->write_tools, json_str(payload, "tool_name")))
-		return 0;
-	if (!(*path = json_str(in, "file_path")) && !(*path = json_str(in, "notebook_path")))
-		*path = json_str(in, "absolute_path");
-	/* Claude's Write answers {"type": "create"}; Gemini's write_file says so in words */
-	if ((said = json_str(resp, "type")))
-		*created = !strcmp(said, "create");
-	else if ((said = json_str(resp, "llmContent")) || (said = json_str(resp, "returnDisplay")))
-		*created = strstr(said, "created") != NULL;
-	return *path && **path ? 1 : 0;
+	memset(out, 0, sizeof(*out));
+	d->read_event(out, payload);
+	if (!out->session)
+		out->session = "";
+	/* a file is recorded for the tools that write one */
+	if (!listed(d->write_tools, out->tool) || (out->path && !*out->path)) {
+		out->path = NULL;
+		out->created = 0;
+	}
 }
 
 /* --- usage in transcripts --- */
 
-/*
- * One count of a usage: absent is 0; else a whole number from 0 to
- * AGENT_TOKENS_MAX, or the line is not counted (-1).
- */
-static int usage_num(double *out, const cJSON *usage, const char *key)
+int agent_usage_number(double *out, const cJSON *usage, const char *key)
 {
 	const cJSON *v = cJSON_GetObjectItemCaseSensitive(usage, key);
 
@@ -116,35 +97,6 @@ static int usage_num(double *out, const cJSON *usage, const char *key)
 		return -1;
 	*out = v->valuedouble;
 	return 0;
-}
-
-/*
- * Claude: {"message": {"id", "usage": {...}}}; Gemini: {"id", "type":
- * "gemini", "tokens": {...}}. 1 with the line's usage, 0 when it has
- * none, -1 when a count is not one.
- */
-static int line_usage(const char **id, double u[3], const cJSON *line)
-{
-	const cJSON *msg = cJSON_GetObjectItemCaseSensitive(line, "message"), *t;
-	double a, b;
-
-	if ((t = cJSON_GetObjectItemCaseSensitive(msg, "usage")) && cJSON_IsObject(t) && json_str(msg, "id")) {
-		*id = json_str(msg, "id");
-		if (usage_num(&a, t, "input_tokens") < 0 || usage_num(&b, t, "cache_creation_input_tokens") < 0 ||
-		    usage_num(&u[1], t, "output_tokens") < 0 || usage_num(&u[2], t, "cache_read_input_tokens") < 0)
-			return -1;
-		u[0] = a + b;
-	} else if ((t = cJSON_GetObjectItemCaseSensitive(line, "tokens")) && cJSON_IsObject(t) && json_str(line, "id")) {
-		*id = json_str(line, "id");
-		if (usage_num(&a, t, "input") < 0 || usage_num(&u[2], t, "cached") < 0 ||
-		    usage_num(&u[1], t, "output") < 0 || usage_num(&b, t, "thoughts") < 0)
-			return -1;
-		u[0] = a > u[2] ? a - u[2] : 0;
-		u[1] += b;
-	} else {
-		return 0;
-	}
-	return u[0] <= AGENT_TOKENS_MAX && u[1] <= AGENT_TOKENS_MAX ? 1 : -1;
 }
 
 /* Counts a message's usage; -1 (and nothing counted) when a turn's total would pass AGENT_TOKENS_MAX. */
@@ -170,9 +122,10 @@ static int count_message(struct agent_usage *u, const char *id, const double v[3
 	return 0;
 }
 
-void agent_usage_scan(struct agent_usage *u, const char *text, size_t len)
+void agent_usage_scan(struct agent_usage *u, const struct agent_dialect *d, const char *text, size_t len)
 {
 	const char *p = text, *end = text + len;
+	size_t mark = strlen(d->usage_mark);
 
 	while (p < end) {
 		const char *nl = memchr(p, '\n', (size_t)(end - p)), *stop = nl ? nl : end;
@@ -181,15 +134,35 @@ void agent_usage_scan(struct agent_usage *u, const char *text, size_t len)
 		double v[3];
 
 		/* only lines that can hold a usage are parsed */
-		if (memmem(p, n, "\"usage\"", 7) || memmem(p, n, "\"tokens\"", 8)) {
+		if (memmem(p, n, d->usage_mark, mark)) {
 			cJSON *line = cJSON_ParseWithLength(p, n);
+			int r = line ? d->scan_usage(&id, v, line) : 0;
 
-			int r = line ? line_usage(&id, v, line) : 0;
-
+			if (r > 0 && (v[0] > AGENT_TOKENS_MAX || v[1] > AGENT_TOKENS_MAX))
+				r = -1;
 			if (r < 0 || (r > 0 && count_message(u, id, v) < 0))
 				u->skipped++;
 			cJSON_Delete(line);
 		}
 		p = stop + 1;
 	}
+}
+
+/* --- our hooks in the agent's own configuration --- */
+
+int agent_settings_add(char **out, char **err, const char *text, size_t len, const struct agent_dialect *d,
+		       const char *command_prefix)
+{
+	return d->settings_ops->add(out, err, text, len, d, command_prefix);
+}
+
+int agent_settings_remove(char **out, char **err, const char *text, size_t len, const struct agent_dialect *d,
+			  const char *command_prefix)
+{
+	return d->settings_ops->remove(out, err, text, len, d, command_prefix);
+}
+
+int agent_settings_count(const char *text, size_t len, const struct agent_dialect *d, const char *command_prefix)
+{
+	return d->settings_ops->count(text, len, d, command_prefix);
 }

@@ -1,10 +1,10 @@
 /*
- * agent_json_hooks.c - our hooks in an agent's settings file when it is JSON
- * shaped as Claude Code's: "hooks": {"<Event>": [{"matcher", "hooks":
+ * agent_json_hooks.c - our hooks in an agent's settings file when it is
+ * JSON shaped as Claude Code's: "hooks": {"<Event>": [{"matcher", "hooks":
  * [{"type", "command", "timeout"}]}]}. Edited in place as text, so that
  * what the user wrote stays byte for byte.
  */
-#include "git-session/agent.h"
+#include "agent-internal.h"
 #include "git-session/json.h"
 #include "git-session/util.h"
 
@@ -250,8 +250,8 @@ static int add_one(char **out, const char *b, size_t len, size_t open, const str
 	return added;
 }
 
-int agent_settings_add(char **out, char **err, const char *text, size_t len, const struct agent_dialect *d,
-		       const char *prefix)
+static int json_hooks_add(char **out, char **err, const char *text, size_t len, const struct agent_dialect *d,
+			  const char *prefix)
 {
 	char unit[16], *cur = xstrdup(text ? text : "{}\n"), *next = NULL;
 	size_t open;
@@ -339,7 +339,8 @@ done:
 	return found;
 }
 
-int agent_settings_remove(char **out, char **err, const char *text, size_t len, const char *prefix)
+static int json_hooks_remove(char **out, char **err, const char *text, size_t len, const struct agent_dialect *d,
+			     const char *prefix)
 {
 	char *cur = xstrdup(text), *next = NULL;
 	size_t open;
@@ -361,7 +362,7 @@ int agent_settings_remove(char **out, char **err, const char *text, size_t len, 
 	return 0;
 }
 
-int agent_settings_count(const char *text, size_t len, const struct agent_dialect *d, const char *prefix)
+static int json_hooks_count(const char *text, size_t len, const struct agent_dialect *d, const char *prefix)
 {
 	cJSON *v = NULL, *groups, *g, *h;
 	char *err = NULL;
@@ -385,3 +386,5 @@ int agent_settings_count(const char *text, size_t len, const struct agent_dialec
 	cJSON_Delete(v);
 	return n;
 }
+
+const struct agent_settings_ops agent_json_hooks = { json_hooks_add, json_hooks_remove, json_hooks_count };

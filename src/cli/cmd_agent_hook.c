@@ -1,13 +1,14 @@
 /*
- * cmd_agent_hook.c - `git session hook <agent> <event>`: an agent's own hook
- * (Claude Code, Gemini CLI) runs it with the event's JSON on stdin, and
- * what the event says becomes ordinary operations on the session: the
- * prompt a note, a file the agent wrote a file record, a sub-agent an
- * agent, the end of a turn a checkpoint with the tokens and the part of
- * the transcript it added. A hook never stands in the agent's way: what
- * fails is said on stderr and the exit is 0, save the budget's refusal
- * (exit 2, which both agents read as "do not run this tool"). Nothing is
- * printed on stdout, which the agents read as instructions.
+ * cmd_agent_hook.c - `git session hook <agent> <event>`: an agent's own
+ * hook runs it with the event's JSON on stdin, which its dialect
+ * (agent.h) reads once, and what the event says becomes ordinary
+ * operations on the session: the prompt a note, a file the agent wrote a
+ * file record, a sub-agent an agent, the end of a turn a checkpoint with
+ * the tokens and the part of the transcript it added. A hook never
+ * stands in the agent's way: what fails is said on stderr and the exit
+ * is 0, save the budget's refusal (the dialect's block_exit, which the
+ * agent reads as "do not run this tool"). Nothing is printed on stdout,
+ * which the agents read as instructions.
  */
 #include "git-session/agent.h"
 #include "git-session/cmd.h"
@@ -27,14 +28,12 @@
 
 #define PAYLOAD_MAX (64u << 20)
 #define TURN_MAX (64u << 20)			/* read of one turn's part, at most */
-#define EXIT_BLOCK 2
 
 struct hook_run {
 	struct cmd_ctx *c;
 	const struct agent_dialect *d;
-	enum agent_event kind;
-	const cJSON *payload;
-	const char *agent_session;	/* the agent's own session id */
+	enum agent_event_kind kind;
+	struct agent_event ev;		/* what the payload says */
 	char *session;			/* the git session it records into */
 	char *agent;			/* the agent's id in it */
 	int linked;			/* the agent is attached to session already */
@@ -109,7 +108,7 @@ static int find_session(struct hook_run *r)
 	char *linked = NULL, *status;
 	int error;
 
-	if ((error = store_agent_linked(&linked, r->c->st, r->agent_session)) < 0)
+	if ((error = store_agent_linked(&linked, r->c->st, r->ev.session)) < 0)
 		return error;
 	if (linked && (status = session_status(r->c, linked))) {
 		if (!strcmp(status, ST_PAUSED) && (r->kind == AE_START || r->kind == AE_PROMPT)) {
@@ -192,11 +191,11 @@ static int attach(struct hook_run *r, const char *agent, const char *type, const
 	json_set_str(op_args(op), "type", type);
 	json_set_str(op_args(op), "task", task);
 	if (agent == r->agent)
-		json_set_str(op_args(op), "session", r->agent_session);
+		json_set_str(op_args(op), "session", r->ev.session);
 	if ((error = write_op(r, op)) < 0 || agent != r->agent)
 		return error;
 	r->linked = 1;
-	return store_agent_link(r->c->st, r->agent_session, r->session);
+	return store_agent_link(r->c->st, r->ev.session, r->session);
 }
 
 /* Whether the agent runs in the session (an agent session that ended and resumes does not). */
@@ -225,7 +224,7 @@ static int on_start(struct hook_run *r)
 
 static int on_prompt(struct hook_run *r)
 {
-	const char *prompt = json_str(r->payload, "prompt");
+	const char *prompt = r->ev.prompt;
 	cJSON *op;
 	int error;
 
@@ -248,14 +247,14 @@ static int on_prompt(struct hook_run *r)
  */
 static int on_tool_after(struct hook_run *r)
 {
-	const char *path, *wd = store_workdir(r->c->st);
+	const char *path = r->ev.path, *wd = store_workdir(r->c->st);
 	char *rel = NULL, *full = NULL;
 	cJSON *files, *op = NULL;
-	int created, ignored, gone, error;
+	int ignored, gone, error;
 	size_t n;
 	struct stat sb;
 
-	if (!r->session || !wd || agent_tool_file(&path, &created, r->d, r->payload) <= 0)
+	if (!r->session || !wd || !path)
 		return 0;
 	n = strlen(wd);
 	if (path[0] == '/' && (strncmp(path, wd, n) || (n && wd[n - 1] != '/' && path[n] != '/')))
@@ -267,7 +266,7 @@ static int on_tool_after(struct hook_run *r)
 		goto cleanup;
 	full = xstrfmt("%s%s%s", wd, n && wd[n - 1] == '/' ? "" : "/", rel);
 	gone = lstat(full, &sb) < 0;
-	op = op_new(gone ? OP_FILE_DELETED : created ? OP_FILE_CREATED : OP_FILE_MODIFIED, NULL);
+	op = op_new(gone ? OP_FILE_DELETED : r->ev.created ? OP_FILE_CREATED : OP_FILE_MODIFIED, NULL);
 	files = json_obj(op_args(op), "files");
 	json_set_str(op_args(op), "agent", r->agent);
 	/* a file there is recorded as the CLI would, refused for the same reasons (a submodule's, beyond a link) */
@@ -315,9 +314,10 @@ static int is_under(const char *path, const char *dir)
 
 /*
  * Whether the agent may have its transcript at real (symbolic links
- * resolved): in its own folder (~/.claude, ~/.gemini, or where its
- * environment moves them), or in the work tree where git would take the
- * file (not in the git directory, not ignored). NULL when it may, else why not.
+ * resolved): in its own folder (the dialect's folder in the home, as
+ * ~/.claude, or where its environment moves it), or in the work tree
+ * where git would take the file (not in the git directory, not ignored).
+ * NULL when it may, else why not.
  */
 static const char *transcript_refused(struct hook_run *r, const char *real)
 {
@@ -477,7 +477,7 @@ static int record_turn(struct hook_run *r, const char *agent, const char *path)
 		u.last_output = json_num(last, "output", 0);
 		u.last_cached = json_num(last, "cached", 0);
 	}
-	agent_usage_scan(&u, part, long_line ? 0 : (size_t)got);
+	agent_usage_scan(&u, r->d, part, long_line ? 0 : (size_t)got);
 	if (u.skipped)
 		gs_warning("%d line%s of the transcript of agent '%s' gave token counts that are not whole numbers "
 			   "from 0 to 10^12: %s not counted", u.skipped, u.skipped > 1 ? "s" : "", agent,
@@ -519,29 +519,29 @@ cleanup:
 }
 
 /* "Explore-a1b2c3d4": a sub-agent's type and the start of its id */
-static char *subagent_id(const cJSON *payload)
+static char *subagent_id(const struct agent_event *ev)
 {
-	const char *type = json_str(payload, "agent_type");
+	const char *type = ev->subagent_type;
 	struct sbuf sb = SBUF_INIT;
 	char *tail;
 
 	for (const char *p = type && *type ? type : "subagent"; *p && sb.len < 40; p++)
 		sbuf_addch(&sb, (('a' <= *p && *p <= 'z') || ('A' <= *p && *p <= 'Z') || ('0' <= *p && *p <= '9') ||
 				 *p == '-' || *p == '_') ? *p : '-');
-	tail = agent_id(sb.buf, json_str(payload, "agent_id"));
+	tail = agent_id(sb.buf, ev->subagent_id);
 	sbuf_release(&sb);
 	return tail;
 }
 
 static int on_subagent_start(struct hook_run *r)
 {
-	const char *type = json_str(r->payload, "agent_type");
+	const char *type = r->ev.subagent_type;
 	char *id;
 	int error;
 
 	if (!r->session)
 		return 0;
-	id = subagent_id(r->payload);
+	id = subagent_id(&r->ev);
 	error = attach(r, id, type && *type ? type : "subagent", NULL);
 	free(id);
 	return error;
@@ -549,15 +549,14 @@ static int on_subagent_start(struct hook_run *r)
 
 static int on_subagent_stop(struct hook_run *r)
 {
-	const char *path = json_str(r->payload, "agent_transcript_path");
-	const char *said = json_str(r->payload, "last_assistant_message");
+	const char *path = r->ev.subagent_transcript, *said = r->ev.subagent_said;
 	char *id;
 	cJSON *op;
 	int error = 0;
 
 	if (!r->session)
 		return 0;
-	id = subagent_id(r->payload);
+	id = subagent_id(&r->ev);
 	if (path && (error = record_turn(r, id, path)) < 0)
 		goto cleanup;
 	op = op_new(OP_AGENT_DONE, NULL);
@@ -578,18 +577,16 @@ cleanup:
 
 static int on_turn_end(struct hook_run *r)
 {
-	const char *path = json_str(r->payload, "transcript_path");
-
-	return r->session && r->linked && path ? record_turn(r, r->agent, path) : 0;
+	return r->session && r->linked && r->ev.transcript ? record_turn(r, r->agent, r->ev.transcript) : 0;
 }
 
-/* Gemini CLI asks before every turn (trigger "auto") whether it compresses: only a /compress counts. */
 static int on_compact(struct hook_run *r)
 {
-	const char *trigger = json_str(r->payload, "trigger");
+	const char *trigger = r->ev.trigger;
 	cJSON *op;
 
-	if (!r->session || !r->linked || (!strcmp(r->d->name, "gemini-cli") && (!trigger || strcmp(trigger, "manual"))))
+	if (!r->session || !r->linked ||
+	    ((r->d->flags & AGENT_COMPACT_MANUAL_ONLY) && (!trigger || strcmp(trigger, "manual"))))
 		return 0;
 	op = op_new(OP_AGENT_COMPACT, NULL);
 	json_set_str(op_args(op), "agent", r->agent);
@@ -599,7 +596,7 @@ static int on_compact(struct hook_run *r)
 
 static int on_end(struct hook_run *r)
 {
-	const char *reason = json_str(r->payload, "reason");
+	const char *reason = r->ev.reason;
 	char *summary;
 	cJSON *op;
 	int error;
@@ -616,8 +613,9 @@ static int on_end(struct hook_run *r)
 
 /*
  * With session.enforceBudget, a tool call once the session's tokens
- * reached its budget is refused: exit 2, the reason on stderr, which
- * both agents hand to the model. Reads session.json's top only.
+ * reached its budget is refused: the dialect's block_exit, the reason on
+ * stderr, which the agent hands to the model. Reads session.json's top
+ * only.
  */
 static int over_budget(struct hook_run *r)
 {
@@ -666,7 +664,7 @@ static int run_event(struct hook_run *r)
 
 int cmd_agent_hook(const struct agent_dialect *d, const char *event, struct cmd_ctx *c)
 {
-	struct hook_run r = { c, d, agent_event_kind(d, event), NULL, NULL, NULL, NULL, 0 };
+	struct hook_run r = { c, d, agent_event_kind(d, event) };
 	char *text = NULL, *err = NULL;
 	struct sbuf why = SBUF_INIT;
 	cJSON *payload = NULL;
@@ -681,13 +679,12 @@ int cmd_agent_hook(const struct agent_dialect *d, const char *event, struct cmd_
 		error = gs_error("its payload is not JSON: %s", err);
 		goto cleanup;
 	}
-	r.payload = payload;
-	r.agent_session = json_str(payload, "session_id") ? json_str(payload, "session_id") : "";
-	r.agent = agent_id(d->stem, r.agent_session);
+	agent_read_event(&r.ev, d, payload);
+	r.agent = agent_id(d->stem, r.ev.session);
 	if ((error = find_session(&r)) < 0)
 		goto cleanup;
 	if (r.kind == AE_TOOL_BEFORE)
-		code = over_budget(&r) ? EXIT_BLOCK : EXIT_OK;
+		code = over_budget(&r) ? d->block_exit : EXIT_OK;
 	else
 		error = run_event(&r);
 cleanup:

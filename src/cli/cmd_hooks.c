@@ -176,7 +176,7 @@ static int agent_uninstall(struct cmd_ctx *c, const struct agent_dialect *d)
 		} else if ((error = write_settings(path, json_str(keep, "original"), &made_dir)) < 0) {
 			goto cleanup;
 		}
-	} else if (text && agent_settings_remove(&out, &err, text, len, cmd) == 0 && out) {
+	} else if (text && agent_settings_remove(&out, &err, text, len, d, cmd) == 0 && out) {
 		if ((error = write_settings(path, out, &made_dir)) < 0)
 			goto cleanup;
 	} else {
