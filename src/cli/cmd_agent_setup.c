@@ -16,18 +16,39 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-/* What an agent's settings run: the binary itself, not through git's wrapper (a process less). */
-static char *agent_command(const struct agent_dialect *d)
+/* The agent's settings file: read, edited, written back. */
+struct settings_file {
+	const struct agent_dialect *d;
+	char *path;		/* in the work tree */
+	char *command;		/* what our hooks run, the event aside */
+	char *text;		/* what the file holds, NULL when there is none */
+	size_t len;
+};
+
+static void settings_release(struct settings_file *f)
 {
-	return xstrfmt("git-session hook %s", d->name);
+	free(f->path);
+	free(f->command);
+	free(f->text);
 }
 
-static char *settings_path(struct cmd_ctx *c, const struct agent_dialect *d)
+/*
+ * The file, read when there. Our hooks run the binary itself, not
+ * through git's wrapper (a process less).
+ */
+static int settings_read(struct settings_file *f, struct cmd_ctx *c, const struct agent_dialect *d)
 {
 	const char *wd = store_workdir(c->st);
 	size_t n = strlen(wd);
 
-	return xstrfmt("%s%s%s", wd, n && wd[n - 1] == '/' ? "" : "/", d->settings);
+	f->d = d;
+	f->path = xstrfmt("%s%s%s", wd, n && wd[n - 1] == '/' ? "" : "/", d->settings);
+	f->command = xstrfmt("git-session hook %s", d->name);
+	f->text = NULL;
+	f->len = 0;
+	if (access(f->path, F_OK) < 0)
+		return 0;
+	return gs_read_file(&f->text, &f->len, f->path, 16u << 20);
 }
 
 /*
@@ -64,15 +85,6 @@ static int settings_refused(struct cmd_ctx *c, const struct agent_dialect *d)
 	return error;
 }
 
-static int read_if_there(char **text, size_t *len, const char *path)
-{
-	*text = NULL;
-	*len = 0;
-	if (access(path, F_OK) < 0)
-		return 0;
-	return gs_read_file(text, len, path, 16u << 20);
-}
-
 /* Writes text to path as the file that was there was (its mode), making its folder when missing. */
 static int write_settings(const char *path, const char *text, int *made_dir)
 {
@@ -92,22 +104,35 @@ static int write_settings(const char *path, const char *text, int *made_dir)
 	return error;
 }
 
-/*
- * Adds our hooks to the agent's project settings, keeping what the file
- * had, as it was, for uninstall to give back when the file is still as
- * install left it.
- */
+/* What install found and wrote, for uninstall to give back while the file is as install left it. */
+static int keep_original(struct cmd_ctx *c, const struct settings_file *f, const char *installed, int made_dir)
+{
+	cJSON *keep = cJSON_CreateObject();
+	char *kept;
+	size_t len;
+	int error;
+
+	json_set_str(keep, "original", f->text);
+	json_set_bool(keep, "created", f->text == NULL);
+	json_set_bool(keep, "made_dir", made_dir);
+	json_set_str(keep, "installed", installed);
+	kept = json_print(keep, 1, &len);
+	error = store_agent_backup_write(c->st, f->d->name, kept, len);
+	cJSON_Delete(keep);
+	free(kept);
+	return error;
+}
+
+/* Adds our hooks to the agent's project settings, keeping what the file had, as it was. */
 int cmd_agent_setup_install(struct cmd_ctx *c, const struct agent_dialect *d)
 {
-	char *path = settings_path(c, d), *cmd = agent_command(d), *text = NULL, *out = NULL, *err = NULL;
-	cJSON *keep = NULL;
-	char *kept = NULL;
-	size_t len;
+	struct settings_file f = { d };
+	char *out = NULL, *err = NULL;
 	int made_dir = 0, error;
 
-	if ((error = settings_refused(c, d)) < 0 || (error = read_if_there(&text, &len, path)) < 0)
+	if ((error = settings_refused(c, d)) < 0 || (error = settings_read(&f, c, d)) < 0)
 		goto cleanup;
-	if (agent_settings_add(&out, &err, text, len, d, cmd) < 0) {
+	if (agent_settings_add(&out, &err, f.text, f.len, d, f.command) < 0) {
 		error = gs_error("cannot add the hooks to '%s': %s", d->settings, err);
 		gs_hint("fix the file, or add them by hand (see 'git session hooks status')");
 		goto cleanup;
@@ -116,57 +141,76 @@ int cmd_agent_setup_install(struct cmd_ctx *c, const struct agent_dialect *d)
 		printf("The git-session hooks for %s are in '%s' already\n", d->name, d->settings);
 		goto cleanup;
 	}
-	if ((error = write_settings(path, out, &made_dir)) < 0)
-		goto cleanup;
-	keep = cJSON_CreateObject();
-	json_set_str(keep, "original", text);
-	json_set_bool(keep, "created", text == NULL);
-	json_set_bool(keep, "made_dir", made_dir);
-	json_set_str(keep, "installed", out);
-	kept = json_print(keep, 1, &len);
-	if ((error = store_agent_backup_write(c->st, d->name, kept, len)) < 0)
+	if ((error = write_settings(f.path, out, &made_dir)) < 0 || (error = keep_original(c, &f, out, made_dir)) < 0)
 		goto cleanup;
 	printf("Installed the git-session hooks for %s in '%s'\n", d->name, d->settings);
 cleanup:
-	cJSON_Delete(keep);
-	free(kept);
-	free(path);
-	free(cmd);
-	free(text);
+	settings_release(&f);
 	free(out);
 	free(err);
 	return error;
 }
 
-/* The file as it was before install when install's is still there, else without our hooks. */
+/*
+ * The file as it was before install, when install's is still there:
+ * *done 1 when given back (removed, with the folder install made, when
+ * install created it).
+ */
+static int give_back(int *done, struct cmd_ctx *c, const struct settings_file *f)
+{
+	char *kept = NULL, *err = NULL, *dir;
+	cJSON *keep = NULL;
+	size_t klen;
+	int error = 0, made_dir;
+
+	*done = 0;
+	if (store_agent_backup_read(&kept, &klen, c->st, f->d->name) < 0 ||
+	    json_parse(&keep, kept, klen, klen + 1, &err) < 0 || !f->text || !json_str(keep, "installed") ||
+	    strcmp(json_str(keep, "installed"), f->text))
+		goto cleanup;
+	*done = 1;
+	if (!json_bool(keep, "created", 0)) {
+		error = write_settings(f->path, json_str(keep, "original"), &made_dir);
+		goto cleanup;
+	}
+	if (unlink(f->path) < 0) {
+		error = gs_error("cannot remove '%s': %s", f->path, strerror(errno));
+		goto cleanup;
+	}
+	dir = xstrndup(f->path, (size_t)(strrchr(f->path, '/') - f->path));
+	if (json_bool(keep, "made_dir", 0))
+		rmdir(dir);	/* only when empty */
+	free(dir);
+cleanup:
+	cJSON_Delete(keep);
+	free(kept);
+	free(err);
+	return error;
+}
+
+/* The file without our hooks, whatever else changed in it since; *done 1 when there were some. */
+static int take_out(int *done, const struct settings_file *f)
+{
+	char *out = NULL, *err = NULL;
+	int error = 0, made_dir;
+
+	*done = f->text && agent_settings_remove(&out, &err, f->text, f->len, f->d, f->command) == 0 && out;
+	if (*done)
+		error = write_settings(f->path, out, &made_dir);
+	free(out);
+	free(err);
+	return error;
+}
+
 int cmd_agent_setup_uninstall(struct cmd_ctx *c, const struct agent_dialect *d)
 {
-	char *path = settings_path(c, d), *cmd = agent_command(d), *text = NULL, *out = NULL, *err = NULL;
-	char *kept = NULL, *dir;
-	cJSON *keep = NULL;
-	size_t len, klen;
-	int error, made_dir;
+	struct settings_file f = { d };
+	int error, done;
 
-	if ((error = settings_refused(c, d)) < 0 || (error = read_if_there(&text, &len, path)) < 0)
+	if ((error = settings_refused(c, d)) < 0 || (error = settings_read(&f, c, d)) < 0 ||
+	    (error = give_back(&done, c, &f)) < 0 || (!done && (error = take_out(&done, &f)) < 0))
 		goto cleanup;
-	if (store_agent_backup_read(&kept, &klen, c->st, d->name) == 0 && json_parse(&keep, kept, klen, klen + 1, &err) == 0 &&
-	    text && json_str(keep, "installed") && !strcmp(json_str(keep, "installed"), text)) {
-		if (json_bool(keep, "created", 0)) {
-			if (unlink(path) < 0) {
-				error = gs_error("cannot remove '%s': %s", path, strerror(errno));
-				goto cleanup;
-			}
-			dir = xstrndup(path, (size_t)(strrchr(path, '/') - path));
-			if (json_bool(keep, "made_dir", 0))
-				rmdir(dir);	/* only when empty */
-			free(dir);
-		} else if ((error = write_settings(path, json_str(keep, "original"), &made_dir)) < 0) {
-			goto cleanup;
-		}
-	} else if (text && agent_settings_remove(&out, &err, text, len, d, cmd) == 0 && out) {
-		if ((error = write_settings(path, out, &made_dir)) < 0)
-			goto cleanup;
-	} else {
+	if (!done) {
 		printf("No git-session hooks for %s in '%s'\n", d->name, d->settings);
 		error = store_agent_backup_drop(c->st, d->name);
 		goto cleanup;
@@ -174,13 +218,7 @@ int cmd_agent_setup_uninstall(struct cmd_ctx *c, const struct agent_dialect *d)
 	error = store_agent_backup_drop(c->st, d->name);
 	printf("Removed the git-session hooks for %s from '%s'\n", d->name, d->settings);
 cleanup:
-	cJSON_Delete(keep);
-	free(kept);
-	free(path);
-	free(cmd);
-	free(text);
-	free(out);
-	free(err);
+	settings_release(&f);
 	return error;
 }
 
@@ -188,21 +226,17 @@ void cmd_agent_setup_status(struct cmd_ctx *c)
 {
 	for (size_t i = 0; agent_dialects[i]; i++) {
 		const struct agent_dialect *d = agent_dialects[i];
-		char *path = settings_path(c, d), *cmd = agent_command(d), *text = NULL;
-		size_t len, all = 0;
+		struct settings_file f = { d };
+		size_t all = agent_event_count(d);
 		int n;
 
-		for (const struct agent_hook_event *e = d->events; e->event; e++)
-			all++;
-		if (read_if_there(&text, &len, path) < 0)
-			text = NULL;
-		n = agent_settings_count(text, len, d, cmd);
+		if (settings_read(&f, c, d) < 0)
+			f.text = NULL;
+		n = agent_settings_count(f.text, f.len, d, f.command);
 		printf("  %-20s %s", d->name, n == 0 ? "not installed" : (size_t)n == all ? "installed" : "partly installed");
 		if (n)
 			printf(" (%d of %zu events, %s)", n, all, d->settings);
 		printf("\n");
-		free(path);
-		free(cmd);
-		free(text);
+		settings_release(&f);
 	}
 }
