@@ -19,13 +19,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const hooks_usage[] = {
-	"git session hooks install [--force] [--pre-commit] [--prepare-commit-msg]",
-	"git session hooks uninstall",
-	"git session hooks status",
-	"git session hooks (install | uninstall) --agent <claude-code | gemini-cli>",
-	NULL,
-};
 
 /* The line to add to a hook manager's configuration, per manager. */
 static void manager_advice(const char *manager, const char *dir)
@@ -124,14 +117,16 @@ static int hooks_status(struct cmd_ctx *c, const char *dir, int from_config)
 	return 0;
 }
 
-int cmd_hooks(int argc, const char **argv, struct cmd_ctx *c)
+/* `hooks`, with its usage and its --agent help naming the agents of the table. */
+static int hooks_command(int argc, const char **argv, struct cmd_ctx *c, const char *const *hooks_usage,
+			 const char *agent_help, const char *agents)
 {
 	int force = 0, pre_commit = 0, prepare = 0, from_config, error;
 	const char *sub, *agent = NULL;
 	const struct agent_dialect *d = NULL;
 	char *dir = NULL;
 	const struct option opts[] = {
-		{ OPT_STRING, 0, "agent", &agent, "<agent>", "the agent's own hooks: claude-code or gemini-cli" },
+		{ OPT_STRING, 0, "agent", &agent, "<agent>", agent_help },
 		{ OPT_BOOL, 0, "force", &force, NULL, "install even where a hook manager owns the hooks" },
 		{ OPT_BOOL, 0, "pre-commit", &pre_commit, NULL, "also checkpoint the staged files before each commit" },
 		{ OPT_BOOL, 0, "prepare-commit-msg", &prepare, NULL, "also show the Session-Id trailer in the editor" },
@@ -146,7 +141,7 @@ int cmd_hooks(int argc, const char **argv, struct cmd_ctx *c)
 		return cmd_exit(cmd_usage_error(hooks_usage, opts, "unknown subcommand '%s'", argv[0]));
 	sub = argv[0];
 	if (agent && !(d = agent_dialect(agent)))
-		return cmd_exit(cmd_usage_error(hooks_usage, opts, "unknown agent '%s' (claude-code or gemini-cli)", agent));
+		return cmd_exit(cmd_usage_error(hooks_usage, opts, "unknown agent '%s' (%s)", agent, agents));
 	if (d && !store_workdir(c->st))
 		return cmd_exit(gs_error("this operation must be run in a work tree"));
 	if (d && !strcmp(sub, "status"))
@@ -167,6 +162,27 @@ int cmd_hooks(int argc, const char **argv, struct cmd_ctx *c)
 	}
 	free(dir);
 	return cmd_exit(error);
+}
+
+int cmd_hooks(int argc, const char **argv, struct cmd_ctx *c)
+{
+	char *names = agent_names(" | ", " | "), *agents = agent_names(", ", " or ");
+	char *agent_usage = xstrfmt("git session hooks (install | uninstall) --agent <%s>", names);
+	char *agent_help = xstrfmt("the agent's own hooks: %s", agents);
+	const char *const usage[] = {
+		"git session hooks install [--force] [--pre-commit] [--prepare-commit-msg]",
+		"git session hooks uninstall",
+		"git session hooks status",
+		agent_usage,
+		NULL,
+	};
+	int code = hooks_command(argc, argv, c, usage, agent_help, agents);
+
+	free(names);
+	free(agents);
+	free(agent_usage);
+	free(agent_help);
+	return code;
 }
 
 /*
