@@ -159,6 +159,21 @@ test_expect_success 'the agent instructions are up to date and name only real co
 	done <named
 '
 
+test_expect_success 'the agents of the table are in the man page, the README, contrib/agents and the completion' '
+	test_expect_code 129 git session hooks -h >usage 2>&1 &&
+	sed -n "s/.* --agent <\(.*\)>\$/\1/p" usage | tr -d " " | tr "|" "\n" >agents &&
+	test_line_count -ge 2 agents &&
+	sed -n "s/.*hooks (install | uninstall) --agent (\(.*\))\$/\1/p" man.txt | tr -d " " | tr "|" "\n" | sort -u >in-man &&
+	sort agents >expect && test_cmp expect in-man &&
+	while read agent
+	do
+		grep -q -- "--agent $agent" "$top/README.md" || { echo "README lacks: $agent"; return 1; }
+		test -d "$top/contrib/agents/$agent" || { echo "contrib/agents lacks: $agent"; return 1; }
+	done <agents &&
+	complete_words git session hooks install --agent "" >out &&
+	test_cmp expect out
+'
+
 test_expect_success 'the fields the agent instructions name are in resume --json and status --json' '
 	git session resume --json >resume.json &&
 	git session status --json >status.json &&
