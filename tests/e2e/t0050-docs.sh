@@ -145,11 +145,13 @@ test_expect_success SCRIPT 'the pager is chosen as git chooses it' '
 '
 
 test_expect_success 'the agent instructions are up to date and name only real commands' '
-	for f in claude-code/git-session/SKILL.md copilot/git-session/SKILL.md gemini-cli/git-session/GEMINI.md
+	ls "$top"/contrib/agents/*/git-session/*.md >written &&
+	test_line_count -ge 3 written &&
+	while read f
 	do
-		sed -n "/^# Keep session state/,\$p" "$top/contrib/agents/$f" >body &&
+		sed -n "/^# Keep session state/,\$p" "$f" >body &&
 		test_cmp "$top/contrib/agents/body.md" body || return 1
-	done &&
+	done <written &&
 	git session >cmds 2>&1 || : &&
 	grep -o "git session [a-z]*" "$top/contrib/agents/body.md" | sort -u | cut -d" " -f3 >named &&
 	test_line_count -gt 10 named &&
