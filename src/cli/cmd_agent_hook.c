@@ -418,6 +418,74 @@ static ssize_t line_length(int fd, off_t at, off_t size)
 	return 0;
 }
 
+/* What a turn adds to the transcript, whole lines only. */
+struct turn_part {
+	char *text;
+	size_t len;		/* the bytes the turn takes */
+	int long_line;		/* the one line it takes is longer than a turn reads: passed over, text unread */
+};
+
+/*
+ * The part of the transcript at fd (size bytes) from `from` on; len 0
+ * when it has no whole line yet: a line still being written waits for
+ * the next turn.
+ */
+static int read_part(struct turn_part *p, int fd, off_t size, double from, const char *path, const char *agent)
+{
+	size_t want = (size_t)size - (size_t)from > TURN_MAX ? TURN_MAX : (size_t)size - (size_t)from;
+	ssize_t got;
+
+	p->text = xmalloc(want + 1);
+	if ((got = pread(fd, p->text, want, (off_t)from)) < 0)
+		return gs_error("cannot read '%s': %s", path, strerror(errno));
+	while (got > 0 && p->text[got - 1] != '\n')
+		got--;
+	if (!got && want == TURN_MAX && (got = line_length(fd, (off_t)from + TURN_MAX, size)) > 0) {
+		got += TURN_MAX;	/* passed over, or no turn is recorded again */
+		gs_warning("a line of the transcript of agent '%s' is longer than %u MiB: it is not read", agent,
+			   TURN_MAX >> 20);
+		p->long_line = 1;
+	}
+	if (got && !p->long_line)
+		p->text[got] = '\0';
+	p->len = (size_t)got;
+	return 0;
+}
+
+/*
+ * The part's tokens into the turn's op, counted on from the last message
+ * the agent's transcript record t has, and that message's usage now.
+ */
+static void turn_usage(cJSON *op, const struct agent_dialect *d, const cJSON *t, const char *agent,
+		       const struct turn_part *p)
+{
+	struct agent_usage u = { 0 };
+	const cJSON *was = cJSON_GetObjectItemCaseSensitive(t, "last");
+	cJSON *last;
+
+	if (was) {
+		snprintf(u.last_id, sizeof(u.last_id), "%s", json_str(was, "id") ? json_str(was, "id") : "");
+		u.last_input = json_num(was, "input", 0);
+		u.last_output = json_num(was, "output", 0);
+		u.last_cached = json_num(was, "cached", 0);
+	}
+	agent_usage_scan(&u, d, p->text, p->long_line ? 0 : p->len);
+	if (u.skipped)
+		gs_warning("%d line%s of the transcript of agent '%s' gave token counts that are not whole numbers "
+			   "from 0 to 10^12: %s not counted", u.skipped, u.skipped > 1 ? "s" : "", agent,
+			   u.skipped > 1 ? "their tokens are" : "its tokens are");
+	json_set_num(op_args(op), "input", u.input > 0 ? u.input : 0);
+	json_set_num(op_args(op), "output", u.output > 0 ? u.output : 0);
+	json_set_num(op_args(op), "cached", u.cached > 0 ? u.cached : 0);
+	if (*u.last_id) {
+		last = json_obj(op_args(op), "last");
+		json_set_str(last, "id", u.last_id);
+		json_set_num(last, "input", u.last_input);
+		json_set_num(last, "output", u.last_output);
+		json_set_num(last, "cached", u.last_cached);
+	}
+}
+
 /*
  * Reads what the transcript at path has past the agent's offset (whole
  * lines only), and records it as the agent's turn: its tokens, and the
@@ -427,16 +495,14 @@ static ssize_t line_length(int fd, off_t at, off_t size)
 static int record_turn(struct hook_run *r, const char *agent, const char *path)
 {
 	struct store_tip tip = { 0 };
-	struct agent_usage u = { 0 };
-	cJSON *state = NULL, *op = NULL, *last;
+	struct turn_part part = { 0 };
+	cJSON *state = NULL, *op = NULL;
 	const cJSON *a, *t;
-	char *ref = engine_refname(r->session), *part = NULL;
+	char *ref = engine_refname(r->session);
 	double from, kept;
-	int fd = -1, keep, long_line = 0, error;
+	int fd = -1, keep, error;
 	int64_t limit;
 	struct stat sb;
-	ssize_t got;
-	size_t want;
 
 	if ((error = engine_load_some(&state, &tip, r->c->st, ref, NEED(AGENTS))) < 0)
 		goto cleanup;
@@ -453,57 +519,22 @@ static int record_turn(struct hook_run *r, const char *agent, const char *path)
 		json_set_bool(op_args(op), "restart", 1);
 		from = 0;
 	}
-	want = (size_t)sb.st_size - (size_t)from > TURN_MAX ? TURN_MAX : (size_t)sb.st_size - (size_t)from;
-	part = xmalloc(want + 1);
-	if ((got = pread(fd, part, want, (off_t)from)) < 0) {
-		error = gs_error("cannot read '%s': %s", path, strerror(errno));
+	if ((error = read_part(&part, fd, sb.st_size, from, path, agent)) < 0 || !part.len)
 		goto cleanup;
-	}
-	while (got > 0 && part[got - 1] != '\n')
-		got--;	/* a line still being written waits for the next turn */
-	if (!got && want == TURN_MAX && (got = line_length(fd, (off_t)from + TURN_MAX, sb.st_size)) > 0) {
-		got += TURN_MAX;	/* one line longer than a turn reads: passed over, or no turn is recorded again */
-		gs_warning("a line of the transcript of agent '%s' is longer than %u MiB: it is not read", agent,
-			   TURN_MAX >> 20);
-		long_line = 1;
-	}
-	if (!got)
-		goto cleanup;
-	if (!long_line)
-		part[got] = '\0';
-	if ((last = cJSON_GetObjectItemCaseSensitive(t, "last"))) {
-		snprintf(u.last_id, sizeof(u.last_id), "%s", json_str(last, "id") ? json_str(last, "id") : "");
-		u.last_input = json_num(last, "input", 0);
-		u.last_output = json_num(last, "output", 0);
-		u.last_cached = json_num(last, "cached", 0);
-	}
-	agent_usage_scan(&u, r->d, part, long_line ? 0 : (size_t)got);
-	if (u.skipped)
-		gs_warning("%d line%s of the transcript of agent '%s' gave token counts that are not whole numbers "
-			   "from 0 to 10^12: %s not counted", u.skipped, u.skipped > 1 ? "s" : "", agent,
-			   u.skipped > 1 ? "their tokens are" : "its tokens are");
 	json_set_str(op_args(op), "agent", agent);
 	json_set_num(op_args(op), "from", from);
-	json_set_num(op_args(op), "to", from + (double)got);
-	json_set_num(op_args(op), "input", u.input > 0 ? u.input : 0);
-	json_set_num(op_args(op), "output", u.output > 0 ? u.output : 0);
-	json_set_num(op_args(op), "cached", u.cached > 0 ? u.cached : 0);
-	if (*u.last_id) {
-		last = json_obj(op_args(op), "last");
-		json_set_str(last, "id", u.last_id);
-		json_set_num(last, "input", u.last_input);
-		json_set_num(last, "output", u.last_output);
-		json_set_num(last, "cached", u.last_cached);
-	}
+	json_set_num(op_args(op), "to", from + (double)part.len);
+	turn_usage(op, r->d, t, agent, &part);
 	if ((error = store_config_bool(&keep, r->c->st, "session.transcripts", 1)) < 0 ||
 	    (error = store_config_int(&limit, r->c->st, "session.transcriptLimit", AGENT_TRANSCRIPT_LIMIT)) < 0)
 		goto cleanup;
-	if (keep && !long_line && kept + (double)got > (double)limit) {
+	if (keep && !part.long_line && kept + (double)part.len > (double)limit) {
 		gs_warning("the transcript of agent '%s' passed session.transcriptLimit (%lld bytes): its later parts are not kept",
 			   agent, (long long)limit);
 		keep = 0;
 	}
-	if (keep && !long_line && (error = keep_part(op, r->c, agent, part, (size_t)got, json_num(t, "parts", 0) + 1)) < 0)
+	if (keep && !part.long_line &&
+	    (error = keep_part(op, r->c, agent, part.text, part.len, json_num(t, "parts", 0) + 1)) < 0)
 		goto cleanup;
 	error = write_op(r, op);
 	op = NULL;
@@ -514,7 +545,7 @@ cleanup:
 	cJSON_Delete(state);
 	store_tip_clear(&tip);
 	free(ref);
-	free(part);
+	free(part.text);
 	return error;
 }
 
