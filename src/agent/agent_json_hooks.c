@@ -194,6 +194,19 @@ static int root_object(size_t *open, char **err, const char *b, size_t len)
 	return 0;
 }
 
+/* A "hooks" member with all of d's groups, put last into the object at b[open]; 1, or GS_ERROR. */
+static int add_all(char **out, const char *b, size_t len, size_t open, const struct agent_dialect *d,
+		   const char *prefix, const char *unit)
+{
+	cJSON *hooks = cJSON_CreateObject();
+
+	for (const struct agent_hook_event *x = d->events; x->event; x++)
+		cJSON_AddItemToArray(json_arr(hooks, x->event), group(d, x, prefix));
+	*out = insert(b, len, open, "hooks", hooks, unit, 1);
+	cJSON_Delete(hooks);
+	return *out ? 1 : GS_ERROR;
+}
+
 /* One step: adds the first of d's groups missing; 1 when it added one. */
 static int add_one(char **out, const char *b, size_t len, size_t open, const struct agent_dialect *d,
 		   const char *prefix, const char *unit)
@@ -205,13 +218,8 @@ static int add_one(char **out, const char *b, size_t len, size_t open, const str
 	if (items(&top, &ntop, &close, b, len, open) < 0)
 		return GS_ERROR;
 	if ((h = member(top, ntop, b, "hooks")) < 0) {
-		cJSON *hooks = cJSON_CreateObject();
-		for (const struct agent_hook_event *x = d->events; x->event; x++)
-			cJSON_AddItemToArray(json_arr(hooks, x->event), group(d, x, prefix));
-		*out = insert(b, len, open, "hooks", hooks, unit, 1);
-		cJSON_Delete(hooks);
 		free(top);
-		return *out ? 1 : GS_ERROR;
+		return add_all(out, b, len, open, d, prefix, unit);
 	}
 	if (b[top[h].value] != '{' || items(&ev, &nev, &close, b, len, top[h].value) < 0) {
 		free(top);
