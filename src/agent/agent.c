@@ -1,9 +1,8 @@
 /*
- * agent.c - what every agent dialect shares: the table (GS_AGENTS), the
- * events, the payload read once, and the usage in transcripts counted
- * message by message. Each dialect is a file of its own (claude_code.c,
- * gemini_cli.c); our hooks in a JSON settings file are in
- * agent_json_hooks.c.
+ * agent.c - the table of agents (GS_AGENTS) and what their dialects
+ * share: events, the payload read once, the usage in transcripts. Each
+ * dialect is a file of its own (claude_code.c, gemini_cli.c); our hooks
+ * in a JSON settings file are in agent_json_hooks.c.
  */
 #include "agent-internal.h"
 #include "git-session/json.h"

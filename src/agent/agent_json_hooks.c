@@ -1,7 +1,7 @@
 /*
- * agent_json_hooks.c - our hooks in an agent's settings file when it is
- * JSON shaped as Claude Code's: "hooks": {"<Event>": [{"matcher", "hooks":
- * [{"type", "command", "timeout"}]}]}. Edited in place as text, so that
+ * agent_json_hooks.c - our hooks in an agent's JSON settings file, shaped
+ * as Claude Code's. That is "hooks": {"<Event>": [{"matcher", "hooks":
+ * [{"type", "command", "timeout"}]}]}, edited in place as text, so that
  * what the user wrote stays byte for byte.
  */
 #include "agent-internal.h"

@@ -1,7 +1,7 @@
 /*
- * claude_code.c - Claude Code's hooks: its events, the keys of its
- * payloads, the usage in its transcript, and its settings file
- * (.claude/settings.json, JSON hooks).
+ * claude_code.c - Claude Code's dialect: its hook events, its payloads'
+ * keys, its transcript's usage, its settings file. The settings are
+ * .claude/settings.json, JSON hooks.
  */
 #include "agent-internal.h"
 #include "git-session/json.h"

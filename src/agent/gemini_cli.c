@@ -1,7 +1,7 @@
 /*
- * gemini_cli.c - Gemini CLI's hooks: its events, the keys of its
- * payloads, the usage in its transcript, and its settings file
- * (.gemini/settings.json, JSON hooks as Claude Code's).
+ * gemini_cli.c - Gemini CLI's dialect: its hook events, its payloads'
+ * keys, its transcript's usage, its settings file. The settings are
+ * .gemini/settings.json, JSON hooks as Claude Code's.
  */
 #include "agent-internal.h"
 #include "git-session/json.h"

@@ -1,10 +1,10 @@
 /*
  * cmd_agent_hook.c - `git session hook <agent> <event>`: an agent's own
- * hook runs it with the event's JSON on stdin, which its dialect
- * (agent.h) reads once, and what the event says becomes ordinary
- * operations on the session: the prompt a note, a file the agent wrote a
- * file record, a sub-agent an agent, the end of a turn a checkpoint with
- * the tokens and the part of the transcript it added. A hook never
+ * hook runs it, and the event becomes operations on the session. The
+ * event's JSON comes on stdin and its dialect (agent.h) reads it once:
+ * the prompt is a note, a file the agent wrote a file record, a sub-agent
+ * an agent, the end of a turn a checkpoint with the tokens and the part
+ * of the transcript it added. A hook never
  * stands in the agent's way: what fails is said on stderr and the exit
  * is 0, save the budget's refusal (the dialect's block_exit, which the
  * agent reads as "do not run this tool"). Nothing is printed on stdout,

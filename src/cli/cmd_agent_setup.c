@@ -1,8 +1,8 @@
 /*
  * cmd_agent_setup.c - `git session hooks (install | uninstall) --agent
- * <agent>`: our hooks in an agent's own project settings, added and
- * taken out again with what the file had kept, and their state for
- * `hooks status`.
+ * <agent>`: our hooks in an agent's own project settings. They are added
+ * keeping what the file had, taken out again giving it back, and shown
+ * by `hooks status`.
  */
 #include "git-session/agent.h"
 #include "git-session/cmd.h"

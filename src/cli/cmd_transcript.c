@@ -1,7 +1,7 @@
 /*
- * cmd_transcript.c - `git session transcript`: prints the parts of the
- * agents' transcripts a checkpoint keeps (transcripts/<agent>/...), the
- * agent hooks' record of each turn, agent by agent.
+ * cmd_transcript.c - `git session transcript`: prints the agents'
+ * transcripts as a checkpoint keeps them, agent by agent. Each turn the
+ * agent hooks recorded is a part, transcripts/<agent>/<nnn>/<nnnnnn>.
  */
 #include "git-session/cmd.h"
 #include "git-session/util.h"
