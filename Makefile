@@ -83,8 +83,9 @@ endif
 $(BUILD)/git-session: $(MAIN_OBJ) $(BUILD)/libgit-session.a $(BUILD)/FLAGS
 	$(QUIET_LD)$(CC) $(LDFLAGS) -o $@ $(MAIN_OBJ) $(BUILD)/libgit-session.a $(LIBS)
 
+# made afresh: ar keeps the members of files since renamed or removed
 $(BUILD)/libgit-session.a: $(LIB_OBJ)
-	@$(AR) rcs $@ $^
+	@rm -f $@ && $(AR) rcs $@ $^
 
 QUIET_CC = @echo "    CC $@";
 QUIET_LD = @echo "    LINK $@";
@@ -127,7 +128,8 @@ $(BUILD):
 	@mkdir -p $@
 
 # libFuzzer targets for every parser of untrusted input (clang)
-FUZZ_FORMATS = $(patsubst src/format/format_%.c,%,$(wildcard src/format/format_*.c))
+# the formats' names, from their rows in GS_FORMATS (format.h)
+FUZZ_FORMATS = $(shell sed -n 's/^\#define GS_FORMATS(X) //p' include/git-session/format.h | grep -o 'X([A-Z_]*, *[a-z_]*)' | sed 's/.*, *\([a-z_]*\).*/\1/')
 FUZZ_TARGETS = session_json op trailer mcp list_cache transcript $(patsubst %,import_%,$(FUZZ_FORMATS))
 # the parsers are the pure layers: the model, the formats, the agents and util
 FUZZ_SRC = $(foreach l,model format agent util,$(wildcard src/$(l)/*.c))

@@ -13,17 +13,18 @@
 
 static void apply(cJSON *st, enum op_id id, const char *args)
 {
-	cJSON *op = op_new(id, "2025-01-01T00:00:00Z"), *a = NULL;
+	struct state_op *op = op_new(id, "2025-01-01T00:00:00Z");
+	cJSON *a = NULL;
 	char *subject = NULL, *err = NULL;
 
 	if (json_parse(&a, args, strlen(args), 1 << 20, &err) == 0)
-		json_set(op, "args", a);
+		json_set(op->json, "args", a);
 	free(err);
 	err = NULL;
 	state_apply(st, op, NULL, &subject, &err);
 	free(subject);
 	free(err);
-	cJSON_Delete(op);
+	op_free(op);
 }
 
 /* What a checkpoint stores, split into session.json and state/, must load back the same. */

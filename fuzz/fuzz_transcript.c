@@ -1,5 +1,5 @@
 /*
- * fuzz_transcript.c - any transcript part, as an agent's hook reads it:
+ * fuzz_transcript.c - any transcript part, as each agent's hook reads it:
  * the usage scan never fails and counts only what a turn may record,
  * whole numbers from 0 to AGENT_TOKENS_MAX, each message once.
  */
@@ -23,19 +23,25 @@ static void check(const struct agent_usage *u)
 		abort();
 }
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+static void scan(const struct agent_dialect *d, const uint8_t *data, size_t size)
 {
 	struct agent_usage u = { 0 }, half = { 0 };
 	size_t cut = size / 2;
 
-	agent_usage_scan(&u, (const char *)data, size);
+	agent_usage_scan(&u, d, (const char *)data, size);
 	check(&u);
 	/* in two turns, as two Stops read it: the second carries the first's last message */
-	agent_usage_scan(&half, (const char *)data, cut);
+	agent_usage_scan(&half, d, (const char *)data, cut);
 	check(&half);
 	half.input = half.output = half.cached = 0;
-	agent_usage_scan(&half, (const char *)data + cut, size - cut);
+	agent_usage_scan(&half, d, (const char *)data + cut, size - cut);
 	if (half.input > AGENT_TOKENS_MAX || half.output > AGENT_TOKENS_MAX || half.cached > AGENT_TOKENS_MAX)
 		abort();
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	for (size_t i = 0; agent_dialects[i]; i++)
+		scan(agent_dialects[i], data, size);
 	return 0;
 }

@@ -3,7 +3,9 @@
 # (make install does) or source it after git's completion.
 #
 # Options come from each command's own `-h`, so they never fall behind;
-# session ids, phase numbers and agent ids from `git session __complete`.
+# session ids, phase numbers, agent ids and format names from
+# `git session __complete`; the agents whose hooks `hooks --agent`
+# installs from its usage.
 
 __git_session_commands="start status show list log switch pause resume close archive unarchive checkpoint note summary set get phase agent file error tokens decide task milestone artifact diff timeline push pull import export hooks transcript grep gc restore blame fsck rollback mcp"
 
@@ -33,6 +35,17 @@ __git_session_options ()
 	echo "${!var}"
 }
 
+# --agent's words: for hooks, the agents whose own hooks it installs, as
+# its usage names them; for the rest, the agent ids of the session
+__git_session_agents ()
+{
+	if [ "$1" = hooks ]; then
+		git session hooks -h 2>&1 | sed -n 's/.* --agent <\(.*\)>$/\1/p' | tr -d ' ' | tr '|' '\n'
+	else
+		git session __complete agents
+	fi
+}
+
 __git_session_subcommands ()
 {
 	case "$1" in
@@ -57,17 +70,17 @@ _git_session ()
 		return
 	fi
 	case "$cur" in
-	--agent=*) __git_session_reply_nl "$(git session __complete agents)" "${cur#--agent=}"; return ;;
+	--agent=*) __git_session_reply_nl "$(__git_session_agents "$subcommand")" "${cur#--agent=}"; return ;;
 	--phase=*|--blocked-by=*)
 		[ "$subcommand" = start ] && return
 		__git_session_reply_nl "$(git session __complete phases)" "${cur#*=}"; return ;;
-	--format=*) __git_session_reply "maestro claude copilot bmad ccw" "${cur#--format=}"; return ;;
+	--format=*) __git_session_reply_nl "$(git session __complete formats)" "${cur#--format=}"; return ;;
 	--to=*) __git_session_reply_nl "$(git session __complete sessions)" "${cur#--to=}"; return ;;
 	--*) __git_session_reply "$(__git_session_options "$subcommand")" "$cur"; return ;;
 	esac
 	case "$prev" in
-	--agent) __git_session_reply_nl "$(git session __complete agents)" "$cur"; return ;;
-	--format) __git_session_reply "maestro claude copilot bmad ccw" "$cur"; return ;;
+	--agent) __git_session_reply_nl "$(__git_session_agents "$subcommand")" "$cur"; return ;;
+	--format) __git_session_reply_nl "$(git session __complete formats)" "$cur"; return ;;
 	--phase|--blocked-by)
 		[ "$subcommand" = start ] && return
 		__git_session_reply_nl "$(git session __complete phases)" "$cur"; return ;;

@@ -1,9 +1,8 @@
 /*
- * agent.h - the agents' own hook systems, as data: which of their events
- * means what to a session, which of their tools write files, where their
- * payloads keep what is read, the token usage their transcripts hold, and
- * how our hooks go into (and come out of) their settings files, edited
- * in place. Pure C, no I/O.
+ * agent.h - the agents whose own hooks run git-session, one dialect each:
+ * which of their events means what to a session, what their payloads
+ * say, the token usage their transcripts hold, and how our hooks go into
+ * (and come out of) their own configuration. Pure C, no I/O.
  */
 #ifndef GIT_SESSION_AGENT_H
 #define GIT_SESSION_AGENT_H
@@ -16,7 +15,15 @@
 #include <stddef.h>
 #include <cjson/cJSON.h>
 
-enum agent_event {
+/*
+ * The agents, each listed once, in the order help and `hooks status`
+ * list them: X(file). Each has its file src/agent/<file>.c defining
+ * agent_<file>, its struct agent_dialect. Nothing outside that file
+ * tells one agent from another: what differs is in the dialect.
+ */
+#define GS_AGENTS(X) X(claude_code) X(gemini_cli)
+
+enum agent_event_kind {
 	AE_NONE,
 	AE_START,		/* a session of the agent starts or resumes */
 	AE_PROMPT,		/* the user's prompt: a note */
@@ -31,14 +38,55 @@ enum agent_event {
 
 struct agent_hook_event {
 	const char *event;	/* the agent's name for it */
-	enum agent_event kind;
+	enum agent_event_kind kind;
 	const char *matcher;	/* the tools it fires for, or NULL for all */
 };
+
+/*
+ * What a hook's payload says, read once by the agent's read_event. The
+ * strings are the payload's (it must outlive them); NULL when it says
+ * nothing of the kind.
+ */
+struct agent_event {
+	const char *session;		/* the agent's own session id; "" when none */
+	const char *prompt;		/* the user's prompt */
+	const char *tool;		/* the tool a call runs or ran */
+	const char *path;		/* the file it wrote, absolute or relative; NULL unless a writer */
+	int created;			/* the tool says it created path */
+	const char *transcript;		/* the agent's transcript */
+	const char *subagent_id;
+	const char *subagent_type;
+	const char *subagent_transcript;
+	const char *subagent_said;	/* the sub-agent's last message */
+	const char *trigger;		/* of a compaction: "manual", "auto" */
+	const char *reason;		/* why the agent's session ended */
+};
+
+struct agent_dialect;
+
+/*
+ * Our hooks in an agent's own configuration, edited in place: what was
+ * there stays byte for byte. agent_json_hooks (agent_json_hooks.c) does it
+ * for a JSON file shaped as Claude Code's; an agent configured otherwise
+ * (TOML, a plugin file) brings its own. agent_settings_add and the
+ * others below say what each does.
+ */
+struct agent_settings_ops {
+	int (*add)(char **out, char **err, const char *text, size_t len, const struct agent_dialect *d,
+		   const char *command_prefix);
+	int (*remove)(char **out, char **err, const char *text, size_t len, const struct agent_dialect *d,
+		      const char *command_prefix);
+	int (*count)(const char *text, size_t len, const struct agent_dialect *d, const char *command_prefix);
+};
+
+/* agent_dialect.flags */
+#define AGENT_COMPACT_MANUAL_ONLY 1u	/* only a compaction the user asked for is recorded */
 
 struct agent_dialect {
 	const char *name;		/* as given to --agent and `hook` */
 	const char *stem;		/* of the agent ids it records: claude-1a2b3c4d */
-	const char *settings;		/* the project's settings file */
+	const char *settings;		/* the project's settings file, from the work tree's top */
+	const struct agent_settings_ops *settings_ops;
 	int timeout;			/* a hook's timeout, in the unit the agent counts */
 	const struct agent_hook_event *events;
 	const char *const *write_tools;	/* tools whose file is recorded */
@@ -47,20 +95,34 @@ struct agent_dialect {
 	const char *folder;
 	const char *folder_env;
 	const char *home_env;
+	unsigned flags;			/* AGENT_* */
+	int block_exit;			/* the exit code the agent reads as "do not run this tool" */
+	/* Fills what the payload says (out is zeroed); agent_read_event calls it. */
+	void (*read_event)(struct agent_event *out, const cJSON *payload);
+	/* Only the transcript lines holding usage_mark are parsed for usage. */
+	const char *usage_mark;
+	/*
+	 * One transcript line's usage: *id its message's id, usage[] its
+	 * input tokens not read from the cache (writes to it included),
+	 * its output tokens and those read from the cache.
+	 * 1 when the line has a usage, 0 when not, -1 when a count is not a
+	 * whole number from 0 to AGENT_TOKENS_MAX.
+	 */
+	int (*scan_usage)(const char **id, double usage[3], const cJSON *line);
 };
 
-/* The dialect of an agent by name, NULL when unknown; agent_dialects lists them all. */
+/* The dialect of an agent by name, NULL when unknown; agent_dialects lists them all, NULL-terminated. */
 const struct agent_dialect *agent_dialect(const char *name);
 extern const struct agent_dialect *const agent_dialects[];
+/* The agents' names for help and messages, sep between two, last before the last ("a, b or c"); the caller frees it. */
+char *agent_names(const char *sep, const char *last);
 
-enum agent_event agent_event_kind(const struct agent_dialect *d, const char *event);
+enum agent_event_kind agent_event_kind(const struct agent_dialect *d, const char *event);
+/* How many events d's hooks are installed for. */
+size_t agent_event_count(const struct agent_dialect *d);
 
-/*
- * The file a tool call wrote (payload's tool_name and tool_input), and
- * whether the tool says it created it: 1 when it wrote one, 0 when the
- * tool writes none. *path is the payload's, absolute or relative.
- */
-int agent_tool_file(const char **path, int *created, const struct agent_dialect *d, const cJSON *payload);
+/* What payload says, in d's dialect; path only for one of d's write_tools. */
+void agent_read_event(struct agent_event *out, const struct agent_dialect *d, const cJSON *payload);
 int agent_is_agent_tool(const struct agent_dialect *d, const char *tool);
 
 /*
@@ -77,19 +139,20 @@ struct agent_usage {
 	double last_input, last_output, last_cached;
 	int skipped;
 };
-void agent_usage_scan(struct agent_usage *u, const char *text, size_t len);
+void agent_usage_scan(struct agent_usage *u, const struct agent_dialect *d, const char *text, size_t len);
 
 /*
  * The settings text with our hooks added, each event's group running
  * command_prefix + " " + event (*out NULL when they are there already);
  * text may be NULL (no file yet). GS_ERROR with *err when the text is
- * not a JSON object to add to. What was there stays byte for byte; what
- * is added follows the file's indentation.
+ * not one to add to. What was there stays byte for byte; what is added
+ * follows the file's indentation.
  */
 int agent_settings_add(char **out, char **err, const char *text, size_t len, const struct agent_dialect *d,
 		       const char *command_prefix);
 /* The settings text with every group that runs command_prefix taken out; *out NULL when none was there. */
-int agent_settings_remove(char **out, char **err, const char *text, size_t len, const char *command_prefix);
+int agent_settings_remove(char **out, char **err, const char *text, size_t len, const struct agent_dialect *d,
+			  const char *command_prefix);
 /* How many of d's events run command_prefix in the settings text. */
 int agent_settings_count(const char *text, size_t len, const struct agent_dialect *d, const char *command_prefix);
 

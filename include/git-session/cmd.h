@@ -47,8 +47,12 @@ int cmd_subcommand(int argc, const char **argv, struct cmd_ctx *c, const struct 
 		   const char *const *usage);
 /* The id given, or the active session's; resolves it to a live session. */
 int cmd_target(char **id, struct cmd_ctx *c, const char *given);
+/* Loads the target session (given id, or the active one) for a report and fills ctx. */
+struct report_ctx;
+int cmd_load_target(cJSON **state, struct store_tip *tip, struct report_ctx *ctx, char **id,
+		    struct cmd_ctx *c, const char *given);
 /* Publishes op on session id, printing "[<id> <abbrev>] <subject>" unless quiet. */
-int cmd_write(struct engine_result *res, struct cmd_ctx *c, const char *id, cJSON *op,
+int cmd_write(struct engine_result *res, struct cmd_ctx *c, const char *id, struct state_op *op,
 	      const char *body, int quiet);
 /*
  * A revision as git understands it, with session ids and SESSION_HEAD
@@ -110,9 +114,13 @@ int cmd_export(int argc, const char **argv, struct cmd_ctx *c);
 int cmd_mcp(int argc, const char **argv, struct cmd_ctx *c);
 /* An id for a new session on topic, as `start` gives one, that no session has yet. */
 int cmd_session_new_id(char **out, struct cmd_ctx *c, const char *topic);
-/* `hook <agent> <event>`, which `hook` hands an agent's events to (cmd_agent.c). */
+/* `hook <agent> <event>`, which `hook` hands an agent's events to (cmd_agent_hook.c). */
 struct agent_dialect;
 int cmd_agent_hook(const struct agent_dialect *d, const char *event, struct cmd_ctx *c);
+/* `hooks --agent`: our hooks in an agent's own settings, and their state (cmd_agent_setup.c). */
+int cmd_agent_setup_install(struct cmd_ctx *c, const struct agent_dialect *d);
+int cmd_agent_setup_uninstall(struct cmd_ctx *c, const struct agent_dialect *d);
+void cmd_agent_setup_status(struct cmd_ctx *c);
 int cmd_transcript(int argc, const char **argv, struct cmd_ctx *c);
 int cmd_grep(int argc, const char **argv, struct cmd_ctx *c);
 int cmd_gc(int argc, const char **argv, struct cmd_ctx *c);

@@ -86,7 +86,7 @@ void engine_result_clear(struct engine_result *r);
 #define ENGINE_CREATE 1
 #define ENGINE_IN_PROGRESS 2
 #define ENGINE_AUTHOR_AT 4	/* the commit's author time is the op's "at" */
-int engine_commit(struct engine_result *out, struct engine *e, const char *id, cJSON *op,
+int engine_commit(struct engine_result *out, struct engine *e, const char *id, struct state_op *op,
 		  const char *body, int flags);
 
 /*
@@ -101,7 +101,7 @@ int engine_write(char out[HEX_SZ], gs_store *st, struct store_checkpoint *cp, co
 /* Fills in op's time (if unset) and where the project stands. */
 int engine_complete_op(cJSON *op, gs_store *st);
 /* A checkpoint's commit message: subject, body, then the trailers; the caller frees it. */
-char *engine_message(const char *subject, const char *body, const char *id, const cJSON *op);
+char *engine_message(const char *subject, const char *body, const char *id, const struct state_op *op);
 
 /*
  * Moves a session's ref (archive, unarchive) with its reflog, as

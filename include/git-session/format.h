@@ -1,7 +1,8 @@
 /*
- * format.h - the five foreign session formats (maestro, claude, copilot,
- * bmad, ccw): detection, reading a document into the model and writing
- * the model back as that document. Pure: works on buffers and cJSON.
+ * format.h - the foreign session formats (GS_FORMATS): detection, reading
+ * a document into the model and writing the model back as that document,
+ * and where a format's sessions lie in files. Pure: works on buffers and
+ * cJSON; the command reads and writes the files.
  *
  * A document as data is one JSON value per format: the file's content,
  * or, where the format spans two files, an object of both parts:
@@ -25,13 +26,16 @@
 
 /*
  * The formats, each listed once, in the order detection tries them:
- * X(ID, name). Each has its file src/format_<name>.c (the fuzz targets
- * are made from those names) defining format_<name>.
+ * X(ID, name, "Title"), the title being how people call it. Each has its
+ * file src/format/<name>.c, ending in FORMAT_DEFINE(ID, name, ...), which
+ * defines format_<name>. The fuzz targets, the help and the shell
+ * completion are made from this list.
  */
-#define GS_FORMATS(X) X(MAESTRO, maestro) X(CCW, ccw) X(COPILOT, copilot) X(CLAUDE, claude) X(BMAD, bmad)
+#define GS_FORMATS(X) X(MAESTRO, maestro, "Maestro") X(CCW, ccw, "CCW") X(COPILOT, copilot, "Copilot") \
+	X(CLAUDE, claude, "Claude") X(BMAD, bmad, "BMAD")
 
 enum format_id {
-#define GS_FORMAT_ENUM(id, name) FORMAT_##id,
+#define GS_FORMAT_ENUM(id, name, title) FORMAT_##id,
 	GS_FORMATS(GS_FORMAT_ENUM)
 #undef GS_FORMAT_ENUM
 	FORMAT_COUNT
@@ -46,6 +50,8 @@ const char *format_name(const struct format *f);
 enum format_id format_id(const struct format *f);
 /* "maestro, ccw, copilot, claude, bmad", for messages. */
 const char *format_names(void);
+/* "maestro, ccw, copilot, claude or bmad"; with titles "Maestro, CCW, ... or BMAD". */
+const char *format_choices(int titles);
 
 /*
  * Reads a file's bytes into a document as data; f NULL: detect the
@@ -84,9 +90,42 @@ int format_print(char **out, size_t *len, const struct format *f, const cJSON *d
  */
 char *format_lost(const struct format *f, const cJSON *state);
 
-/* A ccw registry line for state, or a BMAD active-session pointer's id. */
-int format_ccw_registry_line(char **out, const cJSON *state);
-const char *format_bmad_pointer(const cJSON *doc);
+/*
+ * Where a format's sessions lie in files beyond one file each (NULL: no
+ * such file). The command that reads and writes the files follows it.
+ */
+struct format_layout {
+	/* A second part of the document, in a file of its own beside the main one. */
+	const char *part, *part_file;
+	/* The names of a file that only names the active session's own file. */
+	const char *const *pointer_names;
+	/* The file of a session kept in a folder of its own, and the folders that hold such folders. */
+	const char *session_file;
+	const char *const *session_dirs;
+	/* The file listing every session, a line each; export --registry writes it. */
+	const char *registry_file;
+};
+const struct format_layout *format_layout(const struct format *f);
+
+/* The format whose pointer file is called name (no folder), or NULL. */
+const struct format *format_by_pointer_name(const char *name);
+/* Whether some format keeps its sessions' folders in folders called name. */
+int format_session_dir(const char *name);
+/* The format with a registry file, or NULL. */
+const struct format *format_with_registry(void);
+
+/* A pointer file's document: the file it names, beside it (caller frees); NULL if doc is not one. */
+char *format_pointer(const struct format *f, const cJSON *doc);
+
+/* A registry's document: its entries, each a session; NULL if doc is not one. */
+const cJSON *format_registry(const struct format *f, const cJSON *doc);
+/* The folder of an entry's session file, as the entry gives it (or NULL). */
+const char *format_registry_dir(const struct format *f, const cJSON *entry);
+/* The document of one entry, with its session file's document (session, may be NULL). */
+int format_registry_doc(cJSON **doc, const struct format *f, const cJSON *entry, const cJSON *session,
+			char **err);
+/* The registry line of state. */
+int format_registry_line(char **out, const struct format *f, const cJSON *state);
 
 /* Equal as data: same keys, same values; key order aside. */
 int format_equal(const cJSON *a, const cJSON *b);

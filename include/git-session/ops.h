@@ -6,8 +6,9 @@
  *
  *   id       its C name: OP_<id>, an enum op_id
  *   name     its name in op.json, the Session-Op trailer and doc/json.md
- *   handler  the model's function that applies it (state*.c); op_recorded
- *            for those the engine writes itself, which are never replayed
+ *   handler  the model's function that applies it (state*.c), named
+ *            state_apply_<op>; state_apply_recorded for those the engine
+ *            writes itself, which are never replayed
  *   flags    OPF_CLOSED   it may run on a paused or closed session
  *            OPF_BY_PATH  of the manifest it reads and writes only the
  *                         entries of the paths it names (args.files)
@@ -42,49 +43,49 @@
 #define OPF_HOOK 16u
 
 #define GS_OP_LIST(OP) \
-	OP(SESSION_START, "session.start", op_session_start, 0, STATE_ALL, NEED_NONE) \
-	OP(SESSION_PAUSE, "session.pause", op_session_pause, OPF_LWW, NEED_NONE, NEED_NONE) \
-	OP(SESSION_RESUME, "session.resume", op_session_resume, OPF_CLOSED | OPF_LWW, STATE_ALL, NEED_NONE) \
-	OP(SESSION_CLOSE, "session.close", op_session_close, OPF_CLOSED | OPF_LWW, NEED_NONE, NEED_NONE) \
-	OP(SESSION_IMPORT, "session.import", op_session_import, OPF_CLOSED, STATE_ALL, NEED_NONE) \
-	OP(NOTE, "note", op_note, 0, NEED(NOTES), NEED(NOTES)) \
-	OP(SUMMARY, "summary", op_summary, OPF_LWW, NEED_NONE, NEED_NONE) \
-	OP(SET, "set", op_set, OPF_LWW, NEED_NONE, NEED_NONE) \
-	OP(CHECKPOINT, "checkpoint", op_checkpoint, OPF_BY_PATH, NEED(FILES), NEED_NONE) \
-	OP(RESTORE, "restore", op_restore, OPF_BY_PATH, NEED(FILES), NEED_NONE) \
-	OP(PHASE_ADD, "phase.add", op_phase_add, 0, NEED_NONE, NEED_NONE) \
-	OP(PHASE_START, "phase.start", op_phase_start, 0, NEED_NONE, NEED_NONE) \
-	OP(PHASE_COMPLETE, "phase.complete", op_phase_complete, 0, NEED(ERRORS), NEED_NONE) \
-	OP(PHASE_FAIL, "phase.fail", op_phase_fail, 0, NEED(ERRORS), NEED(ERRORS)) \
-	OP(PHASE_SKIP, "phase.skip", op_phase_skip, 0, NEED_NONE, NEED_NONE) \
-	OP(PHASE_RETRY, "phase.retry", op_phase_retry, 0, NEED(ERRORS), NEED_NONE) \
-	OP(PHASE_STEP, "phase.step", op_phase_step, OPF_LWW, NEED_NONE, NEED_NONE) \
-	OP(AGENT_START, "agent.start", op_agent_start, 0, NEED(AGENTS), NEED_NONE) \
-	OP(AGENT_PROGRESS, "agent.progress", op_agent_progress, OPF_LWW, NEED(AGENTS), NEED_NONE) \
-	OP(AGENT_DONE, "agent.done", op_agent_done, 0, NEED(AGENTS), NEED_NONE) \
-	OP(AGENT_FAIL, "agent.fail", op_agent_fail, 0, NEED(AGENTS) | NEED(ERRORS), NEED(ERRORS)) \
-	OP(AGENT_ATTACH, "agent.attach", op_agent_attach, OPF_HOOK, NEED(AGENTS), NEED_NONE) \
-	OP(AGENT_TURN, "agent.turn", op_agent_turn, OPF_HOOK, NEED(AGENTS), NEED_NONE) \
-	OP(AGENT_COMPACT, "agent.compact", op_agent_compact, OPF_HOOK, NEED(AGENTS), NEED_NONE) \
-	OP(FILE_CREATED, "file.created", op_file_created, OPF_BY_PATH | OPF_AGENT, NEED(FILES), NEED_NONE) \
-	OP(FILE_MODIFIED, "file.modified", op_file_modified, OPF_BY_PATH | OPF_AGENT, NEED(FILES), NEED_NONE) \
-	OP(FILE_DELETED, "file.deleted", op_file_deleted, OPF_BY_PATH | OPF_AGENT, NEED(FILES), NEED_NONE) \
-	OP(ERROR_ADD, "error.add", op_error_add, OPF_AGENT, NEED(ERRORS), NEED(ERRORS)) \
-	OP(ERROR_RESOLVE, "error.resolve", op_error_resolve, 0, NEED(ERRORS), NEED_NONE) \
-	OP(TOKENS_ADD, "tokens.add", op_tokens_add, 0, NEED(AGENTS), NEED_NONE) \
-	OP(TOKENS_BUDGET, "tokens.budget", op_tokens_budget, OPF_LWW, NEED_NONE, NEED_NONE) \
-	OP(DECIDE, "decide", op_decide, OPF_AGENT, NEED(DECISIONS), NEED(DECISIONS)) \
-	OP(TASK_ADD, "task.add", op_task_add, 0, NEED(TASKS), NEED_NONE) \
-	OP(TASK_DONE, "task.done", op_task_done, 0, NEED(TASKS), NEED_NONE) \
-	OP(MILESTONE_ADD, "milestone.add", op_milestone_add, 0, NEED(MILESTONES), NEED_NONE) \
-	OP(MILESTONE_DONE, "milestone.done", op_milestone_done, 0, NEED(MILESTONES), NEED_NONE) \
-	OP(ARTIFACT, "artifact", op_artifact, OPF_AGENT, NEED(ARTIFACTS), NEED(ARTIFACTS)) \
-	OP(HOOK_PRE_COMMIT, "hook.pre-commit", op_hook_pre_commit, OPF_BY_PATH, NEED(FILES), NEED_NONE) \
-	OP(COMMIT_RECORD, "commit.record", op_commit_record, OPF_BY_PATH, NEED(FILES) | NEED(COMMITS), NEED_NONE) \
-	OP(COMMIT_REWRITE, "commit.rewrite", op_commit_rewrite, 0, NEED(COMMITS), NEED_NONE) \
-	OP(CHECKOUT, "checkout", op_checkout, 0, NEED_NONE, NEED_NONE) \
-	OP(ROLLBACK, "rollback", op_recorded, OPF_CLOSED, STATE_ALL, NEED_NONE) \
-	OP(MERGE, "merge", op_recorded, OPF_CLOSED, STATE_ALL, NEED_NONE)
+	OP(SESSION_START, "session.start", state_apply_session_start, 0, STATE_ALL, NEED_NONE) \
+	OP(SESSION_PAUSE, "session.pause", state_apply_session_pause, OPF_LWW, NEED_NONE, NEED_NONE) \
+	OP(SESSION_RESUME, "session.resume", state_apply_session_resume, OPF_CLOSED | OPF_LWW, STATE_ALL, NEED_NONE) \
+	OP(SESSION_CLOSE, "session.close", state_apply_session_close, OPF_CLOSED | OPF_LWW, NEED_NONE, NEED_NONE) \
+	OP(SESSION_IMPORT, "session.import", state_apply_session_import, OPF_CLOSED, STATE_ALL, NEED_NONE) \
+	OP(NOTE, "note", state_apply_note, 0, NEED(NOTES), NEED(NOTES)) \
+	OP(SUMMARY, "summary", state_apply_summary, OPF_LWW, NEED_NONE, NEED_NONE) \
+	OP(SET, "set", state_apply_set, OPF_LWW, NEED_NONE, NEED_NONE) \
+	OP(CHECKPOINT, "checkpoint", state_apply_checkpoint, OPF_BY_PATH, NEED(FILES), NEED_NONE) \
+	OP(RESTORE, "restore", state_apply_restore, OPF_BY_PATH, NEED(FILES), NEED_NONE) \
+	OP(PHASE_ADD, "phase.add", state_apply_phase_add, 0, NEED_NONE, NEED_NONE) \
+	OP(PHASE_START, "phase.start", state_apply_phase_start, 0, NEED_NONE, NEED_NONE) \
+	OP(PHASE_COMPLETE, "phase.complete", state_apply_phase_complete, 0, NEED(ERRORS), NEED_NONE) \
+	OP(PHASE_FAIL, "phase.fail", state_apply_phase_fail, 0, NEED(ERRORS), NEED(ERRORS)) \
+	OP(PHASE_SKIP, "phase.skip", state_apply_phase_skip, 0, NEED_NONE, NEED_NONE) \
+	OP(PHASE_RETRY, "phase.retry", state_apply_phase_retry, 0, NEED(ERRORS), NEED_NONE) \
+	OP(PHASE_STEP, "phase.step", state_apply_phase_step, OPF_LWW, NEED_NONE, NEED_NONE) \
+	OP(AGENT_START, "agent.start", state_apply_agent_start, 0, NEED(AGENTS), NEED_NONE) \
+	OP(AGENT_PROGRESS, "agent.progress", state_apply_agent_progress, OPF_LWW, NEED(AGENTS), NEED_NONE) \
+	OP(AGENT_DONE, "agent.done", state_apply_agent_done, 0, NEED(AGENTS), NEED_NONE) \
+	OP(AGENT_FAIL, "agent.fail", state_apply_agent_fail, 0, NEED(AGENTS) | NEED(ERRORS), NEED(ERRORS)) \
+	OP(AGENT_ATTACH, "agent.attach", state_apply_agent_attach, OPF_HOOK, NEED(AGENTS), NEED_NONE) \
+	OP(AGENT_TURN, "agent.turn", state_apply_agent_turn, OPF_HOOK, NEED(AGENTS), NEED_NONE) \
+	OP(AGENT_COMPACT, "agent.compact", state_apply_agent_compact, OPF_HOOK, NEED(AGENTS), NEED_NONE) \
+	OP(FILE_CREATED, "file.created", state_apply_file_created, OPF_BY_PATH | OPF_AGENT, NEED(FILES), NEED_NONE) \
+	OP(FILE_MODIFIED, "file.modified", state_apply_file_modified, OPF_BY_PATH | OPF_AGENT, NEED(FILES), NEED_NONE) \
+	OP(FILE_DELETED, "file.deleted", state_apply_file_deleted, OPF_BY_PATH | OPF_AGENT, NEED(FILES), NEED_NONE) \
+	OP(ERROR_ADD, "error.add", state_apply_error_add, OPF_AGENT, NEED(ERRORS), NEED(ERRORS)) \
+	OP(ERROR_RESOLVE, "error.resolve", state_apply_error_resolve, 0, NEED(ERRORS), NEED_NONE) \
+	OP(TOKENS_ADD, "tokens.add", state_apply_tokens_add, 0, NEED(AGENTS), NEED_NONE) \
+	OP(TOKENS_BUDGET, "tokens.budget", state_apply_tokens_budget, OPF_LWW, NEED_NONE, NEED_NONE) \
+	OP(DECIDE, "decide", state_apply_decide, OPF_AGENT, NEED(DECISIONS), NEED(DECISIONS)) \
+	OP(TASK_ADD, "task.add", state_apply_task_add, 0, NEED(TASKS), NEED_NONE) \
+	OP(TASK_DONE, "task.done", state_apply_task_done, 0, NEED(TASKS), NEED_NONE) \
+	OP(MILESTONE_ADD, "milestone.add", state_apply_milestone_add, 0, NEED(MILESTONES), NEED_NONE) \
+	OP(MILESTONE_DONE, "milestone.done", state_apply_milestone_done, 0, NEED(MILESTONES), NEED_NONE) \
+	OP(ARTIFACT, "artifact", state_apply_artifact, OPF_AGENT, NEED(ARTIFACTS), NEED(ARTIFACTS)) \
+	OP(HOOK_PRE_COMMIT, "hook.pre-commit", state_apply_hook_pre_commit, OPF_BY_PATH, NEED(FILES), NEED_NONE) \
+	OP(COMMIT_RECORD, "commit.record", state_apply_commit_record, OPF_BY_PATH, NEED(FILES) | NEED(COMMITS), NEED_NONE) \
+	OP(COMMIT_REWRITE, "commit.rewrite", state_apply_commit_rewrite, 0, NEED(COMMITS), NEED_NONE) \
+	OP(CHECKOUT, "checkout", state_apply_checkout, 0, NEED_NONE, NEED_NONE) \
+	OP(ROLLBACK, "rollback", state_apply_recorded, OPF_CLOSED, STATE_ALL, NEED_NONE) \
+	OP(MERGE, "merge", state_apply_recorded, OPF_CLOSED, STATE_ALL, NEED_NONE)
 
 enum op_id {
 #define GS_OP_ENUM(id, name, fn, flags, needs, tail) OP_##id,

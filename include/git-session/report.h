@@ -1,8 +1,9 @@
 /*
- * report.h - what status, tokens and diff tell, as JSON objects built
- * from states. Pure: no I/O. The commands print them as JSON for
- * programs, or render them as text for people, so both carry the same
- * facts. The fields are documented in doc/json.md.
+ * report.h - what status, tokens, diff, resume and timeline tell, as JSON
+ * objects built from states, each in its src/model/report_<name>.c (tokens
+ * and what they share in report.c). Pure: no I/O. The commands print them
+ * as JSON for programs, or draw them for people with view_<name>.c, so
+ * both carry the same facts. The fields are documented in doc/json.md.
  */
 #ifndef GIT_SESSION_REPORT_H
 #define GIT_SESSION_REPORT_H

@@ -33,18 +33,37 @@ struct state_limits {
 };
 #define STATE_LIMITS_INIT { STATE_DEFAULT_MAX_RETRIES, 0 }
 
-/* A new operation {"op": <its name>, "at": at, "args": {}}; the caller frees it. */
-cJSON *op_new(enum op_id id, const char *at);
-cJSON *op_args(const cJSON *op);
-const char *op_name(const cJSON *op);
+/*
+ * An operation in flight: its JSON, as op.json stores it, and its row of
+ * ops.h, found once where the operation is made (op_new) or read back
+ * (op_parse) and carried from there: nothing after looks its name up.
+ */
+struct state_op {
+	const struct op_info *info;	/* NULL for a name ops.h does not know */
+	cJSON *json;
+};
+
+/* A new operation {"op": <its name>, "at": at, "args": {}}; free it with op_free. */
+struct state_op *op_new(enum op_id id, const char *at);
+/* Frees an operation op_new made, and its JSON. */
+void op_free(struct state_op *op);
+/*
+ * json, an operation read back, as *out: its row by the name it gives,
+ * the one lookup by name. out borrows json. GS_ENOTFOUND (info NULL) for
+ * a name ops.h does not know, which state_apply refuses.
+ */
+int op_parse(struct state_op *out, cJSON *json);
+cJSON *op_args(const struct state_op *op);
+const char *op_name(const struct state_op *op);
 
 /*
- * Applies op to state in place. state is an empty object for
- * OP_SESSION_START, else a normalised state. On success *subject gets the
- * checkpoint's one-line summary; on failure state is unchanged and *err
- * gets the reason. The caller frees both strings.
+ * Applies op to state in place, with the handler of its row (one with
+ * none, of a name ops.h does not know, is refused). state is an empty
+ * object for OP_SESSION_START, else a normalised state. On success
+ * *subject gets the checkpoint's one-line summary; on failure state is
+ * unchanged and *err gets the reason. The caller frees both strings.
  */
-int state_apply(cJSON *state, const cJSON *op, const struct state_limits *lim,
+int state_apply(cJSON *state, const struct state_op *op, const struct state_limits *lim,
 		char **subject, char **err);
 
 /*
@@ -75,9 +94,9 @@ extern const char *const state_split_keys[SPLIT_COUNT];
 /* The bit of a collection kept apart when large (0 for any other key). */
 unsigned state_split_bit(const char *key);
 /* The collections op reads or writes (ops.h): STATE_ALL for an unknown one. */
-unsigned state_op_needs(const cJSON *op);
+unsigned state_op_needs(const struct state_op *op);
 /* Of those, the lists op only appends to, which may be loaded as their tail (ops.h). */
-unsigned state_op_tail(const cJSON *op);
+unsigned state_op_tail(const struct state_op *op);
 /* Of a manifest kept apart, the shards to parse, and whether the others were read to be counted. */
 struct state_shards {
 	unsigned char want[256];
@@ -87,7 +106,7 @@ struct state_shards {
  * For an operation that reads and writes only the manifest entries of
  * the paths it names, the shards those live in; 0 when op is not one.
  */
-int state_op_shards(struct state_shards *out, const cJSON *op);
+int state_op_shards(struct state_shards *out, const struct state_op *op);
 
 /* What of a state state_join loaded, for state_split. */
 struct state_loaded {

@@ -33,29 +33,37 @@ int view_start(struct view *v, struct cmd_ctx *c, const struct report_opts *o);
 void view_finish(struct view *v);
 void view_print_json(const cJSON *obj);
 
+/* The parts every drawing uses (view.c). */
 const char *view_c(struct view *v, const char *code);	/* "" without colour */
 void view_text(struct view *v, const char *s);		/* escaped */
 void view_say(struct view *v, const char *prefix, const char *s, const char *suffix);
 void view_mark(struct view *v, const char *status);
 void view_status_word(struct sbuf *sb, const char *status);
 void view_bar(struct view *v, int percent, int width);
+/* A blank line, then title in bold: what a list below it is. */
+void view_section(struct view *v, const char *title);
 
-/* Parts of the status report, reused by resume. */
+/* report_status()'s facts (view_status.c), and its parts resume reuses. */
+void view_status(struct view *v, const cJSON *r, time_t now, int max_retries);
 void view_header(struct view *v, const cJSON *r, time_t now);
 void view_errors(struct view *v, const cJSON *r);
 /* " (stale: no operation since ...)" after an agent or phase a report marks stale. */
 void view_stale(struct view *v, const cJSON *e);
 void view_phase(struct view *v, const cJSON *p, int max_retries);
-void view_tokens_line(struct view *v, const cJSON *t);
-void view_status(struct view *v, const cJSON *r, time_t now, int max_retries);
 void view_decisions_summary(struct view *v, const cJSON *r);
 void view_next(struct view *v, const cJSON *r);
 
-/* report_timeline()'s facts as bars along time, width columns wide. */
-void view_timeline(struct view *v, const cJSON *t, int width);
+/* report_tokens()'s facts (view_tokens.c), and the one line status shows of them. */
+void view_tokens(struct view *v, const cJSON *t);
+void view_tokens_line(struct view *v, const cJSON *t);
 
-/* Loads the target session (given id, or the active one) and fills ctx. */
-int view_load_target(cJSON **state, struct store_tip *tip, struct report_ctx *ctx, char **id,
-		     struct cmd_ctx *c, const char *given);
+/* report_diff()'s facts (view_diff.c). */
+void view_diff(struct view *v, const cJSON *d);
+
+/* report_resume()'s facts (view_resume.c), with diffs (path -> text, or NULL) after them. */
+void view_resume(struct view *v, const cJSON *r, const cJSON *diffs, time_t now);
+
+/* report_timeline()'s facts as bars along time, width columns wide (view_timeline.c). */
+void view_timeline(struct view *v, const cJSON *t, int width);
 
 #endif

@@ -1,8 +1,10 @@
 /*
- * agent.c - the agents' hook dialects (Claude Code, Gemini CLI), the
- * usage in their transcripts, and our hooks in their settings files.
+ * agent.c - the table of agents (GS_AGENTS) and what their dialects
+ * share: events, the payload read once, the usage in transcripts. Each
+ * dialect is a file of its own (claude_code.c, gemini_cli.c); our hooks
+ * in a JSON settings file are in agent_json_hooks.c.
  */
-#include "git-session/agent.h"
+#include "agent-internal.h"
 #include "git-session/json.h"
 #include "git-session/util.h"
 
@@ -10,43 +12,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const struct agent_hook_event claude_events[] = {
-	{ "SessionStart", AE_START, NULL },
-	{ "UserPromptSubmit", AE_PROMPT, NULL },
-	{ "PreToolUse", AE_TOOL_BEFORE, NULL },
-	{ "PostToolUse", AE_TOOL_AFTER, "Write|Edit|MultiEdit|NotebookEdit" },
-	{ "SubagentStart", AE_SUBAGENT_START, NULL },
-	{ "SubagentStop", AE_SUBAGENT_STOP, NULL },
-	{ "Stop", AE_TURN_END, NULL },
-	{ "PreCompact", AE_COMPACT, NULL },
-	{ "SessionEnd", AE_END, NULL },
-	{ NULL, AE_NONE, NULL },
+const struct agent_dialect *const agent_dialects[] = {
+#define GS_AGENT_ROW(file) &agent_##file,
+	GS_AGENTS(GS_AGENT_ROW)
+#undef GS_AGENT_ROW
+	NULL
 };
-static const char *const claude_writers[] = { "Write", "Edit", "MultiEdit", "NotebookEdit", NULL };
-static const char *const claude_agents[] = { "Task", "Agent", NULL };
-
-static const struct agent_hook_event gemini_events[] = {
-	{ "SessionStart", AE_START, NULL },
-	{ "BeforeAgent", AE_PROMPT, NULL },
-	{ "BeforeTool", AE_TOOL_BEFORE, NULL },
-	{ "AfterTool", AE_TOOL_AFTER, "write_file|replace" },
-	{ "AfterAgent", AE_TURN_END, NULL },
-	{ "PreCompress", AE_COMPACT, NULL },
-	{ "SessionEnd", AE_END, NULL },
-	{ NULL, AE_NONE, NULL },
-};
-static const char *const gemini_writers[] = { "write_file", "replace", NULL };
-static const char *const gemini_agents[] = { "invoke_agent", NULL };
-
-static const struct agent_dialect claude = {
-	"claude-code", "claude", ".claude/settings.json", 10, claude_events, claude_writers, claude_agents,
-	".claude", "CLAUDE_CONFIG_DIR", NULL,
-};
-static const struct agent_dialect gemini = {
-	"gemini-cli", "gemini", ".gemini/settings.json", 10000, gemini_events, gemini_writers, gemini_agents,
-	".gemini", NULL, "GEMINI_CLI_HOME",
-};
-const struct agent_dialect *const agent_dialects[] = { &claude, &gemini, NULL };
 
 const struct agent_dialect *agent_dialect(const char *name)
 {
@@ -56,12 +27,33 @@ const struct agent_dialect *agent_dialect(const char *name)
 	return NULL;
 }
 
-enum agent_event agent_event_kind(const struct agent_dialect *d, const char *event)
+char *agent_names(const char *sep, const char *last)
+{
+	struct sbuf sb = SBUF_INIT;
+
+	for (size_t i = 0; agent_dialects[i]; i++) {
+		if (i)
+			sbuf_adds(&sb, agent_dialects[i + 1] ? sep : last);
+		sbuf_adds(&sb, agent_dialects[i]->name);
+	}
+	return sbuf_detach(&sb, NULL);
+}
+
+enum agent_event_kind agent_event_kind(const struct agent_dialect *d, const char *event)
 {
 	for (const struct agent_hook_event *e = d->events; e->event; e++)
 		if (!strcmp(e->event, event))
 			return e->kind;
 	return AE_NONE;
+}
+
+size_t agent_event_count(const struct agent_dialect *d)
+{
+	size_t n = 0;
+
+	while (d->events[n].event)
+		n++;
+	return n;
 }
 
 static int listed(const char *const *list, const char *s)
@@ -77,33 +69,22 @@ int agent_is_agent_tool(const struct agent_dialect *d, const char *tool)
 	return listed(d->agent_tools, tool);
 }
 
-int agent_tool_file(const char **path, int *created, const struct agent_dialect *d, const cJSON *payload)
+void agent_read_event(struct agent_event *out, const struct agent_dialect *d, const cJSON *payload)
 {
-	const cJSON *in = cJSON_GetObjectItemCaseSensitive(payload, "tool_input");
-	const cJSON *resp = cJSON_GetObjectItemCaseSensitive(payload, "tool_response");
-	const char *said;
-
-	*path = NULL;
-	*created = 0;
-	if (!listed(d->write_tools, json_str(payload, "tool_name")))
-		return 0;
-	if (!(*path = json_str(in, "file_path")) && !(*path = json_str(in, "notebook_path")))
-		*path = json_str(in, "absolute_path");
-	/* Claude's Write answers {"type": "create"}; Gemini's write_file says so in words */
-	if ((said = json_str(resp, "type")))
-		*created = !strcmp(said, "create");
-	else if ((said = json_str(resp, "llmContent")) || (said = json_str(resp, "returnDisplay")))
-		*created = strstr(said, "created") != NULL;
-	return *path && **path ? 1 : 0;
+	memset(out, 0, sizeof(*out));
+	d->read_event(out, payload);
+	if (!out->session)
+		out->session = "";
+	/* a file is recorded for the tools that write one */
+	if (!listed(d->write_tools, out->tool) || (out->path && !*out->path)) {
+		out->path = NULL;
+		out->created = 0;
+	}
 }
 
 /* --- usage in transcripts --- */
 
-/*
- * One count of a usage: absent is 0; else a whole number from 0 to
- * AGENT_TOKENS_MAX, or the line is not counted (-1).
- */
-static int usage_num(double *out, const cJSON *usage, const char *key)
+int agent_usage_number(double *out, const cJSON *usage, const char *key)
 {
 	const cJSON *v = cJSON_GetObjectItemCaseSensitive(usage, key);
 
@@ -115,35 +96,6 @@ static int usage_num(double *out, const cJSON *usage, const char *key)
 		return -1;
 	*out = v->valuedouble;
 	return 0;
-}
-
-/*
- * Claude: {"message": {"id", "usage": {...}}}; Gemini: {"id", "type":
- * "gemini", "tokens": {...}}. 1 with the line's usage, 0 when it has
- * none, -1 when a count is not one.
- */
-static int line_usage(const char **id, double u[3], const cJSON *line)
-{
-	const cJSON *msg = cJSON_GetObjectItemCaseSensitive(line, "message"), *t;
-	double a, b;
-
-	if ((t = cJSON_GetObjectItemCaseSensitive(msg, "usage")) && cJSON_IsObject(t) && json_str(msg, "id")) {
-		*id = json_str(msg, "id");
-		if (usage_num(&a, t, "input_tokens") < 0 || usage_num(&b, t, "cache_creation_input_tokens") < 0 ||
-		    usage_num(&u[1], t, "output_tokens") < 0 || usage_num(&u[2], t, "cache_read_input_tokens") < 0)
-			return -1;
-		u[0] = a + b;
-	} else if ((t = cJSON_GetObjectItemCaseSensitive(line, "tokens")) && cJSON_IsObject(t) && json_str(line, "id")) {
-		*id = json_str(line, "id");
-		if (usage_num(&a, t, "input") < 0 || usage_num(&u[2], t, "cached") < 0 ||
-		    usage_num(&u[1], t, "output") < 0 || usage_num(&b, t, "thoughts") < 0)
-			return -1;
-		u[0] = a > u[2] ? a - u[2] : 0;
-		u[1] += b;
-	} else {
-		return 0;
-	}
-	return u[0] <= AGENT_TOKENS_MAX && u[1] <= AGENT_TOKENS_MAX ? 1 : -1;
 }
 
 /* Counts a message's usage; -1 (and nothing counted) when a turn's total would pass AGENT_TOKENS_MAX. */
@@ -169,9 +121,10 @@ static int count_message(struct agent_usage *u, const char *id, const double v[3
 	return 0;
 }
 
-void agent_usage_scan(struct agent_usage *u, const char *text, size_t len)
+void agent_usage_scan(struct agent_usage *u, const struct agent_dialect *d, const char *text, size_t len)
 {
 	const char *p = text, *end = text + len;
+	size_t mark = strlen(d->usage_mark);
 
 	while (p < end) {
 		const char *nl = memchr(p, '\n', (size_t)(end - p)), *stop = nl ? nl : end;
@@ -180,11 +133,12 @@ void agent_usage_scan(struct agent_usage *u, const char *text, size_t len)
 		double v[3];
 
 		/* only lines that can hold a usage are parsed */
-		if (memmem(p, n, "\"usage\"", 7) || memmem(p, n, "\"tokens\"", 8)) {
+		if (memmem(p, n, d->usage_mark, mark)) {
 			cJSON *line = cJSON_ParseWithLength(p, n);
+			int r = line ? d->scan_usage(&id, v, line) : 0;
 
-			int r = line ? line_usage(&id, v, line) : 0;
-
+			if (r > 0 && (v[0] > AGENT_TOKENS_MAX || v[1] > AGENT_TOKENS_MAX))
+				r = -1;
 			if (r < 0 || (r > 0 && count_message(u, id, v) < 0))
 				u->skipped++;
 			cJSON_Delete(line);
@@ -193,379 +147,21 @@ void agent_usage_scan(struct agent_usage *u, const char *text, size_t len)
 	}
 }
 
-/* --- our hooks in the agents' settings files --- */
-
-/* An object's or array's members: where each starts, its value, its end. */
-struct item {
-	size_t start, value, end;
-};
-
-/* The items of the object or array at b[open]; *close the index of its end. */
-static int items(struct item **out, size_t *n, size_t *close, const char *b, size_t len, size_t open)
-{
-	char end = b[open] == '{' ? '}' : ']';
-	size_t i = json_skip_ws(b, open + 1, len), cap = 0;
-
-	*out = NULL;
-	*n = 0;
-	while (i < len && b[i] != end) {
-		struct item it = { i, i, 0 };
-
-		if (end == '}') {
-			size_t k = b[i] == '"' ? json_string_end(b, i, len) : 0;
-			i = k ? json_skip_ws(b, k, len) : len;
-			if (i >= len || b[i] != ':')
-				goto bad;
-			it.value = i = json_skip_ws(b, i + 1, len);
-		}
-		if (!(it.end = json_value_end(b, i, len)))
-			goto bad;
-		ALLOC_GROW(*out, *n + 1, cap);
-		(*out)[(*n)++] = it;
-		i = json_skip_ws(b, it.end, len);
-		if (i < len && b[i] == ',')
-			i = json_skip_ws(b, i + 1, len);
-		else if (i >= len || b[i] != end)
-			goto bad;
-	}
-	if (i >= len)
-		goto bad;
-	*close = i;
-	return 0;
-bad:
-	free(*out);
-	*out = NULL;
-	return GS_ERROR;
-}
-
-/* The member key of the object at b[open]: its item's index, or -1. */
-static int member(const struct item *it, size_t n, const char *b, const char *key)
-{
-	size_t klen = strlen(key);
-
-	for (size_t i = 0; i < n; i++)
-		if (b[it[i].start] == '"' && !strncmp(b + it[i].start + 1, key, klen) && b[it[i].start + 1 + klen] == '"')
-			return (int)i;
-	return -1;
-}
-
-/* The file's indentation unit: the blanks the first indented line starts with. */
-static void indent_unit(char unit[16], const char *b, size_t len)
-{
-	const char *nl = b ? memchr(b, '\n', len) : NULL;
-	size_t n = 0;
-
-	if (nl)
-		while ((size_t)(nl + 1 + n - b) < len && n < 15 && (nl[1 + n] == ' ' || nl[1 + n] == '\t'))
-			n++;
-	if (!n) {
-		strcpy(unit, "  ");
-		return;
-	}
-	memcpy(unit, nl + 1, n);
-	unit[n] = '\0';
-}
-
-static void add_indent(struct sbuf *sb, const char *unit, int depth)
-{
-	sbuf_addch(sb, '\n');
-	while (depth-- > 0)
-		sbuf_adds(sb, unit);
-}
-
-/* v as JSON at depth, in the file's indentation (pretty), or on one line. */
-static void render(struct sbuf *sb, const cJSON *v, const char *unit, int depth, int pretty)
-{
-	char *s = json_print(v, pretty ? JSON_PRETTY_JS : 0, NULL);
-	size_t n = strlen(s);
-
-	if (n && s[n - 1] == '\n')
-		s[--n] = '\0';
-	for (char *line = s, *nl; line; line = nl ? nl + 1 : NULL) {
-		int g = 0;
-
-		nl = strchr(line, '\n');
-		if (nl)
-			*nl = '\0';
-		if (line != s) {
-			while (line[0] == ' ' && line[1] == ' ') {
-				line += 2;
-				g++;
-			}
-			add_indent(sb, unit, depth + g);
-		}
-		sbuf_adds(sb, line);
-	}
-	free(s);
-}
-
-/*
- * Puts "key": v (or, for an array, v) last into the container at
- * b[open], whose members sit at depth.
- */
-static char *insert(const char *b, size_t len, size_t open, const char *key, const cJSON *v, const char *unit,
-		    int depth)
-{
-	struct sbuf sb = SBUF_INIT;
-	struct item *it;
-	size_t n, close, at;
-	int pretty;
-
-	if (items(&it, &n, &close, b, len, open) < 0)
-		return NULL;
-	pretty = memchr(b + open, '\n', close - open) != NULL || (!n && memchr(b, '\n', len));
-	at = n ? it[n - 1].end : open + 1;
-	sbuf_add(&sb, b, at);
-	if (n)
-		sbuf_addch(&sb, ',');
-	if (pretty)
-		add_indent(&sb, unit, depth);
-	else if (n)
-		sbuf_addch(&sb, ' ');
-	if (key)
-		sbuf_addf(&sb, "\"%s\": ", key);
-	render(&sb, v, unit, depth, pretty);
-	if (!n && pretty)
-		add_indent(&sb, unit, depth - 1);
-	/* an empty container's blanks go: they were all it held */
-	sbuf_add(&sb, b + (n ? at : close), len - (n ? at : close));
-	free(it);
-	return sbuf_detach(&sb, NULL);
-}
-
-/* Our group for one event: {"matcher", "hooks": [{"type", "command", "timeout"}]} */
-static cJSON *group(const struct agent_dialect *d, const struct agent_hook_event *e, const char *prefix)
-{
-	cJSON *g = cJSON_CreateObject(), *h = cJSON_CreateObject();
-	char *cmd = xstrfmt("%s %s", prefix, e->event);
-
-	if (e->matcher)
-		json_set_str(g, "matcher", e->matcher);
-	json_set_str(h, "type", "command");
-	json_set_str(h, "command", cmd);
-	json_set_num(h, "timeout", d->timeout);
-	cJSON_AddItemToArray(json_arr(g, "hooks"), h);
-	free(cmd);
-	return g;
-}
-
-/* Whether a group (parsed from the text b[from..to)) runs a command that starts with prefix. */
-static int ours(const char *b, size_t from, size_t to, const char *prefix)
-{
-	cJSON *g = cJSON_ParseWithLength(b + from, to - from), *h;
-	int found = 0;
-
-	cJSON_ArrayForEach(h, cJSON_GetObjectItemCaseSensitive(g, "hooks"))
-		if (json_str(h, "command") && !strncmp(json_str(h, "command"), prefix, strlen(prefix)))
-			found = 1;
-	cJSON_Delete(g);
-	return found;
-}
-
-static int root_object(size_t *open, char **err, const char *b, size_t len)
-{
-	cJSON *v = NULL;
-
-	if (json_parse(&v, b, len, len + 1, err) < 0)
-		return GS_ERROR;
-	if (!cJSON_IsObject(v)) {
-		cJSON_Delete(v);
-		*err = xstrdup("it is not a JSON object");
-		return GS_ERROR;
-	}
-	cJSON_Delete(v);
-	*open = json_skip_ws(b, 0, len);
-	return 0;
-}
-
-/* One step: adds the first of d's groups missing; 1 when it added one. */
-static int add_one(char **out, const char *b, size_t len, size_t open, const struct agent_dialect *d,
-		   const char *prefix, const char *unit)
-{
-	struct item *top = NULL, *ev = NULL;
-	size_t ntop, nev, close;
-	int h, e, added = 0;
-
-	if (items(&top, &ntop, &close, b, len, open) < 0)
-		return GS_ERROR;
-	if ((h = member(top, ntop, b, "hooks")) < 0) {
-		cJSON *hooks = cJSON_CreateObject();
-		for (const struct agent_hook_event *x = d->events; x->event; x++)
-			cJSON_AddItemToArray(json_arr(hooks, x->event), group(d, x, prefix));
-		*out = insert(b, len, open, "hooks", hooks, unit, 1);
-		cJSON_Delete(hooks);
-		free(top);
-		return *out ? 1 : GS_ERROR;
-	}
-	if (b[top[h].value] != '{' || items(&ev, &nev, &close, b, len, top[h].value) < 0) {
-		free(top);
-		return GS_ERROR;
-	}
-	for (const struct agent_hook_event *x = d->events; x->event && !added; x++) {
-		cJSON *g = group(d, x, prefix), *arr;
-		size_t nel, aclose;
-		struct item *el = NULL;
-		int have = 0;
-
-		if ((e = member(ev, nev, b, x->event)) < 0) {
-			arr = cJSON_CreateArray();
-			cJSON_AddItemToArray(arr, g);
-			*out = insert(b, len, top[h].value, x->event, arr, unit, 2);
-			cJSON_Delete(arr);
-			added = *out ? 1 : GS_ERROR;
-			continue;
-		}
-		if (b[ev[e].value] != '[' || items(&el, &nel, &aclose, b, len, ev[e].value) < 0) {
-			cJSON_Delete(g);
-			added = GS_ERROR;
-			break;
-		}
-		for (size_t i = 0; i < nel && !have; i++)
-			have = ours(b, el[i].start, el[i].end, prefix);
-		if (!have) {
-			*out = insert(b, len, ev[e].value, NULL, g, unit, 3);
-			added = *out ? 1 : GS_ERROR;
-		}
-		cJSON_Delete(g);
-		free(el);
-	}
-	free(top);
-	free(ev);
-	return added;
-}
+/* --- our hooks in the agent's own configuration --- */
 
 int agent_settings_add(char **out, char **err, const char *text, size_t len, const struct agent_dialect *d,
-		       const char *prefix)
+		       const char *command_prefix)
 {
-	char unit[16], *cur = xstrdup(text ? text : "{}\n"), *next = NULL;
-	size_t open;
-	int r = 0, changed = 0;
-
-	*out = NULL;
-	*err = NULL;
-	len = text ? len : 3;
-	indent_unit(unit, text, len);
-	while (!(r = root_object(&open, err, cur, len)) && (r = add_one(&next, cur, len, open, d, prefix, unit)) > 0) {
-		free(cur);
-		cur = next;
-		len = strlen(cur);
-		changed = 1;
-	}
-	if (r < 0 && !*err)
-		*err = xstrdup("its \"hooks\" is not an object of lists");
-	if (r < 0 || !changed) {
-		free(cur);
-		return r < 0 ? GS_ERROR : 0;
-	}
-	*out = cur;
-	return 0;
+	return d->settings_ops->add(out, err, text, len, d, command_prefix);
 }
 
-/* The span to cut to take out item i of n: with the comma before it, or after it. */
-static void cut_span(size_t *from, size_t *to, const struct item *it, size_t n, size_t i)
+int agent_settings_remove(char **out, char **err, const char *text, size_t len, const struct agent_dialect *d,
+			  const char *command_prefix)
 {
-	if (i > 0) {
-		*from = it[i - 1].end;
-		*to = it[i].end;
-	} else {
-		*from = it[0].start;
-		*to = n > 1 ? it[1].start : it[0].end;
-	}
+	return d->settings_ops->remove(out, err, text, len, d, command_prefix);
 }
 
-static char *cut(const char *b, size_t len, size_t from, size_t to)
+int agent_settings_count(const char *text, size_t len, const struct agent_dialect *d, const char *command_prefix)
 {
-	struct sbuf sb = SBUF_INIT;
-
-	sbuf_add(&sb, b, from);
-	sbuf_add(&sb, b + to, len - to);
-	return sbuf_detach(&sb, NULL);
-}
-
-/* One step: takes out the first of our groups (or what it leaves empty); 1 when it took one. */
-static int remove_one(char **out, const char *b, size_t len, size_t open, const char *prefix)
-{
-	struct item *top = NULL, *ev = NULL, *el = NULL;
-	size_t ntop, nev = 0, nel, tclose, close, from = 0, to = 0;
-	int h, found = 0;
-
-	if (items(&top, &ntop, &tclose, b, len, open) < 0)
-		return GS_ERROR;
-	if ((h = member(top, ntop, b, "hooks")) < 0 || b[top[h].value] != '{' ||
-	    items(&ev, &nev, &close, b, len, top[h].value) < 0)
-		goto done;
-	for (size_t e = 0; e < nev && !found; e++) {
-		if (b[ev[e].value] != '[' || items(&el, &nel, &close, b, len, ev[e].value) < 0)
-			continue;
-		for (size_t i = 0; i < nel && !found; i++) {
-			if (!ours(b, el[i].start, el[i].end, prefix))
-				continue;
-			found = 1;
-			if (nel > 1)
-				cut_span(&from, &to, el, nel, i);
-			else if (nev > 1)	/* the event's only group: the event goes */
-				cut_span(&from, &to, ev, nev, e);
-			else			/* the only event: "hooks" goes */
-				cut_span(&from, &to, top, ntop, (size_t)h);
-		}
-		free(el);
-		el = NULL;
-	}
-	if (found && ntop == 1 && nev == 1 && to == top[0].end) {
-		from = open + 1;	/* "hooks" was all: {} again */
-		to = tclose;
-	}
-done:
-	if (found)
-		*out = cut(b, len, from, to);
-	free(top);
-	free(ev);
-	return found;
-}
-
-int agent_settings_remove(char **out, char **err, const char *text, size_t len, const char *prefix)
-{
-	char *cur = xstrdup(text), *next = NULL;
-	size_t open;
-	int r, changed = 0;
-
-	*out = NULL;
-	*err = NULL;
-	while (!(r = root_object(&open, err, cur, len)) && (r = remove_one(&next, cur, len, open, prefix)) > 0) {
-		free(cur);
-		cur = next;
-		len = strlen(cur);
-		changed = 1;
-	}
-	if (r < 0 || !changed) {
-		free(cur);
-		return r < 0 ? GS_ERROR : 0;
-	}
-	*out = cur;
-	return 0;
-}
-
-int agent_settings_count(const char *text, size_t len, const struct agent_dialect *d, const char *prefix)
-{
-	cJSON *v = NULL, *groups, *g, *h;
-	char *err = NULL;
-	int n = 0;
-
-	if (!text || json_parse(&v, text, len, len + 1, &err) < 0) {
-		free(err);
-		return 0;
-	}
-	for (const struct agent_hook_event *x = d->events; x->event; x++) {
-		char *cmd = xstrfmt("%s %s", prefix, x->event);
-		int found = 0;
-
-		groups = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(v, "hooks"), x->event);
-		cJSON_ArrayForEach(g, groups)
-			cJSON_ArrayForEach(h, cJSON_GetObjectItemCaseSensitive(g, "hooks"))
-				found |= json_str(h, "command") && !strcmp(json_str(h, "command"), cmd);
-		n += found;
-		free(cmd);
-	}
-	cJSON_Delete(v);
-	return n;
+	return d->settings_ops->count(text, len, d, command_prefix);
 }

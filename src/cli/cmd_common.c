@@ -6,6 +6,7 @@
 #include "git-session/json.h"
 #include "git-session/opts.h"
 #include "git-session/output.h"
+#include "git-session/report.h"
 #include "git-session/util.h"
 
 #include <ctype.h>
@@ -68,7 +69,7 @@ int cmd_target(char **id, struct cmd_ctx *c, const char *given)
 	return error;
 }
 
-int cmd_write(struct engine_result *res, struct cmd_ctx *c, const char *id, cJSON *op,
+int cmd_write(struct engine_result *res, struct cmd_ctx *c, const char *id, struct state_op *op,
 	      const char *body, int quiet)
 {
 	struct engine_result r = { 0 };
@@ -174,4 +175,28 @@ int cmd_refuse_ignored(struct cmd_ctx *c, const char *path)
 	error = gs_error("'%s' is ignored by the repository (.gitignore, info/exclude or core.excludesFile)", path);
 	gs_hint("use -f if you really want to record it: what is recorded is pushed");
 	return error;
+}
+
+/* The target session's state and where it stands; fills ctx. */
+int cmd_load_target(cJSON **state, struct store_tip *tip, struct report_ctx *ctx, char **id,
+		       struct cmd_ctx *c, const char *given)
+{
+	char *ref = NULL, *active = NULL;
+	int error;
+
+	if ((error = cmd_target(id, c, given)) < 0)
+		return error;
+	ref = engine_refname(*id);
+	error = engine_load_view(state, tip, ctx->before, c->st, ref);
+	free(ref);
+	if (error < 0 || (error = store_active(&active, c->st)) < 0 || (error = store_now(&ctx->now, c->st)) < 0 ||
+	    (error = store_config_int(&ctx->stale_after, c->st, "session.staleAfter", REPORT_STALE_AFTER)) < 0) {
+		free(active);
+		return error;
+	}
+	ctx->checkpoint = tip->commit;
+	ctx->active = active && !strcmp(active, *id);
+	ctx->max_retries = c->eng.lim.max_retries;
+	free(active);
+	return 0;
 }

@@ -3,7 +3,8 @@
  * `git session hook <name>`, which the installed hooks run: checkpoints
  * on commit, the Session-Id trailer, commits and branch switches
  * recorded, rewritten commits mapped. A hook never blocks git because of
- * git-session itself, unless session.strictHooks is set.
+ * git-session itself, unless session.strictHooks is set. An agent's own
+ * hooks are cmd_agent_setup.c's to install, cmd_agent_hook.c's to run.
  */
 #include "git-session/agent.h"
 #include "git-session/cmd.h"
@@ -17,208 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <errno.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
-static const char *const hooks_usage[] = {
-	"git session hooks install [--force] [--pre-commit] [--prepare-commit-msg]",
-	"git session hooks uninstall",
-	"git session hooks status",
-	"git session hooks (install | uninstall) --agent <claude-code | gemini-cli>",
-	NULL,
-};
-
-/* What an agent's settings run: the binary itself, not through git's wrapper (a process less). */
-static char *agent_command(const struct agent_dialect *d)
-{
-	return xstrfmt("git-session hook %s", d->name);
-}
-
-static char *settings_path(struct cmd_ctx *c, const struct agent_dialect *d)
-{
-	const char *wd = store_workdir(c->st);
-	size_t n = strlen(wd);
-
-	return xstrfmt("%s%s%s", wd, n && wd[n - 1] == '/' ? "" : "/", d->settings);
-}
-
-/*
- * As git refuses a path beyond a symbolic link: the agent's folder or
- * its settings file as a link could send our hooks anywhere, the user's
- * own settings for every project included. Nothing is written then.
- */
-static int settings_refused(struct cmd_ctx *c, const struct agent_dialect *d)
-{
-	const char *wd = store_workdir(c->st);
-	struct sbuf path = SBUF_INIT;
-	struct stat sb;
-	int error = 0;
-
-	sbuf_adds(&path, wd);
-	if (path.len && path.buf[path.len - 1] != '/')
-		sbuf_addch(&path, '/');
-	for (const char *p = d->settings, *end; !error && *p; p = *end ? end + 1 : end) {
-		end = p + strcspn(p, "/");
-		sbuf_add(&path, p, (size_t)(end - p));
-		if (lstat(path.buf, &sb) < 0)
-			break;	/* not there yet: made as a folder and a file */
-		if (S_ISLNK(sb.st_mode)) {
-			error = gs_error(*end ? "'%s' is beyond a symbolic link" : "'%s' is a symbolic link", d->settings);
-			gs_hint("git-session writes %s's hooks only into a real '%s' of this work tree", d->name, d->settings);
-		} else if (*end && !S_ISDIR(sb.st_mode)) {
-			error = gs_error("'%.*s' is not a folder", (int)(end - d->settings), d->settings);
-		} else if (!*end && !S_ISREG(sb.st_mode)) {
-			error = gs_error("'%s' is not a regular file", d->settings);
-		}
-		sbuf_addch(&path, '/');
-	}
-	sbuf_release(&path);
-	return error;
-}
-
-static int read_if_there(char **text, size_t *len, const char *path)
-{
-	*text = NULL;
-	*len = 0;
-	if (access(path, F_OK) < 0)
-		return 0;
-	return gs_read_file(text, len, path, 16u << 20);
-}
-
-/* Writes text to path as the file that was there was (its mode), making its folder when missing. */
-static int write_settings(const char *path, const char *text, int *made_dir)
-{
-	char *dir = xstrndup(path, (size_t)(strrchr(path, '/') - path));
-	struct stat sb;
-	int mode = stat(path, &sb) == 0 ? (int)(sb.st_mode & 07777) : 0644, error = 0;
-
-	*made_dir = 0;
-	if (access(dir, F_OK) < 0) {
-		if (mkdir(dir, 0777) < 0)
-			error = gs_error("cannot make '%s': %s", dir, strerror(errno));
-		*made_dir = !error;
-	}
-	if (!error && (error = gs_write_file(path, text, strlen(text), mode)) == 0)
-		chmod(path, (mode_t)mode);
-	free(dir);
-	return error;
-}
-
-/*
- * Adds our hooks to the agent's project settings, keeping what the file
- * had, as it was, for uninstall to give back when the file is still as
- * install left it.
- */
-static int agent_install(struct cmd_ctx *c, const struct agent_dialect *d)
-{
-	char *path = settings_path(c, d), *cmd = agent_command(d), *text = NULL, *out = NULL, *err = NULL;
-	cJSON *keep = NULL;
-	char *kept = NULL;
-	size_t len;
-	int made_dir = 0, error;
-
-	if ((error = settings_refused(c, d)) < 0 || (error = read_if_there(&text, &len, path)) < 0)
-		goto cleanup;
-	if (agent_settings_add(&out, &err, text, len, d, cmd) < 0) {
-		error = gs_error("cannot add the hooks to '%s': %s", d->settings, err);
-		gs_hint("fix the file, or add them by hand (see 'git session hooks status')");
-		goto cleanup;
-	}
-	if (!out) {
-		printf("The git-session hooks for %s are in '%s' already\n", d->name, d->settings);
-		goto cleanup;
-	}
-	if ((error = write_settings(path, out, &made_dir)) < 0)
-		goto cleanup;
-	keep = cJSON_CreateObject();
-	json_set_str(keep, "original", text);
-	json_set_bool(keep, "created", text == NULL);
-	json_set_bool(keep, "made_dir", made_dir);
-	json_set_str(keep, "installed", out);
-	kept = json_print(keep, 1, &len);
-	if ((error = store_agent_backup_write(c->st, d->name, kept, len)) < 0)
-		goto cleanup;
-	printf("Installed the git-session hooks for %s in '%s'\n", d->name, d->settings);
-cleanup:
-	cJSON_Delete(keep);
-	free(kept);
-	free(path);
-	free(cmd);
-	free(text);
-	free(out);
-	free(err);
-	return error;
-}
-
-/* The file as it was before install when install's is still there, else without our hooks. */
-static int agent_uninstall(struct cmd_ctx *c, const struct agent_dialect *d)
-{
-	char *path = settings_path(c, d), *cmd = agent_command(d), *text = NULL, *out = NULL, *err = NULL;
-	char *kept = NULL, *dir;
-	cJSON *keep = NULL;
-	size_t len, klen;
-	int error, made_dir;
-
-	if ((error = settings_refused(c, d)) < 0 || (error = read_if_there(&text, &len, path)) < 0)
-		goto cleanup;
-	if (store_agent_backup_read(&kept, &klen, c->st, d->name) == 0 && json_parse(&keep, kept, klen, klen + 1, &err) == 0 &&
-	    text && json_str(keep, "installed") && !strcmp(json_str(keep, "installed"), text)) {
-		if (json_bool(keep, "created", 0)) {
-			if (unlink(path) < 0) {
-				error = gs_error("cannot remove '%s': %s", path, strerror(errno));
-				goto cleanup;
-			}
-			dir = xstrndup(path, (size_t)(strrchr(path, '/') - path));
-			if (json_bool(keep, "made_dir", 0))
-				rmdir(dir);	/* only when empty */
-			free(dir);
-		} else if ((error = write_settings(path, json_str(keep, "original"), &made_dir)) < 0) {
-			goto cleanup;
-		}
-	} else if (text && agent_settings_remove(&out, &err, text, len, cmd) == 0 && out) {
-		if ((error = write_settings(path, out, &made_dir)) < 0)
-			goto cleanup;
-	} else {
-		printf("No git-session hooks for %s in '%s'\n", d->name, d->settings);
-		error = store_agent_backup_drop(c->st, d->name);
-		goto cleanup;
-	}
-	error = store_agent_backup_drop(c->st, d->name);
-	printf("Removed the git-session hooks for %s from '%s'\n", d->name, d->settings);
-cleanup:
-	cJSON_Delete(keep);
-	free(kept);
-	free(path);
-	free(cmd);
-	free(text);
-	free(out);
-	free(err);
-	return error;
-}
-
-static void agent_status(struct cmd_ctx *c)
-{
-	for (size_t i = 0; agent_dialects[i]; i++) {
-		const struct agent_dialect *d = agent_dialects[i];
-		char *path = settings_path(c, d), *cmd = agent_command(d), *text = NULL;
-		size_t len, all = 0;
-		int n;
-
-		for (const struct agent_hook_event *e = d->events; e->event; e++)
-			all++;
-		if (read_if_there(&text, &len, path) < 0)
-			text = NULL;
-		n = agent_settings_count(text, len, d, cmd);
-		printf("  %-20s %s", d->name, n == 0 ? "not installed" : (size_t)n == all ? "installed" : "partly installed");
-		if (n)
-			printf(" (%d of %zu events, %s)", n, all, d->settings);
-		printf("\n");
-		free(path);
-		free(cmd);
-		free(text);
-	}
-}
 
 /* The line to add to a hook manager's configuration, per manager. */
 static void manager_advice(const char *manager, const char *dir)
@@ -312,19 +112,21 @@ static int hooks_status(struct cmd_ctx *c, const char *dir, int from_config)
 	}
 	if (store_workdir(c->st)) {
 		printf("agent hooks:\n");
-		agent_status(c);
+		cmd_agent_setup_status(c);
 	}
 	return 0;
 }
 
-int cmd_hooks(int argc, const char **argv, struct cmd_ctx *c)
+/* `hooks`, with its usage and its --agent help naming the agents of the table. */
+static int hooks_command(int argc, const char **argv, struct cmd_ctx *c, const char *const *hooks_usage,
+			 const char *agent_help, const char *agents)
 {
 	int force = 0, pre_commit = 0, prepare = 0, from_config, error;
 	const char *sub, *agent = NULL;
 	const struct agent_dialect *d = NULL;
 	char *dir = NULL;
 	const struct option opts[] = {
-		{ OPT_STRING, 0, "agent", &agent, "<agent>", "the agent's own hooks: claude-code or gemini-cli" },
+		{ OPT_STRING, 0, "agent", &agent, "<agent>", agent_help },
 		{ OPT_BOOL, 0, "force", &force, NULL, "install even where a hook manager owns the hooks" },
 		{ OPT_BOOL, 0, "pre-commit", &pre_commit, NULL, "also checkpoint the staged files before each commit" },
 		{ OPT_BOOL, 0, "prepare-commit-msg", &prepare, NULL, "also show the Session-Id trailer in the editor" },
@@ -339,13 +141,13 @@ int cmd_hooks(int argc, const char **argv, struct cmd_ctx *c)
 		return cmd_exit(cmd_usage_error(hooks_usage, opts, "unknown subcommand '%s'", argv[0]));
 	sub = argv[0];
 	if (agent && !(d = agent_dialect(agent)))
-		return cmd_exit(cmd_usage_error(hooks_usage, opts, "unknown agent '%s' (claude-code or gemini-cli)", agent));
+		return cmd_exit(cmd_usage_error(hooks_usage, opts, "unknown agent '%s' (%s)", agent, agents));
 	if (d && !store_workdir(c->st))
 		return cmd_exit(gs_error("this operation must be run in a work tree"));
 	if (d && !strcmp(sub, "status"))
 		d = NULL;
 	if (d)
-		return cmd_exit(!strcmp(sub, "install") ? agent_install(c, d) : agent_uninstall(c, d));
+		return cmd_exit(!strcmp(sub, "install") ? cmd_agent_setup_install(c, d) : cmd_agent_setup_uninstall(c, d));
 	if ((error = store_hooks_dir(&dir, &from_config, c->st)) < 0)
 		return EXIT_FAILED;
 	if (!strcmp(sub, "install")) {
@@ -360,6 +162,27 @@ int cmd_hooks(int argc, const char **argv, struct cmd_ctx *c)
 	}
 	free(dir);
 	return cmd_exit(error);
+}
+
+int cmd_hooks(int argc, const char **argv, struct cmd_ctx *c)
+{
+	char *names = agent_names(" | ", " | "), *agents = agent_names(", ", " or ");
+	char *agent_usage = xstrfmt("git session hooks (install | uninstall) --agent <%s>", names);
+	char *agent_help = xstrfmt("the agent's own hooks: %s", agents);
+	const char *const usage[] = {
+		"git session hooks install [--force] [--pre-commit] [--prepare-commit-msg]",
+		"git session hooks uninstall",
+		"git session hooks status",
+		agent_usage,
+		NULL,
+	};
+	int code = hooks_command(argc, argv, c, usage, agent_help, agents);
+
+	free(names);
+	free(agents);
+	free(agent_usage);
+	free(agent_help);
+	return code;
 }
 
 /*
@@ -422,23 +245,24 @@ static int hook_session_status(char **id, struct cmd_ctx *c)
  * while it is paused or closed is said once (by post-commit), not
  * silently lost; the engine checks, on the state it writes on.
  */
-static int hook_write(struct cmd_ctx *c, const char *id, cJSON *op)
+static int hook_write(struct cmd_ctx *c, const char *id, struct state_op *op)
 {
 	int error = engine_commit(NULL, &c->eng, id, op, NULL, ENGINE_IN_PROGRESS);
 
 	if (error == GS_ESKIPPED) {
-		if (op_lookup(op_name(op)) == op_info(OP_COMMIT_RECORD))
+		if (op->info->id == OP_COMMIT_RECORD)
 			gs_warning("session '%s' is not in progress: this commit is not recorded in it "
 				   "(git session resume %s records the next ones)", id, id);
 		error = 0;
 	}
-	cJSON_Delete(op);
+	op_free(op);
 	return error;
 }
 
 static int hook_pre_commit(struct cmd_ctx *c, const char *id, const cJSON *state, int argc, const char **argv)
 {
-	cJSON *files = NULL, *op;
+	struct state_op *op;
+	cJSON *files = NULL;
 	int error;
 
 	if ((error = engine_staged_files(&files, c->st)) < 0 || !files->child) {
@@ -484,7 +308,8 @@ static int hook_trailer(struct cmd_ctx *c, const char *id, int argc, const char 
 static int hook_post_commit(struct cmd_ctx *c, const char *id, const cJSON *state, int argc, const char **argv)
 {
 	char head[HEX_SZ], *branch = NULL, *subject = NULL;
-	cJSON *op, *files = NULL;
+	struct state_op *op;
+	cJSON *files = NULL;
 	int error;
 
 	if ((error = store_head(&branch, head, c->st)) < 0 ||
@@ -508,7 +333,7 @@ static int hook_post_checkout(struct cmd_ctx *c, const char *id, const cJSON *st
 	const cJSON *project = cJSON_GetObjectItemCaseSensitive(state, "project");
 	const char *from = json_str(project, "branch"), *start = json_str(project, "start_branch");
 	char head[HEX_SZ], *branch = NULL;
-	cJSON *op;
+	struct state_op *op;
 	int error;
 
 	if (argc < 3 || strcmp(argv[2], "1") || (error = store_head(&branch, head, c->st)) < 0)
@@ -531,7 +356,8 @@ static int hook_post_checkout(struct cmd_ctx *c, const char *id, const cJSON *st
 static int hook_post_rewrite(struct cmd_ctx *c, const char *id, const cJSON *state, int argc,
 			     const char **argv)
 {
-	cJSON *op = op_new(OP_COMMIT_REWRITE, NULL), *map = json_arr(op_args(op), "map");
+	struct state_op *op = op_new(OP_COMMIT_REWRITE, NULL);
+	cJSON *map = json_arr(op_args(op), "map");
 	const cJSON *m;
 	char line[256], old[HEX_SZ], new_[HEX_SZ];
 
@@ -546,7 +372,7 @@ static int hook_post_rewrite(struct cmd_ctx *c, const char *id, const cJSON *sta
 					cJSON_AddItemToArray(map, pair);
 				}
 	if (!map->child) {
-		cJSON_Delete(op);
+		op_free(op);
 		return 0;
 	}
 	return hook_write(c, id, op);

@@ -23,11 +23,17 @@ static const char *const import_usage[] = {
 	"git session import [--format <format>] [--as <id>] [-q] <file>...",
 	NULL,
 };
-static const char *const export_usage[] = {
-	"git session export --format <format> [<id>] [-o <file>]",
-	"git session export --format ccw --registry [-o <file>]",
-	NULL,
-};
+
+/* The usage of export: a line for the format with a registry, if one has. */
+static const char *const *export_usage(void)
+{
+	static const char *usage[3] = { "git session export --format <format> [<id>] [-o <file>]" };
+	const struct format *f = format_with_registry();
+
+	if (f && !usage[1])
+		usage[1] = xstrfmt("git session export --format %s --registry [-o <file>]", format_name(f));
+	return usage;
+}
 
 /* One session to write: what a file (or a registry line) gave. */
 struct job {
@@ -89,13 +95,44 @@ static int read_doc(cJSON **doc, const struct format **f, const char *path)
 	return error;
 }
 
+/* Whether an imported state can be a session here: its size, depth and id (after --as). */
+static int check_state(const struct jobs *j, const cJSON *state, const char *source)
+{
+	const char *id;
+	char *verr = NULL;
+	int error;
+
+	if (cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(state, "phases")) > STATE_PHASES_MAX ||
+	    cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(state, "agents")) > STATE_AGENTS_MAX)
+		return gs_error("%s: more than a session holds (%d phases, %d agents)", source, STATE_PHASES_MAX,
+				STATE_AGENTS_MAX);
+	/* the import's op.json holds the state two levels down: both must read back */
+	if (json_depth_over(state, JSON_MAX_DEPTH - 2))
+		return gs_error("%s: nested deeper than a session can keep (%d levels, with the state's own)",
+				source, JSON_MAX_DEPTH - 2);
+	if (!(id = json_str(state, "session_id"))) {
+		error = gs_error("%s: no session id in the file", source);
+		gs_hint("give it one with --as <id>");
+		return error;
+	}
+	if (state_valid_id(id, &verr) < 0) {
+		error = gs_error("%s: invalid session id '%s': %s", source, id, verr);
+		gs_hint("give it another with --as <id>");
+		free(verr);
+		return error;
+	}
+	for (size_t i = 0; i < j->n; i++)
+		if (!strcmp(json_str(j->v[i].state, "session_id"), id))
+			return gs_error("%s: session '%s' is also in %s", source, id, j->v[i].source);
+	return 0;
+}
+
 /* The state for doc, with where it came from; one more job. */
 static int add_job(struct jobs *j, struct cmd_ctx *c, const struct format *f, cJSON *doc,
 		   const char *source, int active)
 {
 	struct job job = { 0 };
-	char digest[HEX_SZ], *err = NULL, *text = NULL, *verr = NULL;
-	const char *id;
+	char digest[HEX_SZ], *err = NULL, *text = NULL;
 	cJSON *imp, *project = store_project(c->st);
 	size_t len;
 	int error = GS_ERROR;
@@ -104,35 +141,10 @@ static int add_job(struct jobs *j, struct cmd_ctx *c, const struct format *f, cJ
 		gs_error("%s: %s", source, err);
 		goto cleanup;
 	}
-	if (cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(job.state, "phases")) > STATE_PHASES_MAX ||
-	    cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(job.state, "agents")) > STATE_AGENTS_MAX) {
-		gs_error("%s: more than a session holds (%d phases, %d agents)", source, STATE_PHASES_MAX,
-			 STATE_AGENTS_MAX);
-		goto cleanup;
-	}
-	/* the import's op.json holds the state two levels down: both must read back */
-	if (json_depth_over(job.state, JSON_MAX_DEPTH - 2)) {
-		gs_error("%s: nested deeper than a session can keep (%d levels, with the state's own)", source,
-			 JSON_MAX_DEPTH - 2);
-		goto cleanup;
-	}
 	if (j->as)
 		json_set_str(job.state, "session_id", j->as);
-	if (!(id = json_str(job.state, "session_id"))) {
-		gs_error("%s: no session id in the file", source);
-		gs_hint("give it one with --as <id>");
+	if (check_state(j, job.state, source) < 0)
 		goto cleanup;
-	}
-	if (state_valid_id(id, &verr) < 0) {
-		gs_error("%s: invalid session id '%s': %s", source, id, verr);
-		gs_hint("give it another with --as <id>");
-		goto cleanup;
-	}
-	for (size_t i = 0; i < j->n; i++)
-		if (!strcmp(json_str(j->v[i].state, "session_id"), id)) {
-			gs_error("%s: session '%s' is also in %s", source, id, j->v[i].source);
-			goto cleanup;
-		}
 	text = json_print(doc, 0, &len);
 	if (store_hash(digest, text, len) < 0)
 		goto cleanup;
@@ -152,53 +164,76 @@ cleanup:
 	cJSON_Delete(job.files);
 	cJSON_Delete(project);
 	free(err);
-	free(verr);
 	free(text);
 	return error;
 }
 
-/* A CCW registry: each line a session, with its workflow-session.json if there is one. */
-static int add_registry(struct jobs *j, struct cmd_ctx *c, const struct format *f, cJSON *doc,
+/* Whether dir, a registry's folder, stays below the registry's own: a registry does not send import elsewhere. */
+static int below(const char *dir)
+{
+	return *dir != '/' && strcmp(dir, "..") && strncmp(dir, "../", 3) && !strstr(dir, "/../") &&
+	       !(strlen(dir) >= 3 && !strcmp(dir + strlen(dir) - 3, "/.."));
+}
+
+/* The session file of a registry entry in folder dir, or NULL: below root, else beside the registry. */
+static char *entry_file(const struct format *f, const char *dir, const char *root, const char *regdir)
+{
+	const char *name = format_layout(f)->session_file;
+	char *file, *base;
+	struct stat s;
+
+	if (!dir || !name)
+		return NULL;
+	file = below(dir) ? xstrfmt("%s/%s/%s", root, dir, name) : xstrdup("");
+	if (stat(file, &s) == 0)
+		return file;
+	free(file);
+	base = xstrdup(dir);	/* the registry moved: look beside it */
+	file = xstrfmt("%s/%s/%s", regdir, basename(base), name);
+	free(base);
+	if (stat(file, &s) == 0)
+		return file;
+	free(file);
+	return NULL;
+}
+
+/* One registry entry: the document of the entry and its session file (if any). */
+static int entry_doc(cJSON **one, const struct format *f, const cJSON *e, const char *root, const char *regdir)
+{
+	char *file = entry_file(f, format_registry_dir(f, e), root, regdir), *err = NULL;
+	const struct format *ff = f;
+	cJSON *sess = NULL;
+	int error = 0;
+
+	*one = NULL;
+	if (file && (error = read_doc(&sess, &ff, file)) < 0)
+		goto cleanup;
+	if ((error = format_registry_doc(one, f, e, sess, &err)) < 0)
+		gs_error("%s: %s", file ? file : "", err);
+cleanup:
+	cJSON_Delete(sess);
+	free(file);
+	free(err);
+	return error;
+}
+
+/* A registry: each entry a session, with its own session file if there is one. */
+static int add_registry(struct jobs *j, struct cmd_ctx *c, const struct format *f, const cJSON *entries,
 			const char *path)
 {
 	char *regdir = dir_of(path), *root = dir_of(regdir);
-	cJSON *e;
+	const cJSON *e;
 	int error = 0, line = 1;
 
-	cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(doc, "registry")) {
-		const char *dir = json_str(e, "directory");
-		cJSON *one = cJSON_CreateObject(), *sess = NULL;
-		const struct format *ff = f;
-		struct stat s;
-		char *wf = NULL, *base = dir ? xstrdup(dir) : NULL;
+	cJSON_ArrayForEach(e, entries) {
+		cJSON *one = NULL;
 
-		/* only below the registry's own folder: a registry does not send import elsewhere */
-		if (dir && *dir != '/' && strcmp(dir, "..") && strncmp(dir, "../", 3) && !strstr(dir, "/../") &&
-		    !(strlen(dir) >= 3 && !strcmp(dir + strlen(dir) - 3, "/..")))
-			wf = xstrfmt("%s/%s/workflow-session.json", root, dir);
-		else if (dir)
-			wf = xstrdup("");
-		if (wf && stat(wf, &s) < 0) {	/* the registry moved: look beside it */
-			free(wf);
-			wf = xstrfmt("%s/%s/workflow-session.json", regdir, basename(base));
-		}
-		if (wf && stat(wf, &s) == 0) {
-			if ((error = read_doc(&sess, &ff, wf)) < 0 ||
-			    !cJSON_IsObject(cJSON_GetObjectItemCaseSensitive(sess, "session"))) {
-				error = error < 0 ? error : gs_error("%s: not a workflow session", wf);
-			} else {
-				json_set(one, "session", cJSON_DetachItemFromObjectCaseSensitive(sess, "session"));
-			}
-		}
-		json_set(one, "registry", cJSON_Duplicate(e, 1));
-		if (!error && (error = add_job(j, c, f, one, path, 0)) == 0)	/* its place, for the export */
+		if ((error = entry_doc(&one, f, e, root, regdir)) == 0 &&
+		    (error = add_job(j, c, f, one, path, 0)) == 0)	/* its place, for the export */
 			json_set_num(json_obj(json_obj(j->v[j->n - 1].state, "extra"), "import"), "line",
 				     line);
 		line++;
-		cJSON_Delete(sess);
 		cJSON_Delete(one);
-		free(wf);
-		free(base);
 		if (error < 0)
 			break;
 	}
@@ -210,30 +245,33 @@ static int add_registry(struct jobs *j, struct cmd_ctx *c, const struct format *
 static int add_file(struct jobs *j, struct cmd_ctx *c, const char *path);
 static int add_dir(struct jobs *j, struct cmd_ctx *c, const char *path);
 
-/* BMAD's active-session.yaml names the active session's file. */
-static int is_pointer_name(const char *path)
+/* A file that only names the active session's own file: the format it is of, or NULL. */
+static const struct format *pointer_format(const char *path)
 {
-	const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
-
-	return !strcmp(base, "active-session.yaml") || !strcmp(base, "active-session.yml");
+	return format_by_pointer_name(strrchr(path, '/') ? strrchr(path, '/') + 1 : path);
 }
 
 /*
- * CCW's layout: .workflow/active/<id>/ and .workflow/archives/<id>/, each
- * with its workflow-session.json; other folders are not looked into.
+ * A folder in a folder: a session's own, holding a format's session file,
+ * or one a format keeps such folders in (ccw's active/ and archives/);
+ * other folders are not looked into.
  */
 static int add_subdir(struct jobs *j, struct cmd_ctx *c, const char *path, const char *name)
 {
-	char *wf = xstrfmt("%s/workflow-session.json", path);
 	struct stat s;
-	int error = 0;
 
-	if (stat(wf, &s) == 0 && S_ISREG(s.st_mode))
-		error = add_file(j, c, wf);
-	else if (!strcmp(name, "active") || !strcmp(name, "archives"))
-		error = add_dir(j, c, path);
-	free(wf);
-	return error;
+	for (int i = 0; i < FORMAT_COUNT; i++) {
+		const char *file = format_layout(format_get(i))->session_file;
+		char *full = file ? xstrfmt("%s/%s", path, file) : NULL;
+		int error = 0, found = full && stat(full, &s) == 0 && S_ISREG(s.st_mode);
+
+		if (found)
+			error = add_file(j, c, full);
+		free(full);
+		if (found)
+			return error;
+	}
+	return format_session_dir(name) ? add_dir(j, c, path) : 0;
 }
 
 /* A name a session file may have in a folder: .json, .jsonl, .md, .yaml, .yml, and no pointer. */
@@ -241,7 +279,7 @@ static int is_session_name(const char *name)
 {
 	const char *ext = strrchr(name, '.');
 
-	return ext && !is_pointer_name(name) &&
+	return ext && !pointer_format(name) &&
 	       (!strcmp(ext, ".json") || !strcmp(ext, ".jsonl") || !strcmp(ext, ".md") ||
 		!strcmp(ext, ".yaml") || !strcmp(ext, ".yml"));
 }
@@ -272,45 +310,65 @@ static int add_dir(struct jobs *j, struct cmd_ctx *c, const char *path)
 	return error;
 }
 
+/* A pointer file: the session of the file it names, beside it, which is the active one. */
+static int add_pointed(struct jobs *j, struct cmd_ctx *c, const struct format *f, const char *dir,
+		       const char *pointer)
+{
+	char *other = xstrfmt("%s/%s", dir, pointer);
+	cJSON *doc = NULL;
+	int error;
+
+	if ((error = read_doc(&doc, &f, other)) == 0)
+		error = add_job(j, c, f, doc, other, 1);
+	cJSON_Delete(doc);
+	free(other);
+	return error;
+}
+
+/* A document's second part, from its own file beside the main one, when there is one. */
+static int read_part(cJSON *doc, const struct format *f, const char *dir)
+{
+	const struct format_layout *l = format_layout(f);
+	char *other, *text = NULL;
+	struct stat s;
+	size_t len;
+	int error = 0;
+
+	if (!l->part_file)
+		return 0;
+	other = xstrfmt("%s/%s", dir, l->part_file);
+	if (stat(other, &s) == 0 && (error = gs_read_file(&text, &len, other, FORMAT_MAX_BYTES)) == 0)
+		json_set_str(doc, l->part, text);
+	free(other);
+	free(text);
+	return error;
+}
+
 static int add_file(struct jobs *j, struct cmd_ctx *c, const char *path)
 {
 	const struct format *f = j->f;
+	const cJSON *entries;
 	cJSON *doc = NULL;
-	const char *pointer;
-	char *dir = NULL, *other = NULL, *text = NULL;
+	char *dir = NULL, *pointer = NULL;
 	struct stat s;
-	size_t len;
 	int error;
 
 	if (stat(path, &s) == 0 && S_ISDIR(s.st_mode))
 		return add_dir(j, c, path);
-	if (!f && is_pointer_name(path))
-		f = format_get(FORMAT_BMAD);
+	if (!f)
+		f = pointer_format(path);
 	if ((error = read_doc(&doc, &f, path)) < 0)
 		return error;
 	dir = dir_of(path);
-	if (format_id(f) == FORMAT_CCW && cJSON_IsArray(cJSON_GetObjectItemCaseSensitive(doc, "registry"))) {
-		error = add_registry(j, c, f, doc, path);
-	} else if (format_id(f) == FORMAT_BMAD && (pointer = format_bmad_pointer(doc))) {
-		other = xstrfmt("%s/%s.yaml", dir, pointer);	/* active-session.yaml: the session it names */
-		cJSON_Delete(doc);
-		doc = NULL;
-		error = read_doc(&doc, &f, other);
-		if (!error)
-			error = add_job(j, c, f, doc, other, 1);
-	} else {
-		if (format_id(f) == FORMAT_COPILOT) {	/* the handoff beside the state */
-			other = xstrfmt("%s/00-handoff.md", dir);
-			if (stat(other, &s) == 0 && (error = gs_read_file(&text, &len, other, FORMAT_MAX_BYTES)) == 0)
-				json_set_str(doc, "handoff", text);
-		}
-		if (!error)
-			error = add_job(j, c, f, doc, path, 0);
-	}
+	if ((entries = format_registry(f, doc)))
+		error = add_registry(j, c, f, entries, path);
+	else if ((pointer = format_pointer(f, doc)))
+		error = add_pointed(j, c, f, dir, pointer);
+	else if ((error = read_part(doc, f, dir)) == 0)
+		error = add_job(j, c, f, doc, path, 0);
 	cJSON_Delete(doc);
 	free(dir);
-	free(other);
-	free(text);
+	free(pointer);
 	return error;
 }
 
@@ -364,7 +422,8 @@ static int write_job(struct cmd_ctx *c, struct job *job, int quiet)
 {
 	const char *id = json_str(job->state, "session_id");
 	char *ref = engine_refname(id), *archived = xstrfmt("%s%s", ARCHIVE_PREFIX, id), *msg = NULL;
-	cJSON *op = NULL, *old = NULL, *args;
+	struct state_op *op = NULL;
+	cJSON *old = NULL, *args;
 	struct store_tip tip = { 0 };
 	struct engine_result r = { 0 };
 	const char *digest = json_str(state_extra_get(job->state, "import"), "digest"), *at;
@@ -406,7 +465,7 @@ cleanup:
 	engine_result_clear(&r);
 	store_tip_clear(&tip);
 	cJSON_Delete(old);
-	cJSON_Delete(op);
+	op_free(op);
 	free(ref);
 	free(archived);
 	free(msg);
@@ -462,10 +521,10 @@ static int cmp_line(const void *a, const void *b)
 }
 
 /*
- * Every live session as a CCW registry, one line each: the imported in
- * the registry's order, then the others by id.
+ * Every live session as f's registry, one line each: the imported in the
+ * registry's order, then the others by id.
  */
-static int registry(struct sbuf *out, struct cmd_ctx *c)
+static int registry(struct sbuf *out, struct cmd_ctx *c, const struct format *f)
 {
 	struct reg_line *lines;
 	char **ids = NULL;
@@ -481,7 +540,7 @@ static int registry(struct sbuf *out, struct cmd_ctx *c)
 		cJSON *state = NULL;
 
 		if ((error = engine_load_ref(&state, &tip, c->st, ref)) == 0 &&
-		    (error = format_ccw_registry_line(&lines[k].text, state)) == 0)
+		    (error = format_registry_line(&lines[k].text, f, state)) == 0)
 			lines[k++].line = json_num(state_extra_get(state, "import"), "line", 1e9 + (double)i);
 		free(ref);
 		cJSON_Delete(state);
@@ -507,11 +566,11 @@ static int write_out(const char *path, const char *text, size_t len)
 	return gs_write_file(path, text, len, 0666);
 }
 
-/* The document's main part to path (or stdout); copilot's handoff beside it. */
+/* The document's main part to path (or stdout); a second part in its own file beside it. */
 static int export_session(struct cmd_ctx *c, const struct format *f, const char *given, const char *path)
 {
 	struct store_tip tip = { 0 };
-	char *id = NULL, *ref = NULL, *err = NULL, *text = NULL, *handoff = NULL, *dir = NULL, *lost = NULL;
+	char *id = NULL, *ref = NULL, *err = NULL, *text = NULL, *part = NULL, *dir = NULL, *lost = NULL;
 	cJSON *state = NULL, *doc = NULL;
 	size_t len;
 	int error;
@@ -531,8 +590,8 @@ static int export_session(struct cmd_ctx *c, const struct format *f, const char 
 	}
 	if (!text || !len) {
 		error = gs_error("session '%s' has nothing to write as %s%s", id, format_name(f),
-				 format_id(f) == FORMAT_CCW ? " (it is known only from a registry line: "
-							      "--registry writes that)" : "");
+				 format_layout(f)->registry_file ? " (it is known only from a registry line: "
+								   "--registry writes that)" : "");
 		goto cleanup;
 	}
 	if ((lost = format_lost(f, state)))
@@ -541,10 +600,11 @@ static int export_session(struct cmd_ctx *c, const struct format *f, const char 
 		goto cleanup;
 	free(text);
 	text = NULL;
-	if (path && (error = format_print(&text, &len, f, doc, "handoff")) == 0 && text) {
+	if (path && format_layout(f)->part_file &&
+	    (error = format_print(&text, &len, f, doc, format_layout(f)->part)) == 0 && text) {
 		dir = dir_of(path);
-		handoff = xstrfmt("%s/00-handoff.md", dir);
-		error = gs_write_file(handoff, text, len, 0666);
+		part = xstrfmt("%s/%s", dir, format_layout(f)->part_file);
+		error = gs_write_file(part, text, len, 0666);
 	}
 cleanup:
 	store_tip_clear(&tip);
@@ -554,42 +614,57 @@ cleanup:
 	free(ref);
 	free(err);
 	free(text);
-	free(handoff);
+	free(part);
 	free(dir);
 	free(lost);
 	return error;
 }
 
+/* export --registry: every session as the registry file of f. */
+static int export_registry(struct cmd_ctx *c, const struct format *f, const char *path)
+{
+	struct sbuf sb = SBUF_INIT;
+	int error;
+
+	if ((error = registry(&sb, c, f)) == 0)
+		error = write_out(path, sb.buf ? sb.buf : "", sb.len);
+	sbuf_release(&sb);
+	return error;
+}
+
 int cmd_export(int argc, const char **argv, struct cmd_ctx *c)
 {
-	const char *format = NULL, *path = NULL;
-	const struct format *f;
+	const struct format *f, *rf = format_with_registry();
+	const char *format = NULL, *path = NULL, *const *usage = export_usage();
+	char *reg_help = rf ? xstrfmt("%s: the registry of every session (%s)", format_name(rf),
+				      format_layout(rf)->registry_file) : NULL;
 	int reg = 0, error;
 	const struct option opts[] = {
-		{ OPT_STRING, 0, "format", &format, "<format>", "maestro, claude, copilot, bmad or ccw" },
+		{ OPT_STRING, 0, "format", &format, "<format>", format_choices(0) },
 		{ OPT_STRING, 'o', "output", &path, "<file>", "write to a file, not to standard output" },
-		{ OPT_BOOL, 0, "registry", &reg, NULL, "ccw: the registry of every session (session_status.jsonl)" },
+		{ OPT_BOOL, 0, "registry", &reg, NULL, reg_help },
 		OPT_END_MARK,
 	};
 
-	if ((error = parse_options(&argc, argv, opts, export_usage, 0)) < 0)
-		return cmd_exit(error);
-	if (!format)
-		return cmd_exit(cmd_usage_error(export_usage, opts, "which format? (--format: %s)", format_names()));
-	if (!(f = format_find(format)))
-		return cmd_exit(cmd_usage_error(export_usage, opts, "unknown format '%s' (known: %s)", format,
-						format_names()));
-	if ((error = cmd_no_more_args(argc, reg ? 0 : 1, export_usage)) < 0)
-		return cmd_exit(error);
-	if (reg) {
-		struct sbuf sb = SBUF_INIT;
-
-		if (format_id(f) != FORMAT_CCW)
-			return cmd_exit(cmd_usage_error(export_usage, opts, "--registry is for --format ccw"));
-		if ((error = registry(&sb, c)) == 0)
-			error = write_out(path, sb.buf ? sb.buf : "", sb.len);
-		sbuf_release(&sb);
-		return cmd_exit(error);
+	if ((error = parse_options(&argc, argv, opts, usage, 0)) < 0)
+		goto cleanup;
+	if (!format) {
+		error = cmd_usage_error(usage, opts, "which format? (--format: %s)", format_names());
+		goto cleanup;
 	}
-	return cmd_exit(export_session(c, f, argc ? argv[0] : NULL, path));
+	if (!(f = format_find(format))) {
+		error = cmd_usage_error(usage, opts, "unknown format '%s' (known: %s)", format, format_names());
+		goto cleanup;
+	}
+	if ((error = cmd_no_more_args(argc, reg ? 0 : 1, usage)) < 0)
+		goto cleanup;
+	if (reg && f != rf)
+		error = cmd_usage_error(usage, opts, "--registry is for --format %s", rf ? format_name(rf) : "");
+	else if (reg)
+		error = export_registry(c, f, path);
+	else
+		error = export_session(c, f, argc ? argv[0] : NULL, path);
+cleanup:
+	free(reg_help);
+	return cmd_exit(error);
 }

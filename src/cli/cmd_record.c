@@ -60,7 +60,7 @@ int cmd_checkpoint(int argc, const char **argv, struct cmd_ctx *c)
 	const char *msg = NULL;
 	int quiet = 0, force = 0, error;
 	char *id = NULL;
-	cJSON *op = NULL;
+	struct state_op *op = NULL;
 	const struct option opts[] = {
 		{ OPT_STRING, 'm', "message", &msg, "<msg>", "what this checkpoint is" },
 		{ OPT_BOOL, 'q', "quiet", &quiet, NULL, "print nothing" },
@@ -81,7 +81,7 @@ int cmd_checkpoint(int argc, const char **argv, struct cmd_ctx *c)
 	    (error = cmd_write(NULL, c, id, op, msg, quiet)) < 0)
 		goto cleanup;
 cleanup:
-	cJSON_Delete(op);
+	op_free(op);
 	free(id);
 	return cmd_exit(error);
 }
@@ -93,7 +93,7 @@ static int text_command(int argc, const char **argv, struct cmd_ctx *c,
 	const char *agent = NULL, *file = NULL;
 	int quiet = 0, error;
 	char *id = NULL, *text = NULL;
-	cJSON *op = NULL;
+	struct state_op *op = NULL;
 	size_t len;
 	struct option opts[] = {
 		{ OPT_BOOL, 'q', "quiet", &quiet, NULL, "print nothing" },
@@ -128,7 +128,7 @@ static int text_command(int argc, const char **argv, struct cmd_ctx *c,
 		json_set_str(op_args(op), "agent", agent);
 	error = cmd_write(NULL, c, id, op, NULL, quiet);
 cleanup:
-	cJSON_Delete(op);
+	op_free(op);
 	free(id);
 	free(text);
 	return cmd_exit(error);
@@ -151,7 +151,8 @@ int cmd_set(int argc, const char **argv, struct cmd_ctx *c)
 	static const char *const usage[] = { "git session set <key> <json-value>", NULL };
 	int quiet = 0, error;
 	char *id = NULL, *err = NULL;
-	cJSON *op = NULL, *value = NULL;
+	struct state_op *op = NULL;
+	cJSON *value = NULL;
 	const struct option opts[] = {
 		{ OPT_BOOL, 'q', "quiet", &quiet, NULL, "print nothing" },
 		OPT_END_MARK,
@@ -178,7 +179,7 @@ int cmd_set(int argc, const char **argv, struct cmd_ctx *c)
 	value = NULL;
 	error = cmd_write(NULL, c, id, op, NULL, quiet);
 cleanup:
-	cJSON_Delete(op);
+	op_free(op);
 	cJSON_Delete(value);
 	free(id);
 	free(err);

@@ -425,7 +425,8 @@ static int apply_plan(char before[HEX_SZ], const struct restore *r, struct cmd_c
 		      const char *id, const char *commit, int staged, int quiet)
 {
 	struct engine_result res = { { 0 } };
-	cJSON *op = op_new(OP_CHECKPOINT, NULL), *files = NULL;
+	struct state_op *op = op_new(OP_CHECKPOINT, NULL);
+	cJSON *files = NULL;
 	char *msg = xstrfmt("before restoring from %.7s", commit);
 	int error;
 
@@ -438,7 +439,7 @@ static int apply_plan(char before[HEX_SZ], const struct restore *r, struct cmd_c
 	memcpy(before, res.commit, HEX_SZ);
 	if ((error = write_plan(r, c)) < 0 || (staged && (error = stage(r, c)) < 0))
 		goto undo_hint;
-	cJSON_Delete(op);
+	op_free(op);
 	op = op_new(OP_RESTORE, NULL);
 	json_set_str(op_args(op), "from", commit);
 	if ((error = record_plan(&files, r, c, NULL, 1)) < 0)
@@ -451,7 +452,7 @@ undo_hint:
 			before, before);
 cleanup:
 	engine_result_clear(&res);
-	cJSON_Delete(op);
+	op_free(op);
 	free(msg);
 	return error;
 }

@@ -133,7 +133,7 @@ static int add_plans(cJSON *args, struct cmd_ctx *c, const struct strlist *plans
  */
 static int pause_session(struct cmd_ctx *c, const char *id, int quiet)
 {
-	cJSON *op = op_new(OP_SESSION_PAUSE, NULL);
+	struct state_op *op = op_new(OP_SESSION_PAUSE, NULL);
 	struct engine_result r = { 0 };
 	int error = engine_commit(&r, &c->eng, id, op, NULL, ENGINE_IN_PROGRESS);
 
@@ -143,7 +143,7 @@ static int pause_session(struct cmd_ctx *c, const char *id, int quiet)
 		putchar('\n');
 	}
 	engine_result_clear(&r);
-	cJSON_Delete(op);
+	op_free(op);
 	return error == GS_ESKIPPED ? 0 : error;
 }
 
@@ -152,18 +152,19 @@ static int pause_session(struct cmd_ctx *c, const char *id, int quiet)
  * in progress is paused only then): the operation applied to nothing, and
  * no session of that id, live or archived.
  */
-static int start_would_work(struct cmd_ctx *c, const cJSON *op, const char *id)
+static int start_would_work(struct cmd_ctx *c, const struct state_op *op, const char *id)
 {
-	cJSON *probe = cJSON_Duplicate(op, 1), *scratch = cJSON_CreateObject();
+	struct state_op probe = { op->info, cJSON_Duplicate(op->json, 1) };
+	cJSON *scratch = cJSON_CreateObject();
 	char *subject = NULL, *err = NULL, *live = engine_refname(id), *archived = xstrfmt("%s%s", ARCHIVE_PREFIX, id);
 	int error = 0;
 
-	json_set_str(probe, "at", "1970-01-01T00:00:00Z");
-	if (state_apply(scratch, probe, &c->eng.lim, &subject, &err) < 0)
+	json_set_str(probe.json, "at", "1970-01-01T00:00:00Z");
+	if (state_apply(scratch, &probe, &c->eng.lim, &subject, &err) < 0)
 		error = gs_error("%s", err);
 	else if (store_ref_exists(c->st, live) || store_ref_exists(c->st, archived))
 		error = gs_error("session '%s' already exists", id);
-	cJSON_Delete(probe);
+	cJSON_Delete(probe.json);
 	cJSON_Delete(scratch);
 	free(subject);
 	free(err);
@@ -180,7 +181,8 @@ int cmd_start(int argc, const char **argv, struct cmd_ctx *c)
 	int pause_current = 0, quiet = 0, error;
 	char *active = NULL, *gen = NULL;
 	int64_t cfg_budget;
-	cJSON *op = NULL, *args;
+	struct state_op *op = NULL;
+	cJSON *args;
 	const struct option opts[] = {
 		{ OPT_STRING, 0, "id", &id, "<id>", "session id (default: session.idFormat, YYYY-MM-DD-<topic-slug>)" },
 		{ OPT_STRING, 0, "goal", &goal, "<text>", "what the session is to achieve" },
@@ -234,7 +236,7 @@ int cmd_start(int argc, const char **argv, struct cmd_ctx *c)
 	if (!quiet)
 		printf("Started session %s\n", id);
 cleanup:
-	cJSON_Delete(op);
+	op_free(op);
 	strlist_clear(&plans);
 	strlist_clear(&phases);
 	free(active);
@@ -271,7 +273,7 @@ static int status_command(int argc, const char **argv, struct cmd_ctx *c,
 {
 	int quiet = 0, abort_ = 0, error;
 	char *id = NULL;
-	cJSON *op = NULL;
+	struct state_op *op = NULL;
 	struct option opts[] = {
 		{ OPT_BOOL, 'q', "quiet", &quiet, NULL, "print nothing" },
 		{ OPT_BOOL, 0, "abort", &abort_, NULL, "mark the session aborted, not completed" },
@@ -296,7 +298,7 @@ static int status_command(int argc, const char **argv, struct cmd_ctx *c,
 		free(active);
 	}
 cleanup:
-	cJSON_Delete(op);
+	op_free(op);
 	free(id);
 	return cmd_exit(error);
 }

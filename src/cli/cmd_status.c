@@ -1,6 +1,7 @@
 /*
  * cmd_status.c - the reports: status, tokens, diff, timeline. Each builds its
- * object with report.c and prints it as JSON, or renders it for a person.
+ * object with report_<name>.c and prints it as JSON, or draws it for a
+ * person with view_<name>.c.
  */
 #include "git-session/cmd.h"
 #include "git-session/json.h"
@@ -41,7 +42,7 @@ static int run_report(int argc, const char **argv, struct cmd_ctx *c, const char
 
 	if ((error = parse_options(&argc, argv, opts, usage, 0)) < 0 ||
 	    (error = cmd_no_more_args(argc, 1, usage)) < 0 ||
-	    (error = view_load_target(&state, &tip, &ctx, &id, c, argc ? argv[0] : NULL)) < 0 ||
+	    (error = cmd_load_target(&state, &tip, &ctx, &id, c, argc ? argv[0] : NULL)) < 0 ||
 	    (error = view_start(&v, c, o)) < 0)
 		goto cleanup;
 	r = rep->build(state, &ctx);
@@ -74,29 +75,10 @@ int cmd_status(int argc, const char **argv, struct cmd_ctx *c)
 	return run_report(argc, argv, c, usage, opts, &o, &rep);
 }
 
+
 static void draw_tokens(struct view *v, const cJSON *t, const struct report_ctx *ctx, long long arg)
 {
-	const cJSON *a;
-
-	sbuf_addf(&v->out, "%sToken use: %s%s\n\n", view_c(v, C_BOLD), json_str(t, "session_id"), view_c(v, C_RESET));
-	view_tokens_line(v, t);
-	sbuf_addf(&v->out, "Remaining %.0f\n", json_num(t, "remaining", 0));
-	sbuf_addf(&v->out, "Totals    %.0f input, %.0f output, %.0f cached; peak %.0f\n",
-		  json_num(t, "input", 0), json_num(t, "output", 0), json_num(t, "cached", 0),
-		  json_num(t, "peak", 0));
-	if (json_num(t, "saved", 0))
-		sbuf_addf(&v->out, "Saved     %.0f in isolated agent contexts (%.1f%% of all use)\n",
-			  json_num(t, "saved", 0), json_num(t, "savings_percent", 0));
-	if (cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(t, "by_agent")))
-		sbuf_adds(&v->out, "\nBy agent                   input     output     cached\n");
-	cJSON_ArrayForEach(a, cJSON_GetObjectItemCaseSensitive(t, "by_agent")) {
-		struct sbuf name = SBUF_INIT;
-
-		out_escape(&name, json_str(a, "agent"));
-		sbuf_addf(&v->out, "  %-20s %10.0f %10.0f %10.0f\n", name.buf, json_num(a, "input", 0),
-			  json_num(a, "output", 0), json_num(a, "cached", 0));
-		sbuf_release(&name);
-	}
+	view_tokens(v, t);
 }
 
 static cJSON *build_tokens(const cJSON *state, const struct report_ctx *ctx)
@@ -121,74 +103,6 @@ int cmd_tokens(int argc, const char **argv, struct cmd_ctx *c)
 	if (argc > 1 && !strcmp(argv[1], "budget"))
 		return cmd_tokens_budget(argc - 1, argv + 1, c);
 	return run_report(argc, argv, c, usage, opts, &o, &rep);
-}
-
-static void render_moves(struct view *v, const cJSON *arr, const char *kind)
-{
-	const cJSON *m;
-
-	cJSON_ArrayForEach(m, arr) {
-		const char *from = json_str(m, "from"), *to = json_str(m, "to");
-
-		if (!strcmp(kind, "phase")) {
-			sbuf_addf(&v->out, "phase %d ", (int)json_num(m, "id", 0));
-			view_say(v, "\"", json_str(m, "name"), "\"");
-		} else if (!strcmp(kind, "task")) {
-			sbuf_addf(&v->out, "task #%d ", (int)json_num(m, "id", 0));
-			view_say(v, "\"", json_str(m, "title"), "\"");
-		} else {
-			view_say(v, !strcmp(kind, "agent") ? "agent " : "file ",
-			    json_str(m, !strcmp(kind, "agent") ? "id" : "path"), "");
-		}
-		if (!from)
-			sbuf_addf(&v->out, ": %s%s%s", view_c(v, C_GREEN), !strcmp(kind, "agent") ? "started" :
-				  !strcmp(kind, "file") ? to : "added", view_c(v, C_RESET));
-		else if (strcmp(from, to))
-			sbuf_addf(&v->out, ": %s -> %s%s%s", from, view_c(v, out_status_color(to)), to, view_c(v, C_RESET));
-		if (!strcmp(kind, "agent") && to && !strcmp(to, ST_IN_PROGRESS))
-			sbuf_addf(&v->out, " (%d%%)", (int)json_num(m, "progress", 0));
-		if (!strcmp(kind, "phase") && from && !strcmp(from, ST_FAILED))
-			sbuf_addf(&v->out, " (retry %d)", (int)json_num(m, "retry_count", 0));
-		sbuf_addch(&v->out, '\n');
-	}
-}
-
-static void render_diff(struct view *v, const cJSON *d)
-{
-	const cJSON *status = cJSON_GetObjectItemCaseSensitive(d, "status"), *e;
-	const cJSON *errors = cJSON_GetObjectItemCaseSensitive(d, "errors");
-	const cJSON *t = cJSON_GetObjectItemCaseSensitive(d, "tokens");
-
-	sbuf_addf(&v->out, "%sdiff %.7s..%.7s%s\n", view_c(v, C_BOLD), json_str(d, "from"), json_str(d, "to"),
-		  view_c(v, C_RESET));
-	if (cJSON_IsObject(status))
-		sbuf_addf(&v->out, "session: %s -> %s\n", json_str(status, "from"), json_str(status, "to"));
-	render_moves(v, cJSON_GetObjectItemCaseSensitive(d, "phases"), "phase");
-	render_moves(v, cJSON_GetObjectItemCaseSensitive(d, "agents"), "agent");
-	render_moves(v, cJSON_GetObjectItemCaseSensitive(d, "files"), "file");
-	cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(errors, "opened")) {
-		sbuf_addf(&v->out, "error #%d opened: %s%s%s ", (int)json_num(e, "number", 0), view_c(v, C_RED),
-			  json_str(e, "type"), view_c(v, C_RESET));
-		view_text(v, json_str(e, "message"));
-		sbuf_addch(&v->out, '\n');
-	}
-	cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(errors, "resolved")) {
-		sbuf_addf(&v->out, "error #%d resolved: ", (int)json_num(e, "number", 0));
-		view_say(v, "", json_str(e, "resolution"), "\n");
-	}
-	if (json_num(t, "input", 0) || json_num(t, "output", 0) || json_num(t, "cached", 0) || json_num(t, "saved", 0))
-		sbuf_addf(&v->out, "tokens: %+.0f input, %+.0f output, %+.0f cached, %+.0f saved (used %+.0f)\n",
-			  json_num(t, "input", 0), json_num(t, "output", 0), json_num(t, "cached", 0),
-			  json_num(t, "saved", 0), json_num(t, "used", 0));
-	cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(d, "decisions"))
-		view_say(v, "decision: ", json_str(e, "decision"), "\n");
-	cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(d, "notes"))
-		view_say(v, "note: ", json_str(e, "text"), "\n");
-	render_moves(v, cJSON_GetObjectItemCaseSensitive(d, "tasks"), "task");
-	cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(d, "milestones"))
-		view_say(v, "milestone: ", json_str(e, "name"), "\n");
-	cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(d, "artifacts"))
-		view_say(v, "artifact: ", json_str(e, "path"), "\n");
 }
 
 /* Loads the checkpoint rev names (NULL: the active session's tip). */
@@ -234,7 +148,7 @@ int cmd_diff(int argc, const char **argv, struct cmd_ctx *c)
 	if (o.json) {
 		view_print_json(d);
 	} else {
-		render_diff(&v, d);
+		view_diff(&v, d);
 		view_finish(&v);
 	}
 cleanup:

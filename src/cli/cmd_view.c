@@ -3,6 +3,7 @@
  * names they accept.
  */
 #include "git-session/cmd.h"
+#include "git-session/format.h"
 #include "git-session/json.h"
 #include "git-session/list_cache.h"
 #include "git-session/opts.h"
@@ -350,8 +351,9 @@ cleanup:
 }
 
 /*
- * `git session __complete (sessions | phases | agents)`: the words the
- * shell completion offers, one a line; nothing, silently, on any error.
+ * `git session __complete (sessions | phases | agents | formats)`: the
+ * words the shell completion offers, one a line; nothing, silently, on
+ * any error.
  */
 int cmd_complete(int argc, const char **argv, struct cmd_ctx *c)
 {
@@ -362,6 +364,11 @@ int cmd_complete(int argc, const char **argv, struct cmd_ctx *c)
 	const cJSON *x;
 	int error;
 
+	if (!strcmp(what, "formats")) {
+		for (int i = 0; i < FORMAT_COUNT; i++)
+			printf("%s\n", format_name(format_get(i)));
+		return 0;
+	}
 	if (!strcmp(what, "sessions")) {
 		char **ids = NULL;
 		size_t n = 0;

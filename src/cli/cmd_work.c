@@ -32,7 +32,7 @@ static int parse_num(double *out, const char *s, const char *what)
 }
 
 /* Publishes op on the active session; takes ownership of op. */
-static int run_op(struct cmd_ctx *c, cJSON *op, int quiet)
+static int run_op(struct cmd_ctx *c, struct state_op *op, int quiet)
 {
 	char *id = NULL;
 	int error = cmd_target(&id, c, NULL);
@@ -40,7 +40,7 @@ static int run_op(struct cmd_ctx *c, cJSON *op, int quiet)
 	if (!error)
 		error = cmd_write(NULL, c, id, op, NULL, quiet);
 	free(id);
-	cJSON_Delete(op);
+	op_free(op);
 	return error;
 }
 
@@ -91,7 +91,7 @@ static int phase_move(int argc, const char **argv, struct cmd_ctx *c, enum op_id
 {
 	const char *usage[] = { NULL, NULL };
 	int quiet = 0, error;
-	cJSON *op = op_new(id, NULL);
+	struct state_op *op = op_new(id, NULL);
 	const struct option opts[] = { OPT_QUIET(&quiet), OPT_END_MARK };
 	char *line = xstrfmt("git session phase %s <n>", argv[0]);
 
@@ -101,7 +101,7 @@ static int phase_move(int argc, const char **argv, struct cmd_ctx *c, enum op_id
 		error = run_op(c, op, quiet);
 		op = NULL;
 	}
-	cJSON_Delete(op);
+	op_free(op);
 	free(line);
 	return cmd_exit(error);
 }
@@ -113,7 +113,8 @@ static int phase_add(int argc, const char **argv, struct cmd_ctx *c)
 	};
 	struct strlist blocked = { 0 };
 	int parallel = 0, quiet = 0, error;
-	cJSON *op = op_new(OP_PHASE_ADD, NULL), *args = op_args(op);
+	struct state_op *op = op_new(OP_PHASE_ADD, NULL);
+	cJSON *args = op_args(op);
 	const struct option opts[] = {
 		{ OPT_BOOL, 0, "parallel", &parallel, NULL, "the phases may run side by side" },
 		{ OPT_LIST, 0, "blocked-by", &blocked, "<n>", "may not start before phase <n> ends" },
@@ -136,7 +137,7 @@ static int phase_add(int argc, const char **argv, struct cmd_ctx *c)
 	error = run_op(c, op, quiet);
 	op = NULL;
 cleanup:
-	cJSON_Delete(op);
+	op_free(op);
 	strlist_clear(&blocked);
 	return cmd_exit(error);
 }
@@ -161,7 +162,7 @@ static int phase_complete(int argc, const char **argv, struct cmd_ctx *c)
 	static const char *const usage[] = { "git session phase complete <n> [--context <text>]", NULL };
 	const char *context = NULL;
 	int quiet = 0, error;
-	cJSON *op = op_new(OP_PHASE_COMPLETE, NULL);
+	struct state_op *op = op_new(OP_PHASE_COMPLETE, NULL);
 	const struct option opts[] = {
 		{ OPT_STRING, 0, "context", &context, "<text>", "what later phases need to know" },
 		OPT_QUIET(&quiet),
@@ -175,7 +176,7 @@ static int phase_complete(int argc, const char **argv, struct cmd_ctx *c)
 		error = run_op(c, op, quiet);
 		op = NULL;
 	}
-	cJSON_Delete(op);
+	op_free(op);
 	return cmd_exit(error);
 }
 
@@ -184,7 +185,7 @@ static int phase_fail(int argc, const char **argv, struct cmd_ctx *c)
 	static const char *const usage[] = { "git session phase fail <n> --error <msg> [--type <type>]", NULL };
 	const char *msg = NULL, *type = NULL;
 	int quiet = 0, error;
-	cJSON *op = op_new(OP_PHASE_FAIL, NULL);
+	struct state_op *op = op_new(OP_PHASE_FAIL, NULL);
 	const struct option opts[] = {
 		{ OPT_STRING, 0, "error", &msg, "<msg>", "what went wrong" },
 		{ OPT_STRING, 0, "type", &type, "<type>", GS_WORDS_COMMA(GS_ERROR_TYPES) },
@@ -199,7 +200,7 @@ static int phase_fail(int argc, const char **argv, struct cmd_ctx *c)
 	error = run_op(c, op, quiet);
 	op = NULL;
 cleanup:
-	cJSON_Delete(op);
+	op_free(op);
 	return cmd_exit(error);
 }
 
@@ -207,7 +208,7 @@ static int phase_step(int argc, const char **argv, struct cmd_ctx *c)
 {
 	static const char *const usage[] = { "git session phase step <n> <sub-step>", NULL };
 	int quiet = 0, error;
-	cJSON *op = op_new(OP_PHASE_STEP, NULL);
+	struct state_op *op = op_new(OP_PHASE_STEP, NULL);
 	const struct option opts[] = { OPT_QUIET(&quiet), OPT_END_MARK };
 
 	if ((error = sub_args(&argc, argv, opts, usage, 2, 2, "phase step needs <n> and <sub-step>")) == 0 &&
@@ -216,7 +217,7 @@ static int phase_step(int argc, const char **argv, struct cmd_ctx *c)
 		error = run_op(c, op, quiet);
 		op = NULL;
 	}
-	cJSON_Delete(op);
+	op_free(op);
 	return cmd_exit(error);
 }
 
@@ -241,7 +242,7 @@ int cmd_phase(int argc, const char **argv, struct cmd_ctx *c)
 }
 
 /* agent <sub> <agent-id> ...: the op with its agent, or a usage error. */
-static int agent_args(cJSON **op, int *argc, const char **argv, enum op_id id, const struct option *opts,
+static int agent_args(struct state_op **op, int *argc, const char **argv, enum op_id id, const struct option *opts,
 		      const char *const *usage, int nargs)
 {
 	int error = sub_args(argc, argv, opts, usage, 1, nargs, "which agent?");
@@ -262,7 +263,7 @@ static int agent_start(int argc, const char **argv, struct cmd_ctx *c)
 	};
 	const char *type = NULL, *task = NULL, *phase = NULL;
 	int quiet = 0, error;
-	cJSON *op = NULL;
+	struct state_op *op = NULL;
 	const struct option opts[] = {
 		{ OPT_STRING, 0, "type", &type, "<type>", "the kind of agent" },
 		{ OPT_STRING, 0, "task", &task, "<text>", "what the agent is to do" },
@@ -284,7 +285,7 @@ static int agent_start(int argc, const char **argv, struct cmd_ctx *c)
 	error = run_op(c, op, quiet);
 	op = NULL;
 cleanup:
-	cJSON_Delete(op);
+	op_free(op);
 	return cmd_exit(error);
 }
 
@@ -292,7 +293,7 @@ static int agent_progress(int argc, const char **argv, struct cmd_ctx *c)
 {
 	static const char *const usage[] = { "git session agent progress <agent-id> <percent>", NULL };
 	int quiet = 0, error;
-	cJSON *op = NULL;
+	struct state_op *op = NULL;
 	char *pct = NULL;
 	const struct option opts[] = { OPT_QUIET(&quiet), OPT_END_MARK };
 
@@ -306,7 +307,7 @@ static int agent_progress(int argc, const char **argv, struct cmd_ctx *c)
 	error = run_op(c, op, quiet);
 	op = NULL;
 cleanup:
-	cJSON_Delete(op);
+	op_free(op);
 	free(pct);
 	return cmd_exit(error);
 }
@@ -316,7 +317,7 @@ static int agent_done(int argc, const char **argv, struct cmd_ctx *c)
 	static const char *const usage[] = { "git session agent done <agent-id> [--summary <text>]", NULL };
 	const char *summary = NULL;
 	int quiet = 0, error;
-	cJSON *op = NULL;
+	struct state_op *op = NULL;
 	const struct option opts[] = {
 		{ OPT_STRING, 0, "summary", &summary, "<text>", "what came of it" },
 		OPT_QUIET(&quiet),
@@ -335,7 +336,7 @@ static int agent_fail(int argc, const char **argv, struct cmd_ctx *c)
 	static const char *const usage[] = { "git session agent fail <agent-id> --error <msg> [--type <type>]", NULL };
 	const char *msg = NULL, *type = NULL;
 	int quiet = 0, error;
-	cJSON *op = NULL;
+	struct state_op *op = NULL;
 	const struct option opts[] = {
 		{ OPT_STRING, 0, "error", &msg, "<msg>", "what went wrong" },
 		{ OPT_STRING, 0, "type", &type, "<type>", GS_WORDS_COMMA(GS_ERROR_TYPES) },
@@ -349,7 +350,7 @@ static int agent_fail(int argc, const char **argv, struct cmd_ctx *c)
 	error = run_op(c, op, quiet);
 	op = NULL;
 cleanup:
-	cJSON_Delete(op);
+	op_free(op);
 	return cmd_exit(error);
 }
 
@@ -374,7 +375,8 @@ static int file_record(int argc, const char **argv, struct cmd_ctx *c, enum op_i
 {
 	const char *agent = NULL, *phase = NULL, *usage[] = { NULL, NULL };
 	int quiet = 0, force = 0, error;
-	cJSON *op = op_new(id, NULL), *args = op_args(op), *files = json_obj(args, "files");
+	struct state_op *op = op_new(id, NULL);
+	cJSON *args = op_args(op), *files = json_obj(args, "files");
 	char *line = xstrfmt("git session file %s <path>... [--agent <id>] [--phase <n>] [-f]", argv[0]);
 	const struct option opts[] = {
 		{ OPT_STRING, 0, "agent", &agent, "<id>", "the agent that touched the files" },
@@ -407,7 +409,7 @@ static int file_record(int argc, const char **argv, struct cmd_ctx *c, enum op_i
 		op = NULL;
 	}
 cleanup:
-	cJSON_Delete(op);
+	op_free(op);
 	free(line);
 	return cmd_exit(error);
 }
@@ -446,7 +448,8 @@ static int error_add(int argc, const char **argv, struct cmd_ctx *c)
 	};
 	const char *type = NULL, *message = NULL, *agent = NULL, *phase = NULL;
 	int quiet = 0, error;
-	cJSON *op = op_new(OP_ERROR_ADD, NULL), *args = op_args(op);
+	struct state_op *op = op_new(OP_ERROR_ADD, NULL);
+	cJSON *args = op_args(op);
 	const struct option opts[] = {
 		{ OPT_STRING, 0, "type", &type, "<type>", GS_WORDS_COMMA(GS_ERROR_TYPES) },
 		{ OPT_STRING, 0, "message", &message, "<msg>", "what went wrong" },
@@ -470,7 +473,7 @@ static int error_add(int argc, const char **argv, struct cmd_ctx *c)
 	error = run_op(c, op, quiet);
 	op = NULL;
 cleanup:
-	cJSON_Delete(op);
+	op_free(op);
 	return cmd_exit(error);
 }
 
@@ -479,7 +482,7 @@ static int error_resolve(int argc, const char **argv, struct cmd_ctx *c)
 	static const char *const usage[] = { "git session error resolve <n> --resolution <text>", NULL };
 	const char *resolution = NULL;
 	int quiet = 0, error;
-	cJSON *op = op_new(OP_ERROR_RESOLVE, NULL);
+	struct state_op *op = op_new(OP_ERROR_RESOLVE, NULL);
 	const struct option opts[] = {
 		{ OPT_STRING, 0, "resolution", &resolution, "<text>", "what was done about it" },
 		OPT_QUIET(&quiet),
@@ -498,7 +501,7 @@ static int error_resolve(int argc, const char **argv, struct cmd_ctx *c)
 	error = run_op(c, op, quiet);
 	op = NULL;
 cleanup:
-	cJSON_Delete(op);
+	op_free(op);
 	return cmd_exit(error);
 }
 
@@ -524,7 +527,8 @@ int cmd_tokens_add(int argc, const char **argv, struct cmd_ctx *c)
 	};
 	const char *agent = NULL, *in = NULL, *out = NULL, *cached = NULL;
 	int quiet = 0, isolated = 0, error;
-	cJSON *op = op_new(OP_TOKENS_ADD, NULL), *args = op_args(op);
+	struct state_op *op = op_new(OP_TOKENS_ADD, NULL);
+	cJSON *args = op_args(op);
 	const struct option opts[] = {
 		{ OPT_STRING, 0, "agent", &agent, "<id>", "who used the tokens" },
 		{ OPT_STRING, 0, "input", &in, "<n>", "input tokens" },
@@ -550,7 +554,7 @@ int cmd_tokens_add(int argc, const char **argv, struct cmd_ctx *c)
 	error = run_op(c, op, quiet);
 	op = NULL;
 cleanup:
-	cJSON_Delete(op);
+	op_free(op);
 	return cmd_exit(error);
 }
 
@@ -558,7 +562,7 @@ int cmd_tokens_budget(int argc, const char **argv, struct cmd_ctx *c)
 {
 	static const char *const usage[] = { "git session tokens budget <tokens>", NULL };
 	int quiet = 0, error;
-	cJSON *op = op_new(OP_TOKENS_BUDGET, NULL);
+	struct state_op *op = op_new(OP_TOKENS_BUDGET, NULL);
 	const struct option opts[] = { OPT_QUIET(&quiet), OPT_END_MARK };
 
 	if ((error = sub_args(&argc, argv, opts, usage, 1, 1, "how many tokens?")) < 0 ||
@@ -567,7 +571,7 @@ int cmd_tokens_budget(int argc, const char **argv, struct cmd_ctx *c)
 	error = run_op(c, op, quiet);
 	op = NULL;
 cleanup:
-	cJSON_Delete(op);
+	op_free(op);
 	return cmd_exit(error);
 }
 
@@ -576,7 +580,7 @@ int cmd_decide(int argc, const char **argv, struct cmd_ctx *c)
 	static const char *const usage[] = { "git session decide <decision> [--rationale <text>] [--agent <id>]", NULL };
 	const char *rationale = NULL, *agent = NULL;
 	int quiet = 0, error;
-	cJSON *op;
+	struct state_op *op;
 	const struct option opts[] = {
 		{ OPT_STRING, 0, "rationale", &rationale, "<text>", "why" },
 		{ OPT_STRING, 0, "agent", &agent, "<id>", "the agent that decided" },
@@ -602,7 +606,7 @@ static int list_item(int argc, const char **argv, struct cmd_ctx *c, enum op_id 
 {
 	const char *const usage[] = { usage_line, NULL };
 	int quiet = 0, error;
-	cJSON *op = op_new(id, NULL);
+	struct state_op *op = op_new(id, NULL);
 	const struct option opts[] = { OPT_QUIET(&quiet), OPT_END_MARK };
 
 	if ((error = sub_args(&argc, argv, opts, usage, 1, 1, "missing argument")) == 0) {
@@ -615,7 +619,7 @@ static int list_item(int argc, const char **argv, struct cmd_ctx *c, enum op_id 
 		error = run_op(c, op, quiet);
 		op = NULL;
 	}
-	cJSON_Delete(op);
+	op_free(op);
 	return cmd_exit(error);
 }
 
@@ -663,7 +667,7 @@ int cmd_artifact(int argc, const char **argv, struct cmd_ctx *c)
 	const char *agent = NULL, *phase = NULL;
 	int quiet = 0, error;
 	char *path = NULL;
-	cJSON *op = op_new(OP_ARTIFACT, NULL);
+	struct state_op *op = op_new(OP_ARTIFACT, NULL);
 	const struct option opts[] = {
 		{ OPT_STRING, 0, "agent", &agent, "<id>", "the agent that produced it" },
 		{ OPT_STRING, 0, "phase", &phase, "<n>", "the phase it belongs to" },
@@ -685,7 +689,7 @@ int cmd_artifact(int argc, const char **argv, struct cmd_ctx *c)
 	error = run_op(c, op, quiet);
 	op = NULL;
 cleanup:
-	cJSON_Delete(op);
+	op_free(op);
 	free(path);
 	return cmd_exit(error);
 }

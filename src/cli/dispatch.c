@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "git-session/cmd.h"
+#include "git-session/format.h"
 #include "git-session/pager.h"
 #include "git-session/store.h"
 #include "git-session/store_run.h"
@@ -46,8 +47,8 @@ static const struct command commands[] = {
 	{ "rollback", cmd_rollback, 1, "go back to the last good (or a named) checkpoint" },
 	{ "push", cmd_push, 1, "send sessions to a remote, merging what it has first" },
 	{ "pull", cmd_pull, 1, "fetch sessions from a remote and merge them in" },
-	{ "import", cmd_import, 1, "read sessions from Maestro, Claude, Copilot, BMAD or CCW files" },
-	{ "export", cmd_export, 1, "write a session as a Maestro, Claude, Copilot, BMAD or CCW file" },
+	{ "import", cmd_import, 1, "read sessions from <formats> files" },
+	{ "export", cmd_export, 1, "write a session as a <formats> file" },
 	{ "hooks", cmd_hooks, 1, "install, remove or show the git hooks that checkpoint on commit" },
 	{ "hook", cmd_hook, 1, "run by the installed hooks, and by an agent's own hooks" },
 	{ "restore", cmd_restore, 1, "put the working tree's files back as a checkpoint recorded them" },
@@ -58,12 +59,24 @@ static const struct command commands[] = {
 	{ "__complete", cmd_complete, 1, NULL },	/* for the shell completion, not listed */
 };
 
+/* A summary, with "<formats>" spelled out from the table of formats. */
+static void print_summary(FILE *f, const char *name, const char *summary)
+{
+	const char *at = strstr(summary, "<formats>");
+
+	if (at)
+		fprintf(f, "   %-12s %.*s%s%s\n", name, (int)(at - summary), summary, format_choices(1),
+			at + strlen("<formats>"));
+	else
+		fprintf(f, "   %-12s %s\n", name, summary);
+}
+
 void command_list(FILE *f)
 {
 	fprintf(f, "usage: git session <command> [<args>]\n\nCommands:\n");
 	for (size_t i = 0; i < ARRAY_SIZE(commands); i++)
 		if (commands[i].summary)
-			fprintf(f, "   %-12s %s\n", commands[i].name, commands[i].summary);
+			print_summary(f, commands[i].name, commands[i].summary);
 	fprintf(f, "\nSee 'git session <command> -h' for a command's options.\n");
 }
 

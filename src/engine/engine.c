@@ -270,7 +270,7 @@ int engine_active(char **id, gs_store *st)
  * files/<path> updates from the operation's "files" argument, and the
  * blobs its "tree" argument puts under transcripts/ (an agent's turn).
  */
-static struct store_file *op_files(size_t *n, const cJSON *op)
+static struct store_file *op_files(size_t *n, const struct state_op *op)
 {
 	const cJSON *files = cJSON_GetObjectItemCaseSensitive(op_args(op), "files"), *f;
 	const cJSON *tree = cJSON_GetObjectItemCaseSensitive(op_args(op), "tree");
@@ -294,9 +294,9 @@ static struct store_file *op_files(size_t *n, const cJSON *op)
 	return out;
 }
 
-char *engine_message(const char *subject, const char *body, const char *id, const cJSON *op)
+char *engine_message(const char *subject, const char *body, const char *id, const struct state_op *op)
 {
-	const cJSON *ctx = cJSON_GetObjectItemCaseSensitive(op, "context");
+	const cJSON *ctx = cJSON_GetObjectItemCaseSensitive(op->json, "context");
 	struct sbuf sb = SBUF_INIT;
 
 	sbuf_adds(&sb, subject);
@@ -373,7 +373,7 @@ enum { LOAD_SHARDS, LOAD_COUNTED, LOAD_ALL };
  * loaded.
  */
 static int attempt(struct engine_result *r, struct store_tip *tip, struct engine *e,
-		   const char *id, const char *refname, cJSON *op, const char *body, int flags,
+		   const char *id, const char *refname, struct state_op *op, const char *body, int flags,
 		   int level, struct state_shards *shards)
 {
 	struct store_checkpoint cp = { 0 };
@@ -408,19 +408,19 @@ static int attempt(struct engine_result *r, struct store_tip *tip, struct engine
 		goto cleanup;
 	}
 	/* what is written must read back: a reader refuses what nests deeper */
-	if (json_depth_over(r->state, JSON_MAX_DEPTH) || json_depth_over(op, JSON_MAX_DEPTH)) {
+	if (json_depth_over(r->state, JSON_MAX_DEPTH) || json_depth_over(op->json, JSON_MAX_DEPTH)) {
 		error = gs_error("the state or operation would nest deeper than the %d levels a checkpoint may have: "
 				 "nothing written", JSON_MAX_DEPTH);
 		goto cleanup;
 	}
-	opjson = json_print(op, 1, &cp.oplen);
+	opjson = json_print(op->json, 1, &cp.oplen);
 	msg = engine_message(r->subject, body, id, op);
 	files = op_files(&cp.nfiles, op);
 	cp.parent = tip;
 	cp.op = opjson;
 	cp.files = files;
 	cp.message = msg;
-	cp.author_at = flags & ENGINE_AUTHOR_AT ? json_str(op, "at") : NULL;
+	cp.author_at = flags & ENGINE_AUTHOR_AT ? json_str(op->json, "at") : NULL;
 	error = engine_write(r->commit, e->st, &cp, r->state, &loaded, tip->parts, tip->nparts, 1);
 cleanup:
 	free(err);
@@ -430,7 +430,7 @@ cleanup:
 	return error;
 }
 
-int engine_commit(struct engine_result *out, struct engine *e, const char *id, cJSON *op,
+int engine_commit(struct engine_result *out, struct engine *e, const char *id, struct state_op *op,
 		  const char *body, int flags)
 {
 	int create = flags & ENGINE_CREATE;
@@ -443,7 +443,7 @@ int engine_commit(struct engine_result *out, struct engine *e, const char *id, c
 	struct state_shards shards;
 	int error, broken = 0, level = LOAD_SHARDS, by_path = state_op_shards(&shards, op);
 
-	if ((error = engine_complete_op(op, e->st)) < 0)
+	if ((error = engine_complete_op(op->json, e->st)) < 0)
 		goto cleanup;
 	/* no secret reaches git: the arguments are stored (op.json), and so is the body */
 	redact_json(op_args(op));

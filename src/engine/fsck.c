@@ -335,7 +335,8 @@ static int write_rollback(char out[HEX_SZ], struct engine *e, const struct fsck_
 	struct store_checkpoint cp = { 0 };
 	struct store_tip tip = { 0 }, base = { 0 };
 	char *opjson = NULL, *msg = NULL, at[32], *branch = NULL, head[HEX_SZ];
-	cJSON *state = NULL, *op = NULL;
+	cJSON *state = NULL;
+	struct state_op *op = NULL;
 	time_t now;
 	int error;
 
@@ -348,7 +349,7 @@ static int write_rollback(char out[HEX_SZ], struct engine *e, const struct fsck_
 	json_set_str(op_args(op), "to", to);
 	json_set_str(op_args(op), "from", r->tip);
 	json_set_str(op_args(op), "reason", why);
-	opjson = json_print(op, 1, &cp.oplen);
+	opjson = json_print(op->json, 1, &cp.oplen);
 	msg = xstrfmt("rollback to %.7s: %s\n\nThe tip was %s.\n\nSession-Id: %s\nSession-Op: %s\n"
 		      "Branch: %s\nHead: %s\n", to, why, r->tip, json_str(state, "session_id"),
 		      op_info(OP_ROLLBACK)->name, branch, head);
@@ -361,7 +362,7 @@ static int write_rollback(char out[HEX_SZ], struct engine *e, const struct fsck_
 	error = engine_write(out, e->st, &cp, state, NULL, tip.parts, tip.nparts, 1);
 cleanup:
 	cJSON_Delete(state);
-	cJSON_Delete(op);
+	op_free(op);
 	store_tip_clear(&tip);
 	free(opjson);
 	free(msg);

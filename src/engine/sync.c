@@ -115,9 +115,10 @@ static cJSON *replay_order(cJSON *nodes)
 	return out;
 }
 
-/* Parses each checkpoint's op.json into "parsed", its time into "at". */
+/* Parses each checkpoint's op.json into "parsed", its time into "at", its row's id into "op_id". */
 static void parse_ops(cJSON *nodes)
 {
+	struct state_op o;
 	cJSON *n, *op;
 
 	cJSON_ArrayForEach(n, nodes) {
@@ -131,7 +132,19 @@ static void parse_ops(cJSON *nodes)
 		}
 		json_set_str(n, "at", json_str(op, "at"));
 		cJSON_AddItemToObject(n, "parsed", op);
+		if (op_parse(&o, op) == 0)	/* its row found once, here */
+			json_set_num(n, "op_id", o.info->id);
 	}
+}
+
+/* The operation a node parsed, with the row parse_ops found; GS_ENOTFOUND for none (a merge, a dropped one). */
+static int node_op(struct state_op *out, const cJSON *node)
+{
+	const cJSON *id = cJSON_GetObjectItemCaseSensitive(node, "op_id");
+
+	out->json = cJSON_GetObjectItemCaseSensitive(node, "parsed");
+	out->info = cJSON_IsNumber(id) ? op_info((enum op_id)id->valueint) : NULL;
+	return out->json ? 0 : GS_ENOTFOUND;
 }
 
 /* What an op writes to: its key, agent or phase ("" for none); num holds a number. */
@@ -152,11 +165,9 @@ static const char *op_target(char num[32], const cJSON *op)
 }
 
 /* Operations whose last writer wins (ops.h): both sides writing one is a conflict. */
-static int overwrites(const char *name)
+static int overwrites(const struct state_op *op)
 {
-	const struct op_info *info = op_lookup(name);
-
-	return info && (info->flags & OPF_LWW);
+	return op->info && (op->info->flags & OPF_LWW);
 }
 
 /* An overwriting op of one side, with where it sits in the replay order. */
@@ -189,14 +200,13 @@ static struct lww *lww_ops(size_t *n, const cJSON *order, const char **side, siz
 
 	*n = 0;
 	cJSON_ArrayForEach(a, order) {
-		const cJSON *op = cJSON_GetObjectItemCaseSensitive(a, "parsed");
-		const char *name = op ? json_str(op, "op") : NULL;
+		struct state_op op;
 
 		place++;
-		if (!name || !overwrites(name) || !find_commit(side, nside, json_str(a, "commit")))
+		if (node_op(&op, a) < 0 || !overwrites(&op) || !find_commit(side, nside, json_str(a, "commit")))
 			continue;
-		v[*n].name = name;
-		v[*n].target = op_target(v[*n].num, op);	/* may point into v[*n]: v never moves */
+		v[*n].name = op.info->name;
+		v[*n].target = op_target(v[*n].num, op.json);	/* may point into v[*n]: v never moves */
 		v[*n].commit = json_str(a, "commit");
 		v[*n].at = node_at(a);
 		v[(*n)++].place = place;
@@ -331,7 +341,7 @@ struct replay_ctx {
  * transcript part), as their tip still holds them: the merge is built on
  * our tree, which lacks them.
  */
-static void carry_tree(struct replay_ctx *r, const cJSON *node, const cJSON *op)
+static void carry_tree(struct replay_ctx *r, const cJSON *node, const struct state_op *op)
 {
 	const cJSON *f;
 
@@ -352,17 +362,17 @@ static int replay(cJSON *state, const cJSON *order, struct replay_ctx *r)
 	int applied = 0;
 
 	cJSON_ArrayForEach(n, order) {
-		const cJSON *op = cJSON_GetObjectItemCaseSensitive(n, "parsed");
+		struct state_op op;
 		char *subject = NULL, *err = NULL;
 
-		if (!op)
+		if (node_op(&op, n) < 0)
 			continue;
-		if (state_apply(state, op, &r->e->lim, &subject, &err) < 0) {
-			char *line = xstrfmt("%.7s %s: %s", json_str(n, "commit"), op_name(op), err);
+		if (state_apply(state, &op, &r->e->lim, &subject, &err) < 0) {
+			char *line = xstrfmt("%.7s %s: %s", json_str(n, "commit"), op_name(&op), err);
 			cJSON_AddItemToArray(r->skipped, cJSON_CreateString(line));
 			free(line);
 		} else {
-			carry_tree(r, n, op);
+			carry_tree(r, n, &op);
 			applied++;
 		}
 		free(subject);
@@ -385,7 +395,7 @@ static char *merge_body(const cJSON *conflicts, const cJSON *skipped)
 
 /* Writes the merge checkpoint of state, with ours and theirs as parents. */
 static int write_merge(char out[HEX_SZ], struct engine *e, const char *id, const cJSON *state,
-		       cJSON *op, const char *ours, const char *theirs, const cJSON *carry)
+		       struct state_op *op, const char *ours, const char *theirs, const cJSON *carry)
 {
 	struct store_tip parent = { 1 };
 	struct store_checkpoint cp = { 0 };
@@ -399,7 +409,7 @@ static int write_merge(char out[HEX_SZ], struct engine *e, const char *id, const
 			  cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(args, "skipped")) ? ", some skipped" : "");
 	body = merge_body(cJSON_GetObjectItemCaseSensitive(args, "conflicts"),
 			  cJSON_GetObjectItemCaseSensitive(args, "skipped"));
-	opjson = json_print(op, 1, &cp.oplen);
+	opjson = json_print(op->json, 1, &cp.oplen);
 	msg = engine_message(subject, body, id, op);
 	cp.parent = &parent;
 	cp.op = opjson;
@@ -422,8 +432,9 @@ static int merge(char merged[HEX_SZ], struct engine *e, const char *id, const ch
 	const char *tips[2] = { ours, theirs };
 	char **bases = NULL, *base_commit = NULL;
 	size_t nbases = 0;
-	cJSON *nodes = NULL, *mine = NULL, *other = NULL, *order = NULL, *state = NULL, *op = NULL;
+	cJSON *nodes = NULL, *mine = NULL, *other = NULL, *order = NULL, *state = NULL;
 	cJSON *their_tree = NULL;
+	struct state_op *op = NULL;
 	struct replay_ctx r = { e, NULL, cJSON_CreateObject(), NULL, 0, NULL };
 	struct store_tip tip = { 0 };
 	int error, dups;
@@ -462,7 +473,7 @@ static int merge(char merged[HEX_SZ], struct engine *e, const char *id, const ch
 	if (dups)
 		json_set_num(op_args(op), "duplicates", dups);
 	note_conflicts(json_arr(op_args(op), "conflicts"), order, mine, other);
-	if ((error = engine_complete_op(op, e->st)) < 0 ||
+	if ((error = engine_complete_op(op->json, e->st)) < 0 ||
 	    (error = write_merge(merged, e, id, state, op, ours, theirs, r.carry)) < 0)
 		goto cleanup;
 	json_set(report, "conflicts", cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(op_args(op), "conflicts"), 1));
@@ -479,7 +490,7 @@ cleanup:
 	cJSON_Delete(mine);
 	cJSON_Delete(other);
 	cJSON_Delete(state);
-	cJSON_Delete(op);
+	op_free(op);
 	store_tip_clear(&tip);
 	return error;
 }

@@ -1,6 +1,7 @@
 /*
  * format-internal.h - what the format files share: the table entry of a
- * format and helpers for mapping words and entries. Not for other layers.
+ * format, the round-trip patch and helpers for mapping words and entries.
+ * Not for other layers.
  */
 #ifndef GIT_SESSION_FORMAT_INTERNAL_H
 #define GIT_SESSION_FORMAT_INTERNAL_H
@@ -27,15 +28,41 @@ struct format {
 	int (*print)(char **out, size_t *len, const cJSON *doc, const char *part);
 	/* The parts of the model its export writes, space separated (format_lost). */
 	const char *holds;
+
+	/* Where its sessions lie beyond one file each, and what reads those files; zeros for none. */
+	struct format_layout layout;
+	/* A pointer file's document: the file it names (format_pointer). */
+	char *(*pointer)(const cJSON *doc);
+	/* A registry's entries, an entry's folder, its document, a state's line (format_registry*). */
+	const cJSON *(*registry)(const cJSON *doc);
+	const char *(*registry_dir)(const cJSON *entry);
+	int (*registry_doc)(cJSON **doc, const cJSON *entry, const cJSON *session, char **err);
+	int (*registry_line)(char **out, const cJSON *state);
 };
 
-#define GS_FORMAT_EXTERN(id, name) extern const struct format format_##name;
+#define GS_FORMAT_EXTERN(id, name, title) extern const struct format format_##name;
 GS_FORMATS(GS_FORMAT_EXTERN)
 #undef GS_FORMAT_EXTERN
-/* The table entry of format_<name>, from the static functions of its file. */
-#define FORMAT_DEFINE(id, name) \
-	const struct format format_##name = { FORMAT_##id, #name, detect, parse, upgrade, to_state, from_state, print, \
-					      holds }
+/*
+ * The table entry format_<name>, from the statics <name>_detect, ... of
+ * src/format/<name>.c, then any of the members after holds, as designated
+ * initialisers (.layout = ..., .pointer = ...).
+ */
+#define FORMAT_DEFINE(ID, nm, ...) \
+	const struct format format_##nm = { .id = FORMAT_##ID, .name = #nm, .detect = nm##_detect, \
+					    .parse = nm##_parse, .upgrade = nm##_upgrade, .to_state = nm##_to_state, \
+					    .from_state = nm##_from_state, .print = nm##_print, .holds = nm##_holds, \
+					    __VA_ARGS__ }
+
+/*
+ * The round-trip patch (format_patch.c): appends to patch the fixes that
+ * turn exp into src; applies them to doc where doc still has what the
+ * export had.
+ */
+void format_patch_diff(cJSON *patch, const cJSON *exp, const cJSON *src);
+void format_patch_apply(cJSON *doc, const cJSON *patch);
+
+/* Helpers for the format files (format_util.c). */
 
 /* A pair of spellings: theirs (the format's) and ours (the model's). */
 struct word { const char *theirs, *ours; };

@@ -32,6 +32,27 @@ int state_arg_text(const char **out, struct apply_ctx *c, const char *key, int r
 /* Appends s to sb quoted and shortened to n characters, for subjects. */
 void state_subject_quote(struct sbuf *sb, const char *s, size_t n);
 
+/* The manifest shard of path: FNV-1a, low byte (state_split.c). */
+unsigned state_shard(const char *path);
+/* qsort's comparison of two cJSON items by key (->string). */
+int state_cmp_key(const void *a, const void *b);
+/* The first total of tokens that is not a whole number (sums of those could overflow), or NULL. */
+const char *state_token_not_whole(const cJSON *tokens);
+
+/* The phase an operation names by its number under key, which must exist; *out NULL when absent and not required. */
+int state_arg_phase(cJSON **out, struct apply_ctx *c, const char *key, int required);
+/*
+ * The agent an operation names ("agent"), which must exist, or be named in
+ * a phase's own list (its entry is then made); *out NULL when absent and
+ * not required.
+ */
+int state_arg_agent(cJSON **out, struct apply_ctx *c, int required);
+/* The error type an operation gives ("type", one of schema.h's), def when absent. */
+int state_arg_error_type(const char **out, struct apply_ctx *c, const char *def);
+/* A new unresolved error in the session's list; agent and phase may be NULL. */
+cJSON *state_new_error(struct apply_ctx *c, const char *type, const char *message,
+		       const char *agent, const cJSON *phase);
+
 /* The entries of the list of collection i, those loaded and those before them that were not. */
 int state_size(struct apply_ctx *c, enum state_split_index i);
 /* How many of the paths of files the manifest of state does not hold yet. */
@@ -72,11 +93,12 @@ int state_paths_check(char **err, const struct state_path_entry *v, size_t n);
 /* Non-zero when s is an object id as a manifest holds one: 40 lower-case hex digits. */
 int state_is_oid(const char *s);
 
-/* The handlers of ops.h's table, in state.c, state_work.c and state_git.c. */
+/*
+ * The handlers of ops.h's table, in state_session.c, state_files.c,
+ * state_phase.c, state_agent.c, state_work.c and state_git.c.
+ */
 #define GS_OP_DECLARE(id, name, fn, flags, needs, tail) int fn(struct apply_ctx *c);
 GS_OP_LIST(GS_OP_DECLARE)
 #undef GS_OP_DECLARE
-/* The handler of an operation (state_ops.c). */
-apply_fn state_handler(enum op_id id);
 
 #endif

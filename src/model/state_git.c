@@ -13,7 +13,7 @@ static int valid_oid(const char *s)
 	return s && strlen(s) == 40 && strspn(s, "0123456789abcdef") == 40;
 }
 
-int op_hook_pre_commit(struct apply_ctx *c)
+int state_apply_hook_pre_commit(struct apply_ctx *c)
 {
 	int n = state_record_files(c, cJSON_GetObjectItemCaseSensitive(c->args, "files"), NULL, NULL, NULL);
 
@@ -34,7 +34,7 @@ static cJSON *find_commit(const cJSON *state, const char *id)
 }
 
 /* args: {"id", "subject", "branch", "files"?: path -> {status, oid}} */
-int op_commit_record(struct apply_ctx *c)
+int state_apply_commit_record(struct apply_ctx *c)
 {
 	const cJSON *files = cJSON_GetObjectItemCaseSensitive(c->args, "files");
 	const char *id, *subject, *branch;
@@ -76,7 +76,7 @@ int op_commit_record(struct apply_ctx *c)
 }
 
 /* args: {"kind": "amend"|"rebase", "map": [[old, new], ...]} */
-int op_commit_rewrite(struct apply_ctx *c)
+int state_apply_commit_rewrite(struct apply_ctx *c)
 {
 	const cJSON *map = cJSON_GetObjectItemCaseSensitive(c->args, "map"), *pair;
 	const char *kind;
@@ -112,7 +112,7 @@ int op_commit_rewrite(struct apply_ctx *c)
 	return 0;
 }
 
-int op_checkout(struct apply_ctx *c)
+int state_apply_checkout(struct apply_ctx *c)
 {
 	const char *from, *to, *head;
 	cJSON *m;

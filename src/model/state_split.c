@@ -26,47 +26,13 @@ unsigned state_split_bit(const char *key)
 	return 0;
 }
 
-/* The manifest shard of path: FNV-1a, low byte. */
-static unsigned shard(const char *path)
+unsigned state_shard(const char *path)
 {
 	uint32_t h = 2166136261u;
 
 	for (const unsigned char *p = (const unsigned char *)path; *p; p++)
 		h = (h ^ *p) * 16777619u;
 	return h & 0xff;
-}
-
-int state_op_shards(struct state_shards *out, const cJSON *op)
-{
-	const cJSON *files = cJSON_GetObjectItemCaseSensitive(op_args(op), "files");
-	const struct op_info *info = op_lookup(op_name(op));
-
-	if (!info || !(info->flags & OPF_BY_PATH) || !cJSON_IsObject(files))
-		return 0;
-	memset(out, 0, sizeof(*out));
-	for (const cJSON *f = files->child; f; f = f->next) {
-		uint32_t h = 2166136261u;
-
-		/* and the shard (as shard() has it) of each folder above: a file there is what the path may not come below */
-		for (const unsigned char *p = (const unsigned char *)f->string; *p; p++) {
-			if (*p == '/')
-				out->want[h & 0xff] = 1;
-			h = (h ^ *p) * 16777619u;
-		}
-		out->want[shard(f->string)] = 1;
-	}
-	return 1;
-}
-
-unsigned state_op_needs(const cJSON *op)
-{
-	const struct op_info *info = op_lookup(op_name(op));
-
-	if (!info)
-		return STATE_ALL;
-	if ((info->flags & OPF_AGENT) && json_str(op_args(op), "agent"))
-		return info->needs | NEED(AGENTS);
-	return info->needs;
 }
 
 static unsigned bit_index(unsigned b)
@@ -78,13 +44,6 @@ static unsigned bit_index(unsigned b)
 		i++;
 	}
 	return i;
-}
-
-unsigned state_op_tail(const cJSON *op)
-{
-	const struct op_info *info = op_lookup(op_name(op));
-
-	return info ? info->tail & info->needs : 0;
 }
 
 int state_tail_before(const struct state_loaded *loaded, enum state_split_index i)
@@ -138,7 +97,7 @@ static int part_ok(const char *key, const struct gs_part *p, size_t i, size_t co
 		ok = cJSON_IsObject(v) && part_shard(&s, p) == 0;
 		/* a path has one shard, so a path twice can only be twice in one */
 		for (const cJSON *e = ok ? v->child : NULL; e && ok; e = e->next)
-			ok = shard(e->string) == s && cJSON_GetObjectItemCaseSensitive(v, e->string) == e;
+			ok = state_shard(e->string) == s && cJSON_GetObjectItemCaseSensitive(v, e->string) == e;
 	}
 	free(want);
 	return ok;
@@ -326,7 +285,7 @@ static char **chunk_texts(size_t **lens, const cJSON *coll, unsigned count, unsi
 	for (unsigned i = 0; i < count; i++)
 		c[i] = files ? cJSON_CreateObject() : cJSON_CreateArray();
 	for (const cJSON *e = count ? coll->child : NULL; e; e = e->next, at++) {
-		unsigned i = files ? shard(e->string) : at / chunk;
+		unsigned i = files ? state_shard(e->string) : at / chunk;
 
 		if (i >= count)
 			break;	/* a list's tail, kept in session.json */
@@ -457,7 +416,7 @@ int state_split(char **core, size_t *len, struct gs_part **out, size_t *nout, co
 			reached = cJSON_GetArraySize(c) < loaded->tail_size[bit_index(b)];
 		}
 		for (const cJSON *e = only ? c->child : NULL; e && !reached; e = e->next)
-			reached = !only[shard(e->string)];
+			reached = !only[state_shard(e->string)];
 		if (reached) {
 			cJSON_Delete(top);
 			gs_parts_free(*out, *nout);

@@ -145,11 +145,13 @@ test_expect_success SCRIPT 'the pager is chosen as git chooses it' '
 '
 
 test_expect_success 'the agent instructions are up to date and name only real commands' '
-	for f in claude-code/git-session/SKILL.md copilot/git-session/SKILL.md gemini-cli/git-session/GEMINI.md
+	ls "$top"/contrib/agents/*/git-session/*.md >written &&
+	test_line_count -ge 3 written &&
+	while read f
 	do
-		sed -n "/^# Keep session state/,\$p" "$top/contrib/agents/$f" >body &&
+		sed -n "/^# Keep session state/,\$p" "$f" >body &&
 		test_cmp "$top/contrib/agents/body.md" body || return 1
-	done &&
+	done <written &&
 	git session >cmds 2>&1 || : &&
 	grep -o "git session [a-z]*" "$top/contrib/agents/body.md" | sort -u | cut -d" " -f3 >named &&
 	test_line_count -gt 10 named &&
@@ -157,6 +159,21 @@ test_expect_success 'the agent instructions are up to date and name only real co
 	do
 		grep "^   $cmd " cmds || { echo "unknown command: $cmd"; return 1; }
 	done <named
+'
+
+test_expect_success 'the agents of the table are in the man page, the README, contrib/agents and the completion' '
+	test_expect_code 129 git session hooks -h >usage 2>&1 &&
+	sed -n "s/.* --agent <\(.*\)>\$/\1/p" usage | tr -d " " | tr "|" "\n" >agents &&
+	test_line_count -ge 2 agents &&
+	sed -n "s/.*hooks (install | uninstall) --agent (\(.*\))\$/\1/p" man.txt | tr -d " " | tr "|" "\n" | sort -u >in-man &&
+	sort agents >expect && test_cmp expect in-man &&
+	while read agent
+	do
+		grep -q -- "--agent $agent" "$top/README.md" || { echo "README lacks: $agent"; return 1; }
+		test -d "$top/contrib/agents/$agent" || { echo "contrib/agents lacks: $agent"; return 1; }
+	done <agents &&
+	complete_words git session hooks install --agent "" >out &&
+	test_cmp expect out
 '
 
 test_expect_success 'the fields the agent instructions name are in resume --json and status --json' '

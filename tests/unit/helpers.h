@@ -23,17 +23,18 @@ static struct state_limits test_limits = STATE_LIMITS_INIT;
 static inline int apply_at(cJSON *st, enum op_id id, const char *args, const char *at,
 			   char **subject, char **err)
 {
-	cJSON *op = op_new(id, at), *a = NULL;
+	struct state_op *op = op_new(id, at);
+	cJSON *a = NULL;
 	char *perr = NULL;
 	int error;
 
 	if (args) {
 		if (json_parse(&a, args, strlen(args), 1 << 20, &perr) < 0)
 			fail_msg("bad test JSON %s: %s", args, perr);
-		json_set(op, "args", a);
+		json_set(op->json, "args", a);
 	}
 	error = state_apply(st, op, &test_limits, subject, err);
-	cJSON_Delete(op);
+	op_free(op);
 	return error;
 }
 

@@ -1,6 +1,7 @@
 /*
- * test_agent.c - the agents' dialects: our hooks into and out of their
- * settings files byte for byte, and the usage their transcripts hold.
+ * test_agent.c - the agents' dialects: every row of the table whole, the
+ * payloads each reads, our hooks into and out of their settings files
+ * byte for byte, and the usage their transcripts hold.
  */
 #include "helpers.h"
 #include "git-session/agent.h"
@@ -29,7 +30,7 @@ static void round_trip(const char *text)
 	/* twice is once */
 	assert_int_equal(agent_settings_add(&again, &err, with, strlen(with), agent_dialect("claude-code"), PREFIX), 0);
 	assert_null(again);
-	assert_int_equal(agent_settings_remove(&back, &err, with, strlen(with), PREFIX), 0);
+	assert_int_equal(agent_settings_remove(&back, &err, with, strlen(with), agent_dialect("claude-code"), PREFIX), 0);
 	assert_non_null(back);
 	if (text)
 		assert_string_equal(back, text);
@@ -93,19 +94,25 @@ static void test_usage(void **unused)
 		"{\"$set\":{\"lastUpdated\":\"x\"}}\n"
 		"{\"id\":\"g1\",\"type\":\"gemini\",\"tokens\":{\"input\":50,\"output\":9,\"cached\":10,\"thoughts\":2}}\n";
 	const char *gemini_later = "{\"id\":\"g1\",\"type\":\"gemini\",\"tokens\":{\"input\":50,\"output\":12,\"cached\":10}}\n";
+	const struct agent_dialect *c = agent_dialect("claude-code"), *g = agent_dialect("gemini-cli");
 	struct agent_usage u = { 0 };
 
-	agent_usage_scan(&u, claude, strlen(claude));
+	agent_usage_scan(&u, c, claude, strlen(claude));
 	assert_int_equal(u.messages, 2);
 	assert_true(u.input == 35 && u.output == 10 && u.cached == 100);
 	memset(&u, 0, sizeof(u));
-	agent_usage_scan(&u, gemini, strlen(gemini));
+	agent_usage_scan(&u, g, gemini, strlen(gemini));
 	assert_int_equal(u.messages, 1);
 	assert_true(u.input == 40 && u.output == 11 && u.cached == 10);
 	/* the next part repeats the last message: its new usage replaces the old */
-	agent_usage_scan(&u, gemini_later, strlen(gemini_later));
+	agent_usage_scan(&u, g, gemini_later, strlen(gemini_later));
 	assert_int_equal(u.messages, 1);
 	assert_true(u.input == 40 && u.output == 12 && u.cached == 10);
+	/* each reads its own transcript's shape only */
+	memset(&u, 0, sizeof(u));
+	agent_usage_scan(&u, c, gemini, strlen(gemini));
+	agent_usage_scan(&u, g, claude, strlen(claude));
+	assert_true(u.messages == 0 && u.skipped == 0 && u.input == 0);
 }
 
 static void test_usage_out_of_range(void **unused)
@@ -119,30 +126,81 @@ static void test_usage_out_of_range(void **unused)
 		"{\"message\":{\"id\":\"e\",\"usage\":{\"input_tokens\":2.5}}}\n"
 		"{\"message\":{\"id\":\"f\",\"usage\":{\"input_tokens\":600000000000,\"cache_creation_input_tokens\":600000000000}}}\n"
 		"{\"message\":{\"id\":\"g\",\"usage\":{\"input_tokens\":3,\"output_tokens\":4,\"cache_read_input_tokens\":null}}}\n"
-		"{\"id\":\"h\",\"type\":\"gemini\",\"tokens\":{\"input\":5,\"output\":999999999999,\"thoughts\":2}}\n"
 		"{\"message\":{\"id\":\"i\",\"usage\":{\"input_tokens\":999999999999}}}\n"
 		"{\"message\":{\"id\":\"j\",\"usage\":{\"input_tokens\":5}}}\n";
+	const char *gemini =
+		"{\"id\":\"h\",\"type\":\"gemini\",\"tokens\":{\"input\":5,\"output\":999999999999,\"thoughts\":2}}\n"
+		"{\"id\":\"k\",\"type\":\"gemini\",\"tokens\":{\"input\":5,\"output\":-1}}\n"
+		"{\"id\":\"l\",\"type\":\"gemini\",\"tokens\":{\"input\":5,\"output\":1,\"cached\":7}}\n";
 	struct agent_usage u = { 0 };
 
-	agent_usage_scan(&u, text, strlen(text));
-	/* a..f and h bad; i takes the total past 10^12 with g: skipped too */
-	assert_int_equal(u.skipped, 8);
+	agent_usage_scan(&u, agent_dialect("claude-code"), text, strlen(text));
+	/* a..f bad; i takes the total past 10^12 with g: skipped too */
+	assert_int_equal(u.skipped, 7);
 	assert_int_equal(u.messages, 2);
 	assert_true(u.input == 8 && u.output == 4 && u.cached == 0);
 	assert_string_equal(u.last_id, "j");
+	/* output and thoughts past 10^12 together, a negative count; cached more than the input it is part of */
+	memset(&u, 0, sizeof(u));
+	agent_usage_scan(&u, agent_dialect("gemini-cli"), gemini, strlen(gemini));
+	assert_int_equal(u.skipped, 2);
+	assert_int_equal(u.messages, 1);
+	assert_true(u.input == 0 && u.output == 1 && u.cached == 7);
+}
+
+/* Every row of the table is whole: what the hook runner and `hooks --agent` take from it is there. */
+static void test_table(void **unused)
+{
+	char *names = agent_names(", ", " or ");
+	size_t n = 0;
+
+	for (const struct agent_dialect *const *d = agent_dialects; *d; d++, n++) {
+		assert_ptr_equal(agent_dialect((*d)->name), *d);
+		assert_non_null(strstr(names, (*d)->name));
+		assert_true((*d)->stem && *(*d)->stem && (*d)->settings && (*d)->settings[0] != '/');
+		assert_true((*d)->settings_ops && (*d)->settings_ops->add && (*d)->settings_ops->remove &&
+			    (*d)->settings_ops->count);
+		assert_true((*d)->read_event && (*d)->scan_usage && (*d)->usage_mark && *(*d)->usage_mark);
+		assert_true((*d)->timeout > 0 && (*d)->block_exit > 1 && (*d)->folder && (*d)->write_tools);
+		assert_true(agent_event_count(*d) > 0);
+		for (const struct agent_hook_event *e = (*d)->events; e->event; e++)
+			assert_int_equal(agent_event_kind(*d, e->event), e->kind);
+	}
+	assert_int_equal(n, 2);
+	assert_string_equal(names, "claude-code or gemini-cli");
+	free(names);
+}
+
+static void test_read_event(void **unused)
+{
+	cJSON *p = cJSON_Parse("{\"session_id\":\"s1\",\"tool_name\":\"Write\",\"tool_input\":{\"file_path\":\"/r/a.c\"},"
+			       "\"tool_response\":{\"type\":\"create\"},\"agent_id\":\"x1\",\"agent_type\":\"Explore\","
+			       "\"transcript_path\":\"/t\",\"agent_transcript_path\":\"/t/x1\",\"trigger\":\"auto\"}");
+	cJSON *gp = cJSON_Parse("{\"tool_name\":\"write_file\",\"tool_input\":{\"absolute_path\":\"b.c\"},"
+				"\"tool_response\":{\"llmContent\":\"Successfully created and wrote to new file\"}}");
+	struct agent_event ev;
+
+	agent_read_event(&ev, agent_dialect("claude-code"), p);
+	assert_string_equal(ev.session, "s1");
+	assert_string_equal(ev.path, "/r/a.c");
+	assert_int_equal(ev.created, 1);
+	assert_true(!strcmp(ev.subagent_id, "x1") && !strcmp(ev.subagent_type, "Explore"));
+	assert_true(!strcmp(ev.transcript, "/t") && !strcmp(ev.subagent_transcript, "/t/x1"));
+	assert_true(!strcmp(ev.trigger, "auto") && !ev.prompt && !ev.reason);
+	/* Write is not one of Gemini's writers: no file */
+	agent_read_event(&ev, agent_dialect("gemini-cli"), p);
+	assert_null(ev.path);
+	assert_int_equal(ev.created, 0);
+	agent_read_event(&ev, agent_dialect("gemini-cli"), gp);
+	assert_string_equal(ev.session, "");
+	assert_string_equal(ev.path, "b.c");
+	assert_int_equal(ev.created, 1);
+	cJSON_Delete(p);
+	cJSON_Delete(gp);
 }
 
 static void test_dialects(void **unused)
 {
-	cJSON *p = cJSON_Parse("{\"tool_name\":\"Write\",\"tool_input\":{\"file_path\":\"/r/a.c\"},\"tool_response\":{\"type\":\"create\"}}");
-	const char *path;
-	int created;
-
-	assert_int_equal(agent_tool_file(&path, &created, agent_dialect("claude-code"), p), 1);
-	assert_string_equal(path, "/r/a.c");
-	assert_int_equal(created, 1);
-	assert_int_equal(agent_tool_file(&path, &created, agent_dialect("gemini-cli"), p), 0);
-	cJSON_Delete(p);
 	assert_int_equal(agent_event_kind(agent_dialect("gemini-cli"), "AfterAgent"), AE_TURN_END);
 	assert_int_equal(agent_event_kind(agent_dialect("claude-code"), "Stop"), AE_TURN_END);
 	assert_int_equal(agent_event_kind(agent_dialect("claude-code"), "Nope"), AE_NONE);
@@ -157,6 +215,8 @@ int main(void)
 		cmocka_unit_test(test_settings_refused),
 		cmocka_unit_test(test_usage),
 		cmocka_unit_test(test_usage_out_of_range),
+		cmocka_unit_test(test_table),
+		cmocka_unit_test(test_read_event),
 		cmocka_unit_test(test_dialects),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

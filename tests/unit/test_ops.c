@@ -194,7 +194,7 @@ static int refusals_ok;	/* an operation the state refuses is no failure of the t
  * when it needs more. On success *out is the tree written, *subject the
  * checkpoint's subject.
  */
-static int apply_stored(struct tree *out, char **subject, const struct tree *stored, const cJSON *op,
+static int apply_stored(struct tree *out, char **subject, const struct tree *stored, const struct state_op *op,
 			enum level level)
 {
 	struct state_shards shards;
@@ -244,7 +244,7 @@ static int apply_stored(struct tree *out, char **subject, const struct tree *sto
 }
 
 /* As engine_commit: narrow first, and wider on GS_EPARTIAL. */
-static enum level apply_narrow(struct tree *out, char **subject, const struct tree *stored, const cJSON *op)
+static enum level apply_narrow(struct tree *out, char **subject, const struct tree *stored, const struct state_op *op)
 {
 	struct state_shards shards;
 	int by_path = state_op_shards(&shards, op);
@@ -278,13 +278,14 @@ static void test_load_table_property(void **unused)
 	assert_int_equal(state_split(&stored.core, &len, &stored.parts, &stored.n, st, NULL, NULL, 0), 0);
 	assert_true(stored.n > SPLIT_COUNT);	/* every collection is kept apart */
 	for (size_t i = 0; i < ARRAY_SIZE(samples); i++) {
-		cJSON *op = op_new(samples[i].id, "2025-01-03T00:00:00Z"), *a = NULL;
+		struct state_op *op = op_new(samples[i].id, "2025-01-03T00:00:00Z");
+		cJSON *a = NULL;
 		struct tree whole = { 0 }, part = { 0 };
 		char *err = NULL, *sw = NULL, *sp = NULL;
 
 		if (json_parse(&a, samples[i].args, strlen(samples[i].args), 1 << 20, &err) < 0)
 			fail_msg("bad sample %s: %s", samples[i].args, err);
-		json_set(op, "args", a);
+		json_set(op->json, "args", a);
 		assert_int_equal(apply_stored(&whole, &sw, &stored, op, LOAD_ALL), 0);
 		narrow += apply_narrow(&part, &sp, &stored, op) != LOAD_ALL;
 		qsort(whole.parts, whole.n, sizeof(*whole.parts), part_cmp);
@@ -295,7 +296,7 @@ static void test_load_table_property(void **unused)
 		tree_clear(&part);
 		free(sw);
 		free(sp);
-		cJSON_Delete(op);
+		op_free(op);
 	}
 	/* the test means something only if most operations did load less, and some lists only their tail */
 	assert_true(narrow >= (int)ARRAY_SIZE(samples) - 3);
@@ -305,7 +306,7 @@ static void test_load_table_property(void **unused)
 }
 
 /* A random operation of those that grow lists, with arguments made from step. */
-static cJSON *random_op(unsigned *seed, int step)
+static struct state_op *random_op(unsigned *seed, int step)
 {
 	static const struct { enum op_id id; const char *fmt; } kinds[] = {
 		{ OP_NOTE, "{\"text\": \"step %d\"}" },
@@ -320,12 +321,13 @@ static cJSON *random_op(unsigned *seed, int step)
 		{ OP_FILE_MODIFIED, "{\"files\": {\"src/f%04d.c\": {\"oid\": \"" COMMIT "\"}}}" },
 	};
 	unsigned k = (unsigned)rand_r(seed) % ARRAY_SIZE(kinds);
-	cJSON *op = op_new(kinds[k].id, "2025-01-03T00:00:00Z"), *a = NULL;
+	struct state_op *op = op_new(kinds[k].id, "2025-01-03T00:00:00Z");
+	cJSON *a = NULL;
 	char *args = xstrfmt(kinds[k].fmt, kinds[k].id == OP_ERROR_RESOLVE ? 1 + step % 50 : step), *err = NULL;
 
 	if (json_parse(&a, args, strlen(args), 1 << 20, &err) < 0)
 		fail_msg("bad args %s: %s", args, err);
-	json_set(op, "args", a);
+	json_set(op->json, "args", a);
 	free(args);
 	return op;
 }
@@ -347,7 +349,7 @@ static void test_random_sequences_stay_equal(void **unused)
 	tails_cut = 0;
 	refusals_ok = 1;
 	for (int step = 0; step < 200; step++) {
-		cJSON *op = random_op(&seed, step);
+		struct state_op *op = random_op(&seed, step);
 		struct tree w = { 0 }, p = { 0 };
 		char *sw = NULL, *sp = NULL, *what = xstrfmt("step %d, %s", step, op_name(op));
 		int ew = apply_stored(&w, &sw, &whole, op, LOAD_ALL);
@@ -366,7 +368,7 @@ static void test_random_sequences_stay_equal(void **unused)
 		free(sw);
 		free(sp);
 		free(what);
-		cJSON_Delete(op);
+		op_free(op);
 	}
 	refusals_ok = 0;
 	assert_true(tails_cut > 50);

@@ -72,25 +72,27 @@ static void test_note_and_subject(void **unused)
 	refused(st, OP_NOTE, "{}", "missing text");
 	refused(st, OP_NOTE, "{\"text\": 5}", "must be a string");
 	{
-		cJSON *op = op_new(OP_NOTE, "2025-01-02T03:04:05Z");
+		struct state_op *op = op_new(OP_NOTE, "2025-01-02T03:04:05Z"), read;
 		char *before = json_print(st, 0, NULL), *after;
 
-		json_set_str(op, "op", "nosuch");
-		assert_int_not_equal(state_apply(st, op, NULL, &subject, &err), 0);
+		json_set_str(op->json, "op", "nosuch");
+		assert_int_equal(op_parse(&read, op->json), GS_ENOTFOUND);
+		assert_int_not_equal(state_apply(st, &read, NULL, &subject, &err), 0);
 		assert_non_null(strstr(err, "unknown operation 'nosuch'"));
 		after = json_print(st, 0, NULL);
 		assert_string_equal(before, after);
 		free(before);
 		free(after);
 		free(err);
-		cJSON_Delete(op);
+		op_free(op);
 	}
 	cJSON_Delete(st);
 }
 
 static void test_text_limits(void **unused)
 {
-	cJSON *st = started(NULL), *op = op_new(OP_NOTE, "2025-01-02T03:04:05Z");
+	cJSON *st = started(NULL);
+	struct state_op *op = op_new(OP_NOTE, "2025-01-02T03:04:05Z");
 	char *big = xmalloc(2 * 1024 * 1024 + 1), *subject = NULL, *err = NULL;
 
 	memset(big, 'a', 2 * 1024 * 1024);
@@ -104,7 +106,7 @@ static void test_text_limits(void **unused)
 	assert_non_null(strstr(err, "UTF-8"));
 	free(err);
 	free(big);
-	cJSON_Delete(op);
+	op_free(op);
 	cJSON_Delete(st);
 }
 

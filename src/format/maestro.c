@@ -1,5 +1,5 @@
 /*
- * format_maestro.c - Maestro's session file (Gemini CLI, Claude Code):
+ * maestro.c - Maestro's session file (Gemini CLI, Claude Code):
  * Markdown with a front matter of phases, their files and errors, and token
  * usage; YAML up to 1.5, JSON from 1.6 (written back in the syntax it was
  * read in, JSON for a session from elsewhere). Pure: no I/O.
@@ -29,7 +29,7 @@ static char first_char(const char *p, const char *end)
 }
 
 /* "---\n<yaml or json>\n---\n<body>": the front matter and the body. */
-static int parse(cJSON **doc, const char *buf, size_t len, char **err)
+static int maestro_parse(cJSON **doc, const char *buf, size_t len, char **err)
 {
 	const char *p = buf, *end = buf + len, *close = NULL;
 	cJSON *fm = NULL;
@@ -72,7 +72,7 @@ static int parse(cJSON **doc, const char *buf, size_t len, char **err)
 	return 0;
 }
 
-static int detect(const cJSON *doc)
+static int maestro_detect(const cJSON *doc)
 {
 	const cJSON *fm = cJSON_GetObjectItemCaseSensitive(doc, "front_matter");
 
@@ -81,7 +81,7 @@ static int detect(const cJSON *doc)
 	       cJSON_GetObjectItemCaseSensitive(fm, "token_usage");
 }
 
-static int upgrade(cJSON *doc, char **err)
+static int maestro_upgrade(cJSON *doc, char **err)
 {
 	(void)doc;
 	(void)err;
@@ -168,7 +168,7 @@ static void import_phase(cJSON *state, cJSON *files, cJSON *in, int n)
 	cJSON_AddItemToArray(json_arr(state, "phases"), p);
 }
 
-static int to_state(cJSON *state, cJSON *files, int *active, const cJSON *doc, char **err)
+static int maestro_to_state(cJSON *state, cJSON *files, int *active, const cJSON *doc, char **err)
 {
 	cJSON *fm = cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(doc, "front_matter"), 1);
 	cJSON *phases = cJSON_GetObjectItemCaseSensitive(fm, "phases");
@@ -273,7 +273,7 @@ static cJSON *export_phase(const cJSON *state, const cJSON *in)
 	return p;
 }
 
-static cJSON *from_state(const cJSON *state)
+static cJSON *maestro_from_state(const cJSON *state)
 {
 	const cJSON *t = cJSON_GetObjectItemCaseSensitive(state, "tokens"), *ph;
 	const cJSON *extra = fmt_from_extra(state, format_maestro.name), *log = fmt_from_extra(state, "maestro_log");
@@ -312,7 +312,7 @@ static cJSON *from_state(const cJSON *state)
 	return doc;
 }
 
-static int print(char **out, size_t *len, const cJSON *doc, const char *part)
+static int maestro_print(char **out, size_t *len, const cJSON *doc, const char *part)
 {
 	struct sbuf sb = SBUF_INIT;
 	char *fm = NULL, *err = NULL;
@@ -338,6 +338,6 @@ static int print(char **out, size_t *len, const cJSON *doc, const char *part)
 }
 
 /* The parts of the session the export writes (format_lost names the others). */
-static const char holds[] = "phases phase-agents errors tokens plans";
+static const char maestro_holds[] = "phases phase-agents errors tokens plans";
 
 FORMAT_DEFINE(MAESTRO, maestro);

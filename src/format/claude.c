@@ -1,5 +1,5 @@
 /*
- * format_claude.c - the Claude Code orchestrator's session file
+ * claude.c - the Claude Code orchestrator's session file
  * (.claude/orchestrator-session.json, schema 1.0): goal, agents,
  * completed work, pending tasks, decisions. Pure: no I/O.
  */
@@ -20,12 +20,12 @@ static const struct word agent_statuses[] = {
 	{ NULL, NULL },
 };
 
-static int parse(cJSON **doc, const char *buf, size_t len, char **err)
+static int claude_parse(cJSON **doc, const char *buf, size_t len, char **err)
 {
 	return fmt_parse_object(doc, buf, len, 0, err);
 }
 
-static int detect(const cJSON *doc)
+static int claude_detect(const cJSON *doc)
 {
 	static const char *const keys[] = { "goal", "agents", "completed_work", "pending_tasks",
 					    "decisions_made", "context_usage" };
@@ -39,7 +39,7 @@ static int detect(const cJSON *doc)
 	return 0;
 }
 
-static int upgrade(cJSON *doc, char **err)
+static int claude_upgrade(cJSON *doc, char **err)
 {
 	const cJSON *v = cJSON_GetObjectItemCaseSensitive(doc, "schema_version");
 
@@ -173,7 +173,7 @@ static void import_files(cJSON *files, const cJSON *doc)
 			json_set_str(json_set(files, f->valuestring, cJSON_CreateObject()), "status", ST_MODIFIED);
 }
 
-static int to_state(cJSON *state, cJSON *files, int *active, const cJSON *in, char **err)
+static int claude_to_state(cJSON *state, cJSON *files, int *active, const cJSON *in, char **err)
 {
 	cJSON *doc = cJSON_Duplicate(in, 1);
 	const char *st = fmt_word_in(statuses, json_str(doc, "status"), NULL);
@@ -235,7 +235,7 @@ static void export_tasks(cJSON *doc, const cJSON *state)
 	}
 }
 
-static cJSON *from_state(const cJSON *state)
+static cJSON *claude_from_state(const cJSON *state)
 {
 	const cJSON *t = cJSON_GetObjectItemCaseSensitive(state, "tokens");
 	const cJSON *extra = fmt_from_extra(state, format_claude.name), *proj = cJSON_GetObjectItemCaseSensitive(state, "project");
@@ -266,12 +266,12 @@ static cJSON *from_state(const cJSON *state)
 	return doc;
 }
 
-static int print(char **out, size_t *len, const cJSON *doc, const char *part)
+static int claude_print(char **out, size_t *len, const cJSON *doc, const char *part)
 {
 	return part ? 0 : fmt_print_json(out, len, doc);
 }
 
 /* The parts of the session the export writes (format_lost names the others). */
-static const char holds[] = "agents tasks decisions errors tokens";
+static const char claude_holds[] = "agents tasks decisions errors tokens";
 
 FORMAT_DEFINE(CLAUDE, claude);

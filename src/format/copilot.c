@@ -1,5 +1,5 @@
 /*
- * format_copilot.c - the Copilot "session-resume" skill's state
+ * copilot.c - the Copilot "session-resume" skill's state
  * (00-session-state.json, schema 3.0; 1.0 and 2.0 migrated as the skill
  * says) and its human companion 00-handoff.md. Pure: no I/O.
  */
@@ -16,7 +16,7 @@ static const struct word step_statuses[] = {
 	{ "done", ST_COMPLETED }, { "not_started", ST_PENDING }, { NULL, NULL },
 };
 
-static int parse(cJSON **doc, const char *buf, size_t len, char **err)
+static int copilot_parse(cJSON **doc, const char *buf, size_t len, char **err)
 {
 	cJSON *v;
 
@@ -32,7 +32,7 @@ static int parse(cJSON **doc, const char *buf, size_t len, char **err)
 	return 0;
 }
 
-static int detect(const cJSON *doc)
+static int copilot_detect(const cJSON *doc)
 {
 	const cJSON *st = cJSON_GetObjectItemCaseSensitive(doc, "state");
 
@@ -41,7 +41,7 @@ static int detect(const cJSON *doc)
 }
 
 /* 1.0, 2.0 or none -> 3.0: no lock, no stale_threshold_ms, no claims. */
-static int upgrade(cJSON *doc, char **err)
+static int copilot_upgrade(cJSON *doc, char **err)
 {
 	cJSON *st = cJSON_GetObjectItemCaseSensitive(doc, "state"), *step;
 	const cJSON *v = cJSON_GetObjectItemCaseSensitive(st, "schema_version");
@@ -235,7 +235,7 @@ static void import_decisions(cJSON *state, cJSON *doc)
 	cJSON_DeleteItemFromObjectCaseSensitive(doc, "decision_log");
 }
 
-static int to_state(cJSON *state, cJSON *files, int *active, const cJSON *in, char **err)
+static int copilot_to_state(cJSON *state, cJSON *files, int *active, const cJSON *in, char **err)
 {
 	cJSON *doc = cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(in, "state"), 1);
 	const cJSON *project = cJSON_GetObjectItemCaseSensitive(doc, "project");
@@ -346,7 +346,7 @@ static void export_decisions(cJSON *st, const cJSON *state)
 			json_set_str(dec, *k, "");
 }
 
-static cJSON *from_state(const cJSON *state)
+static cJSON *copilot_from_state(const cJSON *state)
 {
 	const cJSON *extra = fmt_from_extra(state, format_copilot.name), *p;
 	const cJSON *project = cJSON_GetObjectItemCaseSensitive(state, "project");
@@ -381,7 +381,7 @@ static cJSON *from_state(const cJSON *state)
 	return doc;
 }
 
-static int print(char **out, size_t *len, const cJSON *doc, const char *part)
+static int copilot_print(char **out, size_t *len, const cJSON *doc, const char *part)
 {
 	const char *h;
 
@@ -395,6 +395,7 @@ static int print(char **out, size_t *len, const cJSON *doc, const char *part)
 }
 
 /* The parts of the session the export writes (format_lost names the others). */
-static const char holds[] = "phases phase-agents decisions artifacts context_summary";
+static const char copilot_holds[] = "phases phase-agents decisions artifacts context_summary";
 
-FORMAT_DEFINE(COPILOT, copilot);
+/* The handoff, for people, beside the state: 00-handoff.md. */
+FORMAT_DEFINE(COPILOT, copilot, .layout = { .part = "handoff", .part_file = "00-handoff.md" });

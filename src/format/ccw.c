@@ -1,5 +1,5 @@
 /*
- * format_ccw.c - Claude Code Workflow sessions: .workflow/WFS-<slug>/
+ * ccw.c - Claude Code Workflow sessions: .workflow/WFS-<slug>/
  * workflow-session.json (phases as named checkpoints) and the registry
  * .workflow/session_status.jsonl, one session per line. Pure: no I/O.
  */
@@ -61,7 +61,7 @@ static int parse_lines(cJSON **doc, const char *buf, size_t len, char **err)
 	return 0;
 }
 
-static int parse(cJSON **doc, const char *buf, size_t len, char **err)
+static int ccw_parse(cJSON **doc, const char *buf, size_t len, char **err)
 {
 	cJSON *v;
 	const char *nl = memchr(buf, '\n', len);
@@ -91,7 +91,7 @@ static int parse(cJSON **doc, const char *buf, size_t len, char **err)
 	return 0;
 }
 
-static int detect(const cJSON *doc)
+static int ccw_detect(const cJSON *doc)
 {
 	const cJSON *s = cJSON_GetObjectItemCaseSensitive(doc, "session");
 	const char *id = json_str(s, "session_id");
@@ -102,7 +102,7 @@ static int detect(const cJSON *doc)
 	       cJSON_GetObjectItemCaseSensitive(s, "checkpoints") || (id && !strncmp(id, "WFS-", 4));
 }
 
-static int upgrade(cJSON *doc, char **err)
+static int ccw_upgrade(cJSON *doc, char **err)
 {
 	if (cJSON_IsArray(cJSON_GetObjectItemCaseSensitive(doc, "registry"))) {
 		*err = xstrdup("a registry of sessions: import it as a whole");
@@ -191,7 +191,7 @@ static void import_entry(cJSON *state, cJSON *e, int *active)
 	fmt_rest_to_extra(state, "ccw_registry", e);
 }
 
-static int to_state(cJSON *state, cJSON *files, int *active, const cJSON *in, char **err)
+static int ccw_to_state(cJSON *state, cJSON *files, int *active, const cJSON *in, char **err)
 {
 	cJSON *doc = cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(in, "session"), 1);
 	cJSON *entry = cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(in, "registry"), 1);
@@ -266,7 +266,7 @@ static cJSON *registry_entry(const cJSON *state)
 	return e;
 }
 
-static cJSON *from_state(const cJSON *state)
+static cJSON *ccw_from_state(const cJSON *state)
 {
 	cJSON *doc = cJSON_CreateObject();
 
@@ -275,7 +275,7 @@ static cJSON *from_state(const cJSON *state)
 	return doc;
 }
 
-int format_ccw_registry_line(char **out, const cJSON *state)
+static int ccw_registry_line(char **out, const cJSON *state)
 {
 	cJSON *doc = NULL, *e;
 	char *err = NULL;
@@ -297,7 +297,7 @@ int format_ccw_registry_line(char **out, const cJSON *state)
 	return 0;
 }
 
-static int print(char **out, size_t *len, const cJSON *doc, const char *part)
+static int ccw_print(char **out, size_t *len, const cJSON *doc, const char *part)
 {
 	const cJSON *v = cJSON_GetObjectItemCaseSensitive(doc, part ? part : "session");
 
@@ -311,6 +311,44 @@ static int print(char **out, size_t *len, const cJSON *doc, const char *part)
 }
 
 /* The parts of the session the export writes (format_lost names the others). */
-static const char holds[] = "phases";
+static const char ccw_holds[] = "phases";
 
-FORMAT_DEFINE(CCW, ccw);
+static const cJSON *ccw_registry(const cJSON *doc)
+{
+	const cJSON *r = cJSON_GetObjectItemCaseSensitive(doc, "registry");
+
+	return cJSON_IsArray(r) ? r : NULL;
+}
+
+static const char *ccw_registry_dir(const cJSON *entry)
+{
+	return json_str(entry, "directory");
+}
+
+/* {"session": the workflow-session.json's (when there is one), "registry": entry}. */
+static int ccw_registry_doc(cJSON **doc, const cJSON *entry, const cJSON *session, char **err)
+{
+	const cJSON *s = cJSON_GetObjectItemCaseSensitive(session, "session");
+
+	if (session && !cJSON_IsObject(s)) {
+		*err = xstrdup("not a workflow session");
+		return GS_ERROR;
+	}
+	*doc = cJSON_CreateObject();
+	if (session)
+		json_set(*doc, "session", cJSON_Duplicate(s, 1));
+	json_set(*doc, "registry", cJSON_Duplicate(entry, 1));
+	return 0;
+}
+
+/*
+ * .workflow/active/<id>/ and .workflow/archives/<id>/, each with its
+ * workflow-session.json, and the registry .workflow/session_status.jsonl.
+ */
+static const char *const session_dirs[] = { "active", "archives", NULL };
+
+FORMAT_DEFINE(CCW, ccw,
+	      .layout = { .session_file = "workflow-session.json", .session_dirs = session_dirs,
+			  .registry_file = "session_status.jsonl" },
+	      .registry = ccw_registry, .registry_dir = ccw_registry_dir, .registry_doc = ccw_registry_doc,
+	      .registry_line = ccw_registry_line);

@@ -1,13 +1,14 @@
 /*
- * cmd_agent.c - `git session hook <agent> <event>`: an agent's own hook
- * (Claude Code, Gemini CLI) runs it with the event's JSON on stdin, and
- * what the event says becomes ordinary operations on the session: the
- * prompt a note, a file the agent wrote a file record, a sub-agent an
- * agent, the end of a turn a checkpoint with the tokens and the part of
- * the transcript it added. A hook never stands in the agent's way: what
- * fails is said on stderr and the exit is 0, save the budget's refusal
- * (exit 2, which both agents read as "do not run this tool"). Nothing is
- * printed on stdout, which the agents read as instructions.
+ * cmd_agent_hook.c - `git session hook <agent> <event>`: an agent's own
+ * hook runs it, and the event becomes operations on the session. The
+ * event's JSON comes on stdin and its dialect (agent.h) reads it once:
+ * the prompt is a note, a file the agent wrote a file record, a sub-agent
+ * an agent, the end of a turn a checkpoint with the tokens and the part
+ * of the transcript it added. A hook never
+ * stands in the agent's way: what fails is said on stderr and the exit
+ * is 0, save the budget's refusal (the dialect's block_exit, which the
+ * agent reads as "do not run this tool"). Nothing is printed on stdout,
+ * which the agents read as instructions.
  */
 #include "git-session/agent.h"
 #include "git-session/cmd.h"
@@ -27,14 +28,12 @@
 
 #define PAYLOAD_MAX (64u << 20)
 #define TURN_MAX (64u << 20)			/* read of one turn's part, at most */
-#define EXIT_BLOCK 2
 
 struct hook_run {
 	struct cmd_ctx *c;
 	const struct agent_dialect *d;
-	enum agent_event kind;
-	const cJSON *payload;
-	const char *agent_session;	/* the agent's own session id */
+	enum agent_event_kind kind;
+	struct agent_event ev;		/* what the payload says */
 	char *session;			/* the git session it records into */
 	char *agent;			/* the agent's id in it */
 	int linked;			/* the agent is attached to session already */
@@ -91,11 +90,11 @@ static char *session_status(struct cmd_ctx *c, const char *id)
 	return status;
 }
 
-static int write_op(struct hook_run *r, cJSON *op)
+static int write_op(struct hook_run *r, struct state_op *op)
 {
 	int error = engine_commit(NULL, &r->c->eng, r->session, op, NULL, ENGINE_IN_PROGRESS);
 
-	cJSON_Delete(op);
+	op_free(op);
 	return error == GS_ESKIPPED ? 0 : error;
 }
 
@@ -109,16 +108,16 @@ static int find_session(struct hook_run *r)
 	char *linked = NULL, *status;
 	int error;
 
-	if ((error = store_agent_linked(&linked, r->c->st, r->agent_session)) < 0)
+	if ((error = store_agent_linked(&linked, r->c->st, r->ev.session)) < 0)
 		return error;
 	if (linked && (status = session_status(r->c, linked))) {
 		if (!strcmp(status, ST_PAUSED) && (r->kind == AE_START || r->kind == AE_PROMPT)) {
-			cJSON *op = op_new(OP_SESSION_RESUME, NULL);
+			struct state_op *op = op_new(OP_SESSION_RESUME, NULL);
 
 			r->session = linked;
 			r->linked = 1;
 			error = engine_commit(NULL, &r->c->eng, r->session, op, NULL, 0);
-			cJSON_Delete(op);
+			op_free(op);
 			free(status);
 			return error;
 		}
@@ -185,18 +184,18 @@ cleanup:
 
 static int attach(struct hook_run *r, const char *agent, const char *type, const char *task)
 {
-	cJSON *op = op_new(OP_AGENT_ATTACH, NULL);
+	struct state_op *op = op_new(OP_AGENT_ATTACH, NULL);
 	int error;
 
 	json_set_str(op_args(op), "agent", agent);
 	json_set_str(op_args(op), "type", type);
 	json_set_str(op_args(op), "task", task);
 	if (agent == r->agent)
-		json_set_str(op_args(op), "session", r->agent_session);
+		json_set_str(op_args(op), "session", r->ev.session);
 	if ((error = write_op(r, op)) < 0 || agent != r->agent)
 		return error;
 	r->linked = 1;
-	return store_agent_link(r->c->st, r->agent_session, r->session);
+	return store_agent_link(r->c->st, r->ev.session, r->session);
 }
 
 /* Whether the agent runs in the session (an agent session that ended and resumes does not). */
@@ -225,8 +224,8 @@ static int on_start(struct hook_run *r)
 
 static int on_prompt(struct hook_run *r)
 {
-	const char *prompt = json_str(r->payload, "prompt");
-	cJSON *op;
+	const char *prompt = r->ev.prompt;
+	struct state_op *op;
 	int error;
 
 	if (!prompt || !*prompt)
@@ -248,14 +247,15 @@ static int on_prompt(struct hook_run *r)
  */
 static int on_tool_after(struct hook_run *r)
 {
-	const char *path, *wd = store_workdir(r->c->st);
+	const char *path = r->ev.path, *wd = store_workdir(r->c->st);
 	char *rel = NULL, *full = NULL;
-	cJSON *files, *op = NULL;
-	int created, ignored, gone, error;
+	struct state_op *op = NULL;
+	cJSON *files;
+	int ignored, gone, error;
 	size_t n;
 	struct stat sb;
 
-	if (!r->session || !wd || agent_tool_file(&path, &created, r->d, r->payload) <= 0)
+	if (!r->session || !wd || !path)
 		return 0;
 	n = strlen(wd);
 	if (path[0] == '/' && (strncmp(path, wd, n) || (n && wd[n - 1] != '/' && path[n] != '/')))
@@ -267,7 +267,7 @@ static int on_tool_after(struct hook_run *r)
 		goto cleanup;
 	full = xstrfmt("%s%s%s", wd, n && wd[n - 1] == '/' ? "" : "/", rel);
 	gone = lstat(full, &sb) < 0;
-	op = op_new(gone ? OP_FILE_DELETED : created ? OP_FILE_CREATED : OP_FILE_MODIFIED, NULL);
+	op = op_new(gone ? OP_FILE_DELETED : r->ev.created ? OP_FILE_CREATED : OP_FILE_MODIFIED, NULL);
 	files = json_obj(op_args(op), "files");
 	json_set_str(op_args(op), "agent", r->agent);
 	/* a file there is recorded as the CLI would, refused for the same reasons (a submodule's, beyond a link) */
@@ -276,7 +276,7 @@ static int on_tool_after(struct hook_run *r)
 	error = write_op(r, op);
 	op = NULL;
 cleanup:
-	cJSON_Delete(op);
+	op_free(op);
 	free(rel);
 	free(full);
 	return error;
@@ -315,9 +315,10 @@ static int is_under(const char *path, const char *dir)
 
 /*
  * Whether the agent may have its transcript at real (symbolic links
- * resolved): in its own folder (~/.claude, ~/.gemini, or where its
- * environment moves them), or in the work tree where git would take the
- * file (not in the git directory, not ignored). NULL when it may, else why not.
+ * resolved): in its own folder (the dialect's folder in the home, as
+ * ~/.claude, or where its environment moves it), or in the work tree
+ * where git would take the file (not in the git directory, not ignored).
+ * NULL when it may, else why not.
  */
 static const char *transcript_refused(struct hook_run *r, const char *real)
 {
@@ -383,7 +384,8 @@ static void open_transcript(int *fd, struct hook_run *r, const char *path)
 }
 
 /* The part, redacted, as the blob transcripts/<agent>/<nnn>/<nnnnnn> of the turn's checkpoint. */
-static int keep_part(cJSON *op, struct cmd_ctx *c, const char *agent, const char *text, size_t len, double seq)
+static int keep_part(struct state_op *op, struct cmd_ctx *c, const char *agent, const char *text, size_t len,
+		     double seq)
 {
 	char oid[HEX_SZ], *clean = NULL, *path;
 	size_t n = len;
@@ -418,6 +420,74 @@ static ssize_t line_length(int fd, off_t at, off_t size)
 	return 0;
 }
 
+/* What a turn adds to the transcript, whole lines only. */
+struct turn_part {
+	char *text;
+	size_t len;		/* the bytes the turn takes */
+	int long_line;		/* the one line it takes is longer than a turn reads: passed over, text unread */
+};
+
+/*
+ * The part of the transcript at fd (size bytes) from `from` on; len 0
+ * when it has no whole line yet: a line still being written waits for
+ * the next turn.
+ */
+static int read_part(struct turn_part *p, int fd, off_t size, double from, const char *path, const char *agent)
+{
+	size_t want = (size_t)size - (size_t)from > TURN_MAX ? TURN_MAX : (size_t)size - (size_t)from;
+	ssize_t got;
+
+	p->text = xmalloc(want + 1);
+	if ((got = pread(fd, p->text, want, (off_t)from)) < 0)
+		return gs_error("cannot read '%s': %s", path, strerror(errno));
+	while (got > 0 && p->text[got - 1] != '\n')
+		got--;
+	if (!got && want == TURN_MAX && (got = line_length(fd, (off_t)from + TURN_MAX, size)) > 0) {
+		got += TURN_MAX;	/* passed over, or no turn is recorded again */
+		gs_warning("a line of the transcript of agent '%s' is longer than %u MiB: it is not read", agent,
+			   TURN_MAX >> 20);
+		p->long_line = 1;
+	}
+	if (got && !p->long_line)
+		p->text[got] = '\0';
+	p->len = (size_t)got;
+	return 0;
+}
+
+/*
+ * The part's tokens into the turn's op, counted on from the last message
+ * the agent's transcript record t has, and that message's usage now.
+ */
+static void turn_usage(struct state_op *op, const struct agent_dialect *d, const cJSON *t, const char *agent,
+		       const struct turn_part *p)
+{
+	struct agent_usage u = { 0 };
+	const cJSON *was = cJSON_GetObjectItemCaseSensitive(t, "last");
+	cJSON *last;
+
+	if (was) {
+		snprintf(u.last_id, sizeof(u.last_id), "%s", json_str(was, "id") ? json_str(was, "id") : "");
+		u.last_input = json_num(was, "input", 0);
+		u.last_output = json_num(was, "output", 0);
+		u.last_cached = json_num(was, "cached", 0);
+	}
+	agent_usage_scan(&u, d, p->text, p->long_line ? 0 : p->len);
+	if (u.skipped)
+		gs_warning("%d line%s of the transcript of agent '%s' gave token counts that are not whole numbers "
+			   "from 0 to 10^12: %s not counted", u.skipped, u.skipped > 1 ? "s" : "", agent,
+			   u.skipped > 1 ? "their tokens are" : "its tokens are");
+	json_set_num(op_args(op), "input", u.input > 0 ? u.input : 0);
+	json_set_num(op_args(op), "output", u.output > 0 ? u.output : 0);
+	json_set_num(op_args(op), "cached", u.cached > 0 ? u.cached : 0);
+	if (*u.last_id) {
+		last = json_obj(op_args(op), "last");
+		json_set_str(last, "id", u.last_id);
+		json_set_num(last, "input", u.last_input);
+		json_set_num(last, "output", u.last_output);
+		json_set_num(last, "cached", u.last_cached);
+	}
+}
+
 /*
  * Reads what the transcript at path has past the agent's offset (whole
  * lines only), and records it as the agent's turn: its tokens, and the
@@ -427,16 +497,15 @@ static ssize_t line_length(int fd, off_t at, off_t size)
 static int record_turn(struct hook_run *r, const char *agent, const char *path)
 {
 	struct store_tip tip = { 0 };
-	struct agent_usage u = { 0 };
-	cJSON *state = NULL, *op = NULL, *last;
+	struct turn_part part = { 0 };
+	struct state_op *op = NULL;
+	cJSON *state = NULL;
 	const cJSON *a, *t;
-	char *ref = engine_refname(r->session), *part = NULL;
+	char *ref = engine_refname(r->session);
 	double from, kept;
-	int fd = -1, keep, long_line = 0, error;
+	int fd = -1, keep, error;
 	int64_t limit;
 	struct stat sb;
-	ssize_t got;
-	size_t want;
 
 	if ((error = engine_load_some(&state, &tip, r->c->st, ref, NEED(AGENTS))) < 0)
 		goto cleanup;
@@ -453,95 +522,60 @@ static int record_turn(struct hook_run *r, const char *agent, const char *path)
 		json_set_bool(op_args(op), "restart", 1);
 		from = 0;
 	}
-	want = (size_t)sb.st_size - (size_t)from > TURN_MAX ? TURN_MAX : (size_t)sb.st_size - (size_t)from;
-	part = xmalloc(want + 1);
-	if ((got = pread(fd, part, want, (off_t)from)) < 0) {
-		error = gs_error("cannot read '%s': %s", path, strerror(errno));
+	if ((error = read_part(&part, fd, sb.st_size, from, path, agent)) < 0 || !part.len)
 		goto cleanup;
-	}
-	while (got > 0 && part[got - 1] != '\n')
-		got--;	/* a line still being written waits for the next turn */
-	if (!got && want == TURN_MAX && (got = line_length(fd, (off_t)from + TURN_MAX, sb.st_size)) > 0) {
-		got += TURN_MAX;	/* one line longer than a turn reads: passed over, or no turn is recorded again */
-		gs_warning("a line of the transcript of agent '%s' is longer than %u MiB: it is not read", agent,
-			   TURN_MAX >> 20);
-		long_line = 1;
-	}
-	if (!got)
-		goto cleanup;
-	if (!long_line)
-		part[got] = '\0';
-	if ((last = cJSON_GetObjectItemCaseSensitive(t, "last"))) {
-		snprintf(u.last_id, sizeof(u.last_id), "%s", json_str(last, "id") ? json_str(last, "id") : "");
-		u.last_input = json_num(last, "input", 0);
-		u.last_output = json_num(last, "output", 0);
-		u.last_cached = json_num(last, "cached", 0);
-	}
-	agent_usage_scan(&u, part, long_line ? 0 : (size_t)got);
-	if (u.skipped)
-		gs_warning("%d line%s of the transcript of agent '%s' gave token counts that are not whole numbers "
-			   "from 0 to 10^12: %s not counted", u.skipped, u.skipped > 1 ? "s" : "", agent,
-			   u.skipped > 1 ? "their tokens are" : "its tokens are");
 	json_set_str(op_args(op), "agent", agent);
 	json_set_num(op_args(op), "from", from);
-	json_set_num(op_args(op), "to", from + (double)got);
-	json_set_num(op_args(op), "input", u.input > 0 ? u.input : 0);
-	json_set_num(op_args(op), "output", u.output > 0 ? u.output : 0);
-	json_set_num(op_args(op), "cached", u.cached > 0 ? u.cached : 0);
-	if (*u.last_id) {
-		last = json_obj(op_args(op), "last");
-		json_set_str(last, "id", u.last_id);
-		json_set_num(last, "input", u.last_input);
-		json_set_num(last, "output", u.last_output);
-		json_set_num(last, "cached", u.last_cached);
-	}
+	json_set_num(op_args(op), "to", from + (double)part.len);
+	turn_usage(op, r->d, t, agent, &part);
 	if ((error = store_config_bool(&keep, r->c->st, "session.transcripts", 1)) < 0 ||
 	    (error = store_config_int(&limit, r->c->st, "session.transcriptLimit", AGENT_TRANSCRIPT_LIMIT)) < 0)
 		goto cleanup;
-	if (keep && !long_line && kept + (double)got > (double)limit) {
+	if (keep && !part.long_line && kept + (double)part.len > (double)limit) {
 		gs_warning("the transcript of agent '%s' passed session.transcriptLimit (%lld bytes): its later parts are not kept",
 			   agent, (long long)limit);
 		keep = 0;
 	}
-	if (keep && !long_line && (error = keep_part(op, r->c, agent, part, (size_t)got, json_num(t, "parts", 0) + 1)) < 0)
+	if (keep && !part.long_line &&
+	    (error = keep_part(op, r->c, agent, part.text, part.len, json_num(t, "parts", 0) + 1)) < 0)
 		goto cleanup;
 	error = write_op(r, op);
 	op = NULL;
 cleanup:
 	if (fd >= 0)
 		close(fd);
-	cJSON_Delete(op);
+	op_free(op);
 	cJSON_Delete(state);
 	store_tip_clear(&tip);
 	free(ref);
-	free(part);
+	free(part.text);
 	return error;
 }
 
 /* "Explore-a1b2c3d4": a sub-agent's type and the start of its id */
-static char *subagent_id(const cJSON *payload)
+static char *subagent_id(const struct agent_event *ev)
 {
-	const char *type = json_str(payload, "agent_type");
+	const char *type = ev->subagent_type;
 	struct sbuf sb = SBUF_INIT;
 	char *tail;
 
 	for (const char *p = type && *type ? type : "subagent"; *p && sb.len < 40; p++)
 		sbuf_addch(&sb, (('a' <= *p && *p <= 'z') || ('A' <= *p && *p <= 'Z') || ('0' <= *p && *p <= '9') ||
 				 *p == '-' || *p == '_') ? *p : '-');
-	tail = agent_id(sb.buf, json_str(payload, "agent_id"));
+	tail = agent_id(sb.buf, ev->subagent_id);
 	sbuf_release(&sb);
 	return tail;
 }
 
 static int on_subagent_start(struct hook_run *r)
 {
-	const char *type = json_str(r->payload, "agent_type");
+	const char *type = r->ev.subagent_type;
 	char *id;
 	int error;
 
 	if (!r->session)
 		return 0;
-	id = subagent_id(r->payload);
+	id = subagent_id(&r->ev);
 	error = attach(r, id, type && *type ? type : "subagent", NULL);
 	free(id);
 	return error;
@@ -549,15 +583,14 @@ static int on_subagent_start(struct hook_run *r)
 
 static int on_subagent_stop(struct hook_run *r)
 {
-	const char *path = json_str(r->payload, "agent_transcript_path");
-	const char *said = json_str(r->payload, "last_assistant_message");
+	const char *path = r->ev.subagent_transcript, *said = r->ev.subagent_said;
 	char *id;
-	cJSON *op;
+	struct state_op *op;
 	int error = 0;
 
 	if (!r->session)
 		return 0;
-	id = subagent_id(r->payload);
+	id = subagent_id(&r->ev);
 	if (path && (error = record_turn(r, id, path)) < 0)
 		goto cleanup;
 	op = op_new(OP_AGENT_DONE, NULL);
@@ -578,18 +611,16 @@ cleanup:
 
 static int on_turn_end(struct hook_run *r)
 {
-	const char *path = json_str(r->payload, "transcript_path");
-
-	return r->session && r->linked && path ? record_turn(r, r->agent, path) : 0;
+	return r->session && r->linked && r->ev.transcript ? record_turn(r, r->agent, r->ev.transcript) : 0;
 }
 
-/* Gemini CLI asks before every turn (trigger "auto") whether it compresses: only a /compress counts. */
 static int on_compact(struct hook_run *r)
 {
-	const char *trigger = json_str(r->payload, "trigger");
-	cJSON *op;
+	const char *trigger = r->ev.trigger;
+	struct state_op *op;
 
-	if (!r->session || !r->linked || (!strcmp(r->d->name, "gemini-cli") && (!trigger || strcmp(trigger, "manual"))))
+	if (!r->session || !r->linked ||
+	    ((r->d->flags & AGENT_COMPACT_MANUAL_ONLY) && (!trigger || strcmp(trigger, "manual"))))
 		return 0;
 	op = op_new(OP_AGENT_COMPACT, NULL);
 	json_set_str(op_args(op), "agent", r->agent);
@@ -599,9 +630,9 @@ static int on_compact(struct hook_run *r)
 
 static int on_end(struct hook_run *r)
 {
-	const char *reason = json_str(r->payload, "reason");
+	const char *reason = r->ev.reason;
 	char *summary;
-	cJSON *op;
+	struct state_op *op;
 	int error;
 
 	if (!r->session || !r->linked || (error = on_turn_end(r)) < 0)
@@ -616,8 +647,9 @@ static int on_end(struct hook_run *r)
 
 /*
  * With session.enforceBudget, a tool call once the session's tokens
- * reached its budget is refused: exit 2, the reason on stderr, which
- * both agents hand to the model. Reads session.json's top only.
+ * reached its budget is refused: the dialect's block_exit, the reason on
+ * stderr, which the agent hands to the model. Reads session.json's top
+ * only.
  */
 static int over_budget(struct hook_run *r)
 {
@@ -666,7 +698,7 @@ static int run_event(struct hook_run *r)
 
 int cmd_agent_hook(const struct agent_dialect *d, const char *event, struct cmd_ctx *c)
 {
-	struct hook_run r = { c, d, agent_event_kind(d, event), NULL, NULL, NULL, NULL, 0 };
+	struct hook_run r = { c, d, agent_event_kind(d, event) };
 	char *text = NULL, *err = NULL;
 	struct sbuf why = SBUF_INIT;
 	cJSON *payload = NULL;
@@ -681,13 +713,12 @@ int cmd_agent_hook(const struct agent_dialect *d, const char *event, struct cmd_
 		error = gs_error("its payload is not JSON: %s", err);
 		goto cleanup;
 	}
-	r.payload = payload;
-	r.agent_session = json_str(payload, "session_id") ? json_str(payload, "session_id") : "";
-	r.agent = agent_id(d->stem, r.agent_session);
+	agent_read_event(&r.ev, d, payload);
+	r.agent = agent_id(d->stem, r.ev.session);
 	if ((error = find_session(&r)) < 0)
 		goto cleanup;
 	if (r.kind == AE_TOOL_BEFORE)
-		code = over_budget(&r) ? EXIT_BLOCK : EXIT_OK;
+		code = over_budget(&r) ? d->block_exit : EXIT_OK;
 	else
 		error = run_event(&r);
 cleanup:
@@ -702,59 +733,4 @@ cleanup:
 	free(r.session);
 	free(r.agent);
 	return code;
-}
-
-struct transcript_out {
-	const char *agent;	/* only this agent's, or NULL */
-	const char *commit;
-	char last[256];		/* the agent whose parts are being printed */
-	int agents;
-};
-
-static int print_part(const char *path, const char *data, size_t len, void *payload)
-{
-	struct transcript_out *o = payload;
-	const char *name = path + strlen("transcripts/");
-	size_t n = strcspn(name, "/");
-
-	if (o->agent && (strlen(o->agent) != n || strncmp(name, o->agent, n)))
-		return 0;
-	if (n >= sizeof(o->last) || strncmp(o->last, name, n) || o->last[n]) {
-		if (!o->agent)
-			printf("%s==> transcript of %.*s <==\n", o->agents ? "\n" : "", (int)n, name);
-		snprintf(o->last, sizeof(o->last), "%.*s", (int)n, name);
-		o->agents++;
-	}
-	return fwrite(data, 1, len, stdout) == len ? 0 : gs_error("cannot write the transcript");
-}
-
-int cmd_transcript(int argc, const char **argv, struct cmd_ctx *c)
-{
-	static const char *const usage[] = { "git session transcript [<rev>] [--agent <id>]", NULL };
-	struct transcript_out o = { 0 };
-	struct store_tip tip = { 0 };
-	cJSON *state = NULL;
-	char *spec = NULL;
-	int error;
-	const struct option opts[] = {
-		{ OPT_STRING, 0, "agent", &o.agent, "<id>", "only this agent's transcript" },
-		OPT_END_MARK,
-	};
-
-	if ((error = parse_options(&argc, argv, opts, usage, 0)) < 0 ||
-	    (error = cmd_no_more_args(argc, 1, usage)) < 0 ||
-	    (error = cmd_resolve_rev(&spec, c, argc ? argv[0] : NULL)) < 0)
-		goto cleanup;
-	if ((error = engine_load_rev(&state, &tip, c->st, spec)) == GS_ENOTFOUND)
-		error = gs_error("unknown revision or session '%s'", argc ? argv[0] : SESSION_HEAD);
-	if (error < 0 || (error = store_walk_blobs(c->st, tip.commit, "transcripts", print_part, &o)) < 0)
-		goto cleanup;
-	if (!o.agents)
-		error = gs_error(o.agent ? "checkpoint %.7s keeps no transcript of agent '%s'" :
-				 "checkpoint %.7s keeps no transcript%s", tip.commit, o.agent ? o.agent : "");
-cleanup:
-	cJSON_Delete(state);
-	store_tip_clear(&tip);
-	free(spec);
-	return cmd_exit(error);
 }

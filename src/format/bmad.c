@@ -1,5 +1,5 @@
 /*
- * format_bmad.c - BMAD's session manager: <session_id>.yaml with token
+ * bmad.c - BMAD's session manager: <session_id>.yaml with token
  * fields that default when missing (and the legacy saved_by_isolation),
  * and active-session.yaml naming the active one. Pure: no I/O.
  */
@@ -27,18 +27,18 @@ static const char *token_name(const cJSON *tokens, const char *ours)
 	return ours;
 }
 
-static int parse(cJSON **doc, const char *buf, size_t len, char **err)
+static int bmad_parse(cJSON **doc, const char *buf, size_t len, char **err)
 {
 	return fmt_parse_object(doc, buf, len, 1, err);
 }
 
-const char *format_bmad_pointer(const cJSON *doc)
+/* An active-session pointer's id: a name and perhaps a time, nothing else. */
+static const char *pointer_id(const cJSON *doc)
 {
 	static const char *const keys[] = { "active_session", "session_id", "id", "active", NULL };
 	static const char *const also[] = { "updated", "last_updated", "switched_at", NULL };
 	const char *id = NULL;
 
-	/* a name and perhaps a time, nothing else */
 	for (const cJSON *c = doc ? doc->child : NULL; c; c = c->next) {
 		int known = 0;
 
@@ -53,7 +53,7 @@ const char *format_bmad_pointer(const cJSON *doc)
 	return id;
 }
 
-static int detect(const cJSON *doc)
+static int bmad_detect(const cJSON *doc)
 {
 	static const char *const keys[] = { "tokens", "agents_spawned", "last_updated", "milestones",
 					    "client", "context_summary" };
@@ -65,12 +65,12 @@ static int detect(const cJSON *doc)
 }
 
 /* The reader's defaults: max 150000, the others 0, under whichever name the file uses. */
-static int upgrade(cJSON *doc, char **err)
+static int bmad_upgrade(cJSON *doc, char **err)
 {
 	cJSON *t = cJSON_GetObjectItemCaseSensitive(doc, "tokens");
 
 	(void)err;
-	if (format_bmad_pointer(doc))
+	if (pointer_id(doc))
 		return 0;
 	if (!cJSON_IsObject(t))
 		t = json_set(doc, "tokens", cJSON_CreateObject());
@@ -163,13 +163,13 @@ static void import_decisions(cJSON *state, cJSON *doc)
 	cJSON_DeleteItemFromObjectCaseSensitive(doc, "decisions");
 }
 
-static int to_state(cJSON *state, cJSON *files, int *active, const cJSON *in, char **err)
+static int bmad_to_state(cJSON *state, cJSON *files, int *active, const cJSON *in, char **err)
 {
 	cJSON *doc = cJSON_Duplicate(in, 1), *notes = cJSON_GetObjectItemCaseSensitive(doc, "notes"), *c;
 	const char *st = fmt_word_in(statuses, json_str(doc, "status"), NULL);
 
 	(void)files;
-	if (format_bmad_pointer(in)) {
+	if (pointer_id(in)) {
 		*err = xstrdup("an active-session pointer, not a session: import the session file it names");
 		cJSON_Delete(doc);
 		return GS_ERROR;
@@ -227,7 +227,7 @@ static void export_list(cJSON *doc, const char *key, const cJSON *state, const c
 		cJSON_AddItemToArray(out, json_dup_or_null(c, text));
 }
 
-static cJSON *from_state(const cJSON *state)
+static cJSON *bmad_from_state(const cJSON *state)
 {
 	const cJSON *t = cJSON_GetObjectItemCaseSensitive(state, "tokens"), *c;
 	const cJSON *extra = fmt_from_extra(state, format_bmad.name), *shape = fmt_from_extra(state, "bmad_shape");
@@ -273,12 +273,22 @@ static cJSON *from_state(const cJSON *state)
 	return doc;
 }
 
-static int print(char **out, size_t *len, const cJSON *doc, const char *part)
+static int bmad_print(char **out, size_t *len, const cJSON *doc, const char *part)
 {
 	return part ? 0 : fmt_print_yaml(out, len, doc);
 }
 
 /* The parts of the session the export writes (format_lost names the others). */
-static const char holds[] = "tokens agents artifacts milestones context_summary notes decisions tasks";
+static const char bmad_holds[] = "tokens agents artifacts milestones context_summary notes decisions tasks";
 
-FORMAT_DEFINE(BMAD, bmad);
+/* active-session.yaml names the active session: <session_id>.yaml beside it. */
+static char *bmad_pointer(const cJSON *doc)
+{
+	const char *id = pointer_id(doc);
+
+	return id ? xstrfmt("%s.yaml", id) : NULL;
+}
+
+static const char *const pointer_names[] = { "active-session.yaml", "active-session.yml", NULL };
+
+FORMAT_DEFINE(BMAD, bmad, .layout = { .pointer_names = pointer_names }, .pointer = bmad_pointer);

@@ -1,0 +1,20 @@
+/*
+ * agent-internal.h - what the dialect files share: their table entries
+ * and the helpers they are written with. Not for other layers.
+ */
+#ifndef GIT_SESSION_AGENT_INTERNAL_H
+#define GIT_SESSION_AGENT_INTERNAL_H
+
+#include "git-session/agent.h"
+
+#define GS_AGENT_EXTERN(file) extern const struct agent_dialect agent_##file;
+GS_AGENTS(GS_AGENT_EXTERN)
+#undef GS_AGENT_EXTERN
+
+/* Our hooks in a JSON settings file shaped as Claude Code's (agent_json_hooks.c). */
+extern const struct agent_settings_ops agent_json_hooks;
+
+/* One count of a usage: absent or null is 0; -1 when it is not a whole number from 0 to AGENT_TOKENS_MAX. */
+int agent_usage_number(double *out, const cJSON *usage, const char *key);
+
+#endif

@@ -1,0 +1,78 @@
+/*
+ * claude_code.c - Claude Code's dialect: its hook events, its payloads'
+ * keys, its transcript's usage, its settings file. The settings are
+ * .claude/settings.json, JSON hooks.
+ */
+#include "agent-internal.h"
+#include "git-session/json.h"
+
+#include <string.h>
+
+static const struct agent_hook_event claude_code_events[] = {
+	{ "SessionStart", AE_START, NULL },
+	{ "UserPromptSubmit", AE_PROMPT, NULL },
+	{ "PreToolUse", AE_TOOL_BEFORE, NULL },
+	{ "PostToolUse", AE_TOOL_AFTER, "Write|Edit|MultiEdit|NotebookEdit" },
+	{ "SubagentStart", AE_SUBAGENT_START, NULL },
+	{ "SubagentStop", AE_SUBAGENT_STOP, NULL },
+	{ "Stop", AE_TURN_END, NULL },
+	{ "PreCompact", AE_COMPACT, NULL },
+	{ "SessionEnd", AE_END, NULL },
+	{ NULL, AE_NONE, NULL },
+};
+static const char *const claude_code_writers[] = { "Write", "Edit", "MultiEdit", "NotebookEdit", NULL };
+static const char *const claude_code_agent_tools[] = { "Task", "Agent", NULL };
+
+static void claude_code_read_event(struct agent_event *ev, const cJSON *payload)
+{
+	const cJSON *in = cJSON_GetObjectItemCaseSensitive(payload, "tool_input");
+	const char *said = json_str(cJSON_GetObjectItemCaseSensitive(payload, "tool_response"), "type");
+
+	ev->session = json_str(payload, "session_id");
+	ev->prompt = json_str(payload, "prompt");
+	ev->tool = json_str(payload, "tool_name");
+	if (!(ev->path = json_str(in, "file_path")))
+		ev->path = json_str(in, "notebook_path");
+	ev->created = said && !strcmp(said, "create");	/* Write answers {"type": "create"} or "update" */
+	ev->transcript = json_str(payload, "transcript_path");
+	ev->subagent_id = json_str(payload, "agent_id");
+	ev->subagent_type = json_str(payload, "agent_type");
+	ev->subagent_transcript = json_str(payload, "agent_transcript_path");
+	ev->subagent_said = json_str(payload, "last_assistant_message");
+	ev->trigger = json_str(payload, "trigger");
+	ev->reason = json_str(payload, "reason");
+}
+
+/* {"message": {"id", "usage": {...}}}: one line per content block, each with the message's usage. */
+static int claude_code_scan_usage(const char **id, double u[3], const cJSON *line)
+{
+	const cJSON *msg = cJSON_GetObjectItemCaseSensitive(line, "message");
+	const cJSON *t = cJSON_GetObjectItemCaseSensitive(msg, "usage");
+	double a, b;
+
+	if (!cJSON_IsObject(t) || !json_str(msg, "id"))
+		return 0;
+	*id = json_str(msg, "id");
+	if (agent_usage_number(&a, t, "input_tokens") < 0 || agent_usage_number(&b, t, "cache_creation_input_tokens") < 0 ||
+	    agent_usage_number(&u[1], t, "output_tokens") < 0 || agent_usage_number(&u[2], t, "cache_read_input_tokens") < 0)
+		return -1;
+	u[0] = a + b;
+	return 1;
+}
+
+const struct agent_dialect agent_claude_code = {
+	.name = "claude-code",
+	.stem = "claude",
+	.settings = ".claude/settings.json",
+	.settings_ops = &agent_json_hooks,
+	.timeout = 10,	/* seconds */
+	.events = claude_code_events,
+	.write_tools = claude_code_writers,
+	.agent_tools = claude_code_agent_tools,
+	.folder = ".claude",
+	.folder_env = "CLAUDE_CONFIG_DIR",
+	.block_exit = 2,
+	.read_event = claude_code_read_event,
+	.usage_mark = "\"usage\"",
+	.scan_usage = claude_code_scan_usage,
+};
