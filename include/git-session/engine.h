@@ -115,4 +115,32 @@ int engine_delete_ref(struct engine *e, const char *refname, const char *expect)
 /* Whether session id is the active one (SESSION_HEAD) of any worktree of the repository. */
 int engine_active_anywhere(int *out, gs_store *st, const char *id);
 
+/*
+ * Records the working tree's path into files (record.c): its blob (git's
+ * filters applied) under path as {"oid", "status", "mode" (for a link or
+ * an executable), "size", "mtime", "ino"}; the stat fields are left out
+ * for a file changed in the last second. A missing file is recorded with
+ * status "deleted" and no oid when allow_missing, else refused; a path
+ * outside the sparse checkout is left as it is. status NULL: "modified".
+ */
+int engine_record_file(cJSON *files, gs_store *st, const char *path, const char *status, int allow_missing);
+/*
+ * The same (allow_missing) for a path files does not hold yet: appended
+ * without a lookup, so that recording a whole manifest stays linear.
+ * known, when not NULL, is the manifest's entry for path: a file whose
+ * size, mtime, inode and mode are those it recorded is not read again.
+ */
+int engine_record_file_new(cJSON *files, gs_store *st, const char *path, const char *status, const cJSON *known);
+
+/*
+ * What the index stages against HEAD, as files for the manifest: path ->
+ * {"status": created|modified|deleted, "oid": staged blob} (record.c).
+ */
+int engine_staged_files(cJSON **out, gs_store *st);
+/*
+ * Commit oid's first message line, and the files it changes against its
+ * first parent, as engine_staged_files gives them. The caller frees both.
+ */
+int engine_commit_files(char **subject, cJSON **files, gs_store *st, const char *oid);
+
 #endif

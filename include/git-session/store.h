@@ -21,6 +21,11 @@
 #define SESSION_HEAD "SESSION_HEAD"
 #define HEX_SZ 41	/* 40 hex digits and a NUL */
 
+/* git's modes of a file in a tree: a regular file, an executable one, a symbolic link. */
+#define STORE_MODE_FILE "100644"
+#define STORE_MODE_EXEC "100755"
+#define STORE_MODE_LINK "120000"
+
 typedef struct gs_store gs_store;
 
 /*
@@ -46,6 +51,8 @@ void store_set_sign_limit(gs_store *st, int seconds);
 /* The working tree with a trailing '/', or NULL in a bare repository. */
 const char *store_workdir(gs_store *st);
 const char *store_gitdir(gs_store *st);
+/* The git directory holding objects and refs (the common dir of worktrees). */
+const char *store_commondir(gs_store *st);
 
 /* git config, all levels. A missing key gives def; a malformed one an error. */
 int store_config_bool(int *out, gs_store *st, const char *key, int def);
@@ -68,12 +75,21 @@ void store_tip_clear(struct store_tip *tip);
 /* Reads the checkpoint a ref points at. GS_ENOTFOUND when there is no such ref. */
 int store_read_ref(struct store_tip *out, gs_store *st, const char *refname);
 /*
- * The same, reading of state/ only what want names (NULL-terminated;
- * NULL: all): folders ("notes"), a folder's last n blobs in name order
- * ("notes:2"), or single blobs ("files/3a.json").
+ * What of a checkpoint's state/ to read: some folders whole, of others
+ * only their last tail_chunks blobs in name order, and of one folder only
+ * the blobs named. Lists are NULL-terminated, or NULL for none: a zeroed
+ * struct store_want reads nothing of state/.
  */
+struct store_want {
+	const char *const *folders;	/* read whole ("notes") */
+	const char *const *tails;	/* of each, the last tail_chunks blobs */
+	int tail_chunks;
+	const char *sharded;		/* a folder ("files") of which only ... */
+	const char *const *shards;	/* ... these blobs are read ("3a.json") */
+};
+/* The same, reading of state/ only what want asks for (NULL: all of it). */
 int store_read_ref_want(struct store_tip *out, gs_store *st, const char *refname,
-			const char *const *want);
+			const struct store_want *want);
 /* Reads session.json (no parts) of commit hex, full or abbreviated; what names it in messages. */
 int store_read_commit(struct store_tip *out, gs_store *st, const char *hex, const char *what);
 /* Reads the checkpoint any revision names (a commit id, <ref>~2, ...). */
@@ -191,6 +207,14 @@ int store_tracking_tips(char ***out, size_t *n, gs_store *st, const char *id);
 int store_head(char **branch, char head[HEX_SZ], gs_store *st);
 /* Non-zero while a merge is being concluded (MERGE_HEAD exists). */
 int store_merging(gs_store *st);
+/* The repository is in the middle of a merge, rebase, cherry-pick, revert or bisect: its name, else NULL. */
+const char *store_busy(gs_store *st);
+/*
+ * Where hooks go: core.hooksPath (relative to the top of the working
+ * tree) when set, else the common git dir's hooks/. *from_config says
+ * which. The caller frees *out.
+ */
+int store_hooks_dir(char **out, int *from_config, gs_store *st);
 
 /* The blob id git would give buf (nothing is written). */
 int store_hash(char out[HEX_SZ], const char *buf, size_t len);

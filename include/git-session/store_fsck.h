@@ -1,7 +1,7 @@
 /*
  * store_fsck.h - the store's side of fsck and repair: reading every
  * object of a checkpoint, the reflog, moving damaged objects aside and
- * setting a ref whatever it holds (src/store_fsck.c).
+ * setting a ref whatever it holds (src/store/store_fsck.c).
  */
 #ifndef GIT_SESSION_STORE_FSCK_H
 #define GIT_SESSION_STORE_FSCK_H
@@ -57,7 +57,5 @@ int store_force_ref(gs_store *st, const char *refname, const char *new_hex, cons
 		    const char *quarantine);
 /* Whether the object is in a pack (so not loose, and not to be moved aside). */
 int store_object_packed(gs_store *st, const char *oid);
-/* The git directory holding objects and refs (the common dir of worktrees). */
-const char *store_commondir(gs_store *st);
 
 #endif

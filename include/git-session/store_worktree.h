@@ -1,7 +1,8 @@
 /*
  * store_worktree.h - the working tree side of the store: turning what a
  * user typed into a repository-relative path, hashing files into blobs,
- * comparing trees and running git where libgit2 falls short.
+ * writing them back (store_put.c) and comparing trees (store_tree.c).
+ * Running git is store_run.h.
  */
 #ifndef GIT_SESSION_STORE_WORKTREE_H
 #define GIT_SESSION_STORE_WORKTREE_H
@@ -19,24 +20,36 @@
  */
 int store_worktree_relpath(char **out, gs_store *st, const char *arg);
 
+/* What recording a file of the working tree found. */
+enum store_found {
+	STORE_FOUND_FILE,	/* a file or a symbolic link: its blob, mode and stat */
+	STORE_FOUND_GONE,	/* not there, or no longer a file (allow_missing) */
+	STORE_FOUND_SPARSE,	/* outside the sparse checkout: as it was recorded */
+};
+struct store_file_fact {
+	enum store_found found;
+	char oid[HEX_SZ];	/* the blob (filters applied), when a file */
+	const char *mode;	/* STORE_MODE_FILE, _EXEC or _LINK, when a file */
+	/*
+	 * The stat cache: a later look trusts an unchanged stat and does not
+	 * read the file. A file changed in the last second could change again
+	 * within its mtime's granularity ("racily clean", as git says): it
+	 * gets none (has_stat 0), so it is always read.
+	 */
+	int has_stat;
+	double size, mtime, ino;	/* mtime in milliseconds; doubles, compared exactly */
+};
+
 /*
  * Hashes the working tree's path into a blob (git's filters applied) and
- * adds {"oid", "status", "mode" (for a link or an executable), "size",
- * "mtime", "ino"} under path in files;
- * the stat fields are left out for a file changed in the last second.
- * A missing file is added with status "deleted" and no oid when
- * allow_missing, else refused. status NULL: "modified".
+ * says in *out what it found. A missing file is STORE_FOUND_GONE when
+ * allow_missing, else refused. known, when not NULL, is what recording
+ * found before (its oid, mode and stat): a file whose size, mtime, inode
+ * and mode are those is not read again, as git trusts an index entry
+ * whose stat data has not changed.
  */
-int store_worktree_record(cJSON *files, gs_store *st, const char *path, const char *status,
-		    int allow_missing);
-/*
- * The same (allow_missing) for a path files does not hold yet: appended
- * without a lookup, so that recording a whole manifest stays linear.
- * known, when not NULL, is the manifest's entry for path: a file whose
- * size, mtime, inode and mode are those it recorded is not read again.
- */
-int store_worktree_record_new(cJSON *files, gs_store *st, const char *path, const char *status,
-			      const cJSON *known);
+int store_worktree_record(struct store_file_fact *out, gs_store *st, const char *path, int allow_missing,
+			  const struct store_file_fact *known);
 
 /*
  * Looks at every path of a manifest (state "files") in the working tree
@@ -57,23 +70,10 @@ int store_worktree_scan(cJSON **out, gs_store *st, const cJSON *manifest);
 /* The blob id of the file at path now, or NULL when it is missing; caller frees. */
 int store_worktree_hash(char **out, gs_store *st, const char *path);
 
-/*
- * Where the project stands against what a checkpoint recorded: {
- *   "branch": {"current", "recorded", "recorded_exists"},
- *   "head": {"current", "recorded", "recorded_exists", "new_commits",
- *            "commits": [{"id", "subject"}] (at most max), "descends"} }.
- * The caller frees *out.
- */
-int store_worktree_project(cJSON **out, gs_store *st, const char *recorded_branch,
-		     const char *recorded_head, int max);
+/* A unified diff of the recorded blob against the file now; caller frees. */
+int store_worktree_diff(char **out, gs_store *st, const char *path, const char *recorded_oid);
 
-/*
- * What the index stages against HEAD, as files for the manifest: path ->
- * {"status": created|modified|deleted, "oid": staged blob}. Asks git
- * (`git diff --cached --raw`): it honours GIT_INDEX_FILE and its
- * cache-tree, where reading a large index with libgit2 costs O(index).
- */
-int store_worktree_staged(cJSON **out, gs_store *st);
+/* Writing files back for restore (store_put.c). */
 
 /*
  * Puts path in the working tree as the blob hex, byte for byte through
@@ -93,50 +93,47 @@ int store_worktree_put(gs_store *st, const char *path, const char *hex, const ch
  */
 int store_worktree_blob_check(char **why, gs_store *st, const char *hex, const char *mode);
 
+/* Commits and trees (store_tree.c). */
+
 /* The last commit of HEAD that changed path, as "<abbrev> \"<subject>\"" (git log -1), or NULL; caller frees. */
 int store_worktree_last_commit(char **out, gs_store *st, const char *path);
-/* The repository is in the middle of a merge, rebase, cherry-pick, revert or bisect: its name, else NULL. */
-const char *store_worktree_busy(gs_store *st);
 
 /*
- * Runs git (args[0] is "git") in the working tree, or the git directory
- * of a bare repository, collecting its standard output; its standard
- * error is the user's. An error when git fails.
+ * Where the project stands against what a checkpoint recorded: {
+ *   "branch": {"current", "recorded", "recorded_exists"},
+ *   "head": {"current", "recorded", "recorded_exists", "new_commits",
+ *            "commits": [{"id", "subject"}] (at most max), "descends"} }.
+ * The caller frees *out.
  */
-int store_worktree_run_git(struct sbuf *out, gs_store *st, const char *const *args);
-/* The same, quietly: git's exit code, or negative when it could not run. */
-int store_worktree_git_rc(struct sbuf *out, gs_store *st, const char *const *args);
-/* The same, with git's standard error collected in err rather than shown. */
-int store_worktree_git_err(struct sbuf *out, struct sbuf *err, gs_store *st, const char *const *args);
+int store_worktree_project(cJSON **out, gs_store *st, const char *recorded_branch,
+		     const char *recorded_head, int max);
+
+/* Files two trees (or the index and HEAD) hold differently, in the order git lists them. */
+enum store_change { STORE_ADDED, STORE_MODIFIED, STORE_DELETED };
+struct store_changed_file {
+	char *path;
+	enum store_change change;
+	char oid[HEX_SZ];	/* the new blob, when not deleted */
+};
+struct store_changes {
+	struct store_changed_file *v;
+	size_t n, alloc;
+};
+void store_changes_clear(struct store_changes *c);
+
 /*
- * The same, with the variables of env ("NAME=value", NULL-terminated) set
- * for git, and a time limit when timeout_ms > 0: git then runs in a
- * process group of its own, killed whole at the limit (GS_ETIMEDOUT).
+ * What the index stages against HEAD, added to out. Asks git (`git diff
+ * --cached --raw`): it honours GIT_INDEX_FILE and its cache-tree, where
+ * reading a large index with libgit2 costs O(index).
  */
-int store_worktree_git_env(struct sbuf *out, gs_store *st, const char *const *args, const char *const *env,
-			   int timeout_ms);
+int store_worktree_staged(struct store_changes *out, gs_store *st);
 
 /*
  * Commit oid's first message line, and the files it changes against its
- * first parent (all of them for a root commit), as store_worktree_staged gives
- * them: what the index staged for that commit. The caller frees both.
+ * first parent (all of them for a root commit), added to files as
+ * store_worktree_staged gives them: what the index staged for that
+ * commit. The caller frees *subject and clears files.
  */
-int store_worktree_commit(char **subject, cJSON **files, gs_store *st, const char *oid);
-
-/*
- * Where hooks go: core.hooksPath (relative to the top of the working
- * tree) when set, else the common git dir's hooks/. *from_config says
- * which. The caller frees *out.
- */
-int store_worktree_hooks_dir(char **out, int *from_config, gs_store *st);
-
-/* A unified diff of the recorded blob against the file now; caller frees. */
-int store_worktree_diff(char **out, gs_store *st, const char *path, const char *recorded_oid);
-
-/*
- * A boolean of git's configuration as git reads it (a process), for when
- * the repository cannot be opened here: *out is def when it is unset.
- */
-int store_git_config_bool(int *out, const char *key, int def);
+int store_worktree_commit(char **subject, struct store_changes *files, gs_store *st, const char *oid);
 
 #endif

@@ -271,7 +271,7 @@ static int on_tool_after(struct hook_run *r)
 	files = json_obj(op_args(op), "files");
 	json_set_str(op_args(op), "agent", r->agent);
 	/* a file there is recorded as the CLI would, refused for the same reasons (a submodule's, beyond a link) */
-	if ((error = store_worktree_record(files, r->c->st, rel, NULL, gone)) < 0)
+	if ((error = engine_record_file(files, r->c->st, rel, NULL, gone)) < 0)
 		goto cleanup;
 	error = write_op(r, op);
 	op = NULL;

@@ -9,6 +9,7 @@
 #include "git-session/cmd.h"
 #include "git-session/json.h"
 #include "git-session/output.h"
+#include "git-session/store_run.h"
 #include "git-session/store_worktree.h"
 #include "git-session/util.h"
 
@@ -105,7 +106,8 @@ static int sessions_of_commits(struct blame *b)
 		if (strcmp(b->lines[i].commit, NOT_COMMITTED))
 			args[n++] = b->lines[i].commit;
 	}
-	if (n > 4 && (error = store_worktree_run_git(&out, b->c->st, args)) == 0) {
+	if (n > 4 && (error = store_run(&(struct store_run){ .argv = args, .dir = store_run_dir(b->c->st), .out = &out,
+							 .must_succeed = 1 })) == 0) {
 		for (char *p = out.buf, *nl; p && *p; p = nl ? nl + 1 : NULL) {
 			struct who *w;
 
@@ -152,7 +154,8 @@ static int agents_of_session(struct blame *b, const char *id)
 		return 0;
 	{
 		const char *args[] = { "git", "log", "--format=%H %s", ref, NULL };
-		error = store_worktree_run_git(&out, b->c->st, args);
+		error = store_run(&(struct store_run){ .argv = args, .dir = store_run_dir(b->c->st), .out = &out,
+						  .must_succeed = 1 });
 	}
 	for (char *p = out.buf, *nl; !error && p && *p; p = nl ? nl + 1 : NULL) {
 		struct who *w = NULL;
@@ -359,7 +362,8 @@ int cmd_blame(int argc, const char **argv, struct cmd_ctx *c)
 	b.path = path;
 	{
 		const char *args[] = { "git", "blame", "--porcelain", "--", path, NULL };
-		if ((error = store_worktree_run_git(&out, c->st, args)) < 0)
+		if ((error = store_run(&(struct store_run){ .argv = args, .dir = store_run_dir(c->st), .out = &out,
+						       .must_succeed = 1 })) < 0)
 			goto cleanup;
 	}
 	parse_porcelain(&b, out.buf ? out.buf : "", out.len);

@@ -148,7 +148,7 @@ static int hooks_command(int argc, const char **argv, struct cmd_ctx *c, const c
 		d = NULL;
 	if (d)
 		return cmd_exit(!strcmp(sub, "install") ? cmd_agent_setup_install(c, d) : cmd_agent_setup_uninstall(c, d));
-	if ((error = store_worktree_hooks_dir(&dir, &from_config, c->st)) < 0)
+	if ((error = store_hooks_dir(&dir, &from_config, c->st)) < 0)
 		return EXIT_FAILED;
 	if (!strcmp(sub, "install")) {
 		error = hooks_install(dir, from_config, force, pre_commit, prepare);
@@ -265,7 +265,7 @@ static int hook_pre_commit(struct cmd_ctx *c, const char *id, const cJSON *state
 	cJSON *files = NULL;
 	int error;
 
-	if ((error = store_worktree_staged(&files, c->st)) < 0 || !files->child) {
+	if ((error = engine_staged_files(&files, c->st)) < 0 || !files->child) {
 		cJSON_Delete(files);
 		return error;
 	}
@@ -313,7 +313,7 @@ static int hook_post_commit(struct cmd_ctx *c, const char *id, const cJSON *stat
 	int error;
 
 	if ((error = store_head(&branch, head, c->st)) < 0 ||
-	    (error = store_worktree_commit(&subject, &files, c->st, head)) < 0)
+	    (error = engine_commit_files(&subject, &files, c->st, head)) < 0)
 		goto cleanup;
 	op = op_new(OP_COMMIT_RECORD, NULL);
 	json_set_str(op_args(op), "id", head);

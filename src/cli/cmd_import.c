@@ -394,7 +394,7 @@ static int record_files(cJSON *args, struct cmd_ctx *c, struct job *job)
 		}
 		/* one read: a file missing here comes back "deleted", with no blob */
 		if (strcmp(status, ST_DELETED)) {
-			if ((error = store_worktree_record(blobs, c->st, f->string, status, 1)) < 0)
+			if ((error = engine_record_file(blobs, c->st, f->string, status, 1)) < 0)
 				break;
 			if (!json_str(cJSON_GetObjectItemCaseSensitive(blobs, f->string), "oid")) {
 				cJSON_DeleteItemFromObjectCaseSensitive(blobs, f->string);

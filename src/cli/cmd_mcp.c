@@ -165,7 +165,7 @@ static cJSON *change_result(struct server *s, const char *out)
 	char *commit, *id = written_session(&commit, s, out), *ref = id ? xstrfmt("%s%s", SESSIONS_PREFIX, id) : NULL;
 	struct store_tip tip = { 0 };
 	int error = !ref ? GS_ERROR : commit ? store_read_commit(&tip, s->st, commit, ref)
-				    : store_read_ref_want(&tip, s->st, ref, (const char *const[]){ NULL });
+				    : store_read_ref_want(&tip, s->st, ref, &(struct store_want){ 0 });
 
 	json_set_str(r, "session", id ? id : "");
 	json_set_str(r, "checkpoint", error ? "" : tip.commit);

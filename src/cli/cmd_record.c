@@ -29,7 +29,7 @@ static int checkpoint_files(cJSON *files, struct cmd_ctx *c, const char *id, int
 	if ((error = engine_load_ref(&state, &tip, c->st, ref)) < 0)
 		goto cleanup;
 	for (cJSON *f = cJSON_GetObjectItemCaseSensitive(state, "files")->child; f; f = f->next)
-		if ((error = store_worktree_record_new(files, c->st, f->string, NULL, f)) < 0)
+		if ((error = engine_record_file_new(files, c->st, f->string, NULL, f)) < 0)
 			goto cleanup;
 	for (int i = 0; i < argc; i++) {
 		char *path = NULL;
@@ -43,7 +43,7 @@ static int checkpoint_files(cJSON *files, struct cmd_ctx *c, const char *id, int
 			free(path);
 			goto cleanup;
 		}
-		error = store_worktree_record(files, c->st, path, was ? NULL : ST_CREATED, 0);
+		error = engine_record_file(files, c->st, path, was ? NULL : ST_CREATED, 0);
 		free(path);
 		if (error < 0)
 			goto cleanup;

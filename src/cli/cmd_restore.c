@@ -9,6 +9,7 @@
  */
 #include "git-session/cmd.h"
 #include "git-session/json.h"
+#include "git-session/store_run.h"
 #include "git-session/store_worktree.h"
 #include "git-session/util.h"
 
@@ -261,7 +262,7 @@ static int record_plan(cJSON **out, const struct restore *r, struct cmd_ctx *c, 
 			v[k++] = v[i];
 	*out = cJSON_CreateObject();
 	for (size_t i = 0; i < k && !error; i++)
-		error = store_worktree_record_new(*out, c->st, v[i].path, v[i].status, v[i].known);
+		error = engine_record_file_new(*out, c->st, v[i].path, v[i].status, v[i].known);
 	if (error < 0) {
 		cJSON_Delete(*out);
 		*out = NULL;
@@ -313,7 +314,8 @@ static int stage(const struct restore *r, struct cmd_ctx *c)
 			}
 			args[n] = NULL;
 			if (k)
-				error = store_worktree_run_git(&out, c->st, args);
+				error = store_run(&(struct store_run){ .argv = args, .dir = store_run_dir(c->st), .out = &out,
+							  .must_succeed = 1 });
 		}
 	}
 	sbuf_release(&out);
@@ -595,7 +597,7 @@ int cmd_restore(int argc, const char **argv, struct cmd_ctx *c)
 		error = gs_error("this operation must be run in a work tree");
 		goto cleanup;
 	}
-	if ((busy = store_worktree_busy(c->st))) {
+	if ((busy = store_busy(c->st))) {
 		error = gs_error("%s is in progress: finish or abort it before restoring files", busy);
 		goto cleanup;
 	}

@@ -113,7 +113,7 @@ static int add_plans(cJSON *args, struct cmd_ctx *c, const struct strlist *plans
 		cJSON *p;
 
 		if ((error = store_worktree_relpath(&path, c->st, plans->v[i])) < 0 ||
-		    (error = store_worktree_record(scratch, c->st, path, NULL, 0)) < 0) {
+		    (error = engine_record_file(scratch, c->st, path, NULL, 0)) < 0) {
 			free(path);
 			break;
 		}

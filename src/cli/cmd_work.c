@@ -399,7 +399,7 @@ static int file_record(int argc, const char **argv, struct cmd_ctx *c, enum op_i
 			if (id == OP_FILE_DELETED)
 				json_set_str(json_set(files, path, cJSON_CreateObject()), "status", ST_DELETED);
 			else if (force || !(error = cmd_refuse_ignored(c, path)))
-				error = store_worktree_record(files, c->st, path,
+				error = engine_record_file(files, c->st, path,
 							id == OP_FILE_CREATED ? ST_CREATED : ST_MODIFIED, 0);
 		}
 		free(path);

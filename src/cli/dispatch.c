@@ -11,7 +11,7 @@
 #include "git-session/format.h"
 #include "git-session/pager.h"
 #include "git-session/store.h"
-#include "git-session/store_worktree.h"
+#include "git-session/store_run.h"
 #include "git-session/util.h"
 
 static const struct command commands[] = {

@@ -7,6 +7,7 @@
 #include "git-session/json.h"
 #include "git-session/util.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -33,38 +34,47 @@ char *engine_refname(const char *id)
 	return xstrfmt("%s%s", SESSIONS_PREFIX, id);
 }
 
-/*
- * What the store is to read under state/, NULL-terminated: the folders
- * of the collections in mask, of those in tail only the last tail_chunks
- * chunks ("notes:1"; none for 0), or of the manifest only the shards
- * given ("files/3a.json"). The caller frees it with want_free, which
- * tells the names it made from the folder names it borrowed by their '/'
- * or ':'.
- */
-static const char **want_names(unsigned mask, unsigned tail, int tail_chunks, const struct state_shards *shards)
-{
-	const char **names = xcalloc(SPLIT_COUNT + 256 + 1, sizeof(*names));
-	size_t n = 0;
+/* What of state/ a load reads: a struct store_want and the lists it points into. */
+struct load_want {
+	struct store_want want;
+	const char *folders[SPLIT_COUNT + 1], *tails[SPLIT_COUNT + 1], *shards[256 + 1];
+	char names[256][sizeof("ff.json")];
+};
 
+/*
+ * Fills w with the folders of the collections in mask, of those in tail
+ * only the last tail_chunks chunks (none for 0), and of the manifest only
+ * the shards given ("3a.json"). Returns its want, or NULL when all of
+ * state/ is to be read.
+ */
+static const struct store_want *want_init(struct load_want *w, unsigned mask, unsigned tail, int tail_chunks,
+					  const struct state_shards *shards)
+{
+	size_t nf = 0, nt = 0, ns = 0;
+	int some_files = shards && !shards->count_rest;
+
+	if (mask == STATE_ALL && !tail && !shards)
+		return NULL;
+	memset(w, 0, sizeof(*w));
 	for (unsigned i = 0; i < ARRAY_SIZE(state_split_keys); i++)
 		if ((mask & tail & (1u << i)) && i != SPLIT_FILES) {
 			if (tail_chunks)
-				names[n++] = xstrfmt("%s:%d", state_split_keys[i], tail_chunks);
-		} else if ((mask & (1u << i)) &&
-			 !(shards && !shards->count_rest && i == SPLIT_FILES))
-			names[n++] = state_split_keys[i];
-	for (unsigned i = 0; shards && !shards->count_rest && (mask & NEED(FILES)) && i < 256; i++)
-		if (shards->want[i])
-			names[n++] = xstrfmt("files/%02x.json", i);
-	return names;
-}
-
-static void want_free(const char **names)
-{
-	for (size_t i = 0; names[i]; i++)
-		if (strpbrk(names[i], "/:"))
-			free((char *)names[i]);
-	free(names);
+				w->tails[nt++] = state_split_keys[i];
+		} else if ((mask & (1u << i)) && !(some_files && i == SPLIT_FILES)) {
+			w->folders[nf++] = state_split_keys[i];
+		}
+	for (unsigned i = 0; some_files && (mask & NEED(FILES)) && i < 256; i++)
+		if (shards->want[i]) {
+			snprintf(w->names[ns], sizeof(w->names[ns]), "%02x.json", i);
+			w->shards[ns] = w->names[ns];
+			ns++;
+		}
+	w->want.folders = w->folders;
+	w->want.tails = w->tails;
+	w->want.tail_chunks = tail_chunks;
+	w->want.sharded = state_split_keys[SPLIT_FILES];
+	w->want.shards = w->shards;
+	return &w->want;
 }
 
 static int load_tip(cJSON **state, struct state_loaded *loaded, struct store_tip *tip,
@@ -108,14 +118,11 @@ static int load_want(cJSON **state, struct state_loaded *loaded, struct store_ti
 		     const char *refname, unsigned wanted, unsigned tail, int tail_chunks,
 		     const struct state_shards *shards)
 {
-	const char **names = wanted == STATE_ALL && !tail && !shards ? NULL :
-			     want_names(wanted, tail, tail_chunks, shards);
+	struct load_want w;
 	int error;
 
 	*state = NULL;
-	error = store_read_ref_want(tip, st, refname, names);
-	if (names)
-		want_free(names);
+	error = store_read_ref_want(tip, st, refname, want_init(&w, wanted, tail, tail_chunks, shards));
 	if (error < 0)
 		return error;
 	if ((error = load_tip(state, loaded, tip, wanted, tail, shards, refname)) < 0 ||
@@ -169,7 +176,7 @@ int engine_peek(char **vals, struct store_tip *tip, gs_store *st, const char *re
 {
 	cJSON *state = NULL;
 	int error = hex ? store_read_commit(tip, st, hex, refname)
-			: store_read_ref_want(tip, st, refname, (const char *const[]){ NULL });
+			: store_read_ref_want(tip, st, refname, &(struct store_want){ 0 });
 
 	if (error < 0)
 		return error;

@@ -12,7 +12,7 @@
 #include "git-session/json.h"
 #include "git-session/state.h"
 #include "git-session/util.h"
-#include "git-session/store_worktree.h"
+#include "git-session/store_run.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -37,7 +37,7 @@ int sync_fetch(struct engine *e, const char *remote)
 
 	if (!url)
 		error = gs_error("no such remote: '%s' (see git remote -v)", remote);
-	else if (store_worktree_git_rc(&out, e->st, args) != 0)
+	else if (store_run(&(struct store_run){ .argv = args, .dir = store_run_dir(e->st), .out = &out }) != 0)
 		error = gs_error("cannot fetch sessions from '%s'", remote);
 	sbuf_release(&out);
 	free(url_key);
@@ -877,7 +877,7 @@ int sync_push(cJSON *report, struct engine *e, const struct sync_opts *o)
 			/* only the last attempt's outcome is reported */
 			cJSON_Delete(report->child);
 			report->child = NULL;
-			rc = store_worktree_git_err(&out, &err, e->st, args);
+			rc = store_run(&(struct store_run){ .argv = args, .dir = store_run_dir(e->st), .out = &out, .err = &err });
 			error = push_result(report, out.buf ? out.buf : "", &retry);
 			if (!error && rc != 0 && !retry)
 				error = git_failed = GS_ERROR;

@@ -52,4 +52,15 @@ void store_release_signals(const sigset_t *saved);
 /* Reads loose objects before libgit2 does, failing on a truncated one (store_odb.c). */
 int store_install_odb_guard(gs_store *st);
 
+/*
+ * The working tree (store_worktree.c), shared with store_put.c: why git
+ * would not read path (beyond a symbolic link, in a submodule), or NULL;
+ * the filter driver git would run for path (caller frees); an empty index
+ * lent to libgit2 for as long as one blob is filtered.
+ */
+char *store_not_in_tree(gs_store *st, const char *path);
+char *store_filter_driver(gs_store *st, const char *path, const char *which, int *builtin);
+int store_attr_index_begin(gs_store *st);
+void store_attr_index_end(gs_store *st);
+
 #endif

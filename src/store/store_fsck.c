@@ -12,11 +12,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-const char *store_commondir(gs_store *st)
-{
-	return git_repository_commondir(st->repo);
-}
-
 void store_verify_clear(struct store_verify *v)
 {
 	free(v->problem);
@@ -146,18 +141,6 @@ int store_verify(struct store_verify *v, gs_store *st, const char *commit)
 	return 0;
 }
 
-int store_ref_value(char out[HEX_SZ], gs_store *st, const char *refname)
-{
-	git_oid id;
-
-	if (git_reference_name_to_id(&id, st->repo, refname) < 0) {
-		git_error_clear();
-		return GS_ERROR;
-	}
-	git_oid_tostr(out, HEX_SZ, &id);
-	return 0;
-}
-
 int store_reflog_newest(char out[HEX_SZ], gs_store *st, const char *refname)
 {
 	git_reflog *log = NULL;
@@ -253,20 +236,6 @@ int store_quarantine(gs_store *st, const char *oid, const char *name)
 	free(sub);
 	free(to);
 	return error;
-}
-
-int store_object_exists(gs_store *st, const char *oid)
-{
-	git_odb *odb = NULL;
-	git_object_t type;
-	size_t len;
-	git_oid id;
-	int ok = git_oid_fromstr(&id, oid) == 0 && git_repository_odb(&odb, st->repo) == 0 &&
-		 git_odb_read_header(&len, &type, odb, &id) == 0;
-
-	git_odb_free(odb);
-	git_error_clear();
-	return ok;
 }
 
 int store_object_packed(gs_store *st, const char *oid)

@@ -186,3 +186,17 @@ int store_blob_read(char **out, size_t *len, gs_store *st, const char *hex)
 	git_blob_free(blob);
 	return 0;
 }
+
+int store_object_exists(gs_store *st, const char *oid)
+{
+	git_odb *odb = NULL;
+	git_object_t type;
+	size_t len;
+	git_oid id;
+	int ok = git_oid_fromstr(&id, oid) == 0 && git_repository_odb(&odb, st->repo) == 0 &&
+		 git_odb_read_header(&len, &type, odb, &id) == 0;
+
+	git_odb_free(odb);
+	git_error_clear();
+	return ok;
+}

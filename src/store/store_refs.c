@@ -1,8 +1,9 @@
 /*
- * store_refs.c - moving a session's ref between refs/sessions/ and
+ * store_refs.c - session refs: the compare-and-swap that moves one,
+ * SESSION_HEAD and listing them; moving a ref between refs/sessions/ and
  * refs/archive/sessions/ without a moment in which neither names it, the
- * locks on those refs, the reflogs no ref goes with, and the sessions
- * active in the repository's worktrees.
+ * locks on those refs, the reflogs no ref goes with, the sessions active
+ * in the repository's worktrees, and a ref file that does not read.
  */
 #include "store-internal.h"
 
@@ -33,6 +34,213 @@ void store_release_signals(const sigset_t *saved)
 	sigprocmask(SIG_SETMASK, saved, NULL);
 }
 
+/* A new ref created refs/sessions/ (and its reflog's folder) perhaps: make them durable. */
+static void sync_ref_dirs(gs_store *st, const char *refname)
+{
+	const char *const bases[] = { "", "logs/" };
+
+	for (size_t i = 0; i < 2; i++) {
+		char *path = xstrfmt("%s%s%s", git_repository_commondir(st->repo), bases[i], refname);
+		char *slash;
+
+		while ((slash = strrchr(path, '/')) && slash > path + strlen(git_repository_commondir(st->repo))) {
+			*slash = '\0';
+			store_fsync_path(path);
+		}
+		free(path);
+	}
+}
+
+int store_cas(gs_store *st, const char *refname, const char *new_hex, const char *old_hex,
+	      const char *logmsg)
+{
+	git_reference *ref = NULL;
+	git_oid new_id, old_id;
+	sigset_t saved;
+	int error;
+
+	if (git_oid_fromstr(&new_id, new_hex) < 0)
+		return gs_error("bad object id '%s'", new_hex);
+	if (old_hex) {
+		if (git_oid_fromstr(&old_id, old_hex) < 0)
+			return gs_error("bad object id '%s'", old_hex);
+	} else {
+		memset(&old_id, 0, sizeof(old_id));	/* zero: must not exist yet */
+	}
+	/* libgit2 and git log only some namespaces by default: ask for ours */
+	if (git_reference_ensure_log(st->repo, refname) < 0)
+		return store_git_error("cannot create the reflog of '%s'", refname);
+	/* a signal now would leave <ref>.lock behind: hold it off until the lock is gone */
+	store_hold_signals(&saved);
+	error = git_reference_create_matching(&ref, st->repo, refname, &new_id, 1, &old_id, logmsg);
+	if (!error && !old_hex && st->fsync)
+		sync_ref_dirs(st, refname);
+	store_release_signals(&saved);
+	git_reference_free(ref);
+	if (error == GIT_EMODIFIED || error == GIT_ELOCKED || error == GIT_EEXISTS) {
+		git_error_clear();
+		return GS_ERACE;
+	}
+	if (error < 0)
+		return store_git_error("cannot update '%s'", refname);
+	return 0;
+}
+
+int store_active(char **out, gs_store *st)
+{
+	git_reference *ref = NULL;
+	const char *target;
+	int error;
+
+	*out = NULL;
+	error = git_reference_lookup(&ref, st->repo, SESSION_HEAD);
+	if (error == GIT_ENOTFOUND) {
+		git_error_clear();
+		return 0;
+	}
+	if (error < 0)
+		return store_git_error("cannot read %s", SESSION_HEAD);
+	target = git_reference_symbolic_target(ref);
+	if (target && !strncmp(target, SESSIONS_PREFIX, strlen(SESSIONS_PREFIX)))
+		*out = xstrdup(target + strlen(SESSIONS_PREFIX));
+	else
+		gs_warning("%s does not name a session; ignoring it", SESSION_HEAD);
+	git_reference_free(ref);
+	return 0;
+}
+
+/*
+ * Whether to set or remove SESSION_HEAD again after finding it locked:
+ * another command of this worktree holds the lock for microseconds (waited
+ * for, 2 s at most); a dead one's, older than session.staleLockAge, goes.
+ */
+static int head_locked_again(gs_store *st, int *tries)
+{
+	int64_t age;
+
+	git_error_clear();
+	if ((*tries)++ >= 200)
+		return 0;
+	if (store_config_int(&age, st, "session.staleLockAge", 10) == 0 &&
+	    store_break_stale_lock(st, SESSION_HEAD, (int)age))
+		return 1;
+	nanosleep(&(struct timespec){ 0, 10 * 1000 * 1000 }, NULL);
+	return 1;
+}
+
+int store_set_active(gs_store *st, const char *id)
+{
+	git_reference *ref = NULL;
+	char *target = xstrfmt("%s%s", SESSIONS_PREFIX, id);
+	char *msg = xstrfmt("session: switch to %s", id);
+	int error, tries = 0;
+
+	do {
+		git_reference_free(ref);
+		ref = NULL;
+		error = git_reference_symbolic_create(&ref, st->repo, SESSION_HEAD, target, 1, msg);
+	} while (error == GIT_ELOCKED && head_locked_again(st, &tries));
+	git_reference_free(ref);
+	free(target);
+	free(msg);
+	return error < 0 ? store_git_error("cannot set %s", SESSION_HEAD) : 0;
+}
+
+int store_clear_active(gs_store *st)
+{
+	int error, tries = 0;
+
+	while ((error = git_reference_remove(st->repo, SESSION_HEAD)) == GIT_ELOCKED && head_locked_again(st, &tries))
+		;
+	if (error == GIT_ENOTFOUND) {
+		git_error_clear();
+		return 0;
+	}
+	return error < 0 ? store_git_error("cannot remove %s", SESSION_HEAD) : 0;
+}
+
+static int cmp_entry(const void *a, const void *b)
+{
+	return strcmp(((const struct store_ref_entry *)a)->id, ((const struct store_ref_entry *)b)->id);
+}
+
+int store_list_refs(struct store_ref_entry **out, size_t *n, gs_store *st, const char *prefix)
+{
+	git_reference_iterator *it = NULL;
+	char *glob = xstrfmt("%s*", prefix);
+	size_t alloc = 0, plen = strlen(prefix);
+	struct store_ref_entry *v = NULL;
+	git_reference *ref;
+	int error;
+
+	*n = 0;
+	*out = NULL;
+	if (git_reference_iterator_glob_new(&it, st->repo, glob) < 0) {
+		free(glob);
+		return store_git_error("cannot list '%s'", prefix);
+	}
+	while ((error = git_reference_next(&ref, it)) == 0) {
+		const char *name = git_reference_name(ref) + plen;
+		const git_oid *target = git_reference_target(ref);
+
+		if (!strchr(name, '/') && target) {
+			ALLOC_GROW(v, *n + 1, alloc);
+			v[*n].id = xstrdup(name);
+			git_oid_tostr(v[(*n)++].tip, HEX_SZ, target);
+		}
+		git_reference_free(ref);
+	}
+	git_reference_iterator_free(it);
+	free(glob);
+	if (error != GIT_ITEROVER) {
+		store_ref_entries_free(v, *n);
+		*n = 0;
+		return store_git_error("cannot list '%s'", prefix);
+	}
+	git_error_clear();
+	if (*n)
+		qsort(v, *n, sizeof(*v), cmp_entry);
+	*out = v;
+	return 0;
+}
+
+void store_ref_entries_free(struct store_ref_entry *v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(v[i].id);
+	free(v);
+}
+
+int store_list(char ***out, size_t *n, gs_store *st, const char *prefix)
+{
+	struct store_ref_entry *v;
+	int error = store_list_refs(&v, n, st, prefix);
+
+	*out = NULL;
+	if (error < 0)
+		return error;
+	*out = xcalloc(*n + 1, sizeof(**out));
+	for (size_t i = 0; i < *n; i++)
+		(*out)[i] = v[i].id;	/* the ids move over */
+	free(v);
+	return 0;
+}
+
+void store_ids_free(char **ids, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(ids[i]);
+	free(ids);
+}
+
+int store_ref_exists(gs_store *st, const char *refname)
+{
+	git_oid id;
+	int error = git_reference_name_to_id(&id, st->repo, refname);
+
+	git_error_clear();
+	return error == 0;
+}
 /* Whether refname or its reflog holds a lock younger than max_age seconds (-1: any lock). */
 static int ref_locked_since(gs_store *st, const char *refname, int max_age)
 {
@@ -344,4 +552,41 @@ int store_reflog_orphans(char ***out, size_t *n, gs_store *st, const char *prefi
 		closedir(d);
 	free(dir);
 	return 0;
+}
+
+int store_ref_value(char out[HEX_SZ], gs_store *st, const char *refname)
+{
+	git_oid id;
+
+	if (git_reference_name_to_id(&id, st->repo, refname) < 0) {
+		git_error_clear();
+		return GS_ERROR;
+	}
+	git_oid_tostr(out, HEX_SZ, &id);
+	return 0;
+}
+
+int store_ref_damaged(gs_store *st, const char *refname)
+{
+	char *path = xstrfmt("%s%s", store_commondir(st), refname), value[HEX_SZ];
+	git_reference *ref = NULL;
+	int damaged = store_ref_value(value, st, refname) < 0 && access(path, F_OK) == 0;
+
+	/* a line of packed-refs that names it but does not read: damage, not absence */
+	if (!damaged && git_reference_lookup(&ref, st->repo, refname) < 0) {
+		char *packed = xstrfmt("%spacked-refs", store_commondir(st)), *text = NULL, *line;
+		size_t len, n = strlen(refname);
+
+		if (access(packed, R_OK) == 0 && gs_read_file(&text, &len, packed, 1u << 30) == 0)
+			for (line = text; line && !damaged; line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL) {
+				size_t l = strcspn(line, "\n");
+				damaged = l > n && line[l - n - 1] == ' ' && !strncmp(line + l - n, refname, n);
+			}
+		free(text);
+		free(packed);
+	}
+	git_reference_free(ref);
+	git_error_clear();
+	free(path);
+	return damaged;
 }

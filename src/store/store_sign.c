@@ -6,7 +6,7 @@
  * configuration, and `git verify-commit` checks it. Store layer: libgit2
  * and git as a process.
  */
-#include "git-session/store_worktree.h"
+#include "git-session/store_run.h"
 #include "git-session/util.h"
 #include "store-internal.h"
 
@@ -101,7 +101,8 @@ static int sign_commit(git_oid *out, gs_store *st, const git_signature *author, 
 	args[n++] = "-m";
 	args[n++] = message;
 	args[n] = NULL;
-	rc = store_worktree_git_env(&sb, st, args, (const char *const *)env, timeout_ms);
+	rc = store_run(&(struct store_run){ .argv = args, .dir = store_run_dir(st), .env = (const char *const *)env,
+					.out = &sb, .timeout_ms = timeout_ms });
 	if (rc == GS_ETIMEDOUT) {
 		gs_error("signing the checkpoint timed out after %d s (session.signTimeout): the signer was "
 			 "stopped and nothing was written", timeout_ms / 1000);

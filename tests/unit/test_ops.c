@@ -114,7 +114,7 @@ static cJSON *big_state(void)
 /*
  * Whether the store would hand the part at of parts to a load of mask
  * (the lists in tail as their last chunks, the manifest by shards): as
- * the engine's want_names and the store's read_parts choose.
+ * the engine's want_init and the store's read_parts choose.
  */
 static int part_wanted(const struct gs_part *parts, size_t n, size_t at, unsigned mask, unsigned tail,
 		       const struct state_shards *sh)

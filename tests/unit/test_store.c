@@ -1,0 +1,278 @@
+/*
+ * test_store.c - the store on a repository of its own: a checkpoint's
+ * tree as files and folders trade places, the parts of state/ a load asks
+ * for, the compare-and-swap, stale locks, and git run as a process.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <utime.h>
+#include <cmocka.h>
+
+#include "git-session/json.h"
+#include "git-session/state_record.h"
+#include "git-session/store.h"
+#include "git-session/store_run.h"
+#include "git-session/util.h"
+
+static char top[] = "/tmp/gs-test-store-XXXXXX";
+
+static int setup(void **state)
+{
+	char *cmd;
+	int rc;
+	gs_store *st = NULL;
+
+	if (!mkdtemp(top))
+		return -1;
+	setenv("HOME", top, 1);
+	setenv("GIT_CONFIG_NOSYSTEM", "1", 1);
+	setenv("GIT_AUTHOR_NAME", "A U Thor", 1);
+	setenv("GIT_AUTHOR_EMAIL", "author@example.com", 1);
+	setenv("GIT_COMMITTER_NAME", "C O Mitter", 1);
+	setenv("GIT_COMMITTER_EMAIL", "committer@example.com", 1);
+	unsetenv("GIT_DIR");
+	unsetenv("GIT_WORK_TREE");
+	unsetenv("GIT_CONFIG_PARAMETERS");
+	cmd = xstrfmt("git init -q '%s'", top);
+	rc = system(cmd);
+	free(cmd);
+	if (rc != 0 || chdir(top) < 0)
+		return -1;
+	store_global_init(0);
+	if (store_open(&st) < 0)
+		return -1;
+	*state = st;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	char *cmd = xstrfmt("rm -rf '%s'", top);
+
+	store_free(*state);
+	store_global_shutdown();
+	if (chdir("/") == 0 && system(cmd) != 0)
+		fprintf(stderr, "cannot remove %s\n", top);
+	free(cmd);
+	return 0;
+}
+
+static void blob(char out[HEX_SZ], gs_store *st, const char *text)
+{
+	assert_int_equal(store_blob_write(out, st, text, strlen(text)), 0);
+}
+
+/* Writes a checkpoint on parent (NULL: a root) with files and parts; its commit into out. */
+static void write_cp(char out[HEX_SZ], gs_store *st, const char *parent, const struct store_file *files,
+		     size_t nfiles, const struct gs_part *parts, size_t nparts)
+{
+	struct store_tip tip = { 0 };
+	struct store_checkpoint cp = {
+		.parent = &tip, .json = "{}", .len = 2, .op = "{}", .oplen = 2, .parts = parts, .nparts = nparts,
+		.files = files, .nfiles = nfiles, .message = "test",
+	};
+
+	if (parent) {
+		tip.exists = 1;
+		memcpy(tip.commit, parent, HEX_SZ);
+	}
+	assert_int_equal(store_write_checkpoint(out, st, &cp), 0);
+}
+
+static cJSON *paths_of(gs_store *st, const char *commit)
+{
+	cJSON *paths = NULL;
+
+	assert_int_equal(store_tree_paths(&paths, st, commit, "files"), 0);
+	return paths;
+}
+
+/* A file that becomes a folder, and back, as git add takes it: removals go first. */
+static void test_file_and_folder_trade_places(void **state)
+{
+	gs_store *st = *state;
+	char a[HEX_SZ], b[HEX_SZ], c1[HEX_SZ], c2[HEX_SZ], c3[HEX_SZ];
+	cJSON *paths;
+
+	blob(a, st, "a\n");
+	blob(b, st, "b\n");
+	write_cp(c1, st, NULL, (struct store_file[]){ { "d.txt", a, 0, 0 }, { "keep", a, 0, 0 } }, 2, NULL, 0);
+	write_cp(c2, st, c1, (struct store_file[]){ { "d.txt", NULL, 0, 0 }, { "d.txt/inner", b, 0, 0 } }, 2, NULL, 0);
+	paths = paths_of(st, c2);
+	assert_null(cJSON_GetObjectItemCaseSensitive(paths, "files/d.txt"));
+	assert_string_equal(json_str(paths, "files/d.txt/inner"), b);
+	assert_string_equal(json_str(paths, "files/keep"), a);
+	cJSON_Delete(paths);
+	/* the folder becomes a file again, with no removal asked for: the way is cleared */
+	write_cp(c3, st, c2, (struct store_file[]){ { "d.txt", a, 0, 0 } }, 1, NULL, 0);
+	paths = paths_of(st, c3);
+	assert_string_equal(json_str(paths, "files/d.txt"), a);
+	assert_null(cJSON_GetObjectItemCaseSensitive(paths, "files/d.txt/inner"));
+	cJSON_Delete(paths);
+}
+
+/* A removal of a path the base lacks is no update; a link is mode 120000. */
+static void test_removal_of_nothing_and_links(void **state)
+{
+	gs_store *st = *state;
+	char a[HEX_SZ], c1[HEX_SZ], c2[HEX_SZ];
+	struct store_tip tip;
+	cJSON *paths;
+
+	blob(a, st, "target");
+	write_cp(c1, st, NULL, (struct store_file[]){ { "l", a, 1, 0 }, { "gone", NULL, 0, 0 } }, 2, NULL, 0);
+	write_cp(c2, st, c1, (struct store_file[]){ { "never", NULL, 0, 0 } }, 1, NULL, 0);
+	paths = paths_of(st, c2);
+	assert_string_equal(json_str(paths, "files/l"), a);
+	assert_int_equal(cJSON_GetArraySize(paths), 1);
+	cJSON_Delete(paths);
+	assert_int_equal(store_read_commit(&tip, st, c2, "test"), 0);
+	assert_string_equal(tip.json, "{}");
+	store_tip_clear(&tip);
+}
+
+static const struct gs_part parts[] = {
+	{ "state/agents/a.json", "[1]", 3 },
+	{ "state/files/3a.json", "{}", 2 },
+	{ "state/files/4b.json", "{}", 2 },
+	{ "state/notes/0001.json", "[1]", 3 },
+	{ "state/notes/0002.json", "[2]", 3 },
+};
+
+static size_t read_want(gs_store *st, const struct store_want *want, const char *first)
+{
+	struct store_tip tip;
+	size_t n;
+
+	assert_int_equal(store_read_ref_want(&tip, st, "refs/sessions/parts", want), 0);
+	n = tip.nparts;
+	if (first)
+		assert_string_equal(tip.parts[0].path, first);
+	store_tip_clear(&tip);
+	return n;
+}
+
+static void test_want(void **state)
+{
+	gs_store *st = *state;
+	char c[HEX_SZ];
+
+	write_cp(c, st, NULL, NULL, 0, parts, ARRAY_SIZE(parts));
+	assert_int_equal(store_cas(st, "refs/sessions/parts", c, NULL, "test"), 0);
+	assert_int_equal(read_want(st, NULL, "state/agents/a.json"), 5);
+	assert_int_equal(read_want(st, &(struct store_want){ 0 }, NULL), 0);
+	assert_int_equal(read_want(st, &(struct store_want){ .folders = (const char *[]){ "notes", NULL } },
+				   "state/notes/0001.json"), 2);
+	assert_int_equal(read_want(st, &(struct store_want){ .tails = (const char *[]){ "notes", NULL },
+							     .tail_chunks = 1 }, "state/notes/0002.json"), 1);
+	assert_int_equal(read_want(st, &(struct store_want){ .sharded = "files",
+							     .shards = (const char *[]){ "4b.json", NULL } },
+				   "state/files/4b.json"), 1);
+	assert_int_equal(read_want(st, &(struct store_want){ .folders = (const char *[]){ "agents", NULL },
+							     .sharded = "files",
+							     .shards = (const char *[]){ "3a.json", "4b.json", NULL } },
+				   "state/agents/a.json"), 3);
+}
+
+static void test_cas(void **state)
+{
+	gs_store *st = *state;
+	char c1[HEX_SZ], c2[HEX_SZ], value[HEX_SZ];
+
+	write_cp(c1, st, NULL, NULL, 0, NULL, 0);
+	write_cp(c2, st, c1, NULL, 0, NULL, 0);
+	assert_int_equal(store_cas(st, "refs/sessions/cas", c1, NULL, "test"), 0);
+	assert_int_equal(store_cas(st, "refs/sessions/cas", c2, NULL, "test"), GS_ERACE);
+	assert_int_equal(store_cas(st, "refs/sessions/cas", c2, c2, "test"), GS_ERACE);
+	assert_int_equal(store_cas(st, "refs/sessions/cas", c2, c1, "test"), 0);
+	assert_int_equal(store_ref_value(value, st, "refs/sessions/cas"), 0);
+	assert_string_equal(value, c2);
+	assert_true(store_ref_exists(st, "refs/sessions/cas"));
+	assert_false(store_ref_damaged(st, "refs/sessions/cas"));
+}
+
+static void test_stale_lock(void **state)
+{
+	gs_store *st = *state;
+	char *lock = xstrfmt("%srefs/sessions/locked.lock", store_commondir(st));
+	struct utimbuf old = { 1000000000, 1000000000 };
+
+	assert_int_equal(gs_make_dirs(store_commondir(st), "refs/sessions"), 0);
+	assert_int_equal(gs_write_file(lock, "", 0, 0644), 0);
+	assert_int_equal(store_break_stale_lock(st, "refs/sessions/locked", 10), 0);	/* young: a writer */
+	assert_int_equal(utime(lock, &old), 0);
+	assert_int_equal(store_break_stale_lock(st, "refs/sessions/locked", 10), 1);
+	assert_int_not_equal(access(lock, F_OK), 0);
+	free(lock);
+}
+
+static void test_run(void **state)
+{
+	gs_store *st = *state;
+	struct sbuf out = SBUF_INIT, err = SBUF_INIT;
+	const char *hash[] = { "git", "hash-object", "--stdin", NULL };
+	const char *var[] = { "git", "var", "GIT_AUTHOR_IDENT", NULL };
+	const char *bad[] = { "git", "rev-parse", "--verify", "--quiet", "no-such-rev", NULL };
+	char expect[HEX_SZ];
+
+	assert_int_equal(store_hash(expect, "hello\n", 6), 0);
+	assert_int_equal(store_run(&(struct store_run){ .argv = hash, .dir = store_run_dir(st), .in = "hello\n",
+							.inlen = 6, .out = &out }), 0);
+	assert_true(out.len >= 40 && !strncmp(out.buf, expect, 40));
+	sbuf_reset(&out);
+	assert_int_equal(store_run(&(struct store_run){ .argv = var, .env = (const char *[]){ "GIT_AUTHOR_NAME=Other", NULL },
+							.out = &out }), 0);
+	assert_non_null(strstr(out.buf, "Other <author@example.com>"));
+	assert_int_equal(store_run(&(struct store_run){ .argv = bad, .dir = store_run_dir(st), .err = &err }), 1);
+	assert_int_equal(store_run(&(struct store_run){ .argv = bad, .dir = store_run_dir(st), .err = &err,
+							.must_succeed = 1 }), GS_ERROR);
+	sbuf_release(&out);
+	sbuf_release(&err);
+}
+
+/* The manifest entry of a recording, and what the next one trusts of it. */
+static void test_record_entry(void **state)
+{
+	struct state_file_seen seen = { .oid = "587be6b4c3f93f93c489c0111bba5596147a26cb", .mode = "100755",
+					.has_stat = 1, .size = 3, .mtime = 1700000000123, .ino = 42 }, back;
+	cJSON *e = state_record_entry(&seen, NULL), *gone;
+	char *text = json_print(e, 0, NULL);
+
+	(void)state;
+	assert_string_equal(text, "{\"status\":\"modified\",\"oid\":\"587be6b4c3f93f93c489c0111bba5596147a26cb\","
+				  "\"mode\":\"100755\",\"size\":3,\"mtime\":1700000000123,\"ino\":42}");
+	assert_int_equal(state_record_known(&back, e), 0);
+	assert_string_equal(back.oid, seen.oid);
+	assert_true(back.size == 3 && back.mtime == 1700000000123 && back.ino == 42);
+	free(text);
+	cJSON_Delete(e);
+	seen.gone = 1;
+	gone = state_record_entry(&seen, "created");
+	text = json_print(gone, 0, NULL);
+	assert_string_equal(text, "{\"status\":\"deleted\"}");
+	assert_int_equal(state_record_known(&back, gone), -1);
+	free(text);
+	cJSON_Delete(gone);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_file_and_folder_trade_places),
+		cmocka_unit_test(test_removal_of_nothing_and_links),
+		cmocka_unit_test(test_want),
+		cmocka_unit_test(test_cas),
+		cmocka_unit_test(test_stale_lock),
+		cmocka_unit_test(test_run),
+		cmocka_unit_test(test_record_entry),
+	};
+
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
