@@ -9,7 +9,7 @@
  *   floor write <ref> <state> <op>     one checkpoint
  *
  * Built with -DSKIP_CA_PARSE it also skips mbedTLS's CA bundle parse at
- * start-up, as git-session does (src/store_tls.c): the true minimum.
+ * start-up, as git-session does (src/store/store_tls.c): the true minimum.
  */
 #include <git2.h>
 #include <stdio.h>
