@@ -430,76 +430,6 @@ cleanup:
 	return error;
 }
 
-int engine_commit(struct engine_result *out, struct engine *e, const char *id, struct state_op *op,
-		  const char *body, int flags)
-{
-	int create = flags & ENGINE_CREATE;
-	struct engine_result r = { 0 };
-	char *refname = engine_refname(id), *logmsg = NULL, *clean_body = NULL;
-	size_t n;
-	unsigned seed = (unsigned)getpid() ^ (unsigned)time(NULL), delay = 500;
-	struct store_tip tip = { 0 };
-	int64_t deadline;
-	struct state_shards shards;
-	int error, broken = 0, level = LOAD_SHARDS, by_path = state_op_shards(&shards, op);
-
-	if ((error = engine_complete_op(op->json, e->st)) < 0)
-		goto cleanup;
-	/* no secret reaches git: the arguments are stored (op.json), and so is the body */
-	redact_json(op_args(op));
-	if (body && redact_text(&clean_body, &n, body, strlen(body)) > 0)
-		body = clean_body;
-	deadline = now_ms() + e->lock_timeout_ms;
-	for (;;) {
-		if ((error = attempt(&r, &tip, e, id, refname, op, body, flags, level,
-				     by_path ? &shards : NULL)) == GS_EPARTIAL && level != LOAD_ALL) {
-			engine_result_clear(&r);
-			store_tip_clear(&tip);
-			level = level == LOAD_SHARDS && by_path ? LOAD_COUNTED : LOAD_ALL;
-			continue;
-		}
-		if (error < 0)
-			goto cleanup;
-		logmsg = xstrfmt("session: %s", r.subject);
-		error = store_cas(e->st, refname, r.commit, tip.exists ? tip.commit : NULL, logmsg);
-		free(logmsg);
-		store_tip_clear(&tip);
-		if (error == 0)
-			break;
-		engine_result_clear(&r);
-		if (error != GS_ERACE)
-			goto cleanup;
-		/* a dead writer's lock: try again at once (a few times: never loop on it) */
-		if (broken < 3 && (!create || !store_ref_exists(e->st, refname)) &&
-		    store_break_stale_lock(e->st, refname, (int)e->stale_lock_age)) {
-			broken++;
-			continue;
-		}
-		if (create) {
-			error = gs_error("session '%s' already exists", id);
-			goto cleanup;
-		}
-		if (now_ms() > deadline) {
-			error = gs_error("cannot update '%s': other writers kept it busy for %lld ms",
-					 refname, (long long)e->lock_timeout_ms);
-			gs_hint("if no other git session is running, a stale '%s.lock' may be left in the git directory",
-				refname);
-			goto cleanup;
-		}
-		backoff(&seed, &delay);
-	}
-	if (out) {
-		*out = r;
-		memset(&r, 0, sizeof(r));
-	}
-cleanup:
-	engine_result_clear(&r);
-	store_tip_clear(&tip);
-	free(refname);
-	free(clean_body);
-	return error;
-}
-
 /* How long a ref update waits on locks: session.lockTimeout, session.staleLockAge. */
 struct lock_wait {
 	int64_t deadline;
@@ -513,6 +443,89 @@ static void lock_wait_init(struct lock_wait *w, const struct engine *e)
 	w->seed = (unsigned)getpid() ^ (unsigned)time(NULL);
 	w->delay = 500;
 	w->broken = 0;
+}
+
+/*
+ * After the compare-and-swap on refname lost: 0 to try again, once a dead
+ * writer's lock is removed or after a wait; an error when the session to
+ * create exists or session.lockTimeout is spent.
+ */
+static int commit_lost(struct lock_wait *w, const struct engine *e, const char *id,
+		       const char *refname, int create)
+{
+	/* a dead writer's lock: try again at once (a few times: never loop on it) */
+	if (w->broken < 3 && (!create || !store_ref_exists(e->st, refname)) &&
+	    store_break_stale_lock(e->st, refname, (int)e->stale_lock_age)) {
+		w->broken++;
+		return 0;
+	}
+	if (create)
+		return gs_error("session '%s' already exists", id);
+	if (now_ms() > w->deadline) {
+		gs_error("cannot update '%s': other writers kept it busy for %lld ms",
+			 refname, (long long)e->lock_timeout_ms);
+		gs_hint("if no other git session is running, a stale '%s.lock' may be left in the git directory",
+			refname);
+		return GS_ERROR;
+	}
+	backoff(&w->seed, &w->delay);
+	return 0;
+}
+
+/* The checkpoint r made, published on refname if the tip is still the one it read. */
+static int publish(const struct engine *e, const char *refname, const struct engine_result *r,
+		   struct store_tip *tip)
+{
+	char *logmsg = xstrfmt("session: %s", r->subject);
+	int error = store_cas(e->st, refname, r->commit, tip->exists ? tip->commit : NULL, logmsg);
+
+	free(logmsg);
+	store_tip_clear(tip);
+	return error;
+}
+
+int engine_commit(struct engine_result *out, struct engine *e, const char *id, struct state_op *op,
+		  const char *body, int flags)
+{
+	struct engine_result r = { 0 };
+	char *refname = engine_refname(id), *clean_body = NULL;
+	size_t n;
+	struct store_tip tip = { 0 };
+	struct lock_wait w;
+	struct state_shards shards;
+	int error, level = LOAD_SHARDS, by_path = state_op_shards(&shards, op);
+
+	if ((error = engine_complete_op(op->json, e->st)) < 0)
+		goto cleanup;
+	/* no secret reaches git: the arguments are stored (op.json), and so is the body */
+	redact_json(op_args(op));
+	if (body && redact_text(&clean_body, &n, body, strlen(body)) > 0)
+		body = clean_body;
+	lock_wait_init(&w, e);
+	for (;;) {
+		if ((error = attempt(&r, &tip, e, id, refname, op, body, flags, level,
+				     by_path ? &shards : NULL)) == GS_EPARTIAL && level != LOAD_ALL) {
+			engine_result_clear(&r);
+			store_tip_clear(&tip);
+			level = level == LOAD_SHARDS && by_path ? LOAD_COUNTED : LOAD_ALL;
+			continue;
+		}
+		if (error < 0 || (error = publish(e, refname, &r, &tip)) == 0)
+			break;
+		engine_result_clear(&r);
+		if (error != GS_ERACE || (error = commit_lost(&w, e, id, refname, flags & ENGINE_CREATE)) < 0)
+			break;
+	}
+	if (!error && out) {
+		*out = r;
+		memset(&r, 0, sizeof(r));
+	}
+cleanup:
+	engine_result_clear(&r);
+	store_tip_clear(&tip);
+	free(refname);
+	free(clean_body);
+	return error;
 }
 
 /*
