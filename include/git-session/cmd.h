@@ -30,6 +30,21 @@ typedef int (*cmd_fn)(int argc, const char **argv, struct cmd_ctx *c);
 
 /* Exit code for a negative error code (GS_EUSAGE: EXIT_USAGE, other: EXIT_FAILED). */
 int cmd_exit(int error);
+
+/*
+ * The library records errors (util.h); the commands print them. What is
+ * pending is printed when a command returns (command_run), and by
+ * cmd_print_errors where a command carries on after a failure and says
+ * more, so that what the user sees comes in the order it happened.
+ * Warnings go the same way (cmd_warn, the warning routine main sets).
+ */
+void cmd_print_errors(void);
+void cmd_warn(const char *line);
+/* Says what the command writes on stderr itself (an error's list of paths), after what is pending. */
+void cmd_say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Where the commands' messages go: stderr, or (MCP) a stream of the caller's, NULL to undo. */
+FILE *cmd_stderr(void);
+void cmd_set_stderr(FILE *f);
 /* Says "error: <fmt>" and the usage (with opts, may be NULL) on stderr; returns GS_EUSAGE. */
 int cmd_usage_error(const char *const *usage, const struct option *opts, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));

@@ -142,14 +142,13 @@ static void record_of(struct who *w, const cJSON *state, const char *path)
 /* In session id's history, the checkpoint that recorded commit: its subject starts "commit <abbrev>:". */
 static int agents_of_session(struct blame *b, const char *id)
 {
-	struct sbuf out = SBUF_INIT, quiet = SBUF_INIT;
+	struct sbuf out = SBUF_INIT;
 	char *ref = NULL;
+	size_t mark = gs_error_mark();
 	int error;
 
-	gs_capture_errors(&quiet);
 	error = engine_find(&ref, b->c->st, id);
-	gs_capture_errors(NULL);
-	sbuf_release(&quiet);
+	gs_error_rewind(mark);
 	if (error < 0)	/* gone, or archived: the session's name alone */
 		return 0;
 	{
@@ -255,17 +254,16 @@ static int attribute_uncommitted(struct blame *b, struct who **extra, size_t *ne
 		char *ref, *text = NULL;
 		struct span *spans = NULL;
 		void *set = NULL;
-		struct sbuf quiet = SBUF_INIT;
+		size_t mark;
 		int found;
 
 		if (!id || (k > 0 && active && !strcmp(id, active)))
 			continue;
 		ref = engine_refname(id);
-		gs_capture_errors(&quiet);	/* a session that does not read is no candidate */
+		mark = gs_error_mark();	/* a session that does not read is no candidate */
 		found = engine_load_some(&state, &tip, b->c->st, ref, NEED(FILES)) == 0 &&
 			(set = line_set(&text, &spans, b, state)) != NULL;
-		gs_capture_errors(NULL);
-		sbuf_release(&quiet);
+		gs_error_rewind(mark);
 		if (found) {
 			struct who *w = &(*extra)[(*nextra)++];
 

@@ -372,7 +372,7 @@ static int check_plan(const struct restore *r, struct cmd_ctx *c, const char *id
 		gs_error("cannot restore these files safely; nothing was written:");
 		for (size_t i = 0; i < r->n; i++)
 			if (r->t[i].refused)
-				fprintf(stderr, "\t%s: %s\n", PATH(&r->t[i]), r->t[i].refused);
+				cmd_say("\t%s: %s\n", PATH(&r->t[i]), r->t[i].refused);
 		return GS_ERROR;
 	}
 	if (force || (!unrecorded && !committed))
@@ -386,9 +386,9 @@ static int check_plan(const struct restore *r, struct cmd_ctx *c, const char *id
 			if (!r->t[i].committed)
 				continue;
 			if (named++ < MAX_NAMED && store_worktree_last_commit(&by, c->st, PATH(&r->t[i])) == 0 && by)
-				fprintf(stderr, "\t%s (from commit %s)\n", PATH(&r->t[i]), by);
+				cmd_say("\t%s (from commit %s)\n", PATH(&r->t[i]), by);
 			else
-				fprintf(stderr, "\t%s\n", PATH(&r->t[i]));
+				cmd_say("\t%s\n", PATH(&r->t[i]));
 			free(by);
 		}
 		gs_hint("they are newer than checkpoint %.7s: restore them with --force (checkpointed first), or "
@@ -398,7 +398,7 @@ static int check_plan(const struct restore *r, struct cmd_ctx *c, const char *id
 		gs_error("restoring would lose changes the session never recorded; nothing was written:");
 		for (size_t i = 0; i < r->n; i++)
 			if (r->t[i].unrecorded)
-				fprintf(stderr, "\t%s\n", PATH(&r->t[i]));
+				cmd_say("\t%s\n", PATH(&r->t[i]));
 		hint_unrecorded(c, id);
 	}
 	return GS_ERROR;

@@ -234,6 +234,8 @@ int cmd_list(int argc, const char **argv, struct cmd_ctx *c)
 		} else {	/* said on stderr; the others are listed all the same */
 			struct list_entry bad = { .status = "damaged", .time = 0 };
 
+			cmd_print_errors();
+
 			snprintf(bad.commit, sizeof(bad.commit), "%s", hex);
 			list_one(out, &bad, id, i >= n, i < n && active && !strcmp(active, id), 1, width, now,
 				 stale_after);

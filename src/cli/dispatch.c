@@ -1,7 +1,8 @@
 /*
  * dispatch.c - the table of commands, and running one: opens the
- * repository for it, runs it, and turns its result into an exit code.
- * main() runs one per process; `git session mcp` runs many.
+ * repository for it, runs it, prints the errors it left and turns its
+ * result into an exit code. main() runs one per process; `git session
+ * mcp` runs many.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -161,24 +162,33 @@ int command_run(const struct command *cmd, int argc, const char **argv)
 	if (cmd->needs_repo && cmd->fn == cmd_hook) {
 		char *why = NULL;
 
-		if (store_open_why(&c.st, &why) < 0)
-			return hook_cannot_open(argc, argv, why);
+		if (store_open_why(&c.st, &why) < 0) {
+			ret = hook_cannot_open(argc, argv, why);
+			cmd_print_errors();
+			return ret;
+		}
 		if (engine_init(&c.eng, c.st) < 0) {
+			cmd_print_errors();
 			store_free(c.st);
 			return EXIT_FAILED;
 		}
 	} else if (cmd->needs_repo) {
-		if (store_open(&c.st) < 0)
+		if (store_open(&c.st) < 0) {
+			cmd_print_errors();
 			return EXIT_FAILED;
+		}
 		if (engine_init(&c.eng, c.st) < 0) {
+			cmd_print_errors();
 			store_free(c.st);
 			return EXIT_FAILED;
 		}
 	}
 	ret = cmd->fn(argc, argv, &c);
+	cmd_print_errors();
 	fflush(stdout);
 	if (ferror(stdout) && !c.pager) {
 		gs_error("write to standard output failed");
+		cmd_print_errors();
 		ret = EXIT_FAILED;
 	}
 	pager_finish(&c);
