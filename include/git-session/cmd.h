@@ -10,15 +10,28 @@
 
 #include "git-session/engine.h"
 #include "git-session/opts.h"
+#include "git-session/state.h"
 #include "git-session/store.h"
 
 #include <stdio.h>
 #include <sys/types.h>
 
+/*
+ * What a command wrote, for a front end that runs commands in its own
+ * process (the MCP server): the session and checkpoint of the first
+ * write it said, as "[<id> <abbrev>]" or "Started session <id>" (commit
+ * then "": the session's latest). Empty id: it said none.
+ */
+struct cmd_result {
+	char id[STATE_ID_MAX + 1];
+	char commit[HEX_SZ];
+};
+
 struct cmd_ctx {
 	gs_store *st;
 	struct engine eng;
 	pid_t pager;		/* the pager stdout feeds, or 0 */
+	struct cmd_result *result;	/* NULL: nobody asks */
 };
 
 typedef int (*cmd_fn)(int argc, const char **argv, struct cmd_ctx *c);
@@ -45,6 +58,8 @@ void cmd_say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Where the commands' messages go: stderr, or (MCP) a stream of the caller's, NULL to undo. */
 FILE *cmd_stderr(void);
 void cmd_set_stderr(FILE *f);
+/* Notes the first write a command says, for c->result. */
+void cmd_said_write(struct cmd_ctx *c, const char *id, const char *commit);
 /* Says "error: <fmt>" and the usage (with opts, may be NULL) on stderr; returns GS_EUSAGE. */
 int cmd_usage_error(const char *const *usage, const struct option *opts, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
@@ -66,7 +81,7 @@ int cmd_target(char **id, struct cmd_ctx *c, const char *given);
 struct report_ctx;
 int cmd_load_target(cJSON **state, struct store_tip *tip, struct report_ctx *ctx, char **id,
 		    struct cmd_ctx *c, const char *given);
-/* Publishes op on session id, printing "[<id> <abbrev>] <subject>" unless quiet. */
+/* Publishes op on session id, printing "[<id> <abbrev>] <subject>" (and noting it) unless quiet. */
 int cmd_write(struct engine_result *res, struct cmd_ctx *c, const char *id, struct state_op *op,
 	      const char *body, int quiet);
 /*
@@ -154,8 +169,12 @@ struct command {
 	int needs_network;	/* loads the CA certificates for HTTPS remotes */
 };
 const struct command *command_find(const char *name);
-/* Opens the repository if the command needs one, runs it, flushes: its exit code. */
-int command_run(const struct command *cmd, int argc, const char **argv);
+/*
+ * Opens the repository if the command needs one, runs it, prints what
+ * errors it left and flushes: its exit code. res (may be NULL) gets what
+ * it wrote.
+ */
+int command_run(const struct command *cmd, int argc, const char **argv, struct cmd_result *res);
 /* The usage and command list of `git session`, and git's "most similar commands". */
 void command_list(FILE *f);
 void command_suggest(const char *typed);

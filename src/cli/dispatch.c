@@ -154,11 +154,13 @@ static int hook_cannot_open(int argc, const char **argv, char *why)
 	return strict ? EXIT_FAILED : EXIT_OK;
 }
 
-int command_run(const struct command *cmd, int argc, const char **argv)
+int command_run(const struct command *cmd, int argc, const char **argv, struct cmd_result *res)
 {
-	struct cmd_ctx c = { 0 };
+	struct cmd_ctx c = { .result = res };
 	int ret;
 
+	if (res)
+		memset(res, 0, sizeof(*res));
 	if (cmd->needs_repo && cmd->fn == cmd_hook) {
 		char *why = NULL;
 

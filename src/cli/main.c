@@ -35,7 +35,7 @@ int main(int argc, const char **argv)
 		return EXIT_FAILED;
 	}
 	store_global_init(cmd->needs_network);
-	ret = command_run(cmd, argc - 1, argv + 1);
+	ret = command_run(cmd, argc - 1, argv + 1, NULL);
 	store_global_shutdown();
 	return ret;
 }
