@@ -166,7 +166,6 @@ struct command {
 	cmd_fn fn;
 	int needs_repo;
 	const char *summary;	/* NULL: not listed */
-	int needs_network;	/* loads the CA certificates for HTTPS remotes */
 };
 const struct command *command_find(const char *name);
 /*

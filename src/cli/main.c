@@ -34,7 +34,7 @@ int main(int argc, const char **argv)
 		command_suggest(argv[1]);
 		return EXIT_FAILED;
 	}
-	store_global_init(cmd->needs_network);
+	store_global_init();
 	ret = command_run(cmd, argc - 1, argv + 1, NULL);
 	store_global_shutdown();
 	return ret;
