@@ -31,6 +31,7 @@ struct cmd_ctx {
 	gs_store *st;
 	struct engine eng;
 	pid_t pager;		/* the pager stdout feeds, or 0 */
+	unsigned flags;		/* the command's row's (RUN_SETUP_GENTLY, ...) */
 	struct cmd_result *result;	/* NULL: nobody asks */
 };
 
@@ -75,6 +76,8 @@ struct subcommand {
 };
 int cmd_subcommand(int argc, const char **argv, struct cmd_ctx *c, const struct subcommand *subs,
 		   const char *const *usage);
+/* GS_ERROR, said, unless there is a working tree: for NEED_WORK_TREE and what needs one only at times. */
+int cmd_need_work_tree(struct cmd_ctx *c);
 /* The id given, or the active session's; resolves it to a live session. */
 int cmd_target(char **id, struct cmd_ctx *c, const char *given);
 /* Loads the target session (given id, or the active one) for a report and fills ctx. */
@@ -160,18 +163,23 @@ int cmd_blame(int argc, const char **argv, struct cmd_ctx *c);
 int cmd_tokens_add(int argc, const char **argv, struct cmd_ctx *c);
 int cmd_tokens_budget(int argc, const char **argv, struct cmd_ctx *c);
 
-/* The table of commands (dispatch.c). */
+/*
+ * The table of commands (dispatch.c). Every command opens the
+ * repository; a row's flags say what more it needs, as git's do.
+ */
+#define RUN_SETUP_GENTLY (1u << 0)	/* no repository is a warning, not an error (git's hooks run it) */
+#define NEED_WORK_TREE (1u << 1)	/* refused in a bare repository, before it runs */
+#define USE_PAGER (1u << 2)		/* pages on a terminal, once it knows it has something to show */
 struct command {
 	const char *name;
 	cmd_fn fn;
-	int needs_repo;
+	unsigned flags;
 	const char *summary;	/* NULL: not listed */
 };
 const struct command *command_find(const char *name);
 /*
- * Opens the repository if the command needs one, runs it, prints what
- * errors it left and flushes: its exit code. res (may be NULL) gets what
- * it wrote.
+ * Opens the repository, runs the command, prints what errors it left and
+ * flushes: its exit code. res (may be NULL) gets what it wrote.
  */
 int command_run(const struct command *cmd, int argc, const char **argv, struct cmd_result *res);
 /* The usage and command list of `git session`, and git's "most similar commands". */

@@ -43,6 +43,13 @@ int cmd_usage_error(const char *const *usage, const struct option *opts, const c
 	return GS_EUSAGE;
 }
 
+int cmd_need_work_tree(struct cmd_ctx *c)
+{
+	if (store_workdir(c->st))
+		return 0;
+	return gs_error("this operation must be run in a work tree");
+}
+
 int cmd_subcommand(int argc, const char **argv, struct cmd_ctx *c, const struct subcommand *subs,
 		   const char *const *usage)
 {

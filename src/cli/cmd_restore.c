@@ -593,10 +593,6 @@ int cmd_restore(int argc, const char **argv, struct cmd_ctx *c)
 		usage_with_options(usage, opts, 0);
 		goto cleanup;
 	}
-	if (!store_workdir(c->st)) {
-		error = gs_error("this operation must be run in a work tree");
-		goto cleanup;
-	}
 	if ((busy = store_busy(c->st))) {
 		error = gs_error("%s is in progress: finish or abort it before restoring files", busy);
 		goto cleanup;
