@@ -165,6 +165,7 @@ static void list_cache_load(struct list_cache *cache, gs_store *st)
 	memset(cache, 0, sizeof(*cache));
 	if (store_file_read(&text, &len, st, LIST_CACHE_FILE, 256u << 20) == 0)
 		list_cache_parse(cache, text, len);
+	cmd_print_errors();	/* one that does not read is only slower: said, and the list goes on */
 	free(text);
 }
 
@@ -183,7 +184,8 @@ static void list_cache_save(gs_store *st, const struct list_cache *cache, const 
 	now.n += fresh->n;
 	list_cache_sort(&now);
 	text = list_cache_format(&now, &len);
-	store_file_write(st, LIST_CACHE_FILE, text, len);
+	if (store_file_write(st, LIST_CACHE_FILE, text, len) < 0)
+		cmd_print_errors();	/* said, and the list is printed all the same */
 	free(text);
 	free(now.v);
 }
