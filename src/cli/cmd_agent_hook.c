@@ -633,7 +633,7 @@ static int on_end(struct hook_run *r)
 	const char *reason = r->ev.reason;
 	char *summary;
 	struct state_op *op;
-	int error;
+	int error = 0;
 
 	if (!r->session || !r->linked || (error = on_turn_end(r)) < 0)
 		return r->session && r->linked ? error : 0;
