@@ -1,7 +1,6 @@
 /*
- * cmd_errors.c - the command layer's side of errors: the library records
- * them (util.h), and here they are printed, with the warnings, on the
- * commands' messages stream (stderr, or what the MCP server collects).
+ * cmd_errors.c - printing what the library recorded (util.h): errors,
+ * hints and warnings, on stderr or on the stream the MCP server gives.
  */
 #include "git-session/cmd.h"
 #include "git-session/util.h"
