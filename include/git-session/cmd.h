@@ -10,15 +10,29 @@
 
 #include "git-session/engine.h"
 #include "git-session/opts.h"
+#include "git-session/state.h"
 #include "git-session/store.h"
 
 #include <stdio.h>
 #include <sys/types.h>
 
+/*
+ * What a command wrote, for a front end that runs commands in its own
+ * process (the MCP server): the session and checkpoint of the first
+ * write it said, as "[<id> <abbrev>]" or "Started session <id>" (commit
+ * then "": the session's latest). Empty id: it said none.
+ */
+struct cmd_result {
+	char id[STATE_ID_MAX + 1];
+	char commit[HEX_SZ];
+};
+
 struct cmd_ctx {
 	gs_store *st;
 	struct engine eng;
 	pid_t pager;		/* the pager stdout feeds, or 0 */
+	unsigned flags;		/* the command's row's (RUN_SETUP_GENTLY, ...) */
+	struct cmd_result *result;	/* NULL: nobody asks */
 };
 
 typedef int (*cmd_fn)(int argc, const char **argv, struct cmd_ctx *c);
@@ -30,6 +44,23 @@ typedef int (*cmd_fn)(int argc, const char **argv, struct cmd_ctx *c);
 
 /* Exit code for a negative error code (GS_EUSAGE: EXIT_USAGE, other: EXIT_FAILED). */
 int cmd_exit(int error);
+
+/*
+ * The library records errors (util.h); the commands print them. What is
+ * pending is printed when a command returns (command_run), and by
+ * cmd_print_errors where a command carries on after a failure and says
+ * more, so that what the user sees comes in the order it happened.
+ * Warnings go the same way (cmd_warn, the warning routine main sets).
+ */
+void cmd_print_errors(void);
+void cmd_warn(const char *line);
+/* Says what the command writes on stderr itself (an error's list of paths), after what is pending. */
+void cmd_say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Where the commands' messages go: stderr, or (MCP) a stream of the caller's, NULL to undo. */
+FILE *cmd_stderr(void);
+void cmd_set_stderr(FILE *f);
+/* Notes the first write a command says, for c->result. */
+void cmd_said_write(struct cmd_ctx *c, const char *id, const char *commit);
 /* Says "error: <fmt>" and the usage (with opts, may be NULL) on stderr; returns GS_EUSAGE. */
 int cmd_usage_error(const char *const *usage, const struct option *opts, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
@@ -45,13 +76,15 @@ struct subcommand {
 };
 int cmd_subcommand(int argc, const char **argv, struct cmd_ctx *c, const struct subcommand *subs,
 		   const char *const *usage);
+/* GS_ERROR, said, unless there is a working tree: for NEED_WORK_TREE and what needs one only at times. */
+int cmd_need_work_tree(struct cmd_ctx *c);
 /* The id given, or the active session's; resolves it to a live session. */
 int cmd_target(char **id, struct cmd_ctx *c, const char *given);
 /* Loads the target session (given id, or the active one) for a report and fills ctx. */
 struct report_ctx;
 int cmd_load_target(cJSON **state, struct store_tip *tip, struct report_ctx *ctx, char **id,
 		    struct cmd_ctx *c, const char *given);
-/* Publishes op on session id, printing "[<id> <abbrev>] <subject>" unless quiet. */
+/* Publishes op on session id, printing "[<id> <abbrev>] <subject>" (and noting it) unless quiet. */
 int cmd_write(struct engine_result *res, struct cmd_ctx *c, const char *id, struct state_op *op,
 	      const char *body, int quiet);
 /*
@@ -130,17 +163,25 @@ int cmd_blame(int argc, const char **argv, struct cmd_ctx *c);
 int cmd_tokens_add(int argc, const char **argv, struct cmd_ctx *c);
 int cmd_tokens_budget(int argc, const char **argv, struct cmd_ctx *c);
 
-/* The table of commands (dispatch.c). */
+/*
+ * The table of commands (dispatch.c). Every command opens the
+ * repository; a row's flags say what more it needs, as git's do.
+ */
+#define RUN_SETUP_GENTLY (1u << 0)	/* no repository is a warning, not an error (git's hooks run it) */
+#define NEED_WORK_TREE (1u << 1)	/* refused in a bare repository, before it runs */
+#define USE_PAGER (1u << 2)		/* pages on a terminal, once it knows it has something to show */
 struct command {
 	const char *name;
 	cmd_fn fn;
-	int needs_repo;
+	unsigned flags;
 	const char *summary;	/* NULL: not listed */
-	int needs_network;	/* loads the CA certificates for HTTPS remotes */
 };
 const struct command *command_find(const char *name);
-/* Opens the repository if the command needs one, runs it, flushes: its exit code. */
-int command_run(const struct command *cmd, int argc, const char **argv);
+/*
+ * Opens the repository, runs the command, prints what errors it left and
+ * flushes: its exit code. res (may be NULL) gets what it wrote.
+ */
+int command_run(const struct command *cmd, int argc, const char **argv, struct cmd_result *res);
 /* The usage and command list of `git session`, and git's "most similar commands". */
 void command_list(FILE *f);
 void command_suggest(const char *typed);

@@ -29,10 +29,11 @@
 typedef struct gs_store gs_store;
 
 /*
- * libgit2's process-wide set-up and tear-down, once per process. Only
- * commands that talk to remotes want the system's CA certificates loaded.
+ * libgit2's process-wide set-up and tear-down, once per process. The
+ * system's CA certificates are never loaded: no command talks to a
+ * remote through libgit2 (store_tls.c).
  */
-void store_global_init(int want_certificates);
+void store_global_init(void);
 void store_global_shutdown(void);
 
 /* Opens the repository of the current directory, honouring GIT_DIR and GIT_WORK_TREE. */

@@ -1,6 +1,7 @@
 /*
  * util.h - small helpers shared by every layer: allocation, a growable
- * string buffer, git-style messages and ISO 8601 time. No git, no JSON.
+ * string buffer, git-style errors (recorded, for the front end to print)
+ * and warnings, and ISO 8601 time. No git, no JSON.
  */
 #ifndef GIT_SESSION_UTIL_H
 #define GIT_SESSION_UTIL_H
@@ -67,20 +68,48 @@ char *sbuf_detach(struct sbuf *sb, size_t *len);
 void sbuf_release(struct sbuf *sb);
 
 /*
- * git's error(): prints "error: <msg>" on stderr and returns GS_ERROR,
- * so callers can write `return gs_error(...)`. Control characters in the
- * message are printed as '?', as git's vreportf does.
+ * Errors, as libgit2 keeps them: gs_error records "<msg>" for the
+ * current thread and returns GS_ERROR, so callers write `return
+ * gs_error(...)`; the library records, the command layer prints what is
+ * pending (the command's own words, and git's "error: " and "hint: "
+ * prefixes, control characters made '?' as git's vreportf does).
  */
 int gs_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 int gs_verror(const char *fmt, va_list ap) __attribute__((format(printf, 1, 0)));
-void gs_warning(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* A hint for the error before it, kept with it; with none pending, said at once as a warning is. */
 void gs_hint(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /*
- * From now on (NULL: no more) the first error goes into sb, and errors
- * and hints are not printed: for an agent's hook, which says one line.
+ * A warning is said at once, through a routine the front end may
+ * replace, as git's set_warn_routine: it gets the whole line ("warning:
+ * <msg>", or "hint: ..."), made safe, without a newline. The default
+ * writes it on stderr; gs_set_warn_routine(NULL) brings it back. Returns
+ * the routine replaced (NULL for the default).
  */
-struct sbuf;
-void gs_capture_errors(struct sbuf *sb);
+typedef void (*gs_warn_fn)(const char *line);
+void gs_warning(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+gs_warn_fn gs_set_warn_routine(gs_warn_fn fn);
+
+/* What a program we ran said on its stderr, kept in its place among the errors, said as it is. */
+void gs_error_quote(const char *text, size_t len);
+/* The message of the last error pending, or NULL; valid until the next call here. */
+const char *gs_error_last(void);
+/*
+ * What is pending, as lines to print ("error: ...\nhint: ...\n"), and no
+ * longer pending; NULL for nothing. What a probe (below) caused is left
+ * to it. The caller frees the text.
+ */
+char *gs_error_take(void);
+/* Forgets everything pending, a probe's too. */
+void gs_error_clear(void);
+/*
+ * A probe that may fail without it being an error: mark, try, rewind,
+ * and exactly what was recorded in between is forgotten. Marks nest;
+ * every mark is rewound once. gs_error_first gives the probe's first
+ * error meanwhile, as an agent's hook says it on one line.
+ */
+size_t gs_error_mark(void);
+void gs_error_rewind(size_t mark);
+const char *gs_error_first(size_t mark);
 
 /* Formats t as "YYYY-MM-DDTHH:MM:SSZ" into out (at least 21 bytes). */
 void gs_time_iso(char *out, size_t outlen, time_t t);

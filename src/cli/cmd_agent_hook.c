@@ -633,7 +633,7 @@ static int on_end(struct hook_run *r)
 	const char *reason = r->ev.reason;
 	char *summary;
 	struct state_op *op;
-	int error;
+	int error = 0;
 
 	if (!r->session || !r->linked || (error = on_turn_end(r)) < 0)
 		return r->session && r->linked ? error : 0;
@@ -699,14 +699,13 @@ static int run_event(struct hook_run *r)
 int cmd_agent_hook(const struct agent_dialect *d, const char *event, struct cmd_ctx *c)
 {
 	struct hook_run r = { c, d, agent_event_kind(d, event) };
-	char *text = NULL, *err = NULL;
-	struct sbuf why = SBUF_INIT;
+	char *text = NULL, *err = NULL, *why;
 	cJSON *payload = NULL;
-	size_t len = 0;
+	size_t len = 0, mark;
 	int error, code = EXIT_OK;
 
 	store_set_sign_limit(c->st, 5);	/* well within the 10 s the agents give a hook */
-	gs_capture_errors(&why);
+	mark = gs_error_mark();	/* its errors become one line, below */
 	if ((error = read_stdin(&text, &len)) < 0 || r.kind == AE_NONE)
 		goto cleanup;
 	if ((error = json_parse(&payload, text, len, PAYLOAD_MAX, &err)) < 0) {
@@ -722,11 +721,12 @@ int cmd_agent_hook(const struct agent_dialect *d, const char *event, struct cmd_
 	else
 		error = run_event(&r);
 cleanup:
-	gs_capture_errors(NULL);
+	why = gs_error_first(mark) ? xstrdup(gs_error_first(mark)) : NULL;
+	gs_error_rewind(mark);
 	if (error < 0)
 		gs_warning("git-session could not record the %s %s hook: %s; the agent goes on", d->name, event,
-			   why.len ? why.buf : "unknown error");
-	sbuf_release(&why);
+			   why && *why ? why : "unknown error");
+	free(why);
 	cJSON_Delete(payload);
 	free(text);
 	free(err);

@@ -142,14 +142,13 @@ static void record_of(struct who *w, const cJSON *state, const char *path)
 /* In session id's history, the checkpoint that recorded commit: its subject starts "commit <abbrev>:". */
 static int agents_of_session(struct blame *b, const char *id)
 {
-	struct sbuf out = SBUF_INIT, quiet = SBUF_INIT;
+	struct sbuf out = SBUF_INIT;
 	char *ref = NULL;
+	size_t mark = gs_error_mark();
 	int error;
 
-	gs_capture_errors(&quiet);
 	error = engine_find(&ref, b->c->st, id);
-	gs_capture_errors(NULL);
-	sbuf_release(&quiet);
+	gs_error_rewind(mark);
 	if (error < 0)	/* gone, or archived: the session's name alone */
 		return 0;
 	{
@@ -229,9 +228,49 @@ static void *line_set(char **text, struct span **spans, struct blame *b, const c
 }
 
 /*
+ * The lines not committed yet that session id's recorded blob of the
+ * file holds, and no session before it took: to it, with the agent and
+ * phase of that record. Returns how many it took.
+ */
+static size_t attribute_to(struct blame *b, const char *id, struct who **extra, size_t *nextra)
+{
+	struct store_tip tip = { 0 };
+	cJSON *state = NULL;
+	char *ref = engine_refname(id), *text = NULL;
+	struct span *spans = NULL;
+	void *set = NULL;
+	size_t mark = gs_error_mark(), took = 0;	/* a session that does not read is no candidate */
+	int found = engine_load_some(&state, &tip, b->c->st, ref, NEED(FILES)) == 0 &&
+		    (set = line_set(&text, &spans, b, state)) != NULL;
+
+	gs_error_rewind(mark);
+	if (found) {
+		struct who *w = &(*extra)[(*nextra)++];
+
+		w->session = xstrdup(id);
+		record_of(w, state, b->path);
+		for (size_t i = 0; i < b->n; i++) {
+			struct span line = { b->lines[i].text, b->lines[i].len };
+
+			if (!strcmp(b->lines[i].commit, NOT_COMMITTED) && !b->lines[i].who->session &&
+			    b->lines[i].who != w && tfind(&line, &set, span_cmp)) {
+				b->lines[i].who = w;
+				took++;
+			}
+		}
+		tdestroy(set, no_free);
+	}
+	cJSON_Delete(state);
+	store_tip_clear(&tip);
+	free(spans);
+	free(text);
+	free(ref);
+	return took;
+}
+
+/*
  * The lines not committed yet: each to the first session (the active
- * one, then the others in order) whose recorded blob of the file holds it,
- * with the agent and phase of that record.
+ * one, then the others in order) whose recorded blob of the file holds it.
  */
 static int attribute_uncommitted(struct blame *b, struct who **extra, size_t *nextra)
 {
@@ -250,43 +289,9 @@ static int attribute_uncommitted(struct blame *b, struct who **extra, size_t *ne
 	*extra = xcalloc(n + 1, sizeof(**extra));
 	for (size_t k = 0; k <= n && left; k++) {
 		const char *id = k == 0 ? active : refs[k - 1].id;
-		struct store_tip tip = { 0 };
-		cJSON *state = NULL;
-		char *ref, *text = NULL;
-		struct span *spans = NULL;
-		void *set = NULL;
-		struct sbuf quiet = SBUF_INIT;
-		int found;
 
-		if (!id || (k > 0 && active && !strcmp(id, active)))
-			continue;
-		ref = engine_refname(id);
-		gs_capture_errors(&quiet);	/* a session that does not read is no candidate */
-		found = engine_load_some(&state, &tip, b->c->st, ref, NEED(FILES)) == 0 &&
-			(set = line_set(&text, &spans, b, state)) != NULL;
-		gs_capture_errors(NULL);
-		sbuf_release(&quiet);
-		if (found) {
-			struct who *w = &(*extra)[(*nextra)++];
-
-			w->session = xstrdup(id);
-			record_of(w, state, b->path);
-			for (size_t i = 0; i < b->n; i++) {
-				struct span line = { b->lines[i].text, b->lines[i].len };
-
-				if (!strcmp(b->lines[i].commit, NOT_COMMITTED) && !b->lines[i].who->session &&
-				    b->lines[i].who != w && tfind(&line, &set, span_cmp)) {
-					b->lines[i].who = w;
-					left--;
-				}
-			}
-			tdestroy(set, no_free);
-		}
-		cJSON_Delete(state);
-		store_tip_clear(&tip);
-		free(spans);
-		free(text);
-		free(ref);
+		if (id && !(k > 0 && active && !strcmp(id, active)))
+			left -= attribute_to(b, id, extra, nextra);
 	}
 	store_ref_entries_free(refs, n);
 	free(active);

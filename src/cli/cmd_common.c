@@ -24,6 +24,14 @@ int cmd_exit(int error)
 	return error < 0 ? EXIT_FAILED : EXIT_OK;
 }
 
+void cmd_said_write(struct cmd_ctx *c, const char *id, const char *commit)
+{
+	if (!c->result || c->result->id[0])
+		return;
+	snprintf(c->result->id, sizeof(c->result->id), "%s", id);
+	snprintf(c->result->commit, sizeof(c->result->commit), "%s", commit ? commit : "");
+}
+
 int cmd_usage_error(const char *const *usage, const struct option *opts, const char *fmt, ...)
 {
 	va_list ap;
@@ -33,6 +41,13 @@ int cmd_usage_error(const char *const *usage, const struct option *opts, const c
 	va_end(ap);
 	usage_with_options(usage, opts, 0);
 	return GS_EUSAGE;
+}
+
+int cmd_need_work_tree(struct cmd_ctx *c)
+{
+	if (store_workdir(c->st))
+		return 0;
+	return gs_error("this operation must be run in a work tree");
 }
 
 int cmd_subcommand(int argc, const char **argv, struct cmd_ctx *c, const struct subcommand *subs,
@@ -81,6 +96,7 @@ int cmd_write(struct engine_result *res, struct cmd_ctx *c, const char *id, stru
 		printf("[%s %.7s] ", id, r.commit);
 		out_text(stdout, r.subject);
 		putchar('\n');
+		cmd_said_write(c, id, r.commit);
 	}
 	if (res)
 		*res = r;

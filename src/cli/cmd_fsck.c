@@ -62,9 +62,9 @@ static void say_report(const struct fsck_report *r, int lost)
 		gs_error("%s: checkpoint %.12s, below the last good one, is damaged: %s%s", id, r->first_damaged_below,
 			 r->problem_below, r->history_damaged > 1 ? " (and others below it; git fsck names the objects)" : "");
 	if (r->last_good[0])
-		fprintf(stderr, "%s: the last good checkpoint is %.12s\n", id, r->last_good);
+		cmd_say("%s: the last good checkpoint is %.12s\n", id, r->last_good);
 	else
-		fprintf(stderr, "%s: no good checkpoint was found\n", id);
+		cmd_say("%s: no good checkpoint was found\n", id);
 }
 
 static int has_id(char *const *ids, size_t n, const char *id)
@@ -197,6 +197,7 @@ int cmd_fsck(int argc, const char **argv, struct cmd_ctx *c)
 
 		if (fsck_session(&r, c->st, refs[i]) < 0) {
 			bad = 1;
+			cmd_print_errors();	/* and on to the next session */
 			continue;
 		}
 		lost = !store_ref_exists(c->st, refs[i]) && !store_ref_damaged(c->st, refs[i]);
@@ -217,9 +218,12 @@ int cmd_fsck(int argc, const char **argv, struct cmd_ctx *c)
 					lost ? "--all " : "");
 		}
 		fsck_report_clear(&r);
+		cmd_print_errors();
 	}
-	for (size_t i = 0; i < nboth; i++)
+	for (size_t i = 0; i < nboth; i++) {
 		bad |= check_both(c, both[i], repair) < 0;
+		cmd_print_errors();
+	}
 	store_ids_free(refs, n);
 	store_ids_free(both, nboth);
 	free(id);

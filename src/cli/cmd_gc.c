@@ -195,6 +195,8 @@ static int kept_over(struct gc *g, const struct gc_one *s, int64_t limit)
 	if (engine_load_some(&state, &tip, g->c->st, s->ref, NEED(AGENTS)) == 0)
 		cJSON_ArrayForEach(a, cJSON_GetObjectItemCaseSensitive(state, "agents"))
 			over |= json_num(cJSON_GetObjectItemCaseSensitive(a, "transcript"), "bytes", 0) > (double)limit;
+	else
+		cmd_print_errors();	/* said; gc goes on with the others */
 	cJSON_Delete(state);
 	store_tip_clear(&tip);
 	return over;

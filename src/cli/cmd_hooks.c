@@ -142,8 +142,8 @@ static int hooks_command(int argc, const char **argv, struct cmd_ctx *c, const c
 	sub = argv[0];
 	if (agent && !(d = agent_dialect(agent)))
 		return cmd_exit(cmd_usage_error(hooks_usage, opts, "unknown agent '%s' (%s)", agent, agents));
-	if (d && !store_workdir(c->st))
-		return cmd_exit(gs_error("this operation must be run in a work tree"));
+	if (d && cmd_need_work_tree(c) < 0)	/* the agents' hooks only: git's live in the git directory */
+		return EXIT_FAILED;
 	if (d && !strcmp(sub, "status"))
 		d = NULL;
 	if (d)

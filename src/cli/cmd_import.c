@@ -439,6 +439,7 @@ static int write_job(struct cmd_ctx *c, struct job *job, int quiet)
 		error = 0;
 		goto cleanup;
 	}
+	cmd_print_errors();	/* a session here that does not read is imported over, said first */
 	if (!exists && store_ref_exists(c->st, archived)) {
 		error = gs_error("%s: session '%s' is archived here", job->source, id);
 		gs_hint("unarchive it to import it again ('git session unarchive %s'), or import it as another with --as <id>", id);

@@ -1,9 +1,11 @@
 /*
  * cmd_mcp.c - `git session mcp`: a Model Context Protocol server on
  * standard input and output. Each tool call runs the command line the
- * tool stands for (mcp_tools.c) in this process, its output captured, so
- * an agent here and a person at the shell share one code path. Sessions
- * are resources; a subscribed one is watched for new checkpoints.
+ * tool stands for (mcp_tools.c) in this process, so an agent here and a
+ * person at the shell share one code path: what it prints is captured,
+ * its messages (errors, warnings, usage) collected as text, and what it
+ * wrote comes back as a struct cmd_result. Sessions are resources; a
+ * subscribed one is watched for new checkpoints.
  */
 #include "git-session/cmd.h"
 #include "git-session/json.h"
@@ -34,7 +36,7 @@ struct server {
 	gs_store *st;
 	int in;			/* the client's messages */
 	FILE *out;		/* our messages, and nothing else */
-	int log;		/* standard error, where fds 1 and 2 go between calls */
+	int log;		/* standard error, where fd 1 goes between calls */
 	int initialized;
 	int closed;		/* the client stopped reading */
 	struct watch *watch;
@@ -50,11 +52,12 @@ static void send_line(struct server *s, char *text)
 	free(text);
 }
 
-/* What a command printed: fd 1 and 2 go to files while it runs. */
+/* What a command printed (fd 1 goes to a file while it runs), said, and wrote. */
 struct captured {
 	int code;
 	char *out;
 	char *err;
+	struct cmd_result wrote;
 };
 
 static char *slurp_file(FILE *f)
@@ -70,41 +73,44 @@ static char *slurp_file(FILE *f)
 	return sbuf_detach(&sb, NULL);
 }
 
+/* Runs argv, as a command: its messages go to a stream of ours, not to fd 2. */
+static void run_with(struct captured *r, const struct command *cmd, const struct strlist *argv, FILE *err)
+{
+	/* commands rearrange their argv as they parse it: give them a copy */
+	const char **copy = xcalloc(argv->n + 1, sizeof(*copy));
+
+	memcpy(copy, argv->v, argv->n * sizeof(*copy));
+	cmd_print_errors();	/* the server's own, to its log, before the command's */
+	cmd_set_stderr(err);
+	r->code = command_run(cmd, (int)argv->n, copy, &r->wrote);
+	cmd_set_stderr(NULL);
+	free(copy);
+}
+
 static void run_captured(struct captured *r, struct server *s, const struct strlist *argv)
 {
 	const struct command *cmd = command_find(argv->v[0]);
-	FILE *out = tmpfile(), *err = tmpfile();
+	FILE *out = tmpfile(), *err;
+	size_t len;
 
 	memset(r, 0, sizeof(*r));
-	if (!cmd || !out || !err) {
+	if (!cmd || !out || !(err = open_memstream(&r->err, &len))) {
 		r->code = 1;
 		r->out = xstrdup("");
+		free(r->err);
 		r->err = xstrfmt("error: cannot run '%s'\n", argv->v[0]);
 		if (out)
 			fclose(out);
-		if (err)
-			fclose(err);
 		return;
 	}
 	fflush(stdout);
-	fflush(stderr);
 	dup2(fileno(out), 1);
-	dup2(fileno(err), 2);
-	{
-		/* commands rearrange their argv as they parse it: give them a copy */
-		const char **copy = xcalloc(argv->n + 1, sizeof(*copy));
-
-		memcpy(copy, argv->v, argv->n * sizeof(*copy));
-		r->code = command_run(cmd, (int)argv->n, copy);
-		free(copy);
-	}
+	run_with(r, cmd, argv, err);
 	fflush(stdout);
-	fflush(stderr);
 	clearerr(stdout);
 	dup2(s->log, 1);
-	dup2(s->log, 2);
 	r->out = slurp_file(out);
-	r->err = slurp_file(err);
+	fclose(err);
 }
 
 static void captured_clear(struct captured *r)
@@ -133,46 +139,32 @@ static cJSON *tool_error(const char *text)
 }
 
 /*
- * The session a command wrote to and its checkpoint, from what it
- * printed ("[<id> <abbrev>] ...", "Started session <id>"), else the
- * active session; the checkpoint NULL when the output names none.
- */
-static char *written_session(char **commit, struct server *s, const char *out)
-{
-	char *id = NULL;
-	size_t n, m;
-
-	*commit = NULL;
-	if (out[0] == '[' && (n = strcspn(out + 1, " ]")) && out[1 + n] == ' ' &&
-	    (m = strcspn(out + 2 + n, "]")) && out[2 + n + m] == ']') {
-		*commit = xstrndup(out + 2 + n, m);
-		return xstrndup(out + 1, n);
-	}
-	if (!strncmp(out, "Started session ", 16))
-		return xstrndup(out + 16, strcspn(out + 16, "\n"));
-	if (store_active(&id, s->st) < 0)
-		id = NULL;
-	return id;
-}
-
-/*
  * {session, checkpoint, subject, output} after a command that writes:
- * the checkpoint it printed, else the session's latest.
+ * the session and checkpoint it said it wrote, else the active session's
+ * latest checkpoint.
  */
-static cJSON *change_result(struct server *s, const char *out)
+static cJSON *change_result(struct server *s, const struct captured *run)
 {
 	cJSON *r = cJSON_CreateObject();
-	char *commit, *id = written_session(&commit, s, out), *ref = id ? xstrfmt("%s%s", SESSIONS_PREFIX, id) : NULL;
+	const struct cmd_result *w = &run->wrote;
+	char *id = NULL, *ref;
 	struct store_tip tip = { 0 };
-	int error = !ref ? GS_ERROR : commit ? store_read_commit(&tip, s->st, commit, ref)
-				    : store_read_ref_want(&tip, s->st, ref, &(struct store_want){ 0 });
+	int error = GS_ERROR;
 
+	if (w->id[0])
+		id = xstrdup(w->id);
+	else if (store_active(&id, s->st) < 0)
+		id = NULL;
+	ref = id ? xstrfmt("%s%s", SESSIONS_PREFIX, id) : NULL;
+	if (ref && w->commit[0])
+		error = store_read_commit(&tip, s->st, w->commit, ref);
+	else if (ref)
+		error = store_read_ref_want(&tip, s->st, ref, &(struct store_want){ 0 });
 	json_set_str(r, "session", id ? id : "");
 	json_set_str(r, "checkpoint", error ? "" : tip.commit);
 	json_set_str(r, "subject", error ? "" : tip.subject);
-	json_set_str(r, "output", out);
+	json_set_str(r, "output", run->out);
 	store_tip_clear(&tip);
-	free(commit);
 	free(ref);
 	free(id);
 	return r;
@@ -199,7 +191,7 @@ static cJSON *call_tool(struct server *s, const struct mcp_tool *t, const cJSON 
 	if (run.code) {
 		r = tool_error(*run.err ? run.err : "error: the command failed");
 	} else if (t->output == MCP_OUT_CHANGE) {
-		structured = change_result(s, run.out);
+		structured = change_result(s, &run);
 	} else if (json_parse(&structured, run.out, strlen(run.out), MCP_MESSAGE_MAX * 4u, &err) < 0) {
 		r = tool_error("error: the command's output is not JSON");
 		free(err);
@@ -452,6 +444,7 @@ static void handle_line(struct server *s, const char *line, size_t len)
 	}
 	if (m.method && m.id)	/* notifications and responses get no answer */
 		reply = answer(s, &m);
+	cmd_print_errors();	/* what went wrong in the server itself, to its log */
 	if (reply)
 		send_line(s, reply);
 	mcp_msg_clear(&m);
@@ -524,7 +517,7 @@ int cmd_mcp(int argc, const char **argv, struct cmd_ctx *c)
 	    (error = cmd_no_more_args(argc, 0, usage)) < 0)
 		return cmd_exit(error);
 	signal(SIGPIPE, SIG_IGN);
-	/* the protocol gets private copies of fds 0 and 1; commands get /dev/null and files */
+	/* the protocol gets private copies of fds 0 and 1; commands get /dev/null and a file */
 	fflush(stdout);
 	s.st = c->st;
 	s.in = dup(0);

@@ -71,10 +71,6 @@ int cmd_checkpoint(int argc, const char **argv, struct cmd_ctx *c)
 	if ((error = parse_options(&argc, argv, opts, checkpoint_usage, 0)) < 0 ||
 	    (error = cmd_target(&id, c, NULL)) < 0)
 		goto cleanup;
-	if (!store_workdir(c->st)) {
-		error = gs_error("this operation must be run in a work tree");
-		goto cleanup;
-	}
 	op = op_new(OP_CHECKPOINT, NULL);
 	json_set_str(op_args(op), "message", msg);
 	if ((error = checkpoint_files(json_obj(op_args(op), "files"), c, id, argc, argv, force)) < 0 ||

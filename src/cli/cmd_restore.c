@@ -372,7 +372,7 @@ static int check_plan(const struct restore *r, struct cmd_ctx *c, const char *id
 		gs_error("cannot restore these files safely; nothing was written:");
 		for (size_t i = 0; i < r->n; i++)
 			if (r->t[i].refused)
-				fprintf(stderr, "\t%s: %s\n", PATH(&r->t[i]), r->t[i].refused);
+				cmd_say("\t%s: %s\n", PATH(&r->t[i]), r->t[i].refused);
 		return GS_ERROR;
 	}
 	if (force || (!unrecorded && !committed))
@@ -386,9 +386,9 @@ static int check_plan(const struct restore *r, struct cmd_ctx *c, const char *id
 			if (!r->t[i].committed)
 				continue;
 			if (named++ < MAX_NAMED && store_worktree_last_commit(&by, c->st, PATH(&r->t[i])) == 0 && by)
-				fprintf(stderr, "\t%s (from commit %s)\n", PATH(&r->t[i]), by);
+				cmd_say("\t%s (from commit %s)\n", PATH(&r->t[i]), by);
 			else
-				fprintf(stderr, "\t%s\n", PATH(&r->t[i]));
+				cmd_say("\t%s\n", PATH(&r->t[i]));
 			free(by);
 		}
 		gs_hint("they are newer than checkpoint %.7s: restore them with --force (checkpointed first), or "
@@ -398,7 +398,7 @@ static int check_plan(const struct restore *r, struct cmd_ctx *c, const char *id
 		gs_error("restoring would lose changes the session never recorded; nothing was written:");
 		for (size_t i = 0; i < r->n; i++)
 			if (r->t[i].unrecorded)
-				fprintf(stderr, "\t%s\n", PATH(&r->t[i]));
+				cmd_say("\t%s\n", PATH(&r->t[i]));
 		hint_unrecorded(c, id);
 	}
 	return GS_ERROR;
@@ -564,45 +564,21 @@ static size_t planned(const struct restore *r)
 	return n;
 }
 
-int cmd_restore(int argc, const char **argv, struct cmd_ctx *c)
+struct restore_opts {
+	int dry_run, force, staged, json, quiet;
+};
+
+/* Restores paths (none: the whole manifest) of session id from the checkpoint spec names. */
+static int restore_from(struct cmd_ctx *c, const char *id, const char *spec, const char *rev,
+			const struct restore_opts *o, int argc, const char **argv)
 {
-	static const char *const usage[] = {
-		"git session restore [--dry-run] [--force] [--staged] [--json] [-q] <rev> [--] [<path>...]",
-		"git session restore [<options>] --source=<rev> [--] [<path>...]", NULL,
-	};
 	struct restore r = { 0 };
 	struct store_tip tip = { 0 }, cur = { 0 };
 	cJSON *src = NULL, *mine = NULL;
 	const cJSON *from, *now;
-	char *id = NULL, *spec = NULL, *ref = NULL, before[HEX_SZ] = "";
-	const char *rev = NULL, *busy;
-	int dry_run = 0, force = 0, staged = 0, json = 0, quiet = 0, error;
-	const struct option opts[] = {
-		{ OPT_STRING, 's', "source", &rev, "<rev>", "the checkpoint to restore from" },
-		{ OPT_BOOL, 'n', "dry-run", &dry_run, NULL, "check everything and say what would change, change nothing" },
-		{ OPT_BOOL, 'f', "force", &force, NULL, "overwrite changes the session never recorded" },
-		{ OPT_BOOL, 0, "staged", &staged, NULL, "update the index too" },
-		{ OPT_BOOL, 0, "json", &json, NULL, "print what it does (or would) as JSON" },
-		{ OPT_BOOL, 'q', "quiet", &quiet, NULL, "print nothing" },
-		OPT_END_MARK,
-	};
+	char *ref = NULL, before[HEX_SZ] = "";
+	int error;
 
-	if ((error = parse_options(&argc, argv, opts, usage, 1)) < 0)
-		goto cleanup;
-	if ((error = split_rev(&rev, &argc, &argv)) < 0) {
-		usage_with_options(usage, opts, 0);
-		goto cleanup;
-	}
-	if (!store_workdir(c->st)) {
-		error = gs_error("this operation must be run in a work tree");
-		goto cleanup;
-	}
-	if ((busy = store_busy(c->st))) {
-		error = gs_error("%s is in progress: finish or abort it before restoring files", busy);
-		goto cleanup;
-	}
-	if ((error = engine_active(&id, c->st)) < 0 || (error = cmd_resolve_rev(&spec, c, rev)) < 0)
-		goto cleanup;
 	if ((error = engine_load_rev(&src, &tip, c->st, spec)) == GS_ENOTFOUND)
 		error = gs_error("unknown revision or session '%s'", rev);
 	if (error < 0)
@@ -614,16 +590,16 @@ int cmd_restore(int argc, const char **argv, struct cmd_ctx *c)
 	now = cJSON_GetObjectItemCaseSensitive(mine, "files");
 	if ((error = check_manifest(from, tip.commit)) < 0 ||
 	    (error = select_paths(&r, c, from, argc, argv, tip.commit)) < 0 ||
-	    (error = make_plan(&r, c, now)) < 0 || (error = check_plan(&r, c, id, tip.commit, force)) < 0)
+	    (error = make_plan(&r, c, now)) < 0 || (error = check_plan(&r, c, id, tip.commit, o->force)) < 0)
 		goto cleanup;
-	if (!dry_run && planned(&r) &&
-	    (error = apply_plan(before, &r, c, now, id, tip.commit, staged, quiet || json)) < 0)
+	if (!o->dry_run && planned(&r) &&
+	    (error = apply_plan(before, &r, c, now, id, tip.commit, o->staged, o->quiet || o->json)) < 0)
 		goto cleanup;
-	if (json)
-		print_json(&r, id, tip.commit, dry_run, *before ? before : NULL);
-	else if (!quiet && (dry_run || !planned(&r)))
-		print_plan(&r, tip.commit, dry_run);
-	else if (!quiet)
+	if (o->json)
+		print_json(&r, id, tip.commit, o->dry_run, *before ? before : NULL);
+	else if (!o->quiet && (o->dry_run || !planned(&r)))
+		print_plan(&r, tip.commit, o->dry_run);
+	else if (!o->quiet)
 		printf("To undo: git session restore %.7s\n", before);
 cleanup:
 	restore_clear(&r);
@@ -631,8 +607,45 @@ cleanup:
 	cJSON_Delete(mine);
 	store_tip_clear(&tip);
 	store_tip_clear(&cur);
+	free(ref);
+	return error;
+}
+
+int cmd_restore(int argc, const char **argv, struct cmd_ctx *c)
+{
+	static const char *const usage[] = {
+		"git session restore [--dry-run] [--force] [--staged] [--json] [-q] <rev> [--] [<path>...]",
+		"git session restore [<options>] --source=<rev> [--] [<path>...]", NULL,
+	};
+	struct restore_opts o = { 0 };
+	char *id = NULL, *spec = NULL;
+	const char *rev = NULL, *busy;
+	int error;
+	const struct option opts[] = {
+		{ OPT_STRING, 's', "source", &rev, "<rev>", "the checkpoint to restore from" },
+		{ OPT_BOOL, 'n', "dry-run", &o.dry_run, NULL, "check everything and say what would change, change nothing" },
+		{ OPT_BOOL, 'f', "force", &o.force, NULL, "overwrite changes the session never recorded" },
+		{ OPT_BOOL, 0, "staged", &o.staged, NULL, "update the index too" },
+		{ OPT_BOOL, 0, "json", &o.json, NULL, "print what it does (or would) as JSON" },
+		{ OPT_BOOL, 'q', "quiet", &o.quiet, NULL, "print nothing" },
+		OPT_END_MARK,
+	};
+
+	if ((error = parse_options(&argc, argv, opts, usage, 1)) < 0)
+		goto cleanup;
+	if ((error = split_rev(&rev, &argc, &argv)) < 0) {
+		usage_with_options(usage, opts, 0);
+		goto cleanup;
+	}
+	if ((busy = store_busy(c->st))) {
+		error = gs_error("%s is in progress: finish or abort it before restoring files", busy);
+		goto cleanup;
+	}
+	if ((error = engine_active(&id, c->st)) < 0 || (error = cmd_resolve_rev(&spec, c, rev)) < 0)
+		goto cleanup;
+	error = restore_from(c, id, spec, rev, &o, argc, argv);
+cleanup:
 	free(id);
 	free(spec);
-	free(ref);
 	return cmd_exit(error);
 }

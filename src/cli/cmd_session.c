@@ -233,8 +233,10 @@ int cmd_start(int argc, const char **argv, struct cmd_ctx *c)
 	if ((error = engine_commit(NULL, &c->eng, id, op, NULL, ENGINE_CREATE)) < 0 ||
 	    (error = store_set_active(c->st, id)) < 0)
 		goto cleanup;
-	if (!quiet)
+	if (!quiet) {
 		printf("Started session %s\n", id);
+		cmd_said_write(c, id, NULL);
+	}
 cleanup:
 	op_free(op);
 	strlist_clear(&plans);

@@ -72,6 +72,7 @@ static int sync_cmd(int argc, const char **argv, struct cmd_ctx *c, int push)
 		error = sync_push(report, &c->eng, &o);
 	else if ((error = sync_fetch(&c->eng, o.remote)) == 0)
 		error = sync_integrate(report, &c->eng, &o);
+	cmd_print_errors();	/* what failed, before the report of what moved */
 	if (json) {
 		view_print_json(report);
 	} else if (!quiet) {

@@ -165,6 +165,7 @@ static void list_cache_load(struct list_cache *cache, gs_store *st)
 	memset(cache, 0, sizeof(*cache));
 	if (store_file_read(&text, &len, st, LIST_CACHE_FILE, 256u << 20) == 0)
 		list_cache_parse(cache, text, len);
+	cmd_print_errors();	/* one that does not read is only slower: said, and the list goes on */
 	free(text);
 }
 
@@ -183,24 +184,52 @@ static void list_cache_save(gs_store *st, const struct list_cache *cache, const 
 	now.n += fresh->n;
 	list_cache_sort(&now);
 	text = list_cache_format(&now, &len);
-	store_file_write(st, LIST_CACHE_FILE, text, len);
+	if (store_file_write(st, LIST_CACHE_FILE, text, len) < 0)
+		cmd_print_errors();	/* said, and the list is printed all the same */
 	free(text);
 	free(now.v);
+}
+
+/* What `list` carries from one session to the next. */
+struct list_run {
+	struct cmd_ctx *c;
+	cJSON *out;		/* --json: the array; else NULL */
+	const char *active;
+	int width, damaged;
+	time_t now;
+	int64_t stale_after;
+	struct list_cache cache, fresh;
+	unsigned char *used;	/* the cache's entries this list used */
+};
+
+/* One session's line; a damaged one is said on stderr, and the others are listed all the same. */
+static void list_ref(struct list_run *l, const struct store_ref_entry *r, int archived)
+{
+	char *ref = xstrfmt("%s%s", archived ? ARCHIVE_PREFIX : SESSIONS_PREFIX, r->id);
+	int active = !archived && l->active && !strcmp(l->active, r->id);
+	const struct list_entry *e;
+
+	if (list_entry(&e, l->c, &l->cache, l->used, &l->fresh, ref, r->tip) == 0) {
+		list_one(l->out, e, r->id, archived, active, 0, l->width, l->now, l->stale_after);
+	} else {
+		struct list_entry bad = { .status = "damaged", .time = 0 };
+
+		cmd_print_errors();
+		snprintf(bad.commit, sizeof(bad.commit), "%s", r->tip);
+		list_one(l->out, &bad, r->id, archived, active, 1, l->width, l->now, l->stale_after);
+		l->damaged++;
+	}
+	free(ref);
 }
 
 int cmd_list(int argc, const char **argv, struct cmd_ctx *c)
 {
 	static const char *const usage[] = { "git session list [--all] [--json]", NULL };
-	int all = 0, json = 0, error, width = 0;
+	int all = 0, json = 0, error;
 	struct store_ref_entry *live = NULL, *arch = NULL;
 	char *active = NULL;
-	struct list_cache cache = { 0 }, fresh = { 0 };
-	unsigned char *used = NULL;
-	int damaged = 0;
-	int64_t stale_after;
-	time_t now;
+	struct list_run l = { .c = c };
 	size_t n = 0, na = 0;
-	cJSON *out = NULL;
 	const struct option opts[] = {
 		{ OPT_BOOL, 'a', "all", &all, NULL, "include archived sessions" },
 		{ OPT_BOOL, 0, "json", &json, NULL, "print a JSON array" },
@@ -209,57 +238,41 @@ int cmd_list(int argc, const char **argv, struct cmd_ctx *c)
 
 	if ((error = parse_options(&argc, argv, opts, usage, 0)) < 0 ||
 	    (error = cmd_no_more_args(argc, 0, usage)) < 0 ||
-	    (error = store_config_int(&stale_after, c->st, "session.staleAfter", REPORT_STALE_AFTER)) < 0 ||
-	    (error = store_now(&now, c->st)) < 0 ||
+	    (error = store_config_int(&l.stale_after, c->st, "session.staleAfter", REPORT_STALE_AFTER)) < 0 ||
+	    (error = store_now(&l.now, c->st)) < 0 ||
 	    (error = store_list_refs(&live, &n, c->st, SESSIONS_PREFIX)) < 0 ||
 	    (all && (error = store_list_refs(&arch, &na, c->st, ARCHIVE_PREFIX)) < 0) ||
 	    (error = store_active(&active, c->st)) < 0)
 		goto cleanup;
 	for (size_t i = 0; i < n + na; i++) {
 		int w = (int)strlen(i < n ? live[i].id : arch[i - n].id);
-		width = w > width ? w : width;
+		l.width = w > l.width ? w : l.width;
 	}
-	if (json)
-		out = cJSON_CreateArray();
-	list_cache_load(&cache, c->st);
-	used = xcalloc(cache.n + 1, 1);
-	for (size_t i = 0; i < n + na && !error; i++) {
-		const struct store_ref_entry *r = i < n ? &live[i] : &arch[i - n];
-		const char *id = r->id, *hex = r->tip;
-		char *ref = xstrfmt("%s%s", i < n ? SESSIONS_PREFIX : ARCHIVE_PREFIX, id);
-		const struct list_entry *e;
-
-		if (list_entry(&e, c, &cache, used, &fresh, ref, hex) == 0) {
-			list_one(out, e, id, i >= n, i < n && active && !strcmp(active, id), 0, width, now, stale_after);
-		} else {	/* said on stderr; the others are listed all the same */
-			struct list_entry bad = { .status = "damaged", .time = 0 };
-
-			snprintf(bad.commit, sizeof(bad.commit), "%s", hex);
-			list_one(out, &bad, id, i >= n, i < n && active && !strcmp(active, id), 1, width, now,
-				 stale_after);
-			damaged++;
-		}
-		free(ref);
-	}
-	if (!error && fresh.n)
-		list_cache_save(c->st, &cache, used, &fresh);
-	if (!error && json) {
-		char *text = json_print(out, 1, NULL);
+	l.active = active;
+	l.out = json ? cJSON_CreateArray() : NULL;
+	list_cache_load(&l.cache, c->st);
+	l.used = xcalloc(l.cache.n + 1, 1);
+	for (size_t i = 0; i < n + na; i++)
+		list_ref(&l, i < n ? &live[i] : &arch[i - n], i >= n);
+	if (l.fresh.n)
+		list_cache_save(c->st, &l.cache, l.used, &l.fresh);
+	if (json) {
+		char *text = json_print(l.out, 1, NULL);
 		fputs(text, stdout);
 		free(text);
 	}
-	if (!error && damaged) {
+	if (l.damaged) {
 		gs_hint("'git session fsck --all' says what is damaged; 'fsck --repair <id>' mends it");
 		error = GS_ERROR;	/* all listed, but not all is well */
 	}
 cleanup:
-	list_cache_clear(&cache);
-	list_cache_clear(&fresh);
-	free(used);
+	list_cache_clear(&l.cache);
+	list_cache_clear(&l.fresh);
+	free(l.used);
 	store_ref_entries_free(live, n);
 	store_ref_entries_free(arch, na);
 	free(active);
-	cJSON_Delete(out);
+	cJSON_Delete(l.out);
 	return cmd_exit(error);
 }
 

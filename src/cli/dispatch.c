@@ -1,7 +1,8 @@
 /*
  * dispatch.c - the table of commands, and running one: opens the
- * repository for it, runs it, and turns its result into an exit code.
- * main() runs one per process; `git session mcp` runs many.
+ * repository for it, runs it, prints the errors it left and turns its
+ * result into an exit code. main() runs one per process; `git session
+ * mcp` runs many.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,48 +16,48 @@
 #include "git-session/util.h"
 
 static const struct command commands[] = {
-	{ "start", cmd_start, 1, "start a session and make it active" },
-	{ "status", cmd_status, 1, "show the state of a session" },
-	{ "show", cmd_show, 1, "show a checkpoint's state" },
-	{ "list", cmd_list, 1, "list sessions" },
-	{ "log", cmd_log, 1, "show a session's checkpoints with git log" },
-	{ "switch", cmd_switch, 1, "make another session active" },
-	{ "pause", cmd_pause, 1, "pause the active session" },
-	{ "resume", cmd_resume, 1, "resume a session" },
-	{ "close", cmd_close, 1, "complete or abort the active session" },
-	{ "archive", cmd_archive, 1, "move a session out of the live namespace" },
-	{ "unarchive", cmd_unarchive, 1, "bring an archived session back" },
-	{ "checkpoint", cmd_checkpoint, 1, "record files and take a checkpoint" },
-	{ "note", cmd_note, 1, "add a note" },
-	{ "summary", cmd_summary, 1, "set the context summary" },
-	{ "set", cmd_set, 1, "set a value under extra" },
-	{ "get", cmd_get, 1, "print a value of the state" },
-	{ "phase", cmd_phase, 1, "add phases and move them: start, complete, fail, skip, retry" },
-	{ "agent", cmd_agent, 1, "record an agent's start, progress, result or failure" },
-	{ "file", cmd_file, 1, "record files created, modified or deleted" },
-	{ "error", cmd_error, 1, "record an error, or its resolution" },
-	{ "tokens", cmd_tokens, 1, "record token use, or show the token report" },
-	{ "decide", cmd_decide, 1, "record a decision and its rationale" },
-	{ "task", cmd_task, 1, "add a task, or mark one done" },
-	{ "milestone", cmd_milestone, 1, "add a milestone, or mark one reached" },
-	{ "artifact", cmd_artifact, 1, "record an artifact the work produced" },
-	{ "diff", cmd_diff, 1, "what changed between two checkpoints" },
-	{ "timeline", cmd_timeline, 1, "draw phases, agents, failures and commits along time" },
-	{ "gc", cmd_gc, 1, "archive finished sessions and delete old archived ones, by age" },
-	{ "fsck", cmd_fsck, 1, "check every checkpoint; --repair goes back to the last good one" },
-	{ "rollback", cmd_rollback, 1, "go back to the last good (or a named) checkpoint" },
-	{ "push", cmd_push, 1, "send sessions to a remote, merging what it has first" },
-	{ "pull", cmd_pull, 1, "fetch sessions from a remote and merge them in" },
-	{ "import", cmd_import, 1, "read sessions from <formats> files" },
-	{ "export", cmd_export, 1, "write a session as a <formats> file" },
-	{ "hooks", cmd_hooks, 1, "install, remove or show the git hooks that checkpoint on commit" },
-	{ "hook", cmd_hook, 1, "run by the installed hooks, and by an agent's own hooks" },
-	{ "restore", cmd_restore, 1, "put the working tree's files back as a checkpoint recorded them" },
-	{ "blame", cmd_blame, 1, "git blame, with each line's session, agent and phase" },
-	{ "grep", cmd_grep, 1, "search what every session says: notes, prompts, decisions, errors, transcripts" },
-	{ "transcript", cmd_transcript, 1, "print the agents' transcripts a checkpoint keeps" },
-	{ "mcp", cmd_mcp, 1, "serve the Model Context Protocol on standard input and output" },
-	{ "__complete", cmd_complete, 1, NULL },	/* for the shell completion, not listed */
+	{ "start", cmd_start, 0, "start a session and make it active" },
+	{ "status", cmd_status, 0, "show the state of a session" },
+	{ "show", cmd_show, USE_PAGER, "show a checkpoint's state" },
+	{ "list", cmd_list, 0, "list sessions" },
+	{ "log", cmd_log, 0, "show a session's checkpoints with git log" },
+	{ "switch", cmd_switch, 0, "make another session active" },
+	{ "pause", cmd_pause, 0, "pause the active session" },
+	{ "resume", cmd_resume, 0, "resume a session" },
+	{ "close", cmd_close, 0, "complete or abort the active session" },
+	{ "archive", cmd_archive, 0, "move a session out of the live namespace" },
+	{ "unarchive", cmd_unarchive, 0, "bring an archived session back" },
+	{ "checkpoint", cmd_checkpoint, NEED_WORK_TREE, "record files and take a checkpoint" },
+	{ "note", cmd_note, 0, "add a note" },
+	{ "summary", cmd_summary, 0, "set the context summary" },
+	{ "set", cmd_set, 0, "set a value under extra" },
+	{ "get", cmd_get, 0, "print a value of the state" },
+	{ "phase", cmd_phase, 0, "add phases and move them: start, complete, fail, skip, retry" },
+	{ "agent", cmd_agent, 0, "record an agent's start, progress, result or failure" },
+	{ "file", cmd_file, 0, "record files created, modified or deleted" },
+	{ "error", cmd_error, 0, "record an error, or its resolution" },
+	{ "tokens", cmd_tokens, 0, "record token use, or show the token report" },
+	{ "decide", cmd_decide, 0, "record a decision and its rationale" },
+	{ "task", cmd_task, 0, "add a task, or mark one done" },
+	{ "milestone", cmd_milestone, 0, "add a milestone, or mark one reached" },
+	{ "artifact", cmd_artifact, 0, "record an artifact the work produced" },
+	{ "diff", cmd_diff, USE_PAGER, "what changed between two checkpoints" },
+	{ "timeline", cmd_timeline, 0, "draw phases, agents, failures and commits along time" },
+	{ "gc", cmd_gc, 0, "archive finished sessions and delete old archived ones, by age" },
+	{ "fsck", cmd_fsck, 0, "check every checkpoint; --repair goes back to the last good one" },
+	{ "rollback", cmd_rollback, 0, "go back to the last good (or a named) checkpoint" },
+	{ "push", cmd_push, 0, "send sessions to a remote, merging what it has first" },
+	{ "pull", cmd_pull, 0, "fetch sessions from a remote and merge them in" },
+	{ "import", cmd_import, 0, "read sessions from <formats> files" },
+	{ "export", cmd_export, 0, "write a session as a <formats> file" },
+	{ "hooks", cmd_hooks, 0, "install, remove or show the git hooks that checkpoint on commit" },
+	{ "hook", cmd_hook, RUN_SETUP_GENTLY, "run by the installed hooks, and by an agent's own hooks" },
+	{ "restore", cmd_restore, NEED_WORK_TREE, "put the working tree's files back as a checkpoint recorded them" },
+	{ "blame", cmd_blame, 0, "git blame, with each line's session, agent and phase" },
+	{ "grep", cmd_grep, 0, "search what every session says: notes, prompts, decisions, errors, transcripts" },
+	{ "transcript", cmd_transcript, 0, "print the agents' transcripts a checkpoint keeps" },
+	{ "mcp", cmd_mcp, 0, "serve the Model Context Protocol on standard input and output" },
+	{ "__complete", cmd_complete, 0, NULL },	/* for the shell completion, not listed */
 };
 
 /* A summary, with "<formats>" spelled out from the table of formats. */
@@ -153,32 +154,40 @@ static int hook_cannot_open(int argc, const char **argv, char *why)
 	return strict ? EXIT_FAILED : EXIT_OK;
 }
 
-int command_run(const struct command *cmd, int argc, const char **argv)
+/* Opens the repository and the engine on it, as the row says: an exit code, or -1 to go on. */
+static int setup(struct cmd_ctx *c, const struct command *cmd, int argc, const char **argv)
 {
-	struct cmd_ctx c = { 0 };
+	char *why = NULL;
+	int asks_usage = argc > 1 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help-usage"));
+
+	if (cmd->flags & RUN_SETUP_GENTLY) {
+		if (store_open_why(&c->st, &why) < 0)
+			return hook_cannot_open(argc, argv, why);
+	} else if (store_open(&c->st) < 0) {
+		return EXIT_FAILED;
+	}
+	if (engine_init(&c->eng, c->st) < 0)
+		return EXIT_FAILED;
+	/* as git, -h says the usage wherever it is asked */
+	if ((cmd->flags & NEED_WORK_TREE) && !asks_usage && cmd_need_work_tree(c) < 0)
+		return EXIT_FAILED;
+	return -1;
+}
+
+int command_run(const struct command *cmd, int argc, const char **argv, struct cmd_result *res)
+{
+	struct cmd_ctx c = { .flags = cmd->flags, .result = res };
 	int ret;
 
-	if (cmd->needs_repo && cmd->fn == cmd_hook) {
-		char *why = NULL;
-
-		if (store_open_why(&c.st, &why) < 0)
-			return hook_cannot_open(argc, argv, why);
-		if (engine_init(&c.eng, c.st) < 0) {
-			store_free(c.st);
-			return EXIT_FAILED;
-		}
-	} else if (cmd->needs_repo) {
-		if (store_open(&c.st) < 0)
-			return EXIT_FAILED;
-		if (engine_init(&c.eng, c.st) < 0) {
-			store_free(c.st);
-			return EXIT_FAILED;
-		}
-	}
-	ret = cmd->fn(argc, argv, &c);
+	if (res)
+		memset(res, 0, sizeof(*res));
+	if ((ret = setup(&c, cmd, argc, argv)) < 0)
+		ret = cmd->fn(argc, argv, &c);
+	cmd_print_errors();
 	fflush(stdout);
 	if (ferror(stdout) && !c.pager) {
 		gs_error("write to standard output failed");
+		cmd_print_errors();
 		ret = EXIT_FAILED;
 	}
 	pager_finish(&c);

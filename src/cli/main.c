@@ -19,6 +19,7 @@ int main(int argc, const char **argv)
 
 	setlocale(LC_CTYPE, "");	/* for out_utf8(); nothing else is locale-bound */
 	json_global_init();
+	gs_set_warn_routine(cmd_warn);
 	if (argc == 2 && (!strcmp(argv[1], "--version") || !strcmp(argv[1], "version"))) {
 		printf("git-session version %s (libgit2 %s)\n", GIT_SESSION_VERSION, store_libgit2_version());
 		return EXIT_OK;
@@ -29,11 +30,12 @@ int main(int argc, const char **argv)
 	}
 	if (!(cmd = command_find(argv[1]))) {
 		gs_error("'%s' is not a git session command. See 'git session -h'.", argv[1]);
+		cmd_print_errors();
 		command_suggest(argv[1]);
 		return EXIT_FAILED;
 	}
-	store_global_init(cmd->needs_network);
-	ret = command_run(cmd, argc - 1, argv + 1);
+	store_global_init();
+	ret = command_run(cmd, argc - 1, argv + 1, NULL);
 	store_global_shutdown();
 	return ret;
 }

@@ -1,6 +1,7 @@
 /*
  * opts.c - parse-options for git-session's commands.
  */
+#include "git-session/cmd.h"
 #include "git-session/opts.h"
 #include "git-session/util.h"
 
@@ -11,8 +12,9 @@
 
 void usage_with_options(const char *const *usage, const struct option *opts, int to_stdout)
 {
-	FILE *f = to_stdout ? stdout : stderr;
+	FILE *f = to_stdout ? stdout : cmd_stderr();
 
+	cmd_print_errors();	/* the error that brought the usage up comes first */
 	for (size_t i = 0; usage[i]; i++)
 		fprintf(f, "%s %s\n", i ? "   or:" : "usage:", usage[i]);
 	if (opts && opts->type != OPT_END)

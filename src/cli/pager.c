@@ -38,7 +38,7 @@ void pager_start(struct cmd_ctx *c)
 	int fds[2];
 	posix_spawn_file_actions_t fa;
 
-	if (c->pager || !c->st || !isatty(1) || !(pager = pager_command(c)))
+	if (!(c->flags & USE_PAGER) || c->pager || !c->st || !isatty(1) || !(pager = pager_command(c)))
 		return;
 	setenv("LESS", "FRX", 0);	/* 0: unless set */
 	setenv("LV", "-c", 0);

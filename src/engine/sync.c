@@ -891,7 +891,7 @@ int sync_push(cJSON *report, struct engine *e, const struct sync_opts *o)
 		sbuf_release(&out);
 	}
 	if ((error || retry) && err.len)
-		fwrite(err.buf, 1, err.len, stderr);
+		gs_error_quote(err.buf, err.len);
 	if (git_failed)
 		gs_error("cannot push sessions to '%s'", o->remote);
 	else if (!error && retry)

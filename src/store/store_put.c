@@ -71,15 +71,13 @@ static char *put_temp(gs_store *st, const char *full)
 {
 	static unsigned seq;
 	char *dir = xstrfmt("%s" PUT_TMP_DIR, store_gitdir(st)), *parent = xstrdup(full), *tmp;
-	struct sbuf quiet = SBUF_INIT;
 	struct stat a, b;
+	size_t mark = gs_error_mark();	/* no folder there: the temporary goes beside full */
 	int made;
 
 	*strrchr(parent, '/') = '\0';
-	gs_capture_errors(&quiet);	/* no folder there: the temporary goes beside full */
 	made = gs_make_dirs(store_gitdir(st), PUT_TMP_DIR) == 0;
-	gs_capture_errors(NULL);
-	sbuf_release(&quiet);
+	gs_error_rewind(mark);
 	if (made && stat(dir, &a) == 0 && stat(parent, &b) == 0 && a.st_dev == b.st_dev) {
 		if (!seq)
 			clear_dead_temps(dir);

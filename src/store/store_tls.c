@@ -2,22 +2,18 @@
  * store_tls.c - Debian's libgit2 is built with mbedTLS, whose
  * initialisation inside git_libgit2_init() parses the whole system CA
  * bundle: most of libgit2's start-up, paid by every command although
- * only HTTPS remotes need certificates. This file interposes the one
- * mbedTLS function that does the parsing: unless the command said it
- * talks to remotes, it loads nothing (an empty chain, so an HTTPS
- * connection would fail verification, never succeed unverified).
- * With another TLS backend the function is simply never called.
+ * none needs certificates (push and pull run git itself, which talks to
+ * remotes). This file interposes the one mbedTLS function that does the
+ * parsing, and it loads nothing: an empty chain, so an HTTPS connection
+ * made through libgit2 would fail verification, never succeed
+ * unverified. With another TLS backend the function is simply never
+ * called. A command that one day talks to a remote through libgit2 has
+ * to load them here first.
  */
-#include <dlfcn.h>
-
 #include "store-internal.h"
 
-/* Set once, before git_libgit2_init(), from the command table. */
-static int certificates_wanted;
-
-void store_global_init(int want_certificates)
+void store_global_init(void)
 {
-	certificates_wanted = want_certificates;
 	git_libgit2_init();
 	/*
 	 * As git does, trust the object store on ordinary reads: re-hashing
@@ -36,34 +32,31 @@ void store_global_shutdown(void)
 #ifdef GS_STATIC_LIBGIT2
 /*
  * Linked statically, the linker's --wrap routes libgit2's calls here,
- * and a local command skips all of its network start-up: mbedTLS (the CA
+ * and every command skips all of its network start-up: mbedTLS (the CA
  * bundle, and an entropy pool seeded by HAVEGE) and libssh2 (OpenSSL
- * loading its error strings) -- two thirds of git_libgit2_init().
+ * loading its error strings) -- two thirds of git_libgit2_init(). The
+ * real ones are never called.
  */
-int __real_git_mbedtls_stream_global_init(void);
 int __wrap_git_mbedtls_stream_global_init(void);
-int __real_libssh2_init(int flags);
 int __wrap_libssh2_init(int flags);
 
 int __wrap_git_mbedtls_stream_global_init(void)
 {
-	return certificates_wanted ? __real_git_mbedtls_stream_global_init() : 0;
+	return 0;
 }
 
 int __wrap_libssh2_init(int flags)
 {
-	return certificates_wanted ? __real_libssh2_init(flags) : 0;
+	(void)flags;
+	return 0;
 }
 #else
 int mbedtls_x509_crt_parse_file(void *chain, const char *path);
 
 int mbedtls_x509_crt_parse_file(void *chain, const char *path)
 {
-	int (*real)(void *, const char *);
-
-	if (!certificates_wanted)
-		return 0;
-	*(void **)&real = dlsym(RTLD_NEXT, "mbedtls_x509_crt_parse_file");
-	return real ? real(chain, path) : -1;
+	(void)chain;
+	(void)path;
+	return 0;
 }
 #endif

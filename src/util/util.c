@@ -1,6 +1,7 @@
 /*
- * util.c - allocation, string buffers, messages and time. Touches only
- * libc; every layer may use it.
+ * util.c - allocation, string buffers, the errors recorded for the front
+ * end to print, warnings, and time. Touches only libc; every layer may
+ * use it.
  */
 #include "git-session/util.h"
 
@@ -151,47 +152,98 @@ void sbuf_release(struct sbuf *sb)
 }
 
 /*
+ * Errors are recorded, as libgit2 records them, for the front end to
+ * print (or to hand over as a value): the messages the current command
+ * caused and nobody has taken yet, in order. A hint belongs to the error
+ * it follows. Per thread, as libgit2 keeps its last error.
+ */
+struct report {
+	char kind;	/* 'e' an error, 'h' a hint, 'q' another program's words */
+	char *msg;	/* as formatted: made safe only when said */
+};
+
+static __thread struct pending {
+	struct report *v;
+	size_t n, alloc;
+	size_t base;		/* how many were taken before v[0]: marks count from the start */
+	size_t probes;		/* marks not yet rewound */
+	size_t floor;		/* the outermost one's mark: what is after it is the probe's */
+} pending;
+
+static void warn_default(const char *line);
+static gs_warn_fn warn_routine = warn_default;
+
+/*
  * As git's vreportf: what the message holds of user text cannot drive the
  * terminal. C0 controls but tab and newline, DEL and C1 controls (as
  * UTF-8) become '?'.
  */
-static struct sbuf *captured;
-
-void gs_capture_errors(struct sbuf *sb)
+static void add_safe(struct sbuf *sb, const char *prefix, const char *msg)
 {
-	captured = sb;
-}
-
-static void vreport(const char *prefix, const char *fmt, va_list ap)
-{
-	struct sbuf sb = SBUF_INIT;
 	size_t from;
 
-	if (captured && strcmp(prefix, "warning: ")) {
-		if (!captured->len && !strcmp(prefix, "error: "))
-			sbuf_vaddf(captured, fmt, ap);
-		return;
-	}
-
-	sbuf_adds(&sb, prefix);
-	from = sb.len;
-	sbuf_vaddf(&sb, fmt, ap);
-	for (size_t i = from; i < sb.len; i++) {
-		unsigned char ch = (unsigned char)sb.buf[i];
+	sbuf_adds(sb, prefix);
+	from = sb->len;
+	sbuf_adds(sb, msg);
+	for (size_t i = from; i < sb->len; i++) {
+		unsigned char ch = (unsigned char)sb->buf[i];
 
 		if ((ch < 0x20 && ch != '\t' && ch != '\n') || ch == 0x7f) {
-			sb.buf[i] = '?';
-		} else if (ch == 0xc2 && i + 1 < sb.len && (unsigned char)sb.buf[i + 1] >= 0x80 &&
-			   (unsigned char)sb.buf[i + 1] <= 0x9f) {
-			sb.buf[i] = '?';
-			memmove(sb.buf + i + 1, sb.buf + i + 2, sb.len - i - 2);
-			sb.len--;
+			sb->buf[i] = '?';
+		} else if (ch == 0xc2 && i + 1 < sb->len && (unsigned char)sb->buf[i + 1] >= 0x80 &&
+			   (unsigned char)sb->buf[i + 1] <= 0x9f) {
+			sb->buf[i] = '?';
+			memmove(sb->buf + i + 1, sb->buf + i + 2, sb->len - i - 2);
+			sb->len--;
 		}
 	}
+}
+
+static void record(char kind, const char *fmt, va_list ap)
+{
+	struct sbuf sb = SBUF_INIT;
+
+	sbuf_vaddf(&sb, fmt, ap);
+	ALLOC_GROW(pending.v, pending.n + 1, pending.alloc);
+	pending.v[pending.n].kind = kind;
+	pending.v[pending.n++].msg = sbuf_detach(&sb, NULL);
+}
+
+/* Through the warning routine: one line, prefix and message, made safe. */
+static void say(const char *prefix, const char *fmt, va_list ap)
+{
+	struct sbuf raw = SBUF_INIT, line = SBUF_INIT;
+
+	sbuf_vaddf(&raw, fmt, ap);
+	add_safe(&line, prefix, raw.buf);
+	warn_routine(line.buf);
+	sbuf_release(&raw);
+	sbuf_release(&line);
+}
+
+static void warn_default(const char *line)
+{
+	struct sbuf sb = SBUF_INIT;
+
+	sbuf_adds(&sb, line);
 	sbuf_addch(&sb, '\n');
 	fflush(stdout);
 	fwrite(sb.buf, 1, sb.len, stderr);
 	sbuf_release(&sb);
+}
+
+gs_warn_fn gs_set_warn_routine(gs_warn_fn fn)
+{
+	gs_warn_fn old = warn_routine;
+
+	warn_routine = fn ? fn : warn_default;
+	return old == warn_default ? NULL : old;
+}
+
+int gs_verror(const char *fmt, va_list ap)
+{
+	record('e', fmt, ap);
+	return GS_ERROR;
 }
 
 int gs_error(const char *fmt, ...)
@@ -199,14 +251,8 @@ int gs_error(const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	vreport("error: ", fmt, ap);
+	gs_verror(fmt, ap);
 	va_end(ap);
-	return GS_ERROR;
-}
-
-int gs_verror(const char *fmt, va_list ap)
-{
-	vreport("error: ", fmt, ap);
 	return GS_ERROR;
 }
 
@@ -215,17 +261,98 @@ void gs_warning(const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	vreport("warning: ", fmt, ap);
+	say("warning: ", fmt, ap);
 	va_end(ap);
 }
 
+/* Kept with the error before it, or in a probe; else said at once, as after a warning. */
 void gs_hint(const char *fmt, ...)
 {
 	va_list ap;
 
 	va_start(ap, fmt);
-	vreport("hint: ", fmt, ap);
+	if (pending.n || pending.probes)
+		record('h', fmt, ap);
+	else
+		say("hint: ", fmt, ap);
 	va_end(ap);
+}
+
+void gs_error_quote(const char *text, size_t len)
+{
+	ALLOC_GROW(pending.v, pending.n + 1, pending.alloc);
+	pending.v[pending.n].kind = 'q';
+	pending.v[pending.n++].msg = xstrndup(text, len);
+}
+
+const char *gs_error_last(void)
+{
+	for (size_t i = pending.n; i-- > 0;)
+		if (pending.v[i].kind == 'e')
+			return pending.v[i].msg;
+	return NULL;
+}
+
+const char *gs_error_first(size_t mark)
+{
+	for (size_t i = mark > pending.base ? mark - pending.base : 0; i < pending.n; i++)
+		if (pending.v[i].kind == 'e')
+			return pending.v[i].msg;
+	return NULL;
+}
+
+/* Forgets what was recorded from the index'th message on. */
+static void truncate_to(size_t index)
+{
+	while (pending.n > index)
+		free(pending.v[--pending.n].msg);
+}
+
+char *gs_error_take(void)
+{
+	size_t upto = pending.n;
+	struct sbuf sb = SBUF_INIT;
+
+	if (pending.probes)
+		upto = pending.floor > pending.base ? pending.floor - pending.base : 0;
+	if (!upto)
+		return NULL;
+	for (size_t i = 0; i < upto; i++) {
+		if (pending.v[i].kind == 'q') {
+			sbuf_adds(&sb, pending.v[i].msg);
+		} else {
+			add_safe(&sb, pending.v[i].kind == 'e' ? "error: " : "hint: ", pending.v[i].msg);
+			sbuf_addch(&sb, '\n');
+		}
+		free(pending.v[i].msg);
+	}
+	memmove(pending.v, pending.v + upto, (pending.n - upto) * sizeof(*pending.v));
+	pending.n -= upto;
+	pending.base += upto;
+	return sbuf_detach(&sb, NULL);
+}
+
+void gs_error_clear(void)
+{
+	truncate_to(0);
+	free(pending.v);
+	pending = (struct pending){ 0 };
+}
+
+size_t gs_error_mark(void)
+{
+	size_t mark = pending.base + pending.n;
+
+	if (!pending.probes++)
+		pending.floor = mark;
+	return mark;
+}
+
+void gs_error_rewind(size_t mark)
+{
+	truncate_to(mark > pending.base ? mark - pending.base : 0);
+	if (pending.probes && !--pending.probes)
+		pending.floor = 0;
 }
 
 void gs_time_iso(char *out, size_t outlen, time_t t)

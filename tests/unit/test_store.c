@@ -45,7 +45,7 @@ static int setup(void **state)
 	free(cmd);
 	if (rc != 0 || chdir(top) < 0)
 		return -1;
-	store_global_init(0);
+	store_global_init();
 	if (store_open(&st) < 0)
 		return -1;
 	*state = st;
