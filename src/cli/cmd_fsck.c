@@ -163,6 +163,34 @@ static int check_both(struct cmd_ctx *c, const char *id, int repair)
 	return error;
 }
 
+/* One session checked, said, and with --repair mended: 0 when it is sound or was mended. */
+static int fsck_one(struct cmd_ctx *c, const char *refname, int repair)
+{
+	struct fsck_report r;
+	char fixed[HEX_SZ], *why;
+	int lost, error = 0;
+
+	if (fsck_session(&r, c->st, refname) < 0)
+		return GS_ERROR;
+	lost = !store_ref_exists(c->st, refname) && !store_ref_damaged(c->st, refname);
+	say_report(&r, lost);
+	if (!r.ok && repair && r.last_good[0] && (r.bad || r.ref_damaged)) {
+		why = r.bad ? xstrfmt("checkpoint %.7s was damaged (%s)", r.tip, r.problem) :
+		      lost ? xstrdup("the ref was lost; its reflog was left") : xstrdup("the ref file was damaged");
+		if ((error = fsck_rollback(fixed, &c->eng, &r, NULL, why)) == 0)
+			printf("repaired %s: back at %.7s, with checkpoint %.7s\n", strrchr(refname, '/') + 1,
+			       r.last_good, fixed);
+		free(why);
+	} else if (!r.ok) {
+		error = GS_ERROR;
+		if (!repair && r.last_good[0] && (r.bad || r.ref_damaged))
+			gs_hint("'git session fsck %s--repair' goes back to the last good checkpoint",
+				lost ? "--all " : "");
+	}
+	fsck_report_clear(&r);
+	return error;
+}
+
 int cmd_fsck(int argc, const char **argv, struct cmd_ctx *c)
 {
 	static const char *const usage[] = { "git session fsck [<id> | --all] [--repair]", NULL };
@@ -191,34 +219,8 @@ int cmd_fsck(int argc, const char **argv, struct cmd_ctx *c)
 		n = 1;
 	}
 	for (size_t i = 0; i < n; i++) {
-		struct fsck_report r;
-		char fixed[HEX_SZ], *why;
-		int lost;
-
-		if (fsck_session(&r, c->st, refs[i]) < 0) {
-			bad = 1;
-			cmd_print_errors();	/* and on to the next session */
-			continue;
-		}
-		lost = !store_ref_exists(c->st, refs[i]) && !store_ref_damaged(c->st, refs[i]);
-		say_report(&r, lost);
-		if (!r.ok && repair && r.last_good[0] && (r.bad || r.ref_damaged)) {
-			why = r.bad ? xstrfmt("checkpoint %.7s was damaged (%s)", r.tip, r.problem) :
-			      lost ? xstrdup("the ref was lost; its reflog was left") : xstrdup("the ref file was damaged");
-			if (fsck_rollback(fixed, &c->eng, &r, NULL, why) == 0)
-				printf("repaired %s: back at %.7s, with checkpoint %.7s\n", strrchr(refs[i], '/') + 1,
-				       r.last_good, fixed);
-			else
-				bad = 1;
-			free(why);
-		} else if (!r.ok) {
-			bad = 1;
-			if (!repair && r.last_good[0] && (r.bad || r.ref_damaged))
-				gs_hint("'git session fsck %s--repair' goes back to the last good checkpoint",
-					lost ? "--all " : "");
-		}
-		fsck_report_clear(&r);
-		cmd_print_errors();
+		bad |= fsck_one(c, refs[i], repair) < 0;
+		cmd_print_errors();	/* and on to the next session */
 	}
 	for (size_t i = 0; i < nboth; i++) {
 		bad |= check_both(c, both[i], repair) < 0;

@@ -126,6 +126,41 @@ static int grep_session(struct grep *g, struct cmd_ctx *c, const char *prefix, c
 	return error;
 }
 
+/* The sessions named on the command line, live ones only, in the order given. */
+static int grep_named(struct grep *g, struct cmd_ctx *c, int n, const char **ids)
+{
+	int error = 0;
+
+	for (int i = 0; i < n && !error; i++) {
+		char *ref = NULL;
+
+		if ((error = engine_find(&ref, c->st, ids[i])) == 0)
+			grep_session(g, c, SESSIONS_PREFIX, ids[i]);
+		free(ref);
+	}
+	return error;
+}
+
+/* Every live session, then (with --all) every archived one. */
+static int grep_all(struct grep *g, struct cmd_ctx *c, int all)
+{
+	struct store_ref_entry *refs[2] = { NULL, NULL };
+	size_t n[2] = { 0, 0 };
+	int error;
+
+	if ((error = store_list_refs(&refs[0], &n[0], c->st, SESSIONS_PREFIX)) == 0 &&
+	    (!all || (error = store_list_refs(&refs[1], &n[1], c->st, ARCHIVE_PREFIX)) == 0)) {
+		for (int k = 0; k < 2 && !error; k++)
+			for (size_t i = 0; i < n[k] && !error; i++) {
+				g->archived = k;
+				grep_session(g, c, k ? ARCHIVE_PREFIX : SESSIONS_PREFIX, refs[k][i].id);
+			}
+	}
+	for (int k = 0; k < 2; k++)
+		store_ref_entries_free(refs[k], n[k]);
+	return error;
+}
+
 int cmd_grep(int argc, const char **argv, struct cmd_ctx *c)
 {
 	static const char *const usage[] = {
@@ -133,8 +168,6 @@ int cmd_grep(int argc, const char **argv, struct cmd_ctx *c)
 	};
 	struct grep g = { .json = NULL };
 	int all = 0, json = 0, ext = 0, fixed = 0, icase = 0, error, compiled = 0, flags;
-	struct store_ref_entry *refs[2] = { NULL, NULL };
-	size_t n[2] = { 0, 0 };
 	char *pattern = NULL;
 	const struct option opts[] = {
 		{ OPT_BOOL, 'E', "extended-regexp", &ext, NULL, "POSIX extended regular expressions" },
@@ -164,21 +197,10 @@ int cmd_grep(int argc, const char **argv, struct cmd_ctx *c)
 	compiled = 1;
 	if (json)
 		g.json = cJSON_CreateArray();
-	if (argc > 1) {
-		for (int i = 1; i < argc && !error; i++) {
-			char *ref = NULL;
-			if ((error = engine_find(&ref, c->st, argv[i])) == 0)
-				grep_session(&g, c, SESSIONS_PREFIX, argv[i]);
-			free(ref);
-		}
-	} else if ((error = store_list_refs(&refs[0], &n[0], c->st, SESSIONS_PREFIX)) == 0 &&
-		   (!all || (error = store_list_refs(&refs[1], &n[1], c->st, ARCHIVE_PREFIX)) == 0)) {
-		for (int k = 0; k < 2 && !error; k++)
-			for (size_t i = 0; i < n[k] && !error; i++) {
-				g.archived = k;
-				grep_session(&g, c, k ? ARCHIVE_PREFIX : SESSIONS_PREFIX, refs[k][i].id);
-			}
-	}
+	if (argc > 1)
+		error = grep_named(&g, c, argc - 1, argv + 1);
+	else
+		error = grep_all(&g, c, all);
 	if (!error && g.json) {
 		char *text = json_print(g.json, 1, NULL);
 		fputs(text, stdout);
@@ -189,8 +211,6 @@ int cmd_grep(int argc, const char **argv, struct cmd_ctx *c)
 cleanup:
 	if (compiled)
 		regfree(&g.re);
-	for (int k = 0; k < 2; k++)
-		store_ref_entries_free(refs[k], n[k]);
 	cJSON_Delete(g.json);
 	free(pattern);
 	if (!error && g.damaged) {

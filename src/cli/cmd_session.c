@@ -173,6 +173,15 @@ static int start_would_work(struct cmd_ctx *c, const struct state_op *op, const 
 	return error;
 }
 
+/* The start's project, phases and plans. */
+static int start_args(cJSON *args, struct cmd_ctx *c, const struct strlist *phases, struct strlist *plans)
+{
+	json_set(args, "project", store_project(c->st));
+	for (size_t i = 0; i < phases->n; i++)
+		cJSON_AddItemToArray(json_arr(args, "phases"), cJSON_CreateString(phases->v[i]));
+	return add_plans(args, c, plans);
+}
+
 int cmd_start(int argc, const char **argv, struct cmd_ctx *c)
 {
 	const char *id = NULL, *goal = NULL, *mode = NULL, *topic;
@@ -223,10 +232,7 @@ int cmd_start(int argc, const char **argv, struct cmd_ctx *c)
 	json_set_str(args, "goal", goal);
 	json_set_str(args, "mode", mode);
 	json_set_num(args, "budget", (double)budget);
-	json_set(args, "project", store_project(c->st));
-	for (size_t i = 0; i < phases.n; i++)
-		cJSON_AddItemToArray(json_arr(args, "phases"), cJSON_CreateString(phases.v[i]));
-	if ((error = add_plans(args, c, &plans)) < 0 || (error = start_would_work(c, op, id)) < 0)
+	if ((error = start_args(args, c, &phases, &plans)) < 0 || (error = start_would_work(c, op, id)) < 0)
 		goto cleanup;
 	if (active && (error = pause_session(c, active, quiet)) < 0)
 		goto cleanup;
