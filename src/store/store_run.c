@@ -216,6 +216,19 @@ static void io_actions(posix_spawn_file_actions_t *fa, const struct run_io *io, 
 		posix_spawn_file_actions_addchdir_np(fa, run->dir);
 }
 
+/*
+ * Waits, a second at most, until the killed group pgid has no process
+ * left: a signer git started is not our child, so its end cannot be
+ * waited for; without this it may still be dying when we return.
+ */
+static void group_gone(pid_t pgid)
+{
+	struct timespec step = { 0, 2000000 };	/* 2 ms */
+
+	for (int i = 0; i < 500 && kill(-pgid, 0) == 0; i++)
+		nanosleep(&step, NULL);
+}
+
 /* Waits for git's end, by the deadline (0: none): its exit code, or GS_ETIMEDOUT or GS_ERROR. */
 static int finish(struct child *c, struct sbuf *out, int64_t deadline)
 {
@@ -225,6 +238,8 @@ static int finish(struct child *c, struct sbuf *out, int64_t deadline)
 		kill(deadline ? -c->pid : c->pid, SIGKILL);	/* the group is git's own only with a deadline */
 		while (waitpid(c->pid, &status, 0) < 0 && errno == EINTR)
 			;
+		if (deadline)
+			group_gone(c->pid);
 		return deadline ? GS_ETIMEDOUT : gs_error("cannot run git: %s", strerror(errno));
 	}
 	return WIFEXITED(status) ? WEXITSTATUS(status) : 128;
