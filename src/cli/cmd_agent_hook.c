@@ -4,7 +4,7 @@
  * event's JSON comes on stdin and its dialect (agent.h) reads it once:
  * the prompt is a note, a file the agent wrote a file record, a sub-agent
  * an agent, the end of a turn a checkpoint with the tokens and the part
- * of the transcript it added. A hook never
+ * of the transcript it added (hook_transcript.c reads it). A hook never
  * stands in the agent's way: what fails is said on stderr and the exit
  * is 0, save the budget's refusal (the dialect's block_exit, which the
  * agent reads as "do not run this tool"). Nothing is printed on stdout,
@@ -78,7 +78,7 @@ static char *session_status(struct cmd_ctx *c, const char *id)
 	return status;
 }
 
-int write_op(struct hook_run *r, struct state_op *op)
+static int write_op(struct hook_run *r, struct state_op *op)
 {
 	int error = engine_commit(NULL, &r->c->eng, r->session, op, NULL, ENGINE_IN_PROGRESS);
 
@@ -268,6 +268,15 @@ cleanup:
 	free(rel);
 	free(full);
 	return error;
+}
+
+/* The agent's turn, as hook_read_turn reads it from the transcript at path. */
+static int record_turn(struct hook_run *r, const char *agent, const char *path)
+{
+	struct state_op *op;
+	int error = hook_read_turn(&op, r, agent, path);
+
+	return error < 0 || !op ? error : write_op(r, op);
 }
 
 /* "Explore-a1b2c3d4": a sub-agent's type and the start of its id */

@@ -9,6 +9,7 @@
 #include "git-session/agent.h"
 #include "git-session/cmd.h"
 
+/* One run of a hook: the event, and the session and agent it is recorded as. */
 struct hook_run {
 	struct cmd_ctx *c;
 	const struct agent_dialect *d;
@@ -19,8 +20,14 @@ struct hook_run {
 	int linked;			/* the agent is attached to session already */
 };
 
-int write_op(struct hook_run *r, struct state_op *op);
-
-int record_turn(struct hook_run *r, const char *agent, const char *path);
+/*
+ * The agent's turn in *out, an OP_AGENT_TURN to write: what the
+ * transcript at path has past the agent's offset (whole lines only),
+ * its tokens, and the part itself unless session.transcripts is false
+ * or the agent's kept transcript would pass session.transcriptLimit.
+ * *out is NULL when there is no new whole line, or the transcript is
+ * not one to read (said in a warning).
+ */
+int hook_read_turn(struct state_op **out, struct hook_run *r, const char *agent, const char *path);
 
 #endif

@@ -1,6 +1,6 @@
 /*
- * hook_transcript.c - the part of an agent's transcript a turn added,
- * read for the hook runner (cmd_agent_hook.c): where the transcript may
+ * hook_transcript.c - the part of the transcript an agent's turn added,
+ * read for the hook runner (cmd_agent_hook.c). Where the transcript may
  * be, bounded reads of whole lines, the tokens the part counts, and the
  * part kept, redacted, in the turn's checkpoint.
  */
@@ -229,12 +229,31 @@ static void turn_usage(struct state_op *op, const struct agent_dialect *d, const
 }
 
 /*
- * Reads what the transcript at path has past the agent's offset (whole
- * lines only), and records it as the agent's turn: its tokens, and the
- * part itself unless session.transcripts is false or the agent's kept
- * transcript would pass session.transcriptLimit.
+ * Whether the turn's part p is kept, and then it is, in op: unless
+ * session.transcripts is false, its one line is too long to read, or
+ * the agent's kept transcript (t's bytes) would pass
+ * session.transcriptLimit.
  */
-int record_turn(struct hook_run *r, const char *agent, const char *path)
+static int keep_turn(struct state_op *op, struct cmd_ctx *c, const char *agent, const cJSON *t,
+		     const struct turn_part *p)
+{
+	int64_t limit;
+	int keep, error;
+
+	if ((error = store_config_bool(&keep, c->st, "session.transcripts", 1)) < 0 ||
+	    (error = store_config_int(&limit, c->st, "session.transcriptLimit", AGENT_TRANSCRIPT_LIMIT)) < 0)
+		return error;
+	if (!keep || p->long_line)
+		return 0;
+	if (json_num(t, "bytes", 0) + (double)p->len > (double)limit) {
+		gs_warning("the transcript of agent '%s' passed session.transcriptLimit (%lld bytes): its later parts are not kept",
+			   agent, (long long)limit);
+		return 0;
+	}
+	return keep_part(op, c, agent, p->text, p->len, json_num(t, "parts", 0) + 1);
+}
+
+int hook_read_turn(struct state_op **out, struct hook_run *r, const char *agent, const char *path)
 {
 	struct store_tip tip = { 0 };
 	struct turn_part part = { 0 };
@@ -242,18 +261,17 @@ int record_turn(struct hook_run *r, const char *agent, const char *path)
 	cJSON *state = NULL;
 	const cJSON *a, *t;
 	char *ref = engine_refname(r->session);
-	double from, kept;
-	int fd = -1, keep, error;
-	int64_t limit;
+	double from;
+	int fd = -1, error;
 	struct stat sb;
 
+	*out = NULL;
 	if ((error = engine_load_some(&state, &tip, r->c->st, ref, NEED(AGENTS))) < 0)
 		goto cleanup;
 	if (!(a = state_agent(state, agent)))
 		goto cleanup;
 	t = cJSON_GetObjectItemCaseSensitive(a, "transcript");
 	from = json_num(t, "offset", 0);
-	kept = json_num(t, "bytes", 0);
 	open_transcript(&fd, r, path);
 	if (fd < 0 || fstat(fd, &sb) < 0)
 		goto cleanup;
@@ -268,18 +286,9 @@ int record_turn(struct hook_run *r, const char *agent, const char *path)
 	json_set_num(op_args(op), "from", from);
 	json_set_num(op_args(op), "to", from + (double)part.len);
 	turn_usage(op, r->d, t, agent, &part);
-	if ((error = store_config_bool(&keep, r->c->st, "session.transcripts", 1)) < 0 ||
-	    (error = store_config_int(&limit, r->c->st, "session.transcriptLimit", AGENT_TRANSCRIPT_LIMIT)) < 0)
+	if ((error = keep_turn(op, r->c, agent, t, &part)) < 0)
 		goto cleanup;
-	if (keep && !part.long_line && kept + (double)part.len > (double)limit) {
-		gs_warning("the transcript of agent '%s' passed session.transcriptLimit (%lld bytes): its later parts are not kept",
-			   agent, (long long)limit);
-		keep = 0;
-	}
-	if (keep && !part.long_line &&
-	    (error = keep_part(op, r->c, agent, part.text, part.len, json_num(t, "parts", 0) + 1)) < 0)
-		goto cleanup;
-	error = write_op(r, op);
+	*out = op;
 	op = NULL;
 cleanup:
 	if (fd >= 0)
