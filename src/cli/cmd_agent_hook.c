@@ -4,7 +4,7 @@
  * event's JSON comes on stdin and its dialect (agent.h) reads it once:
  * the prompt is a note, a file the agent wrote a file record, a sub-agent
  * an agent, the end of a turn a checkpoint with the tokens and the part
- * of the transcript it added. A hook never
+ * of the transcript it added (hook_transcript.c reads it). A hook never
  * stands in the agent's way: what fails is said on stderr and the exit
  * is 0, save the budget's refusal (the dialect's block_exit, which the
  * agent reads as "do not run this tool"). Nothing is printed on stdout,
@@ -16,28 +16,16 @@
 #include "git-session/redact.h"
 #include "git-session/util.h"
 #include "git-session/store_worktree.h"
+#include "hook-internal.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #define PAYLOAD_MAX (64u << 20)
-#define TURN_MAX (64u << 20)			/* read of one turn's part, at most */
-
-struct hook_run {
-	struct cmd_ctx *c;
-	const struct agent_dialect *d;
-	enum agent_event_kind kind;
-	struct agent_event ev;		/* what the payload says */
-	char *session;			/* the git session it records into */
-	char *agent;			/* the agent's id in it */
-	int linked;			/* the agent is attached to session already */
-};
 
 static int read_stdin(char **out, size_t *len)
 {
@@ -282,274 +270,13 @@ cleanup:
 	return error;
 }
 
-/* realpath's of a folder the agent keeps its transcripts in, appended to roots when there. */
-static void add_root(char **roots, size_t *n, const char *base, const char *sub)
-{
-	char *path, *real;
-
-	if (!base || !*base)
-		return;
-	path = sub ? xstrfmt("%s/%s", base, sub) : xstrdup(base);
-	if ((real = realpath(path, NULL)))
-		roots[(*n)++] = real;
-	free(path);
-}
-
-/* Whether a component of the relative path rel is .git, in any case: a git directory's, or a gitfile. */
-static int has_dot_git(const char *rel)
-{
-	for (const char *p = rel; *p; p += strcspn(p, "/"), p += *p == '/')
-		if (!strncasecmp(p, ".git", 4) && (p[4] == '/' || !p[4]))
-			return 1;
-	return 0;
-}
-
-static int is_under(const char *path, const char *dir)
-{
-	size_t n = strlen(dir);
-
-	while (n > 1 && dir[n - 1] == '/')
-		n--;
-	return !strncmp(path, dir, n) && (path[n] == '/' || (n == 1 && dir[0] == '/'));
-}
-
-/*
- * Whether the agent may have its transcript at real (symbolic links
- * resolved): in its own folder (the dialect's folder in the home, as
- * ~/.claude, or where its environment moves it), or in the work tree
- * where git would take the file (not in the git directory, not ignored).
- * NULL when it may, else why not.
- */
-static const char *transcript_refused(struct hook_run *r, const char *real)
-{
-	const struct agent_dialect *d = r->d;
-	const char *wd = store_workdir(r->c->st);
-	char *roots[4], *wreal = wd ? realpath(wd, NULL) : NULL;
-	const char *why = "it is outside the work tree and the agent's own folder";
-	size_t n = 0;
-	int ignored = 0;
-
-	add_root(roots, &n, d->folder_env ? getenv(d->folder_env) : NULL, NULL);
-	add_root(roots, &n, getenv("HOME"), d->folder);
-	add_root(roots, &n, d->home_env ? getenv(d->home_env) : NULL, d->folder);
-	for (size_t i = 0; i < n; i++)
-		if (is_under(real, roots[i]))
-			why = NULL;
-	if (why && wreal && is_under(real, wreal)) {
-		if (store_in_gitdir(r->c->st, real) || has_dot_git(real + strlen(wreal) + 1))
-			why = "it is in the git directory";
-		else if (store_ignored(&ignored, r->c->st, real + strlen(wreal) + 1) < 0 || ignored)
-			why = "the repository ignores it";
-		else
-			why = NULL;
-	}
-	while (n)
-		free(roots[--n]);
-	free(wreal);
-	return why;
-}
-
-/*
- * The transcript at path, opened to read: *fd -1 when there is none yet
- * or it is not one to read (said in a warning). Never waits: a FIFO or
- * a device is refused before a byte is read.
- */
-static void open_transcript(int *fd, struct hook_run *r, const char *path)
-{
-	char *real = realpath(path, NULL);
-	const char *why = NULL;
-	struct stat sb;
-
-	*fd = -1;
-	if (!real) {
-		if (errno != ENOENT)	/* none yet: nothing to read */
-			gs_warning("cannot read the transcript '%s': %s", path, strerror(errno));
-		return;
-	}
-	if (!(why = transcript_refused(r, real))) {
-		if (stat(real, &sb) < 0 || !S_ISREG(sb.st_mode))
-			why = "it is not a regular file";	/* a socket cannot even be opened */
-		else if ((*fd = open(real, O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_NOCTTY | O_CLOEXEC)) < 0)
-			why = strerror(errno);
-		else if (fstat(*fd, &sb) < 0 || !S_ISREG(sb.st_mode))
-			why = "it is not a regular file";
-	}
-	if (why) {
-		gs_warning("the transcript '%s' is not read: %s", path, why);
-		if (*fd >= 0)
-			close(*fd);
-		*fd = -1;
-	}
-	free(real);
-}
-
-/* The part, redacted, as the blob transcripts/<agent>/<nnn>/<nnnnnn> of the turn's checkpoint. */
-static int keep_part(struct state_op *op, struct cmd_ctx *c, const char *agent, const char *text, size_t len,
-		     double seq)
-{
-	char oid[HEX_SZ], *clean = NULL, *path;
-	size_t n = len;
-	int error;
-
-	if (redact_jsonl(&clean, &n, text, len) > 0)
-		text = clean;
-	else
-		n = len;
-	if ((error = store_blob_write(oid, c->st, text, n)) == 0) {
-		path = xstrfmt("transcripts/%s/%03d/%06d", agent, (int)seq / 1000, (int)seq);
-		json_set_str(json_obj(op_args(op), "tree"), path, oid);
-		json_set_num(op_args(op), "bytes", (double)n);
-		free(path);
-	}
-	free(clean);
-	return error;
-}
-
-/* The bytes from at to the end of its line, newline included; 0 when the line has no end yet. */
-static ssize_t line_length(int fd, off_t at, off_t size)
-{
-	char buf[65536], *nl;
-	ssize_t got;
-
-	for (off_t pos = at; pos < size; pos += got) {
-		if ((got = pread(fd, buf, sizeof(buf), pos)) <= 0)
-			return 0;
-		if ((nl = memchr(buf, '\n', (size_t)got)))
-			return (ssize_t)(pos - at + (nl - buf) + 1);
-	}
-	return 0;
-}
-
-/* What a turn adds to the transcript, whole lines only. */
-struct turn_part {
-	char *text;
-	size_t len;		/* the bytes the turn takes */
-	int long_line;		/* the one line it takes is longer than a turn reads: passed over, text unread */
-};
-
-/*
- * The part of the transcript at fd (size bytes) from `from` on; len 0
- * when it has no whole line yet: a line still being written waits for
- * the next turn.
- */
-static int read_part(struct turn_part *p, int fd, off_t size, double from, const char *path, const char *agent)
-{
-	size_t want = (size_t)size - (size_t)from > TURN_MAX ? TURN_MAX : (size_t)size - (size_t)from;
-	ssize_t got;
-
-	p->text = xmalloc(want + 1);
-	if ((got = pread(fd, p->text, want, (off_t)from)) < 0)
-		return gs_error("cannot read '%s': %s", path, strerror(errno));
-	while (got > 0 && p->text[got - 1] != '\n')
-		got--;
-	if (!got && want == TURN_MAX && (got = line_length(fd, (off_t)from + TURN_MAX, size)) > 0) {
-		got += TURN_MAX;	/* passed over, or no turn is recorded again */
-		gs_warning("a line of the transcript of agent '%s' is longer than %u MiB: it is not read", agent,
-			   TURN_MAX >> 20);
-		p->long_line = 1;
-	}
-	if (got && !p->long_line)
-		p->text[got] = '\0';
-	p->len = (size_t)got;
-	return 0;
-}
-
-/*
- * The part's tokens into the turn's op, counted on from the last message
- * the agent's transcript record t has, and that message's usage now.
- */
-static void turn_usage(struct state_op *op, const struct agent_dialect *d, const cJSON *t, const char *agent,
-		       const struct turn_part *p)
-{
-	struct agent_usage u = { 0 };
-	const cJSON *was = cJSON_GetObjectItemCaseSensitive(t, "last");
-	cJSON *last;
-
-	if (was) {
-		snprintf(u.last_id, sizeof(u.last_id), "%s", json_str(was, "id") ? json_str(was, "id") : "");
-		u.last_input = json_num(was, "input", 0);
-		u.last_output = json_num(was, "output", 0);
-		u.last_cached = json_num(was, "cached", 0);
-	}
-	agent_usage_scan(&u, d, p->text, p->long_line ? 0 : p->len);
-	if (u.skipped)
-		gs_warning("%d line%s of the transcript of agent '%s' gave token counts that are not whole numbers "
-			   "from 0 to 10^12: %s not counted", u.skipped, u.skipped > 1 ? "s" : "", agent,
-			   u.skipped > 1 ? "their tokens are" : "its tokens are");
-	json_set_num(op_args(op), "input", u.input > 0 ? u.input : 0);
-	json_set_num(op_args(op), "output", u.output > 0 ? u.output : 0);
-	json_set_num(op_args(op), "cached", u.cached > 0 ? u.cached : 0);
-	if (*u.last_id) {
-		last = json_obj(op_args(op), "last");
-		json_set_str(last, "id", u.last_id);
-		json_set_num(last, "input", u.last_input);
-		json_set_num(last, "output", u.last_output);
-		json_set_num(last, "cached", u.last_cached);
-	}
-}
-
-/*
- * Reads what the transcript at path has past the agent's offset (whole
- * lines only), and records it as the agent's turn: its tokens, and the
- * part itself unless session.transcripts is false or the agent's kept
- * transcript would pass session.transcriptLimit.
- */
+/* The agent's turn, as hook_read_turn reads it from the transcript at path. */
 static int record_turn(struct hook_run *r, const char *agent, const char *path)
 {
-	struct store_tip tip = { 0 };
-	struct turn_part part = { 0 };
-	struct state_op *op = NULL;
-	cJSON *state = NULL;
-	const cJSON *a, *t;
-	char *ref = engine_refname(r->session);
-	double from, kept;
-	int fd = -1, keep, error;
-	int64_t limit;
-	struct stat sb;
+	struct state_op *op;
+	int error = hook_read_turn(&op, r, agent, path);
 
-	if ((error = engine_load_some(&state, &tip, r->c->st, ref, NEED(AGENTS))) < 0)
-		goto cleanup;
-	if (!(a = state_agent(state, agent)))
-		goto cleanup;
-	t = cJSON_GetObjectItemCaseSensitive(a, "transcript");
-	from = json_num(t, "offset", 0);
-	kept = json_num(t, "bytes", 0);
-	open_transcript(&fd, r, path);
-	if (fd < 0 || fstat(fd, &sb) < 0)
-		goto cleanup;
-	op = op_new(OP_AGENT_TURN, NULL);
-	if ((double)sb.st_size < from) {	/* rewritten from the start */
-		json_set_bool(op_args(op), "restart", 1);
-		from = 0;
-	}
-	if ((error = read_part(&part, fd, sb.st_size, from, path, agent)) < 0 || !part.len)
-		goto cleanup;
-	json_set_str(op_args(op), "agent", agent);
-	json_set_num(op_args(op), "from", from);
-	json_set_num(op_args(op), "to", from + (double)part.len);
-	turn_usage(op, r->d, t, agent, &part);
-	if ((error = store_config_bool(&keep, r->c->st, "session.transcripts", 1)) < 0 ||
-	    (error = store_config_int(&limit, r->c->st, "session.transcriptLimit", AGENT_TRANSCRIPT_LIMIT)) < 0)
-		goto cleanup;
-	if (keep && !part.long_line && kept + (double)part.len > (double)limit) {
-		gs_warning("the transcript of agent '%s' passed session.transcriptLimit (%lld bytes): its later parts are not kept",
-			   agent, (long long)limit);
-		keep = 0;
-	}
-	if (keep && !part.long_line &&
-	    (error = keep_part(op, r->c, agent, part.text, part.len, json_num(t, "parts", 0) + 1)) < 0)
-		goto cleanup;
-	error = write_op(r, op);
-	op = NULL;
-cleanup:
-	if (fd >= 0)
-		close(fd);
-	op_free(op);
-	cJSON_Delete(state);
-	store_tip_clear(&tip);
-	free(ref);
-	free(part.text);
-	return error;
+	return error < 0 || !op ? error : write_op(r, op);
 }
 
 /* "Explore-a1b2c3d4": a sub-agent's type and the start of its id */
