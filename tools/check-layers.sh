@@ -40,9 +40,11 @@ allowed () {
 header_layer () {
 	case $1 in ops.h|schema.h) echo model; return ;; esac
 	stem=${1%.h}
-	for l in $LAYERS; do
-		for f in src/$l/$stem.c src/$l/${stem}_*.c; do
-			test -f "$f" && { echo $l; return; }
+	for pattern in "$stem.c" "${stem}_*.c"; do	# its own source first, then its family
+		for l in $LAYERS; do
+			for f in src/$l/$pattern; do
+				test -f "$f" && { echo $l; return; }
+			done
 		done
 	done
 	echo none
