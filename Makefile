@@ -187,6 +187,10 @@ check-sanitize:
 check-layers:
 	@sh tools/check-layers.sh
 
+# README.md's picture of src/, drawn again from the tree (t0094 checks it)
+layout:
+	@sh tools/layout.sh --update
+
 test: git-session
 	$(MAKE) check-layers
 	$(MAKE) unit e2e
@@ -217,4 +221,4 @@ uninstall:
 clean:
 	rm -rf build git-session
 
-.PHONY: FORCE check-layers all unit e2e check-sanitize test deps demo bench install uninstall clean fuzz fuzz-smoke valgrind
+.PHONY: FORCE check-layers layout all unit e2e check-sanitize test deps demo bench install uninstall clean fuzz fuzz-smoke valgrind

@@ -2,8 +2,18 @@
 # layout.sh - the tree of src/ as README.md's "Layout" shows it: a line for
 # each layer's folder, then each file with the first sentence of its header
 # comment. t0094 checks the README against this, so the picture of the
-# architecture is the tree itself.
+# architecture is the tree itself. `--update` (make layout) writes it there.
 cd "$(dirname "$0")/.." || exit 1
+
+if test "${1:-}" = --update; then
+	sh "$0" >README.tree || exit 1
+	awk '/^<!-- layout: tools\/layout.sh -->$/ { print; print "```"; while ((getline l < "README.tree") > 0) print l; skip = 1; next }
+	     skip && /^<!-- end layout -->$/ { print "```"; skip = 0 }
+	     !skip' README.md >README.new && mv README.new README.md
+	status=$?
+	rm -f README.tree
+	exit $status
+fi
 
 role () {
 	case $1 in
