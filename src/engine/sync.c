@@ -7,7 +7,7 @@
  * whichever machine merges, the merged state is the same. Engine layer:
  * store, state and git, no libgit2.
  */
-#include "git-session/sync.h"
+#include "sync-internal.h"
 #include "git-session/sync_order.h"
 #include "git-session/json.h"
 #include "git-session/state.h"
@@ -426,8 +426,8 @@ static int write_merge(char out[HEX_SZ], struct engine *e, const char *id, const
 }
 
 /* The two sides since they diverged, replayed; *merged is the new checkpoint. */
-static int merge(char merged[HEX_SZ], struct engine *e, const char *id, const char *ours,
-		 const char *theirs, const char *from, cJSON *report)
+int sync_merge(char merged[HEX_SZ], struct engine *e, const char *id, const char *ours,
+	       const char *theirs, const char *from, cJSON *report)
 {
 	const char *tips[2] = { ours, theirs };
 	char **bases = NULL, *base_commit = NULL;
@@ -654,7 +654,7 @@ static int integrate(struct engine *e, const struct sync_opts *o, const char *id
 	if (!strcmp(action, "merge")) {
 		char *from = xstrfmt("%s/%s", o->remote, id);
 
-		error = merge(merged, e, id, ours, theirs, from, report);
+		error = sync_merge(merged, e, id, ours, theirs, from, report);
 		free(from);
 		if (error < 0)
 			goto cleanup;
