@@ -394,72 +394,107 @@ static int write_merge(char out[HEX_SZ], struct engine *e, const char *id, const
 	return error;
 }
 
-/* The two sides since they diverged, replayed; *merged is the new checkpoint. */
-int sync_merge(char merged[HEX_SZ], struct engine *e, const char *id, const char *ours,
-	       const char *theirs, const char *from, cJSON *report)
+/* What a merge works from: the two sides since they diverged, and the state it replays onto. */
+struct merge_sides {
+	char **bases;
+	size_t nbases;
+	const char *base;	/* the one merge base; NULL when criss-crossed */
+	cJSON *nodes;		/* the checkpoints of both sides past the base */
+	cJSON *mine, *other;	/* ours not in theirs, theirs not in ours */
+	cJSON *their_tree;	/* {path: blob} under transcripts/ at their tip */
+	cJSON *state;		/* at the base; empty when criss-crossed */
+	struct store_tip tip;
+};
+
+static void merge_sides_clear(struct merge_sides *s)
+{
+	for (size_t i = 0; i < s->nbases; i++)
+		free(s->bases[i]);
+	free(s->bases);
+	cJSON_Delete(s->their_tree);
+	cJSON_Delete(s->nodes);
+	cJSON_Delete(s->mine);
+	cJSON_Delete(s->other);
+	cJSON_Delete(s->state);
+	store_tip_clear(&s->tip);
+}
+
+/* Reads both sides of ours and theirs; the caller clears s, also on failure. */
+static int merge_sides_read(struct merge_sides *s, struct engine *e, const char *id, const char *ours,
+			    const char *theirs, const char *from)
 {
 	const char *tips[2] = { ours, theirs };
-	char **bases = NULL, *base_commit = NULL;
-	size_t nbases = 0;
-	cJSON *nodes = NULL, *mine = NULL, *other = NULL, *order = NULL, *state = NULL;
-	cJSON *their_tree = NULL;
-	struct state_op *op = NULL;
-	struct replay_ctx r = { e, NULL, cJSON_CreateObject(), NULL, 0, NULL };
-	struct store_tip tip = { 0 };
-	int error, dups;
+	int error;
 
-	if ((error = store_merge_bases(&bases, &nbases, e->st, ours, theirs)) < 0)
-		goto cleanup;
-	if (!nbases) {
-		error = gs_error("session '%s' here and on '%s' share no history: not merging", id, from);
-		goto cleanup;
-	}
+	if ((error = store_merge_bases(&s->bases, &s->nbases, e->st, ours, theirs)) < 0)
+		return error;
+	if (!s->nbases)
+		return gs_error("session '%s' here and on '%s' share no history: not merging", id, from);
 	/* one base: replay what came after it; criss-crossed: replay everything */
-	base_commit = nbases == 1 ? bases[0] : NULL;
-	if ((error = store_walk(&nodes, e->st, tips, 2, (const char *const *)bases, nbases == 1)) < 0 ||
-	    (error = store_walk(&mine, e->st, &ours, 1, &theirs, 1)) < 0 ||
-	    (error = store_walk(&other, e->st, &theirs, 1, &ours, 1)) < 0 ||
-	    (error = store_tree_paths(&their_tree, e->st, theirs, "transcripts")) < 0)
-		goto cleanup;
-	if (base_commit) {
-		if ((error = engine_load_rev(&state, &tip, e->st, base_commit)) < 0)
-			goto cleanup;
-	} else {
-		state = cJSON_CreateObject();
-	}
-	parse_ops(nodes);
-	r.theirs = commits_sorted(&r.ntheirs, other);
-	r.their_tree = their_tree;
-	dups = drop_duplicates(nodes, mine, r.theirs, r.ntheirs);
-	order = replay_order(nodes);
+	s->base = s->nbases == 1 ? s->bases[0] : NULL;
+	if ((error = store_walk(&s->nodes, e->st, tips, 2, (const char *const *)s->bases, s->nbases == 1)) < 0 ||
+	    (error = store_walk(&s->mine, e->st, &ours, 1, &theirs, 1)) < 0 ||
+	    (error = store_walk(&s->other, e->st, &theirs, 1, &ours, 1)) < 0 ||
+	    (error = store_tree_paths(&s->their_tree, e->st, theirs, "transcripts")) < 0)
+		return error;
+	if (s->base)
+		return engine_load_rev(&s->state, &s->tip, e->st, s->base);
+	s->state = cJSON_CreateObject();
+	return 0;
+}
+
+/*
+ * The merge operation: both sides replayed onto s->state in one order,
+ * its arguments saying what that met; *carry gets the tree content of
+ * their ops that the merge's tree must hold (the caller deletes it).
+ */
+static struct state_op *merge_replay(cJSON **carry, struct merge_sides *s, struct engine *e, const char *ours,
+				     const char *theirs, const char *from)
+{
+	struct replay_ctx r = { e, NULL, cJSON_CreateObject(), NULL, 0, s->their_tree };
+	struct state_op *op;
+	cJSON *order;
+	int dups;
+
+	parse_ops(s->nodes);
+	r.theirs = commits_sorted(&r.ntheirs, s->other);
+	dups = drop_duplicates(s->nodes, s->mine, r.theirs, r.ntheirs);
+	order = replay_order(s->nodes);
 	op = op_new(OP_MERGE, NULL);
 	json_set_str(op_args(op), "from", from);
 	json_set_str(op_args(op), "ours", ours);
 	json_set_str(op_args(op), "theirs", theirs);
-	json_set_str(op_args(op), "base", base_commit);
+	json_set_str(op_args(op), "base", s->base);
 	r.skipped = json_arr(op_args(op), "skipped");
-	json_set_num(op_args(op), "replayed", replay(state, order, &r));
+	json_set_num(op_args(op), "replayed", replay(s->state, order, &r));
 	if (dups)
 		json_set_num(op_args(op), "duplicates", dups);
-	note_conflicts(json_arr(op_args(op), "conflicts"), order, mine, other);
+	note_conflicts(json_arr(op_args(op), "conflicts"), order, s->mine, s->other);
+	free(r.theirs);
+	cJSON_Delete(order);
+	*carry = r.carry;
+	return op;
+}
+
+int sync_merge(char merged[HEX_SZ], struct engine *e, const char *id, const char *ours,
+	       const char *theirs, const char *from, cJSON *report)
+{
+	struct merge_sides s = { 0 };
+	struct state_op *op = NULL;
+	cJSON *carry = NULL;
+	int error;
+
+	if ((error = merge_sides_read(&s, e, id, ours, theirs, from)) < 0)
+		goto cleanup;
+	op = merge_replay(&carry, &s, e, ours, theirs, from);
 	if ((error = engine_complete_op(op->json, e->st)) < 0 ||
-	    (error = write_merge(merged, e, id, state, op, ours, theirs, r.carry)) < 0)
+	    (error = write_merge(merged, e, id, s.state, op, ours, theirs, carry)) < 0)
 		goto cleanup;
 	json_set(report, "conflicts", cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(op_args(op), "conflicts"), 1));
 	json_set(report, "skipped", cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(op_args(op), "skipped"), 1));
 cleanup:
-	for (size_t i = 0; i < nbases; i++)
-		free(bases[i]);
-	free(bases);
-	free(r.theirs);
-	cJSON_Delete(r.carry);
-	cJSON_Delete(their_tree);
-	cJSON_Delete(order);
-	cJSON_Delete(nodes);
-	cJSON_Delete(mine);
-	cJSON_Delete(other);
-	cJSON_Delete(state);
+	merge_sides_clear(&s);
+	cJSON_Delete(carry);
 	op_free(op);
-	store_tip_clear(&tip);
 	return error;
 }
