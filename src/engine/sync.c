@@ -123,72 +123,95 @@ static char *refusal(struct engine *e, const char *id, const char *theirs)
 	return why;
 }
 
+/*
+ * What integrating the remote's session id at theirs does: "archived here,
+ * left alone", "deleted here, left alone", "new", "up to date",
+ * "fast-forward" or "merge". *have says whether the session is here, at
+ * ours, which report gets once the session is not left alone.
+ */
+static int integrate_action(const char **action, char ours[HEX_SZ], int *have, gs_store *st, const char *id,
+			    const char *theirs, cJSON *report)
+{
+	char *ref = engine_refname(id), *archived = xstrfmt("%s%s", ARCHIVE_PREFIX, id);
+	int error = 0;
+
+	*have = 0;
+	if (store_ref_exists(st, archived)) {
+		*action = "archived here, left alone";
+		goto cleanup;
+	}
+	*have = store_ref_exists(st, ref) && store_ref_value(ours, st, ref) == 0;
+	if (!*have && pruned_here(st, id, theirs)) {
+		*action = "deleted here, left alone";
+		goto cleanup;
+	}
+	json_set_str(report, "ours", *have ? ours : NULL);
+	if (!*have)
+		*action = "new";
+	else if (!strcmp(ours, theirs) || (error = store_descends(st, ours, theirs)) == 1)
+		*action = "up to date";
+	else if (error == 0 && (error = store_descends(st, theirs, ours)) == 1)
+		*action = "fast-forward";
+	else if (error == 0)
+		*action = "merge";
+	if (error > 0)
+		error = 0;
+cleanup:
+	free(ref);
+	free(archived);
+	return error;
+}
+
+/* Whether action moves the local ref: to their tip or to a merge of both. */
+static int moves(const char *action)
+{
+	return !strcmp(action, "new") || !strcmp(action, "fast-forward") || !strcmp(action, "merge");
+}
+
+/* Moves session id's ref from ours (NULL: not here) to tip, for action; GS_ERACE when it moved meanwhile. */
+static int take(gs_store *st, const char *id, const char *tip, const char *ours, const char *action,
+		const char *remote)
+{
+	char *ref = engine_refname(id), *logmsg = xstrfmt("session: %s from %s", action, remote);
+	int error = store_cas(st, ref, tip, ours, logmsg);
+
+	if (!error && !ours)
+		unforget(st, id);
+	free(ref);
+	free(logmsg);
+	return error;
+}
+
 /* One session: what the remote has, brought into the local ref. */
 static int integrate(struct engine *e, const struct sync_opts *o, const char *id, const char *theirs,
 		     cJSON *report)
 {
-	char *ref = engine_refname(id), *archived = xstrfmt("%s%s", ARCHIVE_PREFIX, id), *logmsg = NULL;
-	char ours[HEX_SZ], merged[HEX_SZ];
-	const char *action = "up to date";
-	int error = 0, have;
+	char ours[HEX_SZ], merged[HEX_SZ], *why = NULL, *from = NULL;
+	const char *action = NULL, *tip = theirs;
+	int error, have;
 
 	json_set_str(report, "id", id);
 	json_set_str(report, "theirs", theirs);
-	if (store_ref_exists(e->st, archived)) {
-		action = "archived here, left alone";
-		goto done;
-	}
-	have = store_ref_exists(e->st, ref) && store_ref_value(ours, e->st, ref) == 0;
-	if (!have && pruned_here(e->st, id, theirs)) {
-		action = "deleted here, left alone";
-		goto done;
-	}
-	json_set_str(report, "ours", have ? ours : NULL);
-	if (!have)
-		action = "new";
-	else if (!strcmp(ours, theirs) || (error = store_descends(e->st, ours, theirs)) == 1)
-		action = "up to date";
-	else if (error == 0 && (error = store_descends(e->st, theirs, ours)) == 1)
-		action = "fast-forward";
-	else if (error == 0)
-		action = "merge";
-	if (error < 0)
+	if ((error = integrate_action(&action, ours, &have, e->st, id, theirs, report)) < 0)
 		goto cleanup;
-	error = 0;
-	if (!strcmp(action, "new") || !strcmp(action, "fast-forward")) {
-		char *why = refusal(e, id, theirs);
-
-		if (why) {
-			gs_warning("not taking session '%s' from '%s': %s", id, o->remote, why);
-			json_set_str(report, "detail", why);
-			action = "refused";
-			free(why);
-			goto done;
+	if ((!strcmp(action, "new") || !strcmp(action, "fast-forward")) && (why = refusal(e, id, theirs))) {
+		gs_warning("not taking session '%s' from '%s': %s", id, o->remote, why);
+		json_set_str(report, "detail", why);
+		action = "refused";
+	} else if (!o->dry_run && moves(action)) {
+		if (!strcmp(action, "merge")) {
+			from = xstrfmt("%s/%s", o->remote, id);
+			if ((error = sync_merge(merged, e, id, ours, theirs, from, report)) < 0)
+				goto cleanup;	/* nothing moved */
+			json_set_str(report, "merged", merged);
+			tip = merged;
 		}
+		error = take(e->st, id, tip, have ? ours : NULL, action, o->remote);
 	}
-	if (o->dry_run || !strcmp(action, "up to date"))
-		goto done;
-	logmsg = xstrfmt("session: %s from %s", action, o->remote);
-	if (!strcmp(action, "merge")) {
-		char *from = xstrfmt("%s/%s", o->remote, id);
-
-		error = sync_merge(merged, e, id, ours, theirs, from, report);
-		free(from);
-		if (error < 0)
-			goto cleanup;
-		json_set_str(report, "merged", merged);
-		error = store_cas(e->st, ref, merged, ours, logmsg);
-	} else {
-		error = store_cas(e->st, ref, theirs, have ? ours : NULL, logmsg);
-		if (!error && !have)
-			unforget(e->st, id);
-	}
-done:
 	json_set_str(report, "action", action);
 cleanup:
-	free(ref);
-	free(archived);
-	free(logmsg);
+	free(why);
+	free(from);
 	return error;
 }
 
