@@ -1,6 +1,7 @@
 /*
  * cmd_sync.c - `git session push` and `git session pull`: sessions to and
- * from any git remote. The work is sync.c's; this parses and prints.
+ * from any git remote. The work is in src/engine/sync*.c; this parses
+ * and prints.
  */
 #include "git-session/cmd.h"
 #include "git-session/json.h"
