@@ -21,6 +21,8 @@ static void print_line(const cJSON *r, int dry_run)
 	const char *theirs = json_str(r, "theirs"), *merged = json_str(r, "merged");
 	const cJSON *x;
 
+	if (!action)	/* it failed: its error says so */
+		return;
 	printf(" %s%-12s %s", dry_run ? "would: " : "", action, json_str(r, "id"));
 	if (!strcmp(action, "fast-forward") && ours && theirs)
 		printf(" (%.7s..%.7s)", ours, theirs);

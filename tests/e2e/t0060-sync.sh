@@ -157,6 +157,25 @@ test_expect_success 'errors: no such remote, a bad option' '
 	test_expect_code 129 on A git session push --bogus 2>err
 '
 
+test_expect_success 'the same id with no history in common: an error for it, the others still pulled' '
+	git clone -q ../hub.git ../U1 &&
+	git clone -q ../hub.git ../U2 &&
+	s U1 start one --id twin &&
+	s U2 start other --id twin &&
+	s U2 start third --id solo --pause-current &&
+	on U2 git session push -q &&
+	before=$(on U1 git rev-parse refs/sessions/twin) &&
+	test_must_fail on U1 git session pull >out 2>err &&
+	grep "^error: session .twin. here and on .origin/twin. share no history: not merging" err &&
+	grep "new  *solo" out &&
+	! grep twin out &&
+	test "$(on U1 git rev-parse refs/sessions/twin)" = "$before" &&
+	on U1 git rev-parse --verify refs/sessions/solo &&
+	test_must_fail on U1 git session pull --json >out.json 2>err &&
+	json_field out.json "[(r[\"id\"], r.get(\"action\")) for r in d]" >actual &&
+	grep "\"twin\", null" actual
+'
+
 test_expect_success 'git fetch carries sessions with one config line' '
 	git clone -q ../hub.git ../D &&
 	on D git config --add remote.origin.fetch "+refs/sessions/*:refs/remotes/origin/sessions/*" &&
