@@ -372,6 +372,31 @@ enum { LOAD_SHARDS, LOAD_COUNTED, LOAD_ALL };
  * not move here. GS_EPARTIAL when the operation reached what was not
  * loaded.
  */
+/* The state an attempt applies op to, read as far as level says (a new one to create). */
+static int attempt_load(struct engine_result *r, struct state_loaded *loaded, struct store_tip *tip,
+			struct engine *e, const char *id, const char *refname, const struct state_op *op,
+			int flags, int level, struct state_shards *shards)
+{
+	int error;
+
+	if (shards)
+		shards->count_rest = level == LOAD_COUNTED;
+	if (flags & ENGINE_CREATE) {
+		memset(tip, 0, sizeof(*tip));
+		r->state = cJSON_CreateObject();
+		return 0;
+	}
+	if ((error = load_want(&r->state, loaded, tip, e->st, refname,
+			       level == LOAD_ALL ? STATE_ALL : state_op_needs(op),
+			       level == LOAD_ALL ? 0 : state_op_tail(op), 0,
+			       level == LOAD_ALL ? NULL : shards)) < 0) {
+		if (error == GS_ENOTFOUND)
+			gs_error("no such session: '%s'", id);
+		return GS_ERROR;
+	}
+	return 0;
+}
+
 static int attempt(struct engine_result *r, struct store_tip *tip, struct engine *e,
 		   const char *id, const char *refname, struct state_op *op, const char *body, int flags,
 		   int level, struct state_shards *shards)
@@ -383,19 +408,8 @@ static int attempt(struct engine_result *r, struct store_tip *tip, struct engine
 	struct state_limits lim = e->lim;
 	int error;
 
-	if (shards)
-		shards->count_rest = level == LOAD_COUNTED;
-	if (flags & ENGINE_CREATE) {
-		memset(tip, 0, sizeof(*tip));
-		r->state = cJSON_CreateObject();
-	} else if ((error = load_want(&r->state, &loaded, tip, e->st, refname,
-				      level == LOAD_ALL ? STATE_ALL : state_op_needs(op),
-				      level == LOAD_ALL ? 0 : state_op_tail(op), 0,
-				      level == LOAD_ALL ? NULL : shards)) < 0) {
-		if (error == GS_ENOTFOUND)
-			gs_error("no such session: '%s'", id);
-		return GS_ERROR;
-	}
+	if ((error = attempt_load(r, &loaded, tip, e, id, refname, op, flags, level, shards)) < 0)
+		return error;
 	/* checked on the state this attempt writes on: no second read */
 	if ((flags & ENGINE_IN_PROGRESS) && strcmp(json_str(r->state, "status"), ST_IN_PROGRESS))
 		return GS_ESKIPPED;
