@@ -129,7 +129,7 @@ $(BUILD):
 
 # libFuzzer targets for every parser of untrusted input (clang)
 # the formats' names, from their rows in GS_FORMATS (format.h)
-FUZZ_FORMATS = $(shell sed -n 's/^\#define GS_FORMATS(X) //p' include/git-session/format.h | grep -o 'X([A-Z_]*, *[a-z_]*)' | sed 's/.*, *\([a-z_]*\).*/\1/')
+FUZZ_FORMATS := $(shell sed -n '/^\#define GS_FORMATS(X)/,/[^\\]$$/p' include/git-session/format.h | grep -o 'X([A-Z_]*, *[a-z_]*[,)]' | sed 's/.*, *\([a-z_]*\).$$/\1/')
 FUZZ_TARGETS = session_json op trailer mcp list_cache transcript $(patsubst %,import_%,$(FUZZ_FORMATS))
 # the parsers are the pure layers: the model, the formats, the agents and util
 FUZZ_SRC = $(foreach l,model format agent util,$(wildcard src/$(l)/*.c))
@@ -151,6 +151,7 @@ build/fuzz/fuzz_%: fuzz/fuzz_%.c $(FUZZ_SRC) $(wildcard include/git-session/*.h 
 	$(QUIET_LD)$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $< $(FUZZ_SRC) $(FUZZ_LIBS)
 
 fuzz: $(patsubst %,build/fuzz/fuzz_%,$(FUZZ_TARGETS))
+	@test -n "$(FUZZ_FORMATS)" || { echo "fuzz: no format read from GS_FORMATS (format.h)"; exit 1; }
 	@for t in $(FUZZ_TARGETS); do \
 		mkdir -p build/fuzz/found-$$t; \
 		build/fuzz/fuzz_$$t -max_total_time=$(FUZZ_SECONDS) -max_len=65536 -print_final_stats=1 \
