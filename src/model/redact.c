@@ -841,7 +841,7 @@ static int is_json(const char *s, size_t len)
 	if (!v)
 		return 0;
 	cJSON_Delete(v);
-	while (end < s + len && is_space(*end))
+	while (end < s + len && *end && strchr(" \t\r\n", *end))	/* JSON's blanks, no others */
 		end++;
 	return end == s + len;
 }

@@ -241,6 +241,9 @@ static void test_jsonl(void **unused)
 	      "{\"headers\":{\"Authorization\":\"[REDACTED:password]\"}}");
 	/* a key is redacted like a value */
 	jsonl("{\"ghp_0123456789abcdefghijABCDEFGHIJ012345\": 1}", "{\"[REDACTED:github-token]\": 1}");
+	/* only JSON's blanks end a whole document: after a form feed it is lines, and stays as many */
+	jsonl("{\"t\": \"a\nb password=hunter22\"}\f",
+	      "{\"t\": \"a\nb password=[REDACTED:password]\"}\f");
 	/* a pretty-printed document, whole */
 	jsonl("{\n  \"token\":\n    \"abcdef123\"\n}\n", "{\n  \"token\":\n    \"[REDACTED:password]\"\n}\n");
 	/* a marker never splits an escape: quotes and backslashes come out escaped */
