@@ -47,7 +47,6 @@ struct format;
 const struct format *format_find(const char *name);
 const struct format *format_get(enum format_id id);
 const char *format_name(const struct format *f);
-enum format_id format_id(const struct format *f);
 /* "maestro, ccw, copilot, claude, bmad", for messages. */
 const char *format_names(void);
 /* "maestro, ccw, copilot, claude or bmad"; with titles "Maestro, CCW, ... or BMAD". */
@@ -126,8 +125,5 @@ int format_registry_doc(cJSON **doc, const struct format *f, const cJSON *entry,
 			char **err);
 /* The registry line of state. */
 int format_registry_line(char **out, const struct format *f, const cJSON *state);
-
-/* Equal as data: same keys, same values; key order aside. */
-int format_equal(const cJSON *a, const cJSON *b);
 
 #endif

@@ -32,11 +32,6 @@ const char *format_name(const struct format *f)
 	return f->name;
 }
 
-enum format_id format_id(const struct format *f)
-{
-	return f->id;
-}
-
 const char *format_names(void)
 {
 #define GS_FORMAT_WORD(id, name, title) ", " #name
@@ -114,11 +109,6 @@ int format_parse(cJSON **doc, const struct format **f, const char *buf, size_t l
 	}
 	*err = why ? why : xstrfmt("not a session file of a known format (%s)", format_names());
 	return GS_ERROR;
-}
-
-int format_equal(const cJSON *a, const cJSON *b)
-{
-	return json_equal(a, b);
 }
 
 int format_import(cJSON **state, cJSON **files, int *active, const struct format *f,
