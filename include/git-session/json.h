@@ -46,6 +46,15 @@ size_t json_skip_ws(const char *b, size_t i, size_t len);
 size_t json_value_end(const char *b, size_t i, size_t len);
 /* The index past the string that starts at b[i] (a '"'), or 0. */
 size_t json_string_end(const char *b, size_t i, size_t len);
+/*
+ * The JSON string s[from..to) (its quotes included, checked by the parser)
+ * decoded into sb, replacing what sb held; and len bytes appended as the
+ * inside of a JSON string, every byte kept: only quotes, backslashes and
+ * control characters escaped.
+ */
+struct sbuf;
+void json_string_decode(struct sbuf *sb, const char *s, size_t from, size_t to);
+void json_string_encode(struct sbuf *sb, const char *s, size_t len);
 
 /*
  * Prints v as JSON: pretty (two-space indent, one key per line, trailing
@@ -63,7 +72,6 @@ char *json_print(const cJSON *v, int pretty, size_t *len);
  * each byte that does not begin a well-formed UTF-8 character, becomes
  * U+FFFD (json_print writes any such byte of a string the same way).
  */
-struct sbuf;
 void json_add_text(struct sbuf *sb, const char *s, size_t len);
 
 /* Accessors that tolerate NULL and wrong types. */

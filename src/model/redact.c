@@ -684,91 +684,6 @@ int redact_json(cJSON *v)
 
 /* --- transcripts: JSON lines --- */
 
-static unsigned hex4(const char *s)
-{
-	unsigned v = 0;
-
-	for (int k = 0; k < 4; k++)
-		v = v * 16 + (unsigned)(is_digit(s[k]) ? s[k] - '0' : (s[k] | 0x20) - 'a' + 10);
-	return v;
-}
-
-static void add_utf8(struct sbuf *sb, unsigned cp)
-{
-	char b[4];
-	size_t n;
-
-	if (cp < 0x80) {
-		b[0] = (char)cp, n = 1;
-	} else if (cp < 0x800) {
-		b[0] = (char)(0xC0 | cp >> 6), b[1] = (char)(0x80 | (cp & 0x3F)), n = 2;
-	} else if (cp < 0x10000) {
-		b[0] = (char)(0xE0 | cp >> 12), b[1] = (char)(0x80 | ((cp >> 6) & 0x3F));
-		b[2] = (char)(0x80 | (cp & 0x3F)), n = 3;
-	} else {
-		b[0] = (char)(0xF0 | cp >> 18), b[1] = (char)(0x80 | ((cp >> 12) & 0x3F));
-		b[2] = (char)(0x80 | ((cp >> 6) & 0x3F)), b[3] = (char)(0x80 | (cp & 0x3F)), n = 4;
-	}
-	sbuf_add(sb, b, n);
-}
-
-/* The JSON string s[from..to) (its quotes included, checked by the parser) decoded into sb. */
-static void json_decode(struct sbuf *sb, const char *s, size_t from, size_t to)
-{
-	size_t i = from + 1, end = to - 1;
-
-	sbuf_reset(sb);
-	while (i < end) {
-		const char *bs = memchr(s + i, '\\', end - i);
-		size_t plain = bs ? (size_t)(bs - s) - i : end - i;
-		unsigned cp;
-
-		sbuf_add(sb, s + i, plain);
-		if ((i += plain) >= end)
-			break;
-		switch (s[i + 1]) {
-		case 'b': sbuf_addch(sb, '\b'); break;
-		case 'f': sbuf_addch(sb, '\f'); break;
-		case 'n': sbuf_addch(sb, '\n'); break;
-		case 'r': sbuf_addch(sb, '\r'); break;
-		case 't': sbuf_addch(sb, '\t'); break;
-		case 'u':
-			cp = hex4(s + i + 2);
-			if (cp >= 0xD800 && cp < 0xDC00 && i + 12 <= end && s[i + 6] == '\\' && s[i + 7] == 'u') {
-				cp = 0x10000 + ((cp - 0xD800) << 10) + (hex4(s + i + 8) - 0xDC00);
-				i += 6;
-			}
-			add_utf8(sb, cp);
-			i += 4;
-			break;
-		default: sbuf_addch(sb, s[i + 1]);	/* " \ / */
-		}
-		i += 2;
-	}
-}
-
-/* text as the inside of a JSON string */
-static void json_encode(struct sbuf *sb, const char *s, size_t len)
-{
-	size_t from = 0;
-
-	for (size_t i = 0; i < len; i++) {
-		unsigned char c = (unsigned char)s[i];
-		const char *esc = c == '"' ? "\\\"" : c == '\\' ? "\\\\" : c == '\n' ? "\\n" : c == '\r' ? "\\r" :
-				  c == '\t' ? "\\t" : NULL;
-
-		if (!esc && c >= 0x20)
-			continue;
-		sbuf_add(sb, s + from, i - from);
-		if (esc)
-			sbuf_adds(sb, esc);
-		else
-			sbuf_addf(sb, "\\u%04x", c);
-		from = i + 1;
-	}
-	sbuf_add(sb, s + from, len - from);
-}
-
 /* the decoded string raw, redacted into *clean; name: the kind of the key it is the value of */
 static int redact_string(char **clean, size_t *n, const struct sbuf *raw, enum name_kind name)
 {
@@ -813,10 +728,10 @@ static int redact_json_text(struct sbuf *out, const char *s, size_t len)
 			continue;
 		}
 		end = json_string_end(s, i, len);
-		json_decode(&raw, s, i, end);
+		json_string_decode(&raw, s, i, end);
 		if ((k = redact_string(&clean, &n, &raw, name)) > 0) {
 			sbuf_add(out, s + copied, i + 1 - copied);
-			json_encode(out, clean, n);
+			json_string_encode(out, clean, n);
 			copied = end - 1;
 			found += k;
 			free(clean);
@@ -841,9 +756,7 @@ static int is_json(const char *s, size_t len)
 	if (!v)
 		return 0;
 	cJSON_Delete(v);
-	while (end < s + len && *end && strchr(" \t\r\n", *end))	/* JSON's blanks, no others */
-		end++;
-	return end == s + len;
+	return json_skip_ws(s, (size_t)(end - s), len) == len;	/* JSON's blanks, no others */
 }
 
 /* one line, JSON or not, into out */
