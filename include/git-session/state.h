@@ -19,7 +19,8 @@
 
 #define STATE_SCHEMA_VERSION "1.0"
 #define STATE_ID_MAX 100
-#define STATE_DEFAULT_BUDGET 150000
+/* tokens.max of a session no one gave a budget: 0, no budget */
+#define STATE_DEFAULT_BUDGET 0
 #define STATE_DEFAULT_MAX_RETRIES 2
 /* What a session holds at most of what a user can grow without end (files: STATE_MANIFEST_MAX). */
 #define STATE_PHASES_MAX 1000		/* phases live in session.json, read by every operation */

@@ -197,7 +197,7 @@ int cmd_start(int argc, const char **argv, struct cmd_ctx *c)
 		{ OPT_STRING, 0, "goal", &goal, "<text>", "what the session is to achieve" },
 		{ OPT_LIST, 0, "plan", &plans, "<path>", "a design or implementation document" },
 		{ OPT_LIST, 0, "phase", &phases, "<name>", "add a phase (repeatable, in order)" },
-		{ OPT_INT, 0, "budget", &budget, "<tokens>", "token budget (default: session.budget or 150000)" },
+		{ OPT_INT, 0, "budget", &budget, "<tokens>", "token budget (default: session.budget, else none)" },
 		{ OPT_STRING, 0, "mode", &mode, "<mode>", "orchestration mode (default: default)" },
 		{ OPT_BOOL, 0, "pause-current", &pause_current, NULL, "pause the session in progress here first" },
 		{ OPT_BOOL, 'q', "quiet", &quiet, NULL, "print nothing" },
@@ -211,7 +211,7 @@ int cmd_start(int argc, const char **argv, struct cmd_ctx *c)
 	if (budget == LLONG_MIN) {
 		if ((error = store_config_int(&cfg_budget, c->st, "session.budget", STATE_DEFAULT_BUDGET)) < 0)
 			goto cleanup;
-		budget = cfg_budget;
+		budget = cfg_budget ? cfg_budget : LLONG_MIN;
 	}
 	if ((error = in_progress_here(&active, c)) < 0)
 		goto cleanup;
@@ -231,7 +231,8 @@ int cmd_start(int argc, const char **argv, struct cmd_ctx *c)
 	json_set_str(args, "topic", topic);
 	json_set_str(args, "goal", goal);
 	json_set_str(args, "mode", mode);
-	json_set_num(args, "budget", (double)budget);
+	if (budget != LLONG_MIN)	/* none given, none configured: no budget */
+		json_set_num(args, "budget", (double)budget);
 	if ((error = start_args(args, c, &phases, &plans)) < 0 || (error = start_would_work(c, op, id)) < 0)
 		goto cleanup;
 	if (active && (error = pause_session(c, active, quiet)) < 0)

@@ -26,6 +26,15 @@ void out_escape(struct sbuf *sb, const char *s)
 	}
 }
 
+size_t out_width(const char *s)
+{
+	size_t n = 0;
+
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++)
+		n += (*p & 0xc0) != 0x80;	/* a character starts at each byte that continues none */
+	return n;
+}
+
 void out_line(FILE *f, const char *s)
 {
 	struct sbuf sb = SBUF_INIT;

@@ -24,7 +24,7 @@ test_expect_success 'the checkpoint tree holds session.json and op.json' '
 	test "$(json_field state.json "d[\"status\"]")" = in_progress &&
 	test "$(json_field state.json "d[\"created\"]")" = 2025-11-21T10:01:00Z &&
 	test "$(json_field state.json "[p[\"name\"] for p in d[\"phases\"]]")" = "[\"Design\", \"Build\"]" &&
-	test "$(json_field state.json "d[\"tokens\"][\"max\"]")" = 150000 &&
+	test "$(json_field state.json "d[\"tokens\"][\"max\"]")" = 0 &&
 	test "$(json_field state.json "d[\"project\"][\"branch\"]")" = main &&
 	test "$(json_field state.json "d[\"project\"][\"head\"]")" = "$(git rev-parse HEAD)" &&
 	test "$(json_field state.json "d[\"project\"][\"name\"]")" = repo
@@ -139,6 +139,13 @@ test_expect_success '--budget and session.budget set tokens.max' '
 	session_json >s && test "$(json_field s "d[\"tokens\"][\"max\"]")" = 7000 &&
 	git -c session.budget=9000 session start b4 --pause-current -q &&
 	session_json >s && test "$(json_field s "d[\"tokens\"][\"max\"]")" = 9000 &&
+	git config --unset session.budget &&
+	git session start b5 --pause-current -q &&
+	session_json >s && test "$(json_field s "d[\"tokens\"][\"max\"]")" = 0 &&
+	git session status >out && grep "^Tokens    0 (no budget)$" out && ! grep "budget used" out &&
+	git session tokens --json >t && test "$(json_field t "d[\"remaining\"]")" = null &&
+	git session tokens budget 100 >/dev/null &&
+	git session status >out && grep "^Tokens    0 / 100 (0.0%)$" out &&
 	test_must_fail git session start b3 --pause-current --budget 0 2>err &&
 	grep "^error: budget must be a positive whole number" err &&
 	test_must_fail git session start b3 --pause-current --budget -5 2>err &&

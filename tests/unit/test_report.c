@@ -40,6 +40,13 @@ static void test_tokens_report(void **unused)
 	ok_(st, OP_TOKENS_ADD, "{\"agent\": \"b\", \"input\": 1000, \"output\": 500, \"cached\": 7}");
 	ok_(st, OP_TOKENS_ADD, "{\"agent\": \"c\", \"input\": 300, \"output\": 0, \"isolated\": true}");
 	r = report_tokens(st);
+	assert_int_equal((int)json_num(r, "max", -1), 0);	/* no budget unless one is set */
+	assert_true(cJSON_IsNull(cJSON_GetObjectItem(r, "remaining")));
+	assert_int_equal((int)json_num(r, "percent", -1), 0);
+	assert_string_equal(json_str(r, "level"), "ok");
+	cJSON_Delete(r);
+	ok_(st, OP_TOKENS_BUDGET, "{\"max\": 150000}");
+	r = report_tokens(st);
 	assert_int_equal((int)json_num(r, "used", 0), 1650);
 	assert_int_equal((int)json_num(r, "max", 0), 150000);
 	assert_int_equal((int)json_num(r, "remaining", 0), 148350);

@@ -22,7 +22,7 @@ static void test_start_defaults(void **unused)
 	assert_string_equal(json_str(st, "created"), "2025-01-02T03:04:05Z");
 	assert_string_equal(json_str(st, "mode"), "default");
 	assert_true(cJSON_IsNull(cJSON_GetObjectItem(st, "current_phase")));
-	assert_int_equal((int)json_num(cJSON_GetObjectItem(st, "tokens"), "max", 0), 150000);
+	assert_int_equal((int)json_num(cJSON_GetObjectItem(st, "tokens"), "max", -1), 0);	/* no budget */
 	assert_string_equal(st->child->string, "schema_version");
 	cJSON_Delete(st);
 }
@@ -298,7 +298,7 @@ static void test_normalize(void **unused)
 	assert_string_equal(st->child->string, "schema_version");
 	assert_string_equal(st->child->prev->string, "unknown_key");	/* kept, last */
 	assert_true(cJSON_IsArray(cJSON_GetObjectItem(st, "phases")));
-	assert_int_equal((int)json_num(cJSON_GetObjectItem(st, "tokens"), "max", 0), 150000);
+	assert_int_equal((int)json_num(cJSON_GetObjectItem(st, "tokens"), "max", -1), 0);
 	assert_int_equal((int)json_num(cJSON_GetObjectItem(st, "tokens"), "input", 0), 5);
 	assert_int_equal((int)json_num(cJSON_GetObjectItem(st, "tokens"), "cached", -1), 0);
 	cJSON_Delete(st);
