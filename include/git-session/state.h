@@ -196,7 +196,13 @@ int state_manifest_entries_check(char **err, const cJSON *files);
  */
 int state_manifest_check(char **err, const cJSON *files);
 
-/* Lower-case, hyphenated slug of topic (at most 60 chars); caller frees. */
+/*
+ * The slug of topic: its first words, lower-case ASCII (Latin-1 letters
+ * without their accents), joined by '-', as many as fit in
+ * STATE_SLUG_MAX characters; never a word cut, but for a first word
+ * longer than that. "" when topic has no letter or digit; caller frees.
+ */
+#define STATE_SLUG_MAX 32
 char *state_slug(const char *topic);
 
 /* The value under a dotted key of extra ("a.b.c"), or NULL. */

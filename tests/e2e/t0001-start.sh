@@ -102,7 +102,7 @@ test_expect_success 'session refs get a reflog' '
 test_expect_success 'a duplicate id is refused, and nothing changes' '
 	git session pause -q &&
 	old=$(git rev-parse refs/sessions/2025-11-21-add-oauth-login) &&
-	test_must_fail git session start "Add OAuth login" 2>err &&
+	test_must_fail git session start "Add OAuth login" --id 2025-11-21-add-oauth-login 2>err &&
 	grep "^error: session .2025-11-21-add-oauth-login. already exists" err &&
 	test "$(git rev-parse refs/sessions/2025-11-21-add-oauth-login)" = "$old"
 '
@@ -172,6 +172,21 @@ test_expect_success 'session.idFormat shapes the ids of sessions started without
 	git config --unset session.idFormat &&
 	git session start "Back to default" --pause-current -q &&
 	git rev-parse --verify -q refs/sessions/2025-11-21-back-to-default
+'
+
+test_expect_success 'an automatic id: a suffix when taken, live or archived; the slug cut at a word, the topic whole' '
+	git session start "Add OAuth login" --pause-current >out && sed -n "\$p" out >last &&
+	echo "Started session 2025-11-21-add-oauth-login-2" >expect && test_cmp expect last &&
+	git session close -q &&
+	git session archive 2025-11-21-add-oauth-login-2 -q &&
+	git session start "Add OAuth login" -q &&
+	test "$(git symbolic-ref SESSION_HEAD)" = refs/sessions/2025-11-21-add-oauth-login-3 &&
+	git session close -q &&
+	git session start "Unlike any other, a topic made of more words than an id should take" -q &&
+	test "$(git symbolic-ref SESSION_HEAD)" = refs/sessions/2025-11-21-unlike-any-other-a-topic-made-of &&
+	git session status --json >st &&
+	test "$(json_field st "d[\"topic\"]")" = "Unlike any other, a topic made of more words than an id should take" &&
+	git session close -q
 '
 
 test_expect_success '--plan records the plan document and its blob' '
