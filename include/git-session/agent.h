@@ -109,6 +109,8 @@ struct agent_dialect {
 	 * whole number from 0 to AGENT_TOKENS_MAX.
 	 */
 	int (*scan_usage)(const char **id, double usage[3], const cJSON *line);
+	/* the shell command that resumes one of its sessions, given the session's id after it */
+	const char *resume;
 };
 
 /* The dialect of an agent by name, NULL when unknown; agent_dialects lists them all, NULL-terminated. */

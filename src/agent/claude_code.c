@@ -75,4 +75,5 @@ const struct agent_dialect agent_claude_code = {
 	.read_event = claude_code_read_event,
 	.usage_mark = "\"usage\"",
 	.scan_usage = claude_code_scan_usage,
+	.resume = "claude --resume",
 };

@@ -74,4 +74,5 @@ const struct agent_dialect agent_gemini_cli = {
 	.read_event = gemini_cli_read_event,
 	.usage_mark = "\"tokens\"",
 	.scan_usage = gemini_cli_scan_usage,
+	.resume = "gemini --resume",
 };

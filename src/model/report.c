@@ -64,6 +64,14 @@ const char *report_str_or(const cJSON *o, const char *key, const char *def)
 	return s ? s : def;
 }
 
+const char *report_agent_cli(const cJSON *a)
+{
+	if (json_str(a, "cli"))
+		return json_str(a, "cli");
+	/* attached by its own hooks before "cli" was kept: its type is the CLI's */
+	return json_str(a, "session") ? json_str(a, "type") : NULL;
+}
+
 static int by_total(const void *a, const void *b)
 {
 	double x = json_num(*(const cJSON *const *)a, "total", 0);
