@@ -118,6 +118,18 @@ void view_phase(struct view *v, const cJSON *p, int max_retries)
 		sbuf_addch(&v->out, '\n');
 }
 
+/* The note is an agent's prompt its hooks wrote, which the agent's own lines show. */
+static int prompt_shown(const cJSON *r, const cJSON *note)
+{
+	const cJSON *a;
+
+	cJSON_ArrayForEach(a, cJSON_GetObjectItemCaseSensitive(r, "agents"))
+		if (json_str(note, "agent") && json_str(a, "id") && !strcmp(json_str(note, "agent"), json_str(a, "id")))
+			return json_str(a, "last_prompt") && json_str(note, "text") &&
+			       !strcmp(json_str(a, "last_prompt"), json_str(note, "text")) && view_is_agent_session(r);
+	return 0;
+}
+
 void view_decisions_summary(struct view *v, const cJSON *r)
 {
 	const cJSON *p, *notes;
@@ -132,7 +144,7 @@ void view_decisions_summary(struct view *v, const cJSON *r)
 	}
 	notes = cJSON_GetObjectItemCaseSensitive(r, "recent_notes");
 	n = (int)json_num(cJSON_GetObjectItemCaseSensitive(r, "counts"), "notes", 0);
-	if (n && cJSON_GetArraySize(notes)) {
+	if (n && cJSON_GetArraySize(notes) && !prompt_shown(r, cJSON_GetArrayItem(notes, cJSON_GetArraySize(notes) - 1))) {
 		view_say(v, "Noted     ", json_str(cJSON_GetArrayItem(notes, cJSON_GetArraySize(notes) - 1), "text"), "");
 		sbuf_addf(&v->out, n > 1 ? " (the latest of %d notes)\n" : "\n", n);
 	}

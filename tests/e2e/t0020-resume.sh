@@ -285,7 +285,12 @@ test_expect_success 'an agent session: who ran each agent, its prompts, reply, c
 		"[\"make test\", \"$AGENT\", 3]" &&
 	git session resume --dry-run >out &&
 	grep "^      Commands  3 run, 1 failed; exit 2: make test$" out &&
-	grep "^          Files     1: docs/USAGE.md$" out
+	grep "^          Files     1: docs/USAGE.md$" out &&
+	grep "^Noted     Create todo.py" out &&
+	edit_state "d[\"agents\"][0][\"last_prompt\"] = d[\"notes\"][-1][\"text\"]" &&
+	git session status >out &&
+	grep "^      Prompts   3, the last: \"Create todo.py" out &&
+	! grep "^Noted" out
 '
 
 test_done
