@@ -199,49 +199,65 @@ static void view_commands(struct sbuf *sb, const cJSON *c)
 	sbuf_adds(sb, json_str(f, "command"));
 }
 
+/* An agent's first line: its id, what it is (its CLI, or its type), who ran it, how it stands. */
+static void view_agent_head(struct view *v, const cJSON *a, int indent)
+{
+	const char *cli = json_str(a, "cli"), *type = json_str(a, "type"), *task = json_str(a, "task");
+	const char *status = json_str(a, "status");
+	/* a sub-agent runs in its parent's CLI: its type says more */
+	const char *what = json_str(a, "parent") && type ? type : cli ? cli : type;
+
+	sbuf_addf(&v->out, "%*s", indent, "");
+	view_mark(v, status);
+	view_say(v, " ", json_str(a, "id"), "");
+	if (!cli && status && !strcmp(status, ST_IN_PROGRESS))
+		sbuf_addf(&v->out, " %d%%", (int)json_num(a, "progress", 0));	/* what an orchestrator reports */
+	if (task && strcmp(task, cli ? cli : "") && strcmp(task, type ? type : ""))
+		view_say(v, ": ", task, "");	/* a hook's agent has its CLI for a task */
+	sbuf_adds(&v->out, view_c(v, C_DIM));
+	if (what)
+		view_say(v, "  ", what, json_str(a, "parent") ? " sub-agent" : "");
+	if (json_str(a, "by"))
+		view_say(v, what ? ", run by " : "  run by ", json_str(a, "by"), "");
+	if (status && strcmp(status, ST_IN_PROGRESS)) {
+		sbuf_adds(&v->out, ", ");
+		view_status_word(&v->out, status);
+	}
+	sbuf_adds(&v->out, view_c(v, C_RESET));
+	view_stale(v, a);
+	sbuf_addch(&v->out, '\n');
+}
+
+/* "73.8k (70k in, 3.8k out)" */
+static void view_agent_tokens(struct sbuf *sb, const cJSON *t)
+{
+	out_human_count(sb, json_num(t, "input", 0) + json_num(t, "output", 0));
+	sbuf_adds(sb, " (");
+	out_human_count(sb, json_num(t, "input", 0));
+	sbuf_adds(sb, " in, ");
+	out_human_count(sb, json_num(t, "output", 0));
+	sbuf_adds(sb, " out)");
+}
+
 /* One agent: its head line, then a line for each thing it did that the report knows. */
 static void view_agent_card(struct view *v, const cJSON *a, int depth)
 {
 	const cJSON *t = cJSON_GetObjectItemCaseSensitive(a, "tokens");
 	const cJSON *files = cJSON_GetObjectItemCaseSensitive(a, "files");
 	const cJSON *cmds = cJSON_GetObjectItemCaseSensitive(a, "commands");
-	const char *what = json_str(a, "cli") ? json_str(a, "cli") : json_str(a, "type");
-	const char *sub = json_str(a, "parent") ? " sub-agent" : "";
-	const char *reply = json_str(a, "last_reply") ? json_str(a, "last_reply") : json_str(a, "result_summary");
-	int indent = 2 + 4 * depth;
+	const char *prompt = json_str(a, "last_prompt"), *reply = json_str(a, "last_reply");
+	int indent = 2 + 4 * depth + 4, prompts = (int)json_num(a, "prompts", 0);
 	struct sbuf line = SBUF_INIT;
 
-	sbuf_addf(&v->out, "%*s", indent, "");
-	view_mark(v, json_str(a, "status"));
-	view_say(v, " ", json_str(a, "id"), "");
-	if (!json_str(a, "cli") && json_str(a, "status") && !strcmp(json_str(a, "status"), ST_IN_PROGRESS))
-		sbuf_addf(&v->out, " %d%%", (int)json_num(a, "progress", 0));	/* what an orchestrator reports */
-	if (json_str(a, "task") && strcmp(json_str(a, "task"), what ? what : "") &&
-	    strcmp(json_str(a, "task"), json_str(a, "type") ? json_str(a, "type") : ""))
-		view_say(v, ": ", json_str(a, "task"), "");
-	sbuf_adds(&v->out, view_c(v, C_DIM));
-	if (json_str(a, "parent") && json_str(a, "type"))
-		what = json_str(a, "type");	/* its CLI is its parent's */
-	if (what)
-		view_say(v, "  ", what, sub);
-	if (json_str(a, "by"))
-		view_say(v, what ? ", run by " : "  run by ", json_str(a, "by"), "");
-	if (json_str(a, "status") && strcmp(json_str(a, "status"), ST_IN_PROGRESS)) {
-		sbuf_adds(&v->out, ", ");
-		view_status_word(&v->out, json_str(a, "status"));
-	}
-	sbuf_adds(&v->out, view_c(v, C_RESET));
-	view_stale(v, a);
-	sbuf_addch(&v->out, '\n');
-	indent += 4;
-	if (json_num(a, "prompts", 0) > 0 || json_str(a, "last_prompt")) {
-		if (json_num(a, "prompts", 0) > 0)
-			sbuf_addf(&line, "%.0f%s", json_num(a, "prompts", 0), json_str(a, "last_prompt") ? ", the last: " : "");
-		if (json_str(a, "last_prompt"))
-			sbuf_addf(&line, "\"%s\"", json_str(a, "last_prompt"));
+	view_agent_head(v, a, indent - 4);
+	if (prompts > 0 || prompt) {
+		if (prompts > 0)
+			sbuf_addf(&line, "%d%s", prompts, prompt ? ", the last: " : "");
+		if (prompt)
+			sbuf_addf(&line, "\"%s\"", prompt);
 		view_fact(v, indent, "Prompts", &line);
 	}
-	if (reply) {
+	if ((reply = reply ? reply : json_str(a, "result_summary"))) {
 		sbuf_addf(&line, "\"%s\"", reply);
 		view_fact(v, indent, "Replied", &line);
 	}
@@ -254,12 +270,7 @@ static void view_agent_card(struct view *v, const cJSON *a, int depth)
 		view_fact(v, indent, "Commands", &line);
 	}
 	if (json_num(t, "input", 0) + json_num(t, "output", 0) > 0) {
-		out_human_count(&line, json_num(t, "input", 0) + json_num(t, "output", 0));
-		sbuf_adds(&line, " (");
-		out_human_count(&line, json_num(t, "input", 0));
-		sbuf_adds(&line, " in, ");
-		out_human_count(&line, json_num(t, "output", 0));
-		sbuf_adds(&line, " out)");
+		view_agent_tokens(&line, t);
 		view_fact(v, indent, "Tokens", &line);
 	}
 	sbuf_release(&line);
