@@ -136,7 +136,18 @@ static int phase_to_start(char **text, char **cmd, const cJSON *state)
 	return 0;
 }
 
-static char *resume_command(const cJSON *a);
+/* The shell command that resumes the agent's own session: when its CLI says how, and the id is plain. */
+static char *resume_command(const cJSON *a)
+{
+	const char *cli = report_agent_cli(a), *sid = json_str(a, "session");
+	const struct agent_dialect *d = cli ? agent_dialect(cli) : NULL;
+	size_t n = sid ? strlen(sid) : 0;
+
+	if (!d || !d->resume || !n || n > 128 ||
+	    strspn(sid, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._-") != n || *sid == '-')
+		return NULL;
+	return xstrfmt("%s %s", d->resume, sid);
+}
 
 /* Of the agents their CLI's hooks attached, not sub-agents, the one seen last. */
 static const cJSON *hooked_agent(const cJSON *state)
@@ -236,19 +247,6 @@ static cJSON *commands_view(const cJSON *a)
 	json_set(out, "last", last ? cJSON_Duplicate(last, 1) : cJSON_CreateNull());
 	json_set(out, "last_failed", failed ? cJSON_Duplicate(failed, 1) : cJSON_CreateNull());
 	return out;
-}
-
-/* The shell command that resumes the agent's own session: when its CLI says how, and the id is plain. */
-static char *resume_command(const cJSON *a)
-{
-	const char *cli = report_agent_cli(a), *sid = json_str(a, "session");
-	const struct agent_dialect *d = cli ? agent_dialect(cli) : NULL;
-	size_t n = sid ? strlen(sid) : 0;
-
-	if (!d || !d->resume || !n || n > 128 ||
-	    strspn(sid, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._-") != n || *sid == '-')
-		return NULL;
-	return xstrfmt("%s %s", d->resume, sid);
 }
 
 /* An agent's files: how many, and the first few paths. */
