@@ -1,9 +1,9 @@
 /*
  * cmd_agent_setup.c - `git session hooks (install | uninstall) --agent
- * <agent> [--local]`: our hooks in an agent's own project settings, or
- * with --local in its settings of one person's, which git is told to
- * leave out. They are added keeping what the file had, taken out again
- * giving it back, and shown by `hooks status`.
+ * <agent> [--local]`: our hooks in an agent's own settings, the
+ * project's or one person's. They are added keeping what the file had
+ * (--local: and a line of info/exclude that leaves the file out of git),
+ * taken out again giving it back, and shown by `hooks status`.
  */
 #include "git-session/agent.h"
 #include "git-session/cmd.h"

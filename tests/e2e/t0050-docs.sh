@@ -259,4 +259,30 @@ test_expect_success 'KEEP=1 keeps the demo repository and says where it is' '
 	grep "add-oauth-login" list
 '
 
+test_expect_success 'the man page shows git session push and pull, never a raw push of the session refs' '
+	sed -n "/^EXAMPLES/,/^EXIT STATUS/p" man.txt >examples &&
+	grep "git session push" examples && grep "git session pull" examples &&
+	! grep "^ *git push.*refs/sessions" examples &&
+	! grep "^ *git push.*refs/sessions" "$top/README.md"
+'
+
+test_expect_success 'every git session command and option the README and the man page show is real' '
+	sed -n "s/^ *\(git session [a-z].*\)/\1/p" "$top/README.md" examples |
+		sed -e "s/ *#.*//" -e "s/ *\(&&\|;\|||\) */\n/g" | sed -n "s/^\(git session [a-z].*\)/\1/p" >shown &&
+	test_line_count -gt 40 shown &&
+	while read -r git session cmd rest
+	do
+		grep -qx "$cmd" commands || { echo "no such command: git session $cmd"; return 1; }
+		test_expect_code 129 git session $cmd -h >usage 2>&1 || continue
+		for word in $rest
+		do
+			case $word in
+			--) break ;;
+			--*) opt=${word%%=*} &&
+				grep -q -- "$opt\b" usage || { echo "git session $cmd has no $opt"; return 1; } ;;
+			esac
+		done
+	done <shown
+'
+
 test_done
