@@ -64,6 +64,7 @@ const struct agent_dialect agent_claude_code = {
 	.name = "claude-code",
 	.stem = "claude",
 	.settings = ".claude/settings.json",
+	.settings_local = ".claude/settings.local.json",
 	.settings_ops = &agent_json_hooks,
 	.timeout = 10,	/* seconds */
 	.events = claude_code_events,
