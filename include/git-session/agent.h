@@ -85,6 +85,7 @@ struct agent_settings_ops {
 struct agent_dialect {
 	const char *name;		/* as given to --agent and `hook` */
 	const char *stem;		/* of the agent ids it records: claude-1a2b3c4d */
+	const char *resume;		/* the shell command that resumes one of its sessions, given its id */
 	const char *settings;		/* the project's settings file, from the work tree's top */
 	const char *settings_local;	/* one person's, which the agent reads too (NULL: none) */
 	const struct agent_settings_ops *settings_ops;
@@ -110,8 +111,6 @@ struct agent_dialect {
 	 * whole number from 0 to AGENT_TOKENS_MAX.
 	 */
 	int (*scan_usage)(const char **id, double usage[3], const cJSON *line);
-	/* the shell command that resumes one of its sessions, given the session's id after it */
-	const char *resume;
 };
 
 /* The dialect of an agent by name, NULL when unknown; agent_dialects lists them all, NULL-terminated. */

@@ -63,6 +63,7 @@ static int claude_code_scan_usage(const char **id, double u[3], const cJSON *lin
 const struct agent_dialect agent_claude_code = {
 	.name = "claude-code",
 	.stem = "claude",
+	.resume = "claude --resume",
 	.settings = ".claude/settings.json",
 	.settings_local = ".claude/settings.local.json",
 	.settings_ops = &agent_json_hooks,
@@ -76,5 +77,4 @@ const struct agent_dialect agent_claude_code = {
 	.read_event = claude_code_read_event,
 	.usage_mark = "\"usage\"",
 	.scan_usage = claude_code_scan_usage,
-	.resume = "claude --resume",
 };

@@ -60,6 +60,7 @@ static int gemini_cli_scan_usage(const char **id, double u[3], const cJSON *line
 const struct agent_dialect agent_gemini_cli = {
 	.name = "gemini-cli",
 	.stem = "gemini",
+	.resume = "gemini --resume",
 	.settings = ".gemini/settings.json",
 	.settings_ops = &agent_json_hooks,
 	.timeout = 10000,	/* milliseconds */
@@ -74,5 +75,4 @@ const struct agent_dialect agent_gemini_cli = {
 	.read_event = gemini_cli_read_event,
 	.usage_mark = "\"tokens\"",
 	.scan_usage = gemini_cli_scan_usage,
-	.resume = "gemini --resume",
 };
