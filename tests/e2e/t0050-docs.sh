@@ -255,7 +255,7 @@ test_expect_success 'KEEP=1 keeps the demo repository and says where it is' '
 	dir=$(sed -n "s/^The demo repository is kept: cd //p" demo.out) &&
 	test -n "$dir" &&
 	git -C "$dir" session list >list &&
-	grep "add-a-greet-name-function-to-greet-py" list &&
+	grep " [0-9-]*-add-a-greet-name-function-to " list &&
 	grep "add-oauth-login" list
 '
 
