@@ -81,7 +81,7 @@
 	OP(MILESTONE_DONE, "milestone.done", state_apply_milestone_done, 0, NEED(MILESTONES), NEED_NONE) \
 	OP(ARTIFACT, "artifact", state_apply_artifact, OPF_AGENT, NEED(ARTIFACTS), NEED(ARTIFACTS)) \
 	OP(HOOK_PRE_COMMIT, "hook.pre-commit", state_apply_hook_pre_commit, OPF_BY_PATH, NEED(FILES), NEED_NONE) \
-	OP(COMMIT_RECORD, "commit.record", state_apply_commit_record, OPF_BY_PATH, NEED(FILES) | NEED(COMMITS), NEED_NONE) \
+	OP(COMMIT_RECORD, "commit.record", state_apply_commit_record, OPF_BY_PATH, NEED(FILES) | NEED(COMMITS), NEED(COMMITS)) \
 	OP(COMMIT_REWRITE, "commit.rewrite", state_apply_commit_rewrite, 0, NEED(COMMITS), NEED_NONE) \
 	OP(CHECKOUT, "checkout", state_apply_checkout, 0, NEED_NONE, NEED_NONE) \
 	OP(ROLLBACK, "rollback", state_apply_recorded, OPF_CLOSED, STATE_ALL, NEED_NONE) \
