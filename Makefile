@@ -7,6 +7,7 @@
 #   make deps            install the Debian packages the build needs
 #   make demo            deps, build, and a walk through a session in a throw-away repository
 #   make bench           the performance figures, as ratios against anchors measured in the same run
+#   make bench-hooks     only what the git hooks and the agent hooks cost (BENCH_ARGS=--quick: fewer runs)
 #   make fuzz            the libFuzzer targets, FUZZ_SECONDS each (make test runs them 10 s each)
 
 PREFIX ?= /usr/local
@@ -208,6 +209,9 @@ demo: deps
 bench: git-session
 	@sh bench/run.sh $(BENCH_ARGS)
 
+bench-hooks: git-session
+	@sh bench/hooks.sh $(BENCH_ARGS)
+
 install: git-session
 	install -d $(DESTDIR)$(bindir) $(DESTDIR)$(mandir)/man1 $(DESTDIR)$(bashcompdir) $(DESTDIR)$(zshcompdir)
 	install -m 755 git-session $(DESTDIR)$(bindir)/git-session
@@ -222,4 +226,4 @@ uninstall:
 clean:
 	rm -rf build git-session
 
-.PHONY: FORCE check-layers layout all unit e2e check-sanitize test deps demo bench install uninstall clean fuzz fuzz-smoke valgrind
+.PHONY: FORCE check-layers layout all unit e2e check-sanitize test deps demo bench bench-hooks install uninstall clean fuzz fuzz-smoke valgrind
