@@ -13,7 +13,7 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 quick=${1:-}
 runs=21 big=${BENCH_BIG:-100000} target=10
 label=$(printf "%d" "$big" | sed -e :a -e 's/\([0-9]\)\([0-9]\{3\}\)\($\|,\)/\1,\2\3/; ta')
-test "$quick" = --quick && runs=11
+test "$quick" = --quick && runs=9
 
 out="$top/build/bench"
 mkdir -p "$out"
