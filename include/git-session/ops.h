@@ -26,6 +26,8 @@
  *            there: of a large one only the tail session.json keeps beside
  *            the count of the entries in full chunks is loaded, so that the
  *            100,000th note costs what the 10th did. test_ops checks these.
+ *            (commit.record looks for a duplicate in that tail only: a
+ *            commit recorded twice is HEAD recorded again, the newest.)
  *
  * Adding an operation: a row here and its handler; test_ops fails until the
  * rest (a sample for the load-table property test, doc/json.md) follows.
