@@ -18,6 +18,9 @@ SID=3d1f6a52-7c1e-4b8a-9f00-0a1b2c3d4e5f	# Claude Code's own session id
 # the identity git and git-session both read (no GIT_AUTHOR_* to differ)
 unset GIT_AUTHOR_NAME GIT_AUTHOR_EMAIL GIT_COMMITTER_NAME GIT_COMMITTER_EMAIL
 git -C "$R" config user.name "Jo Journey" && git -C "$R" config user.email jo@example.com || exit 1
+# this script's own files in the work tree are no agent's doing
+printf '%s\n' claude.out claude.err gemini.out gemini.err script.json port s st raw rj log turns out two sub \
+	parts all none ours theirs >>"$R/.git/info/exclude" || exit 1
 
 serve () {
 	rm -f port || return 1
@@ -130,6 +133,13 @@ test_expect_success CLAUDE_CODE 'Claude Code: the sub-agent is under its parent,
 	expect_json s "d[\"files\"][\"notes.txt\"][\"agent\"]" "$AGENT"
 '
 
+# capture: files a turn with a shell command changed are the agent'"'"'s; only those
+test_expect_success CLAUDE_CODE 'Claude Code: the files credited to the agents are the ones they wrote, no others' '
+	session_json >s &&
+	expect_json s "sorted((p, f[\"agent\"]) for p, f in d[\"files\"].items() if f.get(\"agent\"))" \
+		"[[\"notes.txt\", \"$AGENT\"], [\"sub.txt\", \"$SUB\"]]"
+'
+
 # capture: "commands" {run, failed, last} from Bash (PostToolUse and PostToolUseFailure)
 test_expect_success CLAUDE_CODE 'Claude Code: the shell commands are recorded, the failed one with its exit status' '
 	session_json >s &&
@@ -193,7 +203,7 @@ test_expect_success CLAUDE_CODE 'Claude Code: status says who ran which agent, p
 	git session status --no-color >out &&
 	has out "claude-code" &&
 	has out "Jo Journey" &&
-	has out -E "(^|[^0-9])5 prompts|prompts:? +5([^0-9]|$)" &&
+	has out -i -E "(^|[^0-9])5 prompts|prompts:? +5([^0-9]|$)" &&
 	has out -F "wrap up the work" &&
 	has out -F "All done: notes edited, checks green." &&
 	has out "$SUB" &&
@@ -245,7 +255,7 @@ test_expect_success CLAUDE_CODE 'Claude Code: transcript reads as prompts, repli
 
 # transcript: --raw is the stored JSONL
 test_expect_success CLAUDE_CODE 'Claude Code: transcript --raw is the stored JSON lines' '
-	git session transcript --raw >raw &&
+	git session transcript --raw --agent $AGENT >raw &&
 	has raw -q -F "write notes into notes.txt" &&
 	python3 -c "import json,sys; [json.loads(l) for l in open(sys.argv[1]) if l.strip()]" raw
 '
@@ -310,19 +320,8 @@ test_expect_success GEMINI_CLI 'Gemini CLI: prompts, last reply and the shell co
 		for a in d[\"agents\"] if a[\"id\"] == \"$GAGENT\"]" "[[\"gemini-cli\", \"Jo Journey <jo@example.com>\", 3, \"check the plan\", \"The plan checks out.\"]]" &&
 	expect_json s "[(a[\"commands\"][\"run\"], a[\"commands\"][\"failed\"], [(c[\"command\"], c[\"exit\"]) for c in a[\"commands\"][\"last\"]])
 		for a in d[\"agents\"] if a[\"id\"] == \"$GAGENT\"]" "[[2, 1, [[\"cat missing.md\", 1], [\"grep -q plan plan.md\", 0]]]]" &&
-	expect_json s "d[\"files\"][\"plan.md\"][\"agent\"]" "$GAGENT"
-'
-
-# capture: Gemini runs PreCompress (auto) before every model call; only /compress compacts
-test_expect_success GEMINI_CLI 'Gemini CLI: no compaction is recorded until /compress, then one' '
-	subjects >log &&
-	hasnt log "compact" &&
-	serve script.json &&
-	gemini_run "/compress" --resume latest ; rc=$?; stop_server; test $rc = 0 &&
-	subjects >log &&
-	test "$(grep -c "compact" log)" = 1 || { cat log; return 1; } &&
-	session_json >s &&
-	expect_json s "[a[\"compactions\"] for a in d[\"agents\"] if a[\"id\"] == \"$GAGENT\"]" "[1]"
+	expect_json s "sorted((p, f[\"agent\"]) for p, f in d[\"files\"].items() if f.get(\"agent\"))" \
+		"[[\"plan.md\", \"$GAGENT\"]]"
 '
 
 # capture: one turn checkpoint per prompt with the reply; views: status and transcript
@@ -343,6 +342,18 @@ test_expect_success GEMINI_CLI 'Gemini CLI: turns say the reply; status and tran
 	has out -F "Wrote plan.md." &&
 	has out "run_shell_command.*cat missing.md" &&
 	hasnt out "^{"
+'
+
+# capture: Gemini runs PreCompress (auto) before every model call; only /compress compacts
+test_expect_success GEMINI_CLI 'Gemini CLI: no compaction is recorded until /compress, then one' '
+	subjects >log &&
+	hasnt log "compact" &&
+	serve script.json &&
+	gemini_run "/compress" --resume latest ; rc=$?; stop_server; test $rc = 0 &&
+	subjects >log &&
+	test "$(grep -c "compact" log)" = 1 || { cat log; return 1; } &&
+	session_json >s &&
+	expect_json s "[a[\"compactions\"] for a in d[\"agents\"] if a[\"id\"] == \"$GAGENT\"]" "[1]"
 '
 
 test_done
