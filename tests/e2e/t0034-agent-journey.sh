@@ -32,11 +32,16 @@ serve () {
 }
 stop_server () { kill $server 2>/dev/null; wait $server 2>/dev/null; return 0; }
 
+# The agents swallow what their hooks print: a sanitized build's reports go
+# to files, checked at the end.
+asan="${ASAN_OPTIONS:+$ASAN_OPTIONS:}log_path=$TRASH_DIRECTORY/asan"
+ubsan="${UBSAN_OPTIONS:+$UBSAN_OPTIONS:}log_path=$TRASH_DIRECTORY/ubsan"
+
 # claude_run <prompt> [<args>...]: one headless Claude Code process; its
 # output is appended to claude.out, its errors to claude.err
 claude_run () {
 	prompt=$1 && shift &&
-	env HOME="$TRASH_DIRECTORY/claude-home" ANTHROPIC_BASE_URL="http://127.0.0.1:$PORT" ANTHROPIC_API_KEY=test \
+	env ASAN_OPTIONS="$asan" UBSAN_OPTIONS="$ubsan" HOME="$TRASH_DIRECTORY/claude-home" ANTHROPIC_BASE_URL="http://127.0.0.1:$PORT" ANTHROPIC_API_KEY=test \
 		CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1 DISABLE_AUTOUPDATER=1 IS_SANDBOX=1 \
 		timeout 120 "$agents/node_modules/@anthropic-ai/claude-code/bin/claude.exe" -p "$prompt" \
 		--dangerously-skip-permissions "$@" >>claude.out 2>>claude.err
@@ -44,7 +49,7 @@ claude_run () {
 
 gemini_run () {
 	prompt=$1 && shift &&
-	env HOME="$TRASH_DIRECTORY/gemini-home" GOOGLE_GEMINI_BASE_URL="http://127.0.0.1:$PORT" GEMINI_API_KEY=test \
+	env ASAN_OPTIONS="$asan" UBSAN_OPTIONS="$ubsan" HOME="$TRASH_DIRECTORY/gemini-home" GOOGLE_GEMINI_BASE_URL="http://127.0.0.1:$PORT" GEMINI_API_KEY=test \
 		GEMINI_CLI_NO_RELAUNCH=true timeout 120 node "$agents/node_modules/@google/gemini-cli/bundle/gemini.js" \
 		-m gemini-2.5-flash -y -p "$prompt" "$@" >>gemini.out 2>>gemini.err
 }
@@ -354,6 +359,14 @@ test_expect_success GEMINI_CLI 'Gemini CLI: no compaction is recorded until /com
 	test "$(grep -c "compact" log)" = 1 || { cat log; return 1; } &&
 	session_json >s &&
 	expect_json s "[a[\"compactions\"] for a in d[\"agents\"] if a[\"id\"] == \"$GAGENT\"]" "[1]"
+'
+
+test_expect_success 'no hook of the journeys left a sanitizer report' '
+	for f in "$TRASH_DIRECTORY"/asan.* "$TRASH_DIRECTORY"/ubsan.*
+	do
+		test -e "$f" || continue
+		echo "$f:" && cat "$f" && return 1
+	done
 '
 
 test_done
