@@ -186,6 +186,7 @@ test_expect_success CLAUDE_CODE 'Claude Code: the commits are the session'"'"'s,
 	git session status --json >st &&
 	expect_json st "d[\"checkpoint\"]" "$(git rev-parse SESSION_HEAD)" &&
 	expect_json st "d[\"counts\"][\"commits\"]" "2" &&
+	expect_json st "sorted(a[\"id\"] for a in d[\"agents\"])" "[\"$AGENT\", \"$SUB\"]" &&
 	git cat-file -p SESSION_HEAD:session.json >raw &&
 	expect_json raw "d[\"session_id\"]" "$ID"
 '
@@ -230,6 +231,8 @@ test_expect_success CLAUDE_CODE 'Claude Code: resume --dry-run briefs the next p
 	git session resume --dry-run --no-color >out &&
 	has out "claude-code" &&
 	has out "Jo Journey" &&
+	has out -i -E "(^|[^0-9])5 prompts|prompts:? +5([^0-9]|$)" &&
+	has out -F "Sub: what the helper agent wrote" &&
 	has out -F "wrap up the work" &&
 	has out -F "All done: notes edited, checks green." &&
 	has out "notes.txt" &&
@@ -246,6 +249,7 @@ test_expect_success CLAUDE_CODE 'Claude Code: transcript reads as prompts, repli
 	has out -F "Wrote notes.txt." &&
 	has out "Write.*notes.txt" &&
 	has out "Bash.*cat missing.txt" &&
+	has out "exit 1" &&
 	has out -F "wrap up the work" &&
 	hasnt out "^{" &&
 	hasnt out "api-request" &&
