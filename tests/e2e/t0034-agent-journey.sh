@@ -20,7 +20,7 @@ unset GIT_AUTHOR_NAME GIT_AUTHOR_EMAIL GIT_COMMITTER_NAME GIT_COMMITTER_EMAIL
 git -C "$R" config user.name "Jo Journey" && git -C "$R" config user.email jo@example.com || exit 1
 # this script's own files in the work tree are no agent's doing
 printf '%s\n' claude.out claude.err gemini.out gemini.err script.json port s st raw rj log turns out two sub \
-	parts all none ours theirs >>"$R/.git/info/exclude" || exit 1
+	parts all none ours theirs before >>"$R/.git/info/exclude" || exit 1
 
 serve () {
 	rm -f port || return 1
@@ -76,7 +76,7 @@ expect_json () {
 	printf '%s\n wanted: %s\n got:    %s\n' "$2" "$3" "$got"; return 1
 }
 
-test_expect_success CLAUDE_CODE 'Claude Code: five prompts, a Write and an Edit, a sub-agent, a failing then passing command, commits, a compaction' '
+test_expect_success CLAUDE_CODE 'Claude Code: five prompts, a Write and an Edit, a sub-agent, a failing then passing command, commits' '
 	mkdir -p "$TRASH_DIRECTORY/claude-home" &&
 	git session hooks install >/dev/null &&
 	git session hooks install --agent claude-code >/dev/null &&
@@ -104,8 +104,7 @@ test_expect_success CLAUDE_CODE 'Claude Code: five prompts, a Write and an Edit,
 	claude_run "run the checks" --resume $SID &&
 	claude_run "delegate sub.txt to a sub-agent" --resume $SID &&
 	claude_run "wrap up the work" --resume $SID &&
-	git add sub.txt && git commit -q -m "Sub: what the helper agent wrote" &&
-	claude_run "/compact" --resume $SID ; rc=$?; stop_server; test $rc = 0 &&
+	git add sub.txt && git commit -q -m "Sub: what the helper agent wrote" ; rc=$?; stop_server; test $rc = 0 &&
 	test_must_be_empty claude.err &&
 	for reply in "Wrote notes.txt." "Edited notes.txt." "The checks pass now." "Delegated to a sub-agent." \
 		"The sub-agent wrote sub.txt." "All done: notes edited, checks green."
@@ -119,6 +118,22 @@ test_expect_success CLAUDE_CODE 'Claude Code: five prompts, a Write and an Edit,
 	SUB=$(json_field s "[a[\"id\"] for a in d[\"agents\"] if a[\"type\"] == \"general-purpose\"][0]") &&
 	ID=$(json_field s "d[\"session_id\"]") &&
 	test -n "$AGENT" && test -n "$SUB" && test -n "$ID"
+'
+
+# capture: the compaction is the agent'"'"'s, once, with its tokens; the compactor is no agent
+test_expect_success CLAUDE_CODE 'Claude Code: /compact is recorded once, with its tokens, and no sub-agent comes of it' '
+	session_json >before &&
+	serve script.json &&
+	claude_run "/compact" --resume $SID ; rc=$?; stop_server; test $rc = 0 &&
+	test_must_be_empty claude.err &&
+	subjects >log &&
+	test "$(grep -c "compact" log)" = 1 || { cat log; return 1; } &&
+	session_json >s &&
+	expect_json s "[a[\"compactions\"] for a in d[\"agents\"] if a[\"id\"] == \"$AGENT\"]" "[1]" &&
+	expect_json s "len(d[\"agents\"])" "2" &&
+	t0=$(json_field before "d[\"tokens\"][\"by_agent\"][\"$AGENT\"][\"output\"]") &&
+	t1=$(json_field s "d[\"tokens\"][\"by_agent\"][\"$AGENT\"][\"output\"]") &&
+	test "$t1" -gt "$t0"
 '
 
 # capture: "cli", "by", "prompts", "last_prompt", "last_reply" on the agent
@@ -165,15 +180,6 @@ test_expect_success CLAUDE_CODE 'Claude Code: one turn checkpoint per prompt, ea
 	git session log -- --format=%H >ours &&
 	git log --format=%H SESSION_HEAD >theirs &&
 	test_cmp theirs ours
-'
-
-# capture: the compaction is the agent'"'"'s, once, with its tokens
-test_expect_success CLAUDE_CODE 'Claude Code: the compaction is recorded once, and no sub-agent comes of it' '
-	subjects >log &&
-	test "$(grep -c "compact" log)" = 1 || { cat log; return 1; } &&
-	session_json >s &&
-	expect_json s "[a[\"compactions\"] for a in d[\"agents\"] if a[\"id\"] == \"$AGENT\"]" "[1]" &&
-	expect_json s "len(d[\"agents\"])" "2"
 '
 
 # capture (hooks record the commits): both commits, their files at their content
@@ -294,7 +300,7 @@ test_expect_success CLAUDE_CODE 'Claude Code: blame names the author and date, a
 	has out "^author Jo Journey$"
 '
 
-test_expect_success GEMINI_CLI 'Gemini CLI: three prompts, write and replace, a failing then passing command, a compression' '
+test_expect_success GEMINI_CLI 'Gemini CLI: three prompts, write and replace, a failing then passing command' '
 	git session close -q &&
 	mkdir -p "$TRASH_DIRECTORY/gemini-home/.gemini" &&
 	echo "{\"security\":{\"auth\":{\"selectedType\":\"gemini-api-key\"}}}" >"$TRASH_DIRECTORY/gemini-home/.gemini/settings.json" &&
