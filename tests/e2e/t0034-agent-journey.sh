@@ -133,7 +133,7 @@ test_expect_success CLAUDE_CODE 'Claude Code: /compact is recorded once, with it
 	expect_json s "len(d[\"agents\"])" "2" &&
 	t0=$(json_field before "d[\"tokens\"][\"by_agent\"][\"$AGENT\"][\"output\"]") &&
 	t1=$(json_field s "d[\"tokens\"][\"by_agent\"][\"$AGENT\"][\"output\"]") &&
-	test "$t1" -gt "$t0"
+	test "$t1" -gt "$t0" || { echo "the agent'"'"'s output tokens: $t0 before /compact, $t1 after"; return 1; }
 '
 
 # capture: "cli", "by", "prompts", "last_prompt", "last_reply" on the agent
