@@ -7,7 +7,8 @@
 # event and its milliseconds (monotonic clock); printed: each event's
 # median against the 10 ms target, and the runs' wall times as anchors.
 # Not a test: it prints, and says so when the CLIs are missing.
-#   sh bench/agents.sh [--quick]     (GIT_SESSION_BIN: where git-session is)
+#   sh bench/agents.sh [--quick]     (GIT_SESSION_BIN: where git-session is;
+#                                     BENCH_VERDICTS: a file PASS/FAIL lines go to)
 set -e
 top=$(cd "$(dirname "$0")/.." && pwd)
 runs=3 gemini=yes	# Gemini CLI takes ~3 s a prompt: one run of it
@@ -196,8 +197,10 @@ gemini_session () {
 # report <cli> <runs>: the table, from $work/<cli>-<hooks>.{log,wall}
 report () {
 	python3 - "$work" "$1" "$2" "$target" <<'EOF'
-import statistics, sys
+import os, statistics, sys
 work, cli, runs, target = sys.argv[1], sys.argv[2], int(sys.argv[3]), float(sys.argv[4])
+out = open(os.environ["BENCH_VERDICTS"], "a") if os.environ.get("BENCH_VERDICTS") else None
+shown = {"claude": "Claude Code", "gemini": "Gemini CLI"}[cli]
 def events(hooks):
     ev = {}
     try:
@@ -210,7 +213,7 @@ def events(hooks):
 def wall(hooks):
     return [int(x) for x in open("%s/%s-%s.wall" % (work, cli, hooks)).read().split()]
 w = {h: statistics.median(wall(h)) for h in ("none", "nothing", "git-session")}
-print("  %s, %d run%s of five prompts: wall time, median of runs" % (cli, runs, "" if runs == 1 else "s"))
+print("  %s, %d run%s of five prompts: wall time, median of runs" % (shown, runs, "" if runs == 1 else "s"))
 print("    %-40s %9.0f ms" % ("no hooks", w["none"]))
 print("    %-40s %9.0f ms  (+%.0f)" % ("hooks that only read their payload (cat)", w["nothing"], w["nothing"] - w["none"]))
 print("    %-40s %9.0f ms  (+%.0f)" % ("git-session's hooks", w["git-session"], w["git-session"] - w["none"]))
@@ -224,11 +227,13 @@ for name in sorted(gs, key=lambda n: -statistics.median(gs[n])):
     floor = "%9.2f ms" % floor if floor is not None else "%12s" % "-"
     ok = "PASS" if m <= target else "FAIL"
     verdicts.append(ok)
+    if out:
+        out.write("%s %s's %s hook in a real run, median ms\n" % (ok, shown, name))
     print("    %-22s %5d %12s %11.2f ms %9s  <= %-3g %s" % (name, len(gs[name]), floor, m, added, target, ok))
 every = [x for v in gs.values() for x in v]
 if every:
     print("    %-22s %5d %12s %11.2f ms  (all events: %.0f ms in the run)" % ("any", len(every), "", statistics.median(every), sum(every) / runs))
-print("  %s: %d of %d events within %g ms" % (cli, verdicts.count("PASS"), len(verdicts), target))
+print("  %s: %d of %d events within %g ms" % (shown, verdicts.count("PASS"), len(verdicts), target))
 EOF
 }
 
