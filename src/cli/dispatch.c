@@ -53,7 +53,7 @@ static const struct command commands[] = {
 	{ "hooks", cmd_hooks, 0, "install, remove or show the git hooks that checkpoint on commit" },
 	{ "hook", cmd_hook, RUN_SETUP_GENTLY, "run by the installed hooks, and by an agent's own hooks" },
 	{ "restore", cmd_restore, NEED_WORK_TREE, "put the working tree's files back as a checkpoint recorded them" },
-	{ "blame", cmd_blame, 0, "git blame, with each line's session, agent and phase" },
+	{ "blame", cmd_blame, USE_PAGER, "git blame with each line's session, agent, author and date" },
 	{ "grep", cmd_grep, 0, "search what every session says: notes, prompts, decisions, errors, transcripts" },
 	{ "transcript", cmd_transcript, 0, "print the agents' transcripts a checkpoint keeps" },
 	{ "mcp", cmd_mcp, 0, "serve the Model Context Protocol on standard input and output" },
