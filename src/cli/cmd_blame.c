@@ -104,6 +104,8 @@ static void parse_porcelain(struct blame *b, const char *out, size_t size)
 				cur = &b->whos[b->nwho++];
 				memcpy(cur->commit, commit, HEX_SZ);
 			}
+			if (!cur)	/* a header with no line after it: git's output cut short */
+				break;
 			ALLOC_GROW(b->lines, b->n + 1, b->alloc);
 			l = memset(&b->lines[b->n], 0, sizeof(*l));
 			memcpy(l->commit, commit, HEX_SZ);
@@ -499,6 +501,28 @@ static int run_git_blame(struct sbuf *out, struct cmd_ctx *c, const struct strli
 	return rc;
 }
 
+/*
+ * The commit to blame at for rev: a checkpoint stands for the commit its
+ * session was at (its project.head), anything else is git's to resolve.
+ * Caller frees.
+ */
+static char *code_rev(struct cmd_ctx *c, const char *rev)
+{
+	struct store_tip tip = { 0 };
+	cJSON *state = NULL;
+	const char *head = NULL;
+	size_t mark = gs_error_mark();
+	char *out;
+
+	if (engine_load_rev(&state, &tip, c->st, rev) == 0)
+		head = json_str(cJSON_GetObjectItemCaseSensitive(state, "project"), "head");
+	gs_error_rewind(mark);
+	out = xstrdup(head && strlen(head) == 40 && is_hex(head, 40) ? head : rev);
+	cJSON_Delete(state);
+	store_tip_clear(&tip);
+	return out;
+}
+
 /* Where git's blame argument "<rev> -- <file>" (or any part of it) splits: the revision and the file. */
 static int split_args(const char **rev, const char **file, int argc, const char **argv)
 {
@@ -557,7 +581,7 @@ int cmd_blame(int argc, const char **argv, struct cmd_ctx *c)
 	size_t nextra = 0;
 	struct sbuf out = SBUF_INIT;
 	const char *rev = NULL, *file = NULL;
-	char *path = NULL;
+	char *path = NULL, *at = NULL;
 	int json = 0, porcelain = 0, error, code;
 	const struct option opts[] = {
 		{ OPT_LIST, 'L', NULL, &ranges, "<start>,<end>", "only these lines (as git blame -L; more than one)" },
@@ -579,7 +603,8 @@ int cmd_blame(int argc, const char **argv, struct cmd_ctx *c)
 	if ((error = store_worktree_relpath(&path, c->st, file)) < 0)
 		goto done;
 	b.path = path;
-	if ((error = run_git_blame(&out, c, &ranges, rev, path)) < 0)
+	at = rev ? code_rev(c, rev) : NULL;
+	if ((error = run_git_blame(&out, c, &ranges, at, path)) < 0)
 		goto done;
 	parse_porcelain(&b, out.buf ? out.buf : "", out.len);
 	if ((error = sessions_of_commits(&b)) < 0)
@@ -611,5 +636,6 @@ cleanup:
 	strlist_clear(&ranges);
 	sbuf_release(&out);
 	free(path);
+	free(at);
 	return code;
 }

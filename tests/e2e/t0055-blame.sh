@@ -90,12 +90,13 @@ test_expect_success '-L takes the ranges git blame takes, and a bad one is an er
 	test_expect_code 129 git session blame -L 2>err
 '
 
-test_expect_success 'a revision: the file as of that commit, with the records current then' '
+test_expect_success 'a revision, or a checkpoint: the file as of that commit, with the records current then' '
 	git session blame HEAD~2 -- f.c >out &&
 	test_line_count = 3 out &&
 	arch_cp=$(checkpoint_of $long HEAD~2 | cut -c1-8) &&
 	grep "^$(git rev-parse --short=8 HEAD~2) $arch_cp ($long $arch Design Alice Liddell 2025-11-22 3) by arch$" out &&
 	git session blame HEAD~2 f.c >again && test_cmp out again &&
+	git session blame "$(checkpoint_of $long HEAD~2)" -- f.c >again && test_cmp out again &&
 	git session blame -L 3 HEAD~2 -- f.c >out && test_line_count = 1 out &&
 	test_expect_code 128 git session blame nosuchrev -- f.c 2>err &&
 	test "$(cat err)" = "error: bad revision '"'"'nosuchrev'"'"'" &&
@@ -162,6 +163,16 @@ test_expect_success 'a commit of a session since deleted keeps its session name,
 	git session switch -q $long &&
 	git session blame f.c >out &&
 	grep "(gone  *-  *-  *A U Thor  *2025-11-24 6) from gone$" out
+'
+
+test_expect_success 'hostile names: a file named like an option, controls in an author' '
+	esc=$(printf "\033") &&
+	echo odd >"-odd name.c" && git add -- "-odd name.c" &&
+	GIT_AUTHOR_NAME="$(printf "Eve\033[31m")" git commit -q -m odd &&
+	git session blame -- "-odd name.c" >out &&
+	! grep "$esc" out && grep "odd$" out &&
+	git session blame --porcelain -- "-odd name.c" >out &&
+	! grep "$esc" out && grep "^filename -odd name.c$" out && grep "^author Eve^\[\[31m$" out
 '
 
 test_expect_success 'errors: no file, a file outside the tree, one git does not know' '
