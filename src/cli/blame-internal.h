@@ -47,7 +47,12 @@ struct blame {
 
 enum blame_format { BLAME_HUMAN, BLAME_PORCELAIN, BLAME_JSON };
 
-/* Prints every line of b as format says (view_blame.c). */
-void blame_print(const struct blame *b, enum blame_format format);
+/* How the columns for people show a date: git's --date formats. */
+enum blame_date { DATE_SHORT, DATE_ISO, DATE_ISO_STRICT, DATE_RELATIVE, DATE_UNIX, DATE_RAW };
+/* The format a --date value names; -1 for none. */
+int blame_date_mode(const char *name);
+
+/* Prints every line of b as format says, dates as date says (view_blame.c). */
+void blame_print(const struct blame *b, enum blame_format format, enum blame_date date);
 
 #endif

@@ -580,12 +580,14 @@ int cmd_blame(int argc, const char **argv, struct cmd_ctx *c)
 	struct strlist ranges = { 0 };
 	size_t nextra = 0;
 	struct sbuf out = SBUF_INIT;
-	const char *rev = NULL, *file = NULL;
+	const char *rev = NULL, *file = NULL, *date = "short";
 	char *path = NULL, *at = NULL;
 	int json = 0, porcelain = 0, error, code;
 	const struct option opts[] = {
 		{ OPT_LIST, 'L', NULL, &ranges, "<start>,<end>", "only these lines (as git blame -L; more than one)" },
+		{ OPT_STRING, 0, "date", &date, "<format>", "short (the default), iso, iso-strict, relative, unix or raw" },
 		{ OPT_BOOL, 0, "porcelain", &porcelain, NULL, "a header and keys a line, for programs" },
+		{ OPT_BOOL, 0, "line-porcelain", &porcelain, NULL, "the same: every line has its keys" },
 		{ OPT_BOOL, 0, "json", &json, NULL, "print a JSON array, one object a line" },
 		OPT_END_MARK,
 	};
@@ -598,6 +600,10 @@ int cmd_blame(int argc, const char **argv, struct cmd_ctx *c)
 		goto cleanup;
 	if (json && porcelain) {
 		code = cmd_exit(cmd_usage_error(usage, opts, "--json and --porcelain: one or the other"));
+		goto cleanup;
+	}
+	if (blame_date_mode(date) < 0) {
+		code = cmd_exit(cmd_usage_error(usage, opts, "unknown --date format '%s'", date));
 		goto cleanup;
 	}
 	if ((error = store_worktree_relpath(&path, c->st, file)) < 0)
@@ -619,7 +625,8 @@ int cmd_blame(int argc, const char **argv, struct cmd_ctx *c)
 	}
 	if (!error && (error = attribute_uncommitted(&b, &extra, &nextra)) == 0) {
 		pager_start(c);
-		blame_print(&b, json ? BLAME_JSON : porcelain ? BLAME_PORCELAIN : BLAME_HUMAN);
+		blame_print(&b, json ? BLAME_JSON : porcelain ? BLAME_PORCELAIN : BLAME_HUMAN,
+			    (enum blame_date)blame_date_mode(date));
 	}
 done:
 	code = error == GS_EFATAL ? EXIT_FATAL : cmd_exit(error);

@@ -49,23 +49,45 @@ static size_t columns(const char *s)
 	return n;
 }
 
-/* The author's time in the author's zone: "2025-11-21", or ISO 8601 strict when iso. */
-static void format_date(char *buf, size_t size, const struct blame_person *p, int iso)
+static const char *const date_names[] = { "short", "iso", "iso-strict", "relative", "unix", "raw" };
+
+int blame_date_mode(const char *name)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(date_names); i++)
+		if (!strcmp(name, date_names[i]))
+			return (int)i;
+	return -1;
+}
+
+/* The author's time as mode says, in the author's zone as git shows it. Caller frees. */
+static char *format_date(const struct blame_person *p, enum blame_date mode)
 {
 	int sign = p->tz[0] == '-' ? -1 : 1;
 	int hh = p->tz[0] ? (p->tz[1] - '0') * 10 + (p->tz[2] - '0') : 0;
 	int mm = p->tz[0] ? (p->tz[3] - '0') * 10 + (p->tz[4] - '0') : 0;
 	time_t t = (time_t)p->time + sign * (hh * 3600 + mm * 60);
+	struct sbuf sb = SBUF_INIT;
 	struct tm tm;
-	size_t n;
+	char buf[64];
 
-	if (!gmtime_r(&t, &tm)) {
-		snprintf(buf, size, "-");
-		return;
+	if (mode == DATE_UNIX || mode == DATE_RAW) {
+		sbuf_addf(&sb, "%lld", p->time);
+		if (mode == DATE_RAW)
+			sbuf_addf(&sb, " %c%02d%02d", sign < 0 ? '-' : '+', hh, mm);
+	} else if (mode == DATE_RELATIVE) {
+		out_relative_time(&sb, (time_t)p->time, time(NULL));
+	} else if (!gmtime_r(&t, &tm) ||
+		   !strftime(buf, sizeof(buf), mode == DATE_SHORT ? "%Y-%m-%d" : mode == DATE_ISO ?
+			     "%Y-%m-%d %H:%M:%S" : "%Y-%m-%dT%H:%M:%S", &tm)) {
+		sbuf_adds(&sb, "-");
+	} else {
+		sbuf_adds(&sb, buf);
+		if (mode == DATE_ISO)
+			sbuf_addf(&sb, " %c%02d%02d", sign < 0 ? '-' : '+', hh, mm);
+		else if (mode == DATE_ISO_STRICT)
+			sbuf_addf(&sb, "%c%02d:%02d", sign < 0 ? '-' : '+', hh, mm);
 	}
-	n = strftime(buf, size, iso ? "%Y-%m-%dT%H:%M:%S" : "%Y-%m-%d", &tm);
-	if (iso && n)
-		snprintf(buf + n, size - n, "%c%02d:%02d", sign < 0 ? '-' : '+', hh, mm);
+	return sbuf_detach(&sb, NULL);
 }
 
 /* A value for a column: escaped, "-" when there is none. Caller frees. */
@@ -77,10 +99,10 @@ static char *shown(const char *s)
 	return sbuf_detach(&sb, NULL);
 }
 
-enum { COL_CHECKPOINT, COL_SESSION, COL_AGENT, COL_PHASE, COL_AUTHOR, COL_N };
+enum { COL_CHECKPOINT, COL_SESSION, COL_AGENT, COL_PHASE, COL_AUTHOR, COL_DATE, COL_N };
 
 /* The columns of a line for people, each allocated (caller frees). */
-static void line_columns(char *col[COL_N], const struct blame_line *l)
+static void line_columns(char *col[COL_N], const struct blame_line *l, enum blame_date date)
 {
 	const struct blame_who *w = l->who;
 
@@ -89,18 +111,19 @@ static void line_columns(char *col[COL_N], const struct blame_line *l)
 	col[COL_AGENT] = shown(w->agent);
 	col[COL_PHASE] = shown(w->phase);
 	col[COL_AUTHOR] = shown(w->author.name);
+	col[COL_DATE] = format_date(&w->author, date);
 }
 
-static void print_human(const struct blame *b)
+static void print_human(const struct blame *b, enum blame_date date)
 {
 	size_t width[COL_N] = { 0 }, numw = 1;
 	int used[COL_N] = { 0 };
 
-	used[COL_AUTHOR] = 1;
+	used[COL_AUTHOR] = used[COL_DATE] = 1;
 	for (size_t i = 0; i < b->n; i++) {
 		char *col[COL_N];
 
-		line_columns(col, &b->lines[i]);
+		line_columns(col, &b->lines[i], date);
 		for (int k = 0; k < COL_N; k++) {
 			size_t w = columns(col[k]);
 
@@ -114,18 +137,17 @@ static void print_human(const struct blame *b)
 	}
 	for (size_t i = 0; i < b->n; i++) {
 		const struct blame_line *l = &b->lines[i];
-		char *col[COL_N], date[40];
+		char *col[COL_N];
 
-		line_columns(col, l);
-		format_date(date, sizeof(date), &l->who->author, 0);
+		line_columns(col, l, date);
 		printf("%.8s ", l->commit);
 		if (used[COL_CHECKPOINT])
 			printf("%-8s ", col[COL_CHECKPOINT]);
 		putchar('(');
-		for (int k = COL_SESSION; k <= COL_AUTHOR; k++)
+		for (int k = COL_SESSION; k <= COL_DATE; k++)
 			if (used[k])
 				printf("%s%*s ", col[k], (int)(width[k] - columns(col[k])), "");
-		printf("%s %*zu) ", date, (int)numw, l->final);
+		printf("%*zu) ", (int)numw, l->final);
 		print_text(l);
 		putchar('\n');
 		for (int k = 0; k < COL_N; k++)
@@ -173,9 +195,8 @@ static void print_json(const struct blame *b)
 		const struct blame_who *w = l->who;
 		cJSON *o = cJSON_CreateObject();
 		struct sbuf sb = SBUF_INIT;
-		char date[40];
+		char *date = format_date(&w->author, DATE_ISO_STRICT);
 
-		format_date(date, sizeof(date), &w->author, 1);
 		json_set_num(o, "line", (double)l->final);
 		json_set_str(o, "commit", strcmp(l->commit, NOT_COMMITTED) ? l->commit : NULL);
 		json_set_str(o, "checkpoint", w->checkpoint[0] ? w->checkpoint : NULL);
@@ -185,6 +206,7 @@ static void print_json(const struct blame *b)
 		json_set_str(o, "author", w->author.name);
 		json_set_str(o, "author_mail", w->author.mail);
 		json_set_str(o, "date", date);
+		free(date);
 		json_add_text(&sb, l->text, l->len);	/* a NUL as U+FFFD: JSON text holds none */
 		json_set_str(o, "text", sb.buf ? sb.buf : "");
 		sbuf_release(&sb);
@@ -196,12 +218,12 @@ static void print_json(const struct blame *b)
 	cJSON_Delete(arr);
 }
 
-void blame_print(const struct blame *b, enum blame_format format)
+void blame_print(const struct blame *b, enum blame_format format, enum blame_date date)
 {
 	if (format == BLAME_JSON)
 		print_json(b);
 	else if (format == BLAME_PORCELAIN)
 		print_porcelain(b);
 	else
-		print_human(b);
+		print_human(b, date);
 }

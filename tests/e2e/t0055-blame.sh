@@ -67,6 +67,17 @@ test_expect_success 'a column no line fills is left out; the line numbers are as
 	test_cmp expect got
 '
 
+test_expect_success '--date: git'"'"'s formats, in the author'"'"'s zone' '
+	git session blame --date=iso -L 2,2 f.c >out &&
+	grep " Bob Builder 2025-11-23 05:00:00 +0900 2) changed by coder$" out &&
+	git session blame --date iso-strict -L 2,2 f.c >out && grep " 2025-11-23T05:00:00+09:00 2) " out &&
+	git session blame --date=raw -L 2,2 f.c >out && grep " 1763841600 +0900 2) " out &&
+	git session blame --date=unix -L 2,2 f.c >out && grep " 1763841600 2) " out &&
+	git session blame --date=relative -L 2,3 f.c >out && grep " ago 2) " out &&
+	git session blame --date=short -L 2,2 f.c >out && grep " 2025-11-23 2) " out &&
+	test_expect_code 129 git session blame --date=yesterday f.c 2>err && grep "^error: unknown --date format" err
+'
+
 test_expect_success '-L takes the ranges git blame takes, and a bad one is an error as in git' '
 	for L in 2,3 2,+2 3,-2 /coder/,+2 "^/by/,/arch/" 4 ,2 :nosuchfunc
 	do
@@ -140,6 +151,8 @@ test_expect_success '--porcelain: a header and the keys for every line, then the
 	EOF
 	coder_cp=$(checkpoint_of $long HEAD~1) &&
 	grep "^$coder_cp 2 2$" out &&
+	git session blame --line-porcelain f.c >again &&
+	grep -v "^author-time" out >expect && grep -v "^author-time" again >got && test_cmp expect got &&
 	test "$(git log -1 --format=%an $coder_cp)" = "Bob Builder"
 '
 
