@@ -24,6 +24,7 @@ struct blame_who {
 	char commit[HEX_SZ];
 	char checkpoint[HEX_SZ];	/* the checkpoint that recorded them; "" when none did */
 	char *session, *agent, *phase;
+	char *filename;			/* the file's name in the commit, when git blame followed a rename */
 	struct blame_person author;	/* the checkpoint's author, else the commit's */
 	int found;			/* the checkpoint that recorded the commit was read */
 };

@@ -56,7 +56,7 @@ static void set_tz(struct blame_person *p, const char *tz)
 	memcpy(p->tz, ok ? tz : "+0000", 6);
 }
 
-/* A key line of git blame --porcelain that says who wrote a commit. */
+/* A key line of git blame --porcelain that says who wrote a commit, and the file's name there. */
 static void author_key(struct blame_who *w, const char *line, size_t len)
 {
 	char *v;
@@ -75,6 +75,8 @@ static void author_key(struct blame_who *w, const char *line, size_t len)
 	} else if (len >= 7 && !strncmp(line, "author ", 7)) {
 		free(w->author.name);
 		w->author.name = xstrndup(line + 7, len - 7);
+	} else if (len > 9 && !strncmp(line, "filename ", 9) && !w->filename) {
+		w->filename = xstrndup(line + 9, len - 9);
 	}
 }
 
@@ -254,7 +256,7 @@ static int agents_of_session(struct blame *b, const char *id)
 			w->found = 1;
 			set_checkpoint(w, fields);
 			if ((error = engine_load_rev(&state, &tip, b->c->st, fields[0])) == 0)
-				record_of(w, state, b->path);
+				record_of(w, state, w->filename ? w->filename : b->path);
 			cJSON_Delete(state);
 			store_tip_clear(&tip);
 		}
@@ -552,6 +554,7 @@ static void who_clear(struct blame_who *w)
 	free(w->session);
 	free(w->agent);
 	free(w->phase);
+	free(w->filename);
 	person_clear(&w->author);
 }
 

@@ -178,7 +178,7 @@ static void print_porcelain(const struct blame *b)
 		out_line(stdout, w->author.mail ? w->author.mail : "");
 		printf(">\nauthor-time %lld\nauthor-tz %s\n", w->author.time, w->author.tz[0] ? w->author.tz : "+0000");
 		print_key("phase", w->phase);
-		print_key("filename", b->path);
+		print_key("filename", w->filename ? w->filename : b->path);
 		putchar('\t');
 		print_text(l);
 		putchar('\n');

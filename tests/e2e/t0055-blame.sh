@@ -178,6 +178,17 @@ test_expect_success 'a commit of a session since deleted keeps its session name,
 	grep "(gone  *-  *-  *A U Thor  *2025-11-24 6) from gone$" out
 '
 
+test_expect_success 'a file renamed since: its lines keep the agent of the record under the old name' '
+	git session resume -q $long &&
+	printf "r1\nr2\n" >old.c && git add old.c &&
+	git session file created --agent coder -q old.c && git commit -q -m "old" &&
+	git mv old.c new.c && git commit -q -m "renamed" &&
+	git session blame new.c >out &&
+	grep "^$(git rev-parse --short=8 HEAD~1) [0-9a-f]\{8\} ($long coder  *Build  *A U Thor  *[0-9-]* 1) r1$" out &&
+	git session blame --porcelain new.c >out &&
+	grep "^filename old.c$" out && grep "^agent coder$" out
+'
+
 test_expect_success 'hostile names: a file named like an option, controls in an author' '
 	esc=$(printf "\033") &&
 	echo odd >"-odd name.c" && git add -- "-odd name.c" &&
