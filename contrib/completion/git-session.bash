@@ -76,6 +76,7 @@ _git_session ()
 		__git_session_reply_nl "$(git session __complete phases)" "${cur#*=}"; return ;;
 	--format=*) __git_session_reply_nl "$(git session __complete formats)" "${cur#--format=}"; return ;;
 	--to=*) __git_session_reply_nl "$(git session __complete sessions)" "${cur#--to=}"; return ;;
+	--date=*) __git_session_reply "short iso iso-strict relative unix raw" "${cur#--date=}"; return ;;
 	--*) __git_session_reply "$(__git_session_options "$subcommand")" "$cur"; return ;;
 	esac
 	case "$prev" in

@@ -199,6 +199,24 @@ test_expect_success 'hostile names: a file named like an option, controls in an 
 	! grep "$esc" out && grep "^filename -odd name.c$" out && grep "^author Eve^\[\[31m$" out
 '
 
+test_expect_success BASH 'completion: blame'"'"'s options and --date formats, help'"'"'s commands' '
+	top=$(cd "$TEST_DIRECTORY/../.." && pwd) &&
+	for words in "blame --d:--date=" "blame --date=iso:iso iso-strict" "blame --l:--line-porcelain" "help bl:blame"
+	do
+		bash -c "
+			. /usr/share/bash-completion/completions/git
+			. \"\$1/contrib/completion/git-session.bash\"
+			COMP_WORDS=(git session \$2)
+			COMP_CWORD=\$((\${#COMP_WORDS[@]} - 1))
+			COMP_LINE=\"git session \$2\"
+			COMP_POINT=\${#COMP_LINE}
+			__git_wrap__git_main
+			echo \${COMPREPLY[*]}
+		" _ "$top" "${words%%:*}" >out &&
+		echo "${words#*:}" >expect && test_cmp expect out || return 1
+	done
+'
+
 test_expect_success 'errors: no file, a file outside the tree, one git does not know' '
 	test_expect_code 129 git session blame &&
 	test_must_fail git session blame ../outside.c 2>err && grep "outside" err &&
