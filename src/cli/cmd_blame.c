@@ -558,16 +558,27 @@ static void who_clear(struct blame_who *w)
 	person_clear(&w->author);
 }
 
+/* What the command line asks for, besides the file and revision. */
+struct blame_args {
+	struct strlist ranges;
+	const char *date;
+	int json, porcelain;
+};
+
 /* Checks the arguments whole before git runs: an exit code, or -1 to go on. */
-static int check_args(const char **rev, const char **file, int argc, const char **argv, const struct strlist *ranges,
+static int check_args(const char **rev, const char **file, int argc, const char **argv, const struct blame_args *a,
 		      const char *const *usage, const struct option *opts)
 {
 	if (split_args(rev, file, argc, argv) < 0)
 		return cmd_exit(cmd_usage_error(usage, opts, argc ? "one file at a time, after the revision" :
 								   "which file?"));
-	for (size_t i = 0; i < ranges->n; i++)
-		if (!valid_range(ranges->v[i]))
-			return cmd_exit(cmd_usage_error(usage, opts, "invalid -L range '%s'", ranges->v[i]));
+	for (size_t i = 0; i < a->ranges.n; i++)
+		if (!valid_range(a->ranges.v[i]))
+			return cmd_exit(cmd_usage_error(usage, opts, "invalid -L range '%s'", a->ranges.v[i]));
+	if (a->json && a->porcelain)
+		return cmd_exit(cmd_usage_error(usage, opts, "--json and --porcelain: one or the other"));
+	if (blame_date_mode(a->date) < 0)
+		return cmd_exit(cmd_usage_error(usage, opts, "unknown --date format '%s'", a->date));
 	if (*rev && (!**rev || **rev == '-')) {
 		gs_error("bad revision '%s'", *rev);
 		return EXIT_FATAL;
@@ -575,23 +586,52 @@ static int check_args(const char **rev, const char **file, int argc, const char 
 	return -1;
 }
 
+/* Each line's session, checkpoint, agent, phase and author; *extra the sessions lines not committed went to. */
+static int find_records(struct blame *b, struct blame_who **extra, size_t *nextra)
+{
+	int error = sessions_of_commits(b);
+
+	for (size_t i = 0; i < b->nwho && !error; i++) {
+		int seen = 0;
+
+		for (size_t j = 0; j < i && !seen; j++)
+			seen = b->whos[j].session && b->whos[i].session && !strcmp(b->whos[j].session, b->whos[i].session);
+		if (b->whos[i].session && !seen)
+			error = agents_of_session(b, b->whos[i].session);
+	}
+	return error ? error : attribute_uncommitted(b, extra, nextra);
+}
+
+static void blame_clear(struct blame *b, struct blame_who *extra, size_t nextra)
+{
+	for (size_t i = 0; i < b->n; i++)
+		free(b->lines[i].text);
+	for (size_t i = 0; i < b->nwho; i++)
+		who_clear(&b->whos[i]);
+	for (size_t i = 0; i < nextra; i++)
+		who_clear(&extra[i]);
+	free(extra);
+	free(b->whos);
+	free(b->lines);
+}
+
 int cmd_blame(int argc, const char **argv, struct cmd_ctx *c)
 {
 	static const char *const usage[] = { "git session blame [<options>] [<rev>] [--] <file>", NULL };
 	struct blame b = { .c = c };
+	struct blame_args a = { .date = "short" };
 	struct blame_who *extra = NULL;
-	struct strlist ranges = { 0 };
 	size_t nextra = 0;
 	struct sbuf out = SBUF_INIT;
-	const char *rev = NULL, *file = NULL, *date = "short";
+	const char *rev = NULL, *file = NULL;
 	char *path = NULL, *at = NULL;
-	int json = 0, porcelain = 0, error, code;
+	int error, code;
 	const struct option opts[] = {
-		{ OPT_LIST, 'L', NULL, &ranges, "<start>,<end>", "only these lines (as git blame -L; more than one)" },
-		{ OPT_STRING, 0, "date", &date, "<format>", "short (the default), iso, iso-strict, relative, unix or raw" },
-		{ OPT_BOOL, 0, "porcelain", &porcelain, NULL, "a header and keys a line, for programs" },
-		{ OPT_BOOL, 0, "line-porcelain", &porcelain, NULL, "the same: every line has its keys" },
-		{ OPT_BOOL, 0, "json", &json, NULL, "print a JSON array, one object a line" },
+		{ OPT_LIST, 'L', NULL, &a.ranges, "<start>,<end>", "only these lines (as git blame -L; more than one)" },
+		{ OPT_STRING, 0, "date", &a.date, "<format>", "short (the default), iso, iso-strict, relative, unix or raw" },
+		{ OPT_BOOL, 0, "porcelain", &a.porcelain, NULL, "a header and keys a line, for programs" },
+		{ OPT_BOOL, 0, "line-porcelain", &a.porcelain, NULL, "the same: every line has its keys" },
+		{ OPT_BOOL, 0, "json", &a.json, NULL, "print a JSON array, one object a line" },
 		OPT_END_MARK,
 	};
 
@@ -599,51 +639,25 @@ int cmd_blame(int argc, const char **argv, struct cmd_ctx *c)
 		code = cmd_exit(error);
 		goto cleanup;
 	}
-	if ((code = check_args(&rev, &file, argc, argv, &ranges, usage, opts)) >= 0)
+	if ((code = check_args(&rev, &file, argc, argv, &a, usage, opts)) >= 0)
 		goto cleanup;
-	if (json && porcelain) {
-		code = cmd_exit(cmd_usage_error(usage, opts, "--json and --porcelain: one or the other"));
-		goto cleanup;
-	}
-	if (blame_date_mode(date) < 0) {
-		code = cmd_exit(cmd_usage_error(usage, opts, "unknown --date format '%s'", date));
-		goto cleanup;
-	}
 	if ((error = store_worktree_relpath(&path, c->st, file)) < 0)
 		goto done;
 	b.path = path;
 	at = rev ? code_rev(c, rev) : NULL;
-	if ((error = run_git_blame(&out, c, &ranges, at, path)) < 0)
+	if ((error = run_git_blame(&out, c, &a.ranges, at, path)) < 0)
 		goto done;
 	parse_porcelain(&b, out.buf ? out.buf : "", out.len);
-	if ((error = sessions_of_commits(&b)) < 0)
-		goto done;
-	for (size_t i = 0; i < b.nwho && !error; i++) {
-		int seen = 0;
-
-		for (size_t j = 0; j < i && !seen; j++)
-			seen = b.whos[j].session && b.whos[i].session && !strcmp(b.whos[j].session, b.whos[i].session);
-		if (b.whos[i].session && !seen)
-			error = agents_of_session(&b, b.whos[i].session);
-	}
-	if (!error && (error = attribute_uncommitted(&b, &extra, &nextra)) == 0) {
+	if ((error = find_records(&b, &extra, &nextra)) == 0) {
 		pager_start(c);
-		blame_print(&b, json ? BLAME_JSON : porcelain ? BLAME_PORCELAIN : BLAME_HUMAN,
-			    (enum blame_date)blame_date_mode(date));
+		blame_print(&b, a.json ? BLAME_JSON : a.porcelain ? BLAME_PORCELAIN : BLAME_HUMAN,
+			    (enum blame_date)blame_date_mode(a.date));
 	}
 done:
 	code = error == GS_EFATAL ? EXIT_FATAL : cmd_exit(error);
 cleanup:
-	for (size_t i = 0; i < b.n; i++)
-		free(b.lines[i].text);
-	for (size_t i = 0; i < b.nwho; i++)
-		who_clear(&b.whos[i]);
-	for (size_t i = 0; i < nextra; i++)
-		who_clear(&extra[i]);
-	free(extra);
-	free(b.whos);
-	free(b.lines);
-	strlist_clear(&ranges);
+	blame_clear(&b, extra, nextra);
+	strlist_clear(&a.ranges);
 	sbuf_release(&out);
 	free(path);
 	free(at);
