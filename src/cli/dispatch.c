@@ -70,7 +70,7 @@ static const struct command commands[] = {
 	{ "grep", cmd_grep, 0, "search what every session says: notes, prompts, decisions, errors, transcripts" },
 	{ "transcript", cmd_transcript, 0, "print the agents' transcripts a checkpoint keeps" },
 	{ "mcp", cmd_mcp, 0, "serve the Model Context Protocol on standard input and output" },
-	{ "help", cmd_help, 0, "show the manual page (git session help <command>), or list the commands" },
+	{ "help", cmd_help, 0, "open the manual page (as git help does), or list the commands" },
 	{ "__complete", cmd_complete, 0, NULL },	/* for the shell completion, not listed */
 };
 

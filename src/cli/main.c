@@ -72,6 +72,8 @@ static int show_manual(const char *argv0)
 	return EXIT_FAILED;
 }
 
+static const char help_usage[] = "usage: git session help [-m | --man] [<command>]\n";
+
 /* `git session help [<command>]`: the commands, or the manual page. */
 static int help(int argc, const char **argv, const char *argv0)
 {
@@ -80,7 +82,7 @@ static int help(int argc, const char **argv, const char *argv0)
 	if (i < argc && (!strcmp(argv[i], "-m") || !strcmp(argv[i], "--man")))
 		i++;
 	if (i < argc && !strcmp(argv[i], "-h")) {
-		printf("usage: git session help [-m | --man] [<command>]\n");
+		fputs(help_usage, stdout);
 		return EXIT_USAGE;
 	}
 	if (i == argc && i == 1) {
@@ -93,7 +95,7 @@ static int help(int argc, const char **argv, const char *argv0)
 		else
 			gs_error("one command at a time");
 		cmd_print_errors();
-		fprintf(stderr, "usage: git session help [-m | --man] [<command>]\n");
+		fputs(help_usage, stderr);
 		return EXIT_USAGE;
 	}
 	if (i < argc && strcmp(argv[i], "help") && !command_find(argv[i])) {
