@@ -39,36 +39,26 @@ static char *install_prefix(const char *argv0)
 
 /*
  * As `git help -m`: man git-session, with MANPATH starting at the pages
- * installed beside this binary (git does so with its own). Run from the
- * build tree, the page is the tree's doc/git-session.1. Returns only
- * when man cannot run.
+ * installed beside this binary, as git does with its own (the build
+ * tree keeps a copy there too). Returns only when man cannot run.
  */
 static int show_manual(const char *argv0)
 {
-	char *prefix = install_prefix(argv0), *page = xstrdup("git-session");
+	char *prefix = install_prefix(argv0);
 
 	if (prefix) {
 		const char *old = getenv("MANPATH");
-		char *installed = xstrfmt("%s/share/man/man1/git-session.1", prefix);
-		char *built = xstrfmt("%s/../doc/git-session.1", prefix);
 		char *manpath = xstrfmt("%s/share/man:%s", prefix, old ? old : "");	/* ':' and man's own after */
 
-		if (access(installed, R_OK) && !access(built, R_OK)) {
-			free(page);
-			page = xstrdup(built);
-		}
 		setenv("MANPATH", manpath, 1);
 		free(manpath);
-		free(built);
-		free(installed);
 		free(prefix);
 	}
 	fflush(stdout);
-	execlp("man", "man", page, (char *)NULL);
+	execlp("man", "man", "git-session", (char *)NULL);
 	gs_error("cannot run 'man' to show the manual page: %s", strerror(errno));
 	gs_hint("'git session -h' lists the commands, 'git session <command> -h' a command's options");
 	cmd_print_errors();
-	free(page);
 	return EXIT_FAILED;
 }
 

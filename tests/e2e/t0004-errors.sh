@@ -195,16 +195,21 @@ test_expect_success 'help: <command> --help and help <command> open the manual p
 	) &&
 	echo "$installed/share/man:/usr/share/man" >expect && test_cmp expect "$HOME/man.path" &&
 	PATH="$PWD/fakeman:$PATH" git session help status &&
-	grep -E "^(git-session|/.*/doc/git-session\.1)$" "$HOME/man.args"
+	echo git-session >expect && test_cmp expect "$HOME/man.args" &&
+	echo "$(cd "$GIT_SESSION_BIN/.." && pwd -P)/share/man:" >expect && test_cmp expect "$HOME/man.path"
 '
 
-test_expect_success 'help: the real man shows the installed page, outside a repository too' '
+test_expect_success 'help: the real man shows the installed page, and the built one, outside a repository too' '
 	(
 		PATH="$PWD/prefix/bin:$PATH" && unset MANPATH && MANPAGER=cat && MANWIDTH=80 && export MANPAGER MANWIDTH &&
 		cd "$TRASH_DIRECTORY/norepo" && GIT_CEILING_DIRECTORIES="$TRASH_DIRECTORY" && export GIT_CEILING_DIRECTORIES &&
 		git session status --help >"$TRASH_DIRECTORY/man.out" 2>&1 &&
-		git session help blame >"$TRASH_DIRECTORY/man2.out" 2>&1
+		git session help blame >"$TRASH_DIRECTORY/man2.out" 2>&1 &&
+		PATH="$GIT_SESSION_BIN:$PATH" &&	# as built: its page is beside it too
+		git session help >"$TRASH_DIRECTORY/list.out" &&
+		git session grep --help >"$TRASH_DIRECTORY/man3.out" 2>&1
 	) &&
+	grep "^   grep  " "$TRASH_DIRECTORY/list.out" && grep "^NAME" "$TRASH_DIRECTORY/man3.out" &&
 	grep "^NAME" "$TRASH_DIRECTORY/man.out" && grep "git-session *- *keep the state" "$TRASH_DIRECTORY/man.out" &&
 	grep "^NAME" "$TRASH_DIRECTORY/man2.out"
 '
