@@ -82,7 +82,7 @@ endif
 
 # the man page where an installed one would be, ../share/man from the
 # binary: `git session help` finds it there in the build tree too
-all: build/share/man/man1/git-session.1
+all e2e: build/share/man/man1/git-session.1
 build/share/man/man1/git-session.1: doc/git-session.1
 	@mkdir -p $(@D) && cp $< $@
 
