@@ -21,9 +21,6 @@
  */
 static int cmd_help(int argc, const char **argv, struct cmd_ctx *c)
 {
-	(void)argc;
-	(void)argv;
-	(void)c;
 	command_list(stdout);
 	return EXIT_OK;
 }
