@@ -223,17 +223,34 @@ static struct blame_who *recorded_commit(struct blame *b, const char *id, const 
 	return NULL;
 }
 
+/* Session id's ref, live or archived (gc archives finished ones); NULL when gone. Caller frees. */
+static char *session_ref(struct blame *b, const char *id)
+{
+	char *ref = NULL, *err = NULL;
+	size_t mark = gs_error_mark();
+
+	if (engine_find(&ref, b->c->st, id) == 0)
+		return ref;
+	gs_error_rewind(mark);
+	if (state_valid_id(id, &err) == 0) {	/* a trailer is anyone's text */
+		ref = xstrfmt("%s%s", ARCHIVE_PREFIX, id);
+		if (!store_ref_exists(b->c->st, ref)) {
+			free(ref);
+			ref = NULL;
+		}
+	}
+	free(err);
+	return ref;
+}
+
 /* In session id's history, the checkpoint that recorded each of its commits. */
 static int agents_of_session(struct blame *b, const char *id)
 {
 	struct sbuf out = SBUF_INIT;
-	char *ref = NULL;
-	size_t mark = gs_error_mark();
+	char *ref = session_ref(b, id);
 	int error;
 
-	error = engine_find(&ref, b->c->st, id);
-	gs_error_rewind(mark);
-	if (error < 0)	/* gone, or archived: the session's name alone */
+	if (!ref)	/* gone: the session's name alone */
 		return 0;
 	{
 		const char *args[] = { "git", "log", CHECKPOINT_FORMAT, ref, "--", NULL };

@@ -169,10 +169,13 @@ test_expect_success '--json: the same, with the checkpoint, author and date' '
 	test_expect_code 129 git session blame --json --porcelain f.c 2>err
 '
 
-test_expect_success 'a commit of a session since deleted keeps its session name, and nothing breaks' '
+test_expect_success 'a commit of a session archived keeps its records; deleted, its name, and nothing breaks' '
 	git session start "gone" --id gone --pause-current -q &&
 	echo "from gone" >>f.c && git commit -q -am "gone commit" &&
-	git session close -q && git session archive -q gone && git update-ref -d refs/archive/sessions/gone &&
+	git session close -q && git session archive -q gone &&
+	git session blame -L 6 f.c >out &&
+	grep "^$(git rev-parse --short=8 HEAD) $(git rev-parse --short=8 refs/archive/sessions/gone~1) (gone A U Thor 2025-11-24 6) from gone$" out &&
+	git update-ref -d refs/archive/sessions/gone &&
 	git session switch -q $long &&
 	git session blame f.c >out &&
 	grep "(gone  *-  *-  *A U Thor  *2025-11-24 6) from gone$" out
