@@ -63,7 +63,9 @@ static int claude_code_scan_usage(const char **id, double u[3], const cJSON *lin
 const struct agent_dialect agent_claude_code = {
 	.name = "claude-code",
 	.stem = "claude",
+	.resume = "claude --resume",
 	.settings = ".claude/settings.json",
+	.settings_local = ".claude/settings.local.json",
 	.settings_ops = &agent_json_hooks,
 	.timeout = 10,	/* seconds */
 	.events = claude_code_events,

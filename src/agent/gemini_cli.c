@@ -60,6 +60,7 @@ static int gemini_cli_scan_usage(const char **id, double u[3], const cJSON *line
 const struct agent_dialect agent_gemini_cli = {
 	.name = "gemini-cli",
 	.stem = "gemini",
+	.resume = "gemini --resume",
 	.settings = ".gemini/settings.json",
 	.settings_ops = &agent_json_hooks,
 	.timeout = 10000,	/* milliseconds */
