@@ -82,6 +82,12 @@ git-session: $(BUILD)/git-session
 	cp $< $@
 endif
 
+# the man page where an installed one would be, ../share/man from the
+# binary: `git session help` finds it there in the build tree too
+all e2e: build/share/man/man1/git-session.1
+build/share/man/man1/git-session.1: doc/git-session.1
+	@mkdir -p $(@D) && cp $< $@
+
 $(BUILD)/git-session: $(MAIN_OBJ) $(BUILD)/libgit-session.a $(BUILD)/FLAGS
 	$(QUIET_LD)$(CC) $(LDFLAGS) -o $@ $(MAIN_OBJ) $(BUILD)/libgit-session.a $(LIBS)
 
