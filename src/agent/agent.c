@@ -80,6 +80,50 @@ void agent_read_event(struct agent_event *out, const struct agent_dialect *d, co
 		out->path = NULL;
 		out->created = 0;
 	}
+	for (const char *const *p = d->own_prompts; p && *p && out->prompt; p++)
+		if (!strncmp(out->prompt, *p, strlen(*p)))
+			out->prompt = NULL;
+	/* a command for the tools that run one */
+	if (!listed(d->shell_tools, out->tool) || (out->command && !*out->command)) {
+		out->command = NULL;
+		out->has_exit = out->has_ms = 0;
+	}
+}
+
+int agent_number(double *out, const cJSON *v, double min, double max)
+{
+	if (!cJSON_IsNumber(v) || !json_is_int(v->valuedouble) || v->valuedouble < min || v->valuedouble > max)
+		return 0;
+	*out = v->valuedouble;
+	return 1;
+}
+
+/* The status at s: an optional '-' and at most 10 digits, then the line's end or a blank. */
+static int exit_at(double *out, const char *s)
+{
+	double v = 0;
+	int neg = *s == '-', n = 0;
+
+	for (s += neg; '0' <= *s && *s <= '9' && n < 11; s++, n++)
+		v = v * 10 + (*s - '0');
+	if (!n || n > 10 || (*s && *s != '\n' && *s != '\r' && *s != ' ' && *s != '\t'))
+		return 0;
+	v = neg ? -v : v;
+	if (v < AGENT_EXIT_MIN || v > AGENT_EXIT_MAX)
+		return 0;
+	*out = v;
+	return 1;
+}
+
+int agent_exit_after(double *out, const char *text, const char *tag)
+{
+	size_t n = strlen(tag);
+	const char *last = NULL;
+
+	for (const char *p = text; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL)
+		if (!strncmp(p, tag, n))
+			last = p + n;
+	return last ? exit_at(out, last) : 0;
 }
 
 /* --- usage in transcripts --- */

@@ -196,10 +196,11 @@ static int read_part(struct turn_part *p, int fd, off_t size, double from, const
 
 /*
  * The part's tokens into the turn's op, counted on from the last message
- * the agent's transcript record t has, and that message's usage now.
+ * the agent's transcript record t has, and that message's usage now; how
+ * many new messages it counts.
  */
-static void turn_usage(struct state_op *op, const struct agent_dialect *d, const cJSON *t, const char *agent,
-		       const struct turn_part *p)
+static int turn_usage(struct state_op *op, const struct agent_dialect *d, const cJSON *t, const char *agent,
+		      const struct turn_part *p)
 {
 	struct agent_usage u = { 0 };
 	const cJSON *was = cJSON_GetObjectItemCaseSensitive(t, "last");
@@ -226,6 +227,7 @@ static void turn_usage(struct state_op *op, const struct agent_dialect *d, const
 		json_set_num(last, "output", u.last_output);
 		json_set_num(last, "cached", u.last_cached);
 	}
+	return u.messages;
 }
 
 /*
@@ -253,25 +255,18 @@ static int keep_turn(struct state_op *op, struct cmd_ctx *c, const char *agent, 
 	return keep_part(op, c, agent, p->text, p->len, json_num(t, "parts", 0) + 1);
 }
 
-int hook_read_turn(struct state_op **out, struct hook_run *r, const char *agent, const char *path)
+int hook_read_turn(struct state_op **out, int *messages, struct hook_run *r, const cJSON *a, const char *path)
 {
-	struct store_tip tip = { 0 };
 	struct turn_part part = { 0 };
 	struct state_op *op = NULL;
-	cJSON *state = NULL;
-	const cJSON *a, *t;
-	char *ref = engine_refname(r->session);
-	double from;
-	int fd = -1, error;
+	const cJSON *t = cJSON_GetObjectItemCaseSensitive(a, "transcript");
+	const char *agent = json_str(a, "id");
+	double from = json_num(t, "offset", 0);
+	int fd = -1, error = 0;
 	struct stat sb;
 
 	*out = NULL;
-	if ((error = engine_load_some(&state, &tip, r->c->st, ref, NEED(AGENTS))) < 0)
-		goto cleanup;
-	if (!(a = state_agent(state, agent)))
-		goto cleanup;
-	t = cJSON_GetObjectItemCaseSensitive(a, "transcript");
-	from = json_num(t, "offset", 0);
+	*messages = 0;
 	open_transcript(&fd, r, path);
 	if (fd < 0 || fstat(fd, &sb) < 0)
 		goto cleanup;
@@ -285,7 +280,7 @@ int hook_read_turn(struct state_op **out, struct hook_run *r, const char *agent,
 	json_set_str(op_args(op), "agent", agent);
 	json_set_num(op_args(op), "from", from);
 	json_set_num(op_args(op), "to", from + (double)part.len);
-	turn_usage(op, r->d, t, agent, &part);
+	*messages = turn_usage(op, r->d, t, agent, &part);
 	if ((error = keep_turn(op, r->c, agent, t, &part)) < 0)
 		goto cleanup;
 	*out = op;
@@ -294,9 +289,6 @@ cleanup:
 	if (fd >= 0)
 		close(fd);
 	op_free(op);
-	cJSON_Delete(state);
-	store_tip_clear(&tip);
-	free(ref);
 	free(part.text);
 	return error;
 }

@@ -27,11 +27,12 @@ assert s[\"permissions\"] == {\"allow\": [\"Bash(make:*)\"]}, s
 stop = s[\"hooks\"][\"Stop\"]
 assert stop[0][\"hooks\"][0][\"command\"] == \"notify-send done\", stop
 assert stop[1][\"hooks\"][0][\"command\"] == \"git-session hook claude-code Stop\", stop
-for e in (\"SessionStart\", \"UserPromptSubmit\", \"PreToolUse\", \"PostToolUse\", \"SubagentStart\",
-          \"SubagentStop\", \"PreCompact\", \"SessionEnd\"):
+for e in (\"SessionStart\", \"UserPromptSubmit\", \"PreToolUse\", \"PostToolUse\", \"PostToolUseFailure\",
+          \"SubagentStart\", \"SubagentStop\", \"PreCompact\", \"SessionEnd\"):
     assert s[\"hooks\"][e][-1][\"hooks\"][0][\"command\"] == \"git-session hook claude-code \" + e, e
     assert s[\"hooks\"][e][-1][\"hooks\"][0][\"timeout\"] == 10, e
-assert s[\"hooks\"][\"PostToolUse\"][-1][\"matcher\"] == \"Write|Edit|MultiEdit|NotebookEdit\"
+assert s[\"hooks\"][\"PostToolUse\"][-1][\"matcher\"] == \"Write|Edit|MultiEdit|NotebookEdit|Bash\"
+assert s[\"hooks\"][\"PostToolUseFailure\"][-1][\"matcher\"] == \"Bash\"
 " &&
 	head -c 60 .claude/settings.json >head && head -c 60 ../settings.orig >head.orig && test_cmp head.orig head &&
 	cp .claude/settings.json ../settings.installed &&
@@ -40,7 +41,7 @@ assert s[\"hooks\"][\"PostToolUse\"][-1][\"matcher\"] == \"Write|Edit|MultiEdit|
 	test_cmp ../settings.installed .claude/settings.json &&
 	git session hooks status >out &&
 	grep "^agent hooks:" out &&
-	grep "claude-code  *installed (9 of 9 events, .claude/settings.json)" out &&
+	grep "claude-code  *installed (10 of 10 events, .claude/settings.json)" out &&
 	grep "gemini-cli  *not installed" out
 '
 
@@ -66,7 +67,7 @@ test_expect_success 'a file install made is removed by uninstall, folder and all
 	python3 -c "
 import json
 s = json.load(open(\".gemini/settings.json\"))
-assert s[\"hooks\"][\"AfterTool\"][0][\"matcher\"] == \"write_file|replace\"
+assert s[\"hooks\"][\"AfterTool\"][0][\"matcher\"] == \"write_file|replace|run_shell_command\"
 assert s[\"hooks\"][\"BeforeAgent\"][0][\"hooks\"][0][\"timeout\"] == 10000
 " &&
 	git session hooks uninstall --agent gemini-cli >/dev/null &&
@@ -109,7 +110,7 @@ test_expect_success 'a file the agent writes or edits is recorded with its blob 
 	echo "hello again" >>README &&
 	claude PostToolUse ",\"tool_name\":\"Edit\",\"tool_input\":{\"file_path\":\"$PWD/README\",\"old_string\":\"a\",\"new_string\":\"b\"}" &&
 	claude PostToolUse ",\"tool_name\":\"Write\",\"tool_input\":{\"file_path\":\"/tmp/elsewhere.txt\"}" &&
-	claude PostToolUse ",\"tool_name\":\"Bash\",\"tool_input\":{\"command\":\"ls\"}" &&
+	claude PostToolUse ",\"tool_name\":\"Read\",\"tool_input\":{\"file_path\":\"$PWD/README\"}" &&
 	git log --format=%s -2 SESSION_HEAD >log &&
 	printf "file modified: README by %s\nfile created: hello.c by %s\n" $AGENT $AGENT >expect &&
 	test_cmp expect log &&
@@ -239,7 +240,7 @@ test_expect_success 'Gemini CLI: prompt, write_file, and the turn with a message
 	test_must_be_empty ev.err &&
 	git log --format=%s -4 SESSION_HEAD >log &&
 	cat >expect <<-\EOF &&
-	turn of gemini-9f9f9f9f: +800 in, +55 out; transcript part 1
+	turn of gemini-9f9f9f9f: "done" (+800 in, +55 out; transcript part 1)
 	file created: notes.md by gemini-9f9f9f9f
 	note: "write notes.md, token: [REDACTED:github-token]"
 	agent gemini-9f9f9f9f started (gemini-cli)

@@ -26,7 +26,7 @@ static void round_trip(const char *text)
 
 	assert_non_null(v);	/* what is written parses */
 	cJSON_Delete(v);
-	assert_int_equal(agent_settings_count(with, strlen(with), agent_dialect("claude-code"), PREFIX), 9);
+	assert_int_equal(agent_settings_count(with, strlen(with), agent_dialect("claude-code"), PREFIX), 10);
 	/* twice is once */
 	assert_int_equal(agent_settings_add(&again, &err, with, strlen(with), agent_dialect("claude-code"), PREFIX), 0);
 	assert_null(again);
