@@ -172,6 +172,120 @@ test_expect_success 'sub-agents: started, their own transcript read, done with t
 	git cat-file -e SESSION_HEAD:transcripts/Explore-x1y2z3w4/000/000001
 '
 
+# run <command json> <extra>: a Bash call that ended, as Claude Code says it
+bash_ok () { claude PostToolUse ",\"tool_name\":\"Bash\",\"tool_input\":{\"command\":$1},\"tool_response\":{\"stdout\":\"\",\"stderr\":\"\",\"interrupted\":false,\"isImage\":false}$2"; }
+bash_failed () { claude PostToolUseFailure ",\"tool_name\":\"Bash\",\"tool_input\":{\"command\":$1},\"is_interrupt\":false$2"; }
+# agent_field <id> <expression of a>: of the agent in s
+agent_field () { json_field s "[$2 for a in d[\"agents\"] if a[\"id\"] == \"$1\"][0]"; }
+
+test_expect_success 'a shell command is an agent.run: its command, exit status, time; a failure counted' '
+	bash_failed "\"make test\"" ",\"error\":\"Exit code 2\\nmake: *** [test] Error 1\",\"duration_ms\":1234" &&
+	test_must_be_empty ev.err &&
+	bash_ok "\"make test\"" ",\"duration_ms\":80" &&
+	git log --format=%s -2 SESSION_HEAD >log &&
+	cat >expect <<-EOF &&
+	run by $AGENT: "make test" (exit 0, 80 ms)
+	run by $AGENT: "make test" (exit 2, 1234 ms)
+	EOF
+	test_cmp expect log &&
+	git cat-file -p SESSION_HEAD:op.json >op &&
+	grep "\"op\": *\"agent.run\"" op &&
+	session_json >s &&
+	test "$(agent_field $AGENT "[a[\"commands\"][k] for k in (\"run\", \"failed\")]")" = "[2, 1]" &&
+	test "$(agent_field $AGENT "[a[\"commands\"][\"last\"][0][k] for k in (\"command\", \"exit\", \"ms\", \"failed\")]")" = \
+		"[\"make test\", 2, 1234, true]" &&
+	test "$(agent_field $AGENT "a[\"commands\"][\"last\"][1][\"at\"]")" != null
+'
+
+test_expect_success 'a hostile command: huge, with control characters and a secret, absurd numbers' '
+	python3 -c "print(\"\\\"echo \" + \"x\" * (10 << 20) + \"\\\"\")" >big &&
+	bash_ok "$(cat big)" ",\"duration_ms\":-5" &&
+	test_must_be_empty ev.err &&
+	bash_failed "\"env T=ghp_0123456789abcdefghijABCDEFGHIJ012345 \\u001b[31m x\\n\\ty\"" \
+		",\"error\":\"Exit code 99999999999999\",\"duration_ms\":1e300" &&
+	test_must_be_empty ev.err &&
+	claude PostToolUseFailure ",\"tool_name\":\"Bash\",\"tool_input\":{\"command\":\"sleep 1\"},\"error\":\"Exit code -1\",\"is_interrupt\":true,\"duration_ms\":\"10\"" &&
+	claude PostToolUse ",\"tool_name\":\"Bash\",\"tool_input\":{\"command\":[\"not\", \"a string\"]}" &&
+	claude PostToolUse ",\"tool_name\":\"Bash\",\"tool_input\":{\"command\":\"grep x\"},\"tool_response\":{\"returnCodeInterpretation\":\"No matches found\"}" &&
+	test_must_be_empty ev.err &&
+	git log --format=%s -4 SESSION_HEAD >log &&
+	test_line_count = 4 log &&
+	sed -n 4p log | grep "^run by $AGENT: \"echo xxxx*\.\.\.\" (exit 0)$" &&
+	sed -n 3p log | grep "^run by $AGENT: \"env \[REDACTED:[a-z-]*\] \[31m x y\" (failed)$" &&
+	sed -n 2p log | grep "^run by $AGENT: \"sleep 1\" (exit -1)$" &&
+	sed -n 1p log | grep "^run by $AGENT: \"grep x\" (exit unknown)$" &&
+	session_json >s &&
+	test "$(agent_field $AGENT "[a[\"commands\"][k] for k in (\"run\", \"failed\")]")" = "[6, 3]" &&
+	test "$(agent_field $AGENT "a[\"commands\"][\"last\"][2][\"command\"]")" = \
+		"echo $(printf "%0495d" 0 | tr 0 x)" &&
+	test "$(agent_field $AGENT "[a[\"commands\"][\"last\"][2][k] for k in (\"exit\", \"ms\")]")" = "[0, null]" &&
+	test "$(agent_field $AGENT "[a[\"commands\"][\"last\"][3][k] for k in (\"exit\", \"ms\", \"failed\")]")" = "[null, null, true]" &&
+	! all_objects | grep -a ghp_0123456789abcdefghij &&
+	test $(git cat-file -s SESSION_HEAD~3:op.json) -lt 4096
+'
+
+test_expect_success 'at the end of a turn with shell commands, the files they changed are the agent'"'"'s' '
+	echo tracked >tracked.txt && git add tracked.txt && git commit -q -m tracked &&
+	cp .git/info/exclude ../exclude.orig &&
+	printf "/*\n!/gen.txt\n!/old.txt\n" >>.git/info/exclude &&
+	echo secret >.env && echo "}}" >>"$T" &&
+	echo before >old.txt && touch -d "2001-01-01" old.txt &&
+	echo generated >gen.txt && echo more >>README && rm tracked.txt &&
+	bash_ok "\"./generate\"" "" &&
+	echo "{\"type\":\"assistant\",\"message\":{\"id\":\"msg_g\",\"content\":[{\"type\":\"text\",\"text\":\"Generated.\"}],\"usage\":{\"input_tokens\":3,\"output_tokens\":1}}}" >>"$T" &&
+	claude Stop ",\"last_assistant_message\":\"Generated gen.txt.\"" &&
+	test_must_be_empty ev.err &&
+	git log --format=%s -2 SESSION_HEAD >log &&
+	sed -n 2p log | grep "^checkpoint: 3 files by $AGENT$" &&
+	sed -n 1p log | grep "^turn of $AGENT: \"Generated gen.txt.\" (+3 in, +1 out; transcript part [0-9]*)$" &&
+	session_json >s &&
+	test "$(json_field s "[(p, d[\"files\"][p][\"status\"], d[\"files\"][p][\"agent\"]) for p in (\"gen.txt\", \"README\", \"tracked.txt\")]")" = \
+		"[[\"gen.txt\", \"created\", \"$AGENT\"], [\"README\", \"modified\", \"$AGENT\"], [\"tracked.txt\", \"deleted\", \"$AGENT\"]]" &&
+	test "$(git rev-parse SESSION_HEAD:files/gen.txt)" = "$(git hash-object gen.txt)" &&
+	test "$(json_field s "[p for p in (\"old.txt\", \".env\") if p in d[\"files\"]]")" = "[]" &&
+	test "$(agent_field $AGENT "a[\"last_reply\"]")" = "Generated gen.txt." &&
+	echo again >>gen.txt &&
+	echo "{\"type\":\"assistant\",\"message\":{\"id\":\"msg_h\",\"usage\":{\"input_tokens\":3,\"output_tokens\":1}}}" >>"$T" &&
+	claude Stop "" &&
+	git log --format=%s -1 SESSION_HEAD >log &&
+	grep "^turn of $AGENT: +3 in, +1 out" log &&
+	test "$(git rev-parse SESSION_HEAD:files/gen.txt)" != "$(git hash-object gen.txt)" &&
+	cp ../exclude.orig .git/info/exclude
+'
+
+test_expect_success 'a sub-agent'"'"'s tool calls are its own; a sub-agent the CLI runs for itself is left alone' '
+	echo "# usage" >USAGE.md &&
+	claude PostToolUse ",\"agent_id\":\"x1y2z3w4v5\",\"agent_type\":\"Explore\",\"tool_name\":\"Write\",\"tool_input\":{\"file_path\":\"$PWD/USAGE.md\"},\"tool_response\":{\"type\":\"create\"}" &&
+	claude PostToolUse ",\"agent_id\":\"b0b0b0b0b0\",\"agent_type\":\"general-purpose\",\"tool_name\":\"Bash\",\"tool_input\":{\"command\":\"ls\"},\"tool_response\":{\"interrupted\":false}" &&
+	test_must_be_empty ev.err &&
+	git log --format=%s -3 SESSION_HEAD >log &&
+	cat >expect <<-EOF &&
+	run by general-purpose-b0b0b0b0: "ls" (exit 0)
+	agent general-purpose-b0b0b0b0 started (general-purpose)
+	file created: USAGE.md by Explore-x1y2z3w4
+	EOF
+	test_cmp expect log &&
+	session_json >s &&
+	test "$(agent_field general-purpose-b0b0b0b0 "[a[k] for k in (\"parent\", \"cli\", \"by\", \"session\")]")" = \
+		"[\"$AGENT\", \"claude-code\", \"A U Thor <author@example.com>\", \"b0b0b0b0b0\"]" &&
+	test "$(agent_field Explore-x1y2z3w4 "[a[k] for k in (\"parent\", \"cli\", \"last_reply\")]")" = \
+		"[\"$AGENT\", \"claude-code\", \"Found 3 call sites\"]" &&
+	before=$(git rev-parse SESSION_HEAD) &&
+	claude SubagentStop ",\"agent_id\":\"c0c0c0c0c0\",\"agent_type\":\"\",\"agent_transcript_path\":\"$HOME/nowhere.jsonl\",\"last_assistant_message\":\"<summary>x</summary>\"" &&
+	test_must_be_empty ev.err &&
+	test "$(git rev-parse SESSION_HEAD)" = "$before"
+'
+
+test_expect_success 'prompts are counted, the last kept; a sub-agent'"'"'s notice is not a prompt' '
+	claude UserPromptSubmit ",\"prompt\":\"second prompt\"" &&
+	claude UserPromptSubmit ",\"prompt\":\"<task-notification>\n<task-id>a1</task-id>\n</task-notification>\"" &&
+	session_json >s &&
+	test "$(agent_field $AGENT "[a[k] for k in (\"prompts\", \"last_prompt\", \"cli\", \"by\")]")" = \
+		"[2, \"second prompt\", \"claude-code\", \"A U Thor <author@example.com>\"]" &&
+	git log --format=%s -1 SESSION_HEAD >log &&
+	echo "note: \"second prompt\"" >expect && test_cmp expect log
+'
+
 test_expect_success 'several agents writing at once lose nothing' '
 	for i in 1 2 3 4 5 6
 	do
