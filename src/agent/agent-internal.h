@@ -21,8 +21,8 @@ int agent_usage_number(double *out, const cJSON *usage, const char *key);
 int agent_number(double *out, const cJSON *v, double min, double max);
 /*
  * The exit status written after tag in text, at the start of its last
- * line that has one ("Exit Code: 1"): 1, or 0 when none is, or it is not
- * a status AGENT_EXIT_MIN to AGENT_EXIT_MAX.
+ * line that has one ("Exit Code: 1"): 1; 0 when no line has the tag, -1
+ * when what follows it is not a status AGENT_EXIT_MIN to AGENT_EXIT_MAX.
  */
 int agent_exit_after(double *out, const char *text, const char *tag);
 

@@ -123,7 +123,9 @@ int agent_exit_after(double *out, const char *text, const char *tag)
 	for (const char *p = text; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL)
 		if (!strncmp(p, tag, n))
 			last = p + n;
-	return last ? exit_at(out, last) : 0;
+	if (!last)
+		return 0;
+	return exit_at(out, last) ? 1 : -1;
 }
 
 /* --- usage in transcripts --- */

@@ -40,7 +40,7 @@ static void claude_code_outcome(struct agent_event *ev, const cJSON *payload, co
 	ev->has_ms = agent_number(&ev->ms, cJSON_GetObjectItemCaseSensitive(payload, "duration_ms"), 0, AGENT_MS_MAX);
 	if (error || cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(payload, "is_interrupt"))) {
 		ev->failed = 1;
-		ev->has_exit = error && agent_exit_after(&ev->exit, error, "Exit code ");
+		ev->has_exit = error && agent_exit_after(&ev->exit, error, "Exit code ") > 0;
 		return;
 	}
 	if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(resp, "interrupted")))

@@ -33,12 +33,14 @@ static void gemini_cli_outcome(struct agent_event *ev, const cJSON *resp)
 {
 	const cJSON *error = cJSON_GetObjectItemCaseSensitive(resp, "error");
 	const char *said = json_str(resp, "llmContent");
+	int r = said ? agent_exit_after(&ev->exit, said, "Exit Code: ") : 0;
 
-	if (said && agent_exit_after(&ev->exit, said, "Exit Code: "))
+	if (r > 0)
 		ev->has_exit = 1;
-	else if (cJSON_IsObject(resp) && (!error || cJSON_IsNull(error)))
+	else if (!r && cJSON_IsObject(resp) && (!error || cJSON_IsNull(error)))
 		ev->has_exit = 1;	/* ev->exit is 0 */
-	ev->failed = (ev->has_exit && ev->exit != 0) || (error && !cJSON_IsNull(error));
+	/* the line is there only when the status was not 0 */
+	ev->failed = r < 0 || (ev->has_exit && ev->exit != 0) || (error && !cJSON_IsNull(error));
 }
 
 static void gemini_cli_read_event(struct agent_event *ev, const cJSON *payload)

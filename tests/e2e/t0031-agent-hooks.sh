@@ -415,6 +415,46 @@ test_expect_success 'the budget: off by default; with session.enforceBudget a to
 	gem BeforeTool ",\"tool_name\":\"write_file\",\"tool_input\":{}"
 '
 
+test_expect_success 'Gemini CLI: run_shell_command, and a session end after the turn adds no second turn' '
+	gem AfterTool ",\"tool_name\":\"run_shell_command\",\"tool_input\":{\"command\":\"cat missing.txt\"},\"tool_response\":{\"llmContent\":\"<untrusted_context>\nOutput: cat: missing.txt: No such file or directory\nExit Code: 1\nProcess Group PGID: 13035\n</untrusted_context>\",\"returnDisplay\":\"x\"}" &&
+	gem AfterTool ",\"tool_name\":\"run_shell_command\",\"tool_input\":{\"command\":\"true\"},\"tool_response\":{\"llmContent\":\"<untrusted_context>\nOutput: (empty)\nProcess Group PGID: 13036\n</untrusted_context>\",\"returnDisplay\":\"\"}" &&
+	test_must_be_empty ev.err &&
+	git log --format=%s -2 SESSION_HEAD >log &&
+	cat >expect <<-\EOF &&
+	run by gemini-9f9f9f9f: "true" (exit 0)
+	run by gemini-9f9f9f9f: "cat missing.txt" (exit 1)
+	EOF
+	test_cmp expect log &&
+	echo "{\"id\":\"g9\",\"type\":\"gemini\",\"content\":\"All set.\",\"tokens\":{\"input\":10,\"output\":2}}" >>"$G" &&
+	gem AfterAgent ",\"prompt_response\":\"All set.\"" &&
+	echo "{\"\$set\":{\"lastUpdated\":\"2025-11-21T10:09:00Z\"}}" >>"$G" &&
+	gem SessionEnd ",\"reason\":\"exit\"" &&
+	test_must_be_empty ev.err &&
+	git log --format=%s -2 SESSION_HEAD >log &&
+	cat >expect <<-\EOF &&
+	agent gemini-9f9f9f9f done: "session ended (exit)"
+	turn of gemini-9f9f9f9f: "All set." (+10 in, +2 out; transcript part 2)
+	EOF
+	test_cmp expect log
+'
+
+test_expect_success 'a topic from a prompt is its first line whole, cut at a word only past 200 bytes' '
+	git session pause -q &&
+	line="Refactor the parser: $(printf "étape %d, " $(seq 1 40))done" &&
+	claude UserPromptSubmit ",\"prompt\":\"$line\nsecond line\"" 4c4c4c4c-0000 &&
+	test_must_be_empty ev.err &&
+	session_json >s &&
+	topic=$(json_field s "d[\"topic\"]") &&
+	test $(printf "%s" "$topic" | wc -c) -le 200 &&
+	test $(printf "%s" "$topic" | wc -c) -gt 150 &&
+	case "$line" in "$topic"*) ;; *) echo "topic $topic"; false ;; esac &&
+	case "$topic" in *,) ;; *) echo "cut mid-word: $topic"; false ;; esac &&
+	git session pause -q &&
+	claude UserPromptSubmit ",\"prompt\":\"Write the usage docs for the todo module and link them from the README please\"" 5d5d5d5d-0000 &&
+	session_json >s &&
+	test "$(json_field s "d[\"topic\"]")" = "Write the usage docs for the todo module and link them from the README please"
+'
+
 test_expect_success 'a broken payload or a failing hook: one line on stderr, exit 0, nothing stored' '
 	before=$(git rev-parse SESSION_HEAD) &&
 	ev claude-code UserPromptSubmit "{not json" &&

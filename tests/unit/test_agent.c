@@ -199,6 +199,95 @@ static void test_read_event(void **unused)
 	cJSON_Delete(gp);
 }
 
+/* Shell commands: their line, status and time as each CLI says them; what is out of range is not known. */
+static void test_read_shell(void **unused)
+{
+	static const struct {
+		const char *agent, *payload;
+		int failed, has_exit;
+		double exit;
+		int has_ms;
+		double ms;
+	} cases[] = {
+		{ "claude-code", "{\"tool_name\":\"Bash\",\"tool_input\":{\"command\":\"ls\"},"
+		  "\"tool_response\":{\"stdout\":\"\",\"interrupted\":false},\"duration_ms\":9}", 0, 1, 0, 1, 9 },
+		{ "claude-code", "{\"tool_name\":\"Bash\",\"tool_input\":{\"command\":\"ls\"},"
+		  "\"error\":\"Exit code 3\\nto-stdout\",\"is_interrupt\":false,\"duration_ms\":20}", 1, 1, 3, 1, 20 },
+		{ "claude-code", "{\"tool_name\":\"Bash\",\"tool_input\":{\"command\":\"ls\"},"
+		  "\"error\":\"Exit code 12345678901\",\"duration_ms\":-1}", 1, 0, 0, 0, 0 },
+		{ "claude-code", "{\"tool_name\":\"Bash\",\"tool_input\":{\"command\":\"ls\"},"
+		  "\"error\":\"Exit code 1x\",\"duration_ms\":1.5}", 1, 0, 0, 0, 0 },
+		{ "claude-code", "{\"tool_name\":\"Bash\",\"tool_input\":{\"command\":\"sleep 9\"},"
+		  "\"tool_response\":{\"interrupted\":true}}", 1, 0, 0, 0, 0 },
+		{ "claude-code", "{\"tool_name\":\"Bash\",\"tool_input\":{\"command\":\"grep x\"},"
+		  "\"tool_response\":{\"returnCodeInterpretation\":\"No matches found\"}}", 0, 0, 0, 0, 0 },
+		{ "gemini-cli", "{\"tool_name\":\"run_shell_command\",\"tool_input\":{\"command\":\"ls\"},"
+		  "\"tool_response\":{\"llmContent\":\"<untrusted_context>\\nOutput: x\\nExit Code: 1\\n"
+		  "Process Group PGID: 9\\n</untrusted_context>\"}}", 1, 1, 1, 0, 0 },
+		{ "gemini-cli", "{\"tool_name\":\"run_shell_command\",\"tool_input\":{\"command\":\"ls\"},"
+		  "\"tool_response\":{\"llmContent\":\"Output: Exit Code: 7\\nProcess Group PGID: 9\"}}", 0, 1, 0, 0, 0 },
+		{ "gemini-cli", "{\"tool_name\":\"run_shell_command\",\"tool_input\":{\"command\":\"ls\"},"
+		  "\"tool_response\":{\"llmContent\":\"x\",\"error\":{\"message\":\"no shell\"}}}", 1, 0, 0, 0, 0 },
+		{ "gemini-cli", "{\"tool_name\":\"run_shell_command\",\"tool_input\":{\"command\":\"ls\"},"
+		  "\"tool_response\":{\"llmContent\":\"Exit Code: -2147483649\"}}", 1, 0, 0, 0, 0 },
+	};
+	struct agent_event ev;
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		cJSON *p = cJSON_Parse(cases[i].payload);
+
+		assert_non_null(p);
+		agent_read_event(&ev, agent_dialect(cases[i].agent), p);
+		assert_non_null(ev.command);
+		assert_int_equal(ev.failed, cases[i].failed);
+		assert_int_equal(ev.has_exit, cases[i].has_exit);
+		if (ev.has_exit)
+			assert_true(ev.exit == cases[i].exit);
+		assert_int_equal(ev.has_ms, cases[i].has_ms);
+		if (ev.has_ms)
+			assert_true(ev.ms == cases[i].ms);
+		cJSON_Delete(p);
+	}
+	/* a command only for a shell tool; a sub-agent's notice is no prompt */
+	{
+		cJSON *p = cJSON_Parse("{\"tool_name\":\"Read\",\"tool_input\":{\"command\":\"x\"},"
+				       "\"prompt\":\"<task-notification>\\n</task-notification>\"}");
+
+		agent_read_event(&ev, agent_dialect("claude-code"), p);
+		assert_null(ev.command);
+		assert_null(ev.prompt);
+		cJSON_Delete(p);
+	}
+}
+
+/* An older install's group (a matcher without Bash, no failure event) is brought up to date, and only ours. */
+static void test_settings_upgrade(void **unused)
+{
+	const char *old = "{\n  \"hooks\": {\n    \"PostToolUse\": [\n      {\n        \"matcher\": \"Write\",\n"
+			  "        \"hooks\": [{\"type\": \"command\", \"command\": \"lint\"}]\n      },\n"
+			  "      {\n        \"matcher\": \"Write|Edit|MultiEdit|NotebookEdit\",\n        \"hooks\": [\n"
+			  "          {\"type\": \"command\", \"command\": \"" PREFIX " PostToolUse\", \"timeout\": 10}\n"
+			  "        ]\n      }\n    ]\n  }\n}\n";
+	const struct agent_dialect *d = agent_dialect("claude-code");
+	char *with, *again = NULL, *err = NULL;
+	cJSON *v, *post;
+
+	assert_int_equal(agent_settings_count(old, strlen(old), d, PREFIX), 0);
+	with = added(old);
+	assert_int_equal(agent_settings_count(with, strlen(with), d, PREFIX), 10);
+	v = cJSON_Parse(with);
+	post = cJSON_GetObjectItem(cJSON_GetObjectItem(v, "hooks"), "PostToolUse");
+	assert_int_equal(cJSON_GetArraySize(post), 2);
+	assert_string_equal(cJSON_GetObjectItem(cJSON_GetArrayItem(post, 0), "matcher")->valuestring, "Write");
+	assert_string_equal(cJSON_GetObjectItem(cJSON_GetArrayItem(post, 1), "matcher")->valuestring,
+			    "Write|Edit|MultiEdit|NotebookEdit|Bash");
+	assert_non_null(strstr(with, "        \"matcher\": \"Write\",\n"));	/* theirs as it was */
+	assert_int_equal(agent_settings_add(&again, &err, with, strlen(with), d, PREFIX), 0);
+	assert_null(again);
+	cJSON_Delete(v);
+	free(with);
+}
+
 static void test_dialects(void **unused)
 {
 	assert_int_equal(agent_event_kind(agent_dialect("gemini-cli"), "AfterAgent"), AE_TURN_END);
@@ -217,6 +306,8 @@ int main(void)
 		cmocka_unit_test(test_usage_out_of_range),
 		cmocka_unit_test(test_table),
 		cmocka_unit_test(test_read_event),
+		cmocka_unit_test(test_read_shell),
+		cmocka_unit_test(test_settings_upgrade),
 		cmocka_unit_test(test_dialects),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
