@@ -123,6 +123,15 @@ struct agent_dialect {
 	 * whole number from 0 to AGENT_TOKENS_MAX.
 	 */
 	int (*scan_usage)(const char **id, double usage[3], const cJSON *line);
+	/*
+	 * Lines holding one of total_marks (NULL: none) are read by
+	 * scan_total: 1 when the line is the CLI's running total of the
+	 * session's usage (total[] as usage[] above), 2 when it marks a
+	 * compaction, 0 otherwise. A compaction's own call is in no message:
+	 * the running total's growth past it, less the messages, is its tokens.
+	 */
+	const char *const *total_marks;
+	int (*scan_total)(double total[3], const cJSON *line);
 };
 
 /* The dialect of an agent by name, NULL when unknown; agent_dialects lists them all, NULL-terminated. */
@@ -157,6 +166,14 @@ struct agent_usage {
 	char last_id[128];
 	double last_input, last_output, last_cached;
 	int skipped;
+	/*
+	 * The CLI's running total at its last line read (has_total), what the
+	 * messages counted since, and whether a compaction came since: carried
+	 * from one part to the next. compactions counts those whose tokens
+	 * this scan added to input, output and cached.
+	 */
+	int has_total, pending, compactions;
+	double total[3], since[3];
 };
 void agent_usage_scan(struct agent_usage *u, const struct agent_dialect *d, const char *text, size_t len);
 

@@ -154,6 +154,9 @@ static int count_message(struct agent_usage *u, const char *id, const double v[3
 
 	if (in > AGENT_TOKENS_MAX || out > AGENT_TOKENS_MAX || cached > AGENT_TOKENS_MAX)
 		return -1;
+	u->since[0] += in - u->input;
+	u->since[1] += out - u->output;
+	u->since[2] += cached - u->cached;
 	if (!again) {
 		u->messages++;
 		snprintf(u->last_id, sizeof(u->last_id), "%s", id);
@@ -167,6 +170,50 @@ static int count_message(struct agent_usage *u, const char *id, const double v[3
 	return 0;
 }
 
+static int has_mark(const char *const *marks, const char *p, size_t n)
+{
+	for (; marks && *marks; marks++)
+		if (memmem(p, n, *marks, strlen(*marks)))
+			return 1;
+	return 0;
+}
+
+/* A running total: past a compaction, its growth less the messages counted since is the compaction's. */
+static void count_total(struct agent_usage *u, const double total[3])
+{
+	double add[3];
+
+	if (u->pending && u->has_total) {
+		for (int i = 0; i < 3; i++) {
+			add[i] = total[i] - u->total[i] - u->since[i];
+			add[i] = add[i] > 0 ? add[i] : 0;	/* a total that went back (a new process) says nothing */
+		}
+		if (u->input + add[0] <= AGENT_TOKENS_MAX && u->output + add[1] <= AGENT_TOKENS_MAX &&
+		    u->cached + add[2] <= AGENT_TOKENS_MAX) {
+			u->input += add[0];
+			u->output += add[1];
+			u->cached += add[2];
+			u->compactions++;
+		}
+		u->pending = 0;
+	}
+	memcpy(u->total, total, sizeof(u->total));
+	memset(u->since, 0, sizeof(u->since));
+	u->has_total = 1;
+}
+
+/* A line that may be the CLI's running total, or mark a compaction. */
+static void scan_total_line(struct agent_usage *u, const struct agent_dialect *d, const cJSON *line)
+{
+	double total[3];
+	int r = d->scan_total(total, line);
+
+	if (r == 2)
+		u->pending = 1;
+	else if (r == 1 && total[0] <= AGENT_TOKENS_MAX && total[1] <= AGENT_TOKENS_MAX && total[2] <= AGENT_TOKENS_MAX)
+		count_total(u, total);
+}
+
 void agent_usage_scan(struct agent_usage *u, const struct agent_dialect *d, const char *text, size_t len)
 {
 	const char *p = text, *end = text + len;
@@ -178,6 +225,13 @@ void agent_usage_scan(struct agent_usage *u, const struct agent_dialect *d, cons
 		const char *id;
 		double v[3];
 
+		if (d->scan_total && has_mark(d->total_marks, p, n)) {
+			cJSON *line = cJSON_ParseWithLength(p, n);
+
+			if (line)
+				scan_total_line(u, d, line);
+			cJSON_Delete(line);
+		}
 		/* only lines that can hold a usage are parsed */
 		if (memmem(p, n, d->usage_mark, mark)) {
 			cJSON *line = cJSON_ParseWithLength(p, n);

@@ -89,6 +89,35 @@ static int claude_code_scan_usage(const char **id, double u[3], const cJSON *lin
 	return 1;
 }
 
+/*
+ * {"type": "cost-state", "modelUsage": {"<model>": {"inputTokens", ...}}}:
+ * the session's usage so far, sub-agents' and compactions' included;
+ * {"type": "system", "subtype": "compact_boundary"}: a compaction.
+ */
+static int claude_code_scan_total(double total[3], const cJSON *line)
+{
+	const char *type = json_str(line, "type"), *sub = json_str(line, "subtype");
+	const cJSON *m;
+
+	if (type && sub && !strcmp(type, "system") && !strcmp(sub, "compact_boundary"))
+		return 2;
+	if (!type || strcmp(type, "cost-state"))
+		return 0;
+	total[0] = total[1] = total[2] = 0;
+	cJSON_ArrayForEach(m, cJSON_GetObjectItemCaseSensitive(line, "modelUsage")) {
+		double in, made, out, read;
+
+		if (agent_usage_number(&in, m, "inputTokens") < 0 || agent_usage_number(&made, m, "cacheCreationInputTokens") < 0 ||
+		    agent_usage_number(&out, m, "outputTokens") < 0 || agent_usage_number(&read, m, "cacheReadInputTokens") < 0)
+			return 0;
+		total[0] += in + made;
+		total[1] += out;
+		total[2] += read;
+	}
+	return 1;
+}
+static const char *const claude_code_total_marks[] = { "\"cost-state\"", "\"compact_boundary\"", NULL };
+
 const struct agent_dialect agent_claude_code = {
 	.name = "claude-code",
 	.stem = "claude",
@@ -106,4 +135,6 @@ const struct agent_dialect agent_claude_code = {
 	.read_event = claude_code_read_event,
 	.usage_mark = "\"usage\"",
 	.scan_usage = claude_code_scan_usage,
+	.total_marks = claude_code_total_marks,
+	.scan_total = claude_code_scan_total,
 };

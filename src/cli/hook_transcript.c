@@ -194,10 +194,42 @@ static int read_part(struct turn_part *p, int fd, off_t size, double from, const
 	return 0;
 }
 
+static const char *const running_keys[] = { "input", "output", "cached", "since_input", "since_output", "since_cached" };
+
+/* The CLI's running total as t's "running" kept it: {input, output, cached, since_*, pending}. */
+static void running_from(struct agent_usage *u, const cJSON *t)
+{
+	const cJSON *r = cJSON_GetObjectItemCaseSensitive(t, "running");
+
+	if (!cJSON_IsObject(r))
+		return;
+	u->has_total = 1;
+	for (size_t i = 0; i < 3; i++) {
+		u->total[i] = json_num(r, running_keys[i], 0);
+		u->since[i] = json_num(r, running_keys[i + 3], 0);
+	}
+	u->pending = json_bool(r, "pending", 0);
+}
+
+static void running_to(cJSON *args, const struct agent_usage *u)
+{
+	cJSON *r;
+
+	if (!u->has_total && !u->pending)
+		return;
+	r = json_obj(args, "running");
+	for (size_t i = 0; i < 3; i++) {
+		json_set_num(r, running_keys[i], u->total[i]);
+		json_set_num(r, running_keys[i + 3], u->since[i]);
+	}
+	json_set_bool(r, "pending", u->pending);
+}
+
 /*
  * The part's tokens into the turn's op, counted on from the last message
- * the agent's transcript record t has, and that message's usage now; how
- * many new messages it counts.
+ * the agent's transcript record t has, and that message's usage now, and
+ * from the CLI's running total it has (for a compaction's tokens); how
+ * many new messages and compactions it counts.
  */
 static int turn_usage(struct state_op *op, const struct agent_dialect *d, const cJSON *t, const char *agent,
 		      const struct turn_part *p)
@@ -212,6 +244,7 @@ static int turn_usage(struct state_op *op, const struct agent_dialect *d, const 
 		u.last_output = json_num(was, "output", 0);
 		u.last_cached = json_num(was, "cached", 0);
 	}
+	running_from(&u, t);
 	agent_usage_scan(&u, d, p->text, p->long_line ? 0 : p->len);
 	if (u.skipped)
 		gs_warning("%d line%s of the transcript of agent '%s' gave token counts that are not whole numbers "
@@ -227,7 +260,8 @@ static int turn_usage(struct state_op *op, const struct agent_dialect *d, const 
 		json_set_num(last, "output", u.last_output);
 		json_set_num(last, "cached", u.last_cached);
 	}
-	return u.messages;
+	running_to(op_args(op), &u);
+	return u.messages + u.compactions;
 }
 
 /*

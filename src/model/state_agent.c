@@ -381,6 +381,9 @@ int state_apply_agent_turn(struct apply_ctx *c)
 	}
 	if (cJSON_IsObject(last))
 		json_set(t, "last", cJSON_Duplicate(last, 1));
+	/* the agent CLI's running total of usage, for a compaction's tokens (agent.h) */
+	if (cJSON_IsObject(cJSON_GetObjectItemCaseSensitive(c->args, "running")))
+		json_set(t, "running", cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(c->args, "running"), 1));
 	count_tokens(c, json_str(a, "id"), in, out, cached, 0);
 	sbuf_addf(&c->subject, "turn of %s: ", json_str(a, "id"));
 	if (reply && *reply) {

@@ -115,6 +115,37 @@ static void test_usage(void **unused)
 	assert_true(u.messages == 0 && u.skipped == 0 && u.input == 0);
 }
 
+/* A compaction's call is in no message: the running total's growth past it, less the messages, counts. */
+static void test_usage_compaction(void **unused)
+{
+#define COST(in, out) "{\"type\":\"cost-state\",\"modelUsage\":{\"m\":{\"inputTokens\":" #in \
+	",\"outputTokens\":" #out ",\"cacheReadInputTokens\":0,\"cacheCreationInputTokens\":0}}}\n"
+	const char *before = "{\"type\":\"assistant\",\"message\":{\"id\":\"m1\",\"usage\":{\"input_tokens\":100,\"output_tokens\":20}}}\n"
+			     COST(1391, 260);
+	const char *part = "{\"type\":\"system\",\"subtype\":\"compact_boundary\",\"content\":\"Conversation compacted\"}\n"
+			   "{\"type\":\"user\",\"isCompactSummary\":true,\"message\":{\"content\":\"compact_boundary\"}}\n"
+			   "{\"type\":\"assistant\",\"message\":{\"id\":\"m2\",\"usage\":{\"input_tokens\":10,\"output_tokens\":5}}}\n"
+			   COST(1505, 280) COST(1000, 100);
+	const char *quoted = "{\"type\":\"user\",\"message\":{\"content\":\"\\\"compact_boundary\\\"\"}}\n" COST(1600, 290);
+	const struct agent_dialect *c = agent_dialect("claude-code");
+	struct agent_usage u = { 0 };
+
+	agent_usage_scan(&u, c, before, strlen(before));
+	assert_true(u.input == 100 && u.output == 20 && u.compactions == 0 && u.has_total);
+	/* the next part, carried on: 114 in and 20 out since the total, 10 and 5 of them a message's */
+	u.input = u.output = 0;
+	agent_usage_scan(&u, c, part, strlen(part));
+	assert_int_equal(u.compactions, 1);
+	assert_int_equal(u.messages, 2);
+	assert_true(u.input == 114 && u.output == 20);
+	/* a total that went back, and a prompt that quotes the mark, count nothing more */
+	assert_true(u.total[0] == 1000 && !u.pending);
+	u.input = u.output = 0;
+	agent_usage_scan(&u, c, quoted, strlen(quoted));
+	assert_true(u.input == 0 && u.output == 0 && u.compactions == 1);
+#undef COST
+}
+
 static void test_usage_out_of_range(void **unused)
 {
 	/* each bad line is skipped, its tokens not counted; the good ones around it count */
@@ -303,6 +334,7 @@ int main(void)
 		cmocka_unit_test(test_settings_keep_theirs),
 		cmocka_unit_test(test_settings_refused),
 		cmocka_unit_test(test_usage),
+		cmocka_unit_test(test_usage_compaction),
 		cmocka_unit_test(test_usage_out_of_range),
 		cmocka_unit_test(test_table),
 		cmocka_unit_test(test_read_event),
