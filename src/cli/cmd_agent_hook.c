@@ -376,34 +376,46 @@ static int on_tool_after(struct hook_run *r)
 }
 
 /*
- * Agent a's turn: the files its shell commands changed (a checkpoint of
- * their own), then the part of its transcript at path with the reply
- * said. At the end of a session a part with no new message (what the
- * agent writes for itself after its last turn) waits for the next turn.
+ * Agent a's turn in *out, to write: the part of its transcript at path
+ * with the reply said, after the files its shell commands changed (a
+ * checkpoint of their own, written here). At the end of a session a part
+ * with no new message (what the agent writes for itself after its last
+ * turn) waits for the next turn: *out is NULL.
  */
-static int record_turn(struct hook_run *r, const cJSON *a, const char *path, const char *said, int at_end)
+static int read_turn(struct state_op **out, struct hook_run *r, const cJSON *a, const char *path, const char *said,
+		     int at_end)
 {
-	struct state_op *files = NULL, *op = NULL;
+	struct state_op *files = NULL;
 	double runs = 0;
 	int messages, error;
 	char *reply;
 
+	*out = NULL;
 	if ((error = hook_shell_files(&files, &runs, r, a)) < 0 ||
 	    (files && (error = write_op(r, files)) < 0))
 		return error;
-	if ((error = path ? hook_read_turn(&op, &messages, r, a, path) : 0) < 0 || !op)
+	if ((error = path ? hook_read_turn(out, &messages, r, a, path) : 0) < 0 || !*out)
 		return error;
 	if (at_end && !messages) {
-		op_free(op);
+		op_free(*out);
+		*out = NULL;
 		return 0;
 	}
-	json_set_num(op_args(op), "runs", runs);
+	json_set_num(op_args(*out), "runs", runs);
 	if (said && *said) {
 		reply = clip(said, STATE_AGENT_TEXT_MAX);
-		json_set_str(op_args(op), "reply", reply);
+		json_set_str(op_args(*out), "reply", reply);
 		free(reply);
 	}
-	return write_op(r, op);
+	return 0;
+}
+
+static int record_turn(struct hook_run *r, const cJSON *a, const char *path, const char *said)
+{
+	struct state_op *op;
+	int error = read_turn(&op, r, a, path, said, 0);
+
+	return error < 0 || !op ? error : write_op(r, op);
 }
 
 /* Where a sub-agent's transcript is, kept beside the agent links until its parent's next turn has read it. */
@@ -431,7 +443,7 @@ static int reread_subagents(struct hook_run *r)
 			continue;
 		key = subagent_key(sub);
 		if ((error = store_agent_linked(&path, r->c->st, key)) == 0 && path && *path &&
-		    (error = record_turn(r, a, path, NULL, 0)) == 0)
+		    (error = record_turn(r, a, path, NULL)) == 0)
 			error = store_agent_link(r->c->st, key, "");
 		free(key);
 		free(path);
@@ -468,7 +480,7 @@ static int on_subagent_stop(struct hook_run *r)
 	/* an agent whose start was not seen (hooks installed meanwhile, the CLI's own) is left alone */
 	if (!hook_agents(r) || !(a = state_agent(r->state, id)))
 		goto cleanup;
-	if ((error = record_turn(r, a, path, said, 0)) < 0)
+	if ((error = record_turn(r, a, path, said)) < 0)
 		goto cleanup;
 	if (path && r->ev.subagent_id && *r->ev.subagent_id) {
 		key = subagent_key(r->ev.subagent_id);
@@ -489,22 +501,26 @@ cleanup:
 	return error;
 }
 
-/* The end of the agent's turn, or of its session (at_end). */
-static int turn_end(struct hook_run *r, int at_end)
+/* The end of the agent's turn, or of its session (at_end): *a its entry, NULL when it has none. */
+static int turn_end(struct state_op **out, const cJSON **a, struct hook_run *r, int at_end)
 {
-	const cJSON *a;
 	int error;
 
-	if (!r->session || !r->linked || !hook_agents(r) || !(a = state_agent(r->state, r->agent)))
+	*out = NULL;
+	if (!r->session || !r->linked || !hook_agents(r) || !(*a = state_agent(r->state, r->agent)))
 		return 0;
 	if ((error = reread_subagents(r)) < 0)
 		return error;
-	return record_turn(r, a, r->ev.transcript, r->ev.said, at_end);
+	return read_turn(out, r, *a, r->ev.transcript, r->ev.said, at_end);
 }
 
 static int on_turn_end(struct hook_run *r)
 {
-	return turn_end(r, 0);
+	struct state_op *op;
+	const cJSON *a = NULL;
+	int error = turn_end(&op, &a, r, 0);
+
+	return error < 0 || !op ? error : write_op(r, op);
 }
 
 static int on_compact(struct hook_run *r)
@@ -521,22 +537,29 @@ static int on_compact(struct hook_run *r)
 	return write_op(r, op);
 }
 
+/*
+ * The agent done, with what its transcript gained since its turn when
+ * that holds a new message (its CLI wrote it late): one checkpoint.
+ */
 static int on_end(struct hook_run *r)
 {
 	const char *reason = r->ev.reason, *status;
+	struct state_op *turn = NULL, *op;
+	const cJSON *a = NULL;
 	char *summary;
-	struct state_op *op;
 	int error;
 
-	if (!r->session || !r->linked)
-		return 0;
-	if ((error = turn_end(r, 1)) < 0)
+	if ((error = turn_end(&turn, &a, r, 1)) < 0 || !a)
 		return error;
 	/* a session of the agent that had no prompt (a compaction) leaves it as it was */
-	status = json_str(state_agent(r->state, r->agent), "status");
+	status = json_str(a, "status");
 	if (!status || strcmp(status, ST_IN_PROGRESS))
-		return 0;
+		return turn ? write_op(r, turn) : 0;
 	op = op_new(OP_AGENT_DONE, NULL);
+	if (turn) {	/* the turn's arguments, done's too */
+		json_set(op->json, "args", cJSON_DetachItemFromObjectCaseSensitive(turn->json, "args"));
+		op_free(turn);
+	}
 	summary = xstrfmt("session ended (%s)", reason && *reason ? reason : "exit");
 	json_set_str(op_args(op), "agent", r->agent);
 	json_set_str(op_args(op), "summary", summary);

@@ -21,6 +21,7 @@ cJSON *state_agent(const cJSON *state, const char *id)
 
 static void add_tokens(cJSON *t, double in, double out, double cached);
 static int tokens_fit(struct apply_ctx *c, const char *name, double in, double out, double cached, int isolated);
+static int turn_apply(struct apply_ctx *c, cJSON *a, int paren);
 static void count_tokens(struct apply_ctx *c, const char *name, double in, double out, double cached,
 			 int isolated);
 
@@ -170,10 +171,12 @@ int state_apply_agent_progress(struct apply_ctx *c)
 	return 0;
 }
 
+/* An agent done; with a turn's arguments (its hooks at its session's end), the last of its transcript too. */
 int state_apply_agent_done(struct apply_ctx *c)
 {
 	const char *summary;
 	cJSON *a;
+	int turn = cJSON_GetObjectItemCaseSensitive(c->args, "to") != NULL;
 
 	if (running_agent(&a, c, "finish") < 0 || state_arg_text(&summary, c, "summary", 0) < 0)
 		return GS_ERROR;
@@ -186,7 +189,7 @@ int state_apply_agent_done(struct apply_ctx *c)
 		sbuf_adds(&c->subject, ": ");
 		state_subject_quote(&c->subject, summary, 50);
 	}
-	return 0;
+	return turn ? turn_apply(c, a, 1) : 0;
 }
 
 int state_apply_agent_fail(struct apply_ctx *c)
@@ -344,22 +347,20 @@ int state_apply_agent_run(struct apply_ctx *c)
 }
 
 /*
- * The end of an agent's turn: the tokens its transcript says it used,
- * and the part of the transcript it wrote (args.tree holds the part's
- * blob, which the engine puts in the checkpoint's tree).
+ * A turn's arguments applied to agent a: its transcript read to "to",
+ * the tokens, the part kept. The tokens and the part number go into
+ * the subject, in parentheses when paren.
  */
-int state_apply_agent_turn(struct apply_ctx *c)
+static int turn_apply(struct apply_ctx *c, cJSON *a, int paren)
 {
 	double from = json_num(c->args, "from", 0), to = json_num(c->args, "to", 0);
 	double in = json_num(c->args, "input", 0), out = json_num(c->args, "output", 0);
 	double cached = json_num(c->args, "cached", 0), bytes = json_num(c->args, "bytes", 0);
 	const cJSON *last = cJSON_GetObjectItemCaseSensitive(c->args, "last");
-	const char *reply;
-	cJSON *a, *t;
+	const cJSON *running = cJSON_GetObjectItemCaseSensitive(c->args, "running");
 	int part = cJSON_IsObject(cJSON_GetObjectItemCaseSensitive(c->args, "tree"));
+	cJSON *t;
 
-	if (state_arg_agent(&a, c, 1) < 0 || state_arg_text(&reply, c, "reply", 0) < 0)
-		return GS_ERROR;
 	if (!json_is_int(from) || !json_is_int(to) || from < 0 || to < from || !json_is_int(bytes) || bytes < 0 ||
 	    !json_is_int(in) || !json_is_int(out) || !json_is_int(cached) || in < 0 || in > 1e12 || out < 0 ||
 	    cached < 0 || out > 1e12 || cached > 1e12)
@@ -382,22 +383,35 @@ int state_apply_agent_turn(struct apply_ctx *c)
 	if (cJSON_IsObject(last))
 		json_set(t, "last", cJSON_Duplicate(last, 1));
 	/* the agent CLI's running total of usage, for a compaction's tokens (agent.h) */
-	if (cJSON_IsObject(cJSON_GetObjectItemCaseSensitive(c->args, "running")))
-		json_set(t, "running", cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(c->args, "running"), 1));
+	if (cJSON_IsObject(running))
+		json_set(t, "running", cJSON_Duplicate(running, 1));
 	count_tokens(c, json_str(a, "id"), in, out, cached, 0);
+	sbuf_addf(&c->subject, "%s+%.0f in, +%.0f out", paren ? " (" : "", in, out);
+	if (part)
+		sbuf_addf(&c->subject, "; transcript part %.0f", json_num(t, "parts", 0));
+	if (paren)
+		sbuf_addch(&c->subject, ')');
+	return 0;
+}
+
+/*
+ * The end of an agent's turn: the tokens its transcript says it used,
+ * and the part of the transcript it wrote (args.tree holds the part's
+ * blob, which the engine puts in the checkpoint's tree), with its reply.
+ */
+int state_apply_agent_turn(struct apply_ctx *c)
+{
+	const char *reply;
+	cJSON *a;
+
+	if (state_arg_agent(&a, c, 1) < 0 || state_arg_text(&reply, c, "reply", 0) < 0)
+		return GS_ERROR;
 	sbuf_addf(&c->subject, "turn of %s: ", json_str(a, "id"));
 	if (reply && *reply) {
 		set_text(a, "last_reply", reply);
 		subject_line(&c->subject, reply, 60);
-		sbuf_addf(&c->subject, " (+%.0f in, +%.0f out", in, out);
-	} else {
-		sbuf_addf(&c->subject, "+%.0f in, +%.0f out", in, out);
 	}
-	if (part)
-		sbuf_addf(&c->subject, "; transcript part %.0f", json_num(t, "parts", 0));
-	if (reply && *reply)
-		sbuf_addch(&c->subject, ')');
-	return 0;
+	return turn_apply(c, a, reply && *reply);
 }
 
 int state_apply_agent_compact(struct apply_ctx *c)

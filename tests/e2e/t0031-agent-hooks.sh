@@ -318,7 +318,7 @@ test_expect_success 'a resumed agent session finds its git session again, whatev
 	test "$(git rev-list --count refs/sessions/2025-11-21-other)" = 1
 '
 
-test_expect_success 'a compaction'"'"'s tokens: the growth of the running total past it, in one turn at the end' '
+test_expect_success 'a compaction'"'"'s tokens: the growth of the running total past it, with the agent done' '
 	id=$(git for-each-ref --format="%(refname:lstrip=2)" "refs/sessions/*greeting*") &&
 	claude PreCompact ",\"trigger\":\"manual\",\"custom_instructions\":null" &&
 	claude SubagentStop ",\"agent_id\":\"c0mpact0r1\",\"agent_type\":\"\",\"agent_transcript_path\":\"$HOME/none.jsonl\",\"last_assistant_message\":\"<summary>s</summary>\"" &&
@@ -331,10 +331,9 @@ test_expect_success 'a compaction'"'"'s tokens: the growth of the running total 
 	done &&
 	claude SessionEnd ",\"reason\":\"other\"" &&
 	test_must_be_empty ev.err &&
-	git log --format=%s -3 refs/sessions/$id >log &&
-	sed -n 1p log | grep "^agent $AGENT done: \"session ended (other)\"$" &&
-	sed -n 2p log | grep "^turn of $AGENT: +114 in, +20 out; transcript part [0-9]*$" &&
-	sed -n 3p log | grep "^agent $AGENT compacts its context (manual)$"
+	git log --format=%s -2 refs/sessions/$id >log &&
+	sed -n 1p log | grep "^agent $AGENT done: \"session ended (other)\" (+114 in, +20 out; transcript part [0-9]*)$" &&
+	sed -n 2p log | grep "^agent $AGENT compacts its context (manual)$"
 '
 
 test_expect_success 'a new agent session attaches to the active session' '
