@@ -132,6 +132,8 @@ struct agent_dialect {
 	 */
 	const char *const *total_marks;
 	int (*scan_total)(double total[3], const cJSON *line);
+	/* The text a line with a usage says to the user, or NULL: the reply when the payload says none. */
+	const char *(*scan_reply)(const cJSON *line);
 };
 
 /* The dialect of an agent by name, NULL when unknown; agent_dialects lists them all, NULL-terminated. */
@@ -174,6 +176,7 @@ struct agent_usage {
 	 */
 	int has_total, pending, compactions;
 	double total[3], since[3];
+	char reply[4096];	/* the last text a message of the scan said, cut at a character; "" when none */
 };
 void agent_usage_scan(struct agent_usage *u, const struct agent_dialect *d, const char *text, size_t len);
 

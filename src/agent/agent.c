@@ -170,6 +170,17 @@ static int count_message(struct agent_usage *u, const char *id, const double v[3
 	return 0;
 }
 
+static void keep_reply(struct agent_usage *u, const char *text)
+{
+	size_t n;
+
+	if (!text || !*text)
+		return;
+	n = gs_utf8_cut(text, sizeof(u->reply) - 1);
+	memcpy(u->reply, text, n);
+	u->reply[n] = '\0';
+}
+
 static int has_mark(const char *const *marks, const char *p, size_t n)
 {
 	for (; marks && *marks; marks++)
@@ -239,6 +250,8 @@ void agent_usage_scan(struct agent_usage *u, const struct agent_dialect *d, cons
 
 			if (r > 0 && (v[0] > AGENT_TOKENS_MAX || v[1] > AGENT_TOKENS_MAX))
 				r = -1;
+			if (r > 0 && d->scan_reply)
+				keep_reply(u, d->scan_reply(line));
 			if (r < 0 || (r > 0 && count_message(u, id, v) < 0))
 				u->skipped++;
 			cJSON_Delete(line);

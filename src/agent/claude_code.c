@@ -116,6 +116,18 @@ static int claude_code_scan_total(double total[3], const cJSON *line)
 	}
 	return 1;
 }
+/* {"message": {"content": [..., {"type": "text", "text"}]}}: its last text block. */
+static const char *claude_code_scan_reply(const cJSON *line)
+{
+	const cJSON *b, *content = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(line, "message"), "content");
+	const char *text = NULL, *type;
+
+	cJSON_ArrayForEach(b, content)
+		if ((type = json_str(b, "type")) && !strcmp(type, "text") && json_str(b, "text") && *json_str(b, "text"))
+			text = json_str(b, "text");
+	return text;
+}
+
 static const char *const claude_code_total_marks[] = { "\"cost-state\"", "\"compact_boundary\"", NULL };
 
 const struct agent_dialect agent_claude_code = {
@@ -137,4 +149,5 @@ const struct agent_dialect agent_claude_code = {
 	.scan_usage = claude_code_scan_usage,
 	.total_marks = claude_code_total_marks,
 	.scan_total = claude_code_scan_total,
+	.scan_reply = claude_code_scan_reply,
 };

@@ -82,6 +82,12 @@ static int gemini_cli_scan_usage(const char **id, double u[3], const cJSON *line
 	return 1;
 }
 
+/* {"type": "gemini", "content": "<the reply>"}: "" for a tool call. */
+static const char *gemini_cli_scan_reply(const cJSON *line)
+{
+	return json_str(line, "content");
+}
+
 const struct agent_dialect agent_gemini_cli = {
 	.name = "gemini-cli",
 	.stem = "gemini",
@@ -101,4 +107,5 @@ const struct agent_dialect agent_gemini_cli = {
 	.read_event = gemini_cli_read_event,
 	.usage_mark = "\"tokens\"",
 	.scan_usage = gemini_cli_scan_usage,
+	.scan_reply = gemini_cli_scan_reply,
 };

@@ -377,7 +377,7 @@ static int on_tool_after(struct hook_run *r)
 
 /*
  * Agent a's turn in *out, to write: the part of its transcript at path
- * with the reply said, after the files its shell commands changed (a
+ * with the reply said (else the transcript's), after the files its shell commands changed (a
  * checkpoint of their own, written here). At the end of a session a part
  * with no new message (what the agent writes for itself after its last
  * turn) waits for the next turn: *out is NULL.
@@ -402,7 +402,8 @@ static int read_turn(struct state_op **out, struct hook_run *r, const cJSON *a, 
 		return 0;
 	}
 	json_set_num(op_args(*out), "runs", runs);
-	if (said && *said) {
+	/* what the payload says the agent answered, else its transcript's last text */
+	if ((said && *said) || (said = json_str(op_args(*out), "reply"))) {
 		reply = clip(said, STATE_AGENT_TEXT_MAX);
 		json_set_str(op_args(*out), "reply", reply);
 		free(reply);

@@ -29,8 +29,8 @@ const cJSON *hook_agents(struct hook_run *r);
  * OP_AGENT_TURN to write: what the transcript at path has past the
  * agent's offset (whole lines only), its tokens, and the part itself
  * unless session.transcripts is false or the agent's kept transcript
- * would pass session.transcriptLimit; *messages the new messages it
- * counts. *out is NULL when there is no new whole line, or the
+ * would pass session.transcriptLimit, the last text its messages said
+ * ("reply", not yet redacted); *messages the new messages it counts. *out is NULL when there is no new whole line, or the
  * transcript is not one to read (said in a warning).
  */
 int hook_read_turn(struct state_op **out, int *messages, struct hook_run *r, const cJSON *a, const char *path);

@@ -261,6 +261,8 @@ static int turn_usage(struct state_op *op, const struct agent_dialect *d, const 
 		json_set_num(last, "cached", u.last_cached);
 	}
 	running_to(op_args(op), &u);
+	if (*u.reply)	/* the reply as the transcript says it, for the runner to redact and cut */
+		json_set_str(op_args(op), "reply", u.reply);
 	return u.messages + u.compactions;
 }
 

@@ -130,7 +130,7 @@ test_expect_success 'the end of a turn: a checkpoint with the tokens and the tra
 	claude Stop ",\"stop_hook_active\":false" &&
 	test_must_be_empty ev.err &&
 	git log --format=%s -1 SESSION_HEAD >log &&
-	echo "turn of $AGENT: +125 in, +42 out; transcript part 1" >expect &&
+	echo "turn of $AGENT: \"done\" (+125 in, +42 out; transcript part 1)" >expect &&
 	test_cmp expect log &&
 	session_json >s &&
 	test "$(json_field s "[d[\"tokens\"][k] for k in (\"input\", \"output\", \"cached\")]")" = "[125, 42, 300]" &&

@@ -108,6 +108,25 @@ static void test_usage(void **unused)
 	agent_usage_scan(&u, g, gemini_later, strlen(gemini_later));
 	assert_int_equal(u.messages, 1);
 	assert_true(u.input == 40 && u.output == 12 && u.cached == 10);
+	/* the last text a message said is the reply, cut at a character */
+	{
+		char *line = xstrfmt("{\"type\":\"assistant\",\"message\":{\"id\":\"m9\",\"content\":[{\"type\":\"text\",\"text\":\"first\"},"
+				     "{\"type\":\"tool_use\"},{\"type\":\"text\",\"text\":\"%s\"}],\"usage\":{\"input_tokens\":1,\"output_tokens\":1}}}\n",
+				     "Done: \\u00e9t\\u00e9 ok.");
+		char big[6000];
+
+		memset(&u, 0, sizeof(u));
+		agent_usage_scan(&u, c, line, strlen(line));
+		assert_string_equal(u.reply, "Done: \xc3\xa9t\xc3\xa9 ok.");
+		free(line);
+		for (size_t i = 0; i + 2 < sizeof(big); i += 2)
+			memcpy(big + i, "\xc3\xa9", 2);
+		big[sizeof(big) - 2] = '\0';
+		line = xstrfmt("{\"id\":\"g5\",\"type\":\"gemini\",\"content\":\"x%s\",\"tokens\":{\"input\":1}}\n", big);
+		agent_usage_scan(&u, g, line, strlen(line));
+		assert_int_equal(strlen(u.reply), sizeof(u.reply) - 1);	/* "x" and whole characters */
+		free(line);
+	}
 	/* each reads its own transcript's shape only */
 	memset(&u, 0, sizeof(u));
 	agent_usage_scan(&u, c, gemini, strlen(gemini));
