@@ -152,7 +152,10 @@ static char *clip(const char *s, size_t max)
 /* The first line of the prompt, redacted: a new session's topic, cut at a word past TOPIC_MAX bytes. */
 static char *topic_of(const char *prompt)
 {
-	size_t n = strcspn(prompt, "\n");
+	size_t n;
+
+	prompt += strspn(prompt, " \t\r\n");	/* its first line with words */
+	n = strcspn(prompt, "\n");
 	char *line = xstrndup(prompt, n > CLIP_READ ? CLIP_READ : n), *topic = clip(line, (size_t)-1);
 
 	free(line);
