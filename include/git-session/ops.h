@@ -65,7 +65,7 @@
 	OP(AGENT_DONE, "agent.done", state_apply_agent_done, 0, NEED(AGENTS), NEED_NONE) \
 	OP(AGENT_FAIL, "agent.fail", state_apply_agent_fail, 0, NEED(AGENTS) | NEED(ERRORS), NEED(ERRORS)) \
 	OP(AGENT_ATTACH, "agent.attach", state_apply_agent_attach, OPF_HOOK, NEED(AGENTS), NEED_NONE) \
-	OP(AGENT_TURN, "agent.turn", state_apply_agent_turn, OPF_HOOK, NEED(AGENTS), NEED_NONE) \
+	OP(AGENT_TURN, "agent.turn", state_apply_agent_turn, OPF_HOOK | OPF_BY_PATH, NEED(AGENTS) | NEED(FILES), NEED_NONE) \
 	OP(AGENT_COMPACT, "agent.compact", state_apply_agent_compact, OPF_HOOK, NEED(AGENTS), NEED_NONE) \
 	OP(AGENT_RUN, "agent.run", state_apply_agent_run, OPF_HOOK, NEED(AGENTS), NEED_NONE) \
 	OP(FILE_CREATED, "file.created", state_apply_file_created, OPF_BY_PATH | OPF_AGENT, NEED(FILES), NEED_NONE) \

@@ -380,30 +380,36 @@ static int on_tool_after(struct hook_run *r)
 
 /*
  * Agent a's turn in *out, to write: the part of its transcript at path
- * with the reply said (else the transcript's), after the files its shell commands changed (a
- * checkpoint of their own, written here). At the end of a session a part
- * with no new message (what the agent writes for itself after its last
- * turn) waits for the next turn: *out is NULL.
+ * with the reply said (else the transcript's), and the files its shell
+ * commands changed; those alone are a checkpoint of their own, written
+ * here, when the transcript has nothing new. At the end of a session a
+ * part with no new message (what the agent writes for itself after its
+ * last turn) waits for the next turn.
  */
 static int read_turn(struct state_op **out, struct hook_run *r, const cJSON *a, const char *path, const char *said,
 		     int at_end)
 {
 	struct state_op *files = NULL;
 	double runs = 0;
-	int messages, error;
+	int messages = 0, error;
 	char *reply;
 
 	*out = NULL;
 	if ((error = hook_shell_files(&files, &runs, r, a)) < 0 ||
-	    (files && (error = write_op(r, files)) < 0))
-		return error;
-	if ((error = path ? hook_read_turn(out, &messages, r, a, path) : 0) < 0 || !*out)
-		return error;
-	if (at_end && !messages) {
+	    (error = path ? hook_read_turn(out, &messages, r, a, path) : 0) < 0)
+		goto cleanup;
+	if (*out && at_end && !messages && !files) {
 		op_free(*out);
 		*out = NULL;
-		return 0;
 	}
+	if (!*out) {
+		error = files ? write_op(r, files) : 0;
+		files = NULL;
+		goto cleanup;
+	}
+	/* the manifest is read only at the paths it names: none when no file changed */
+	json_set(op_args(*out), "files", files ? cJSON_DetachItemFromObjectCaseSensitive(op_args(files), "files")
+					       : cJSON_CreateObject());
 	json_set_num(op_args(*out), "runs", runs);
 	/* what the payload says the agent answered, else its transcript's last text */
 	if ((said && *said) || (said = json_str(op_args(*out), "reply"))) {
@@ -411,7 +417,9 @@ static int read_turn(struct state_op **out, struct hook_run *r, const cJSON *a, 
 		json_set_str(op_args(*out), "reply", reply);
 		free(reply);
 	}
-	return 0;
+cleanup:
+	op_free(files);
+	return error;
 }
 
 static int record_turn(struct hook_run *r, const cJSON *a, const char *path, const char *said)
@@ -559,8 +567,15 @@ static int on_end(struct hook_run *r)
 	status = json_str(a, "status");
 	if (!status || strcmp(status, ST_IN_PROGRESS))
 		return turn ? write_op(r, turn) : 0;
+	/* files go with a turn of their own: done reads no manifest */
+	if (turn && cJSON_GetObjectItemCaseSensitive(op_args(turn), "files")->child) {
+		if ((error = write_op(r, turn)) < 0)
+			return error;
+		turn = NULL;
+	}
 	op = op_new(OP_AGENT_DONE, NULL);
 	if (turn) {	/* the turn's arguments, done's too */
+		cJSON_DeleteItemFromObjectCaseSensitive(op_args(turn), "files");
 		json_set(op->json, "args", cJSON_DetachItemFromObjectCaseSensitive(turn->json, "args"));
 		op_free(turn);
 	}

@@ -358,7 +358,8 @@ static int turn_apply(struct apply_ctx *c, cJSON *a, int paren)
 	double cached = json_num(c->args, "cached", 0), bytes = json_num(c->args, "bytes", 0);
 	const cJSON *last = cJSON_GetObjectItemCaseSensitive(c->args, "last");
 	const cJSON *running = cJSON_GetObjectItemCaseSensitive(c->args, "running");
-	int part = cJSON_IsObject(cJSON_GetObjectItemCaseSensitive(c->args, "tree"));
+	const cJSON *files = cJSON_GetObjectItemCaseSensitive(c->args, "files");
+	int part = cJSON_IsObject(cJSON_GetObjectItemCaseSensitive(c->args, "tree")), n = 0;
 	cJSON *t;
 
 	if (!json_is_int(from) || !json_is_int(to) || from < 0 || to < from || !json_is_int(bytes) || bytes < 0 ||
@@ -367,6 +368,10 @@ static int turn_apply(struct apply_ctx *c, cJSON *a, int paren)
 		return state_fail(c, "a turn's offsets and token counts are whole numbers");
 	if (tokens_fit(c, json_str(a, "id"), in, out, cached, 0) < 0)
 		return GS_ERROR;
+	/* the files its shell commands changed during the turn */
+	if (cJSON_IsObject(files) && files->child &&
+	    (n = state_record_files(c, files, NULL, json_str(a, "id"), NULL)) < 0)
+		return n;
 	t = json_obj(a, "transcript");
 	if (!json_bool(c->args, "restart", 0) && json_num(t, "offset", 0) != from)
 		return state_fail(c, "agent '%s' has its transcript recorded to byte %.0f, not %.0f",
@@ -389,6 +394,8 @@ static int turn_apply(struct apply_ctx *c, cJSON *a, int paren)
 	sbuf_addf(&c->subject, "%s+%.0f in, +%.0f out", paren ? " (" : "", in, out);
 	if (part)
 		sbuf_addf(&c->subject, "; transcript part %.0f", json_num(t, "parts", 0));
+	if (n)
+		sbuf_addf(&c->subject, "; %d file%s", n, n == 1 ? "" : "s");
 	if (paren)
 		sbuf_addch(&c->subject, ')');
 	return 0;

@@ -236,8 +236,8 @@ test_expect_success 'at the end of a turn with shell commands, the files they ch
 	claude Stop ",\"last_assistant_message\":\"Generated gen.txt.\"" &&
 	test_must_be_empty ev.err &&
 	git log --format=%s -2 SESSION_HEAD >log &&
-	sed -n 2p log | grep "^checkpoint: 3 files by $AGENT$" &&
-	sed -n 1p log | grep "^turn of $AGENT: \"Generated gen.txt.\" (+3 in, +1 out; transcript part [0-9]*)$" &&
+	sed -n 2p log | grep "^run by $AGENT: \"./generate\" (exit 0)$" &&
+	sed -n 1p log | grep "^turn of $AGENT: \"Generated gen.txt.\" (+3 in, +1 out; transcript part [0-9]*; 3 files)$" &&
 	session_json >s &&
 	test "$(json_field s "[(p, d[\"files\"][p][\"status\"], d[\"files\"][p][\"agent\"]) for p in (\"gen.txt\", \"README\", \"tracked.txt\")]")" = \
 		"[[\"gen.txt\", \"created\", \"$AGENT\"], [\"README\", \"modified\", \"$AGENT\"], [\"tracked.txt\", \"deleted\", \"$AGENT\"]]" &&
@@ -449,11 +449,8 @@ test_expect_success 'Gemini CLI: run_shell_command, and a session end after the 
 	gem SessionEnd ",\"reason\":\"exit\"" &&
 	test_must_be_empty ev.err &&
 	git log --format=%s -2 SESSION_HEAD >log &&
-	cat >expect <<-\EOF &&
-	agent gemini-9f9f9f9f done: "session ended (exit)"
-	turn of gemini-9f9f9f9f: "All set." (+10 in, +2 out; transcript part 2)
-	EOF
-	test_cmp expect log
+	sed -n 1p log | grep "^agent gemini-9f9f9f9f done: \"session ended (exit)\"$" &&
+	sed -n 2p log | grep "^turn of gemini-9f9f9f9f: \"All set.\" (+10 in, +2 out; transcript part 2; [1-9][0-9]* files)$"
 '
 
 test_expect_success 'a topic from a prompt is its first line whole, cut at a word only past 200 bytes' '
