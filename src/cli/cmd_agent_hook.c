@@ -153,11 +153,12 @@ static char *clip(const char *s, size_t max)
 static char *topic_of(const char *prompt)
 {
 	size_t n;
+	char *line, *topic;
 
 	prompt += strspn(prompt, " \t\r\n");	/* its first line with words */
 	n = strcspn(prompt, "\n");
-	char *line = xstrndup(prompt, n > CLIP_READ ? CLIP_READ : n), *topic = clip(line, (size_t)-1);
-
+	line = xstrndup(prompt, n > CLIP_READ ? CLIP_READ : n);
+	topic = clip(line, (size_t)-1);
 	free(line);
 	n = strlen(topic);
 	if (n > TOPIC_MAX) {
