@@ -4,8 +4,9 @@
 #   make test            the layer check, unit tests, end-to-end tests, and both again under ASan+UBSan
 #   make SANITIZE=address,undefined   build with sanitizers into build/sanitize/
 #   make install         PREFIX=/usr/local DESTDIR= (binary, man page, completion)
-#   make deps            install the Debian packages the build needs
-#   make demo            deps, build, and a walk through a session in a throw-away repository
+#   make deps            install what the build and the tests need (Debian packages, the agent CLIs from npm)
+#   make demo            what the build needs, build, and a walk through sessions in a throw-away repository
+#                        (KEEP=1 keeps the repository); it needs no agent CLI and downloads none
 #   make bench           the performance figures, as ratios against anchors measured in the same run
 #   make fuzz            the libFuzzer targets, FUZZ_SECONDS each (make test runs them 10 s each)
 
@@ -201,7 +202,8 @@ test: git-session
 deps:
 	@sh tools/deps.sh
 
-demo: deps
+demo:
+	@sh tools/deps.sh --build
 	$(MAKE) git-session
 	@sh tools/demo.sh
 

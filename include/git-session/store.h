@@ -240,6 +240,13 @@ int store_agent_backup_read(char **text, size_t *len, gs_store *st, const char *
 int store_agent_backup_write(gs_store *st, const char *agent, const char *text, size_t len);
 int store_agent_backup_drop(gs_store *st, const char *agent);
 /*
+ * The repository's own exclude file, info/exclude in the common git
+ * directory, which `hooks install --agent --local` adds a line to: read
+ * whole (GS_ENOTFOUND when there is none) or replaced whole.
+ */
+int store_exclude_read(char **text, size_t *len, gs_store *st);
+int store_exclude_write(gs_store *st, const char *text, size_t len);
+/*
  * Whether git would leave path (relative to the top of the working tree)
  * out of `git add`: ignored by .gitignore at any level, info/exclude or
  * core.excludesFile, and not tracked. The agent hooks record no such

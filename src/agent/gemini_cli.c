@@ -91,6 +91,7 @@ static const char *gemini_cli_scan_reply(const cJSON *line)
 const struct agent_dialect agent_gemini_cli = {
 	.name = "gemini-cli",
 	.stem = "gemini",
+	.resume = "gemini --resume",
 	.settings = ".gemini/settings.json",
 	.settings_ops = &agent_json_hooks,
 	.timeout = 10000,	/* milliseconds */
