@@ -12,6 +12,11 @@
 /* The most tokens one count of a transcript, or one turn's total, may say: as `tokens add` takes. */
 #define AGENT_TOKENS_MAX 1e12
 
+/* The exit statuses and durations a payload may say; anything else is not known. */
+#define AGENT_EXIT_MIN -2147483648.0
+#define AGENT_EXIT_MAX 4294967295.0
+#define AGENT_MS_MAX 1e12
+
 #include <stddef.h>
 #include <cjson/cJSON.h>
 
@@ -28,7 +33,8 @@ enum agent_event_kind {
 	AE_START,		/* a session of the agent starts or resumes */
 	AE_PROMPT,		/* the user's prompt: a note */
 	AE_TOOL_BEFORE,		/* a tool call is about to run: the budget */
-	AE_TOOL_AFTER,		/* a tool ran: the file it wrote */
+	AE_TOOL_AFTER,		/* a tool ran: the file it wrote, the shell command it ran */
+	AE_TOOL_FAILED,		/* a tool failed: a shell command that did not succeed */
 	AE_SUBAGENT_START,
 	AE_SUBAGENT_STOP,
 	AE_TURN_END,		/* a checkpoint, with the turn's usage and transcript */
@@ -57,7 +63,12 @@ struct agent_event {
 	const char *subagent_id;
 	const char *subagent_type;
 	const char *subagent_transcript;
-	const char *subagent_said;	/* the sub-agent's last message */
+	const char *said;		/* the (sub-)agent's last message, at the end of its turn */
+	const char *command;		/* the command line a shell tool ran; NULL for other tools */
+	int failed;			/* the tool says it failed */
+	int has_exit, has_ms;		/* whether exit and ms are known */
+	double exit;			/* the command's exit status, AGENT_EXIT_MIN to AGENT_EXIT_MAX */
+	double ms;			/* how long it ran, 0 to AGENT_MS_MAX */
 	const char *trigger;		/* of a compaction: "manual", "auto" */
 	const char *reason;		/* why the agent's session ended */
 };
@@ -93,6 +104,9 @@ struct agent_dialect {
 	const struct agent_hook_event *events;
 	const char *const *write_tools;	/* tools whose file is recorded */
 	const char *const *agent_tools;	/* tools that run a sub-agent */
+	const char *const *shell_tools;	/* tools that run a shell command: recorded as agent.run */
+	/* how prompts the CLI sends itself start (a sub-agent's notice, a command): not the user's */
+	const char *const *own_prompts;
 	/* where the agent keeps its transcripts: folder in the home, or in $home_env, or $folder_env itself */
 	const char *folder;
 	const char *folder_env;
@@ -111,6 +125,17 @@ struct agent_dialect {
 	 * whole number from 0 to AGENT_TOKENS_MAX.
 	 */
 	int (*scan_usage)(const char **id, double usage[3], const cJSON *line);
+	/*
+	 * Lines holding one of total_marks (NULL: none) are read by
+	 * scan_total: 1 when the line is the CLI's running total of the
+	 * session's usage (total[] as usage[] above), 2 when it marks a
+	 * compaction, 0 otherwise. A compaction's own call is in no message:
+	 * the running total's growth past it, less the messages, is its tokens.
+	 */
+	const char *const *total_marks;
+	int (*scan_total)(double total[3], const cJSON *line);
+	/* The text a line with a usage says to the user, or NULL: the reply when the payload says none. */
+	const char *(*scan_reply)(const cJSON *line);
 };
 
 /* The dialect of an agent by name, NULL when unknown; agent_dialects lists them all, NULL-terminated. */
@@ -123,7 +148,12 @@ enum agent_event_kind agent_event_kind(const struct agent_dialect *d, const char
 /* How many events d's hooks are installed for. */
 size_t agent_event_count(const struct agent_dialect *d);
 
-/* What payload says, in d's dialect; path only for one of d's write_tools. */
+/*
+ * What payload says, in d's dialect; path only for one of d's
+ * write_tools, command only for one of its shell_tools, prompt only for
+ * the user's (not one of its own_prompts). A number out of its range (an
+ * exit status, a duration) is not known.
+ */
 void agent_read_event(struct agent_event *out, const struct agent_dialect *d, const cJSON *payload);
 int agent_is_agent_tool(const struct agent_dialect *d, const char *tool);
 
@@ -140,6 +170,15 @@ struct agent_usage {
 	char last_id[128];
 	double last_input, last_output, last_cached;
 	int skipped;
+	/*
+	 * The CLI's running total at its last line read (has_total), what the
+	 * messages counted since, and whether a compaction came since: carried
+	 * from one part to the next. compactions counts those whose tokens
+	 * this scan added to input, output and cached.
+	 */
+	int has_total, pending, compactions;
+	double total[3], since[3];
+	char reply[4096];	/* the last text a message of the scan said, cut at a character; "" when none */
 };
 void agent_usage_scan(struct agent_usage *u, const struct agent_dialect *d, const char *text, size_t len);
 

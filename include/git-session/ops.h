@@ -50,10 +50,10 @@
 	OP(SESSION_RESUME, "session.resume", state_apply_session_resume, OPF_CLOSED | OPF_LWW, STATE_ALL, NEED_NONE) \
 	OP(SESSION_CLOSE, "session.close", state_apply_session_close, OPF_CLOSED | OPF_LWW, NEED_NONE, NEED_NONE) \
 	OP(SESSION_IMPORT, "session.import", state_apply_session_import, OPF_CLOSED, STATE_ALL, NEED_NONE) \
-	OP(NOTE, "note", state_apply_note, 0, NEED(NOTES), NEED(NOTES)) \
+	OP(NOTE, "note", state_apply_note, OPF_AGENT, NEED(NOTES), NEED(NOTES)) \
 	OP(SUMMARY, "summary", state_apply_summary, OPF_LWW, NEED_NONE, NEED_NONE) \
 	OP(SET, "set", state_apply_set, OPF_LWW, NEED_NONE, NEED_NONE) \
-	OP(CHECKPOINT, "checkpoint", state_apply_checkpoint, OPF_BY_PATH, NEED(FILES), NEED_NONE) \
+	OP(CHECKPOINT, "checkpoint", state_apply_checkpoint, OPF_BY_PATH | OPF_AGENT, NEED(FILES), NEED_NONE) \
 	OP(RESTORE, "restore", state_apply_restore, OPF_BY_PATH, NEED(FILES), NEED_NONE) \
 	OP(PHASE_ADD, "phase.add", state_apply_phase_add, 0, NEED_NONE, NEED_NONE) \
 	OP(PHASE_START, "phase.start", state_apply_phase_start, 0, NEED_NONE, NEED_NONE) \
@@ -67,8 +67,9 @@
 	OP(AGENT_DONE, "agent.done", state_apply_agent_done, 0, NEED(AGENTS), NEED_NONE) \
 	OP(AGENT_FAIL, "agent.fail", state_apply_agent_fail, 0, NEED(AGENTS) | NEED(ERRORS), NEED(ERRORS)) \
 	OP(AGENT_ATTACH, "agent.attach", state_apply_agent_attach, OPF_HOOK, NEED(AGENTS), NEED_NONE) \
-	OP(AGENT_TURN, "agent.turn", state_apply_agent_turn, OPF_HOOK, NEED(AGENTS), NEED_NONE) \
+	OP(AGENT_TURN, "agent.turn", state_apply_agent_turn, OPF_HOOK | OPF_BY_PATH, NEED(AGENTS) | NEED(FILES), NEED_NONE) \
 	OP(AGENT_COMPACT, "agent.compact", state_apply_agent_compact, OPF_HOOK, NEED(AGENTS), NEED_NONE) \
+	OP(AGENT_RUN, "agent.run", state_apply_agent_run, OPF_HOOK, NEED(AGENTS), NEED_NONE) \
 	OP(FILE_CREATED, "file.created", state_apply_file_created, OPF_BY_PATH | OPF_AGENT, NEED(FILES), NEED_NONE) \
 	OP(FILE_MODIFIED, "file.modified", state_apply_file_modified, OPF_BY_PATH | OPF_AGENT, NEED(FILES), NEED_NONE) \
 	OP(FILE_DELETED, "file.deleted", state_apply_file_deleted, OPF_BY_PATH | OPF_AGENT, NEED(FILES), NEED_NONE) \

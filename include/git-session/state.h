@@ -25,6 +25,9 @@
 /* What a session holds at most of what a user can grow without end (files: STATE_MANIFEST_MAX). */
 #define STATE_PHASES_MAX 1000		/* phases live in session.json, read by every operation */
 #define STATE_AGENTS_MAX 50000
+/* An agent's last prompt, last reply and commands keep this many bytes; it keeps its last commands. */
+#define STATE_AGENT_TEXT_MAX 500
+#define STATE_AGENT_COMMANDS_KEPT 10
 
 /* Limits that apply() enforces on what users and agents put in. */
 struct state_limits {

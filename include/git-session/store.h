@@ -154,6 +154,8 @@ int store_break_stale_lock(gs_store *st, const char *refname, int max_age);
 
 /* The committer's time for a new checkpoint (GIT_COMMITTER_DATE or now). */
 int store_now(time_t *out, gs_store *st);
+/* "Name <email>", the author a commit made now would have; NULL when git knows none. The caller frees it. */
+int store_ident(char **out, gs_store *st);
 
 /* The id of the session SESSION_HEAD names, or NULL; the caller frees it. */
 int store_active(char **out, gs_store *st);

@@ -129,6 +129,8 @@ int gs_cmp_str(const void *a, const void *b);
 
 /* Non-zero when s (len bytes) is well-formed UTF-8 with no NUL byte. */
 int gs_utf8_valid(const char *s, size_t len);
+/* The length of s cut to at most max bytes, at the start of a UTF-8 character. */
+size_t gs_utf8_cut(const char *s, size_t max);
 
 /*
  * A blob of a checkpoint's tree beside session.json: its path and text

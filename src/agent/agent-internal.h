@@ -17,4 +17,13 @@ extern const struct agent_settings_ops agent_json_hooks;
 /* One count of a usage: absent or null is 0; -1 when it is not a whole number from 0 to AGENT_TOKENS_MAX. */
 int agent_usage_number(double *out, const cJSON *usage, const char *key);
 
+/* v as a whole number from min to max into *out: 1, or 0 (and *out untouched) when it is not one. */
+int agent_number(double *out, const cJSON *v, double min, double max);
+/*
+ * The exit status written after tag in text, at the start of its last
+ * line that has one ("Exit Code: 1"): 1; 0 when no line has the tag, -1
+ * when what follows it is not a status AGENT_EXIT_MIN to AGENT_EXIT_MAX.
+ */
+int agent_exit_after(double *out, const char *text, const char *tag);
+
 #endif

@@ -80,6 +80,52 @@ void agent_read_event(struct agent_event *out, const struct agent_dialect *d, co
 		out->path = NULL;
 		out->created = 0;
 	}
+	for (const char *const *p = d->own_prompts; p && *p && out->prompt; p++)
+		if (!strncmp(out->prompt, *p, strlen(*p)))
+			out->prompt = NULL;
+	/* a command for the tools that run one */
+	if (!listed(d->shell_tools, out->tool) || (out->command && !*out->command)) {
+		out->command = NULL;
+		out->has_exit = out->has_ms = 0;
+	}
+}
+
+int agent_number(double *out, const cJSON *v, double min, double max)
+{
+	if (!cJSON_IsNumber(v) || !json_is_int(v->valuedouble) || v->valuedouble < min || v->valuedouble > max)
+		return 0;
+	*out = v->valuedouble;
+	return 1;
+}
+
+/* The status at s: an optional '-' and at most 10 digits, then the line's end or a blank. */
+static int exit_at(double *out, const char *s)
+{
+	double v = 0;
+	int neg = *s == '-', n = 0;
+
+	for (s += neg; '0' <= *s && *s <= '9' && n < 11; s++, n++)
+		v = v * 10 + (*s - '0');
+	if (!n || n > 10 || (*s && *s != '\n' && *s != '\r' && *s != ' ' && *s != '\t'))
+		return 0;
+	v = neg ? -v : v;
+	if (v < AGENT_EXIT_MIN || v > AGENT_EXIT_MAX)
+		return 0;
+	*out = v;
+	return 1;
+}
+
+int agent_exit_after(double *out, const char *text, const char *tag)
+{
+	size_t n = strlen(tag);
+	const char *last = NULL;
+
+	for (const char *p = text; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL)
+		if (!strncmp(p, tag, n))
+			last = p + n;
+	if (!last)
+		return 0;
+	return exit_at(out, last) ? 1 : -1;
 }
 
 /* --- usage in transcripts --- */
@@ -108,6 +154,9 @@ static int count_message(struct agent_usage *u, const char *id, const double v[3
 
 	if (in > AGENT_TOKENS_MAX || out > AGENT_TOKENS_MAX || cached > AGENT_TOKENS_MAX)
 		return -1;
+	u->since[0] += in - u->input;
+	u->since[1] += out - u->output;
+	u->since[2] += cached - u->cached;
 	if (!again) {
 		u->messages++;
 		snprintf(u->last_id, sizeof(u->last_id), "%s", id);
@@ -121,6 +170,61 @@ static int count_message(struct agent_usage *u, const char *id, const double v[3
 	return 0;
 }
 
+static void keep_reply(struct agent_usage *u, const char *text)
+{
+	size_t n;
+
+	if (!text || !*text)
+		return;
+	n = gs_utf8_cut(text, sizeof(u->reply) - 1);
+	memcpy(u->reply, text, n);
+	u->reply[n] = '\0';
+}
+
+static int has_mark(const char *const *marks, const char *p, size_t n)
+{
+	for (; marks && *marks; marks++)
+		if (memmem(p, n, *marks, strlen(*marks)))
+			return 1;
+	return 0;
+}
+
+/* A running total: past a compaction, its growth less the messages counted since is the compaction's. */
+static void count_total(struct agent_usage *u, const double total[3])
+{
+	double add[3];
+
+	if (u->pending && u->has_total) {
+		for (int i = 0; i < 3; i++) {
+			add[i] = total[i] - u->total[i] - u->since[i];
+			add[i] = add[i] > 0 ? add[i] : 0;	/* a total that went back (a new process) says nothing */
+		}
+		if (u->input + add[0] <= AGENT_TOKENS_MAX && u->output + add[1] <= AGENT_TOKENS_MAX &&
+		    u->cached + add[2] <= AGENT_TOKENS_MAX) {
+			u->input += add[0];
+			u->output += add[1];
+			u->cached += add[2];
+			u->compactions++;
+		}
+		u->pending = 0;
+	}
+	memcpy(u->total, total, sizeof(u->total));
+	memset(u->since, 0, sizeof(u->since));
+	u->has_total = 1;
+}
+
+/* A line that may be the CLI's running total, or mark a compaction. */
+static void scan_total_line(struct agent_usage *u, const struct agent_dialect *d, const cJSON *line)
+{
+	double total[3];
+	int r = d->scan_total(total, line);
+
+	if (r == 2)
+		u->pending = 1;
+	else if (r == 1 && total[0] <= AGENT_TOKENS_MAX && total[1] <= AGENT_TOKENS_MAX && total[2] <= AGENT_TOKENS_MAX)
+		count_total(u, total);
+}
+
 void agent_usage_scan(struct agent_usage *u, const struct agent_dialect *d, const char *text, size_t len)
 {
 	const char *p = text, *end = text + len;
@@ -132,6 +236,13 @@ void agent_usage_scan(struct agent_usage *u, const struct agent_dialect *d, cons
 		const char *id;
 		double v[3];
 
+		if (d->scan_total && has_mark(d->total_marks, p, n)) {
+			cJSON *line = cJSON_ParseWithLength(p, n);
+
+			if (line)
+				scan_total_line(u, d, line);
+			cJSON_Delete(line);
+		}
 		/* only lines that can hold a usage are parsed */
 		if (memmem(p, n, d->usage_mark, mark)) {
 			cJSON *line = cJSON_ParseWithLength(p, n);
@@ -139,6 +250,8 @@ void agent_usage_scan(struct agent_usage *u, const struct agent_dialect *d, cons
 
 			if (r > 0 && (v[0] > AGENT_TOKENS_MAX || v[1] > AGENT_TOKENS_MAX))
 				r = -1;
+			if (r > 0 && d->scan_reply)
+				keep_reply(u, d->scan_reply(line));
 			if (r < 0 || (r > 0 && count_message(u, id, v) < 0))
 				u->skipped++;
 			cJSON_Delete(line);

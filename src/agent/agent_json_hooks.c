@@ -165,8 +165,18 @@ static cJSON *group(const struct agent_dialect *d, const struct agent_hook_event
 	return g;
 }
 
-/* Whether a group (parsed from the text b[from..to)) runs a command that starts with prefix. */
-static int ours(const char *b, size_t from, size_t to, const char *prefix)
+/* Whether matchers a (a group's, NULL when it has none) and b (an event's) are the same. */
+static int same_matcher(const char *a, const char *b)
+{
+	return (!a && !b) || (a && b && !strcmp(a, b));
+}
+
+/*
+ * Whether a group (parsed from the text b[from..to)) runs a command that
+ * starts with prefix; *stale too when its matcher is not matcher (an
+ * older install's: the group is written again).
+ */
+static int ours(const char *b, size_t from, size_t to, const char *prefix, const char *matcher, int *stale)
 {
 	cJSON *g = cJSON_ParseWithLength(b + from, to - from), *h;
 	int found = 0;
@@ -174,8 +184,21 @@ static int ours(const char *b, size_t from, size_t to, const char *prefix)
 	cJSON_ArrayForEach(h, cJSON_GetObjectItemCaseSensitive(g, "hooks"))
 		if (json_str(h, "command") && !strncmp(json_str(h, "command"), prefix, strlen(prefix)))
 			found = 1;
+	if (stale)
+		*stale = found && !same_matcher(json_str(g, "matcher"), matcher);
 	cJSON_Delete(g);
 	return found;
+}
+
+/* The text with item it (at depth) replaced by v. */
+static char *replace(const char *b, size_t len, const struct item *it, const cJSON *v, const char *unit, int depth)
+{
+	struct sbuf sb = SBUF_INIT;
+
+	sbuf_add(&sb, b, it->start);
+	render(&sb, v, unit, depth, memchr(b + it->start, '\n', it->end - it->start) != NULL);
+	sbuf_add(&sb, b + it->end, len - it->end);
+	return sbuf_detach(&sb, NULL);
 }
 
 static int root_object(size_t *open, char **err, const char *b, size_t len)
@@ -207,7 +230,7 @@ static int add_all(char **out, const char *b, size_t len, size_t open, const str
 	return *out ? 1 : GS_ERROR;
 }
 
-/* One step: adds the first of d's groups missing; 1 when it added one. */
+/* One step: adds the first of d's groups missing (or writes a stale one again); 1 when it did. */
 static int add_one(char **out, const char *b, size_t len, size_t open, const struct agent_dialect *d,
 		   const char *prefix, const char *unit)
 {
@@ -229,7 +252,7 @@ static int add_one(char **out, const char *b, size_t len, size_t open, const str
 		cJSON *g = group(d, x, prefix), *arr;
 		size_t nel, aclose;
 		struct item *el = NULL;
-		int have = 0;
+		int have = 0, stale = 0;
 
 		if ((e = member(ev, nev, b, x->event)) < 0) {
 			arr = cJSON_CreateArray();
@@ -245,7 +268,10 @@ static int add_one(char **out, const char *b, size_t len, size_t open, const str
 			break;
 		}
 		for (size_t i = 0; i < nel && !have; i++)
-			have = ours(b, el[i].start, el[i].end, prefix);
+			if ((have = ours(b, el[i].start, el[i].end, prefix, x->matcher, &stale)) && stale) {
+				*out = replace(b, len, &el[i], g, unit, 3);
+				added = 1;
+			}
 		if (!have) {
 			*out = insert(b, len, ev[e].value, NULL, g, unit, 3);
 			added = *out ? 1 : GS_ERROR;
@@ -322,7 +348,7 @@ static int remove_one(char **out, const char *b, size_t len, size_t open, const 
 		if (b[ev[e].value] != '[' || items(&el, &nel, &close, b, len, ev[e].value) < 0)
 			continue;
 		for (size_t i = 0; i < nel && !found; i++) {
-			if (!ours(b, el[i].start, el[i].end, prefix))
+			if (!ours(b, el[i].start, el[i].end, prefix, NULL, NULL))
 				continue;
 			found = 1;
 			if (nel > 1)
@@ -385,9 +411,11 @@ static int json_hooks_count(const char *text, size_t len, const struct agent_dia
 		int found = 0;
 
 		groups = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(v, "hooks"), x->event);
+		/* a group of an older install, for other tools, is not this one */
 		cJSON_ArrayForEach(g, groups)
 			cJSON_ArrayForEach(h, cJSON_GetObjectItemCaseSensitive(g, "hooks"))
-				found |= json_str(h, "command") && !strcmp(json_str(h, "command"), cmd);
+				found |= json_str(h, "command") && !strcmp(json_str(h, "command"), cmd) &&
+					  same_matcher(json_str(g, "matcher"), x->matcher);
 		n += found;
 		free(cmd);
 	}

@@ -12,7 +12,8 @@ static const struct agent_hook_event claude_code_events[] = {
 	{ "SessionStart", AE_START, NULL },
 	{ "UserPromptSubmit", AE_PROMPT, NULL },
 	{ "PreToolUse", AE_TOOL_BEFORE, NULL },
-	{ "PostToolUse", AE_TOOL_AFTER, "Write|Edit|MultiEdit|NotebookEdit" },
+	{ "PostToolUse", AE_TOOL_AFTER, "Write|Edit|MultiEdit|NotebookEdit|Bash" },
+	{ "PostToolUseFailure", AE_TOOL_FAILED, "Bash" },
 	{ "SubagentStart", AE_SUBAGENT_START, NULL },
 	{ "SubagentStop", AE_SUBAGENT_STOP, NULL },
 	{ "Stop", AE_TURN_END, NULL },
@@ -22,11 +23,37 @@ static const struct agent_hook_event claude_code_events[] = {
 };
 static const char *const claude_code_writers[] = { "Write", "Edit", "MultiEdit", "NotebookEdit", NULL };
 static const char *const claude_code_agent_tools[] = { "Task", "Agent", NULL };
+static const char *const claude_code_shell_tools[] = { "Bash", NULL };
+/* a background sub-agent's end comes back as a prompt */
+static const char *const claude_code_own_prompts[] = { "<task-notification>", NULL };
+
+/*
+ * A shell command's outcome. PostToolUse comes when Bash succeeded: exit
+ * 0, unless it was interrupted, sent to the background, or its status was
+ * not 0 and read as no error (grep's 1: "returnCodeInterpretation").
+ * PostToolUseFailure says "error": "Exit code 1\n...".
+ */
+static void claude_code_outcome(struct agent_event *ev, const cJSON *payload, const cJSON *resp)
+{
+	const char *error = json_str(payload, "error");
+
+	ev->has_ms = agent_number(&ev->ms, cJSON_GetObjectItemCaseSensitive(payload, "duration_ms"), 0, AGENT_MS_MAX);
+	if (error || cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(payload, "is_interrupt"))) {
+		ev->failed = 1;
+		ev->has_exit = error && agent_exit_after(&ev->exit, error, "Exit code ") > 0;
+		return;
+	}
+	if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(resp, "interrupted")))
+		ev->failed = 1;
+	else if (cJSON_IsObject(resp) && !json_str(resp, "backgroundTaskId") && !json_str(resp, "returnCodeInterpretation"))
+		ev->has_exit = 1;	/* ev->exit is 0 */
+}
 
 static void claude_code_read_event(struct agent_event *ev, const cJSON *payload)
 {
 	const cJSON *in = cJSON_GetObjectItemCaseSensitive(payload, "tool_input");
-	const char *said = json_str(cJSON_GetObjectItemCaseSensitive(payload, "tool_response"), "type");
+	const cJSON *resp = cJSON_GetObjectItemCaseSensitive(payload, "tool_response");
+	const char *said = json_str(resp, "type");
 
 	ev->session = json_str(payload, "session_id");
 	ev->prompt = json_str(payload, "prompt");
@@ -38,7 +65,9 @@ static void claude_code_read_event(struct agent_event *ev, const cJSON *payload)
 	ev->subagent_id = json_str(payload, "agent_id");
 	ev->subagent_type = json_str(payload, "agent_type");
 	ev->subagent_transcript = json_str(payload, "agent_transcript_path");
-	ev->subagent_said = json_str(payload, "last_assistant_message");
+	ev->said = json_str(payload, "last_assistant_message");
+	ev->command = json_str(in, "command");
+	claude_code_outcome(ev, payload, resp);
 	ev->trigger = json_str(payload, "trigger");
 	ev->reason = json_str(payload, "reason");
 }
@@ -60,6 +89,47 @@ static int claude_code_scan_usage(const char **id, double u[3], const cJSON *lin
 	return 1;
 }
 
+/*
+ * {"type": "cost-state", "modelUsage": {"<model>": {"inputTokens", ...}}}:
+ * the session's usage so far, sub-agents' and compactions' included;
+ * {"type": "system", "subtype": "compact_boundary"}: a compaction.
+ */
+static int claude_code_scan_total(double total[3], const cJSON *line)
+{
+	const char *type = json_str(line, "type"), *sub = json_str(line, "subtype");
+	const cJSON *m;
+
+	if (type && sub && !strcmp(type, "system") && !strcmp(sub, "compact_boundary"))
+		return 2;
+	if (!type || strcmp(type, "cost-state"))
+		return 0;
+	total[0] = total[1] = total[2] = 0;
+	cJSON_ArrayForEach(m, cJSON_GetObjectItemCaseSensitive(line, "modelUsage")) {
+		double in, made, out, read;
+
+		if (agent_usage_number(&in, m, "inputTokens") < 0 || agent_usage_number(&made, m, "cacheCreationInputTokens") < 0 ||
+		    agent_usage_number(&out, m, "outputTokens") < 0 || agent_usage_number(&read, m, "cacheReadInputTokens") < 0)
+			return 0;
+		total[0] += in + made;
+		total[1] += out;
+		total[2] += read;
+	}
+	return 1;
+}
+/* {"message": {"content": [..., {"type": "text", "text"}]}}: its last text block. */
+static const char *claude_code_scan_reply(const cJSON *line)
+{
+	const cJSON *b, *content = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(line, "message"), "content");
+	const char *text = NULL, *type;
+
+	cJSON_ArrayForEach(b, content)
+		if ((type = json_str(b, "type")) && !strcmp(type, "text") && json_str(b, "text") && *json_str(b, "text"))
+			text = json_str(b, "text");
+	return text;
+}
+
+static const char *const claude_code_total_marks[] = { "\"cost-state\"", "\"compact_boundary\"", NULL };
+
 const struct agent_dialect agent_claude_code = {
 	.name = "claude-code",
 	.stem = "claude",
@@ -71,10 +141,15 @@ const struct agent_dialect agent_claude_code = {
 	.events = claude_code_events,
 	.write_tools = claude_code_writers,
 	.agent_tools = claude_code_agent_tools,
+	.shell_tools = claude_code_shell_tools,
+	.own_prompts = claude_code_own_prompts,
 	.folder = ".claude",
 	.folder_env = "CLAUDE_CONFIG_DIR",
 	.block_exit = 2,
 	.read_event = claude_code_read_event,
 	.usage_mark = "\"usage\"",
 	.scan_usage = claude_code_scan_usage,
+	.total_marks = claude_code_total_marks,
+	.scan_total = claude_code_scan_total,
+	.scan_reply = claude_code_scan_reply,
 };

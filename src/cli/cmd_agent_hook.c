@@ -2,9 +2,12 @@
  * cmd_agent_hook.c - `git session hook <agent> <event>`: an agent's own
  * hook runs it, and the event becomes operations on the session. The
  * event's JSON comes on stdin and its dialect (agent.h) reads it once:
- * the prompt is a note, a file the agent wrote a file record, a sub-agent
- * an agent, the end of a turn a checkpoint with the tokens and the part
- * of the transcript it added (hook_transcript.c reads it). A hook never
+ * the prompt is a note, a file the agent wrote a file record, a shell
+ * command it ran an agent.run, a sub-agent an agent, the end of a turn a
+ * checkpoint with the reply, the tokens and the part of the transcript it
+ * added (hook_transcript.c reads it), and the files its shell commands
+ * changed (hook_files.c). One event writes one checkpoint, two when its
+ * commands changed files. A hook never
  * stands in the agent's way: what fails is said on stderr and the exit
  * is 0, save the budget's refusal (the dialect's block_exit, which the
  * agent reads as "do not run this tool"). Nothing is printed on stdout,
@@ -129,20 +132,49 @@ static int find_session(struct hook_run *r)
 	return 0;
 }
 
-/* The first line of the prompt, redacted and short: a new session's topic. */
+#define TOPIC_MAX 200	/* bytes of a topic taken from a prompt */
+#define CLIP_READ 8192	/* bytes of a text redacted before it is cut: a secret across the cut is seen whole */
+
+/* s redacted and cut to max bytes at a character: what is kept of a prompt, a reply, a command. */
+static char *clip(const char *s, size_t max)
+{
+	size_t n = gs_utf8_cut(s, CLIP_READ), len;
+	char *head = xstrndup(s, n), *clean = NULL;
+
+	if (redact_text(&clean, &len, head, n) > 0) {
+		free(head);
+		head = clean;
+	}
+	head[gs_utf8_cut(head, max)] = '\0';
+	return head;
+}
+
+/* The first line of the prompt, redacted: a new session's topic, cut at a word past TOPIC_MAX bytes. */
 static char *topic_of(const char *prompt)
 {
-	size_t n = strcspn(prompt, "\n"), len;
-	char *line, *clean = NULL;
+	size_t n;
+	char *line, *topic;
 
-	while (n && (prompt[n - 1] == ' ' || prompt[n - 1] == '\r'))
-		n--;
-	line = xstrndup(prompt, n > 72 ? 72 : n);
-	if (redact_text(&clean, &len, line, strlen(line)) > 0) {
-		free(line);
-		line = clean;
+	prompt += strspn(prompt, " \t\r\n");	/* its first line with words */
+	n = strcspn(prompt, "\n");
+	line = xstrndup(prompt, n > CLIP_READ ? CLIP_READ : n);
+	topic = clip(line, (size_t)-1);
+	free(line);
+	n = strlen(topic);
+	if (n > TOPIC_MAX) {
+		size_t cut = gs_utf8_cut(topic, TOPIC_MAX);
+
+		for (size_t i = cut; i > TOPIC_MAX / 2; i--)
+			if (topic[i] == ' ') {
+				cut = i;
+				break;
+			}
+		n = cut;
 	}
-	return line;
+	while (n && (topic[n - 1] == ' ' || topic[n - 1] == '\r' || topic[n - 1] == '\t'))
+		n--;
+	topic[n] = '\0';
+	return topic;
 }
 
 /* A new session for the agent, when session.agentAutoStart allows (the default). */
@@ -170,42 +202,53 @@ cleanup:
 	return error;
 }
 
-static int attach(struct hook_run *r, const char *agent, const char *type, const char *task)
+/*
+ * An agent attached to the session: the agent whose hooks run (its own
+ * session linked to ours), or a sub-agent of it (parent). Who runs it
+ * (the git identity a commit would have) and its CLI go with it.
+ */
+static int attach(struct hook_run *r, const char *agent, const char *type, const char *parent)
 {
 	struct state_op *op = op_new(OP_AGENT_ATTACH, NULL);
+	char *by = NULL;
 	int error;
 
+	if ((error = store_ident(&by, r->c->st)) < 0) {
+		op_free(op);
+		return error;
+	}
 	json_set_str(op_args(op), "agent", agent);
 	json_set_str(op_args(op), "type", type);
-	json_set_str(op_args(op), "task", task);
-	if (agent == r->agent)
-		json_set_str(op_args(op), "session", r->ev.session);
-	if ((error = write_op(r, op)) < 0 || agent != r->agent)
+	json_set_str(op_args(op), "session", parent ? r->ev.subagent_id : r->ev.session);
+	json_set_str(op_args(op), "cli", r->d->name);
+	json_set_str(op_args(op), "by", by);
+	json_set_str(op_args(op), "parent", parent);
+	free(by);
+	if ((error = write_op(r, op)) < 0 || parent)
 		return error;
 	r->linked = 1;
 	return store_agent_link(r->c->st, r->ev.session, r->session);
 }
 
-/* Whether the agent runs in the session (an agent session that ended and resumes does not). */
-static int running(struct hook_run *r, const char *agent)
+const cJSON *hook_agents(struct hook_run *r)
 {
 	struct store_tip tip = { 0 };
-	cJSON *state = NULL;
-	char *ref = engine_refname(r->session);
-	const cJSON *a;
-	int yes = 0;
+	char *ref;
 
-	if (engine_load_some(&state, &tip, r->c->st, ref, NEED(AGENTS)) == 0 && (a = state_agent(state, agent)))
-		yes = !strcmp(json_str(a, "status"), ST_IN_PROGRESS);
-	cJSON_Delete(state);
+	if (r->state || !r->session)
+		return r->state;
+	ref = engine_refname(r->session);
+	if (engine_load_some(&r->state, &tip, r->c->st, ref, NEED(AGENTS)) < 0)
+		r->state = NULL;
 	store_tip_clear(&tip);
 	free(ref);
-	return yes;
+	return r->state;
 }
 
+/* A known agent's new agent session (a resume, a compaction) waits for its prompt, which resumes it. */
 static int on_start(struct hook_run *r)
 {
-	if (!r->session || (r->linked && running(r, r->agent)))
+	if (!r->session || r->linked)
 		return 0;
 	return attach(r, r->agent, r->d->name, NULL);
 }
@@ -225,58 +268,8 @@ static int on_prompt(struct hook_run *r)
 	op = op_new(OP_NOTE, NULL);
 	json_set_str(op_args(op), "text", prompt);
 	json_set_str(op_args(op), "agent", r->agent);
+	json_set_bool(op_args(op), "prompt", 1);
 	return write_op(r, op);
-}
-
-/*
- * The file a tool wrote, with its blob, by the agent. A file git
- * ignores is not recorded at all: it is where secrets live (.env), and
- * what is recorded is pushed.
- */
-static int on_tool_after(struct hook_run *r)
-{
-	const char *path = r->ev.path, *wd = store_workdir(r->c->st);
-	char *rel = NULL, *full = NULL;
-	struct state_op *op = NULL;
-	cJSON *files;
-	int ignored, gone, error;
-	size_t n;
-	struct stat sb;
-
-	if (!r->session || !wd || !path)
-		return 0;
-	n = strlen(wd);
-	if (path[0] == '/' && (strncmp(path, wd, n) || (n && wd[n - 1] != '/' && path[n] != '/')))
-		return 0;	/* outside the work tree: not the project's */
-	if ((error = store_worktree_relpath(&rel, r->c->st, path)) < 0 ||
-	    (error = store_ignored(&ignored, r->c->st, rel)) < 0 || ignored)
-		goto cleanup;
-	if (!r->linked && (error = attach(r, r->agent, r->d->name, NULL)) < 0)
-		goto cleanup;
-	full = xstrfmt("%s%s%s", wd, n && wd[n - 1] == '/' ? "" : "/", rel);
-	gone = lstat(full, &sb) < 0;
-	op = op_new(gone ? OP_FILE_DELETED : r->ev.created ? OP_FILE_CREATED : OP_FILE_MODIFIED, NULL);
-	files = json_obj(op_args(op), "files");
-	json_set_str(op_args(op), "agent", r->agent);
-	/* a file there is recorded as the CLI would, refused for the same reasons (a submodule's, beyond a link) */
-	if ((error = engine_record_file(files, r->c->st, rel, NULL, gone)) < 0)
-		goto cleanup;
-	error = write_op(r, op);
-	op = NULL;
-cleanup:
-	op_free(op);
-	free(rel);
-	free(full);
-	return error;
-}
-
-/* The agent's turn, as hook_read_turn reads it from the transcript at path. */
-static int record_turn(struct hook_run *r, const char *agent, const char *path)
-{
-	struct state_op *op;
-	int error = hook_read_turn(&op, r, agent, path);
-
-	return error < 0 || !op ? error : write_op(r, op);
 }
 
 /* "Explore-a1b2c3d4": a sub-agent's type and the start of its id */
@@ -294,51 +287,253 @@ static char *subagent_id(const struct agent_event *ev)
 	return tail;
 }
 
+/*
+ * Who made a tool call: the agent, or the sub-agent the payload names
+ * (attached first when its start was not seen). *who is NULL when it is
+ * neither: nothing is recorded.
+ */
+static int tool_caller(char **who, struct hook_run *r)
+{
+	const char *type = r->ev.subagent_type;
+	int error;
+
+	*who = NULL;
+	if (!r->linked && (error = attach(r, r->agent, r->d->name, NULL)) < 0)
+		return error;
+	if (!r->ev.subagent_id || !*r->ev.subagent_id) {
+		*who = xstrdup(r->agent);
+		return 0;
+	}
+	*who = subagent_id(&r->ev);
+	if (hook_agents(r) && !state_agent(r->state, *who) &&
+	    (error = attach(r, *who, type && *type ? type : "subagent", r->agent)) < 0) {
+		free(*who);
+		*who = NULL;
+	}
+	return error;
+}
+
+/* A shell command the agent ran, as its payload says it ended: redacted, cut, its status and time when known. */
+static int record_run(struct hook_run *r, const char *who)
+{
+	struct state_op *op = op_new(OP_AGENT_RUN, NULL);
+	char *command = clip(r->ev.command, STATE_AGENT_TEXT_MAX);
+
+	json_set_str(op_args(op), "agent", who);
+	json_set_str(op_args(op), "command", command);
+	json_set(op_args(op), "exit", r->ev.has_exit ? cJSON_CreateNumber(r->ev.exit) : cJSON_CreateNull());
+	json_set(op_args(op), "ms", r->ev.has_ms ? cJSON_CreateNumber(r->ev.ms) : cJSON_CreateNull());
+	json_set_bool(op_args(op), "failed", r->ev.failed || r->kind == AE_TOOL_FAILED);
+	free(command);
+	return write_op(r, op);
+}
+
+/*
+ * The file a tool wrote, with its blob, by whoever called it. A file git
+ * ignores is not recorded at all: it is where secrets live (.env), and
+ * what is recorded is pushed.
+ */
+static int record_write(struct hook_run *r, const char *who)
+{
+	const char *path = r->ev.path, *wd = store_workdir(r->c->st);
+	char *rel = NULL, *full = NULL;
+	struct state_op *op = NULL;
+	cJSON *files;
+	int ignored, gone, error;
+	size_t n = strlen(wd);
+	struct stat sb;
+
+	if (path[0] == '/' && (strncmp(path, wd, n) || (n && wd[n - 1] != '/' && path[n] != '/')))
+		return 0;	/* outside the work tree: not the project's */
+	if ((error = store_worktree_relpath(&rel, r->c->st, path)) < 0 ||
+	    (error = store_ignored(&ignored, r->c->st, rel)) < 0 || ignored)
+		goto cleanup;
+	full = xstrfmt("%s%s%s", wd, n && wd[n - 1] == '/' ? "" : "/", rel);
+	gone = lstat(full, &sb) < 0;
+	op = op_new(gone ? OP_FILE_DELETED : r->ev.created ? OP_FILE_CREATED : OP_FILE_MODIFIED, NULL);
+	files = json_obj(op_args(op), "files");
+	json_set_str(op_args(op), "agent", who);
+	/* a file there is recorded as the CLI would, refused for the same reasons (a submodule's, beyond a link) */
+	if ((error = engine_record_file(files, r->c->st, rel, NULL, gone)) < 0)
+		goto cleanup;
+	error = write_op(r, op);
+	op = NULL;
+cleanup:
+	op_free(op);
+	free(rel);
+	free(full);
+	return error;
+}
+
+static int on_tool_after(struct hook_run *r)
+{
+	char *who = NULL;
+	int error;
+
+	if (!r->session || (!r->ev.command && (!r->ev.path || !store_workdir(r->c->st))))
+		return 0;
+	if ((error = tool_caller(&who, r)) < 0 || !who)
+		return error;
+	error = r->ev.command ? record_run(r, who) : record_write(r, who);
+	free(who);
+	return error;
+}
+
+/*
+ * Agent a's turn in *out, to write: the part of its transcript at path
+ * with the reply said (else the transcript's), and the files its shell
+ * commands changed; those alone are a checkpoint of their own, written
+ * here, when the transcript has nothing new. At the end of a session a
+ * part with no new message (what the agent writes for itself after its
+ * last turn) waits for the next turn.
+ */
+static int read_turn(struct state_op **out, struct hook_run *r, const cJSON *a, const char *path, const char *said,
+		     int at_end)
+{
+	struct state_op *files = NULL;
+	double runs = 0;
+	int messages = 0, error;
+	char *reply;
+
+	*out = NULL;
+	if ((error = hook_shell_files(&files, &runs, r, a)) < 0 ||
+	    (error = path ? hook_read_turn(out, &messages, r, a, path) : 0) < 0)
+		goto cleanup;
+	if (*out && at_end && !messages && !files) {
+		op_free(*out);
+		*out = NULL;
+	}
+	if (!*out) {
+		error = files ? write_op(r, files) : 0;
+		files = NULL;
+		goto cleanup;
+	}
+	/* the manifest is read only at the paths it names: none when no file changed */
+	json_set(op_args(*out), "files", files ? cJSON_DetachItemFromObjectCaseSensitive(op_args(files), "files")
+					       : cJSON_CreateObject());
+	json_set_num(op_args(*out), "runs", runs);
+	/* what the payload says the agent answered, else its transcript's last text */
+	if ((said && *said) || (said = json_str(op_args(*out), "reply"))) {
+		reply = clip(said, STATE_AGENT_TEXT_MAX);
+		json_set_str(op_args(*out), "reply", reply);
+		free(reply);
+	}
+cleanup:
+	op_free(files);
+	return error;
+}
+
+static int record_turn(struct hook_run *r, const cJSON *a, const char *path, const char *said)
+{
+	struct state_op *op;
+	int error = read_turn(&op, r, a, path, said, 0);
+
+	return error < 0 || !op ? error : write_op(r, op);
+}
+
+/* Where a sub-agent's transcript is, kept beside the agent links until its parent's next turn has read it. */
+static char *subagent_key(const char *subagent_session)
+{
+	return xstrfmt("subagent.%s", subagent_session);
+}
+
+/*
+ * The sub-agents of the agent that ended its turn, whose transcripts the
+ * agent's CLI may have completed after their stop: read again past their
+ * offsets, once. Only the latest entries are looked at.
+ */
+static int reread_subagents(struct hook_run *r)
+{
+	const cJSON *a, *agents = cJSON_GetObjectItemCaseSensitive(hook_agents(r), "agents");
+	int n = cJSON_GetArraySize(agents), error = 0;
+
+	for (int i = n > 20 ? n - 20 : 0; i < n && !error; i++) {
+		const char *parent, *sub;
+		char *key, *path = NULL;
+
+		a = cJSON_GetArrayItem(agents, i);
+		if (!(parent = json_str(a, "parent")) || strcmp(parent, r->agent) || !(sub = json_str(a, "session")))
+			continue;
+		key = subagent_key(sub);
+		if ((error = store_agent_linked(&path, r->c->st, key)) == 0 && path && *path &&
+		    (error = record_turn(r, a, path, NULL)) == 0)
+			error = store_agent_link(r->c->st, key, "");
+		free(key);
+		free(path);
+	}
+	return error;
+}
+
 static int on_subagent_start(struct hook_run *r)
 {
 	const char *type = r->ev.subagent_type;
 	char *id;
 	int error;
 
-	if (!r->session)
+	/* a sub-agent with no type never seen started is the CLI's own (Claude's compaction) */
+	if (!r->session || !type || !*type)
 		return 0;
 	id = subagent_id(&r->ev);
-	error = attach(r, id, type && *type ? type : "subagent", NULL);
+	error = attach(r, id, type, r->agent);
 	free(id);
 	return error;
 }
 
 static int on_subagent_stop(struct hook_run *r)
 {
-	const char *path = r->ev.subagent_transcript, *said = r->ev.subagent_said;
-	char *id;
+	const char *path = r->ev.subagent_transcript, *said = r->ev.said;
+	const cJSON *a;
+	char *id, *key = NULL;
 	struct state_op *op;
 	int error = 0;
 
 	if (!r->session)
 		return 0;
 	id = subagent_id(&r->ev);
-	if (path && (error = record_turn(r, id, path)) < 0)
+	/* an agent whose start was not seen (hooks installed meanwhile, the CLI's own) is left alone */
+	if (!hook_agents(r) || !(a = state_agent(r->state, id)))
 		goto cleanup;
+	if ((error = record_turn(r, a, path, said)) < 0)
+		goto cleanup;
+	if (path && r->ev.subagent_id && *r->ev.subagent_id) {
+		key = subagent_key(r->ev.subagent_id);
+		if ((error = store_agent_link(r->c->st, key, path)) < 0)
+			goto cleanup;
+	}
 	op = op_new(OP_AGENT_DONE, NULL);
 	json_set_str(op_args(op), "agent", id);
 	if (said && *said) {
-		char *summary = xstrndup(said, 200);
+		char *summary = clip(said, 200);
 		json_set_str(op_args(op), "summary", summary);
 		free(summary);
 	}
-	/* an agent whose start was not seen (hooks installed meanwhile) is left alone */
 	error = write_op(r, op);
-	if (error < 0 && !r->linked)
-		error = 0;
 cleanup:
+	free(key);
 	free(id);
 	return error;
 }
 
+/* The end of the agent's turn, or of its session (at_end): *a its entry, NULL when it has none. */
+static int turn_end(struct state_op **out, const cJSON **a, struct hook_run *r, int at_end)
+{
+	int error;
+
+	*out = NULL;
+	if (!r->session || !r->linked || !hook_agents(r) || !(*a = state_agent(r->state, r->agent)))
+		return 0;
+	if ((error = reread_subagents(r)) < 0)
+		return error;
+	return read_turn(out, r, *a, r->ev.transcript, r->ev.said, at_end);
+}
+
 static int on_turn_end(struct hook_run *r)
 {
-	return r->session && r->linked && r->ev.transcript ? record_turn(r, r->agent, r->ev.transcript) : 0;
+	struct state_op *op;
+	const cJSON *a = NULL;
+	int error = turn_end(&op, &a, r, 0);
+
+	return error < 0 || !op ? error : write_op(r, op);
 }
 
 static int on_compact(struct hook_run *r)
@@ -355,16 +550,36 @@ static int on_compact(struct hook_run *r)
 	return write_op(r, op);
 }
 
+/*
+ * The agent done, with what its transcript gained since its turn when
+ * that holds a new message (its CLI wrote it late): one checkpoint.
+ */
 static int on_end(struct hook_run *r)
 {
-	const char *reason = r->ev.reason;
+	const char *reason = r->ev.reason, *status;
+	struct state_op *turn = NULL, *op;
+	const cJSON *a = NULL;
 	char *summary;
-	struct state_op *op;
-	int error = 0;
+	int error;
 
-	if (!r->session || !r->linked || (error = on_turn_end(r)) < 0)
-		return r->session && r->linked ? error : 0;
+	if ((error = turn_end(&turn, &a, r, 1)) < 0 || !a)
+		return error;
+	/* a session of the agent that had no prompt (a compaction) leaves it as it was */
+	status = json_str(a, "status");
+	if (!status || strcmp(status, ST_IN_PROGRESS))
+		return turn ? write_op(r, turn) : 0;
+	/* files go with a turn of their own: done reads no manifest */
+	if (turn && cJSON_GetObjectItemCaseSensitive(op_args(turn), "files")->child) {
+		if ((error = write_op(r, turn)) < 0)
+			return error;
+		turn = NULL;
+	}
 	op = op_new(OP_AGENT_DONE, NULL);
+	if (turn) {	/* the turn's arguments, done's too */
+		cJSON_DeleteItemFromObjectCaseSensitive(op_args(turn), "files");
+		json_set(op->json, "args", cJSON_DetachItemFromObjectCaseSensitive(turn->json, "args"));
+		op_free(turn);
+	}
 	summary = xstrfmt("session ended (%s)", reason && *reason ? reason : "exit");
 	json_set_str(op_args(op), "agent", r->agent);
 	json_set_str(op_args(op), "summary", summary);
@@ -413,7 +628,8 @@ static int run_event(struct hook_run *r)
 	switch (r->kind) {
 	case AE_START: return on_start(r);
 	case AE_PROMPT: return on_prompt(r);
-	case AE_TOOL_AFTER: return on_tool_after(r);
+	case AE_TOOL_AFTER:
+	case AE_TOOL_FAILED: return on_tool_after(r);
 	case AE_SUBAGENT_START: return on_subagent_start(r);
 	case AE_SUBAGENT_STOP: return on_subagent_stop(r);
 	case AE_TURN_END: return on_turn_end(r);
@@ -459,5 +675,6 @@ cleanup:
 	free(err);
 	free(r.session);
 	free(r.agent);
+	cJSON_Delete(r.state);
 	return code;
 }

@@ -194,12 +194,45 @@ static int read_part(struct turn_part *p, int fd, off_t size, double from, const
 	return 0;
 }
 
+static const char *const running_keys[] = { "input", "output", "cached", "since_input", "since_output", "since_cached" };
+
+/* The CLI's running total as t's "running" kept it: {input, output, cached, since_*, pending}. */
+static void running_from(struct agent_usage *u, const cJSON *t)
+{
+	const cJSON *r = cJSON_GetObjectItemCaseSensitive(t, "running");
+
+	if (!cJSON_IsObject(r))
+		return;
+	u->has_total = 1;
+	for (size_t i = 0; i < 3; i++) {
+		u->total[i] = json_num(r, running_keys[i], 0);
+		u->since[i] = json_num(r, running_keys[i + 3], 0);
+	}
+	u->pending = json_bool(r, "pending", 0);
+}
+
+static void running_to(cJSON *args, const struct agent_usage *u)
+{
+	cJSON *r;
+
+	if (!u->has_total && !u->pending)
+		return;
+	r = json_obj(args, "running");
+	for (size_t i = 0; i < 3; i++) {
+		json_set_num(r, running_keys[i], u->total[i]);
+		json_set_num(r, running_keys[i + 3], u->since[i]);
+	}
+	json_set_bool(r, "pending", u->pending);
+}
+
 /*
  * The part's tokens into the turn's op, counted on from the last message
- * the agent's transcript record t has, and that message's usage now.
+ * the agent's transcript record t has, and that message's usage now, and
+ * from the CLI's running total it has (for a compaction's tokens); how
+ * many new messages and compactions it counts.
  */
-static void turn_usage(struct state_op *op, const struct agent_dialect *d, const cJSON *t, const char *agent,
-		       const struct turn_part *p)
+static int turn_usage(struct state_op *op, const struct agent_dialect *d, const cJSON *t, const char *agent,
+		      const struct turn_part *p)
 {
 	struct agent_usage u = { 0 };
 	const cJSON *was = cJSON_GetObjectItemCaseSensitive(t, "last");
@@ -211,6 +244,7 @@ static void turn_usage(struct state_op *op, const struct agent_dialect *d, const
 		u.last_output = json_num(was, "output", 0);
 		u.last_cached = json_num(was, "cached", 0);
 	}
+	running_from(&u, t);
 	agent_usage_scan(&u, d, p->text, p->long_line ? 0 : p->len);
 	if (u.skipped)
 		gs_warning("%d line%s of the transcript of agent '%s' gave token counts that are not whole numbers "
@@ -226,6 +260,10 @@ static void turn_usage(struct state_op *op, const struct agent_dialect *d, const
 		json_set_num(last, "output", u.last_output);
 		json_set_num(last, "cached", u.last_cached);
 	}
+	running_to(op_args(op), &u);
+	if (*u.reply)	/* the reply as the transcript says it, for the runner to redact and cut */
+		json_set_str(op_args(op), "reply", u.reply);
+	return u.messages + u.compactions;
 }
 
 /*
@@ -253,25 +291,18 @@ static int keep_turn(struct state_op *op, struct cmd_ctx *c, const char *agent, 
 	return keep_part(op, c, agent, p->text, p->len, json_num(t, "parts", 0) + 1);
 }
 
-int hook_read_turn(struct state_op **out, struct hook_run *r, const char *agent, const char *path)
+int hook_read_turn(struct state_op **out, int *messages, struct hook_run *r, const cJSON *a, const char *path)
 {
-	struct store_tip tip = { 0 };
 	struct turn_part part = { 0 };
 	struct state_op *op = NULL;
-	cJSON *state = NULL;
-	const cJSON *a, *t;
-	char *ref = engine_refname(r->session);
-	double from;
-	int fd = -1, error;
+	const cJSON *t = cJSON_GetObjectItemCaseSensitive(a, "transcript");
+	const char *agent = json_str(a, "id");
+	double from = json_num(t, "offset", 0);
+	int fd = -1, error = 0;
 	struct stat sb;
 
 	*out = NULL;
-	if ((error = engine_load_some(&state, &tip, r->c->st, ref, NEED(AGENTS))) < 0)
-		goto cleanup;
-	if (!(a = state_agent(state, agent)))
-		goto cleanup;
-	t = cJSON_GetObjectItemCaseSensitive(a, "transcript");
-	from = json_num(t, "offset", 0);
+	*messages = 0;
 	open_transcript(&fd, r, path);
 	if (fd < 0 || fstat(fd, &sb) < 0)
 		goto cleanup;
@@ -285,7 +316,7 @@ int hook_read_turn(struct state_op **out, struct hook_run *r, const char *agent,
 	json_set_str(op_args(op), "agent", agent);
 	json_set_num(op_args(op), "from", from);
 	json_set_num(op_args(op), "to", from + (double)part.len);
-	turn_usage(op, r->d, t, agent, &part);
+	*messages = turn_usage(op, r->d, t, agent, &part);
 	if ((error = keep_turn(op, r->c, agent, t, &part)) < 0)
 		goto cleanup;
 	*out = op;
@@ -294,9 +325,6 @@ cleanup:
 	if (fd >= 0)
 		close(fd);
 	op_free(op);
-	cJSON_Delete(state);
-	store_tip_clear(&tip);
-	free(ref);
 	free(part.text);
 	return error;
 }

@@ -21,6 +21,7 @@ cJSON *state_agent(const cJSON *state, const char *id)
 
 static void add_tokens(cJSON *t, double in, double out, double cached);
 static int tokens_fit(struct apply_ctx *c, const char *name, double in, double out, double cached, int isolated);
+static int turn_apply(struct apply_ctx *c, cJSON *a, int paren);
 static void count_tokens(struct apply_ctx *c, const char *name, double in, double out, double cached,
 			 int isolated);
 
@@ -170,10 +171,12 @@ int state_apply_agent_progress(struct apply_ctx *c)
 	return 0;
 }
 
+/* An agent done; with a turn's arguments (its hooks at its session's end), the last of its transcript too. */
 int state_apply_agent_done(struct apply_ctx *c)
 {
 	const char *summary;
 	cJSON *a;
+	int turn = cJSON_GetObjectItemCaseSensitive(c->args, "to") != NULL;
 
 	if (running_agent(&a, c, "finish") < 0 || state_arg_text(&summary, c, "summary", 0) < 0)
 		return GS_ERROR;
@@ -186,7 +189,7 @@ int state_apply_agent_done(struct apply_ctx *c)
 		sbuf_adds(&c->subject, ": ");
 		state_subject_quote(&c->subject, summary, 50);
 	}
-	return 0;
+	return turn ? turn_apply(c, a, 1) : 0;
 }
 
 int state_apply_agent_fail(struct apply_ctx *c)
@@ -213,13 +216,17 @@ int state_apply_agent_fail(struct apply_ctx *c)
  */
 int state_apply_agent_attach(struct apply_ctx *c)
 {
-	const char *id, *type, *task, *session;
+	static const char *const about[] = { "by", "cli", "parent" };
+	const char *id, *type, *task, *session, *v[ARRAY_SIZE(about)];
 	cJSON *a, *phase;
 
 	if (arg_agent_id(&id, c) < 0 || state_arg_text(&type, c, "type", 1) < 0 ||
 	    state_arg_text(&task, c, "task", 0) < 0 || state_arg_text(&session, c, "session", 0) < 0 ||
 	    state_arg_phase(&phase, c, "phase", 0) < 0)
 		return GS_ERROR;
+	for (size_t i = 0; i < ARRAY_SIZE(about); i++)
+		if (state_arg_text(&v[i], c, about[i], 0) < 0)
+			return GS_ERROR;
 	if (!phase && cJSON_IsNumber(cJSON_GetObjectItemCaseSensitive(c->state, "current_phase")))
 		phase = state_phase(c->state, (int)json_num(c->state, "current_phase", 0));
 	if ((a = state_agent(c->state, id))) {
@@ -236,47 +243,182 @@ int state_apply_agent_attach(struct apply_ctx *c)
 	}
 	if (session)
 		json_set_str(a, "session", session);
+	/* who runs it, with which CLI, for which agent: known to its hooks, kept when a later attach does not say */
+	for (size_t i = 0; i < ARRAY_SIZE(about); i++)
+		if (v[i] && *v[i])
+			json_set_str(a, about[i], v[i]);
+	return 0;
+}
+
+/* s cut to STATE_AGENT_TEXT_MAX bytes, at a character, as a's key. */
+static void set_text(cJSON *a, const char *key, const char *s)
+{
+	char *cut = xstrndup(s, gs_utf8_cut(s, STATE_AGENT_TEXT_MAX));
+
+	json_set_str(a, key, cut);
+	free(cut);
+}
+
+/* s on one line, its blanks run together, quoted and cut at n characters. */
+static void subject_line(struct sbuf *sb, const char *s, size_t n)
+{
+	struct sbuf line = SBUF_INIT;
+
+	for (const char *p = s; *p; p++) {
+		int blank = (unsigned char)*p <= ' ';
+
+		if (!blank)
+			sbuf_addch(&line, *p);
+		else if (line.len && line.buf[line.len - 1] != ' ' && p[1])
+			sbuf_addch(&line, ' ');
+	}
+	while (line.len && line.buf[line.len - 1] == ' ')
+		line.buf[--line.len] = '\0';
+	state_subject_quote(sb, line.len ? line.buf : "", n);
+	sbuf_release(&line);
+}
+
+/* A prompt the user gave an agent (a note its hooks wrote): counted, and the last kept. */
+void state_agent_prompt(cJSON *agent, const char *text)
+{
+	/* an agent whose session ended works again when its session resumes with a prompt */
+	if (!json_str(agent, "status") || strcmp(json_str(agent, "status"), ST_IN_PROGRESS)) {
+		json_set_str(agent, "status", ST_IN_PROGRESS);
+		json_set_str(agent, "completed", NULL);
+	}
+	json_set_num(agent, "prompts", json_num(agent, "prompts", 0) + 1);
+	set_text(agent, "last_prompt", text);
+}
+
+/* args's key: absent or null (*known 0), or a whole number from min to max. */
+static int arg_count(double *out, int *known, struct apply_ctx *c, const char *key, double min, double max)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(c->args, key);
+
+	*out = 0;
+	*known = v && !cJSON_IsNull(v);
+	if (!*known)
+		return 0;
+	if (!cJSON_IsNumber(v) || !json_is_int(v->valuedouble) || v->valuedouble < min || v->valuedouble > max)
+		return state_fail(c, "a command's %s is a whole number from %.0f to %.0f, or null", key, min, max);
+	*out = v->valuedouble;
 	return 0;
 }
 
 /*
- * The end of an agent's turn: the tokens its transcript says it used,
- * and the part of the transcript it wrote (args.tree holds the part's
- * blob, which the engine puts in the checkpoint's tree).
+ * A shell command an agent ran (its hooks saw it end): counted, a failure
+ * too (a status not 0, or the agent said it failed), and kept among the
+ * agent's last STATE_AGENT_COMMANDS_KEPT.
  */
-int state_apply_agent_turn(struct apply_ctx *c)
+int state_apply_agent_run(struct apply_ctx *c)
+{
+	const char *command;
+	double exit, ms;
+	int has_exit, has_ms, failed;
+	cJSON *a, *cmds, *last, *e;
+
+	if (state_arg_agent(&a, c, 1) < 0 || state_arg_text(&command, c, "command", 1) < 0 ||
+	    arg_count(&exit, &has_exit, c, "exit", -2147483648.0, 4294967295.0) < 0 ||
+	    arg_count(&ms, &has_ms, c, "ms", 0, 1e12) < 0)
+		return GS_ERROR;
+	failed = (has_exit && exit != 0) || json_bool(c->args, "failed", 0);
+	cmds = json_obj(a, "commands");
+	json_set_num(cmds, "run", json_num(cmds, "run", 0) + 1);
+	json_set_num(cmds, "failed", json_num(cmds, "failed", 0) + failed);
+	last = json_arr(cmds, "last");
+	e = cJSON_CreateObject();
+	set_text(e, "command", command);
+	json_set(e, "exit", has_exit ? cJSON_CreateNumber(exit) : cJSON_CreateNull());
+	json_set(e, "ms", has_ms ? cJSON_CreateNumber(ms) : cJSON_CreateNull());
+	json_set_bool(e, "failed", failed);
+	json_set_str(e, "at", c->at);
+	cJSON_AddItemToArray(last, e);
+	while (cJSON_GetArraySize(last) > STATE_AGENT_COMMANDS_KEPT)
+		cJSON_DeleteItemFromArray(last, 0);
+	sbuf_addf(&c->subject, "run by %s: ", json_str(a, "id"));
+	subject_line(&c->subject, command, 50);
+	if (has_exit)
+		sbuf_addf(&c->subject, " (exit %.0f%s", exit, has_ms ? "" : ")");
+	else
+		sbuf_addf(&c->subject, " (%s%s", failed ? "failed" : "exit unknown", has_ms ? "" : ")");
+	if (has_ms)
+		sbuf_addf(&c->subject, ", %.0f ms)", ms);
+	return 0;
+}
+
+/*
+ * A turn's arguments applied to agent a: its transcript read to "to",
+ * the tokens, the part kept. The tokens and the part number go into
+ * the subject, in parentheses when paren.
+ */
+static int turn_apply(struct apply_ctx *c, cJSON *a, int paren)
 {
 	double from = json_num(c->args, "from", 0), to = json_num(c->args, "to", 0);
 	double in = json_num(c->args, "input", 0), out = json_num(c->args, "output", 0);
 	double cached = json_num(c->args, "cached", 0), bytes = json_num(c->args, "bytes", 0);
 	const cJSON *last = cJSON_GetObjectItemCaseSensitive(c->args, "last");
-	cJSON *a, *t;
-	int part = cJSON_IsObject(cJSON_GetObjectItemCaseSensitive(c->args, "tree"));
+	const cJSON *running = cJSON_GetObjectItemCaseSensitive(c->args, "running");
+	const cJSON *files = cJSON_GetObjectItemCaseSensitive(c->args, "files");
+	int part = cJSON_IsObject(cJSON_GetObjectItemCaseSensitive(c->args, "tree")), n = 0;
+	cJSON *t;
 
-	if (state_arg_agent(&a, c, 1) < 0)
-		return GS_ERROR;
 	if (!json_is_int(from) || !json_is_int(to) || from < 0 || to < from || !json_is_int(bytes) || bytes < 0 ||
 	    !json_is_int(in) || !json_is_int(out) || !json_is_int(cached) || in < 0 || in > 1e12 || out < 0 ||
 	    cached < 0 || out > 1e12 || cached > 1e12)
 		return state_fail(c, "a turn's offsets and token counts are whole numbers");
 	if (tokens_fit(c, json_str(a, "id"), in, out, cached, 0) < 0)
 		return GS_ERROR;
+	/* the files its shell commands changed during the turn */
+	if (cJSON_IsObject(files) && files->child &&
+	    (n = state_record_files(c, files, NULL, json_str(a, "id"), NULL)) < 0)
+		return n;
 	t = json_obj(a, "transcript");
 	if (!json_bool(c->args, "restart", 0) && json_num(t, "offset", 0) != from)
 		return state_fail(c, "agent '%s' has its transcript recorded to byte %.0f, not %.0f",
 				  json_str(a, "id"), json_num(t, "offset", 0), from);
 	json_set_num(t, "offset", to);
+	json_set_str(t, "at", c->at);
+	/* the agent's shell commands whose files its hooks have looked for */
+	if (json_is_int(json_num(c->args, "runs", -1)) && json_num(c->args, "runs", -1) >= 0)
+		json_set_num(t, "runs", json_num(c->args, "runs", 0));
 	if (part) {
 		json_set_num(t, "parts", json_num(t, "parts", 0) + 1);
 		json_set_num(t, "bytes", json_num(t, "bytes", 0) + bytes);
 	}
 	if (cJSON_IsObject(last))
 		json_set(t, "last", cJSON_Duplicate(last, 1));
+	/* the agent CLI's running total of usage, for a compaction's tokens (agent.h) */
+	if (cJSON_IsObject(running))
+		json_set(t, "running", cJSON_Duplicate(running, 1));
 	count_tokens(c, json_str(a, "id"), in, out, cached, 0);
-	sbuf_addf(&c->subject, "turn of %s: +%.0f in, +%.0f out", json_str(a, "id"), in, out);
+	sbuf_addf(&c->subject, "%s+%.0f in, +%.0f out", paren ? " (" : "", in, out);
 	if (part)
 		sbuf_addf(&c->subject, "; transcript part %.0f", json_num(t, "parts", 0));
+	if (n)
+		sbuf_addf(&c->subject, "; %d file%s", n, n == 1 ? "" : "s");
+	if (paren)
+		sbuf_addch(&c->subject, ')');
 	return 0;
+}
+
+/*
+ * The end of an agent's turn: the tokens its transcript says it used,
+ * and the part of the transcript it wrote (args.tree holds the part's
+ * blob, which the engine puts in the checkpoint's tree), with its reply.
+ */
+int state_apply_agent_turn(struct apply_ctx *c)
+{
+	const char *reply;
+	cJSON *a;
+
+	if (state_arg_agent(&a, c, 1) < 0 || state_arg_text(&reply, c, "reply", 0) < 0)
+		return GS_ERROR;
+	sbuf_addf(&c->subject, "turn of %s: ", json_str(a, "id"));
+	if (reply && *reply) {
+		set_text(a, "last_reply", reply);
+		subject_line(&c->subject, reply, 60);
+	}
+	return turn_apply(c, a, reply && *reply);
 }
 
 int state_apply_agent_compact(struct apply_ctx *c)

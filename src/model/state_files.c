@@ -291,12 +291,14 @@ int state_record_files(struct apply_ctx *c, const cJSON *files, const char *stat
 int state_apply_checkpoint(struct apply_ctx *c)
 {
 	const char *msg;
+	cJSON *agent;
 	int n;
 
-	if (state_arg_text(&msg, c, "message", 0))
+	if (state_arg_text(&msg, c, "message", 0) || state_arg_agent(&agent, c, 0) < 0)
 		return GS_ERROR;
+	/* an agent's: what its shell commands changed */
 	if ((n = state_record_files(c, cJSON_GetObjectItemCaseSensitive(c->args, "files"),
-				    NULL, NULL, NULL)) < 0)
+				    NULL, agent ? json_str(agent, "id") : NULL, NULL)) < 0)
 		return n;
 	sbuf_adds(&c->subject, "checkpoint");
 	if (msg && *msg) {
@@ -305,6 +307,8 @@ int state_apply_checkpoint(struct apply_ctx *c)
 	} else {
 		sbuf_addf(&c->subject, ": %d file%s", n, n == 1 ? "" : "s");
 	}
+	if (agent)
+		sbuf_addf(&c->subject, " by %s", json_str(agent, "id"));
 	return 0;
 }
 

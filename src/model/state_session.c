@@ -127,10 +127,13 @@ int state_apply_session_close(struct apply_ctx *c)
 int state_apply_note(struct apply_ctx *c)
 {
 	const char *text, *agent;
-	cJSON *note;
+	cJSON *note, *a;
 
 	if (state_arg_text(&text, c, "text", 1) || state_arg_text(&agent, c, "agent", 0))
 		return GS_ERROR;
+	/* an agent's prompt, noted by its hooks */
+	if (agent && json_bool(c->args, "prompt", 0) && (a = state_agent(c->state, agent)))
+		state_agent_prompt(a, text);
 	note = cJSON_CreateObject();
 	json_set_str(note, "text", text);
 	json_set_str(note, "agent", agent);

@@ -142,3 +142,17 @@ cleanup:
 	free(email);
 	return error;
 }
+
+int store_ident(char **out, gs_store *st)
+{
+	git_signature *sig = NULL;
+	size_t mark = gs_error_mark();	/* none known is no error here */
+
+	*out = NULL;
+	if (store_signature(&sig, st, "AUTHOR") == 0) {
+		*out = xstrfmt("%s <%s>", sig->name, sig->email);
+		git_signature_free(sig);
+	}
+	gs_error_rewind(mark);
+	return 0;
+}

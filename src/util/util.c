@@ -418,6 +418,17 @@ int gs_time_parse_iso(time_t *out, const char *s)
 	return 0;
 }
 
+size_t gs_utf8_cut(const char *s, size_t max)
+{
+	size_t n = strlen(s);
+
+	if (n <= max)
+		return n;
+	while (max && ((unsigned char)s[max] & 0xc0) == 0x80)
+		max--;
+	return max;
+}
+
 int gs_utf8_valid(const char *s, size_t len)
 {
 	const unsigned char *p = (const unsigned char *)s, *end = p + len;

@@ -237,7 +237,7 @@ test_expect_success 'an agent session: status and resume show its agent, files a
 	git add todo.py && git commit -q -m "add todo.py" &&
 	git session status >out &&
 	grep "^Agents$" out &&
-	grep "^  . $AGENT  claude-code$" out &&
+	grep "^  . $AGENT  claude-code, run by A U Thor <author@example.com>$" out &&
 	grep "^      Files     1: todo.py$" out &&
 	grep "^Files     1 touched: todo.py$" out &&
 	grep "^Commits   1, the latest: $(git rev-parse --short=7 HEAD) add todo.py$" out &&

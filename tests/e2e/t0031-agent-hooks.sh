@@ -27,11 +27,12 @@ assert s[\"permissions\"] == {\"allow\": [\"Bash(make:*)\"]}, s
 stop = s[\"hooks\"][\"Stop\"]
 assert stop[0][\"hooks\"][0][\"command\"] == \"notify-send done\", stop
 assert stop[1][\"hooks\"][0][\"command\"] == \"git-session hook claude-code Stop\", stop
-for e in (\"SessionStart\", \"UserPromptSubmit\", \"PreToolUse\", \"PostToolUse\", \"SubagentStart\",
-          \"SubagentStop\", \"PreCompact\", \"SessionEnd\"):
+for e in (\"SessionStart\", \"UserPromptSubmit\", \"PreToolUse\", \"PostToolUse\", \"PostToolUseFailure\",
+          \"SubagentStart\", \"SubagentStop\", \"PreCompact\", \"SessionEnd\"):
     assert s[\"hooks\"][e][-1][\"hooks\"][0][\"command\"] == \"git-session hook claude-code \" + e, e
     assert s[\"hooks\"][e][-1][\"hooks\"][0][\"timeout\"] == 10, e
-assert s[\"hooks\"][\"PostToolUse\"][-1][\"matcher\"] == \"Write|Edit|MultiEdit|NotebookEdit\"
+assert s[\"hooks\"][\"PostToolUse\"][-1][\"matcher\"] == \"Write|Edit|MultiEdit|NotebookEdit|Bash\"
+assert s[\"hooks\"][\"PostToolUseFailure\"][-1][\"matcher\"] == \"Bash\"
 " &&
 	head -c 60 .claude/settings.json >head && head -c 60 ../settings.orig >head.orig && test_cmp head.orig head &&
 	cp .claude/settings.json ../settings.installed &&
@@ -40,7 +41,7 @@ assert s[\"hooks\"][\"PostToolUse\"][-1][\"matcher\"] == \"Write|Edit|MultiEdit|
 	test_cmp ../settings.installed .claude/settings.json &&
 	git session hooks status >out &&
 	grep "^agent hooks:" out &&
-	grep "claude-code  *installed (9 of 9 events, .claude/settings.json)" out &&
+	grep "claude-code  *installed (10 of 10 events, .claude/settings.json)" out &&
 	grep "gemini-cli  *not installed" out
 '
 
@@ -66,7 +67,7 @@ test_expect_success 'a file install made is removed by uninstall, folder and all
 	python3 -c "
 import json
 s = json.load(open(\".gemini/settings.json\"))
-assert s[\"hooks\"][\"AfterTool\"][0][\"matcher\"] == \"write_file|replace\"
+assert s[\"hooks\"][\"AfterTool\"][0][\"matcher\"] == \"write_file|replace|run_shell_command\"
 assert s[\"hooks\"][\"BeforeAgent\"][0][\"hooks\"][0][\"timeout\"] == 10000
 " &&
 	git session hooks uninstall --agent gemini-cli >/dev/null &&
@@ -109,7 +110,7 @@ test_expect_success 'a file the agent writes or edits is recorded with its blob 
 	echo "hello again" >>README &&
 	claude PostToolUse ",\"tool_name\":\"Edit\",\"tool_input\":{\"file_path\":\"$PWD/README\",\"old_string\":\"a\",\"new_string\":\"b\"}" &&
 	claude PostToolUse ",\"tool_name\":\"Write\",\"tool_input\":{\"file_path\":\"/tmp/elsewhere.txt\"}" &&
-	claude PostToolUse ",\"tool_name\":\"Bash\",\"tool_input\":{\"command\":\"ls\"}" &&
+	claude PostToolUse ",\"tool_name\":\"Read\",\"tool_input\":{\"file_path\":\"$PWD/README\"}" &&
 	git log --format=%s -2 SESSION_HEAD >log &&
 	printf "file modified: README by %s\nfile created: hello.c by %s\n" $AGENT $AGENT >expect &&
 	test_cmp expect log &&
@@ -129,7 +130,7 @@ test_expect_success 'the end of a turn: a checkpoint with the tokens and the tra
 	claude Stop ",\"stop_hook_active\":false" &&
 	test_must_be_empty ev.err &&
 	git log --format=%s -1 SESSION_HEAD >log &&
-	echo "turn of $AGENT: +125 in, +42 out; transcript part 1" >expect &&
+	echo "turn of $AGENT: \"done\" (+125 in, +42 out; transcript part 1)" >expect &&
 	test_cmp expect log &&
 	session_json >s &&
 	test "$(json_field s "[d[\"tokens\"][k] for k in (\"input\", \"output\", \"cached\")]")" = "[125, 42, 300]" &&
@@ -171,6 +172,120 @@ test_expect_success 'sub-agents: started, their own transcript read, done with t
 	git cat-file -e SESSION_HEAD:transcripts/Explore-x1y2z3w4/000/000001
 '
 
+# run <command json> <extra>: a Bash call that ended, as Claude Code says it
+bash_ok () { claude PostToolUse ",\"tool_name\":\"Bash\",\"tool_input\":{\"command\":$1},\"tool_response\":{\"stdout\":\"\",\"stderr\":\"\",\"interrupted\":false,\"isImage\":false}$2"; }
+bash_failed () { claude PostToolUseFailure ",\"tool_name\":\"Bash\",\"tool_input\":{\"command\":$1},\"is_interrupt\":false$2"; }
+# agent_field <id> <expression of a>: of the agent in s
+agent_field () { json_field s "[$2 for a in d[\"agents\"] if a[\"id\"] == \"$1\"][0]"; }
+
+test_expect_success 'a shell command is an agent.run: its command, exit status, time; a failure counted' '
+	bash_failed "\"make test\"" ",\"error\":\"Exit code 2\\nmake: *** [test] Error 1\",\"duration_ms\":1234" &&
+	test_must_be_empty ev.err &&
+	bash_ok "\"make test\"" ",\"duration_ms\":80" &&
+	git log --format=%s -2 SESSION_HEAD >log &&
+	cat >expect <<-EOF &&
+	run by $AGENT: "make test" (exit 0, 80 ms)
+	run by $AGENT: "make test" (exit 2, 1234 ms)
+	EOF
+	test_cmp expect log &&
+	git cat-file -p SESSION_HEAD:op.json >op &&
+	grep "\"op\": *\"agent.run\"" op &&
+	session_json >s &&
+	test "$(agent_field $AGENT "[a[\"commands\"][k] for k in (\"run\", \"failed\")]")" = "[2, 1]" &&
+	test "$(agent_field $AGENT "[a[\"commands\"][\"last\"][0][k] for k in (\"command\", \"exit\", \"ms\", \"failed\")]")" = \
+		"[\"make test\", 2, 1234, true]" &&
+	test "$(agent_field $AGENT "a[\"commands\"][\"last\"][1][\"at\"]")" != null
+'
+
+test_expect_success 'a hostile command: huge, with control characters and a secret, absurd numbers' '
+	python3 -c "print(\"\\\"echo \" + \"x\" * (10 << 20) + \"\\\"\")" >big &&
+	bash_ok "$(cat big)" ",\"duration_ms\":-5" &&
+	test_must_be_empty ev.err &&
+	bash_failed "\"env T=ghp_0123456789abcdefghijABCDEFGHIJ012345 \\u001b[31m x\\n\\ty\"" \
+		",\"error\":\"Exit code 99999999999999\",\"duration_ms\":1e300" &&
+	test_must_be_empty ev.err &&
+	claude PostToolUseFailure ",\"tool_name\":\"Bash\",\"tool_input\":{\"command\":\"sleep 1\"},\"error\":\"Exit code -1\",\"is_interrupt\":true,\"duration_ms\":\"10\"" &&
+	claude PostToolUse ",\"tool_name\":\"Bash\",\"tool_input\":{\"command\":[\"not\", \"a string\"]}" &&
+	claude PostToolUse ",\"tool_name\":\"Bash\",\"tool_input\":{\"command\":\"grep x\"},\"tool_response\":{\"returnCodeInterpretation\":\"No matches found\"}" &&
+	test_must_be_empty ev.err &&
+	git log --format=%s -4 SESSION_HEAD >log &&
+	test_line_count = 4 log &&
+	sed -n 4p log | grep "^run by $AGENT: \"echo xxxx*\.\.\.\" (exit 0)$" &&
+	sed -n 3p log | grep "^run by $AGENT: \"env \[REDACTED:[a-z-]*\] \[31m x y\" (failed)$" &&
+	sed -n 2p log | grep "^run by $AGENT: \"sleep 1\" (exit -1)$" &&
+	sed -n 1p log | grep "^run by $AGENT: \"grep x\" (exit unknown)$" &&
+	session_json >s &&
+	test "$(agent_field $AGENT "[a[\"commands\"][k] for k in (\"run\", \"failed\")]")" = "[6, 3]" &&
+	test "$(agent_field $AGENT "a[\"commands\"][\"last\"][2][\"command\"]")" = \
+		"echo $(printf "%0495d" 0 | tr 0 x)" &&
+	test "$(agent_field $AGENT "[a[\"commands\"][\"last\"][2][k] for k in (\"exit\", \"ms\")]")" = "[0, null]" &&
+	test "$(agent_field $AGENT "[a[\"commands\"][\"last\"][3][k] for k in (\"exit\", \"ms\", \"failed\")]")" = "[null, null, true]" &&
+	! all_objects | grep -a ghp_0123456789abcdefghij &&
+	test $(git cat-file -s SESSION_HEAD~3:op.json) -lt 4096
+'
+
+test_expect_success 'at the end of a turn with shell commands, the files they changed are the agent'"'"'s' '
+	echo tracked >tracked.txt && git add tracked.txt && git commit -q -m tracked &&
+	cp .git/info/exclude ../exclude.orig &&
+	printf "/*\n!/gen.txt\n!/old.txt\n" >>.git/info/exclude &&
+	echo secret >.env && echo "}}" >>"$T" &&
+	echo before >old.txt && touch -d "2001-01-01" old.txt &&
+	echo generated >gen.txt && echo more >>README && rm tracked.txt &&
+	bash_ok "\"./generate\"" "" &&
+	echo "{\"type\":\"assistant\",\"message\":{\"id\":\"msg_g\",\"content\":[{\"type\":\"text\",\"text\":\"Generated.\"}],\"usage\":{\"input_tokens\":3,\"output_tokens\":1}}}" >>"$T" &&
+	claude Stop ",\"last_assistant_message\":\"Generated gen.txt.\"" &&
+	test_must_be_empty ev.err &&
+	git log --format=%s -2 SESSION_HEAD >log &&
+	sed -n 2p log | grep "^run by $AGENT: \"./generate\" (exit 0)$" &&
+	sed -n 1p log | grep "^turn of $AGENT: \"Generated gen.txt.\" (+3 in, +1 out; transcript part [0-9]*; 3 files)$" &&
+	session_json >s &&
+	test "$(json_field s "[(p, d[\"files\"][p][\"status\"], d[\"files\"][p][\"agent\"]) for p in (\"gen.txt\", \"README\", \"tracked.txt\")]")" = \
+		"[[\"gen.txt\", \"created\", \"$AGENT\"], [\"README\", \"modified\", \"$AGENT\"], [\"tracked.txt\", \"deleted\", \"$AGENT\"]]" &&
+	test "$(git rev-parse SESSION_HEAD:files/gen.txt)" = "$(git hash-object gen.txt)" &&
+	test "$(json_field s "[p for p in (\"old.txt\", \".env\") if p in d[\"files\"]]")" = "[]" &&
+	test "$(agent_field $AGENT "a[\"last_reply\"]")" = "Generated gen.txt." &&
+	echo again >>gen.txt &&
+	echo "{\"type\":\"assistant\",\"message\":{\"id\":\"msg_h\",\"usage\":{\"input_tokens\":3,\"output_tokens\":1}}}" >>"$T" &&
+	claude Stop "" &&
+	git log --format=%s -1 SESSION_HEAD >log &&
+	grep "^turn of $AGENT: +3 in, +1 out" log &&
+	test "$(git rev-parse SESSION_HEAD:files/gen.txt)" != "$(git hash-object gen.txt)" &&
+	cp ../exclude.orig .git/info/exclude
+'
+
+test_expect_success 'a sub-agent'"'"'s tool calls are its own; a sub-agent the CLI runs for itself is left alone' '
+	echo "# usage" >USAGE.md &&
+	claude PostToolUse ",\"agent_id\":\"x1y2z3w4v5\",\"agent_type\":\"Explore\",\"tool_name\":\"Write\",\"tool_input\":{\"file_path\":\"$PWD/USAGE.md\"},\"tool_response\":{\"type\":\"create\"}" &&
+	claude PostToolUse ",\"agent_id\":\"b0b0b0b0b0\",\"agent_type\":\"general-purpose\",\"tool_name\":\"Bash\",\"tool_input\":{\"command\":\"ls\"},\"tool_response\":{\"interrupted\":false}" &&
+	test_must_be_empty ev.err &&
+	git log --format=%s -3 SESSION_HEAD >log &&
+	cat >expect <<-EOF &&
+	run by general-purpose-b0b0b0b0: "ls" (exit 0)
+	agent general-purpose-b0b0b0b0 started (general-purpose)
+	file created: USAGE.md by Explore-x1y2z3w4
+	EOF
+	test_cmp expect log &&
+	session_json >s &&
+	test "$(agent_field general-purpose-b0b0b0b0 "[a[k] for k in (\"parent\", \"cli\", \"by\", \"session\")]")" = \
+		"[\"$AGENT\", \"claude-code\", \"A U Thor <author@example.com>\", \"b0b0b0b0b0\"]" &&
+	test "$(agent_field Explore-x1y2z3w4 "[a[k] for k in (\"parent\", \"cli\", \"last_reply\")]")" = \
+		"[\"$AGENT\", \"claude-code\", \"Found 3 call sites\"]" &&
+	before=$(git rev-parse SESSION_HEAD) &&
+	claude SubagentStop ",\"agent_id\":\"c0c0c0c0c0\",\"agent_type\":\"\",\"agent_transcript_path\":\"$HOME/nowhere.jsonl\",\"last_assistant_message\":\"<summary>x</summary>\"" &&
+	test_must_be_empty ev.err &&
+	test "$(git rev-parse SESSION_HEAD)" = "$before"
+'
+
+test_expect_success 'prompts are counted, the last kept; a sub-agent'"'"'s notice is not a prompt' '
+	claude UserPromptSubmit ",\"prompt\":\"second prompt\"" &&
+	claude UserPromptSubmit ",\"prompt\":\"<task-notification>\n<task-id>a1</task-id>\n</task-notification>\"" &&
+	session_json >s &&
+	test "$(agent_field $AGENT "[a[k] for k in (\"prompts\", \"last_prompt\", \"cli\", \"by\")]")" = \
+		"[2, \"second prompt\", \"claude-code\", \"A U Thor <author@example.com>\"]" &&
+	git log --format=%s -1 SESSION_HEAD >log &&
+	echo "note: \"second prompt\"" >expect && test_cmp expect log
+'
+
 test_expect_success 'several agents writing at once lose nothing' '
 	for i in 1 2 3 4 5 6
 	do
@@ -201,6 +316,24 @@ test_expect_success 'a resumed agent session finds its git session again, whatev
 	git show refs/sessions/$id:session.json >s &&
 	test "$(json_field s "[a[\"status\"] for a in d[\"agents\"] if a[\"id\"] == \"$AGENT\"]")" = "[\"in_progress\"]" &&
 	test "$(git rev-list --count refs/sessions/2025-11-21-other)" = 1
+'
+
+test_expect_success 'a compaction'"'"'s tokens: the growth of the running total past it, with the agent done' '
+	id=$(git for-each-ref --format="%(refname:lstrip=2)" "refs/sessions/*greeting*") &&
+	claude PreCompact ",\"trigger\":\"manual\",\"custom_instructions\":null" &&
+	claude SubagentStop ",\"agent_id\":\"c0mpact0r1\",\"agent_type\":\"\",\"agent_transcript_path\":\"$HOME/none.jsonl\",\"last_assistant_message\":\"<summary>s</summary>\"" &&
+	for l in "{\"type\":\"cost-state\",\"modelUsage\":{\"m\":{\"inputTokens\":1000,\"outputTokens\":100}}}" \
+		"{\"type\":\"system\",\"subtype\":\"compact_boundary\",\"content\":\"Conversation compacted\"}" \
+		"{\"type\":\"user\",\"isCompactSummary\":true,\"message\":{\"role\":\"user\",\"content\":\"Summary\"}}" \
+		"{\"type\":\"cost-state\",\"modelUsage\":{\"m\":{\"inputTokens\":1114,\"outputTokens\":120}}}"
+	do
+		echo "$l" >>"$T" || return 1
+	done &&
+	claude SessionEnd ",\"reason\":\"other\"" &&
+	test_must_be_empty ev.err &&
+	git log --format=%s -2 refs/sessions/$id >log &&
+	sed -n 1p log | grep "^agent $AGENT done: \"session ended (other)\" (+114 in, +20 out; transcript part [0-9]*)$" &&
+	sed -n 2p log | grep "^agent $AGENT compacts its context (manual)$"
 '
 
 test_expect_success 'a new agent session attaches to the active session' '
@@ -239,7 +372,7 @@ test_expect_success 'Gemini CLI: prompt, write_file, and the turn with a message
 	test_must_be_empty ev.err &&
 	git log --format=%s -4 SESSION_HEAD >log &&
 	cat >expect <<-\EOF &&
-	turn of gemini-9f9f9f9f: +800 in, +55 out; transcript part 1
+	turn of gemini-9f9f9f9f: "done" (+800 in, +55 out; transcript part 1)
 	file created: notes.md by gemini-9f9f9f9f
 	note: "write notes.md, token: [REDACTED:github-token]"
 	agent gemini-9f9f9f9f started (gemini-cli)
@@ -298,6 +431,43 @@ test_expect_success 'the budget: off by default; with session.enforceBudget a to
 	test_expect_code 2 claude PreToolUse ",\"tool_name\":\"Write\",\"tool_input\":{}" 9f9f9f9f-1 &&
 	git config session.enforceBudget false &&
 	gem BeforeTool ",\"tool_name\":\"write_file\",\"tool_input\":{}"
+'
+
+test_expect_success 'Gemini CLI: run_shell_command, and a session end after the turn adds no second turn' '
+	gem AfterTool ",\"tool_name\":\"run_shell_command\",\"tool_input\":{\"command\":\"cat missing.txt\"},\"tool_response\":{\"llmContent\":\"<untrusted_context>\nOutput: cat: missing.txt: No such file or directory\nExit Code: 1\nProcess Group PGID: 13035\n</untrusted_context>\",\"returnDisplay\":\"x\"}" &&
+	gem AfterTool ",\"tool_name\":\"run_shell_command\",\"tool_input\":{\"command\":\"true\"},\"tool_response\":{\"llmContent\":\"<untrusted_context>\nOutput: (empty)\nProcess Group PGID: 13036\n</untrusted_context>\",\"returnDisplay\":\"\"}" &&
+	test_must_be_empty ev.err &&
+	git log --format=%s -2 SESSION_HEAD >log &&
+	cat >expect <<-\EOF &&
+	run by gemini-9f9f9f9f: "true" (exit 0)
+	run by gemini-9f9f9f9f: "cat missing.txt" (exit 1)
+	EOF
+	test_cmp expect log &&
+	echo "{\"id\":\"g9\",\"type\":\"gemini\",\"content\":\"All set.\",\"tokens\":{\"input\":10,\"output\":2}}" >>"$G" &&
+	gem AfterAgent ",\"prompt_response\":\"All set.\"" &&
+	echo "{\"\$set\":{\"lastUpdated\":\"2025-11-21T10:09:00Z\"}}" >>"$G" &&
+	gem SessionEnd ",\"reason\":\"exit\"" &&
+	test_must_be_empty ev.err &&
+	git log --format=%s -2 SESSION_HEAD >log &&
+	sed -n 1p log | grep "^agent gemini-9f9f9f9f done: \"session ended (exit)\"$" &&
+	sed -n 2p log | grep "^turn of gemini-9f9f9f9f: \"All set.\" (+10 in, +2 out; transcript part 2; [1-9][0-9]* files)$"
+'
+
+test_expect_success 'a topic from a prompt is its first line whole, cut at a word only past 200 bytes' '
+	git session pause -q &&
+	line="Refactor the parser: $(printf "étape %d, " $(seq 1 40))done" &&
+	claude UserPromptSubmit ",\"prompt\":\"$line\nsecond line\"" 4c4c4c4c-0000 &&
+	test_must_be_empty ev.err &&
+	session_json >s &&
+	topic=$(json_field s "d[\"topic\"]") &&
+	test $(printf "%s" "$topic" | wc -c) -le 200 &&
+	test $(printf "%s" "$topic" | wc -c) -gt 150 &&
+	case "$line" in "$topic"*) ;; *) echo "topic $topic"; false ;; esac &&
+	case "$topic" in *,) ;; *) echo "cut mid-word: $topic"; false ;; esac &&
+	git session pause -q &&
+	claude UserPromptSubmit ",\"prompt\":\"Write the usage docs for the todo module and link them from the README please\"" 5d5d5d5d-0000 &&
+	session_json >s &&
+	test "$(json_field s "d[\"topic\"]")" = "Write the usage docs for the todo module and link them from the README please"
 '
 
 test_expect_success 'a broken payload or a failing hook: one line on stderr, exit 0, nothing stored' '

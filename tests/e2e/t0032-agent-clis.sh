@@ -55,7 +55,7 @@ test_expect_success CLAUDE_CODE 'Claude Code: a run that writes a file is a sess
 	agent=$(sed -n "s/^agent \(claude-[0-9a-f]*\) started (claude-code)$/\1/p" log) &&
 	test -n "$agent" &&
 	grep "^file created: hello.txt by $agent$" log &&
-	grep "^turn of $agent: +[1-9][0-9]* in, +[1-9][0-9]* out; transcript part 1$" log &&
+	grep "^turn of $agent: \"Wrote it.\" (+[1-9][0-9]* in, +[1-9][0-9]* out; transcript part 1)$" log &&
 	test "$(git rev-parse SESSION_HEAD:files/hello.txt)" = "$(git hash-object hello.txt)" &&
 	git cat-file -p SESSION_HEAD:transcripts/$agent/000/000001 >part &&
 	grep -q "\"name\":\"Write\"" part &&
@@ -74,7 +74,32 @@ test_expect_success CLAUDE_CODE 'Claude Code: a sub-agent is an agent with its t
 	session_json >s &&
 	test "$(json_field s "[(a[\"type\"], a[\"status\"]) for a in d[\"agents\"] if a[\"type\"] == \"general-purpose\"]")" = \
 		"[[\"general-purpose\", \"completed\"]]" &&
-	test "$(json_field s "d[\"files\"][\"sub.txt\"][\"oid\"]")" = "$(git hash-object sub.txt)"
+	test "$(json_field s "d[\"files\"][\"sub.txt\"][\"oid\"]")" = "$(git hash-object sub.txt)" &&
+	sub=$(json_field s "d[\"files\"][\"sub.txt\"][\"agent\"]") &&
+	case $sub in general-purpose-*) ;; *) echo "sub.txt credited to $sub"; false ;; esac &&
+	test "$(json_field s "[[a[k] for k in (\"cli\", \"last_reply\")] for a in d[\"agents\"] if a[\"id\"] == \"$sub\"]")" = \
+		"[[\"claude-code\", \"Sub-agent finished.\"]]" &&
+	parent=$(json_field s "[a[\"parent\"] for a in d[\"agents\"] if a[\"id\"] == \"$sub\"][0]") &&
+	test "$(json_field s "[a[\"type\"] for a in d[\"agents\"] if a[\"id\"] == \"$parent\"]")" = "[\"claude-code\"]"
+'
+
+test_expect_success CLAUDE_CODE 'Claude Code: a shell command that fails, then passes; what it wrote is the agent'"'"'s' '
+	cat >script.json <<-EOF &&
+	[{"match": "run the checks", "calls": [{"name": "Bash", "input": {"command": "cat missing.txt", "description": "show it"}},
+	  {"name": "Bash", "input": {"command": "echo made >missing.txt && cat missing.txt", "description": "make it"}}],
+	  "answer": "The checks pass now."}]
+	EOF
+	serve script.json &&
+	claude_run "run the checks" ; rc=$?; stop_server; test $rc = 0 &&
+	git log --format=%s SESSION_HEAD >log &&
+	agent=$(sed -n "s/^run by \(claude-[0-9a-f]*\): \"cat missing.txt\" (exit 1, [0-9]* ms)$/\1/p" log) &&
+	test -n "$agent" &&
+	grep "^run by $agent: \"echo made >missing.txt && cat missing.txt\" (exit 0, [0-9]* ms)$" log &&
+	grep "^turn of $agent: \"The checks pass now.\" (+[1-9][0-9]* in, +[1-9][0-9]* out; transcript part [0-9]*; [1-9][0-9]* files\{0,1\})$" log &&
+	session_json >s &&
+	test "$(json_field s "[[a[\"commands\"][k] for k in (\"run\", \"failed\")] for a in d[\"agents\"] if a[\"id\"] == \"$agent\"]")" = "[[2, 1]]" &&
+	test "$(json_field s "[d[\"files\"][\"missing.txt\"][k] for k in (\"status\", \"agent\")]")" = "[\"created\", \"$agent\"]" &&
+	test "$(git rev-parse SESSION_HEAD:files/missing.txt)" = "$(git hash-object missing.txt)"
 '
 
 test_expect_success CLAUDE_CODE 'Claude Code: a secret in the prompt never reaches git' '
@@ -116,7 +141,7 @@ test_expect_success GEMINI_CLI 'Gemini CLI: a run that writes a file is a sessio
 	test -n "$agent" &&
 	grep "^note: \"write notes into notes.md, password=\[REDACTED:password\]\"" log &&
 	grep "^file created: notes.md by $agent$" log &&
-	grep "^turn of $agent: +[1-9][0-9]* in, +[1-9][0-9]* out; transcript part 1$" log &&
+	grep "^turn of $agent: \"Wrote it.\" (+[1-9][0-9]* in, +[1-9][0-9]* out; transcript part 1)$" log &&
 	test "$(git rev-parse SESSION_HEAD:files/notes.md)" = "$(git hash-object notes.md)" &&
 	! all_objects | grep -a hunter22
 '

@@ -21,7 +21,7 @@ assert s[\"hooks\"][\"Stop\"][0][\"hooks\"][0][\"command\"] == \"git-session hoo
 	test_must_be_empty status &&
 	git session hooks status >out &&
 	grep "^  claude-code  *not installed$" out &&
-	grep "^  claude-code  *installed (9 of 9 events, \.claude/settings\.local\.json)$" out
+	grep "^  claude-code  *installed (10 of 10 events, \.claude/settings\.local\.json)$" out
 '
 
 test_expect_success 'install --local again changes nothing; uninstall --local gives both files back' '

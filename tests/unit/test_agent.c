@@ -26,7 +26,7 @@ static void round_trip(const char *text)
 
 	assert_non_null(v);	/* what is written parses */
 	cJSON_Delete(v);
-	assert_int_equal(agent_settings_count(with, strlen(with), agent_dialect("claude-code"), PREFIX), 9);
+	assert_int_equal(agent_settings_count(with, strlen(with), agent_dialect("claude-code"), PREFIX), 10);
 	/* twice is once */
 	assert_int_equal(agent_settings_add(&again, &err, with, strlen(with), agent_dialect("claude-code"), PREFIX), 0);
 	assert_null(again);
@@ -108,11 +108,61 @@ static void test_usage(void **unused)
 	agent_usage_scan(&u, g, gemini_later, strlen(gemini_later));
 	assert_int_equal(u.messages, 1);
 	assert_true(u.input == 40 && u.output == 12 && u.cached == 10);
+	/* the last text a message said is the reply, cut at a character */
+	{
+		char *line = xstrfmt("{\"type\":\"assistant\",\"message\":{\"id\":\"m9\",\"content\":[{\"type\":\"text\",\"text\":\"first\"},"
+				     "{\"type\":\"tool_use\"},{\"type\":\"text\",\"text\":\"%s\"}],\"usage\":{\"input_tokens\":1,\"output_tokens\":1}}}\n",
+				     "Done: \\u00e9t\\u00e9 ok.");
+		char big[6000];
+
+		memset(&u, 0, sizeof(u));
+		agent_usage_scan(&u, c, line, strlen(line));
+		assert_string_equal(u.reply, "Done: \xc3\xa9t\xc3\xa9 ok.");
+		free(line);
+		for (size_t i = 0; i + 2 < sizeof(big); i += 2)
+			memcpy(big + i, "\xc3\xa9", 2);
+		big[sizeof(big) - 2] = '\0';
+		line = xstrfmt("{\"id\":\"g5\",\"type\":\"gemini\",\"content\":\"x%s\",\"tokens\":{\"input\":1}}\n", big);
+		agent_usage_scan(&u, g, line, strlen(line));
+		assert_int_equal(strlen(u.reply), sizeof(u.reply) - 1);	/* "x" and whole characters */
+		free(line);
+	}
 	/* each reads its own transcript's shape only */
 	memset(&u, 0, sizeof(u));
 	agent_usage_scan(&u, c, gemini, strlen(gemini));
 	agent_usage_scan(&u, g, claude, strlen(claude));
 	assert_true(u.messages == 0 && u.skipped == 0 && u.input == 0);
+}
+
+/* A compaction's call is in no message: the running total's growth past it, less the messages, counts. */
+static void test_usage_compaction(void **unused)
+{
+#define COST(in, out) "{\"type\":\"cost-state\",\"modelUsage\":{\"m\":{\"inputTokens\":" #in \
+	",\"outputTokens\":" #out ",\"cacheReadInputTokens\":0,\"cacheCreationInputTokens\":0}}}\n"
+	const char *before = "{\"type\":\"assistant\",\"message\":{\"id\":\"m1\",\"usage\":{\"input_tokens\":100,\"output_tokens\":20}}}\n"
+			     COST(1391, 260);
+	const char *part = "{\"type\":\"system\",\"subtype\":\"compact_boundary\",\"content\":\"Conversation compacted\"}\n"
+			   "{\"type\":\"user\",\"isCompactSummary\":true,\"message\":{\"content\":\"compact_boundary\"}}\n"
+			   "{\"type\":\"assistant\",\"message\":{\"id\":\"m2\",\"usage\":{\"input_tokens\":10,\"output_tokens\":5}}}\n"
+			   COST(1505, 280) COST(1000, 100);
+	const char *quoted = "{\"type\":\"user\",\"message\":{\"content\":\"\\\"compact_boundary\\\"\"}}\n" COST(1600, 290);
+	const struct agent_dialect *c = agent_dialect("claude-code");
+	struct agent_usage u = { 0 };
+
+	agent_usage_scan(&u, c, before, strlen(before));
+	assert_true(u.input == 100 && u.output == 20 && u.compactions == 0 && u.has_total);
+	/* the next part, carried on: 114 in and 20 out since the total, 10 and 5 of them a message's */
+	u.input = u.output = 0;
+	agent_usage_scan(&u, c, part, strlen(part));
+	assert_int_equal(u.compactions, 1);
+	assert_int_equal(u.messages, 2);
+	assert_true(u.input == 114 && u.output == 20);
+	/* a total that went back, and a prompt that quotes the mark, count nothing more */
+	assert_true(u.total[0] == 1000 && !u.pending);
+	u.input = u.output = 0;
+	agent_usage_scan(&u, c, quoted, strlen(quoted));
+	assert_true(u.input == 0 && u.output == 0 && u.compactions == 1);
+#undef COST
 }
 
 static void test_usage_out_of_range(void **unused)
@@ -199,6 +249,95 @@ static void test_read_event(void **unused)
 	cJSON_Delete(gp);
 }
 
+/* Shell commands: their line, status and time as each CLI says them; what is out of range is not known. */
+static void test_read_shell(void **unused)
+{
+	static const struct {
+		const char *agent, *payload;
+		int failed, has_exit;
+		double exit;
+		int has_ms;
+		double ms;
+	} cases[] = {
+		{ "claude-code", "{\"tool_name\":\"Bash\",\"tool_input\":{\"command\":\"ls\"},"
+		  "\"tool_response\":{\"stdout\":\"\",\"interrupted\":false},\"duration_ms\":9}", 0, 1, 0, 1, 9 },
+		{ "claude-code", "{\"tool_name\":\"Bash\",\"tool_input\":{\"command\":\"ls\"},"
+		  "\"error\":\"Exit code 3\\nto-stdout\",\"is_interrupt\":false,\"duration_ms\":20}", 1, 1, 3, 1, 20 },
+		{ "claude-code", "{\"tool_name\":\"Bash\",\"tool_input\":{\"command\":\"ls\"},"
+		  "\"error\":\"Exit code 12345678901\",\"duration_ms\":-1}", 1, 0, 0, 0, 0 },
+		{ "claude-code", "{\"tool_name\":\"Bash\",\"tool_input\":{\"command\":\"ls\"},"
+		  "\"error\":\"Exit code 1x\",\"duration_ms\":1.5}", 1, 0, 0, 0, 0 },
+		{ "claude-code", "{\"tool_name\":\"Bash\",\"tool_input\":{\"command\":\"sleep 9\"},"
+		  "\"tool_response\":{\"interrupted\":true}}", 1, 0, 0, 0, 0 },
+		{ "claude-code", "{\"tool_name\":\"Bash\",\"tool_input\":{\"command\":\"grep x\"},"
+		  "\"tool_response\":{\"returnCodeInterpretation\":\"No matches found\"}}", 0, 0, 0, 0, 0 },
+		{ "gemini-cli", "{\"tool_name\":\"run_shell_command\",\"tool_input\":{\"command\":\"ls\"},"
+		  "\"tool_response\":{\"llmContent\":\"<untrusted_context>\\nOutput: x\\nExit Code: 1\\n"
+		  "Process Group PGID: 9\\n</untrusted_context>\"}}", 1, 1, 1, 0, 0 },
+		{ "gemini-cli", "{\"tool_name\":\"run_shell_command\",\"tool_input\":{\"command\":\"ls\"},"
+		  "\"tool_response\":{\"llmContent\":\"Output: Exit Code: 7\\nProcess Group PGID: 9\"}}", 0, 1, 0, 0, 0 },
+		{ "gemini-cli", "{\"tool_name\":\"run_shell_command\",\"tool_input\":{\"command\":\"ls\"},"
+		  "\"tool_response\":{\"llmContent\":\"x\",\"error\":{\"message\":\"no shell\"}}}", 1, 0, 0, 0, 0 },
+		{ "gemini-cli", "{\"tool_name\":\"run_shell_command\",\"tool_input\":{\"command\":\"ls\"},"
+		  "\"tool_response\":{\"llmContent\":\"Exit Code: -2147483649\"}}", 1, 0, 0, 0, 0 },
+	};
+	struct agent_event ev;
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		cJSON *p = cJSON_Parse(cases[i].payload);
+
+		assert_non_null(p);
+		agent_read_event(&ev, agent_dialect(cases[i].agent), p);
+		assert_non_null(ev.command);
+		assert_int_equal(ev.failed, cases[i].failed);
+		assert_int_equal(ev.has_exit, cases[i].has_exit);
+		if (ev.has_exit)
+			assert_true(ev.exit == cases[i].exit);
+		assert_int_equal(ev.has_ms, cases[i].has_ms);
+		if (ev.has_ms)
+			assert_true(ev.ms == cases[i].ms);
+		cJSON_Delete(p);
+	}
+	/* a command only for a shell tool; a sub-agent's notice is no prompt */
+	{
+		cJSON *p = cJSON_Parse("{\"tool_name\":\"Read\",\"tool_input\":{\"command\":\"x\"},"
+				       "\"prompt\":\"<task-notification>\\n</task-notification>\"}");
+
+		agent_read_event(&ev, agent_dialect("claude-code"), p);
+		assert_null(ev.command);
+		assert_null(ev.prompt);
+		cJSON_Delete(p);
+	}
+}
+
+/* An older install's group (a matcher without Bash, no failure event) is brought up to date, and only ours. */
+static void test_settings_upgrade(void **unused)
+{
+	const char *old = "{\n  \"hooks\": {\n    \"PostToolUse\": [\n      {\n        \"matcher\": \"Write\",\n"
+			  "        \"hooks\": [{\"type\": \"command\", \"command\": \"lint\"}]\n      },\n"
+			  "      {\n        \"matcher\": \"Write|Edit|MultiEdit|NotebookEdit\",\n        \"hooks\": [\n"
+			  "          {\"type\": \"command\", \"command\": \"" PREFIX " PostToolUse\", \"timeout\": 10}\n"
+			  "        ]\n      }\n    ]\n  }\n}\n";
+	const struct agent_dialect *d = agent_dialect("claude-code");
+	char *with, *again = NULL, *err = NULL;
+	cJSON *v, *post;
+
+	assert_int_equal(agent_settings_count(old, strlen(old), d, PREFIX), 0);
+	with = added(old);
+	assert_int_equal(agent_settings_count(with, strlen(with), d, PREFIX), 10);
+	v = cJSON_Parse(with);
+	post = cJSON_GetObjectItem(cJSON_GetObjectItem(v, "hooks"), "PostToolUse");
+	assert_int_equal(cJSON_GetArraySize(post), 2);
+	assert_string_equal(cJSON_GetObjectItem(cJSON_GetArrayItem(post, 0), "matcher")->valuestring, "Write");
+	assert_string_equal(cJSON_GetObjectItem(cJSON_GetArrayItem(post, 1), "matcher")->valuestring,
+			    "Write|Edit|MultiEdit|NotebookEdit|Bash");
+	assert_non_null(strstr(with, "        \"matcher\": \"Write\",\n"));	/* theirs as it was */
+	assert_int_equal(agent_settings_add(&again, &err, with, strlen(with), d, PREFIX), 0);
+	assert_null(again);
+	cJSON_Delete(v);
+	free(with);
+}
+
 static void test_dialects(void **unused)
 {
 	assert_int_equal(agent_event_kind(agent_dialect("gemini-cli"), "AfterAgent"), AE_TURN_END);
@@ -214,9 +353,12 @@ int main(void)
 		cmocka_unit_test(test_settings_keep_theirs),
 		cmocka_unit_test(test_settings_refused),
 		cmocka_unit_test(test_usage),
+		cmocka_unit_test(test_usage_compaction),
 		cmocka_unit_test(test_usage_out_of_range),
 		cmocka_unit_test(test_table),
 		cmocka_unit_test(test_read_event),
+		cmocka_unit_test(test_read_shell),
+		cmocka_unit_test(test_settings_upgrade),
 		cmocka_unit_test(test_dialects),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -42,6 +42,7 @@ static const struct {
 	{ OP_AGENT_TURN, "{\"agent\": \"a1\", \"from\": 0, \"to\": 10, \"input\": 5, \"output\": 3, \"cached\": 1, "
 			 "\"bytes\": 10, \"tree\": {\"transcripts/a1/000/000001\": \"" OID "\"}}" },
 	{ OP_AGENT_COMPACT, "{\"agent\": \"a1\", \"trigger\": \"auto\"}" },
+	{ OP_AGENT_RUN, "{\"agent\": \"a1\", \"command\": \"make test\", \"exit\": 2, \"ms\": 40}" },
 	{ OP_FILE_CREATED, "{\"agent\": \"a1\", \"files\": {\"new.c\": {\"oid\": \"" OID "\"}}}" },
 	{ OP_FILE_MODIFIED, "{\"agent\": \"a1\", \"files\": {\"src/f0002.c\": {\"oid\": \"" COMMIT "\"}}}" },
 	{ OP_FILE_DELETED, "{\"phase\": 1, \"files\": {\"src/f0003.c\": {}}}" },
