@@ -63,6 +63,7 @@ struct agent_event {
 };
 
 struct agent_dialect;
+struct transcript;
 
 /*
  * Our hooks in an agent's own configuration, edited in place: what was
@@ -109,6 +110,10 @@ struct agent_dialect {
 	 * whole number from 0 to AGENT_TOKENS_MAX.
 	 */
 	int (*scan_usage)(const char **id, double usage[3], const cJSON *line);
+	/* One transcript line, a JSON object, read into t's conversation (transcript.h). */
+	void (*read_line)(struct transcript *t, const cJSON *line);
+	/* Whether a transcript line is the conversation, kept when stored, or a record the CLI keeps for itself. */
+	int (*keeps_line)(const char *line, size_t len);
 };
 
 /* The dialect of an agent by name, NULL when unknown; agent_dialects lists them all, NULL-terminated. */

@@ -1,0 +1,307 @@
+/*
+ * transcript.c - an agent's transcript read as a conversation, line by
+ * line, and the lines a stored part keeps. Each dialect reads its own
+ * lines (agent_dialect.read_line, keeps_line) through the helpers here,
+ * which bound what is kept.
+ */
+#include "agent-internal.h"
+#include "git-session/json.h"
+#include "git-session/transcript.h"
+#include "git-session/util.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+void transcript_init(struct transcript *t, const struct agent_dialect *d)
+{
+	memset(t, 0, sizeof(*t));
+	t->d = d;
+}
+
+static void item_free(struct transcript_item *it)
+{
+	free(it->text);
+	free(it->name);
+}
+
+void transcript_clear(struct transcript *t)
+{
+	for (size_t i = 0; i < t->n; i++)
+		item_free(&t->items[i]);
+	free(t->items);
+	memset(t, 0, sizeof(*t));
+}
+
+/* len bytes of s, at most max, cut at a character's start ("…" after a cut). */
+static char *text_cut(const char *s, size_t len, size_t max)
+{
+	struct sbuf sb = SBUF_INIT;
+	size_t n = len;
+
+	if (n > max) {
+		n = max;
+		while (n && ((unsigned char)s[n] & 0xC0) == 0x80)
+			n--;
+	}
+	json_add_text(&sb, s, n);
+	if (n < len)
+		sbuf_adds(&sb, "…");
+	return sbuf_detach(&sb, NULL);
+}
+
+struct transcript_item *transcript_add(struct transcript *t, enum transcript_kind kind, const char *text,
+				       size_t len)
+{
+	struct transcript_item *it;
+
+	if (t->line_items >= TRANSCRIPT_ITEMS_PER_LINE)
+		return NULL;
+	t->line_items++;
+	if (t->n == t->alloc) {
+		t->alloc = t->alloc ? t->alloc * 2 : 64;
+		t->items = xrealloc(t->items, t->alloc * sizeof(*t->items));
+	}
+	it = &t->items[t->n++];
+	memset(it, 0, sizeof(*it));
+	it->kind = kind;
+	it->turn = t->turn;
+	it->part = t->part;
+	it->line = t->line;
+	it->exit = -1;
+	it->text = text_cut(text ? text : "", text ? len : 0, TRANSCRIPT_TEXT_MAX);
+	return it;
+}
+
+void transcript_prompt(struct transcript *t, const char *text, size_t len)
+{
+	if (!t->opened)
+		t->turn++;
+	t->opened = 0;
+	transcript_add(t, TI_PROMPT, text, len);
+}
+
+void transcript_open_turn(struct transcript *t)
+{
+	if (!t->opened)
+		t->turn++;
+	t->opened = 1;
+}
+
+/* Whether the n bytes at s are all blanks. */
+static int blank(const char *s, size_t n)
+{
+	while (n && (*s == ' ' || *s == '\t' || *s == '\r'))
+		s++, n--;
+	return !n;
+}
+
+/* Lines a command's output wraps its own in, not worth showing first. */
+static int wrapper_line(const char *s, size_t n)
+{
+	static const char *const noise[] = { "<untrusted_context>", "</untrusted_context>", "Process Group PGID:" };
+
+	for (size_t i = 0; i < ARRAY_SIZE(noise); i++)
+		if (n >= strlen(noise[i]) && !memcmp(s, noise[i], strlen(noise[i])))
+			return 1;
+	return 0;
+}
+
+/* "Exit code 1" (Claude Code), "Exit Code: 1" (Gemini CLI): the status, or -1. */
+static int exit_line(const char *s, size_t n)
+{
+	char buf[32];
+	int v;
+
+	if (n < 10 || n >= sizeof(buf) || strncasecmp(s, "exit code", 9))
+		return -1;
+	memcpy(buf, s, n);
+	buf[n] = '\0';
+	if (sscanf(buf + 9, ":%d", &v) == 1 || sscanf(buf + 9, "%d", &v) == 1)
+		return v >= 0 && v < 256 ? v : -1;
+	return -1;
+}
+
+void transcript_result(struct transcript *t, const char *name, const char *text, size_t len, int error)
+{
+	const char *first = NULL, *end = text + len;
+	size_t first_len = 0, lines = 0;
+	int status = -1;
+	struct transcript_item *it;
+
+	for (const char *p = text; p < end;) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
+		int e;
+
+		lines++;
+		if ((e = exit_line(p, n)) >= 0 && status < 0)
+			status = e;
+		else if (!first && !blank(p, n) && !wrapper_line(p, n))
+			first = p, first_len = n;
+		p += n + 1;
+	}
+	if (first && first_len > 8 && !strncmp(first, "Output: ", 8))
+		first += 8, first_len -= 8;
+	if (!(it = transcript_add(t, TI_RESULT, first, first_len < 200 ? first_len : 200)))
+		return;
+	it->name = name ? xstrdup(name) : NULL;
+	it->error = error || status > 0;
+	it->exit = status;
+	it->lines = lines;
+	it->bytes = len;
+}
+
+void transcript_usage(struct transcript *t, const char *id, double input, double output, double cached)
+{
+	struct transcript_item *it = NULL;
+
+	if (id && !strcmp(t->usage_id, id) && t->usage_at < t->n && t->items[t->usage_at].kind == TI_USAGE)
+		it = &t->items[t->usage_at];	/* the same message again: its last usage counts */
+	else if ((it = transcript_add(t, TI_USAGE, NULL, 0)))
+		t->usage_at = t->n - 1;
+	if (!it)
+		return;
+	snprintf(t->usage_id, sizeof(t->usage_id), "%s", id ? id : "");
+	it->input = input;
+	it->output = output;
+	it->cached = cached;
+}
+
+void transcript_message(struct transcript *t, const char *id)
+{
+	if (id && *t->msg_id && !strcmp(t->msg_id, id) && t->msg_first <= t->n) {
+		while (t->n > t->msg_first)
+			item_free(&t->items[--t->n]);
+		t->turn = t->msg_turn;
+		t->opened = 0;
+	} else {
+		snprintf(t->msg_id, sizeof(t->msg_id), "%s", id ? id : "");
+		t->msg_first = t->n;
+		t->msg_turn = t->turn;
+	}
+}
+
+char *transcript_top_str(const char *line, size_t len, const char *key)
+{
+	char *v = NULL;
+
+	if (json_scan_top(&v, line, len, &key, 1) < 0) {
+		free(v);
+		return NULL;
+	}
+	return v;
+}
+
+/* --- the one-line summary of a call's arguments --- */
+
+/* The first line of s, at most max bytes, "…" when there was more. */
+static void add_one_line(struct sbuf *sb, const char *s, size_t max)
+{
+	size_t n = strcspn(s, "\n"), len = strlen(s);
+	char *cut = text_cut(s, n, max);
+
+	sbuf_adds(sb, cut);
+	if (n < len && n <= max)
+		sbuf_adds(sb, " …");
+	free(cut);
+}
+
+char *transcript_args_summary(const cJSON *input)
+{
+	/* what names a call best, in that order */
+	static const char *const keys[] = { "command", "file_path", "absolute_path", "notebook_path", "path",
+		"pattern", "query", "url", "description", "prompt", "skill", "name" };
+	struct sbuf sb = SBUF_INIT;
+	const char *s = NULL, *type = json_str(input, "subagent_type");
+	const cJSON *m;
+
+	for (size_t i = 0; i < ARRAY_SIZE(keys) && !s; i++)
+		s = json_str(input, keys[i]);
+	cJSON_ArrayForEach(m, (cJSON_IsObject(input) ? input : NULL))
+		if (!s && cJSON_IsString(m))
+			s = m->valuestring;
+	if (s)
+		add_one_line(&sb, s, 160);
+	if (type)
+		sbuf_addf(&sb, " (%.60s)", type);
+	return sbuf_detach(&sb, NULL);
+}
+
+/* --- reading lines --- */
+
+static void read_one(struct transcript *t, const char *line, size_t n)
+{
+	cJSON *v = NULL;
+	char *err = NULL;
+
+	t->line_items = 0;
+	if (blank(line, n))
+		return;		/* a blank line says nothing */
+	if (n > TRANSCRIPT_LINE_MAX || json_parse(&v, line, n, TRANSCRIPT_LINE_MAX, &err) < 0 || !cJSON_IsObject(v))
+		t->skipped++;
+	else
+		t->d->read_line(t, v);
+	cJSON_Delete(v);
+	free(err);
+}
+
+/* Whether text is one JSON document over many lines (a chat file written whole), not JSON lines. */
+static int one_document(const char *text, size_t len)
+{
+	size_t i = json_skip_ws(text, 0, len);
+	const char *nl = memchr(text + i, '\n', len - i);
+
+	return i < len && text[i] == '{' && nl && json_value_end(text, i, len) > (size_t)(nl - text) &&
+	       len <= TRANSCRIPT_LINE_MAX;
+}
+
+void transcript_read(struct transcript *t, const char *text, size_t len)
+{
+	const char *end = text + len;
+
+	if (!t->d || !t->d->read_line)
+		return;
+	if (one_document(text, len)) {
+		t->line = 1;
+		read_one(t, text, len);
+		return;
+	}
+	t->line = 0;
+	for (const char *p = text; p < end;) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
+
+		t->line++;
+		read_one(t, p, n);
+		p += n + 1;
+	}
+}
+
+void transcript_filter(char **out, size_t *outlen, const struct agent_dialect *d, const char *text, size_t len)
+{
+	struct sbuf sb = SBUF_INIT;
+	const char *end = text + len;
+	size_t dropped = 0;
+
+	*out = NULL;
+	*outlen = len;
+	if (!d->keeps_line || one_document(text, len))
+		return;		/* what is not JSON lines is kept as it is */
+	for (const char *p = text; p < end;) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		size_t n = nl ? (size_t)(nl - p) + 1 : (size_t)(end - p);
+
+		if (d->keeps_line(p, nl ? n - 1 : n))
+			sbuf_add(&sb, p, n);
+		else
+			dropped++;
+		p += n;
+	}
+	if (!dropped) {
+		sbuf_release(&sb);
+		return;
+	}
+	*out = sbuf_detach(&sb, outlen);
+}
