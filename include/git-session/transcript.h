@@ -36,6 +36,7 @@ struct transcript_item {
 	size_t line;		/* 1-based, in the text it was read from */
 	char *text;		/* valid UTF-8, at most TRANSCRIPT_TEXT_MAX bytes ("…" when cut) */
 	char *name;		/* of a tool call or result; NULL otherwise */
+	char *body;		/* a result's whole text (at most TRANSCRIPT_TEXT_MAX bytes), for searching; else NULL */
 	int error;		/* a result: the tool failed */
 	int exit;		/* a result: the exit status a command gave, or -1 when not said */
 	size_t lines, bytes;	/* a result: its size */

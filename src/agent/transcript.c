@@ -24,6 +24,7 @@ static void item_free(struct transcript_item *it)
 {
 	free(it->text);
 	free(it->name);
+	free(it->body);
 }
 
 void transcript_clear(struct transcript *t)
@@ -147,6 +148,7 @@ void transcript_result(struct transcript *t, const char *name, const char *text,
 	if (!(it = transcript_add(t, TI_RESULT, first, first_len < 200 ? first_len : 200)))
 		return;
 	it->name = name ? xstrdup(name) : NULL;
+	it->body = text_cut(text, len, TRANSCRIPT_TEXT_MAX);
 	it->error = error || status > 0;
 	it->exit = status;
 	it->lines = lines;
