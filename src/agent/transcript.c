@@ -136,10 +136,9 @@ void transcript_result(struct transcript *t, const char *name, const char *text,
 		size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
 		int e;
 
-		lines++;
 		if ((e = exit_line(p, n)) >= 0 && status < 0)
 			status = e;
-		else if (!first && !blank(p, n) && !wrapper_line(p, n))
+		else if (!wrapper_line(p, n) && ++lines && !first && !blank(p, n))
 			first = p, first_len = n;
 		p += n + 1;
 	}
