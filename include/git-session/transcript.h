@@ -13,8 +13,13 @@
 
 struct agent_dialect;
 
-/* Bounds against hostile transcripts: what is read of one line, and kept of one text. */
+/*
+ * Bounds against hostile transcripts: the bytes and the values (a bound
+ * on what parsing it costs) read of one line, what is kept of one text,
+ * the items one line adds.
+ */
 #define TRANSCRIPT_LINE_MAX (16u << 20)
+#define TRANSCRIPT_LINE_VALUES (1u << 20)
 #define TRANSCRIPT_TEXT_MAX (64u << 10)
 #define TRANSCRIPT_ITEMS_PER_LINE 512
 
@@ -71,7 +76,8 @@ void transcript_clear(struct transcript *t);
 /*
  * Reads len bytes of transcript (JSON lines in t's dialect) into t's
  * items, after those it has. A line that is not a JSON object, or is
- * longer than TRANSCRIPT_LINE_MAX, is passed over and counted in
+ * longer than TRANSCRIPT_LINE_MAX or holding more than
+ * TRANSCRIPT_LINE_VALUES values, is passed over and counted in
  * t->skipped; what a line holds beyond TRANSCRIPT_ITEMS_PER_LINE items
  * is left out. A whole JSON document (a chat file written at once) is
  * read as its messages.

@@ -232,6 +232,17 @@ char *transcript_args_summary(const cJSON *input)
 
 /* --- reading lines --- */
 
+/* More than max values in the JSON text s (counted from its separators and openings, strings' too). */
+static int too_many_values(const char *s, size_t n, size_t max)
+{
+	size_t count = 0;
+
+	for (size_t i = 0; i < n; i++)
+		if ((s[i] == ',' || s[i] == '[' || s[i] == '{') && ++count > max)
+			return 1;
+	return 0;
+}
+
 static void read_one(struct transcript *t, const char *line, size_t n)
 {
 	cJSON *v = NULL;
@@ -240,7 +251,8 @@ static void read_one(struct transcript *t, const char *line, size_t n)
 	t->line_items = 0;
 	if (blank(line, n))
 		return;		/* a blank line says nothing */
-	if (n > TRANSCRIPT_LINE_MAX || json_parse(&v, line, n, TRANSCRIPT_LINE_MAX, &err) < 0 || !cJSON_IsObject(v))
+	if (n > TRANSCRIPT_LINE_MAX || too_many_values(line, n, TRANSCRIPT_LINE_VALUES) ||
+	    json_parse(&v, line, n, TRANSCRIPT_LINE_MAX, &err) < 0 || !cJSON_IsObject(v))
 		t->skipped++;
 	else
 		t->d->read_line(t, v);

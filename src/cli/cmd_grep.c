@@ -34,7 +34,7 @@ struct hit {
 };
 
 struct grep {
-	regex_t re;
+	regex_t re, re_at;	/* re_at: the same, to say where a line matches */
 	const char *session, *commit;
 	int archived, count_only;
 	long hits, damaged;	/* damaged: the sessions that could not be read */
@@ -80,7 +80,7 @@ static void grep_text(struct grep *g, const char *field, const char *agent, cons
 		json_add_text(&one, line, n);
 		sbuf_addch(&one, '\0');
 		line += n + 1;
-		if (regexec(&g->re, one.buf, 1, m, 0) != 0)
+		if (regexec(&g->re, one.buf, 0, NULL, 0) != 0)
 			continue;
 		g->hits++;
 		if (g->count_only && !g->json)
@@ -89,6 +89,8 @@ static void grep_text(struct grep *g, const char *field, const char *agent, cons
 		h = &g->v[g->n++];
 		h->field = xstrdup(field);
 		h->agent = agent ? xstrdup(agent) : NULL;
+		if (one.len - 1 <= LINE_SHOWN || regexec(&g->re_at, one.buf, 1, m, 0) != 0)
+			m[0].rm_so = m[0].rm_eo = 0;
 		h->text = shown(one.buf, one.len - 1, (size_t)m[0].rm_so, (size_t)m[0].rm_eo);
 		h->item = item;
 		sbuf_reset(&enc);
@@ -146,26 +148,54 @@ static int holds(const char *op, const char *needle)
 	return 0;
 }
 
-/* The checkpoint each hit first appeared in: the oldest whose operation holds its text or wrote its part. */
+static int by_needle(const void *a, const void *b)
+{
+	return strcmp((*(const struct hit *const *)a)->needle, (*(const struct hit *const *)b)->needle);
+}
+
+/*
+ * The checkpoint each hit first appeared in: the oldest whose operation
+ * holds its text or wrote its part. Each text is looked for once, however
+ * many hits share it (the lines of one part).
+ */
 static int first_checkpoints(char **at, struct grep *g, struct cmd_ctx *c)
 {
 	const char *tip = g->commit;
+	const struct hit **by = xcalloc(g->n, sizeof(*by));
+	size_t *first = xcalloc(g->n, sizeof(*first)), u = 0;
+	char **found = xcalloc(g->n, sizeof(*found));
 	cJSON *nodes = NULL, *node;
 	int error;
 
+	for (size_t i = 0; i < g->n; i++)
+		by[i] = &g->v[i];
+	qsort(by, g->n, sizeof(*by), by_needle);
+	for (size_t i = 0; i < g->n; i++)	/* the first of each needle */
+		if (!i || strcmp(by[i]->needle, by[i - 1]->needle))
+			first[u++] = i;
 	if ((error = store_walk(&nodes, c->st, &tip, 1, NULL, 0)) < 0)
-		return error;
+		goto cleanup;
 	cJSON_ArrayForEach(node, nodes) {	/* newest first: the last that holds it is the oldest */
 		const char *op = json_str(node, "op"), *id = json_str(node, "commit");
 
-		for (size_t i = 0; op && id && i < g->n; i++)
-			if (*g->v[i].needle && holds(op, g->v[i].needle)) {
-				free(at[i]);
-				at[i] = xstrdup(id);
+		for (size_t k = 0; op && id && k < u; k++)
+			if (*by[first[k]]->needle && holds(op, by[first[k]]->needle)) {
+				free(found[k]);
+				found[k] = xstrdup(id);
 			}
 	}
+	for (size_t k = 0, i = 0; k < u; k++)
+		for (; i < g->n && (k + 1 == u || i < first[k + 1]); i++)
+			if (found[k])
+				at[by[i] - g->v] = xstrdup(found[k]);
+cleanup:
+	for (size_t k = 0; k < u; k++)
+		free(found[k]);
+	free(found);
+	free(first);
+	free(by);
 	cJSON_Delete(nodes);
-	return 0;
+	return error;
 }
 
 static void emit(struct grep *g, const struct hit *h, const char *commit)
@@ -331,7 +361,8 @@ int cmd_grep(int argc, const char **argv, struct cmd_ctx *c)
 	}
 	pattern = fixed ? quote_ere(argv[0]) : xstrdup(argv[0]);
 	flags = (ext || fixed ? REG_EXTENDED : 0) | (icase ? REG_ICASE : 0);
-	if ((error = regcomp(&g.re, pattern, flags)) != 0) {
+	if ((error = regcomp(&g.re, pattern, flags | REG_NOSUB)) != 0 ||
+	    (error = regcomp(&g.re_at, pattern, flags)) != 0) {
 		char why[256];
 
 		regerror(error, &g.re, why, sizeof(why));
@@ -351,8 +382,10 @@ int cmd_grep(int argc, const char **argv, struct cmd_ctx *c)
 		free(text);
 	}
 cleanup:
-	if (compiled)
+	if (compiled) {
 		regfree(&g.re);
+		regfree(&g.re_at);
+	}
 	cJSON_Delete(g.json);
 	free(pattern);
 	if (!error && g.damaged) {

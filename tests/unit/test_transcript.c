@@ -121,18 +121,23 @@ static void test_hostile(void **unused)
 	big[199999] = '\0';
 	memcpy(big + TRANSCRIPT_TEXT_MAX - 1, "\xc3\xa9", 2);
 	sbuf_addf(&sb, "{\"type\":\"user\",\"message\":{\"content\":\"%s\"}}\n", big);
+	/* a million values on a line: not parsed */
+	sbuf_adds(&sb, "{\"type\":\"user\",\"x\":[");
+	for (int i = 0; i < (int)TRANSCRIPT_LINE_VALUES; i++)
+		sbuf_adds(&sb, "0,");
+	sbuf_adds(&sb, "0],\"message\":{\"content\":\"many\"}}\n");
 	sbuf_adds(&sb, "{\"type\":\"user\",\"message\":{\"content\":\"last\"}}");	/* no newline at the end */
 
 	transcript_init(&t, agent_dialect("claude-code"));
 	transcript_read(&t, sb.buf, sb.len);
-	/* not JSON, "{", "[]" and "str" (no objects), a duplicate key, bad UTF-8, a NUL, too deep */
-	assert_int_equal(t.skipped, 8);
+	/* not JSON, "{", "[]" and "str" (no objects), a duplicate key, bad UTF-8, a NUL, too deep, too many values */
+	assert_int_equal(t.skipped, 9);
 	assert_int_equal(t.n, TRANSCRIPT_ITEMS_PER_LINE + 3);
 	check(&t.items[t.n - 2], TI_PROMPT, 1, 14, NULL);
 	assert_true(strlen(t.items[t.n - 2].text) <= TRANSCRIPT_TEXT_MAX + strlen("…"));
 	assert_true(gs_utf8_valid(t.items[t.n - 2].text, strlen(t.items[t.n - 2].text)));
 	assert_string_equal(t.items[t.n - 2].text + strlen(t.items[t.n - 2].text) - strlen("…"), "…");
-	check(&t.items[t.n - 1], TI_PROMPT, 2, 15, "last");
+	check(&t.items[t.n - 1], TI_PROMPT, 2, 16, "last");
 	transcript_clear(&t);
 	sbuf_release(&sb);
 	free(big);
