@@ -13,6 +13,7 @@
 #include "git-session/util.h"
 #include "transcript-internal.h"
 
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -115,7 +116,8 @@ int talks_load(struct talks *ts, gs_store *st, const char *commit, const cJSON *
 				ts->v[k].order = i;
 		i++;
 	}
-	qsort(ts->v, ts->n, sizeof(*ts->v), by_order);
+	if (ts->n)
+		qsort(ts->v, ts->n, sizeof(*ts->v), by_order);
 	return error;
 }
 
@@ -182,9 +184,11 @@ static int print_talks(struct cmd_ctx *c, const struct talks *ts, int turn, int 
 		if (!json)
 			view_transcript(&v, a->id, &a->t, turn, store_workdir(c->st));
 	}
-	if (shown)
+	if (shown) {
 		pager_start(c);
-	view_finish(&v);
+		view_finish(&v);
+	}
+	sbuf_release(&v.out);
 	return shown;
 }
 
@@ -201,7 +205,8 @@ int cmd_transcript(int argc, const char **argv, struct cmd_ctx *c)
 	cJSON *state = NULL;
 	char *spec = NULL;
 	const char *agent = NULL;
-	int raw = 0, turn = 0, error, shown;
+	long long turn = 0;	/* as OPT_INT stores it */
+	int raw = 0, error, shown;
 	const struct option opts[] = {
 		{ OPT_STRING, 0, "agent", &agent, "<id>", "only this agent's transcript" },
 		{ OPT_INT, 0, "turn", &turn, "<n>", "only the n-th turn (from the n-th prompt to the next)" },
@@ -217,7 +222,7 @@ int cmd_transcript(int argc, const char **argv, struct cmd_ctx *c)
 		error = cmd_usage_error(usage, opts, turn ? "--raw prints whole parts: no --turn" : "--raw and --json exclude each other");
 		goto cleanup;
 	}
-	if (turn < 0) {
+	if (turn < 0 || turn > INT_MAX) {
 		error = cmd_usage_error(usage, opts, "--turn counts from 1");
 		goto cleanup;
 	}
@@ -234,12 +239,12 @@ int cmd_transcript(int argc, const char **argv, struct cmd_ctx *c)
 		shown = raw_out.agents;
 	} else {
 		if ((error = talks_load(&ts, c->st, tip.commit, state, agent)) < 0 ||
-		    (error = print_talks(c, &ts, turn, ro.json, &ro)) < 0)
+		    (error = print_talks(c, &ts, (int)turn, ro.json, &ro)) < 0)
 			goto cleanup;
 		shown = error;
 		error = 0;
 		if (!shown && ts.parts && turn) {
-			error = gs_error("no turn %d in the transcript%s%s", turn, agent ? " of agent " : "", agent ? agent : "");
+			error = gs_error("no turn %lld in the transcript%s%s", turn, agent ? " of agent " : "", agent ? agent : "");
 			goto cleanup;
 		}
 		shown = ts.parts;
