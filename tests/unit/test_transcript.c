@@ -104,7 +104,11 @@ static void test_hostile(void **unused)
 
 	sbuf_adds(&sb, "not json\n{\n[]\n\"str\"\n{\"type\":5}\n{\"type\":\"user\",\"type\":\"user\"}\n");
 	sbuf_adds(&sb, "{\"type\":\"user\",\"message\":{\"content\":\"bad \xff\xfe utf8\"}}\n");
-	sbuf_add(&sb, "{\"type\":\"user\",\"message\":{\"content\":\"a\0b\"}}\n", 46);
+	{
+		static const char nul[] = "{\"type\":\"user\",\"message\":{\"content\":\"a\0b\"}}\n";
+
+		sbuf_add(&sb, nul, sizeof(nul) - 1);
+	}
 	for (int i = 0; i < 300; i++)
 		sbuf_addch(&sb, '[');
 	sbuf_addch(&sb, '\n');
@@ -227,7 +231,7 @@ static void test_filter(void **unused)
 	assert_non_null(strstr(out, "\"id\":\"g2\""));
 	free(out);
 	/* garbage is no conversation */
-	transcript_filter(&out, &n, agent_dialect("claude-code"), "garbage\n{\"type\":\"user\"}\n", 26);
+	transcript_filter(&out, &n, agent_dialect("claude-code"), "garbage\n{\"type\":\"user\"}\n", 24);
 	assert_string_equal(out, "{\"type\":\"user\"}\n");
 	free(out);
 }
