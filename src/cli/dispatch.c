@@ -54,7 +54,7 @@ static const struct command commands[] = {
 	{ "hook", cmd_hook, RUN_SETUP_GENTLY, "run by the installed hooks, and by an agent's own hooks" },
 	{ "restore", cmd_restore, NEED_WORK_TREE, "put the working tree's files back as a checkpoint recorded them" },
 	{ "blame", cmd_blame, 0, "git blame, with each line's session, agent and phase" },
-	{ "grep", cmd_grep, 0, "search what every session says: notes, prompts, decisions, errors, transcripts" },
+	{ "grep", cmd_grep, 0, "search what was said: notes, prompts, decisions, errors, the agents' words" },
 	{ "transcript", cmd_transcript, USE_PAGER, "show the agents' conversations a checkpoint keeps" },
 	{ "mcp", cmd_mcp, 0, "serve the Model Context Protocol on standard input and output" },
 	{ "__complete", cmd_complete, 0, NULL },	/* for the shell completion, not listed */
