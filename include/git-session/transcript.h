@@ -60,6 +60,7 @@ struct transcript {
 	int part;
 	int turn;		/* the turns so far */
 	int opened;		/* a turn opened before its prompt (by a compaction): the next prompt is in it */
+	unsigned seen;		/* the dialect's: what kinds of lines it has read */
 	size_t skipped;		/* lines that are not JSON objects, or too long: passed over */
 	/* the reader's: the line being read, and the message a line may write again */
 	size_t line, line_items;

@@ -66,6 +66,8 @@ static int claude_code_scan_usage(const char **id, double u[3], const cJSON *lin
 
 /* --- the transcript read as a conversation --- */
 
+#define SEEN_MAIN 1u	/* a line of the main conversation: sub-agents' lines (isSidechain) are not its turns */
+
 /* The text between <tag> and </tag> in s, or NULL: the CLI wraps what it injects in tags. */
 static const char *tagged(size_t *len, const char *s, const char *tag)
 {
@@ -123,6 +125,8 @@ static void claude_user_text(struct transcript *t, const cJSON *line, const char
 	} else if ((a = tagged(&n, s, "local-command-stdout")) && !strncmp(s, "<local-command-stdout>", 22)) {
 		if (n)
 			transcript_add(t, TI_EVENT, a, n);
+	} else if (json_bool(line, "isSidechain", 0) && (t->seen & SEEN_MAIN)) {
+		transcript_add(t, TI_EVENT, s, strlen(s));	/* a sub-agent's task, written in its parent's transcript */
 	} else if (strncmp(s, "<local-command-caveat>", 22)) {
 		transcript_prompt(t, s, strlen(s));
 	}
@@ -170,6 +174,8 @@ static void claude_assistant(struct transcript *t, const cJSON *line, const cJSO
 	double u[3];
 	const cJSON *b;
 
+	if (cJSON_IsString(content) && strspn(content->valuestring, " \t\r\n") < strlen(content->valuestring))
+		transcript_add(t, TI_REPLY, content->valuestring, strlen(content->valuestring));
 	cJSON_ArrayForEach(b, (cJSON_IsArray(content) ? content : NULL)) {
 		const char *type = json_str(b, "type"), *s;
 
@@ -201,6 +207,8 @@ static void claude_code_read_line(struct transcript *t, const cJSON *line)
 
 	if (!type)
 		return;
+	if (cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(line, "isSidechain")))
+		t->seen |= SEEN_MAIN;
 	if (!strcmp(type, "user")) {
 		claude_user(t, line, content);
 	} else if (!strcmp(type, "assistant")) {

@@ -78,6 +78,25 @@ static void test_claude(void **unused)
 	transcript_clear(&t);
 }
 
+/* A sub-agent's lines in its parent's transcript (isSidechain) are in the parent's turn; in its own, its turns. */
+static void test_sidechain(void **unused)
+{
+	const char *text =
+		"{\"type\":\"user\",\"isSidechain\":false,\"message\":{\"content\":\"delegate\"}}\n"
+		"{\"type\":\"user\",\"isSidechain\":true,\"message\":{\"content\":\"sub task\"}}\n"
+		"{\"type\":\"assistant\",\"isSidechain\":true,\"message\":{\"id\":\"s\",\"content\":\"done\"}}\n";
+	struct transcript t;
+
+	read_text(&t, "claude-code", text);
+	assert_int_equal(t.n, 3);
+	check(&t.items[1], TI_EVENT, 1, 2, "sub task");
+	check(&t.items[2], TI_REPLY, 1, 3, "done");
+	transcript_clear(&t);
+	read_text(&t, "claude-code", strchr(text, '\n') + 1);
+	check(&t.items[0], TI_PROMPT, 1, 1, "sub task");
+	transcript_clear(&t);
+}
+
 /* Parts read one after the other: turns and usage go on. */
 static void test_parts(void **unused)
 {
@@ -136,7 +155,7 @@ static void test_hostile(void **unused)
 	transcript_read(&t, sb.buf, sb.len);
 	/* not JSON, "{", "[]" and "str" (no objects), a duplicate key, bad UTF-8, a NUL, too deep, too many values */
 	assert_int_equal(t.skipped, 9);
-	assert_int_equal(t.n, TRANSCRIPT_ITEMS_PER_LINE + 3);
+	assert_int_equal(t.n, TRANSCRIPT_ITEMS_PER_LINE + 4);	/* and "x", a "?" tool, the two prompts */
 	check(&t.items[t.n - 2], TI_PROMPT, 1, 14, NULL);
 	assert_true(strlen(t.items[t.n - 2].text) <= TRANSCRIPT_TEXT_MAX + strlen("…"));
 	assert_true(gs_utf8_valid(t.items[t.n - 2].text, strlen(t.items[t.n - 2].text)));
@@ -262,6 +281,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_claude),
 		cmocka_unit_test(test_parts),
+		cmocka_unit_test(test_sidechain),
 		cmocka_unit_test(test_hostile),
 		cmocka_unit_test(test_gemini),
 		cmocka_unit_test(test_gemini_document),
