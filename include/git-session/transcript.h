@@ -32,6 +32,7 @@ enum transcript_kind {
 	TI_USAGE,	/* one message's tokens */
 	TI_SUMMARY,	/* a compaction's summary of the conversation before it */
 	TI_EVENT,	/* what the CLI notes: a compaction, a sub-agent's report, a command's output */
+	TI_UNREAD,	/* a line no dialect reads (not JSON), as text: only with transcript.unread */
 };
 
 struct transcript_item {
@@ -58,6 +59,7 @@ struct transcript {
 	struct transcript_item *items;
 	size_t n, alloc;
 	int part;
+	int unread;		/* the caller's: lines that are not JSON kept as TI_UNREAD items (to search them) */
 	int turn;		/* the turns so far */
 	int opened;		/* a turn opened before its prompt (by a compaction): the next prompt is in it */
 	unsigned seen;		/* the dialect's: what kinds of lines it has read */

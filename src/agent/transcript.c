@@ -252,9 +252,11 @@ static void read_one(struct transcript *t, const char *line, size_t n)
 	if (blank(line, n))
 		return;		/* a blank line says nothing */
 	if (n > TRANSCRIPT_LINE_MAX || too_many_values(line, n, TRANSCRIPT_LINE_VALUES) ||
-	    json_parse(&v, line, n, TRANSCRIPT_LINE_MAX, &err) < 0 || !cJSON_IsObject(v))
+	    json_parse(&v, line, n, TRANSCRIPT_LINE_MAX, &err) < 0 || !cJSON_IsObject(v)) {
 		t->skipped++;
-	else
+		if (t->unread && !v)
+			transcript_add(t, TI_UNREAD, line, n);
+	} else
 		t->d->read_line(t, v);
 	cJSON_Delete(v);
 	free(err);

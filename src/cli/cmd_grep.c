@@ -107,7 +107,10 @@ static int grep_field(const char *field, const char *agent, const char *text, vo
 	return 0;
 }
 
-/* What was said in the agents' conversations: not their thinking, not the CLI's own records. */
+/*
+ * What was said in the agents' conversations: not their thinking, not the
+ * CLI's own records; and the lines no dialect reads, as text.
+ */
 static void grep_talks(struct grep *g, const struct talks *ts)
 {
 	for (size_t i = 0; i < ts->n; i++) {
@@ -283,7 +286,7 @@ static int grep_session(struct grep *g, struct cmd_ctx *c, const char *prefix, c
 		g->session = id;
 		g->commit = tip.commit;
 		search_state(state, grep_field, g);
-		if ((error = talks_load(&ts, c->st, tip.commit, state, NULL)) == 0)
+		if ((error = talks_load(&ts, c->st, tip.commit, state, NULL, 1)) == 0)
 			grep_talks(g, &ts);
 		if (flush(g, c, g->hits - before) < 0 && !error)
 			error = GS_ERROR;

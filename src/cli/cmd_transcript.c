@@ -84,6 +84,7 @@ static int read_part(const char *path, const char *data, size_t len, void *paylo
 		const struct agent_dialect *d = dialect_of(ts->state, a->id);
 
 		transcript_init(&a->t, d ? d : dialect_guess(data, len));
+		a->t.unread = ts->unread;
 	}
 	a->t.part = last ? atoi(last + 1) : 0;
 	transcript_read(&a->t, data, len);
@@ -98,7 +99,8 @@ static int by_order(const void *x, const void *y)
 	return (a->order > b->order) - (a->order < b->order);
 }
 
-int talks_load(struct talks *ts, gs_store *st, const char *commit, const cJSON *state, const char *only)
+int talks_load(struct talks *ts, gs_store *st, const char *commit, const cJSON *state, const char *only,
+	       int unread)
 {
 	char *dir = only && !strchr(only, '/') && strcmp(only, "..") ? xstrfmt("transcripts/%s", only) : NULL;
 	const cJSON *a;
@@ -106,6 +108,7 @@ int talks_load(struct talks *ts, gs_store *st, const char *commit, const cJSON *
 
 	memset(ts, 0, sizeof(*ts));
 	ts->state = state;
+	ts->unread = unread;
 	if (!dir && only)
 		return 0;	/* no agent of that name: nothing kept */
 	error = store_walk_blobs(st, commit, dir ? dir : "transcripts", read_part, ts);
@@ -238,7 +241,7 @@ int cmd_transcript(int argc, const char **argv, struct cmd_ctx *c)
 			goto cleanup;
 		shown = raw_out.agents;
 	} else {
-		if ((error = talks_load(&ts, c->st, tip.commit, state, agent)) < 0 ||
+		if ((error = talks_load(&ts, c->st, tip.commit, state, agent, 0)) < 0 ||
 		    (error = print_talks(c, &ts, (int)turn, ro.json, &ro)) < 0)
 			goto cleanup;
 		shown = error;

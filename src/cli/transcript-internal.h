@@ -18,15 +18,18 @@ struct talks {
 	struct agent_talk *v;
 	size_t n;
 	const cJSON *state;
+	int unread;
 	int parts;		/* parts read */
 };
 
 /*
  * The conversations of commit's transcripts (only agent only's, unless
- * NULL), each part read once, agents in the order state lists them.
- * Free with talks_clear.
+ * NULL), each part read once, agents in the order state lists them; with
+ * unread, the lines that are not JSON too (transcript.unread). Free with
+ * talks_clear.
  */
-int talks_load(struct talks *ts, gs_store *st, const char *commit, const cJSON *state, const char *only);
+int talks_load(struct talks *ts, gs_store *st, const char *commit, const cJSON *state, const char *only,
+	       int unread);
 void talks_clear(struct talks *ts);
 
 /* Each item's kind as --json names it. */

@@ -18,6 +18,7 @@
 const char *const view_item_kinds[] = {
 	[TI_PROMPT] = "prompt", [TI_REPLY] = "reply", [TI_THINKING] = "thinking", [TI_TOOL] = "tool",
 	[TI_RESULT] = "result", [TI_USAGE] = "usage", [TI_SUMMARY] = "summary", [TI_EVENT] = "event",
+	[TI_UNREAD] = "unread",
 };
 
 /* s escaped, each line after prefix; with one, only its first line, "…" when there was more. */
@@ -154,6 +155,7 @@ static void item(struct view *v, const struct transcript_item *it, const char *t
 		sbuf_adds(&v->out, view_c(v, C_RESET));
 		break;
 	case TI_USAGE:
+	case TI_UNREAD:
 		break;
 	}
 }

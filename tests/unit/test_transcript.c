@@ -97,6 +97,25 @@ static void test_sidechain(void **unused)
 	transcript_clear(&t);
 }
 
+/* Lines that are not JSON, kept as text when asked (grep searches them). */
+static void test_unread(void **unused)
+{
+	const char *text = "plain words\n[1]\n{\"type\":\"user\",\"message\":{\"content\":\"hi\"}}\n";
+	struct transcript t;
+
+	read_text(&t, "claude-code", text);
+	assert_int_equal(t.n, 1);
+	transcript_clear(&t);
+	transcript_init(&t, agent_dialect("claude-code"));
+	t.unread = 1;
+	transcript_read(&t, text, strlen(text));
+	assert_int_equal(t.n, 2);
+	check(&t.items[0], TI_UNREAD, 0, 1, "plain words");
+	check(&t.items[1], TI_PROMPT, 1, 3, "hi");
+	assert_int_equal(t.skipped, 2);
+	transcript_clear(&t);
+}
+
 /* Parts read one after the other: turns and usage go on. */
 static void test_parts(void **unused)
 {
@@ -282,6 +301,7 @@ int main(void)
 		cmocka_unit_test(test_claude),
 		cmocka_unit_test(test_parts),
 		cmocka_unit_test(test_sidechain),
+		cmocka_unit_test(test_unread),
 		cmocka_unit_test(test_hostile),
 		cmocka_unit_test(test_gemini),
 		cmocka_unit_test(test_gemini_document),
