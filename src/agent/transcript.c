@@ -144,8 +144,10 @@ void transcript_result(struct transcript *t, const char *name, const char *text,
 	}
 	if (first && first_len > 8 && !strncmp(first, "Output: ", 8))
 		first += 8, first_len -= 8;
-	if (!(it = transcript_add(t, TI_RESULT, first, first_len < 200 ? first_len : 200)))
+	if (!(it = transcript_add(t, TI_RESULT, NULL, 0)))
 		return;
+	free(it->text);
+	it->text = text_cut(first ? first : "", first_len, 200);	/* a line to show */
 	it->name = name ? xstrdup(name) : NULL;
 	it->body = text_cut(text, len, TRANSCRIPT_TEXT_MAX);
 	it->error = error || status > 0;
