@@ -112,8 +112,12 @@ struct agent_dialect {
 	int (*scan_usage)(const char **id, double usage[3], const cJSON *line);
 	/* One transcript line, a JSON object, read into t's conversation (transcript.h). */
 	void (*read_line)(struct transcript *t, const cJSON *line);
-	/* Whether a transcript line is the conversation, kept when stored, or a record the CLI keeps for itself. */
-	int (*keeps_line)(const char *line, size_t len);
+	/*
+	 * Whether a transcript line is the conversation, kept when stored, or
+	 * a record the CLI keeps for itself; cut[] (0, 0 when called) the
+	 * bytes of a kept line to leave out, a member the CLI adds for itself.
+	 */
+	int (*keeps_line)(const char *line, size_t len, size_t cut[2]);
 };
 
 /* The dialect of an agent by name, NULL when unknown; agent_dialects lists them all, NULL-terminated. */

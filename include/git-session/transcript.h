@@ -111,6 +111,12 @@ void transcript_result(struct transcript *t, const char *name, const char *text,
 void transcript_usage(struct transcript *t, const char *id, double input, double output, double cached);
 /* A message written again whole (same id as the last one): what its earlier line added is taken back. */
 void transcript_message(struct transcript *t, const char *id);
+/*
+ * The bytes [*from, *to) of the JSON object line's top-level member key,
+ * with a comma beside it, so that the line without them is the object
+ * without the member: skimmed, not built. 0 when it is not there.
+ */
+int transcript_member_span(size_t *from, size_t *to, const char *line, size_t len, const char *key);
 /* The top-level string value of key in a JSON object's text, skimmed, not built; the caller frees it. */
 char *transcript_top_str(const char *line, size_t len, const char *key);
 

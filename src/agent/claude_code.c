@@ -230,9 +230,10 @@ static void claude_code_read_line(struct transcript *t, const cJSON *line)
  * The conversation's lines: prompts, replies, tool calls and results,
  * summaries, compactions. Not the CLI's own records: request shapes and
  * blobs, the queue, attachments (the system prompt, tool and skill lists,
- * files it re-reads), snapshots, costs, hook summaries.
+ * files it re-reads), snapshots, costs, hook summaries; nor a result's
+ * toolUseResult, which repeats it (with the whole file an Edit changed).
  */
-static int claude_code_keeps_line(const char *line, size_t len)
+static int claude_code_keeps_line(const char *line, size_t len, size_t cut[2])
 {
 	static const char *const keys[] = { "type", "subtype" };
 	char *v[2];
@@ -242,6 +243,9 @@ static int claude_code_keeps_line(const char *line, size_t len)
 		keep = !strcmp(v[0], "user") || !strcmp(v[0], "assistant") || !strcmp(v[0], "summary") ||
 		       (!strcmp(v[0], "system") && v[1] && (!strcmp(v[1], "compact_boundary") ||
 							     !strcmp(v[1], "api_error")));
+	/* a tool's result again, for the CLI's display: the whole file an Edit changed, a Read's */
+	if (keep && !strcmp(v[0], "user"))
+		transcript_member_span(&cut[0], &cut[1], line, len, "toolUseResult");
 	free(v[0]);
 	free(v[1]);
 	return keep;

@@ -158,12 +158,13 @@ static void gemini_cli_read_line(struct transcript *t, const cJSON *line)
 }
 
 /* The messages: prompts, replies with their tool calls and results, notices. Not the header nor "$set" updates. */
-static int gemini_cli_keeps_line(const char *line, size_t len)
+static int gemini_cli_keeps_line(const char *line, size_t len, size_t cut[2])
 {
 	char *type = transcript_top_str(line, len, "type");
 	int keep = type && (!strcmp(type, "user") || !strcmp(type, "gemini") || !strcmp(type, "info") ||
 			    !strcmp(type, "error") || !strcmp(type, "warning"));
 
+	(void)cut;
 	free(type);
 	return keep;
 }

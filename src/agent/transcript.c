@@ -197,6 +197,35 @@ char *transcript_top_str(const char *line, size_t len, const char *key)
 	return v;
 }
 
+int transcript_member_span(size_t *from, size_t *to, const char *line, size_t len, const char *key)
+{
+	size_t i = json_skip_ws(line, 0, len), klen = strlen(key), prev = 0;
+
+	if (i >= len || line[i] != '{')
+		return 0;
+	for (i = json_skip_ws(line, i + 1, len); i < len && line[i] != '}';) {
+		size_t k = i, kend = line[i] == '"' ? json_string_end(line, i, len) : 0, vend = 0, next;
+
+		i = kend ? json_skip_ws(line, kend, len) : len;
+		if (i < len && line[i] == ':')
+			i = json_skip_ws(line, i + 1, len);
+		if (i >= len || !(vend = json_value_end(line, i, len)))
+			return 0;
+		next = json_skip_ws(line, vend, len);
+		if (next < len && line[next] == ',')
+			next = json_skip_ws(line, next + 1, len);
+		if (kend - k == klen + 2 && !memcmp(line + k + 1, key, klen)) {
+			/* with the comma before it, or (the first member) after it */
+			*from = prev ? prev : k;
+			*to = prev || next >= len || line[next] == '}' ? vend : next;
+			return 1;
+		}
+		prev = vend;
+		i = next;
+	}
+	return 0;
+}
+
 /* --- the one-line summary of a call's arguments --- */
 
 /* The first line of s, at most max bytes, "…" when there was more. */
@@ -310,10 +339,17 @@ void transcript_filter(char **out, size_t *outlen, const struct agent_dialect *d
 		const char *nl = memchr(p, '\n', (size_t)(end - p));
 		size_t n = nl ? (size_t)(nl - p) + 1 : (size_t)(end - p);
 
-		if (d->keeps_line(p, nl ? n - 1 : n))
-			sbuf_add(&sb, p, n);
-		else
+		size_t cut[2] = { 0, 0 };
+
+		if (!d->keeps_line(p, nl ? n - 1 : n, cut)) {
 			dropped++;
+		} else if (cut[1] > cut[0] && cut[1] <= n) {
+			sbuf_add(&sb, p, cut[0]);
+			sbuf_add(&sb, p + cut[1], n - cut[1]);
+			dropped++;
+		} else {
+			sbuf_add(&sb, p, n);
+		}
 		p += n;
 	}
 	if (!dropped) {

@@ -257,6 +257,17 @@ static void test_filter(void **unused)
 			 (strcspn(strstr(claude, "{\"type\":\"attachment\""), "\n") + 1));
 	assert_memory_equal(out, strchr(claude, '\n') + 1, strcspn(strchr(claude, '\n') + 1, "\n") + 1);
 	free(out);
+	/* a result's toolUseResult, the CLI's copy of it, is left out of the line */
+	{
+		const char *line = "{\"type\":\"user\",\"message\":{\"content\":[{\"type\":\"tool_result\","
+				   "\"content\":\"ok\"}]},\"toolUseResult\":{\"originalFile\":\"...\"},\"uuid\":\"u\"}\n";
+
+		transcript_filter(&out, &n, agent_dialect("claude-code"), line, strlen(line));
+		assert_string_equal(out, "{\"type\":\"user\",\"message\":{\"content\":[{\"type\":\"tool_result\","
+				    "\"content\":\"ok\"}]},\"uuid\":\"u\"}\n");
+		assert_int_equal(n, strlen(out));
+		free(out);
+	}
 	/* nothing to drop: kept as it is */
 	transcript_filter(&out, &n, agent_dialect("claude-code"), keep, strlen(keep));
 	assert_null(out);
@@ -272,6 +283,30 @@ static void test_filter(void **unused)
 	transcript_filter(&out, &n, agent_dialect("claude-code"), "garbage\n{\"type\":\"user\"}\n", 24);
 	assert_string_equal(out, "{\"type\":\"user\"}\n");
 	free(out);
+}
+
+/* A member taken out of a line leaves the same object without it, whatever its place. */
+static void test_member_span(void **unused)
+{
+	const char *cases[][2] = {
+		{ "{\"a\":1,\"toolUseResult\":{\"x\":\"}\"},\"b\":[2]}", "{\"a\":1,\"b\":[2]}" },
+		{ "{\"toolUseResult\": \"s\" , \"b\":2}", "{\"b\":2}" },
+		{ "{\"a\":1, \"toolUseResult\":null}", "{\"a\":1}" },
+		{ "{ \"toolUseResult\":[1,{\"c\":3}] }", "{  }" },
+	};
+	size_t from, to;
+
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		const char *line = cases[i][0];
+		char *out;
+
+		assert_int_equal(transcript_member_span(&from, &to, line, strlen(line), "toolUseResult"), 1);
+		out = xstrfmt("%.*s%s", (int)from, line, line + to);
+		assert_string_equal(out, cases[i][1]);
+		free(out);
+	}
+	assert_int_equal(transcript_member_span(&from, &to, "{\"a\":{\"toolUseResult\":1}}", 26, "toolUseResult"), 0);
+	assert_int_equal(transcript_member_span(&from, &to, "{\"a\":", 5, "toolUseResult"), 0);
 }
 
 static void test_args_summary(void **unused)
@@ -306,6 +341,7 @@ int main(void)
 		cmocka_unit_test(test_gemini),
 		cmocka_unit_test(test_gemini_document),
 		cmocka_unit_test(test_filter),
+		cmocka_unit_test(test_member_span),
 		cmocka_unit_test(test_args_summary),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
