@@ -4,9 +4,11 @@
 #   make test            the layer check, unit tests, end-to-end tests, and both again under ASan+UBSan
 #   make SANITIZE=address,undefined   build with sanitizers into build/sanitize/
 #   make install         PREFIX=/usr/local DESTDIR= (binary, man page, completion)
-#   make deps            install the Debian packages the build needs
-#   make demo            deps, build, and a walk through a session in a throw-away repository
+#   make deps            install what the build and the tests need (Debian packages, the agent CLIs from npm)
+#   make demo            what the build needs, build, and a walk through sessions in a throw-away repository
+#                        (KEEP=1 keeps the repository); it needs no agent CLI and downloads none
 #   make bench           the performance figures, as ratios against anchors measured in the same run
+#   make bench-hooks     only what the git hooks and the agent hooks cost (BENCH_ARGS=--quick: fewer runs)
 #   make fuzz            the libFuzzer targets, FUZZ_SECONDS each (make test runs them 10 s each)
 
 PREFIX ?= /usr/local
@@ -35,9 +37,10 @@ LIBS = $(PKG_LIBS)
 # `pkg-config --static` names for it is here and the linker is GNU ld
 # (STATIC=0 or 1 to choose): a hook runs git-session on every commit, and
 # resolving ~5,000 symbols across 22 shared libraries is a third of a short
-# command's time. Libraries with no archive (libgssapi, which Debian's
-# libgit2.pc leaves out) stay shared. The --wrap flags keep libgit2 from
-# loading the CA certificates at init (src/store/store_tls.c).
+# command's time. Libraries with no archive stay shared; libgit2's Negotiate
+# authentication, and with it libgssapi (which Debian's libgit2.pc leaves
+# out), is replaced. The --wrap flags keep libgit2 from loading the CA
+# certificates at init (src/store/store_tls.c).
 GNU_LD := $(shell $(CC) -Wl,--version 2>&1 | grep -q 'GNU ld' && echo 1)
 STATIC_CORE := $(patsubst -l%,%,$(filter -l%,$(shell $(PKG_CONFIG) --static --libs libgit2 yaml-0.1 2>/dev/null)))
 STATIC_ALL := $(patsubst -l%,%,$(filter -l%,$(shell $(PKG_CONFIG) --static --libs libgit2 libssh2 yaml-0.1 2>/dev/null)))
@@ -46,11 +49,10 @@ have_shared = $(filter /%,$(shell $(CC) -print-file-name=lib$(1).so))
 STATIC_HAVE := $(foreach l,$(sort $(STATIC_ALL)),$(if $(call have_archive,$(l)),$(l)))
 STATIC ?= $(if $(GNU_LD),$(if $(filter-out $(STATIC_HAVE),$(STATIC_CORE)),0,1),0)
 ifeq ($(STATIC),1)
-GSSAPI_LIBS = $(or $(shell $(PKG_CONFIG) --libs krb5-gssapi 2>/dev/null),$(if $(call have_shared,gssapi_krb5),-lgssapi_krb5,-l:libgssapi_krb5.so.2))
 ALL_CFLAGS += -DGS_STATIC_LIBGIT2
 LIBS = -Wl,--wrap=git_mbedtls_stream_global_init -Wl,--wrap=libssh2_init \
 	-Wl,-Bstatic $(addprefix -l,$(filter $(STATIC_HAVE),$(STATIC_ALL))) \
-	-Wl,-Bdynamic $(addprefix -l,$(filter-out $(STATIC_HAVE),$(STATIC_ALL))) $(GSSAPI_LIBS) \
+	-Wl,-Bdynamic $(addprefix -l,$(filter-out $(STATIC_HAVE),$(STATIC_ALL))) \
 	$(shell $(PKG_CONFIG) --libs libcjson 2>/dev/null) -lm -pthread
 endif
 
@@ -79,6 +81,12 @@ else
 git-session: $(BUILD)/git-session
 	cp $< $@
 endif
+
+# the man page where an installed one would be, ../share/man from the
+# binary: `git session help` finds it there in the build tree too
+all e2e: build/share/man/man1/git-session.1
+build/share/man/man1/git-session.1: doc/git-session.1
+	@mkdir -p $(@D) && cp $< $@
 
 $(BUILD)/git-session: $(MAIN_OBJ) $(BUILD)/libgit-session.a $(BUILD)/FLAGS
 	$(QUIET_LD)$(CC) $(LDFLAGS) -o $@ $(MAIN_OBJ) $(BUILD)/libgit-session.a $(LIBS)
@@ -201,12 +209,16 @@ test: git-session
 deps:
 	@sh tools/deps.sh
 
-demo: deps
+demo:
+	@sh tools/deps.sh --build
 	$(MAKE) git-session
 	@sh tools/demo.sh
 
 bench: git-session
 	@sh bench/run.sh $(BENCH_ARGS)
+
+bench-hooks: git-session
+	@sh bench/hooks.sh $(BENCH_ARGS)
 
 install: git-session
 	install -d $(DESTDIR)$(bindir) $(DESTDIR)$(mandir)/man1 $(DESTDIR)$(bashcompdir) $(DESTDIR)$(zshcompdir)
@@ -222,4 +234,4 @@ uninstall:
 clean:
 	rm -rf build git-session
 
-.PHONY: FORCE check-layers layout all unit e2e check-sanitize test deps demo bench install uninstall clean fuzz fuzz-smoke valgrind
+.PHONY: FORCE check-layers layout all unit e2e check-sanitize test deps demo bench bench-hooks install uninstall clean fuzz fuzz-smoke valgrind

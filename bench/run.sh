@@ -387,58 +387,6 @@ check "resume (50): $big / 1,000 files" "$(ratio "$pbig" "$psmall")" "<=" 1.25
 check "resume (50): 1,000 / $big files" "$(ratio "$psmall" "$pbig")" "<=" 1.25
 check "resume ($wide unchanged) / git status" "$(ratio "$rwide" "$gstatus")" "<=" 1.0
 
-# Hooks: what they add to one git commit, with an active session.
-echo
-echo "hooks: the time they add to git commit (a one-line change staged each time;"
-echo "added time: the median, run by run, of the hooked commit's time less the bare one's)"
-cat >"$work/commit.sh" <<'COMMIT'
-cd "$1" && echo "$$" >>bench-file && git add bench-file && shift && exec git "$@" commit -q -m bench
-COMMIT
-for r in big small
-do
-	(cd "$work/$r" && git session start hooks-bench --id hooks-bench -q --pause-current &&
-	 git session hooks install >/dev/null)
-done
-# hooks that do nothing, under the same names: what git itself spends on running hooks
-mkdir -p "$work/trivial-hooks"
-for hk in commit-msg post-commit post-checkout post-rewrite
-do
-	printf '#!/bin/sh\nexit 0\n' >"$work/trivial-hooks/$hk" && chmod +x "$work/trivial-hooks/$hk"
-done
-# paired: each run's hooked commit against the one just before it
-timeit -d "$runs" \
-	sh "$work/commit.sh" "$work/big" -c core.hooksPath=/nonexistent :: \
-	sh "$work/commit.sh" "$work/big" :: \
-	sh "$work/commit.sh" "$work/small" -c core.hooksPath=/nonexistent :: \
-	sh "$work/commit.sh" "$work/small" :: \
-	sh "$work/commit.sh" "$work/big" -c core.hooksPath="$work/trivial-hooks" :: \
-	sh "$work/commit.sh" "$work/big" :: \
-	sh "$work/commit.sh" "$work/small" -c core.hooksPath="$work/trivial-hooks" :: \
-	sh "$work/commit.sh" "$work/small" >"$work/htimes"
-h () { sed -n "${1}p" "$work/htimes" | cut -d' ' -f1; }
-bare_big=$(h 1) hooked_big=$(h 2) bare_small=$(h 3) hooked_small=$(h 4)
-trivial_big=$(h 5) trivial_small=$(h 7)
-added_big=$(h 9) added_small=$(h 10) ours_big=$(h 11) ours_small=$(h 12)
-checkpoints=$(git -C "$work/small" log --format=%s refs/sessions/hooks-bench | grep -c "^commit [0-9a-f]*: " || true)
-row "git commit, $big files, no hooks" "$bare_big"
-row "git commit, $big files, hooks that do nothing" "$trivial_big"
-row "git commit, $big files, git-session hooks" "$hooked_big"
-row "git commit, 1,000 files, no hooks" "$bare_small"
-row "git commit, 1,000 files, hooks that do nothing" "$trivial_small"
-row "git commit, 1,000 files, git-session hooks" "$hooked_small"
-echo "  ($checkpoints commits were recorded, one checkpoint each, on the 1,000-file repository)"
-echo
-echo "  figure                                            value   target"
-check "time hooks add, 1,000 files (ms)" "$added_small" "<=" 15
-check "time hooks add, $big files / a bare commit" "$(ratio "$added_big" "$bare_big")" "<=" 0.10
-check "git-session's part: $big / 1,000 files" "$(ratio "$ours_big" "$ours_small")" "<=" 1.3
-printf '  %-46s %7s   (for information: with git'"'"'s own cost of\n' \
-	"added time, all of it: $big / 1,000 files" "$(ratio "$added_big" "$added_small")"
-printf '  %-46s %7s    running hooks, which grows with the index)\n' "" ""
-printf '  %-46s %7s   (git-session'"'"'s part, 1,000 files / %s files, ms)\n' \
-	"" "$ours_small / $ours_big" "$big"
-
-
 # Agent hooks: what one event of an agent's own hooks adds, against the
 # same hook doing nothing (a process that reads the payload and exits).
 echo
@@ -504,6 +452,10 @@ check "end of turn, $long-line transcript" "$(am 20)" "<=" 10
 check "tool call with the budget enforced" "$(am 21)" "<=" 10
 check "prompt note: $long / 10 notes" "$(ratio "$(am 4)" "$(am 2)")" "<=" 1.25
 check "end of turn: $long / 10 lines" "$(ratio "$(am 12)" "$(am 10)")" "<=" 1.25
+# The hooks against their targets: git commit at 1,000 and 100,000 files,
+# each agent event replayed, a real agent CLI run (bench/hooks.sh).
+echo
+BENCH_VERDICTS="$work/verdicts" sh "$top/bench/hooks.sh" ${1:-}
 echo
 echo "$(grep -c '^PASS' "$work/verdicts" || true) of $(wc -l <"$work/verdicts") figures reach their targets"
 grep '^FAIL' "$work/verdicts" | sed 's/^FAIL /  FAIL: /' || true

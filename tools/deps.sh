@@ -1,9 +1,23 @@
 #!/bin/sh
-# deps.sh - installs the Debian packages git-session needs to build and
-# test, when they are missing. Uses sudo only when not root.
+# deps.sh - installs what git-session needs, when it is missing. Uses sudo
+# only when not root.
+#
+#   sh tools/deps.sh           everything the tests need (make deps, make test, CI)
+#   sh tools/deps.sh --build   only what building and `make demo` need: Debian
+#                              packages, nothing from npm
 set -e
-# strace and openssh-client for the tests of restore killed mid-way and of signed checkpoints
-pkgs="libgit2-dev libyaml-dev libcjson-dev libcmocka-dev pkg-config git make gcc python3 python3-yaml clang libclang-rt-14-dev strace openssh-client"
+case $1 in
+--build) only_build=1 ;;
+'') only_build= ;;
+*) echo "usage: sh tools/deps.sh [--build]" >&2; exit 129 ;;
+esac
+
+# what `make` and the demo need
+pkgs="libgit2-dev libyaml-dev libcjson-dev pkg-config git make gcc"
+# strace and openssh-client for the tests of restore killed mid-way and of
+# signed checkpoints; clang for the fuzzers
+test -n "$only_build" ||
+	pkgs="$pkgs libcmocka-dev python3 python3-yaml clang libclang-rt-14-dev strace openssh-client"
 missing=
 for p in $pkgs
 do
@@ -24,6 +38,7 @@ else
 	$SUDO apt-get update -qq
 	DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq $missing
 fi
+test -z "$only_build" || exit 0
 
 # The MCP end-to-end tests use the official TypeScript SDK, from npm, when
 # Node.js is here; without it they are skipped, saying so.

@@ -7,7 +7,7 @@
 # `git session __complete`; the agents whose hooks `hooks --agent`
 # installs from its usage.
 
-__git_session_commands="start status show list log switch pause resume close archive unarchive checkpoint note summary set get phase agent file error tokens decide task milestone artifact diff timeline push pull import export hooks transcript grep gc restore blame fsck rollback mcp"
+__git_session_commands="start status show list log switch pause resume close archive unarchive checkpoint note summary set get phase agent file error tokens decide task milestone artifact diff timeline push pull import export hooks transcript grep gc restore blame fsck rollback mcp help"
 
 __git_session_reply ()
 {
@@ -76,6 +76,7 @@ _git_session ()
 		__git_session_reply_nl "$(git session __complete phases)" "${cur#*=}"; return ;;
 	--format=*) __git_session_reply_nl "$(git session __complete formats)" "${cur#--format=}"; return ;;
 	--to=*) __git_session_reply_nl "$(git session __complete sessions)" "${cur#--to=}"; return ;;
+	--date=*) __git_session_reply "short iso iso-strict relative unix raw" "${cur#--date=}"; return ;;
 	--*) __git_session_reply "$(__git_session_options "$subcommand")" "$cur"; return ;;
 	esac
 	case "$prev" in
@@ -97,6 +98,10 @@ _git_session ()
 		__git_session_reply_nl "$(git session __complete agents)" "$cur" ;;
 	checkpoint,*|file,*|artifact,*|import,*)
 		__git_complete_file 2>/dev/null || COMPREPLY=($(compgen -f -- "$cur")) ;;
+	blame,*)	# as git blame: a revision, then a file
+		__git_complete_revlist_file 2>/dev/null || COMPREPLY=($(compgen -f -- "$cur")) ;;
+	help,*)
+		__git_session_reply "$__git_session_commands" "$cur" ;;
 	push,*|pull,*)
 		__git_session_reply_nl "$(git remote 2>/dev/null)" "$cur" ;;
 	switch,*|status,*|resume,*|archive,*|unarchive,*|show,*|log,*|timeline,*|tokens,*|diff,*|fsck,*|rollback,*|export,*)

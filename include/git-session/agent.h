@@ -86,7 +86,9 @@ struct agent_settings_ops {
 struct agent_dialect {
 	const char *name;		/* as given to --agent and `hook` */
 	const char *stem;		/* of the agent ids it records: claude-1a2b3c4d */
+	const char *resume;		/* the shell command that resumes one of its sessions, given its id */
 	const char *settings;		/* the project's settings file, from the work tree's top */
+	const char *settings_local;	/* one person's, which the agent reads too (NULL: none) */
 	const struct agent_settings_ops *settings_ops;
 	int timeout;			/* a hook's timeout, in the unit the agent counts */
 	const struct agent_hook_event *events;

@@ -150,9 +150,12 @@ int cmd_session_new_id(char **out, struct cmd_ctx *c, const char *topic);
 /* `hook <agent> <event>`, which `hook` hands an agent's events to (cmd_agent_hook.c). */
 struct agent_dialect;
 int cmd_agent_hook(const struct agent_dialect *d, const char *event, struct cmd_ctx *c);
-/* `hooks --agent`: our hooks in an agent's own settings, and their state (cmd_agent_setup.c). */
-int cmd_agent_setup_install(struct cmd_ctx *c, const struct agent_dialect *d);
-int cmd_agent_setup_uninstall(struct cmd_ctx *c, const struct agent_dialect *d);
+/*
+ * `hooks --agent`: our hooks in an agent's own settings, and their state
+ * (cmd_agent_setup.c); local: in its file of one person's, which git leaves out.
+ */
+int cmd_agent_setup_install(struct cmd_ctx *c, const struct agent_dialect *d, int local);
+int cmd_agent_setup_uninstall(struct cmd_ctx *c, const struct agent_dialect *d, int local);
 void cmd_agent_setup_status(struct cmd_ctx *c);
 int cmd_transcript(int argc, const char **argv, struct cmd_ctx *c);
 int cmd_grep(int argc, const char **argv, struct cmd_ctx *c);

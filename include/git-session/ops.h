@@ -26,6 +26,8 @@
  *            there: of a large one only the tail session.json keeps beside
  *            the count of the entries in full chunks is loaded, so that the
  *            100,000th note costs what the 10th did. test_ops checks these.
+ *            (commit.record looks for a duplicate in that tail only: a
+ *            commit recorded twice is HEAD recorded again, the newest.)
  *
  * Adding an operation: a row here and its handler; test_ops fails until the
  * rest (a sample for the load-table property test, doc/json.md) follows.
@@ -81,7 +83,7 @@
 	OP(MILESTONE_DONE, "milestone.done", state_apply_milestone_done, 0, NEED(MILESTONES), NEED_NONE) \
 	OP(ARTIFACT, "artifact", state_apply_artifact, OPF_AGENT, NEED(ARTIFACTS), NEED(ARTIFACTS)) \
 	OP(HOOK_PRE_COMMIT, "hook.pre-commit", state_apply_hook_pre_commit, OPF_BY_PATH, NEED(FILES), NEED_NONE) \
-	OP(COMMIT_RECORD, "commit.record", state_apply_commit_record, OPF_BY_PATH, NEED(FILES) | NEED(COMMITS), NEED_NONE) \
+	OP(COMMIT_RECORD, "commit.record", state_apply_commit_record, OPF_BY_PATH, NEED(FILES) | NEED(COMMITS), NEED(COMMITS)) \
 	OP(COMMIT_REWRITE, "commit.rewrite", state_apply_commit_rewrite, 0, NEED(COMMITS), NEED_NONE) \
 	OP(CHECKOUT, "checkout", state_apply_checkout, 0, NEED_NONE, NEED_NONE) \
 	OP(ROLLBACK, "rollback", state_apply_recorded, OPF_CLOSED, STATE_ALL, NEED_NONE) \

@@ -14,6 +14,13 @@
 
 /* Appends s with C0, DEL and C1 control characters shown as ^X or \u0085. */
 void out_escape(struct sbuf *sb, const char *s);
+/* The columns s takes on a terminal: its UTF-8 characters (each taken as one column). */
+size_t out_width(const char *s);
+/*
+ * Appends s escaped, on one line (its blanks run together, none at either
+ * end), cut to cols columns: past them, to what fits before more ("...").
+ */
+void out_line_cut(struct sbuf *sb, const char *s, size_t cols, const char *more);
 /* Writes s escaped to f. */
 void out_text(FILE *f, const char *s);
 /* The same on one line: newlines and tabs as spaces. */

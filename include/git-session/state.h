@@ -19,7 +19,8 @@
 
 #define STATE_SCHEMA_VERSION "1.0"
 #define STATE_ID_MAX 100
-#define STATE_DEFAULT_BUDGET 150000
+/* tokens.max of a session no one gave a budget: 0, no budget */
+#define STATE_DEFAULT_BUDGET 0
 #define STATE_DEFAULT_MAX_RETRIES 2
 /* What a session holds at most of what a user can grow without end (files: STATE_MANIFEST_MAX). */
 #define STATE_PHASES_MAX 1000		/* phases live in session.json, read by every operation */
@@ -195,7 +196,13 @@ int state_manifest_entries_check(char **err, const cJSON *files);
  */
 int state_manifest_check(char **err, const cJSON *files);
 
-/* Lower-case, hyphenated slug of topic (at most 60 chars); caller frees. */
+/*
+ * The slug of topic: its first words, lower-case ASCII (Latin-1 letters
+ * without their accents), joined by '-', as many as fit in
+ * STATE_SLUG_MAX characters; never a word cut, but for a first word
+ * longer than that. "" when topic has no letter or digit; caller frees.
+ */
+#define STATE_SLUG_MAX 32
 char *state_slug(const char *topic);
 
 /* The value under a dotted key of extra ("a.b.c"), or NULL. */

@@ -55,6 +55,24 @@ const char *store_gitdir(gs_store *st);
 /* The git directory holding objects and refs (the common dir of worktrees). */
 const char *store_commondir(gs_store *st);
 
+/*
+ * git's core.fsync components (git 2.36+), and what a value of it asks
+ * for: names and aggregates separated by commas, "-x" to remove one,
+ * "none"; unset, git's default (packs and their metadata, no loose object
+ * and no ref). store_fsync.c.
+ */
+enum {
+	GS_FSYNC_LOOSE_OBJECT = 1 << 0,
+	GS_FSYNC_PACK = 1 << 1,
+	GS_FSYNC_PACK_METADATA = 1 << 2,
+	GS_FSYNC_COMMIT_GRAPH = 1 << 3,
+	GS_FSYNC_INDEX = 1 << 4,
+	GS_FSYNC_REFERENCE = 1 << 5,
+	GS_FSYNC_ALL = (1 << 6) - 1,
+	GS_FSYNC_DEFAULT = GS_FSYNC_PACK | GS_FSYNC_PACK_METADATA | GS_FSYNC_COMMIT_GRAPH,
+};
+unsigned store_fsync_parse(const char *value);
+
 /* git config, all levels. A missing key gives def; a malformed one an error. */
 int store_config_bool(int *out, gs_store *st, const char *key, int def);
 int store_config_int(int64_t *out, gs_store *st, const char *key, int64_t def);
@@ -237,6 +255,13 @@ int store_agent_link(gs_store *st, const char *agent_session, const char *id);
 int store_agent_backup_read(char **text, size_t *len, gs_store *st, const char *agent);
 int store_agent_backup_write(gs_store *st, const char *agent, const char *text, size_t len);
 int store_agent_backup_drop(gs_store *st, const char *agent);
+/*
+ * The repository's own exclude file, info/exclude in the common git
+ * directory, which `hooks install --agent --local` adds a line to: read
+ * whole (GS_ENOTFOUND when there is none) or replaced whole.
+ */
+int store_exclude_read(char **text, size_t *len, gs_store *st);
+int store_exclude_write(gs_store *st, const char *text, size_t len);
 /*
  * Whether git would leave path (relative to the top of the working tree)
  * out of `git add`: ignored by .gitignore at any level, info/exclude or

@@ -15,6 +15,7 @@
 struct view {
 	struct out_color color;
 	int utf8;
+	int width;	/* the columns a line may take: view_columns(0) */
 	struct sbuf out;
 };
 
@@ -29,6 +30,8 @@ struct report_opts {
 	{ OPT_BOOL, 0, "no-color", &(o).no_color, NULL, "no colour" }
 
 int view_start(struct view *v, struct cmd_ctx *c, const struct report_opts *o);
+/* given (when over 0, at most 1000), else COLUMNS, else the terminal's, else 80; at least 40. */
+int view_columns(long long given);
 /* Writes the text to stdout and frees it. */
 void view_finish(struct view *v);
 void view_print_json(const cJSON *obj);
@@ -51,6 +54,14 @@ void view_errors(struct view *v, const cJSON *r);
 void view_stale(struct view *v, const cJSON *e);
 void view_phase(struct view *v, const cJSON *p, int max_retries);
 void view_decisions_summary(struct view *v, const cJSON *r);
+/*
+ * The agents of a session with no phases, sub-agents under their parent,
+ * each with who ran it, its prompts, reply, files, commands and tokens;
+ * then the session's files and commits.
+ */
+void view_agent_session(struct view *v, const cJSON *r);
+/* Whether r is of a session with agents and no phases, which view_agent_session draws. */
+int view_is_agent_session(const cJSON *r);
 void view_next(struct view *v, const cJSON *r);
 
 /* report_tokens()'s facts (view_tokens.c), and the one line status shows of them. */

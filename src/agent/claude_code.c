@@ -254,7 +254,9 @@ static int claude_code_keeps_line(const char *line, size_t len, size_t cut[2])
 const struct agent_dialect agent_claude_code = {
 	.name = "claude-code",
 	.stem = "claude",
+	.resume = "claude --resume",
 	.settings = ".claude/settings.json",
+	.settings_local = ".claude/settings.local.json",
 	.settings_ops = &agent_json_hooks,
 	.timeout = 10,	/* seconds */
 	.events = claude_code_events,

@@ -172,6 +172,7 @@ static int gemini_cli_keeps_line(const char *line, size_t len, size_t cut[2])
 const struct agent_dialect agent_gemini_cli = {
 	.name = "gemini-cli",
 	.stem = "gemini",
+	.resume = "gemini --resume",
 	.settings = ".gemini/settings.json",
 	.settings_ops = &agent_json_hooks,
 	.timeout = 10000,	/* milliseconds */

@@ -1,8 +1,9 @@
 /*
  * cmd_agent_setup.c - `git session hooks (install | uninstall) --agent
- * <agent>`: our hooks in an agent's own project settings. They are added
- * keeping what the file had, taken out again giving it back, and shown
- * by `hooks status`.
+ * <agent> [--local]`: our hooks in an agent's own settings, the
+ * project's or one person's. They are added keeping what the file had
+ * (--local: and a line of info/exclude that leaves the file out of git),
+ * taken out again giving it back, and shown by `hooks status`.
  */
 #include "git-session/agent.h"
 #include "git-session/cmd.h"
@@ -19,6 +20,8 @@
 /* The agent's settings file: read, edited, written back. */
 struct settings_file {
 	const struct agent_dialect *d;
+	const char *rel;	/* from the work tree's top: d->settings or d->settings_local */
+	char *key;		/* of what install keeps to give the file back */
 	char *path;		/* in the work tree */
 	char *command;		/* what our hooks run, the event aside */
 	char *text;		/* what the file holds, NULL when there is none */
@@ -27,6 +30,7 @@ struct settings_file {
 
 static void settings_release(struct settings_file *f)
 {
+	free(f->key);
 	free(f->path);
 	free(f->command);
 	free(f->text);
@@ -36,13 +40,15 @@ static void settings_release(struct settings_file *f)
  * The file, read when there. Our hooks run the binary itself, not
  * through git's wrapper (a process less).
  */
-static int settings_read(struct settings_file *f, struct cmd_ctx *c, const struct agent_dialect *d)
+static int settings_read(struct settings_file *f, struct cmd_ctx *c, const struct agent_dialect *d, int local)
 {
 	const char *wd = store_workdir(c->st);
 	size_t n = strlen(wd);
 
 	f->d = d;
-	f->path = xstrfmt("%s%s%s", wd, n && wd[n - 1] == '/' ? "" : "/", d->settings);
+	f->rel = local ? d->settings_local : d->settings;
+	f->key = local ? xstrfmt("%s.local", d->name) : xstrdup(d->name);
+	f->path = xstrfmt("%s%s%s", wd, n && wd[n - 1] == '/' ? "" : "/", f->rel);
 	f->command = xstrfmt("git-session hook %s", d->name);
 	f->text = NULL;
 	f->len = 0;
@@ -56,7 +62,7 @@ static int settings_read(struct settings_file *f, struct cmd_ctx *c, const struc
  * its settings file as a link could send our hooks anywhere, the user's
  * own settings for every project included. Nothing is written then.
  */
-static int settings_refused(struct cmd_ctx *c, const struct agent_dialect *d)
+static int settings_refused(struct cmd_ctx *c, const struct agent_dialect *d, const char *rel)
 {
 	const char *wd = store_workdir(c->st);
 	struct sbuf path = SBUF_INIT;
@@ -66,18 +72,18 @@ static int settings_refused(struct cmd_ctx *c, const struct agent_dialect *d)
 	sbuf_adds(&path, wd);
 	if (path.len && path.buf[path.len - 1] != '/')
 		sbuf_addch(&path, '/');
-	for (const char *p = d->settings, *end; !error && *p; p = *end ? end + 1 : end) {
+	for (const char *p = rel, *end; !error && *p; p = *end ? end + 1 : end) {
 		end = p + strcspn(p, "/");
 		sbuf_add(&path, p, (size_t)(end - p));
 		if (lstat(path.buf, &sb) < 0)
 			break;	/* not there yet: made as a folder and a file */
 		if (S_ISLNK(sb.st_mode)) {
-			error = gs_error(*end ? "'%s' is beyond a symbolic link" : "'%s' is a symbolic link", d->settings);
-			gs_hint("git-session writes %s's hooks only into a real '%s' of this work tree", d->name, d->settings);
+			error = gs_error(*end ? "'%s' is beyond a symbolic link" : "'%s' is a symbolic link", rel);
+			gs_hint("git-session writes %s's hooks only into a real '%s' of this work tree", d->name, rel);
 		} else if (*end && !S_ISDIR(sb.st_mode)) {
-			error = gs_error("'%.*s' is not a folder", (int)(end - d->settings), d->settings);
+			error = gs_error("'%.*s' is not a folder", (int)(end - rel), rel);
 		} else if (!*end && !S_ISREG(sb.st_mode)) {
-			error = gs_error("'%s' is not a regular file", d->settings);
+			error = gs_error("'%s' is not a regular file", rel);
 		}
 		sbuf_addch(&path, '/');
 	}
@@ -104,8 +110,76 @@ static int write_settings(const char *path, const char *text, int *made_dir)
 	return error;
 }
 
+/*
+ * The line of info/exclude (the repository's own, never committed) that
+ * leaves a local settings file out of git.
+ */
+static char *exclude_line(const struct settings_file *f)
+{
+	return xstrfmt("/%s\n", f->rel);
+}
+
+/*
+ * Has git leave the local settings file out, unless it does already:
+ * *added 1 when the line was added, 2 when a newline had to end the
+ * file's last line first.
+ */
+static int exclude_add(int *added, struct cmd_ctx *c, const struct settings_file *f)
+{
+	char *text = NULL, *line = exclude_line(f);
+	struct sbuf out = SBUF_INIT;
+	size_t len = 0;
+	int ignored = 0, error;
+
+	*added = 0;
+	if ((error = store_ignored(&ignored, c->st, f->rel)) < 0 || ignored)
+		goto cleanup;
+	if ((error = store_exclude_read(&text, &len, c->st)) < 0 && error != GS_ENOTFOUND)
+		goto cleanup;
+	sbuf_add(&out, text ? text : "", len);
+	*added = out.len && out.buf[out.len - 1] != '\n' ? 2 : 1;
+	if (*added == 2)
+		sbuf_addch(&out, '\n');
+	sbuf_adds(&out, line);
+	if ((error = store_exclude_write(c->st, out.buf, out.len)) < 0)
+		*added = 0;
+cleanup:
+	sbuf_release(&out);
+	free(text);
+	free(line);
+	return error;
+}
+
+/* Takes out the line exclude_add added (added as it said), when it is still there. */
+static int exclude_drop(struct cmd_ctx *c, const struct settings_file *f, int added)
+{
+	char *text = NULL, *line = exclude_line(f), *at;
+	size_t len, n = strlen(line);
+	int error;
+
+	if ((error = store_exclude_read(&text, &len, c->st)) < 0) {
+		error = error == GS_ENOTFOUND ? 0 : error;
+		goto cleanup;
+	}
+	for (at = text; (at = strstr(at, line)) && at != text && at[-1] != '\n'; at++)
+		;
+	if (at && added == 2 && at > text && at + n == text + len) {
+		at--;	/* and the newline added before it */
+		n++;
+	}
+	if (at) {
+		memmove(at, at + n, len - (size_t)(at - text) - n + 1);
+		error = store_exclude_write(c->st, text, len - n);
+	}
+cleanup:
+	free(text);
+	free(line);
+	return error;
+}
+
 /* What install found and wrote, for uninstall to give back while the file is as install left it. */
-static int keep_original(struct cmd_ctx *c, const struct settings_file *f, const char *installed, int made_dir)
+static int keep_original(struct cmd_ctx *c, const struct settings_file *f, const char *installed, int made_dir,
+			 int excluded)
 {
 	cJSON *keep = cJSON_CreateObject();
 	char *kept;
@@ -115,35 +189,50 @@ static int keep_original(struct cmd_ctx *c, const struct settings_file *f, const
 	json_set_str(keep, "original", f->text);
 	json_set_bool(keep, "created", f->text == NULL);
 	json_set_bool(keep, "made_dir", made_dir);
+	json_set_num(keep, "excluded", excluded);
 	json_set_str(keep, "installed", installed);
 	kept = json_print(keep, 1, &len);
-	error = store_agent_backup_write(c->st, f->d->name, kept, len);
+	error = store_agent_backup_write(c->st, f->key, kept, len);
 	cJSON_Delete(keep);
 	free(kept);
 	return error;
 }
 
+/* Which file: --local asks for the agent's settings of one person's, which not every agent has. */
+static int settings_choose(struct cmd_ctx *c, const struct agent_dialect *d, int local)
+{
+	if (!local || d->settings_local)
+		return settings_refused(c, d, local ? d->settings_local : d->settings);
+	gs_error("%s has no settings of one person's in the project", d->name);
+	gs_hint("install without --local, and keep '%s' out of git: echo /%s >>.git/info/exclude",
+		d->settings, d->settings);
+	return GS_ERROR;
+}
+
 /* Adds our hooks to the agent's project settings, keeping what the file had, as it was. */
-int cmd_agent_setup_install(struct cmd_ctx *c, const struct agent_dialect *d)
+int cmd_agent_setup_install(struct cmd_ctx *c, const struct agent_dialect *d, int local)
 {
 	struct settings_file f = { d };
 	char *out = NULL, *err = NULL;
-	int made_dir = 0, error;
+	int made_dir = 0, excluded = 0, error;
 
-	if ((error = settings_refused(c, d)) < 0 || (error = settings_read(&f, c, d)) < 0)
+	if ((error = settings_choose(c, d, local)) < 0 || (error = settings_read(&f, c, d, local)) < 0)
 		goto cleanup;
 	if (agent_settings_add(&out, &err, f.text, f.len, d, f.command) < 0) {
-		error = gs_error("cannot add the hooks to '%s': %s", d->settings, err);
+		error = gs_error("cannot add the hooks to '%s': %s", f.rel, err);
 		gs_hint("fix the file, or add them by hand (see 'git session hooks status')");
 		goto cleanup;
 	}
 	if (!out) {
-		printf("The git-session hooks for %s are in '%s' already\n", d->name, d->settings);
+		printf("The git-session hooks for %s are in '%s' already\n", d->name, f.rel);
 		goto cleanup;
 	}
-	if ((error = write_settings(f.path, out, &made_dir)) < 0 || (error = keep_original(c, &f, out, made_dir)) < 0)
+	if ((error = write_settings(f.path, out, &made_dir)) < 0 ||
+	    (local && (error = exclude_add(&excluded, c, &f)) < 0) ||
+	    (error = keep_original(c, &f, out, made_dir, excluded)) < 0)
 		goto cleanup;
-	printf("Installed the git-session hooks for %s in '%s'\n", d->name, d->settings);
+	printf("Installed the git-session hooks for %s in '%s'%s\n", d->name, f.rel,
+	       excluded ? ", which .git/info/exclude leaves out of git" : "");
 cleanup:
 	settings_release(&f);
 	free(out);
@@ -154,7 +243,7 @@ cleanup:
 /*
  * The file as it was before install, when install's is still there:
  * *done 1 when given back (removed, with the folder install made, when
- * install created it).
+ * install created it), and the line install added to info/exclude taken out.
  */
 static int give_back(int *done, struct cmd_ctx *c, const struct settings_file *f)
 {
@@ -164,11 +253,13 @@ static int give_back(int *done, struct cmd_ctx *c, const struct settings_file *f
 	int error = 0, made_dir;
 
 	*done = 0;
-	if (store_agent_backup_read(&kept, &klen, c->st, f->d->name) < 0 ||
+	if (store_agent_backup_read(&kept, &klen, c->st, f->key) < 0 ||
 	    json_parse(&keep, kept, klen, klen + 1, &err) < 0 || !f->text || !json_str(keep, "installed") ||
 	    strcmp(json_str(keep, "installed"), f->text))
 		goto cleanup;
 	*done = 1;
+	if (json_num(keep, "excluded", 0) > 0 && (error = exclude_drop(c, f, (int)json_num(keep, "excluded", 0))) < 0)
+		goto cleanup;
 	if (!json_bool(keep, "created", 0)) {
 		error = write_settings(f->path, json_str(keep, "original"), &made_dir);
 		goto cleanup;
@@ -202,41 +293,48 @@ static int take_out(int *done, const struct settings_file *f)
 	return error;
 }
 
-int cmd_agent_setup_uninstall(struct cmd_ctx *c, const struct agent_dialect *d)
+int cmd_agent_setup_uninstall(struct cmd_ctx *c, const struct agent_dialect *d, int local)
 {
 	struct settings_file f = { d };
 	int error, done;
 
-	if ((error = settings_refused(c, d)) < 0 || (error = settings_read(&f, c, d)) < 0 ||
+	if ((error = settings_choose(c, d, local)) < 0 || (error = settings_read(&f, c, d, local)) < 0 ||
 	    (error = give_back(&done, c, &f)) < 0 || (!done && (error = take_out(&done, &f)) < 0))
 		goto cleanup;
-	if (!done) {
-		printf("No git-session hooks for %s in '%s'\n", d->name, d->settings);
-		error = store_agent_backup_drop(c->st, d->name);
-		goto cleanup;
-	}
-	error = store_agent_backup_drop(c->st, d->name);
-	printf("Removed the git-session hooks for %s from '%s'\n", d->name, d->settings);
+	error = store_agent_backup_drop(c->st, f.key);
+	if (!done)
+		printf("No git-session hooks for %s in '%s'\n", d->name, f.rel);
+	else
+		printf("Removed the git-session hooks for %s from '%s'\n", d->name, f.rel);
 cleanup:
 	settings_release(&f);
 	return error;
 }
 
+/* One line of `hooks status`: where the agent's hooks are, if anywhere; a local file only when it has them. */
+static void status_line(struct cmd_ctx *c, const struct agent_dialect *d, int local)
+{
+	struct settings_file f = { d };
+	size_t all = agent_event_count(d);
+	int n;
+
+	if (settings_read(&f, c, d, local) < 0)
+		f.text = NULL;
+	n = agent_settings_count(f.text, f.len, d, f.command);
+	if (n || !local) {
+		printf("  %-20s %s", d->name, n == 0 ? "not installed" : (size_t)n == all ? "installed" : "partly installed");
+		if (n)
+			printf(" (%d of %zu events, %s)", n, all, f.rel);
+		printf("\n");
+	}
+	settings_release(&f);
+}
+
 void cmd_agent_setup_status(struct cmd_ctx *c)
 {
 	for (size_t i = 0; agent_dialects[i]; i++) {
-		const struct agent_dialect *d = agent_dialects[i];
-		struct settings_file f = { d };
-		size_t all = agent_event_count(d);
-		int n;
-
-		if (settings_read(&f, c, d) < 0)
-			f.text = NULL;
-		n = agent_settings_count(f.text, f.len, d, f.command);
-		printf("  %-20s %s", d->name, n == 0 ? "not installed" : (size_t)n == all ? "installed" : "partly installed");
-		if (n)
-			printf(" (%d of %zu events, %s)", n, all, d->settings);
-		printf("\n");
-		settings_release(&f);
+		status_line(c, agent_dialects[i], 0);
+		if (agent_dialects[i]->settings_local)
+			status_line(c, agent_dialects[i], 1);
 	}
 }

@@ -83,21 +83,30 @@ static int default_id(char **out, gs_store *st, const char *topic)
 	return error;
 }
 
+/* Whether a session, live or archived, has the id. */
+static int id_taken(gs_store *st, const char *id)
+{
+	char *live = engine_refname(id), *archived = xstrfmt("%s%s", ARCHIVE_PREFIX, id);
+	int taken = store_ref_exists(st, live) || store_ref_exists(st, archived);
+
+	free(live);
+	free(archived);
+	return taken;
+}
+
 int cmd_session_new_id(char **out, struct cmd_ctx *c, const char *topic)
 {
-	char *base = NULL, *ref;
+	char *base = NULL;
 	int error = default_id(&base, c->st, topic);
 
 	*out = NULL;
 	for (int n = 1; !error && !*out && n < 1000; n++) {
 		char *id = n == 1 ? xstrdup(base) : xstrfmt("%.*s-%d", STATE_ID_MAX - 5, base, n);
 
-		ref = engine_refname(id);
-		if (!store_ref_exists(c->st, ref))
+		if (!id_taken(c->st, id))
 			*out = id;
 		else
 			free(id);
-		free(ref);
 	}
 	free(base);
 	return error ? error : *out ? 0 : gs_error("no free session id for '%s'", topic);
@@ -156,20 +165,18 @@ static int start_would_work(struct cmd_ctx *c, const struct state_op *op, const 
 {
 	struct state_op probe = { op->info, cJSON_Duplicate(op->json, 1) };
 	cJSON *scratch = cJSON_CreateObject();
-	char *subject = NULL, *err = NULL, *live = engine_refname(id), *archived = xstrfmt("%s%s", ARCHIVE_PREFIX, id);
+	char *subject = NULL, *err = NULL;
 	int error = 0;
 
 	json_set_str(probe.json, "at", "1970-01-01T00:00:00Z");
 	if (state_apply(scratch, &probe, &c->eng.lim, &subject, &err) < 0)
 		error = gs_error("%s", err);
-	else if (store_ref_exists(c->st, live) || store_ref_exists(c->st, archived))
+	else if (id_taken(c->st, id))
 		error = gs_error("session '%s' already exists", id);
 	cJSON_Delete(probe.json);
 	cJSON_Delete(scratch);
 	free(subject);
 	free(err);
-	free(live);
-	free(archived);
 	return error;
 }
 
@@ -197,7 +204,7 @@ int cmd_start(int argc, const char **argv, struct cmd_ctx *c)
 		{ OPT_STRING, 0, "goal", &goal, "<text>", "what the session is to achieve" },
 		{ OPT_LIST, 0, "plan", &plans, "<path>", "a design or implementation document" },
 		{ OPT_LIST, 0, "phase", &phases, "<name>", "add a phase (repeatable, in order)" },
-		{ OPT_INT, 0, "budget", &budget, "<tokens>", "token budget (default: session.budget or 150000)" },
+		{ OPT_INT, 0, "budget", &budget, "<tokens>", "token budget (default: session.budget, else none)" },
 		{ OPT_STRING, 0, "mode", &mode, "<mode>", "orchestration mode (default: default)" },
 		{ OPT_BOOL, 0, "pause-current", &pause_current, NULL, "pause the session in progress here first" },
 		{ OPT_BOOL, 'q', "quiet", &quiet, NULL, "print nothing" },
@@ -211,7 +218,7 @@ int cmd_start(int argc, const char **argv, struct cmd_ctx *c)
 	if (budget == LLONG_MIN) {
 		if ((error = store_config_int(&cfg_budget, c->st, "session.budget", STATE_DEFAULT_BUDGET)) < 0)
 			goto cleanup;
-		budget = cfg_budget;
+		budget = cfg_budget ? cfg_budget : LLONG_MIN;
 	}
 	if ((error = in_progress_here(&active, c)) < 0)
 		goto cleanup;
@@ -221,7 +228,7 @@ int cmd_start(int argc, const char **argv, struct cmd_ctx *c)
 		goto cleanup;
 	}
 	if (!id) {
-		if ((error = default_id(&gen, c->st, topic)) < 0)
+		if ((error = cmd_session_new_id(&gen, c, topic)) < 0)
 			goto cleanup;
 		id = gen;
 	}
@@ -231,7 +238,8 @@ int cmd_start(int argc, const char **argv, struct cmd_ctx *c)
 	json_set_str(args, "topic", topic);
 	json_set_str(args, "goal", goal);
 	json_set_str(args, "mode", mode);
-	json_set_num(args, "budget", (double)budget);
+	if (budget != LLONG_MIN)	/* none given, none configured: no budget */
+		json_set_num(args, "budget", (double)budget);
 	if ((error = start_args(args, c, &phases, &plans)) < 0 || (error = start_would_work(c, op, id)) < 0)
 		goto cleanup;
 	if (active && (error = pause_session(c, active, quiet)) < 0)

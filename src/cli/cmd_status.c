@@ -14,8 +14,6 @@
 
 #include <stdio.h>
 #include <stdlib.h>
-#include <sys/ioctl.h>
-#include <unistd.h>
 #include <string.h>
 
 /* How one report of one session is made and drawn. */
@@ -160,22 +158,6 @@ cleanup:
 	return cmd_exit(error);
 }
 
-/* --width, else COLUMNS, else the terminal's, else 80. */
-static int timeline_width(long long given)
-{
-	struct winsize ws;
-	const char *cols = getenv("COLUMNS");
-	int w = given > 1000 ? 1000 : given < 0 ? 0 : (int)given;
-
-	if (w <= 0 && cols && atoi(cols) > 0)
-		w = atoi(cols);
-	if (w <= 0 && isatty(1) && ioctl(1, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0)
-		w = ws.ws_col;
-	if (w <= 0)
-		w = 80;
-	return w < 40 ? 40 : w > 1000 ? 1000 : w;
-}
-
 static cJSON *build_timeline(const cJSON *state, const struct report_ctx *ctx)
 {
 	return report_timeline(state);
@@ -183,7 +165,7 @@ static cJSON *build_timeline(const cJSON *state, const struct report_ctx *ctx)
 
 static void draw_timeline(struct view *v, const cJSON *r, const struct report_ctx *ctx, long long width)
 {
-	view_timeline(v, r, timeline_width(width));
+	view_timeline(v, r, view_columns(width));
 }
 
 int cmd_timeline(int argc, const char **argv, struct cmd_ctx *c)

@@ -147,7 +147,8 @@ static void list_one(cJSON *out, const struct list_entry *e, const char *id, int
 		else
 			sbuf_adds(&sb, "-");
 		printf("%c %-*s  %-11s  %-16s  ", active ? '*' : ' ', width, id,
-		       damaged ? "damaged" : archived ? "archived" : stale ? "stale" : e->status, sb.buf);
+		       damaged ? "damaged" : archived ? "archived" : stale ? "stale" :
+		       e->status && !strcmp(e->status, ST_IN_PROGRESS) ? "in progress" : e->status, sb.buf);	/* as status says it */
 		out_line(stdout, e->topic ? e->topic : "");
 		putchar('\n');
 		sbuf_release(&sb);

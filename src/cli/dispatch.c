@@ -15,6 +15,16 @@
 #include "git-session/store_run.h"
 #include "git-session/util.h"
 
+/*
+ * `help`, when a command is asked to run it (git-session mcp): the list of
+ * commands. Run by a person, main() opens the manual page instead.
+ */
+static int cmd_help(int argc, const char **argv, struct cmd_ctx *c)
+{
+	command_list(stdout);
+	return EXIT_OK;
+}
+
 static const struct command commands[] = {
 	{ "start", cmd_start, 0, "start a session and make it active" },
 	{ "status", cmd_status, 0, "show the state of a session" },
@@ -50,13 +60,14 @@ static const struct command commands[] = {
 	{ "pull", cmd_pull, 0, "fetch sessions from a remote and merge them in" },
 	{ "import", cmd_import, 0, "read sessions from <formats> files" },
 	{ "export", cmd_export, 0, "write a session as a <formats> file" },
-	{ "hooks", cmd_hooks, 0, "install, remove or show the git hooks that checkpoint on commit" },
+	{ "hooks", cmd_hooks, 0, "install, remove or show the git hooks, or (--agent) an agent's own hooks" },
 	{ "hook", cmd_hook, RUN_SETUP_GENTLY, "run by the installed hooks, and by an agent's own hooks" },
 	{ "restore", cmd_restore, NEED_WORK_TREE, "put the working tree's files back as a checkpoint recorded them" },
-	{ "blame", cmd_blame, 0, "git blame, with each line's session, agent and phase" },
+	{ "blame", cmd_blame, USE_PAGER, "git blame with each line's session, agent, author and date" },
 	{ "grep", cmd_grep, 0, "search what was said: notes, prompts, decisions, errors, the agents' words" },
 	{ "transcript", cmd_transcript, USE_PAGER, "show the agents' conversations a checkpoint keeps" },
 	{ "mcp", cmd_mcp, 0, "serve the Model Context Protocol on standard input and output" },
+	{ "help", cmd_help, 0, "open the manual page (as git help does), or list the commands" },
 	{ "__complete", cmd_complete, 0, NULL },	/* for the shell completion, not listed */
 };
 
@@ -78,7 +89,7 @@ void command_list(FILE *f)
 	for (size_t i = 0; i < ARRAY_SIZE(commands); i++)
 		if (commands[i].summary)
 			print_summary(f, commands[i].name, commands[i].summary);
-	fprintf(f, "\nSee 'git session <command> -h' for a command's options.\n");
+	fprintf(f, "\nSee 'git session <command> -h' for a command's options,\nand 'git session help <command>' for its manual page.\n");
 }
 
 /* Levenshtein distance, as git's help.c weighs it: a swap is one edit. */

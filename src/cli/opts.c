@@ -153,7 +153,8 @@ int parse_options(int *argc, const char **argv, const struct option *opts,
 				argv[out++] = argv[i];
 			break;
 		}
-		if (!strcmp(a, "-h") || !strcmp(a, "--help-usage")) {
+		/* --help past the first argument (main() opens the manual for that one) is usage, as in git */
+		if (!strcmp(a, "-h") || !strcmp(a, "--help") || !strcmp(a, "--help-usage")) {
 			usage_with_options(usage, opts, 1);
 			return GS_EUSAGE;
 		}

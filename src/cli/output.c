@@ -26,6 +26,46 @@ void out_escape(struct sbuf *sb, const char *s)
 	}
 }
 
+size_t out_width(const char *s)
+{
+	size_t n = 0;
+
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++)
+		n += (*p & 0xc0) != 0x80;	/* a character starts at each byte that continues none */
+	return n;
+}
+
+void out_line_cut(struct sbuf *sb, const char *s, size_t cols, const char *more)
+{
+	struct sbuf esc = SBUF_INIT, line = SBUF_INIT;
+	size_t room = cols > out_width(more) ? cols - out_width(more) : 0, n = 0, i;
+
+	out_escape(&esc, s ? s : "");
+	for (i = 0; i < esc.len; i++) {
+		if (!strchr(" \t\n\r", esc.buf[i]))
+			sbuf_addch(&line, esc.buf[i]);
+		else if (line.len && line.buf[line.len - 1] != ' ')
+			sbuf_addch(&line, ' ');	/* one line, its blanks run together */
+	}
+	while (line.len && line.buf[line.len - 1] == ' ')
+		line.buf[--line.len] = '\0';
+	if (!line.len) {
+		/* nothing to say */
+	} else if (out_width(line.buf) <= cols) {
+		sbuf_add(sb, line.buf, line.len);
+	} else {
+		for (i = 0; i < line.len; i++)
+			if (((unsigned char)line.buf[i] & 0xc0) != 0x80 && n++ == room)
+				break;	/* cut before the character past the room */
+		while (i && line.buf[i - 1] == ' ')
+			i--;
+		sbuf_add(sb, line.buf, i);
+		sbuf_adds(sb, more);
+	}
+	sbuf_release(&esc);
+	sbuf_release(&line);
+}
+
 void out_line(FILE *f, const char *s)
 {
 	struct sbuf sb = SBUF_INIT;

@@ -12,6 +12,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
 
 const char *view_c(struct view *v, const char *code)
 {
@@ -66,10 +68,26 @@ void view_bar(struct view *v, int percent, int width)
 	sbuf_addch(&v->out, ']');
 }
 
+int view_columns(long long given)
+{
+	struct winsize ws;
+	const char *cols = getenv("COLUMNS");
+	int w = given > 1000 ? 1000 : given < 0 ? 0 : (int)given;
+
+	if (w <= 0 && cols && atoi(cols) > 0)
+		w = atoi(cols);
+	if (w <= 0 && isatty(1) && ioctl(1, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0)
+		w = ws.ws_col;
+	if (w <= 0)
+		w = 80;
+	return w < 40 ? 40 : w > 1000 ? 1000 : w;
+}
+
 int view_start(struct view *v, struct cmd_ctx *c, const struct report_opts *o)
 {
 	memset(v, 0, sizeof(*v));
 	v->utf8 = out_utf8();
+	v->width = view_columns(0);
 	return cmd_color(&v->color.on, c, o->color, o->no_color);
 }
 

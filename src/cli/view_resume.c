@@ -28,6 +28,8 @@ static void view_agents_tasks(struct view *v, const cJSON *r)
 	int said = 0;
 
 	cJSON_ArrayForEach(a, cJSON_GetObjectItemCaseSensitive(r, "agents")) {
+		if (view_is_agent_session(r))
+			break;	/* drawn whole by view_agent_session */
 		if (!json_str(a, "status") || strcmp(json_str(a, "status"), ST_IN_PROGRESS) ||
 		    cJSON_IsNumber(cJSON_GetObjectItemCaseSensitive(a, "phase")))
 			continue;	/* those of a phase are under it */
@@ -161,7 +163,10 @@ void view_resume(struct view *v, const cJSON *r, const cJSON *diffs, time_t now)
 	view_header(v, r, now);
 	view_errors(v, r);
 	view_work(v, r);
-	sbuf_addch(&v->out, '\n');
+	if (view_is_agent_session(r))
+		view_agent_session(v, r);
+	else
+		sbuf_addch(&v->out, '\n');
 	view_tokens_line(v, cJSON_GetObjectItemCaseSensitive(r, "tokens"));
 	view_decisions_summary(v, r);
 	view_changes(v, r, diffs);

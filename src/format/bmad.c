@@ -64,6 +64,9 @@ static int bmad_detect(const cJSON *doc)
 	return 0;	/* an active-session.yaml is known by its name */
 }
 
+/* BMAD's own budget, which its reader assumes when a file names none. */
+#define BMAD_DEFAULT_MAX 150000
+
 /* The reader's defaults: max 150000, the others 0, under whichever name the file uses. */
 static int bmad_upgrade(cJSON *doc, char **err)
 {
@@ -76,7 +79,7 @@ static int bmad_upgrade(cJSON *doc, char **err)
 		t = json_set(doc, "tokens", cJSON_CreateObject());
 	for (const char *const *k = token_keys; *k; k++)
 		if (!cJSON_IsNumber(cJSON_GetObjectItemCaseSensitive(t, token_name(t, *k))))
-			json_set_num(t, *k, strcmp(*k, "max") ? 0 : STATE_DEFAULT_BUDGET);
+			json_set_num(t, *k, strcmp(*k, "max") ? 0 : BMAD_DEFAULT_MAX);
 	return 0;
 }
 
@@ -239,7 +242,8 @@ static cJSON *bmad_from_state(const cJSON *state)
 	json_set_str(doc, "status", fmt_word_out(statuses, json_str(state, "status")));
 	fmt_copy_rest(doc, extra, (const char *const[]){ NULL });	/* never over what the model says */
 	tok = json_obj(doc, "tokens");
-	json_set_num(tok, name_of(shape, "max"), json_num(t, "max", STATE_DEFAULT_BUDGET));
+	/* a session with no budget (0) gets the one BMAD would assume */
+	json_set_num(tok, name_of(shape, "max"), json_num(t, "max", 0) > 0 ? json_num(t, "max", 0) : BMAD_DEFAULT_MAX);
 	json_set_num(tok, "initial", json_num(t, "initial", 0));
 	json_set_num(tok, "current", state_tokens_used(t));
 	json_set_num(tok, "peak", json_num(t, "peak", 0));

@@ -28,7 +28,7 @@ static const struct mcp_arg start_args[] = {
 	{ "goal", "string", 0, NULL, "What the session is to achieve" },
 	{ "phases", "string[]", 0, NULL, "Names of the phases of the plan, in order" },
 	{ "plans", "string[]", 0, NULL, "Paths of design or implementation documents; their blobs are recorded" },
-	{ "budget", "integer", 0, NULL, "Token budget (default 150000)" },
+	{ "budget", "integer", 0, NULL, "Token budget (default: session.budget, else none)" },
 	{ "pause_current", "boolean", 0, NULL, "Pause the session in progress in this worktree first" },
 	END,
 };

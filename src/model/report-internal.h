@@ -15,6 +15,8 @@ double report_seconds_since(const char *iso, time_t now);
 const char *report_last_seen(const cJSON *e);
 /* "seen" and "stale" of an agent or phase, as every report shows them. */
 void report_liveness(cJSON *out, const cJSON *e, const struct report_ctx *ctx);
+/* The CLI an agent ran in ("claude-code"), NULL for one no CLI's hooks attached. */
+const char *report_agent_cli(const cJSON *a);
 /* o[key] when a string, else def. */
 const char *report_str_or(const cJSON *o, const char *key, const char *def);
 

@@ -64,6 +64,14 @@ const char *report_str_or(const cJSON *o, const char *key, const char *def)
 	return s ? s : def;
 }
 
+const char *report_agent_cli(const cJSON *a)
+{
+	if (json_str(a, "cli"))
+		return json_str(a, "cli");
+	/* attached by its own hooks before "cli" was kept: its type is the CLI's */
+	return json_str(a, "session") ? json_str(a, "type") : NULL;
+}
+
 static int by_total(const void *a, const void *b)
 {
 	double x = json_num(*(const cJSON *const *)a, "total", 0);
@@ -84,7 +92,10 @@ cJSON *report_tokens(const cJSON *state)
 	json_set_num(out, "max", max);
 	json_set_num(out, "percent", max > 0 ? round(used / max * 1000) / 10 : 0);
 	json_set_str(out, "level", report_token_level(used, max));
-	json_set_num(out, "remaining", max - used);
+	if (max > 0)
+		json_set_num(out, "remaining", max - used);
+	else
+		json_set(out, "remaining", cJSON_CreateNull());	/* no budget */
 	report_copy_keys(out, t, (const char *const[]){ "input", "output", "cached", "peak", "saved", NULL });
 	json_set_num(out, "savings_percent", used + saved > 0 ? round(saved / (used + saved) * 1000) / 10 : 0);
 	cJSON_ArrayForEach(a, cJSON_GetObjectItemCaseSensitive(t, "by_agent"))

@@ -11,7 +11,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The entry's phase or agent was still at work when it was recorded. */
+/*
+ * The entry's phase or agent was still at work when it was recorded. Not
+ * an agent a CLI's hooks attached: they record a file once its tool wrote it.
+ */
 static int in_flight(const cJSON *state, const cJSON *rec)
 {
 	const cJSON *p = cJSON_IsNumber(cJSON_GetObjectItemCaseSensitive(rec, "phase")) ?
@@ -19,7 +22,7 @@ static int in_flight(const cJSON *state, const cJSON *rec)
 	const cJSON *a = json_str(rec, "agent") ? state_agent(state, json_str(rec, "agent")) : NULL;
 
 	return (p && !strcmp(report_str_or(p, "status", ""), ST_IN_PROGRESS)) ||
-	       (a && !strcmp(report_str_or(a, "status", ""), ST_IN_PROGRESS));
+	       (a && !strcmp(report_str_or(a, "status", ""), ST_IN_PROGRESS) && !report_agent_cli(a));
 }
 
 const char *report_file_kind(const cJSON *state, const cJSON *rec, const cJSON *fact)

@@ -4,6 +4,7 @@
  * Pure.
  */
 #include "report-internal.h"
+#include "git-session/agent.h"
 #include "git-session/json.h"
 #include "git-session/state.h"
 #include "git-session/util.h"
@@ -135,14 +136,57 @@ static int phase_to_start(char **text, char **cmd, const cJSON *state)
 	return 0;
 }
 
-/* With no phases: the agents at work, then the first pending task, then a plan. */
+/* The shell command that resumes the agent's own session: when its CLI says how, and the id is plain. */
+static char *resume_command(const cJSON *a)
+{
+	const char *cli = report_agent_cli(a), *sid = json_str(a, "session");
+	const struct agent_dialect *d = cli ? agent_dialect(cli) : NULL;
+	size_t n = sid ? strlen(sid) : 0;
+
+	if (!d || !d->resume || !n || n > 128 ||
+	    strspn(sid, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._-") != n || *sid == '-')
+		return NULL;
+	return xstrfmt("%s %s", d->resume, sid);
+}
+
+/* Of the agents their CLI's hooks attached, not sub-agents, the one seen last. */
+static const cJSON *hooked_agent(const cJSON *state)
+{
+	const cJSON *a, *best = NULL;
+
+	cJSON_ArrayForEach(a, cJSON_GetObjectItemCaseSensitive(state, "agents"))
+		if (report_agent_cli(a) && !json_str(a, "parent") &&
+		    (!best || strcmp(report_str_or(a, "seen", report_str_or(a, "started", "")),
+				     report_str_or(best, "seen", report_str_or(best, "started", ""))) >= 0))
+			best = a;
+	return best;
+}
+
+/* An agent session: go on in the agent, whose hooks record what it does. */
+static void with_hooked_agent(char **text, char **cmd, const cJSON *a, const struct report_ctx *ctx)
+{
+	const char *id = json_str(a, "id") ? json_str(a, "id") : "";
+
+	if (!strcmp(report_str_or(a, "status", ""), ST_IN_PROGRESS) && !report_stale(a, ctx->now, ctx->stale_after)) {
+		*text = xstrfmt("continue with your agent %s: its hooks record the next prompt", id);
+		return;
+	}
+	*cmd = resume_command(a);
+	*text = xstrfmt("resume the agent %s%s: its hooks record the next prompt", id,
+			*cmd ? "" : " in its CLI");
+}
+
+/*
+ * With no phases: the agents at work, then the agent a CLI runs, then the
+ * first pending task, then closing once agents are done, then a plan.
+ */
 static void without_phases(char **text, char **cmd, const cJSON *state, const struct report_ctx *ctx)
 {
-	const cJSON *a, *t, *dead = NULL;
+	const cJSON *a, *t, *dead = NULL, *agents = cJSON_GetObjectItemCaseSensitive(state, "agents");
 
-	cJSON_ArrayForEach(a, cJSON_GetObjectItemCaseSensitive(state, "agents")) {
-		if (!json_str(a, "status") || strcmp(json_str(a, "status"), ST_IN_PROGRESS))
-			continue;
+	cJSON_ArrayForEach(a, agents) {
+		if (!json_str(a, "status") || strcmp(json_str(a, "status"), ST_IN_PROGRESS) || report_agent_cli(a))
+			continue;	/* one a CLI runs is not waited for: the user works in it */
 		if (report_stale(a, ctx->now, ctx->stale_after)) {
 			dead = dead ? dead : a;
 			continue;
@@ -155,6 +199,10 @@ static void without_phases(char **text, char **cmd, const cJSON *state, const st
 		stale_agent(text, cmd, dead, ctx);
 		return;
 	}
+	if ((a = hooked_agent(state))) {
+		with_hooked_agent(text, cmd, a, ctx);
+		return;
+	}
 	cJSON_ArrayForEach(t, cJSON_GetObjectItemCaseSensitive(state, "tasks"))
 		if (json_str(t, "status") && !strcmp(json_str(t, "status"), ST_PENDING)) {
 			*text = xstrfmt("do task #%d \"%s\"", (int)json_num(t, "id", 0),
@@ -162,11 +210,93 @@ static void without_phases(char **text, char **cmd, const cJSON *state, const st
 			*cmd = xstrfmt("git session task done %d", (int)json_num(t, "id", 0));
 			return;
 		}
+	if (cJSON_GetArraySize(agents)) {
+		*text = xstrdup("the agents are done: close the session, or start an agent on what comes next");
+		*cmd = xstrdup("git session close");
+		return;
+	}
 	*text = xstrdup("plan the work in phases");
 	*cmd = xstrdup("git session phase add <name>...");
 }
 
-/* The agents, each as status and resume show it. */
+/* A command an agent ran failed: its status not 0, or the agent said so. */
+static int command_failed(const cJSON *e)
+{
+	const cJSON *exit = cJSON_GetObjectItemCaseSensitive(e, "exit");
+
+	return json_bool(e, "failed", 0) || (cJSON_IsNumber(exit) && exit->valuedouble != 0);
+}
+
+/* The agent's shell commands: how many ran and failed, the newest, the newest that failed. */
+static cJSON *commands_view(const cJSON *a)
+{
+	const cJSON *c = cJSON_GetObjectItemCaseSensitive(a, "commands"), *e, *last = NULL, *failed = NULL;
+	cJSON *out;
+
+	if (!cJSON_IsObject(c))
+		return cJSON_CreateNull();
+	out = cJSON_CreateObject();
+	json_set_num(out, "run", json_num(c, "run", 0));
+	json_set_num(out, "failed", json_num(c, "failed", 0));
+	cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(c, "last")) {
+		if (!json_str(e, "command"))
+			continue;
+		last = e;	/* kept oldest first */
+		failed = command_failed(e) ? e : failed;
+	}
+	json_set(out, "last", last ? cJSON_Duplicate(last, 1) : cJSON_CreateNull());
+	json_set(out, "last_failed", failed ? cJSON_Duplicate(failed, 1) : cJSON_CreateNull());
+	return out;
+}
+
+/* An agent's files: how many, and the first few paths. */
+struct agent_files {
+	const char *id;
+	cJSON *paths;
+	int n;
+};
+
+static int by_id(const void *a, const void *b)
+{
+	return strcmp(((const struct agent_files *)a)->id, ((const struct agent_files *)b)->id);
+}
+
+#define REPORT_PATHS 3
+
+/* Each agent's files, from the records that name it: one pass over the manifest. */
+static void agents_files(cJSON *views, const cJSON *state)
+{
+	int n = cJSON_GetArraySize(views), i = 0;
+	struct agent_files *f = xcalloc((size_t)n + 1, sizeof(*f)), key = { 0 }, *hit;
+	const cJSON *rec;
+	cJSON *v;
+
+	cJSON_ArrayForEach(v, views)
+		if (json_str(v, "id"))
+			f[i++] = (struct agent_files){ json_str(v, "id"), cJSON_CreateArray(), 0 };
+	qsort(f, (size_t)i, sizeof(*f), by_id);
+	cJSON_ArrayForEach(rec, cJSON_GetObjectItemCaseSensitive(state, "files")) {
+		if (!(key.id = json_str(rec, "agent")) ||
+		    !(hit = bsearch(&key, f, (size_t)i, sizeof(*f), by_id)))
+			continue;
+		if (hit->n++ < REPORT_PATHS)
+			cJSON_AddItemToArray(hit->paths, cJSON_CreateString(rec->string));
+	}
+	cJSON_ArrayForEach(v, views) {
+		cJSON *o = cJSON_CreateObject();
+
+		key.id = json_str(v, "id");
+		hit = key.id ? bsearch(&key, f, (size_t)i, sizeof(*f), by_id) : NULL;
+		json_set_num(o, "count", hit ? hit->n : 0);
+		json_set(o, "paths", hit ? cJSON_Duplicate(hit->paths, 1) : cJSON_CreateArray());
+		json_set(v, "files", o);
+	}
+	while (i--)
+		cJSON_Delete(f[i].paths);
+	free(f);
+}
+
+/* The agents, each as status and resume show it: what it is, who ran it, what it did. */
 static cJSON *agents_view(const cJSON *state, const struct report_ctx *ctx)
 {
 	cJSON *out = cJSON_CreateArray();
@@ -174,12 +304,36 @@ static cJSON *agents_view(const cJSON *state, const struct report_ctx *ctx)
 
 	cJSON_ArrayForEach(a, cJSON_GetObjectItemCaseSensitive(state, "agents")) {
 		cJSON *v = cJSON_CreateObject();
+		char *resume = resume_command(a);
 
 		report_copy_keys(v, a, (const char *const[]){ "id", "type", "task", "phase", "status", "progress",
 							      "started", "completed", "result_summary", NULL });
 		report_liveness(v, a, ctx);
+		report_copy_keys(v, a, (const char *const[]){ "by", "parent", "session", NULL });
+		json_set_str(v, "cli", report_agent_cli(a));
+		json_set_num(v, "prompts", json_num(a, "prompts", 0));
+		report_copy_keys(v, a, (const char *const[]){ "last_prompt", "last_reply", "tokens", NULL });
+		json_set(v, "commands", commands_view(a));
+		json_set_str(v, "resume", resume);
+		free(resume);
 		cJSON_AddItemToArray(out, v);
 	}
+	agents_files(out, state);
+	return out;
+}
+
+/* The files the session recorded: how many, and the first few paths. */
+static cJSON *files_view(const cJSON *state, const struct report_ctx *ctx)
+{
+	cJSON *out = cJSON_CreateObject(), *paths = cJSON_CreateArray();
+	const cJSON *rec;
+	int n = 0;
+
+	cJSON_ArrayForEach(rec, cJSON_GetObjectItemCaseSensitive(state, "files"))
+		if (n++ < REPORT_PATHS)
+			cJSON_AddItemToArray(paths, cJSON_CreateString(rec->string));
+	json_set_num(out, "count", n + ctx->before[SPLIT_FILES]);
+	json_set(out, "paths", paths);
 	return out;
 }
 
@@ -303,6 +457,8 @@ cJSON *report_status(const cJSON *state, const struct report_ctx *ctx)
 		cJSON_AddItemToArray(arr, phase_view(state, p, ctx));
 	unresolved_errors(out, cJSON_GetObjectItemCaseSensitive(state, "errors"));
 	json_set(out, "agents", agents_view(state, ctx));
+	json_set(out, "files_touched", files_view(state, ctx));
+	json_set(out, "recent_commits", last_entries(cJSON_GetObjectItemCaseSensitive(state, "commits"), 3));
 	json_set(out, "pending_tasks", pending_tasks(state));
 	json_set(out, "tokens", report_tokens(state));
 	json_set(out, "recent_decisions", last_entries(cJSON_GetObjectItemCaseSensitive(state, "decisions"), 3));

@@ -304,20 +304,63 @@ int state_valid_id(const char *id, char **err)
 	return *err ? GS_ERROR : 0;
 }
 
+/* U+00C0..U+00FF as the ASCII letter a slug keeps of it ('.': not a letter). */
+static const char latin1[] = "AAAAAAACEEEEIIIIDNOOOOO.OUUUUYTsaaaaaaaceeeeiiiidnooooo.ouuuuyty";
+
+/*
+ * The next character of a slug's word at *p, lower-case, moving *p past
+ * what it read: 0 at a word's end, -1 for a character a word drops (an
+ * apostrophe), else the letter or digit.
+ */
+static int slug_char(const unsigned char **p)
+{
+	const unsigned char *s = *p;
+
+	*p = s + 1;
+	if (isascii(*s) && isalnum(*s))
+		return tolower(*s);
+	if (*s == '\'')
+		return -1;
+	if (*s == 0xc3 && s[1] >= 0x80 && s[1] <= 0xbf) {
+		*p = s + 2;
+		return latin1[s[1] - 0x80] == '.' ? 0 : tolower((unsigned char)latin1[s[1] - 0x80]);
+	}
+	if (*s == 0xe2 && s[1] == 0x80 && s[2] == 0x99) {	/* U+2019, the typographic apostrophe */
+		*p = s + 3;
+		return -1;
+	}
+	while (**p >= 0x80 && **p < 0xc0)
+		(*p)++;	/* any other character ends a word, whole */
+	return 0;
+}
+
 char *state_slug(const char *topic)
 {
-	struct sbuf sb = SBUF_INIT;
-	int dash = 0;
+	struct sbuf sb = SBUF_INIT, word = SBUF_INIT;
+	const unsigned char *p = (const unsigned char *)topic;
 
-	for (const unsigned char *p = (const unsigned char *)topic; *p && sb.len < 60; p++) {
-		if (isascii(*p) && isalnum(*p)) {
-			if (dash && sb.len)
-				sbuf_addch(&sb, '-');
-			sbuf_addch(&sb, (char)tolower(*p));
-			dash = 0;
-		} else {
-			dash = 1;
+	for (;;) {
+		int c = *p ? slug_char(&p) : 0;
+
+		if (c) {
+			if (c > 0 && word.len <= STATE_SLUG_MAX)	/* past that, it is cut anyway */
+				sbuf_addch(&word, (char)c);
+			continue;
 		}
+		if (word.len && sb.len + !!sb.len + word.len > STATE_SLUG_MAX) {
+			if (!sb.len)	/* one word longer than a slug: cut */
+				sbuf_add(&sb, word.buf, STATE_SLUG_MAX);
+			break;
+		}
+		if (word.len) {
+			if (sb.len)
+				sbuf_addch(&sb, '-');
+			sbuf_add(&sb, word.buf, word.len);
+			sbuf_reset(&word);
+		}
+		if (!*p)
+			break;
 	}
+	sbuf_release(&word);
 	return sbuf_detach(&sb, NULL);
 }

@@ -24,7 +24,8 @@ static int start_check(struct apply_ctx *c, const char **topic, const char **goa
 {
 	const char *id = json_str(c->args, "id");
 	const cJSON *phases = cJSON_GetObjectItemCaseSensitive(c->args, "phases");
-	double budget = json_num(c->args, "budget", STATE_DEFAULT_BUDGET);
+	const cJSON *given = cJSON_GetObjectItemCaseSensitive(c->args, "budget");
+	double budget = json_num(c->args, "budget", -1);
 	char *err = NULL;
 
 	if (c->state->child)
@@ -36,7 +37,7 @@ static int start_check(struct apply_ctx *c, const char **topic, const char **goa
 	}
 	if (state_arg_text(topic, c, "topic", 0) || state_arg_text(goal, c, "goal", 0) || state_arg_text(mode, c, "mode", 0))
 		return GS_ERROR;
-	if (!json_is_int(budget) || budget <= 0)
+	if (given && !cJSON_IsNull(given) && (!json_is_int(budget) || budget <= 0))
 		return state_fail(c, "budget must be a positive whole number");
 	for (const cJSON *p = cJSON_IsArray(phases) ? phases->child : NULL; p; p = p->next)
 		if (!cJSON_IsString(p) || !*p->valuestring)

@@ -18,11 +18,20 @@ struct gs_store {
 	char **cli_keys;	/* `git -c key=value`, from GIT_CONFIG_PARAMETERS; */
 	char **cli_values;	/* a value is NULL for a bare key (true) */
 	size_t ncli, acli;
-	int fsync;		/* session.fsync: durable before the ref moves */
+	int fsync;		/* session.fsync: also the files restore writes */
+	enum store_sync { STORE_SYNC_NONE, STORE_SYNC_EACH, STORE_SYNC_BATCH } sync_objects;
+	int sync_refs;		/* refs and reflogs fsynced as they are written */
 	int sign;		/* session.sign, else commit.gpgSign; -1 until a commit asks */
 	int sign_limit;		/* seconds the signer may take unattended, when config does not say (0: 10) */
 };
 
+/*
+ * Durability (store_fsync.c): what core.fsync, core.fsyncMethod,
+ * core.fsyncObjectFiles and session.fsync ask, set on st and on libgit2;
+ * the barrier that makes batch-written objects durable before a ref moves.
+ */
+int store_fsync_setup(gs_store *st);
+void store_fsync_barrier(gs_store *st);
 /* fsyncs a file or a directory, if it can be opened: what durability asks of what is written. */
 void store_fsync_path(const char *path);
 /* Prints "error: <what>: <libgit2's message>" and returns GS_ERROR. */

@@ -259,7 +259,7 @@ static char *open_failure(int error)
 int store_open_why(gs_store **out, char **why)
 {
 	gs_store *st = xcalloc(1, sizeof(*st));
-	int error, fsync_on;
+	int error;
 
 	*out = NULL;
 	*why = NULL;
@@ -274,11 +274,9 @@ int store_open_why(gs_store **out, char **why)
 	}
 	if (read_cli_config(st) < 0 || store_install_odb_guard(st) < 0)
 		goto fail;
-	if (store_config_bool(&fsync_on, st, "session.fsync", 1) < 0)
+	if (store_fsync_setup(st) < 0)
 		goto fail;
-	st->fsync = fsync_on;
 	st->sign = -1;
-	git_libgit2_opts(GIT_OPT_ENABLE_FSYNC_GITDIR, fsync_on);
 	*out = st;
 	return 0;
 fail:

@@ -103,6 +103,26 @@ int store_agent_backup_drop(gs_store *st, const char *agent)
 	return error;
 }
 
+int store_exclude_read(char **text, size_t *len, gs_store *st)
+{
+	char *path = xstrfmt("%sinfo/exclude", store_commondir(st));
+	int error = access(path, F_OK) == 0 ? gs_read_file(text, len, path, 16u << 20) : GS_ENOTFOUND;
+
+	free(path);
+	return error;
+}
+
+int store_exclude_write(gs_store *st, const char *text, size_t len)
+{
+	char *path = xstrfmt("%sinfo/exclude", store_commondir(st));
+	int error;
+
+	if ((error = gs_make_dirs(store_commondir(st), "info")) == 0)
+		error = gs_write_file(path, text, len, 0644);
+	free(path);
+	return error;
+}
+
 int store_ignored(int *out, gs_store *st, const char *path)
 {
 	git_index *index = NULL;

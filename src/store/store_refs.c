@@ -70,10 +70,12 @@ int store_cas(gs_store *st, const char *refname, const char *new_hex, const char
 	/* libgit2 and git log only some namespaces by default: ask for ours */
 	if (git_reference_ensure_log(st->repo, refname) < 0)
 		return store_git_error("cannot create the reflog of '%s'", refname);
+	/* what the ref will name, durable first when durability is asked */
+	store_fsync_barrier(st);
 	/* a signal now would leave <ref>.lock behind: hold it off until the lock is gone */
 	store_hold_signals(&saved);
 	error = git_reference_create_matching(&ref, st->repo, refname, &new_id, 1, &old_id, logmsg);
-	if (!error && !old_hex && st->fsync)
+	if (!error && !old_hex && st->sync_refs)
 		sync_ref_dirs(st, refname);
 	store_release_signals(&saved);
 	git_reference_free(ref);

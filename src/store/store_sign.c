@@ -119,7 +119,7 @@ static int sign_commit(git_oid *out, gs_store *st, const git_signature *author, 
 			"'git config session.sign false'");
 		goto cleanup;
 	}
-	if (st->fsync)
+	if (st->sync_objects == STORE_SYNC_EACH)
 		sync_object(st, out);
 	error = 0;
 cleanup:

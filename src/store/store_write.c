@@ -404,7 +404,7 @@ int store_write_checkpoint(char out[HEX_SZ], gs_store *st, const struct store_ch
 	int error = GS_ERROR;
 	unsigned char dirs[256];
 
-	if (st->fsync)
+	if (st->sync_objects == STORE_SYNC_EACH)
 		object_dirs(dirs, st);
 	if (checkpoint_base(&parent, &base, st, cp) < 0)
 		goto cleanup;
@@ -413,7 +413,7 @@ int store_write_checkpoint(char out[HEX_SZ], gs_store *st, const struct store_ch
 	if (error < 0 || (error = checkpoint_commit(&id, st, cp, parent, tree)) < 0)
 		goto cleanup;	/* GS_ETIMEDOUT kept: a hook says what to do */
 	git_oid_tostr(out, HEX_SZ, &id);
-	if (st->fsync)
+	if (st->sync_objects == STORE_SYNC_EACH)
 		sync_new_object_dirs(st, dirs);
 cleanup:
 	git_tree_free(tree);

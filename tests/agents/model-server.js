@@ -1,22 +1,29 @@
 // model-server.js - a scripted model on 127.0.0.1 for the agent CLIs'
 // end-to-end tests: it speaks enough of the Anthropic Messages API
-// (POST /v1/messages, streamed) and of the Gemini API
-// (POST /v1beta/models/<m>:streamGenerateContent?alt=sse) to make Claude
-// Code and Gemini CLI call the tools a script names, with no network.
+// (POST /v1/messages, streamed) and of the Gemini API (POST
+// /v1beta/models/<m>:streamGenerateContent?alt=sse, and :generateContent)
+// to make Claude Code and Gemini CLI call the tools a script names, with
+// no network.
 //
 //   node model-server.js <script.json> <port-file>
 //
 // The script is a list of conversations: {"match": "<text>", "calls":
-// [{"name": "Write", "input": {...}}, ...]}. A request whose user text
-// holds match gets the next call its history has not made yet, then a
-// last text answer; any other request (a title, a summary) gets "ok".
-// Each answer reports usage, so that the transcripts carry tokens.
+// [{"name": "Write", "input": {...}}, ...], "answer": "<text>"}. A request
+// gets the calls of the conversation its newest matching user message
+// names, one by one, then the answer: so one resumed session runs several
+// conversations in turn. A request for a summary (a compaction) gets the
+// "summary" of the entry whose match is "/compact" (or a fixed one) in the
+// CLI's summary markup; any other request (a title) gets "ok". Each answer
+// reports usage, so that the transcripts carry tokens. MODEL_SERVER_LOG
+// names a file that gets each request's method and path; MODEL_SERVER_BODIES
+// one that gets each body too.
 'use strict';
 const http = require('http');
 const fs = require('fs');
 
 const script = JSON.parse(fs.readFileSync(process.argv[2], 'utf8'));
 const log = process.env.MODEL_SERVER_LOG;
+const bodies = process.env.MODEL_SERVER_BODIES;
 
 function textOf(content) {
 	if (typeof content === 'string') return content;
@@ -25,6 +32,31 @@ function textOf(content) {
 
 function pick(userTexts) {
 	return script.find((c) => userTexts.some((t) => t.includes(c.match)));
+}
+
+// The conversation of a history (a list of {user, text, calls}: user true
+// for a user's message, text its text, calls true when a model's message
+// calls tools): the script entry the newest user message holding a match
+// names (the CLIs add messages of their own after a prompt), and the next of
+// its calls, when fewer were made since.
+function converse(turns) {
+	for (let i = turns.length - 1; i >= 0; i--) {
+		const conv = turns[i].user && pick([turns[i].text]);
+		if (!conv) continue;
+		const made = turns.slice(i + 1).filter((t) => t.calls).length;
+		return { conv, call: (conv.calls || [])[made] };
+	}
+	return {};
+}
+
+// what Claude Code's /compact and Gemini CLI's /compress ask for
+const compactPrompt = /create a detailed summary of the conversation|<state_snapshot>/;
+
+function summary(gemini) {
+	const c = script.find((e) => e.match === '/compact');
+	const text = c && c.summary ? c.summary : 'The conversation so far, summarized.';
+	return gemini ? `<state_snapshot>\n<overall_goal>${text}</overall_goal>\n</state_snapshot>` :
+		`<analysis>The session so far.</analysis>\n<summary>${text}</summary>`;
 }
 
 function sse(res, events) {
@@ -40,11 +72,13 @@ let seq = 0;
 
 function anthropic(req, res) {
 	const msgs = req.messages || [];
-	const users = msgs.filter((m) => m.role === 'user').map((m) => textOf(m.content));
-	const conv = req.tools && req.tools.length ? pick(users) : undefined;
-	const made = msgs.filter((m) => m.role === 'assistant' && Array.isArray(m.content) &&
-		m.content.some((b) => b.type === 'tool_use')).length;
-	const call = conv && made < conv.calls.length ? conv.calls[made] : undefined;
+	const turns = msgs.map((m) => ({
+		user: m.role === 'user',
+		text: textOf(m.content),
+		calls: m.role === 'assistant' && Array.isArray(m.content) && m.content.some((b) => b.type === 'tool_use'),
+	}));
+	const compacting = turns.length > 0 && compactPrompt.test(turns[turns.length - 1].text);
+	const { conv, call } = req.tools && req.tools.length && !compacting ? converse(turns) : {};
 	const id = `msg_${++seq}`;
 	const events = [['message_start', { type: 'message_start', message: { id, type: 'message', role: 'assistant',
 		model: req.model, content: [], stop_reason: null, stop_sequence: null,
@@ -57,7 +91,7 @@ function anthropic(req, res) {
 	} else {
 		events.push(['content_block_start', { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } }]);
 		events.push(['content_block_delta', { type: 'content_block_delta', index: 0,
-			delta: { type: 'text_delta', text: conv ? conv.answer || 'Done.' : 'ok' } }]);
+			delta: { type: 'text_delta', text: compacting ? summary() : conv ? conv.answer || 'Done.' : 'ok' } }]);
 	}
 	events.push(['content_block_stop', { type: 'content_block_stop', index: 0 }]);
 	events.push(['message_delta', { type: 'message_delta', delta: { stop_reason: call ? 'tool_use' : 'end_turn',
@@ -66,17 +100,25 @@ function anthropic(req, res) {
 	sse(res, events);
 }
 
-function gemini(req, res) {
+// streamed: :streamGenerateContent, else :generateContent (a compression)
+function gemini(req, res, streamed) {
 	const contents = req.contents || [];
-	const users = contents.filter((c) => c.role === 'user').map((c) => (c.parts || []).map((p) => p.text || '').join(' '));
-	const conv = pick(users);
-	const made = contents.filter((c) => c.role === 'model' && (c.parts || []).some((p) => p.functionCall)).length;
-	const call = conv && made < conv.calls.length ? conv.calls[made] : undefined;
-	const part = call ? { functionCall: { name: call.name, args: call.input } } : { text: conv ? conv.answer || 'Done.' : 'ok' };
+	const turns = contents.map((c) => ({
+		user: c.role === 'user',
+		text: (c.parts || []).map((p) => p.text || '').join(' '),
+		calls: c.role === 'model' && (c.parts || []).some((p) => p.functionCall),
+	}));
+	const compacting = turns.length > 0 && compactPrompt.test(turns[turns.length - 1].text);
+	const { conv, call } = compacting ? {} : converse(turns);
+	const part = call ? { functionCall: { name: call.name, args: call.input } } :
+		{ text: compacting ? summary(true) : conv ? conv.answer || 'Done.' : 'ok' };
 	seq++;
-	sse(res, [[null, { candidates: [{ content: { role: 'model', parts: [part] }, finishReason: 'STOP', index: 0 }],
+	const answer = { candidates: [{ content: { role: 'model', parts: [part] }, finishReason: 'STOP', index: 0 }],
 		usageMetadata: { promptTokenCount: 200 + seq, candidatesTokenCount: 10, totalTokenCount: 210 + seq },
-		modelVersion: 'gemini-test', responseId: `r${seq}` }]]);
+		modelVersion: 'gemini-test', responseId: `r${seq}` };
+	if (streamed) return sse(res, [[null, answer]]);
+	res.writeHead(200, { 'content-type': 'application/json' });
+	res.end(JSON.stringify(answer));
 }
 
 const server = http.createServer((req, res) => {
@@ -86,13 +128,16 @@ const server = http.createServer((req, res) => {
 		let parsed = {};
 		try { parsed = body ? JSON.parse(body) : {}; } catch (e) { /* a GET */ }
 		if (log) fs.appendFileSync(log, `${req.method} ${req.url}\n`);
+		if (bodies) fs.appendFileSync(bodies, `${req.method} ${req.url} ${body}\n`);
 		if (req.method === 'POST' && req.url.startsWith('/v1/messages/count_tokens')) {
 			res.writeHead(200, { 'content-type': 'application/json' });
 			res.end(JSON.stringify({ input_tokens: 100 }));
 		} else if (req.method === 'POST' && req.url.startsWith('/v1/messages')) {
 			anthropic(parsed, res);
 		} else if (req.method === 'POST' && req.url.includes(':streamGenerateContent')) {
-			gemini(parsed, res);
+			gemini(parsed, res, true);
+		} else if (req.method === 'POST' && req.url.includes(':generateContent')) {
+			gemini(parsed, res, false);
 		} else if (req.method === 'POST' && req.url.includes(':countTokens')) {
 			res.writeHead(200, { 'content-type': 'application/json' });
 			res.end(JSON.stringify({ totalTokens: 100 }));

@@ -24,7 +24,7 @@ test_expect_success 'the checkpoint tree holds session.json and op.json' '
 	test "$(json_field state.json "d[\"status\"]")" = in_progress &&
 	test "$(json_field state.json "d[\"created\"]")" = 2025-11-21T10:01:00Z &&
 	test "$(json_field state.json "[p[\"name\"] for p in d[\"phases\"]]")" = "[\"Design\", \"Build\"]" &&
-	test "$(json_field state.json "d[\"tokens\"][\"max\"]")" = 150000 &&
+	test "$(json_field state.json "d[\"tokens\"][\"max\"]")" = 0 &&
 	test "$(json_field state.json "d[\"project\"][\"branch\"]")" = main &&
 	test "$(json_field state.json "d[\"project\"][\"head\"]")" = "$(git rev-parse HEAD)" &&
 	test "$(json_field state.json "d[\"project\"][\"name\"]")" = repo
@@ -102,7 +102,7 @@ test_expect_success 'session refs get a reflog' '
 test_expect_success 'a duplicate id is refused, and nothing changes' '
 	git session pause -q &&
 	old=$(git rev-parse refs/sessions/2025-11-21-add-oauth-login) &&
-	test_must_fail git session start "Add OAuth login" 2>err &&
+	test_must_fail git session start "Add OAuth login" --id 2025-11-21-add-oauth-login 2>err &&
 	grep "^error: session .2025-11-21-add-oauth-login. already exists" err &&
 	test "$(git rev-parse refs/sessions/2025-11-21-add-oauth-login)" = "$old"
 '
@@ -139,6 +139,13 @@ test_expect_success '--budget and session.budget set tokens.max' '
 	session_json >s && test "$(json_field s "d[\"tokens\"][\"max\"]")" = 7000 &&
 	git -c session.budget=9000 session start b4 --pause-current -q &&
 	session_json >s && test "$(json_field s "d[\"tokens\"][\"max\"]")" = 9000 &&
+	git config --unset session.budget &&
+	git session start b5 --pause-current -q &&
+	session_json >s && test "$(json_field s "d[\"tokens\"][\"max\"]")" = 0 &&
+	git session status >out && grep "^Tokens    0 (no budget)$" out && ! grep "budget used" out &&
+	git session tokens --json >t && test "$(json_field t "d[\"remaining\"]")" = null &&
+	git session tokens budget 100 >/dev/null &&
+	git session status >out && grep "^Tokens    0 / 100 (0.0%)$" out &&
 	test_must_fail git session start b3 --pause-current --budget 0 2>err &&
 	grep "^error: budget must be a positive whole number" err &&
 	test_must_fail git session start b3 --pause-current --budget -5 2>err &&
@@ -165,6 +172,21 @@ test_expect_success 'session.idFormat shapes the ids of sessions started without
 	git config --unset session.idFormat &&
 	git session start "Back to default" --pause-current -q &&
 	git rev-parse --verify -q refs/sessions/2025-11-21-back-to-default
+'
+
+test_expect_success 'an automatic id: a suffix when taken, live or archived; the slug cut at a word, the topic whole' '
+	git session start "Add OAuth login" --pause-current >out && sed -n "\$p" out >last &&
+	echo "Started session 2025-11-21-add-oauth-login-2" >expect && test_cmp expect last &&
+	git session close -q &&
+	git session archive 2025-11-21-add-oauth-login-2 -q &&
+	git session start "Add OAuth login" -q &&
+	test "$(git symbolic-ref SESSION_HEAD)" = refs/sessions/2025-11-21-add-oauth-login-3 &&
+	git session close -q &&
+	git session start "Unlike any other, a topic made of more words than an id should take" -q &&
+	test "$(git symbolic-ref SESSION_HEAD)" = refs/sessions/2025-11-21-unlike-any-other-a-topic-made-of &&
+	git session status --json >st &&
+	test "$(json_field st "d[\"topic\"]")" = "Unlike any other, a topic made of more words than an id should take" &&
+	git session close -q
 '
 
 test_expect_success '--plan records the plan document and its blob' '

@@ -144,7 +144,7 @@ test_expect_success 'list shows sessions, marks the active one; --json for progr
 	git session pause -q &&
 	git session start other -q &&
 	git session list >out &&
-	grep "^\* 2025-11-21-other  *in_progress" out &&
+	grep "^\* 2025-11-21-other  *in progress  " out &&
 	grep "^  $id  *paused" out &&
 	git session list --json >l.json &&
 	test "$(json_field l.json "[(s[\"id\"], s[\"status\"], s[\"active\"]) for s in d]")" = \

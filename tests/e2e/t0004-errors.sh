@@ -166,4 +166,70 @@ test_expect_success 'user text in error lines cannot drive the terminal' '
 	! grep "$esc" err && grep "st?at" err
 '
 
+test_expect_success 'help: <command> --help and help <command> open the manual page, as git help -m' '
+	top=$(cd "$TEST_DIRECTORY/../.." && pwd) &&
+	mkdir -p fakeman prefix/bin prefix/share/man/man1 &&
+	cp "$GIT_SESSION_BIN/git-session" prefix/bin/ &&
+	cp "$top/doc/git-session.1" prefix/share/man/man1/ &&
+	cat >fakeman/man <<-\EOF &&
+	#!/bin/sh
+	printf "%s\n" "$@" >"$HOME/man.args"
+	printf "%s\n" "${MANPATH-unset}" >"$HOME/man.path"
+	EOF
+	chmod +x fakeman/man &&
+	installed="$PWD/prefix" &&
+	for ask in "status --help" "help status" "help" "blame --help" "help -m grep" "--help"
+	do
+		rm -f "$HOME/man.args" &&
+		(
+			PATH="$installed/bin:$PWD/fakeman:$PATH" && unset MANPATH &&
+			git-session $ask >out 2>err
+		) || return 1
+		test "$ask" = help && { grep "^   blame  " out && test_must_be_empty err && ! test -f "$HOME/man.args"; continue; }
+		echo git-session >expect && test_cmp expect "$HOME/man.args" &&
+		echo "$installed/share/man:" >expect && test_cmp expect "$HOME/man.path" || return 1
+	done &&
+	(
+		PATH="$installed/bin:$PWD/fakeman:$PATH" && MANPATH=/usr/share/man && export MANPATH &&
+		git session status --help
+	) &&
+	echo "$installed/share/man:/usr/share/man" >expect && test_cmp expect "$HOME/man.path" &&
+	PATH="$PWD/fakeman:$PATH" git session help status &&
+	echo git-session >expect && test_cmp expect "$HOME/man.args" &&
+	echo "$(cd "$GIT_SESSION_BIN/.." && pwd -P)/share/man:" >expect && test_cmp expect "$HOME/man.path"
+'
+
+test_expect_success 'help: the real man shows the installed page, and the built one, outside a repository too' '
+	(
+		PATH="$PWD/prefix/bin:$PATH" && unset MANPATH && MANPAGER=cat && MANWIDTH=80 && export MANPAGER MANWIDTH &&
+		cd "$TRASH_DIRECTORY/norepo" && GIT_CEILING_DIRECTORIES="$TRASH_DIRECTORY" && export GIT_CEILING_DIRECTORIES &&
+		git session status --help >"$TRASH_DIRECTORY/man.out" 2>&1 &&
+		git session help blame >"$TRASH_DIRECTORY/man2.out" 2>&1 &&
+		PATH="$GIT_SESSION_BIN:$PATH" &&	# as built: its page is beside it too
+		git session help >"$TRASH_DIRECTORY/list.out" &&
+		git session grep --help >"$TRASH_DIRECTORY/man3.out" 2>&1
+	) &&
+	grep "^   grep  " "$TRASH_DIRECTORY/list.out" && grep "^NAME" "$TRASH_DIRECTORY/man3.out" &&
+	grep "^NAME" "$TRASH_DIRECTORY/man.out" && grep "git-session *- *keep the state" "$TRASH_DIRECTORY/man.out" &&
+	grep "^NAME" "$TRASH_DIRECTORY/man2.out"
+'
+
+test_expect_success 'help: -h stays usage, --help past the first argument is usage, errors' '
+	test_expect_code 129 git session status -h >out && grep "^usage: git session status" out &&
+	test_expect_code 129 git session status --json --help >out && grep "^usage: git session status" out &&
+	test_expect_code 129 git session help -h >out && grep "^usage: git session help" out &&
+	test_expect_code 1 git session help nosuch 2>err &&
+	grep "^error: .nosuch. is not a git session command" err &&
+	test_expect_code 1 git session help stauts 2>err && grep "^	status$" err &&
+	test_expect_code 129 git session help status blame 2>err && grep "^usage: git session help" err &&
+	test_expect_code 129 git session help --bogus 2>err && grep "^error: unknown option" err &&
+	test_expect_code 1 env PATH=/nonexistent "$GIT_SESSION_BIN/git-session" help status 2>err &&
+	grep "^error: cannot run .man." err && grep "^hint: " err
+'
+
+test_expect_success 'git session -h: the hooks line names the agents'"'"' own hooks too' '
+	test_expect_code 129 git session -h >out &&
+	grep "^   hooks .*agent" out
+'
+
 test_done

@@ -205,4 +205,92 @@ test_expect_success 'a closed session has nothing to resume, but --dry-run shows
 	! test -f .git/SESSION_HEAD
 '
 
+
+SID=5e5e5e5e-aaaa-bbbb-cccc-000000000001
+AGENT=claude-5e5e5e5e
+T="$HOME/.claude/projects/repo/$SID.jsonl"
+claude () {
+	ev claude-code "$1" "{\"session_id\":\"$SID\",\"transcript_path\":\"$T\",\"cwd\":\"$PWD\",\"hook_event_name\":\"$1\"$2}"
+}
+# a checkpoint of the active session whose session.json python code $1 (on d, one line) changed: as hooks write it
+edit_state () {
+	ref=$(git symbolic-ref SESSION_HEAD) &&
+	git show $ref:session.json >s.json &&
+	python3 -c "import json,sys; d=json.load(open(\"s.json\")); exec(\" \".join(sys.argv[1].split())); json.dump(d, open(\"s.json\", \"w\"), indent=2)" "$1" &&
+	blob=$(git hash-object -w s.json) &&
+	git ls-tree $ref | sed "s/blob [0-9a-f]*	session.json\$/blob $blob	session.json/" >t.txt &&
+	git update-ref $ref $(git log -1 --format=%B $ref | git commit-tree $(git mktree <t.txt) -p $ref)
+}
+
+test_expect_success 'an agent session: status and resume show its agent, files and commits, and no phases' '
+	git init -q ../agents && cd ../agents &&
+	test_commit_() { echo "$1" >"$1" && git add "$1" && git commit -q -m "$2"; } &&
+	test_commit_ base "base" && git session hooks install >/dev/null &&
+	mkdir -p "$HOME/.claude/projects/repo" && : >"$T" &&
+	claude SessionStart ",\"source\":\"startup\"" &&
+	claude UserPromptSubmit ",\"prompt\":\"Create todo.py with add and list, unit tests for both, and a README section\"" &&
+	session=$(cat .git/SESSION_HEAD | sed "s|ref: refs/sessions/||") &&
+	test "$session" = 2025-11-21-create-todo-py-with-add-and-list &&
+	echo x >todo.py &&
+	claude PostToolUse ",\"tool_name\":\"Write\",\"tool_input\":{\"file_path\":\"$PWD/todo.py\",\"content\":\"x\"}" &&
+	claude Stop "" &&
+	git add todo.py && git commit -q -m "add todo.py" &&
+	git session status >out &&
+	grep "^Agents$" out &&
+	grep "^  . $AGENT  claude-code$" out &&
+	grep "^      Files     1: todo.py$" out &&
+	grep "^Files     1 touched: todo.py$" out &&
+	grep "^Commits   1, the latest: $(git rev-parse --short=7 HEAD) add todo.py$" out &&
+	grep "^Tokens    0 (no budget)$" out &&
+	! grep "phases\|critical" out &&
+	grep "^Next: continue with your agent $AGENT: its hooks record the next prompt$" out &&
+	git session status --json >s.json &&
+	test "$(json_field s.json "[d[\"agents\"][0][k] for k in (\"cli\", \"session\", \"resume\")]")" = \
+		"[\"claude-code\", \"$SID\", \"claude --resume $SID\"]" &&
+	test "$(json_field s.json "d[\"files_touched\"]")" = "{\"count\": 1, \"paths\": [\"todo.py\"]}" &&
+	test "$(json_field s.json "[c[\"subject\"] for c in d[\"recent_commits\"]]")" = "[\"add todo.py\"]" &&
+	test "$(json_field s.json "d[\"next\"][\"command\"]")" = null &&
+	claude SessionEnd ",\"reason\":\"prompt_input_exit\"" &&
+	git session resume --dry-run >out &&
+	grep "^Agents$" out && grep "^Commits   1" out && ! grep "phases\|partial" out &&
+	grep "^Next: resume the agent $AGENT: its hooks record the next prompt$" out &&
+	grep "^      claude --resume $SID$" out
+'
+
+test_expect_success 'an agent session: who ran each agent, its prompts, reply, commands, sub-agents under it' '
+	cd ../agents &&
+	edit_state "a = d[\"agents\"][0]; a.update(by=\"Alice <alice@example.com>\", cli=\"claude-code\", prompts=3,
+		last_prompt=\"link the usage docs from the README \" * 4, last_reply=\"README links\nthe usage docs now.\",
+		commands={\"run\": 3, \"failed\": 1, \"last\": [{\"command\": \"make test\", \"exit\": 2, \"ms\": 5, \"at\": \"x\"},
+			{\"command\": \"make test\", \"exit\": 0, \"ms\": 5, \"at\": \"y\"}]});
+		d[\"agents\"].append(dict(a, id=\"general-purpose-1\", type=\"general-purpose\", parent=a[\"id\"],
+			session=None, by=None, prompts=None, last_prompt=None, commands=None, last_reply=\"wrote docs/USAGE.md\"));
+		d[\"agents\"].append(dict(a, id=\"Explore-2\", type=\"Explore\", parent=\"general-purpose-1\",
+			session=None, prompts=None, last_prompt=None, commands=None, last_reply=\"\\u001b[31mfound 3\"));
+		d[\"files\"][\"docs/USAGE.md\"] = dict(d[\"files\"][\"todo.py\"], agent=\"general-purpose-1\")" &&
+	COLUMNS=72 git session status >out &&
+	grep "^  . $AGENT  claude-code, run by Alice <alice@example.com>, completed$" out &&
+	grep "^      Prompts   3, the last: \"link the usage docs from the README link\(…\|\.\.\.\)$" out &&
+	python3 -c "import re; assert all(len(l) <= 72 for l in open(\"out\", encoding=\"utf-8\").read().splitlines() if re.match(\" +(Prompts|Replied|Files|Commands|Tokens) \", l))" &&
+	grep "^      Replied   \"README links the usage docs now.\"$" out &&
+	grep "^      Commands  3 run, 1 failed; exit 2: make test$" out &&
+	grep "^      Files     1: todo.py$" out &&
+	grep "^      . general-purpose-1  general-purpose sub-agent, completed$" out &&
+	grep "^          Files     1: docs/USAGE.md$" out &&
+	grep "^          . Explore-2  Explore sub-agent" out &&
+	grep "^              Replied   \"^\[\[31mfound 3\"$" out &&
+	grep "^Files     2 touched: docs/USAGE.md, todo.py$" out &&
+	git session status --json >s.json &&
+	test "$(json_field s.json "[d[\"agents\"][0][\"commands\"][\"last_failed\"][\"command\"], d[\"agents\"][1][\"parent\"], d[\"agents\"][0][\"prompts\"]]")" = \
+		"[\"make test\", \"$AGENT\", 3]" &&
+	git session resume --dry-run >out &&
+	grep "^      Commands  3 run, 1 failed; exit 2: make test$" out &&
+	grep "^          Files     1: docs/USAGE.md$" out &&
+	grep "^Noted     Create todo.py" out &&
+	edit_state "d[\"agents\"][0][\"last_prompt\"] = d[\"notes\"][-1][\"text\"]" &&
+	git session status >out &&
+	grep "^      Prompts   3, the last: \"Create todo.py" out &&
+	! grep "^Noted" out
+'
+
 test_done

@@ -289,7 +289,7 @@ test_expect_success 'session.transcripts=false keeps the tokens and no transcrip
 
 test_expect_success 'the budget: off by default; with session.enforceBudget a tool call past it is refused' '
 	git session tokens budget 500 >out &&
-	grep "token budget: 150000 -> 500" out &&
+	grep "token budget: 0 -> 500" out &&
 	gem BeforeTool ",\"tool_name\":\"write_file\",\"tool_input\":{}" &&
 	git config session.enforceBudget true &&
 	test_expect_code 2 gem BeforeTool ",\"tool_name\":\"write_file\",\"tool_input\":{}" &&

@@ -165,7 +165,7 @@ test_expect_success 'the agents of the table are in the man page, the README, co
 	test_expect_code 129 git session hooks -h >usage 2>&1 &&
 	sed -n "s/.* --agent <\(.*\)>\$/\1/p" usage | tr -d " " | tr "|" "\n" >agents &&
 	test_line_count -ge 2 agents &&
-	sed -n "s/.*hooks (install | uninstall) --agent (\(.*\))\$/\1/p" man.txt | tr -d " " | tr "|" "\n" | sort -u >in-man &&
+	sed -n "s/.*hooks (install | uninstall) \[--local\] --agent (\(.*\))\$/\1/p" man.txt | tr -d " " | tr "|" "\n" | sort -u >in-man &&
 	sort agents >expect && test_cmp expect in-man &&
 	while read agent
 	do
@@ -202,6 +202,87 @@ test_expect_success 'every operation of the table is documented in json.md' '
 	do
 		grep "\`$op\`" "$top/doc/json.md" >/dev/null || { echo "not in json.md: $op"; return 1; }
 	done <ops
+'
+
+# shims <dir> <name>...: commands that only note that they ran, and fail
+shims () {
+	dir=$1 && shift && mkdir -p "$dir" &&
+	for name
+	do
+		printf "#!/bin/sh\necho \"%s \$*\" >>\"%s\"\nexit 1\n" "$name" "$TRASH_DIRECTORY/ran" >"$dir/$name" &&
+		chmod +x "$dir/$name" || return 1
+	done
+}
+
+test_expect_success 'make demo builds with what deps.sh --build installs, which is nothing from npm' '
+	sed -n "/^demo:/,/^\$/p" "$top/Makefile" >recipe &&
+	grep "^demo: *\$" recipe &&
+	grep "sh tools/deps.sh --build\$" recipe &&
+	shims shim-build npm npx node apt-get sudo &&
+	printf "#!/bin/sh\nprintf \"install ok installed\"\n" >shim-build/dpkg-query && chmod +x shim-build/dpkg-query &&
+	PATH="$PWD/shim-build:$PATH" sh "$top/tools/deps.sh" --build >out &&
+	echo "deps: all Debian packages present" >expect && test_cmp expect out &&
+	! test -e "$TRASH_DIRECTORY/ran"
+'
+
+test_expect_success 'the demo records an agent session through the hooks, with no agent CLI or Node.js' '
+	shims shim-agents node npm npx claude gemini &&
+	mkdir -p demo-tmp &&
+	PATH="$PWD/shim-agents:$PATH" TMPDIR="$PWD/demo-tmp" KEEP= sh "$top/tools/demo.sh" >demo.out 2>demo.err &&
+	! test -e "$TRASH_DIRECTORY/ran" &&
+	! grep -n "tests/agents\|node_modules" "$top/tools/demo.sh" &&
+	grep "^\$ git session hooks install --agent claude-code\$" demo.out &&
+	grep "^\$ git session hook claude-code Stop <" demo.out &&
+	grep "^file created: greet.py by claude-[0-9a-f]*\$" demo.out &&
+	grep "^turn of claude-[0-9a-f]*" demo.out &&
+	grep "Added greet(name) in greet.py" demo.out &&
+	grep "^commit [0-9a-f]*: \"greet: say hello by name\"" demo.out &&
+	grep "^The demo repository is removed now" demo.out &&
+	test -z "$(ls -A demo-tmp)"
+'
+
+test_expect_success 'the demo prints its commands as a shell reads them back' '
+	grep -F "$ git commit -q -m '"'"'greet: say hello by name'"'"'" demo.out &&
+	grep -F "$ git session decide '"'"'Use the device flow'"'"' --rationale '"'"'works without a browser'"'"'" demo.out &&
+	sed -n "s/^\$ \(git session start .*\)/\1/p" demo.out >start &&
+	test_line_count = 1 start &&
+	eval "set -- $(cat start)" &&
+	test "$4" = "Add OAuth login" && test "$6" = "Users sign in with GitHub"
+'
+
+test_expect_success 'KEEP=1 keeps the demo repository and says where it is' '
+	TMPDIR="$PWD/demo-tmp" KEEP=1 sh "$top/tools/demo.sh" >demo.out 2>demo.err &&
+	dir=$(sed -n "s/^The demo repository is kept: cd //p" demo.out) &&
+	test -n "$dir" &&
+	git -C "$dir" session list >list &&
+	grep " [0-9-]*-add-a-greet-name-function-to " list &&
+	grep "add-oauth-login" list
+'
+
+test_expect_success 'the man page shows git session push and pull, never a raw push of the session refs' '
+	sed -n "/^EXAMPLES/,/^EXIT STATUS/p" man.txt >examples &&
+	grep "git session push" examples && grep "git session pull" examples &&
+	! grep "^ *git push.*refs/sessions" examples &&
+	! grep "^ *git push.*refs/sessions" "$top/README.md"
+'
+
+test_expect_success 'every git session command and option the README and the man page show is real' '
+	sed -n "s/^ *\(git session [a-z].*\)/\1/p" "$top/README.md" examples |
+		sed -e "s/ *#.*//" -e "s/ *\(&&\|;\|||\) */\n/g" | sed -n "s/^\(git session [a-z].*\)/\1/p" >shown &&
+	test_line_count -gt 40 shown &&
+	while read -r git session cmd rest
+	do
+		grep -qx "$cmd" commands || { echo "no such command: git session $cmd"; return 1; }
+		test_expect_code 129 git session $cmd -h >usage 2>&1 || continue
+		for word in $rest
+		do
+			case $word in
+			--) break ;;
+			--*) opt=${word%%=*} &&
+				grep -q -- "$opt\b" usage || { echo "git session $cmd has no $opt"; return 1; } ;;
+			esac
+		done
+	done <shown
 '
 
 test_done

@@ -267,8 +267,8 @@ assert t == [\"one\ufffdtwo\tthree\", \"four\"], t
 	git session file modified --agent coder -q bin.dat &&
 	printf "one\000two\tthree\nfour\nnew\000by coder\nnew\000by nobody\n" >bin.dat &&
 	git session blame bin.dat >out &&
-	grep -a "^00000000 (h2  *coder  *- *3) new" out &&
-	grep -a "^00000000 (-  *-  *- *4) new" out
+	grep -a "^00000000 [0-9a-f]\{8\} (h2  *coder  *A U Thor  *2025-[0-9-]* 3) new" out &&
+	grep -a "^00000000 -  *(-  *-  *Not Committed Yet  *[0-9-]* 4) new" out
 '
 
 test_done

@@ -29,6 +29,32 @@ static void test_escape(void **unused)
 	}
 }
 
+static void test_line_cut(void **unused)
+{
+	static const struct { const char *in; size_t cols; const char *out; } cases[] = {
+		{ "short", 10, "short" },
+		{ "  one\n\n two\tthree  ", 40, "one two three" },		/* one line, blanks run together */
+		{ "0123456789", 10, "0123456789" },				/* fits exactly */
+		{ "0123456789A", 10, "0123456..." },
+		{ "word and word", 12, "word and..." },			/* no blank before the mark */
+		{ "caf\303\251 caf\303\251 caf\303\251", 9, "caf\303\251 c..." },	/* characters, not bytes */
+		{ "\343\201\202\343\201\204\343\201\206\343\201\210\343\201\212", 4, "\343\201\202..." },	/* never mid-character */
+		{ "\033[31mred", 40, "^[[31mred" },			/* escaped still */
+		{ "", 5, "" },
+		{ "abc", 2, "..." },
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		struct sbuf sb = SBUF_INIT;
+
+		out_line_cut(&sb, cases[i].in, cases[i].cols, "...");
+		if (strcmp(sb.buf ? sb.buf : "", cases[i].out))
+			fail_msg("case %zu: '%s', not '%s'", i, sb.buf ? sb.buf : "", cases[i].out);
+		sbuf_release(&sb);
+	}
+	assert_int_equal(out_width("caf\303\251 \342\234\223"), 6);
+}
+
 static void test_times_and_counts(void **unused)
 {
 	static const struct { long secs; const char *ago, *span; } times[] = {
@@ -67,6 +93,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_escape),
+		cmocka_unit_test(test_line_cut),
 		cmocka_unit_test(test_times_and_counts),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -40,6 +40,13 @@ static void test_tokens_report(void **unused)
 	ok_(st, OP_TOKENS_ADD, "{\"agent\": \"b\", \"input\": 1000, \"output\": 500, \"cached\": 7}");
 	ok_(st, OP_TOKENS_ADD, "{\"agent\": \"c\", \"input\": 300, \"output\": 0, \"isolated\": true}");
 	r = report_tokens(st);
+	assert_int_equal((int)json_num(r, "max", -1), 0);	/* no budget unless one is set */
+	assert_true(cJSON_IsNull(cJSON_GetObjectItem(r, "remaining")));
+	assert_int_equal((int)json_num(r, "percent", -1), 0);
+	assert_string_equal(json_str(r, "level"), "ok");
+	cJSON_Delete(r);
+	ok_(st, OP_TOKENS_BUDGET, "{\"max\": 150000}");
+	r = report_tokens(st);
 	assert_int_equal((int)json_num(r, "used", 0), 1650);
 	assert_int_equal((int)json_num(r, "max", 0), 150000);
 	assert_int_equal((int)json_num(r, "remaining", 0), 148350);
@@ -111,6 +118,140 @@ static void test_next_action(void **unused)
 	assert_string_equal(next_cmd(st), "git session close");
 	ok_(st, OP_SESSION_PAUSE, NULL);
 	assert_string_equal(next_cmd(st), "git session resume s");
+	cJSON_Delete(st);
+}
+
+#define OID_A "0123456789abcdef0123456789abcdef01234567"
+
+/* An agent session as its hooks record it: a CLI's agent, its sub-agent, files, commits. */
+static cJSON *agent_session(const char *agents_json)
+{
+	cJSON *st = session_with(NULL);
+
+	cJSON_ReplaceItemInObject(st, "agents", cJSON_Parse(agents_json));
+	cJSON_ReplaceItemInObject(st, "files", cJSON_Parse(
+		"{\"README.md\": {\"status\": \"modified\", \"oid\": \"" OID_A "\", \"agent\": \"claude-1\"},"
+		" \"docs/USAGE.md\": {\"status\": \"created\", \"oid\": \"" OID_A "\", \"agent\": \"general-purpose-2\"},"
+		" \"notes.txt\": {\"status\": \"created\", \"oid\": \"" OID_A "\"},"
+		" \"test_todo.py\": {\"status\": \"created\", \"oid\": \"" OID_A "\", \"agent\": \"claude-1\"},"
+		" \"todo.py\": {\"status\": \"created\", \"oid\": \"" OID_A "\", \"agent\": \"claude-1\"},"
+		" \"z.py\": {\"status\": \"created\", \"oid\": \"" OID_A "\", \"agent\": \"claude-1\"}}"));
+	cJSON_ReplaceItemInObject(st, "commits", cJSON_Parse(
+		"[{\"id\": \"1111111aaaa\", \"subject\": \"add todo\"}, {\"id\": \"2222222bbbb\", \"subject\": \"link the usage docs\"}]"));
+	return st;
+}
+
+#define CLAUDE_NOW "{\"id\": \"claude-1\", \"type\": \"claude-code\", \"status\": \"in_progress\", " \
+	"\"started\": \"2025-01-02T03:00:00Z\", \"seen\": \"2025-01-02T03:04:00Z\", \"session\": \"1a2b-3c4d\", " \
+	"\"by\": \"Alice <alice@example.com>\", \"cli\": \"claude-code\", \"prompts\": 3, " \
+	"\"last_prompt\": \"link the docs\", \"last_reply\": \"README links the usage docs now.\", " \
+	"\"tokens\": {\"input\": 70000, \"output\": 3800, \"cached\": 5}, " \
+	"\"commands\": {\"run\": 4, \"failed\": 2, \"last\": [" \
+	"{\"command\": \"make\", \"exit\": 2, \"ms\": 5, \"at\": \"2025-01-02T03:01:00Z\"}," \
+	"{\"command\": \"pytest -q\", \"exit\": 1, \"ms\": null, \"at\": \"2025-01-02T03:02:00Z\"}," \
+	"{\"command\": \"pytest -q\", \"exit\": 0, \"ms\": 80, \"at\": \"2025-01-02T03:03:00Z\"}," \
+	"{\"command\": \"ls\", \"exit\": null, \"ms\": null, \"at\": \"2025-01-02T03:03:30Z\"}]}}"
+#define SUBAGENT "{\"id\": \"general-purpose-2\", \"type\": \"general-purpose\", \"status\": \"completed\", " \
+	"\"started\": \"2025-01-02T03:02:00Z\", \"parent\": \"claude-1\", \"cli\": \"claude-code\", " \
+	"\"result_summary\": \"wrote docs/USAGE.md\", \"tokens\": {\"input\": 2000, \"output\": 140, \"cached\": 0}}"
+
+static const cJSON *agent_of(const cJSON *r, const char *id)
+{
+	const cJSON *a;
+
+	cJSON_ArrayForEach(a, cJSON_GetObjectItem(r, "agents"))
+		if (!strcmp(json_str(a, "id"), id))
+			return a;
+	fail_msg("no agent %s in the report", id);
+	return NULL;
+}
+
+static void test_status_agent_session(void **unused)
+{
+	cJSON *st = agent_session("[" CLAUDE_NOW ", " SUBAGENT "]"), *r = status_of(st);
+	const cJSON *a = agent_of(r, "claude-1"), *sub = agent_of(r, "general-purpose-2"), *c, *f;
+
+	assert_string_equal(json_str(a, "by"), "Alice <alice@example.com>");
+	assert_string_equal(json_str(a, "cli"), "claude-code");
+	assert_int_equal((int)json_num(a, "prompts", 0), 3);
+	assert_string_equal(json_str(a, "last_prompt"), "link the docs");
+	assert_string_equal(json_str(a, "last_reply"), "README links the usage docs now.");
+	assert_int_equal((int)json_num(cJSON_GetObjectItem(a, "tokens"), "input", 0), 70000);
+	c = cJSON_GetObjectItem(a, "commands");
+	assert_int_equal((int)json_num(c, "run", 0), 4);
+	assert_int_equal((int)json_num(c, "failed", 0), 2);
+	assert_string_equal(json_str(cJSON_GetObjectItem(c, "last"), "command"), "ls");
+	/* the newest that failed, not the newest: a pass after it does not hide it */
+	assert_string_equal(json_str(cJSON_GetObjectItem(c, "last_failed"), "command"), "pytest -q");
+	assert_int_equal((int)json_num(cJSON_GetObjectItem(c, "last_failed"), "exit", 0), 1);
+	f = cJSON_GetObjectItem(a, "files");	/* its own files only; a few named */
+	assert_int_equal((int)json_num(f, "count", 0), 4);
+	assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItem(f, "paths")), 3);
+	assert_string_equal(cJSON_GetArrayItem(cJSON_GetObjectItem(f, "paths"), 0)->valuestring, "README.md");
+	assert_string_equal(json_str(a, "resume"), "claude --resume 1a2b-3c4d");
+	assert_string_equal(json_str(sub, "parent"), "claude-1");
+	assert_int_equal((int)json_num(cJSON_GetObjectItem(sub, "files"), "count", 0), 1);
+	assert_string_equal(cJSON_GetArrayItem(cJSON_GetObjectItem(cJSON_GetObjectItem(sub, "files"), "paths"), 0)->valuestring,
+			    "docs/USAGE.md");
+	assert_null(json_str(sub, "resume"));	/* no session of its own */
+	f = cJSON_GetObjectItem(r, "files_touched");
+	assert_int_equal((int)json_num(f, "count", 0), 6);
+	assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItem(r, "recent_commits")), 2);
+	assert_string_equal(json_str(cJSON_GetArrayItem(cJSON_GetObjectItem(r, "recent_commits"), 1), "subject"),
+			    "link the usage docs");
+	/* the agent runs in its CLI: go on there, nothing to wait for */
+	assert_non_null(strstr(json_str(cJSON_GetObjectItem(r, "next"), "text"), "continue with your agent claude-1"));
+	assert_null(json_str(cJSON_GetObjectItem(r, "next"), "command"));
+	cJSON_Delete(r);
+	/* its CLI ended: resume it there */
+	cJSON_ReplaceItemInObject(cJSON_GetArrayItem(cJSON_GetObjectItem(st, "agents"), 0), "status",
+				  cJSON_CreateString("completed"));
+	assert_string_equal(next_cmd(st), "claude --resume 1a2b-3c4d");
+	cJSON_Delete(st);
+}
+
+static void test_status_agent_session_old_and_hostile(void **unused)
+{
+	/* recorded before "cli", "by", "prompts", "commands": a hooked agent is known by its session */
+	cJSON *st = agent_session("[{\"id\": \"gemini-1\", \"type\": \"gemini-cli\", \"status\": \"completed\","
+				  " \"started\": \"2025-01-02T03:00:00Z\", \"session\": \"9f9f\"}]"), *r = status_of(st);
+	const cJSON *a = agent_of(r, "gemini-1");
+	const char *text;
+
+	assert_string_equal(json_str(a, "cli"), "gemini-cli");
+	assert_null(json_str(a, "by"));
+	assert_true(cJSON_IsNull(cJSON_GetObjectItem(a, "commands")));
+	assert_null(json_str(a, "last_reply"));
+	assert_int_equal((int)json_num(a, "prompts", -1), 0);
+	assert_string_equal(next_cmd(st), "gemini --resume 9f9f");
+	cJSON_Delete(r);
+	cJSON_Delete(st);
+	/* a session id no shell should see: no command made of it */
+	st = agent_session("[{\"id\": \"claude-1\", \"type\": \"claude-code\", \"status\": \"completed\","
+			   " \"cli\": \"claude-code\", \"session\": \"x; rm -rf ~\"}]");
+	r = status_of(st);
+	assert_true(cJSON_IsNull(cJSON_GetObjectItem(agent_of(r, "claude-1"), "resume")));
+	assert_null(json_str(cJSON_GetObjectItem(r, "next"), "command"));
+	assert_non_null(strstr(json_str(cJSON_GetObjectItem(r, "next"), "text"), "resume the agent claude-1 in its CLI"));
+	cJSON_Delete(r);
+	cJSON_Delete(st);
+	/* an agent of no CLI, done, with no phases: never "plan the work in phases" */
+	st = agent_session("[{\"id\": \"w\", \"type\": \"code\", \"status\": \"completed\", \"parent\": \"w\"}]");
+	r = status_of(st);
+	text = json_str(cJSON_GetObjectItem(r, "next"), "text");
+	assert_null(strstr(text, "phases"));
+	assert_string_equal(next_cmd(st), "git session close");
+	cJSON_Delete(r);
+	cJSON_Delete(st);
+	/* a commands record not of the shape: read as far as it holds */
+	st = agent_session("[{\"id\": \"claude-1\", \"commands\": {\"run\": \"x\", \"last\": [1, {\"command\": 5},"
+			   " {\"command\": \"make\", \"exit\": \"2\"}]}}]");
+	r = status_of(st);
+	a = cJSON_GetObjectItem(agent_of(r, "claude-1"), "commands");
+	assert_int_equal((int)json_num(a, "run", -1), 0);
+	assert_string_equal(json_str(cJSON_GetObjectItem(a, "last"), "command"), "make");
+	assert_true(cJSON_IsNull(cJSON_GetObjectItem(a, "last_failed")));
+	cJSON_Delete(r);
 	cJSON_Delete(st);
 }
 
@@ -249,6 +390,8 @@ int main(void)
 		cmocka_unit_test(test_tokens_report),
 		cmocka_unit_test(test_status_progress_and_errors),
 		cmocka_unit_test(test_next_action),
+		cmocka_unit_test(test_status_agent_session),
+		cmocka_unit_test(test_status_agent_session_old_and_hostile),
 		cmocka_unit_test(test_stale),
 		cmocka_unit_test(test_ages),
 		cmocka_unit_test(test_diff),

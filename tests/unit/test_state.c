@@ -22,7 +22,7 @@ static void test_start_defaults(void **unused)
 	assert_string_equal(json_str(st, "created"), "2025-01-02T03:04:05Z");
 	assert_string_equal(json_str(st, "mode"), "default");
 	assert_true(cJSON_IsNull(cJSON_GetObjectItem(st, "current_phase")));
-	assert_int_equal((int)json_num(cJSON_GetObjectItem(st, "tokens"), "max", 0), 150000);
+	assert_int_equal((int)json_num(cJSON_GetObjectItem(st, "tokens"), "max", -1), 0);	/* no budget */
 	assert_string_equal(st->child->string, "schema_version");
 	cJSON_Delete(st);
 }
@@ -242,19 +242,35 @@ static void test_slug(void **unused)
 	struct { const char *in, *out; } cases[] = {
 		{ "Add OAuth login", "add-oauth-login" },
 		{ "  --Fix: bug #123!! ", "fix-bug-123" },
-		{ "caf\xc3\xa9 au lait", "caf-au-lait" },
+		{ "caf\xc3\xa9 au lait", "cafe-au-lait" },			/* accents dropped, the word whole */
+		{ "Na\xc3\xafve \xc3\x86SIR \xc3\x97 2", "naive-asir-2" },	/* U+00D7 is no letter */
+		{ "don't panic, don\xe2\x80\x99t", "dont-panic-dont" },
+		{ "\xe4\xbf\xae\xe5\xa4\x8d login \xe9\x94\x99\xe8\xaf\xaf", "login" },
+		{ "\xe6\x97\xa5\xe6\x9c\xac\xe8\xaa\x9e", "" },
+		{ "\xff\xfe abc \xc3", "abc" },				/* not UTF-8, cut short */
+		{ "x \xe2\x80", "x" },
+		{ "fix src/cli/view_status.c crash", "fix-src-cli-view-status-c-crash" },
+		/* the report's first prompt: cut at a word, not in "both" */
+		{ "P1: create todo.py with add and list items, unit tests for both, and", "p1-create-todo-py-with-add-and" },
+		{ "Create todo.py with add and list items, unit tests", "create-todo-py-with-add-and-list" },
+		{ "Pneumonoultramicroscopicsilicovolcanoconiosis is a word", "pneumonoultramicroscopicsilicovo" },
 		{ "", "" },
 		{ "!!!", "" },
+		{ "\n\t-- ...", "" },
 	};
-	char *s;
+	char *s, *err = NULL, *id;
 
 	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
 		s = state_slug(cases[i].in);
 		assert_string_equal(s, cases[i].out);
+		assert_true(strlen(s) <= STATE_SLUG_MAX);
+		id = xstrfmt("2026-11-25-%s", s);
+		assert_int_equal(state_valid_id(*s ? id : "x", &err), 0);
+		free(id);
 		free(s);
 	}
 	s = state_slug("a very long topic that goes on and on and on and on and on and on and on");
-	assert_true(strlen(s) <= 61);
+	assert_string_equal(s, "a-very-long-topic-that-goes-on");
 	free(s);
 }
 
@@ -298,7 +314,7 @@ static void test_normalize(void **unused)
 	assert_string_equal(st->child->string, "schema_version");
 	assert_string_equal(st->child->prev->string, "unknown_key");	/* kept, last */
 	assert_true(cJSON_IsArray(cJSON_GetObjectItem(st, "phases")));
-	assert_int_equal((int)json_num(cJSON_GetObjectItem(st, "tokens"), "max", 0), 150000);
+	assert_int_equal((int)json_num(cJSON_GetObjectItem(st, "tokens"), "max", -1), 0);
 	assert_int_equal((int)json_num(cJSON_GetObjectItem(st, "tokens"), "input", 0), 5);
 	assert_int_equal((int)json_num(cJSON_GetObjectItem(st, "tokens"), "cached", -1), 0);
 	cJSON_Delete(st);

@@ -262,6 +262,31 @@ static void test_record_entry(void **state)
 	cJSON_Delete(gone);
 }
 
+/* core.fsync read as git reads it, quirks included */
+static void test_fsync_parse(void **state)
+{
+	const unsigned committed = GS_FSYNC_LOOSE_OBJECT | GS_FSYNC_PACK | GS_FSYNC_REFERENCE;
+
+	(void)state;
+	assert_int_equal(store_fsync_parse(NULL), GS_FSYNC_DEFAULT);
+	assert_false(store_fsync_parse(NULL) & (GS_FSYNC_LOOSE_OBJECT | GS_FSYNC_REFERENCE));
+	assert_int_equal(store_fsync_parse("none"), 0);
+	assert_int_equal(store_fsync_parse("committed"), GS_FSYNC_DEFAULT | committed);
+	assert_int_equal(store_fsync_parse("all"), GS_FSYNC_ALL);
+	assert_int_equal(store_fsync_parse("loose-object,reference"), GS_FSYNC_DEFAULT | committed);
+	/* blanks before a name are skipped, not after it (git reads "loose-object " as unknown) */
+	assert_int_equal(store_fsync_parse(" loose-object , reference"), GS_FSYNC_DEFAULT | GS_FSYNC_REFERENCE);
+	/* a removal takes from the default only; "none" empties only as the last name */
+	assert_int_equal(store_fsync_parse("all,-reference"), GS_FSYNC_ALL);
+	assert_int_equal(store_fsync_parse("reference,none"), GS_FSYNC_REFERENCE);
+	assert_int_equal(store_fsync_parse("none,reference"), GS_FSYNC_DEFAULT | GS_FSYNC_REFERENCE);
+	/* a name matches the components it begins ("pack" takes pack-metadata too); unknown ones are ignored */
+	assert_int_equal(store_fsync_parse("-pack"), GS_FSYNC_COMMIT_GRAPH);
+	assert_int_equal(store_fsync_parse("ref"), GS_FSYNC_DEFAULT | GS_FSYNC_REFERENCE);
+	assert_int_equal(store_fsync_parse("nothing-known,"), GS_FSYNC_DEFAULT);
+	assert_int_equal(store_fsync_parse("-"), GS_FSYNC_DEFAULT);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -272,6 +297,7 @@ int main(void)
 		cmocka_unit_test(test_stale_lock),
 		cmocka_unit_test(test_run),
 		cmocka_unit_test(test_record_entry),
+		cmocka_unit_test(test_fsync_parse),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

@@ -240,7 +240,7 @@ static void test_tokens(void **unused)
 
 static void test_token_defaults(void **unused)
 {
-	/* BMAD: a missing max is 150000, other missing fields 0 */
+	/* a missing max is no budget (0), other missing fields 0 */
 	const char *doc = "{\"session_id\": \"x\", \"tokens\": {\"max\": null, \"current\": 5}}";
 	cJSON *in = NULL, *st = NULL, *t;
 	char *err = NULL;
@@ -248,7 +248,7 @@ static void test_token_defaults(void **unused)
 	assert_int_equal(json_parse(&in, doc, strlen(doc), 1 << 20, &err), 0);
 	assert_int_equal(state_normalize(&st, in, &err), 0);
 	t = cJSON_GetObjectItem(st, "tokens");
-	assert_int_equal((int)json_num(t, "max", 0), 150000);
+	assert_int_equal((int)json_num(t, "max", -1), 0);
 	assert_int_equal((int)json_num(t, "peak", -1), 0);
 	assert_int_equal((int)json_num(t, "saved", -1), 0);
 	assert_int_equal((int)json_num(t, "current", 0), 5);	/* unknown keys kept */

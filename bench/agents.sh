@@ -1,0 +1,256 @@
+#!/bin/sh
+# agents.sh - what git-session's agent hooks cost in a real agent CLI run:
+# Claude Code (and Gemini CLI) run five prompts against the scripted model
+# (tests/agents/model-server.js) with no hooks, with hooks that do nothing
+# but read their payload, and with git-session's hooks. Each hook goes
+# through a timing wrapper named git-session on PATH, which records the
+# event and its milliseconds (monotonic clock); printed: each event's
+# median against the 10 ms target, and the runs' wall times as anchors.
+# Not a test: it prints, and says so when the CLIs are missing.
+#   sh bench/agents.sh [--quick]     (GIT_SESSION_BIN: where git-session is;
+#                                     BENCH_VERDICTS: a file PASS/FAIL lines go to)
+set -e
+top=$(cd "$(dirname "$0")/.." && pwd)
+runs=3 gemini=yes	# Gemini CLI takes ~3 s a prompt: one run of it
+test "${1:-}" = --quick && runs=1 gemini=no
+target=10
+agents="$top/tests/agents"
+claude="$agents/node_modules/@anthropic-ai/claude-code/bin/claude.exe"
+gemini_js="$agents/node_modules/@google/gemini-cli/bundle/gemini.js"
+real=${GIT_SESSION_BIN:+$GIT_SESSION_BIN/git-session}
+real=${real:-$top/git-session}
+
+echo "Agent hooks in a real agent CLI run (five prompts, scripted model; target: each event <= $target ms median)"
+if ! command -v node >/dev/null 2>&1 || ! test -x "$claude" || ! "$claude" --version >/dev/null 2>&1
+then
+	echo "  skipped: Claude Code is not installed (node and tests/agents/node_modules: make deps)"
+	exit 0
+fi
+test -f "$gemini_js" || gemini=no
+test -x "$real" || { echo "  skipped: no git-session at $real (make, or set GIT_SESSION_BIN)"; exit 0; }
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/git-session-agents.XXXXXX")
+server=
+cleanup () { test -z "$server" || kill "$server" 2>/dev/null; rm -rf "$work"; }
+test -n "${BENCH_KEEP:-}" || trap cleanup EXIT
+trap 'exit 1' INT TERM
+
+# The wrapper: runs $GS_WRAP_REAL with its arguments (unset: cat, its
+# output dropped: a hook that only reads its payload) and appends
+# "<event> <ms>" to $GS_WRAP_LOG in one write.
+mkdir -p "$work/bin"
+cat >"$work/wrap.c" <<'EOF'
+#include <errno.h>
+#include <fcntl.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+extern char **environ;
+int main(int argc, char **argv)
+{
+	struct timespec a, b;
+	const char *real = getenv("GS_WRAP_REAL"), *log = getenv("GS_WRAP_LOG");
+	const char *event = argc > 3 && !strcmp(argv[1], "hook") ? argv[3] : argc > 1 ? argv[1] : "-";
+	char *cat[] = { "cat", NULL }, line[256];
+	posix_spawn_file_actions_t fa;
+	int status = 0, fd, n;
+	pid_t pid;
+
+	clock_gettime(CLOCK_MONOTONIC, &a);
+	posix_spawn_file_actions_init(&fa);
+	if (real && *real) {
+		argv[0] = (char *)real;
+	} else {
+		real = "/bin/cat";
+		argv = cat;
+		posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
+	}
+	if (posix_spawn(&pid, real, &fa, NULL, argv, environ))
+		return 127;
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	clock_gettime(CLOCK_MONOTONIC, &b);
+	n = snprintf(line, sizeof(line), "%s %.3f\n", event,
+		     (b.tv_sec - a.tv_sec) * 1e3 + (b.tv_nsec - a.tv_nsec) / 1e6);
+	if (log && (fd = open(log, O_WRONLY | O_APPEND | O_CREAT, 0644)) >= 0) {
+		if (write(fd, line, n) != n)
+			status = 1 << 8;
+		close(fd);
+	}
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+EOF
+cc -O2 -o "$work/bin/git-session" "$work/wrap.c"
+
+export GIT_AUTHOR_NAME=Bench GIT_AUTHOR_EMAIL=bench@example.com \
+	GIT_COMMITTER_NAME=Bench GIT_COMMITTER_EMAIL=bench@example.com TZ=UTC
+
+# serve <script>: the scripted model; $PORT its port
+serve () {
+	rm -f "$work/port"
+	node "$agents/model-server.js" "$1" "$work/port" &
+	server=$!
+	for i in $(seq 1 600); do test -s "$work/port" && break; sleep 0.05; done
+	PORT=$(cat "$work/port")
+}
+stop_server () { kill "$server" 2>/dev/null; wait "$server" 2>/dev/null || :; server=; }
+
+# script <repo>: the conversations of five prompts: a file written, then
+# edited, a shell command that fails then one that passes, a sub-agent that
+# writes (Claude Code), a last answer; Gemini CLI's prompts name its tools
+script () {
+	cat <<EOF
+[{"match": "<task-notification>", "calls": [], "answer": "The sub-agent wrote sub.txt."},
+ {"match": "write notes", "calls": [{"name": "Write", "input": {"file_path": "$1/notes.txt", "content": "first line\\n"}}],
+  "answer": "Wrote notes.txt."},
+ {"match": "put notes", "calls": [{"name": "write_file", "input": {"file_path": "$1/notes.txt", "content": "first line\\n"}}],
+  "answer": "Wrote notes.txt."},
+ {"match": "edit notes", "calls": [{"name": "Read", "input": {"file_path": "$1/notes.txt"}},
+  {"name": "Edit", "input": {"file_path": "$1/notes.txt", "old_string": "first line", "new_string": "first line, edited"}}],
+  "answer": "Edited notes.txt."},
+ {"match": "run the checks", "calls": [{"name": "Bash", "input": {"command": "cat missing.txt"}},
+  {"name": "Bash", "input": {"command": "cat notes.txt"}}], "answer": "The checks pass now."},
+ {"match": "sub task", "calls": [{"name": "Write", "input": {"file_path": "$1/sub.txt", "content": "from the sub-agent\\n"}}],
+  "answer": "Sub-agent finished."},
+ {"match": "delegate", "calls": [{"name": "Agent", "input": {"description": "Write sub.txt", "prompt": "sub task: write sub.txt",
+  "subagent_type": "general-purpose"}}], "answer": "Delegated."},
+ {"match": "wrap up", "calls": [], "answer": "All done."},
+ {"match": "gemini edit", "calls": [{"name": "replace", "input": {"file_path": "$1/notes.txt", "old_string": "first line",
+  "new_string": "first line, edited", "instruction": "edit"}}], "answer": "Edited notes.txt."},
+ {"match": "gemini checks", "calls": [{"name": "run_shell_command", "input": {"command": "cat missing.txt"}},
+  {"name": "run_shell_command", "input": {"command": "cat notes.txt"}}], "answer": "The checks pass now."}]
+EOF
+}
+
+# claude_session <dir> <hooks: none | nothing | git-session> <log>:
+# a fresh repository, five prompts of one Claude Code session; prints its ms
+claude_session () {
+	d=$1 && mkdir -p "$d/home" && git init -q "$d/repo" &&
+	(cd "$d/repo" && echo hello >README && git add README && git commit -q -m initial) &&
+	if test "$2" != none
+	then
+		(cd "$d/repo" && "$real" hooks install --agent claude-code >/dev/null)
+	fi &&
+	script "$d/repo" >"$d/script.json" &&
+	serve "$d/script.json" &&
+	sid=$(python3 -c 'import uuid; print(uuid.uuid4())') &&
+	start=$(date +%s%N) &&
+	(
+		cd "$d/repo" &&
+		if test "$2" = git-session; then GS_WRAP_REAL=$real; else GS_WRAP_REAL=; fi &&
+		export GS_WRAP_REAL GS_WRAP_LOG="$3" PATH="$work/bin:$PATH" &&
+		c () {
+			env HOME="$d/home" ANTHROPIC_BASE_URL="http://127.0.0.1:$PORT" ANTHROPIC_API_KEY=test \
+				CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1 DISABLE_AUTOUPDATER=1 IS_SANDBOX=1 \
+				timeout 120 "$claude" -p "$@" --dangerously-skip-permissions >>"$d/out" 2>>"$d/err"
+		} &&
+		c "write notes into notes.txt" --session-id "$sid" &&
+		c "edit notes: the first line says edited" --resume "$sid" &&
+		c "run the checks" --resume "$sid" &&
+		c "delegate sub.txt to a sub-agent" --resume "$sid" &&
+		c "wrap up the work" --resume "$sid"
+	) || { stop_server; echo "error: the Claude Code run failed (hooks: $2); see $d/err" >&2; return 1; }
+	end=$(date +%s%N)
+	stop_server
+	grep -q "All done." "$d/out" || { echo "error: the Claude Code run did not finish (hooks: $2)" >&2; return 1; }
+	echo $(((end - start) / 1000000))
+}
+
+# gemini_session: as claude_session, for Gemini CLI
+gemini_session () {
+	d=$1 && mkdir -p "$d/home/.gemini" && git init -q "$d/repo" &&
+	(cd "$d/repo" && echo hello >README && git add README && git commit -q -m initial) &&
+	echo '{"security":{"auth":{"selectedType":"gemini-api-key"}}}' >"$d/home/.gemini/settings.json" &&
+	echo "{\"$d/repo\": \"TRUST_FOLDER\"}" >"$d/home/.gemini/trustedFolders.json" &&
+	if test "$2" != none
+	then
+		(cd "$d/repo" && "$real" hooks install --agent gemini-cli >/dev/null)
+	fi &&
+	script "$d/repo" >"$d/script.json" &&
+	serve "$d/script.json" &&
+	start=$(date +%s%N) &&
+	(
+		cd "$d/repo" &&
+		if test "$2" = git-session; then GS_WRAP_REAL=$real; else GS_WRAP_REAL=; fi &&
+		export GS_WRAP_REAL GS_WRAP_LOG="$3" PATH="$work/bin:$PATH" &&
+		g () {
+			env HOME="$d/home" GOOGLE_GEMINI_BASE_URL="http://127.0.0.1:$PORT" GEMINI_API_KEY=test \
+				GEMINI_CLI_NO_RELAUNCH=true timeout 120 node "$gemini_js" -m gemini-2.5-flash -y -p "$@" \
+				>>"$d/out" 2>>"$d/err"
+		} &&
+		g "put notes into notes.txt" &&
+		g "gemini edit the notes" --resume latest &&
+		g "gemini checks to run" --resume latest &&
+		g "a question" --resume latest &&
+		g "wrap up the work" --resume latest
+	) || { stop_server; echo "error: the Gemini CLI run failed (hooks: $2); see $d/err" >&2; return 1; }
+	end=$(date +%s%N)
+	stop_server
+	grep -q "All done." "$d/out" || { echo "error: the Gemini CLI run did not finish (hooks: $2)" >&2; return 1; }
+	echo $(((end - start) / 1000000))
+}
+
+# report <cli> <runs>: the table, from $work/<cli>-<hooks>.{log,wall}
+report () {
+	python3 - "$work" "$1" "$2" "$target" <<'EOF'
+import os, statistics, sys
+work, cli, runs, target = sys.argv[1], sys.argv[2], int(sys.argv[3]), float(sys.argv[4])
+out = open(os.environ["BENCH_VERDICTS"], "a") if os.environ.get("BENCH_VERDICTS") else None
+shown = {"claude": "Claude Code", "gemini": "Gemini CLI"}[cli]
+def events(hooks):
+    ev = {}
+    try:
+        for line in open("%s/%s-%s.log" % (work, cli, hooks)):
+            name, ms = line.split()
+            ev.setdefault(name, []).append(float(ms))
+    except FileNotFoundError:
+        pass
+    return ev
+def wall(hooks):
+    return [int(x) for x in open("%s/%s-%s.wall" % (work, cli, hooks)).read().split()]
+w = {h: statistics.median(wall(h)) for h in ("none", "nothing", "git-session")}
+print("  %s, %d run%s of five prompts: wall time, median of runs" % (shown, runs, "" if runs == 1 else "s"))
+print("    %-40s %9.0f ms" % ("no hooks", w["none"]))
+print("    %-40s %9.0f ms  (+%.0f)" % ("hooks that only read their payload (cat)", w["nothing"], w["nothing"] - w["none"]))
+print("    %-40s %9.0f ms  (+%.0f)" % ("git-session's hooks", w["git-session"], w["git-session"] - w["none"]))
+nothing, gs = events("nothing"), events("git-session")
+print("    %-22s %5s %12s %14s %9s %10s" % ("event", "count", "do-nothing", "git-session", "added", "target"))
+verdicts = []
+for name in sorted(gs, key=lambda n: -statistics.median(gs[n])):
+    m = statistics.median(gs[name])
+    floor = statistics.median(nothing[name]) if name in nothing else None
+    added = "%6.2f ms" % (m - floor) if floor is not None else "%9s" % "-"
+    floor = "%9.2f ms" % floor if floor is not None else "%12s" % "-"
+    ok = "PASS" if m <= target else "FAIL"
+    verdicts.append(ok)
+    if out:
+        out.write("%s %s's %s hook in a real run, median ms\n" % (ok, shown, name))
+    print("    %-22s %5d %12s %11.2f ms %9s  <= %-3g %s" % (name, len(gs[name]), floor, m, added, target, ok))
+every = [x for v in gs.values() for x in v]
+if every:
+    print("    %-22s %5d %12s %11.2f ms  (all events: %.0f ms in the run)" % ("any", len(every), "", statistics.median(every), sum(every) / runs))
+print("  %s: %d of %d events within %g ms" % (shown, verdicts.count("PASS"), len(verdicts), target))
+EOF
+}
+
+for cli in claude gemini
+do
+	test $cli = claude || test $gemini = yes || continue
+	# a first run, not counted, so that no run pays for a cold start
+	${cli}_session "$work/$cli-warm" none "$work/$cli-warm.log" >/dev/null || exit 1
+	n=$runs && test $cli = claude || n=1
+	for r in $(seq 1 $n)
+	do
+		for hooks in none nothing git-session
+		do
+			ms=$(${cli}_session "$work/$cli-$hooks-$r" $hooks "$work/$cli-$hooks.log") || exit 1
+			echo $ms >>"$work/$cli-$hooks.wall"
+		done
+	done
+	report $cli $n
+done
+test $gemini = yes || echo "  (Gemini CLI not run: --quick, or not installed)"
