@@ -1,7 +1,9 @@
 /*
  * fuzz_transcript.c - any transcript part, as each agent's hook reads it:
  * the usage scan never fails and counts only what a turn may record,
- * whole numbers from 0 to AGENT_TOKENS_MAX, each message once.
+ * whole numbers from 0 to AGENT_TOKENS_MAX, each message once; read as a
+ * conversation, every item is bounded valid UTF-8; the lines a stored
+ * part keeps are lines of the input.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -9,6 +11,8 @@
 
 #include "git-session/agent.h"
 #include "git-session/json.h"
+#include "git-session/transcript.h"
+#include "git-session/util.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -39,9 +43,32 @@ static void scan(const struct agent_dialect *d, const uint8_t *data, size_t size
 		abort();
 }
 
+static void converse(const struct agent_dialect *d, const uint8_t *data, size_t size)
+{
+	struct transcript t;
+	char *kept = NULL;
+	size_t n;
+
+	transcript_init(&t, d);
+	transcript_read(&t, (const char *)data, size);
+	for (size_t i = 0; i < t.n; i++) {
+		size_t len = strlen(t.items[i].text);
+
+		if (len > TRANSCRIPT_TEXT_MAX + 3 || !gs_utf8_valid(t.items[i].text, len) || t.items[i].turn > t.turn)
+			abort();
+	}
+	transcript_clear(&t);
+	transcript_filter(&kept, &n, d, (const char *)data, size);
+	if (kept ? n > size : n != size)
+		abort();
+	free(kept);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	for (size_t i = 0; agent_dialects[i]; i++)
+	for (size_t i = 0; agent_dialects[i]; i++) {
 		scan(agent_dialects[i], data, size);
+		converse(agent_dialects[i], data, size);
+	}
 	return 0;
 }

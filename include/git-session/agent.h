@@ -74,6 +74,7 @@ struct agent_event {
 };
 
 struct agent_dialect;
+struct transcript;
 
 /*
  * Our hooks in an agent's own configuration, edited in place: what was
@@ -136,6 +137,14 @@ struct agent_dialect {
 	int (*scan_total)(double total[3], const cJSON *line);
 	/* The text a line with a usage says to the user, or NULL: the reply when the payload says none. */
 	const char *(*scan_reply)(const cJSON *line);
+	/* One transcript line, a JSON object, read into t's conversation (transcript.h). */
+	void (*read_line)(struct transcript *t, const cJSON *line);
+	/*
+	 * Whether a transcript line is the conversation, kept when stored, or
+	 * a record the CLI keeps for itself; cut[] (0, 0 when called) the
+	 * bytes of a kept line to leave out, a member the CLI adds for itself.
+	 */
+	int (*keeps_line)(const char *line, size_t len, size_t cut[2]);
 };
 
 /* The dialect of an agent by name, NULL when unknown; agent_dialects lists them all, NULL-terminated. */

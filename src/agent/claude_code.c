@@ -5,7 +5,11 @@
  */
 #include "agent-internal.h"
 #include "git-session/json.h"
+#include "git-session/transcript.h"
+#include "git-session/util.h"
 
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static const struct agent_hook_event claude_code_events[] = {
@@ -129,6 +133,192 @@ static const char *claude_code_scan_reply(const cJSON *line)
 }
 
 static const char *const claude_code_total_marks[] = { "\"cost-state\"", "\"compact_boundary\"", NULL };
+/* --- the transcript read as a conversation --- */
+
+#define SEEN_MAIN 1u	/* a line of the main conversation: sub-agents' lines (isSidechain) are not its turns */
+
+/* The text between <tag> and </tag> in s, or NULL: the CLI wraps what it injects in tags. */
+static const char *tagged(size_t *len, const char *s, const char *tag)
+{
+	char open[64], close[64];
+	const char *a, *b;
+
+	snprintf(open, sizeof(open), "<%s>", tag);
+	snprintf(close, sizeof(close), "</%s>", tag);
+	if (!(a = strstr(s, open)) || !(b = strstr(a += strlen(open), close)))
+		return NULL;
+	*len = (size_t)(b - a);
+	return a;
+}
+
+/* The text blocks of a content array (or the content string) joined, tool results left out. */
+static void content_text(struct sbuf *sb, const cJSON *content)
+{
+	const cJSON *b;
+
+	if (cJSON_IsString(content))
+		sbuf_adds(sb, content->valuestring);
+	cJSON_ArrayForEach(b, (cJSON_IsArray(content) ? content : NULL)) {
+		const char *type = json_str(b, "type");
+
+		if (type && !strcmp(type, "text") && json_str(b, "text"))
+			sbuf_addf(sb, "%s%s", sb->len ? "\n" : "", json_str(b, "text"));
+		else if (type && !strcmp(type, "image"))
+			sbuf_addf(sb, "%s[image]", sb->len ? "\n" : "");
+	}
+}
+
+/* A user line's words: a prompt, a slash command, or what the CLI injects (a sub-agent's report, a command's output). */
+static void claude_user_text(struct transcript *t, const cJSON *line, const char *s)
+{
+	const char *kind = json_str(cJSON_GetObjectItemCaseSensitive(line, "origin"), "kind"), *a, *b;
+	size_t n, m;
+
+	if ((kind && !strcmp(kind, "task-notification")) || !strncmp(s, "<task-notification>", 19)) {
+		struct sbuf sb = SBUF_INIT;
+
+		if ((a = tagged(&n, s, "summary")))
+			sbuf_add(&sb, a, n);
+		if ((b = tagged(&m, s, "result")))
+			sbuf_addf(&sb, "%s%.*s", sb.len ? ": " : "", (int)m, b);
+		transcript_add(t, TI_EVENT, sb.len ? sb.buf : s, sb.len ? sb.len : strlen(s));
+		sbuf_release(&sb);
+	} else if ((a = tagged(&n, s, "command-name")) && !strncmp(s, "<command-", 9)) {
+		struct sbuf sb = SBUF_INIT;
+
+		sbuf_add(&sb, a, n);
+		if ((b = tagged(&m, s, "command-args")) && m)
+			sbuf_addf(&sb, " %.*s", (int)m, b);
+		transcript_prompt(t, sb.buf, sb.len);
+		sbuf_release(&sb);
+	} else if ((a = tagged(&n, s, "local-command-stdout")) && !strncmp(s, "<local-command-stdout>", 22)) {
+		if (n)
+			transcript_add(t, TI_EVENT, a, n);
+	} else if (json_bool(line, "isSidechain", 0) && (t->seen & SEEN_MAIN)) {
+		transcript_add(t, TI_EVENT, s, strlen(s));	/* a sub-agent's task, written in its parent's transcript */
+	} else if (strncmp(s, "<local-command-caveat>", 22)) {
+		transcript_prompt(t, s, strlen(s));
+	}
+}
+
+/* A tool result's text: a string, or text blocks. */
+static void claude_result(struct transcript *t, const cJSON *block)
+{
+	const cJSON *c = cJSON_GetObjectItemCaseSensitive(block, "content");
+	struct sbuf sb = SBUF_INIT;
+
+	content_text(&sb, c);
+	transcript_result(t, NULL, sb.buf ? sb.buf : "", sb.len, json_bool(block, "is_error", 0));
+	sbuf_release(&sb);
+}
+
+static void claude_user(struct transcript *t, const cJSON *line, const cJSON *content)
+{
+	struct sbuf sb = SBUF_INIT;
+	const cJSON *b;
+	int results = 0;
+
+	if (json_bool(line, "isMeta", 0))
+		return;		/* what the CLI adds for the model */
+	cJSON_ArrayForEach(b, (cJSON_IsArray(content) ? content : NULL))
+		if (json_str(b, "type") && !strcmp(json_str(b, "type"), "tool_result")) {
+			claude_result(t, b);
+			results++;
+		}
+	content_text(&sb, content);
+	if (!sb.len)
+		;
+	else if (json_bool(line, "isCompactSummary", 0))
+		transcript_add(t, TI_SUMMARY, sb.buf, sb.len);
+	else if (results)
+		transcript_add(t, TI_EVENT, sb.buf, sb.len);	/* "[Request interrupted by user]" */
+	else
+		claude_user_text(t, line, sb.buf);
+	sbuf_release(&sb);
+}
+
+static void claude_assistant(struct transcript *t, const cJSON *line, const cJSON *content)
+{
+	const char *id;
+	double u[3];
+	const cJSON *b;
+
+	if (cJSON_IsString(content) && strspn(content->valuestring, " \t\r\n") < strlen(content->valuestring))
+		transcript_add(t, TI_REPLY, content->valuestring, strlen(content->valuestring));
+	cJSON_ArrayForEach(b, (cJSON_IsArray(content) ? content : NULL)) {
+		const char *type = json_str(b, "type"), *s;
+
+		if (!type)
+			continue;
+		if (!strcmp(type, "text") && (s = json_str(b, "text")) && strspn(s, " \t\r\n") < strlen(s)) {
+			transcript_add(t, TI_REPLY, s, strlen(s));
+		} else if (!strcmp(type, "thinking") && (s = json_str(b, "thinking")) && *s) {
+			transcript_add(t, TI_THINKING, s, strlen(s));
+		} else if (!strcmp(type, "tool_use") || !strcmp(type, "server_tool_use")) {
+			char *args = transcript_args_summary(cJSON_GetObjectItemCaseSensitive(b, "input"));
+			struct transcript_item *it = transcript_add(t, TI_TOOL, args, strlen(args));
+
+			if (it)
+				it->name = xstrdup(json_str(b, "name") ? json_str(b, "name") : "?");
+			free(args);
+		}
+	}
+	if (claude_code_scan_usage(&id, u, line) > 0)
+		transcript_usage(t, id, u[0], u[1], u[2]);
+}
+
+/* {"type": "user" | "assistant" | "summary" | "system", "message": {"content": ...}}; the rest is the CLI's. */
+static void claude_code_read_line(struct transcript *t, const cJSON *line)
+{
+	const char *type = json_str(line, "type"), *s;
+	const cJSON *content = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(line, "message"),
+								 "content");
+
+	if (!type)
+		return;
+	if (cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(line, "isSidechain")))
+		t->seen |= SEEN_MAIN;
+	if (!strcmp(type, "user")) {
+		claude_user(t, line, content);
+	} else if (!strcmp(type, "assistant")) {
+		claude_assistant(t, line, content);
+	} else if (!strcmp(type, "summary") && (s = json_str(line, "summary"))) {
+		transcript_add(t, TI_SUMMARY, s, strlen(s));
+	} else if (!strcmp(type, "system") && json_str(line, "subtype") &&
+		   !strcmp(json_str(line, "subtype"), "compact_boundary")) {
+		const char *why = json_str(cJSON_GetObjectItemCaseSensitive(line, "compactMetadata"), "trigger");
+		char *text = xstrfmt("context compacted%s%s%s", why ? " (" : "", why ? why : "", why ? ")" : "");
+
+		transcript_open_turn(t);
+		transcript_add(t, TI_EVENT, text, strlen(text));
+		free(text);
+	}
+}
+
+/*
+ * The conversation's lines: prompts, replies, tool calls and results,
+ * summaries, compactions. Not the CLI's own records: request shapes and
+ * blobs, the queue, attachments (the system prompt, tool and skill lists,
+ * files it re-reads), snapshots, costs, hook summaries; nor a result's
+ * toolUseResult, which repeats it (with the whole file an Edit changed).
+ */
+static int claude_code_keeps_line(const char *line, size_t len, size_t cut[2])
+{
+	static const char *const keys[] = { "type", "subtype" };
+	char *v[2];
+	int keep = 0;
+
+	if (json_scan_top(v, line, len, keys, 2) == 0 && v[0])
+		keep = !strcmp(v[0], "user") || !strcmp(v[0], "assistant") || !strcmp(v[0], "summary") ||
+		       (!strcmp(v[0], "system") && v[1] && (!strcmp(v[1], "compact_boundary") ||
+							     !strcmp(v[1], "api_error")));
+	/* a tool's result again, for the CLI's display: the whole file an Edit changed, a Read's */
+	if (keep && !strcmp(v[0], "user"))
+		transcript_member_span(&cut[0], &cut[1], line, len, "toolUseResult");
+	free(v[0]);
+	free(v[1]);
+	return keep;
+}
 
 const struct agent_dialect agent_claude_code = {
 	.name = "claude-code",
@@ -152,4 +342,6 @@ const struct agent_dialect agent_claude_code = {
 	.total_marks = claude_code_total_marks,
 	.scan_total = claude_code_scan_total,
 	.scan_reply = claude_code_scan_reply,
+	.read_line = claude_code_read_line,
+	.keeps_line = claude_code_keeps_line,
 };

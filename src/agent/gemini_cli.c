@@ -5,7 +5,10 @@
  */
 #include "agent-internal.h"
 #include "git-session/json.h"
+#include "git-session/transcript.h"
+#include "git-session/util.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 static const struct agent_hook_event gemini_cli_events[] = {
@@ -88,6 +91,115 @@ static const char *gemini_cli_scan_reply(const cJSON *line)
 	return json_str(line, "content");
 }
 
+/* --- the transcript read as a conversation --- */
+
+/* The text parts of a message's content (a string, or [{"text"}...]) joined; thoughts left out. */
+static void parts_text(struct sbuf *sb, const cJSON *content)
+{
+	const cJSON *p;
+
+	if (cJSON_IsString(content))
+		sbuf_adds(sb, content->valuestring);
+	cJSON_ArrayForEach(p, (cJSON_IsArray(content) ? content : NULL))
+		if (json_str(p, "text") && !json_bool(p, "thought", 0))
+			sbuf_addf(sb, "%s%s", sb->len ? "\n" : "", json_str(p, "text"));
+}
+
+/* A tool call as the message records it, with its result: {"name", "args", "status", "result": [{"functionResponse"}]}. */
+static void gemini_call(struct transcript *t, const cJSON *call)
+{
+	const char *name = json_str(call, "name") ? json_str(call, "name") : "?", *status = json_str(call, "status");
+	char *args = transcript_args_summary(cJSON_GetObjectItemCaseSensitive(call, "args"));
+	struct transcript_item *it = transcript_add(t, TI_TOOL, args, strlen(args));
+	struct sbuf sb = SBUF_INIT;
+	const cJSON *r;
+	int error = status && strcmp(status, "success");
+
+	if (it)
+		it->name = xstrdup(name);
+	free(args);
+	cJSON_ArrayForEach(r, cJSON_GetObjectItemCaseSensitive(call, "result")) {
+		const cJSON *resp = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(r,
+			"functionResponse"), "response");
+		const char *s = json_str(resp, "output");
+
+		if (json_str(resp, "error"))
+			s = json_str(resp, "error"), error = 1;
+		if (s)
+			sbuf_addf(&sb, "%s%s", sb.len ? "\n" : "", s);
+	}
+	if (!sb.len && json_str(call, "resultDisplay"))
+		sbuf_adds(&sb, json_str(call, "resultDisplay"));
+	if (status || sb.len)
+		transcript_result(t, name, sb.buf ? sb.buf : "", sb.len, error);
+	sbuf_release(&sb);
+}
+
+/* {"id", "type": "user" | "gemini" | "info" | "error" | "warning", "content", "thoughts", "toolCalls", "tokens"} */
+static void gemini_message(struct transcript *t, const cJSON *m)
+{
+	const char *type = json_str(m, "type"), *id;
+	struct sbuf sb = SBUF_INIT;
+	const cJSON *x;
+	double u[3];
+
+	if (!type || !json_str(m, "id"))
+		return;
+	transcript_message(t, json_str(m, "id"));	/* a message grows: written again whole */
+	parts_text(&sb, cJSON_GetObjectItemCaseSensitive(m, "content"));
+	if (!strcmp(type, "user")) {
+		if (sb.len)	/* not the function responses it sends back */
+			transcript_prompt(t, sb.buf, sb.len);
+	} else if (!strcmp(type, "gemini")) {
+		cJSON_ArrayForEach(x, cJSON_GetObjectItemCaseSensitive(m, "thoughts")) {
+			char *s = xstrfmt("%s%s%s", json_str(x, "subject") ? json_str(x, "subject") : "",
+					  json_str(x, "subject") && json_str(x, "description") ? ": " : "",
+					  json_str(x, "description") ? json_str(x, "description") : "");
+
+			if (*s)
+				transcript_add(t, TI_THINKING, s, strlen(s));
+			free(s);
+		}
+		if (sb.len && strspn(sb.buf, " \t\r\n") < sb.len)
+			transcript_add(t, TI_REPLY, sb.buf, sb.len);
+		cJSON_ArrayForEach(x, cJSON_GetObjectItemCaseSensitive(m, "toolCalls"))
+			gemini_call(t, x);
+		if (gemini_cli_scan_usage(&id, u, m) > 0)
+			transcript_usage(t, id, u[0], u[1], u[2]);
+	} else if (sb.len) {
+		struct transcript_item *it = transcript_add(t, TI_EVENT, sb.buf, sb.len);
+
+		if (it && !strcmp(type, "error"))
+			it->error = 1;
+	}
+	sbuf_release(&sb);
+}
+
+/* A message per line; the header and {"$set": ...} lines are the CLI's. A chat file written whole has "messages". */
+static void gemini_cli_read_line(struct transcript *t, const cJSON *line)
+{
+	const cJSON *m, *all = cJSON_GetObjectItemCaseSensitive(line, "messages");
+
+	if (json_str(line, "type") || !cJSON_IsArray(all)) {
+		gemini_message(t, line);
+		return;
+	}
+	cJSON_ArrayForEach(m, all)
+		gemini_message(t, m);
+}
+
+/* The messages: prompts, replies with their tool calls and results, notices. Not the header nor "$set" updates. */
+static int gemini_cli_keeps_line(const char *line, size_t len, size_t cut[2])
+{
+	char *type = transcript_top_str(line, len, "type");
+	int keep = type && (!strcmp(type, "user") || !strcmp(type, "gemini") || !strcmp(type, "info") ||
+			    !strcmp(type, "error") || !strcmp(type, "warning"));
+
+	(void)cut;
+	free(type);
+	return keep;
+}
+
 const struct agent_dialect agent_gemini_cli = {
 	.name = "gemini-cli",
 	.stem = "gemini",
@@ -109,4 +221,6 @@ const struct agent_dialect agent_gemini_cli = {
 	.usage_mark = "\"tokens\"",
 	.scan_usage = gemini_cli_scan_usage,
 	.scan_reply = gemini_cli_scan_reply,
+	.read_line = gemini_cli_read_line,
+	.keeps_line = gemini_cli_keeps_line,
 };

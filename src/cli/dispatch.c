@@ -64,8 +64,8 @@ static const struct command commands[] = {
 	{ "hook", cmd_hook, RUN_SETUP_GENTLY, "run by the installed hooks, and by an agent's own hooks" },
 	{ "restore", cmd_restore, NEED_WORK_TREE, "put the working tree's files back as a checkpoint recorded them" },
 	{ "blame", cmd_blame, USE_PAGER, "git blame with each line's session, agent, author and date" },
-	{ "grep", cmd_grep, 0, "search what every session says: notes, prompts, decisions, errors, transcripts" },
-	{ "transcript", cmd_transcript, 0, "print the agents' transcripts a checkpoint keeps" },
+	{ "grep", cmd_grep, 0, "search what was said: notes, prompts, decisions, errors, the agents' words" },
+	{ "transcript", cmd_transcript, USE_PAGER, "show the agents' conversations a checkpoint keeps" },
 	{ "mcp", cmd_mcp, 0, "serve the Model Context Protocol on standard input and output" },
 	{ "help", cmd_help, 0, "open the manual page (as git help does), or list the commands" },
 	{ "__complete", cmd_complete, 0, NULL },	/* for the shell completion, not listed */

@@ -8,6 +8,7 @@
 #include "git-session/cmd.h"
 #include "git-session/json.h"
 #include "git-session/redact.h"
+#include "git-session/transcript.h"
 #include "git-session/util.h"
 #include "hook-internal.h"
 
@@ -270,25 +271,36 @@ static int turn_usage(struct state_op *op, const struct agent_dialect *d, const 
  * Whether the turn's part p is kept, and then it is, in op: unless
  * session.transcripts is false, its one line is too long to read, or
  * the agent's kept transcript (t's bytes) would pass
- * session.transcriptLimit.
+ * session.transcriptLimit. By default (true) only the conversation's
+ * lines are kept (transcript_filter); `all` keeps every line.
  */
-static int keep_turn(struct state_op *op, struct cmd_ctx *c, const char *agent, const cJSON *t,
-		     const struct turn_part *p)
+static int keep_turn(struct state_op *op, struct cmd_ctx *c, const struct agent_dialect *d, const char *agent,
+		     const cJSON *t, const struct turn_part *p)
 {
+	char *mode = store_config_str(c->st, "session.transcripts"), *kept = NULL;
 	int64_t limit;
-	int keep, error;
+	int keep = 1, all = mode && !strcasecmp(mode, "all"), error;
+	size_t n = p->len;
 
-	if ((error = store_config_bool(&keep, c->st, "session.transcripts", 1)) < 0 ||
+	free(mode);
+	if ((!all && (error = store_config_bool(&keep, c->st, "session.transcripts", 1)) < 0) ||
 	    (error = store_config_int(&limit, c->st, "session.transcriptLimit", AGENT_TRANSCRIPT_LIMIT)) < 0)
 		return error;
 	if (!keep || p->long_line)
 		return 0;
-	if (json_num(t, "bytes", 0) + (double)p->len > (double)limit) {
+	if (!all)
+		transcript_filter(&kept, &n, d, p->text, p->len);
+	if (!n)
+		error = 0;	/* nothing of the conversation in this part */
+	else if (json_num(t, "bytes", 0) + (double)n > (double)limit) {
 		gs_warning("the transcript of agent '%s' passed session.transcriptLimit (%lld bytes): its later parts are not kept",
 			   agent, (long long)limit);
-		return 0;
+		error = 0;
+	} else {
+		error = keep_part(op, c, agent, kept ? kept : p->text, n, json_num(t, "parts", 0) + 1);
 	}
-	return keep_part(op, c, agent, p->text, p->len, json_num(t, "parts", 0) + 1);
+	free(kept);
+	return error;
 }
 
 int hook_read_turn(struct state_op **out, int *messages, struct hook_run *r, const cJSON *a, const char *path)
@@ -317,7 +329,7 @@ int hook_read_turn(struct state_op **out, int *messages, struct hook_run *r, con
 	json_set_num(op_args(op), "from", from);
 	json_set_num(op_args(op), "to", from + (double)part.len);
 	*messages = turn_usage(op, r->d, t, agent, &part);
-	if ((error = keep_turn(op, r->c, agent, t, &part)) < 0)
+	if ((error = keep_turn(op, r->c, r->d, agent, t, &part)) < 0)
 		goto cleanup;
 	*out = op;
 	op = NULL;

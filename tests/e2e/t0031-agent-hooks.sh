@@ -139,9 +139,9 @@ test_expect_success 'the end of a turn: a checkpoint with the tokens and the tra
 	grep "password=\[REDACTED:password\]" part &&
 	test_line_count = 4 part &&
 	! all_objects | grep -a hunter22 &&
-	git session transcript >out &&
+	git session transcript --raw >out &&
 	grep "^==> transcript of $AGENT <==" out &&
-	git session transcript --agent $AGENT >raw &&
+	git session transcript --raw --agent $AGENT >raw &&
 	test_cmp part raw
 '
 
@@ -156,7 +156,7 @@ test_expect_success 'the next turn adds only what is new, and a turn with nothin
 	before=$(git rev-parse SESSION_HEAD) &&
 	claude Stop "" &&
 	test "$(git rev-parse SESSION_HEAD)" = "$before" &&
-	git session transcript SESSION_HEAD~1 --agent $AGENT >old &&
+	git session transcript --raw SESSION_HEAD~1 --agent $AGENT >old &&
 	test_cmp part old
 '
 

@@ -103,6 +103,7 @@ test_expect_success 'setup: a session and the agent attached' '
 	python3 "$TRASH_DIRECTORY/gen.py" &&
 	test_line_count -gt 100 transcript.jsonl &&
 	git session start redaction --id red -q &&
+	git config session.transcripts all &&
 	ev SessionStart "{\"session_id\":\"$SID\",\"transcript_path\":\"$T\",\"source\":\"startup\"}"
 '
 
@@ -172,7 +173,7 @@ last = json.loads(out[-2])[\"message\"][\"content\"][0][\"text\"]
 assert last.split(\"\\n\") == open(\"kept.txt\").read().split(\"\\n\")[:-1], last
 assert b\"toolu_01A09q90qw90lq917835lq9X\" in out[0], out[0]
 " &&
-	git session transcript --agent $AGENT >raw &&
+	git session transcript --raw --agent $AGENT >raw &&
 	test_cmp part raw
 '
 
@@ -185,6 +186,28 @@ import json, sys
 t = json.loads(open(\"note\").read())
 assert t.rstrip(\"\\n\") == open(\"kept.txt\").read().rstrip(\"\\n\"), t
 "
+'
+
+test_expect_success 'by default only the conversation is kept: redacted too, and it reads back' '
+	git config --unset session.transcripts &&
+	sid2=6f6f6f6f-aaaa-bbbb-cccc-000000000059 &&
+	T2="${T%/*}/$sid2.jsonl" &&
+	cp transcript.jsonl "$T2" &&
+	echo "{\"type\":\"queue-operation\",\"content\":\"password=QueuedSecret1\"}" >>"$T2" &&
+	ev SessionStart "{\"session_id\":\"$sid2\",\"transcript_path\":\"$T2\",\"source\":\"startup\"}" &&
+	ev Stop "{\"session_id\":\"$sid2\",\"transcript_path\":\"$T2\",\"stop_hook_active\":false}" &&
+	git cat-file -p SESSION_HEAD:transcripts/claude-6f6f6f6f/000/000001 >part2 &&
+	test $(wc -l <part2) = $(($(wc -l <"$T2") - 2)) &&
+	! grep -q "\"broken\"" part2 && ! grep -q queue-operation part2 &&
+	all_objects >objects &&
+	while read -r secret
+	do
+		! grep -a -q -F -e "$secret" objects || { echo "stored: $secret"; return 1; }
+	done <secrets.txt &&
+	git session transcript --agent claude-6f6f6f6f >view &&
+	grep -F "tokenizer: bert" view &&
+	grep "^  → Deploy" view &&
+	! grep -F "REDACTED" view | grep -F -e StructPassw0rd -e hunter
 '
 
 test_done
