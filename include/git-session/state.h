@@ -27,6 +27,8 @@
 #define STATE_AGENTS_MAX 50000
 /* An agent's last prompt, last reply and commands keep this many bytes; it keeps its last commands. */
 #define STATE_AGENT_TEXT_MAX 500
+/* The latest time a session records in milliseconds: 9999-12-31T23:59:59.999Z. */
+#define STATE_TIME_MS_MAX 253402300799999.0
 #define STATE_AGENT_COMMANDS_KEPT 10
 
 /* Limits that apply() enforces on what users and agents put in. */

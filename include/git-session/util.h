@@ -111,6 +111,8 @@ size_t gs_error_mark(void);
 void gs_error_rewind(size_t mark);
 const char *gs_error_first(size_t mark);
 
+/* The wall clock in milliseconds since the epoch, as the file system dates a file written now. */
+double gs_now_ms(void);
 /* Formats t as "YYYY-MM-DDTHH:MM:SSZ" into out (at least 21 bytes). */
 void gs_time_iso(char *out, size_t outlen, time_t t);
 /*

@@ -269,6 +269,7 @@ static int on_prompt(struct hook_run *r)
 	json_set_str(op_args(op), "text", prompt);
 	json_set_str(op_args(op), "agent", r->agent);
 	json_set_bool(op_args(op), "prompt", 1);
+	json_set_num(op_args(op), "at_ms", gs_now_ms());
 	return write_op(r, op);
 }
 

@@ -15,6 +15,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #define SHELL_FILES_MAX 1000	/* a command that changed more (a build, an install) is left to git add */
 
@@ -30,8 +31,22 @@ static int status_list(struct sbuf *raw, gs_store *st)
 					      .timeout_ms = 5000, .must_succeed = 1 });
 }
 
+/* When the file at path (from the work tree's top) last changed, in ms; -1 when it cannot be read. */
+static double mtime_ms(struct hook_run *r, const char *path)
+{
+	char *full = xstrfmt("%s/%s", store_workdir(r->c->st), path);
+	struct stat sb;
+	double ms = -1;
+
+	if (!lstat(full, &sb))
+		ms = (double)sb.st_mtim.tv_sec * 1000 + (double)(sb.st_mtim.tv_nsec / 1000000);
+	free(full);
+	return ms;
+}
+
 /* Whether the file just recorded as e (known: the manifest's entry) is one the agent's commands changed. */
-static int changed_by_agent(const cJSON *e, const cJSON *known, const char *xy, double since_ms)
+static int changed_by_agent(struct hook_run *r, const char *path, const cJSON *e, const cJSON *known,
+			    const char *xy, double since_ms)
 {
 	const char *st = json_str(e, "status"), *was = json_str(known, "status");
 	int was_there = known && was && strcmp(was, ST_DELETED);
@@ -40,8 +55,9 @@ static int changed_by_agent(const cJSON *e, const cJSON *known, const char *xy, 
 		return was_there || (!known && (xy[0] == 'D' || xy[1] == 'D'));
 	if (was_there && json_str(known, "oid") && json_str(e, "oid") && !strcmp(json_str(known, "oid"), json_str(e, "oid")))
 		return 0;
-	/* a file changed before the turn is not its commands' (none: changed in the last second) */
-	return !cJSON_IsNumber(cJSON_GetObjectItemCaseSensitive(e, "mtime")) || json_num(e, "mtime", 0) >= since_ms;
+	/* a file changed before the turn is not its commands' (the record keeps no time of a file changed this second) */
+	return (cJSON_IsNumber(cJSON_GetObjectItemCaseSensitive(e, "mtime")) ? json_num(e, "mtime", 0)
+									       : mtime_ms(r, path)) >= since_ms;
 }
 
 /* The files of git status's raw list that agent's commands changed, into files. */
@@ -67,7 +83,7 @@ static int pick(cJSON *files, struct hook_run *r, const char *agent, const char 
 		gs_error_rewind(mark);
 		if (!(e = cJSON_GetObjectItemCaseSensitive(files, path)))
 			continue;
-		if (!changed_by_agent(e, known, p, since_ms))
+		if (!changed_by_agent(r, path, e, known, p, since_ms))
 			cJSON_Delete(cJSON_DetachItemViaPointer(files, e));
 		else
 			n++;
@@ -81,11 +97,18 @@ static int pick(cJSON *files, struct hook_run *r, const char *agent, const char 
 	return 0;
 }
 
-/* When agent a's last turn was (or it started): what its commands changed is newer, in ms. */
+/*
+ * When agent a's turn began: its prompt, to the millisecond, else its
+ * last turn (or its start). What its commands changed is newer, in ms.
+ */
 static double turn_start_ms(const cJSON *a)
 {
 	const char *at = json_str(cJSON_GetObjectItemCaseSensitive(a, "transcript"), "at");
+	double prompted = json_num(a, "prompted_ms", 0);
 	time_t t;
+
+	if (prompted > 0)
+		return prompted;
 
 	if (!at)
 		at = json_str(a, "started");

@@ -48,7 +48,7 @@ int state_arg_phase(cJSON **out, struct apply_ctx *c, const char *key, int requi
  */
 int state_arg_agent(cJSON **out, struct apply_ctx *c, int required);
 /* A prompt the user gave agent, as its hooks noted it: counted, the last kept (state_agent.c). */
-void state_agent_prompt(cJSON *agent, const char *text);
+void state_agent_prompt(cJSON *agent, const char *text, double at_ms);
 /* The error type an operation gives ("type", one of schema.h's), def when absent. */
 int state_arg_error_type(const char **out, struct apply_ctx *c, const char *def);
 /* A new unresolved error in the session's list; agent and phase may be NULL. */

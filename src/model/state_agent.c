@@ -279,7 +279,7 @@ static void subject_line(struct sbuf *sb, const char *s, size_t n)
 }
 
 /* A prompt the user gave an agent (a note its hooks wrote): counted, and the last kept. */
-void state_agent_prompt(cJSON *agent, const char *text)
+void state_agent_prompt(cJSON *agent, const char *text, double at_ms)
 {
 	/* an agent whose session ended works again when its session resumes with a prompt */
 	if (!json_str(agent, "status") || strcmp(json_str(agent, "status"), ST_IN_PROGRESS)) {
@@ -288,6 +288,8 @@ void state_agent_prompt(cJSON *agent, const char *text)
 	}
 	json_set_num(agent, "prompts", json_num(agent, "prompts", 0) + 1);
 	set_text(agent, "last_prompt", text);
+	if (at_ms > 0)
+		json_set_num(agent, "prompted_ms", at_ms);
 }
 
 /* args's key: absent or null (*known 0), or a whole number from min to max. */

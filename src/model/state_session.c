@@ -132,8 +132,15 @@ int state_apply_note(struct apply_ctx *c)
 	if (state_arg_text(&text, c, "text", 1) || state_arg_text(&agent, c, "agent", 0))
 		return GS_ERROR;
 	/* an agent's prompt, noted by its hooks */
-	if (agent && json_bool(c->args, "prompt", 0) && (a = state_agent(c->state, agent)))
-		state_agent_prompt(a, text);
+	if (agent && json_bool(c->args, "prompt", 0) && (a = state_agent(c->state, agent))) {
+		/* when the prompt came, to the millisecond: what changed before it is not the turn's */
+		const cJSON *at = cJSON_GetObjectItemCaseSensitive(c->args, "at_ms");
+
+		if (at && (!cJSON_IsNumber(at) || !json_is_int(at->valuedouble) || at->valuedouble < 0 ||
+			   at->valuedouble > STATE_TIME_MS_MAX))
+			return state_fail(c, "a prompt's at_ms is a whole number of milliseconds since 1970");
+		state_agent_prompt(a, text, at ? at->valuedouble : 0);
+	}
 	note = cJSON_CreateObject();
 	json_set_str(note, "text", text);
 	json_set_str(note, "agent", agent);

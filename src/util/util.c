@@ -355,6 +355,18 @@ void gs_error_rewind(size_t mark)
 		pending.floor = 0;
 }
 
+double gs_now_ms(void)
+{
+	struct timespec ts;
+
+#ifdef CLOCK_REALTIME_COARSE
+	/* the clock the kernel dates files by: a file written after this is never older */
+	if (clock_gettime(CLOCK_REALTIME_COARSE, &ts) < 0)
+#endif
+		clock_gettime(CLOCK_REALTIME, &ts);
+	return (double)ts.tv_sec * 1000 + (double)(ts.tv_nsec / 1000000);
+}
+
 void gs_time_iso(char *out, size_t outlen, time_t t)
 {
 	struct tm tm;

@@ -253,6 +253,23 @@ test_expect_success 'at the end of a turn with shell commands, the files they ch
 	cp ../exclude.orig .git/info/exclude
 '
 
+test_expect_success 'what changed before the prompt, even within its second, is not the turn'"'"'s' '
+	cp .git/info/exclude ../exclude.orig &&
+	printf "/*\n!/early.txt\n!/late.txt\n" >>.git/info/exclude &&
+	# written half a second before the prompt, in the same second or the one before
+	echo early >early.txt && touch -d "@$(python3 -c "import time; print(\"%.3f\" % (time.time() - 0.5))")" early.txt &&
+	claude UserPromptSubmit ",\"prompt\":\"generate late.txt\"" &&
+	echo late >late.txt &&
+	bash_ok "\"./generate late\"" "" &&
+	echo "{\"type\":\"assistant\",\"message\":{\"id\":\"msg_late\",\"usage\":{\"input_tokens\":3,\"output_tokens\":1}}}" >>"$T" &&
+	claude Stop ",\"last_assistant_message\":\"Generated late.txt.\"" &&
+	test_must_be_empty ev.err &&
+	session_json >s &&
+	test "$(agent_field $AGENT "a[\"prompted_ms\"] > 0")" = true &&
+	test "$(json_field s "[p for p in (\"early.txt\", \"late.txt\") if p in d[\"files\"]]")" = "[\"late.txt\"]" &&
+	cp ../exclude.orig .git/info/exclude
+'
+
 test_expect_success 'a sub-agent'"'"'s tool calls are its own; a sub-agent the CLI runs for itself is left alone' '
 	echo "# usage" >USAGE.md &&
 	claude PostToolUse ",\"agent_id\":\"x1y2z3w4v5\",\"agent_type\":\"Explore\",\"tool_name\":\"Write\",\"tool_input\":{\"file_path\":\"$PWD/USAGE.md\"},\"tool_response\":{\"type\":\"create\"}" &&
@@ -281,7 +298,7 @@ test_expect_success 'prompts are counted, the last kept; a sub-agent'"'"'s notic
 	claude UserPromptSubmit ",\"prompt\":\"<task-notification>\n<task-id>a1</task-id>\n</task-notification>\"" &&
 	session_json >s &&
 	test "$(agent_field $AGENT "[a[k] for k in (\"prompts\", \"last_prompt\", \"cli\", \"by\")]")" = \
-		"[2, \"second prompt\", \"claude-code\", \"A U Thor <author@example.com>\"]" &&
+		"[3, \"second prompt\", \"claude-code\", \"A U Thor <author@example.com>\"]" &&
 	git log --format=%s -1 SESSION_HEAD >log &&
 	echo "note: \"second prompt\"" >expect && test_cmp expect log
 '
