@@ -120,6 +120,20 @@ test_have_prereq () {
 	esac
 }
 
+# serve <script>: tests/agents/model-server.js, the scripted model the
+# agent CLIs talk to, on 127.0.0.1; $PORT is its port, $server its process,
+# which stop_server ends.
+serve () {
+	rm -f port || return 1
+	node "$TEST_DIRECTORY/../agents/model-server.js" "$1" port &
+	server=$!
+	# it writes its port once it listens
+	for i in $(seq 1 600); do test -s port && break; sleep 0.05; done
+	PORT=$(cat port)
+	test -n "$PORT"
+}
+stop_server () { kill $server 2>/dev/null; wait $server 2>/dev/null; return 0; }
+
 # Succeeds when the command fails the way a command should: exit 1..129,
 # not a crash (a signal, or a sanitizer's abort).
 test_must_fail () {

@@ -12,17 +12,6 @@ R="$TRASH_DIRECTORY/repo"
 # every object git holds, as text: what push would send
 all_objects () { git cat-file --batch-all-objects --batch; }
 
-# serve <script>: the scripted model on 127.0.0.1; $PORT is its port
-serve () {
-	rm -f port || return 1
-	node "$agents/model-server.js" "$1" port &
-	server=$!
-	# it writes its port once it listens
-	for i in $(seq 1 600); do test -s port && break; sleep 0.05; done
-	PORT=$(cat port)
-	test -n "$PORT"
-}
-stop_server () { kill $server 2>/dev/null; wait $server 2>/dev/null; return 0; }
 
 # claude_run <prompt> [<args>...]: Claude Code, headless, against the scripted model
 claude_run () {

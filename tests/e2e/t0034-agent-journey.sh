@@ -22,15 +22,6 @@ git -C "$R" config user.name "Jo Journey" && git -C "$R" config user.email jo@ex
 printf '%s\n' claude.out claude.err gemini.out gemini.err script.json port s st raw rj log turns out two sub \
 	parts all none ours theirs before >>"$R/.git/info/exclude" || exit 1
 
-serve () {
-	rm -f port || return 1
-	node "$agents/model-server.js" "$1" port &
-	server=$!
-	for i in $(seq 1 600); do test -s port && break; sleep 0.05; done
-	PORT=$(cat port)
-	test -n "$PORT"
-}
-stop_server () { kill $server 2>/dev/null; wait $server 2>/dev/null; return 0; }
 
 # The agents swallow what their hooks print: a sanitized build's reports go
 # to files, checked at the end.

@@ -10,16 +10,6 @@ test_have_prereq GEMINI_CLI ||
 
 R="$TRASH_DIRECTORY/repo"
 
-# serve <script>: the scripted model on 127.0.0.1; $PORT is its port
-serve () {
-	rm -f port || return 1
-	node "$agents/model-server.js" "$1" port &
-	server=$!
-	for i in $(seq 1 600); do test -s port && break; sleep 0.05; done
-	PORT=$(cat port)
-	test -n "$PORT"
-}
-stop_server () { kill $server 2>/dev/null; wait $server 2>/dev/null; return 0; }
 
 claude_run () {
 	prompt=$1 && shift &&

@@ -80,16 +80,6 @@ test_expect_success 'a symbolic link on the way is refused, as for the project s
 	rm .claude
 '
 
-# serve <script>: the scripted model on 127.0.0.1; $PORT is its port
-serve () {
-	rm -f port || return 1
-	node "$agents/model-server.js" "$1" port &
-	server=$!
-	# it writes its port once it listens
-	for i in $(seq 1 600); do test -s port && break; sleep 0.05; done
-	PORT=$(cat port)
-	test -n "$PORT"
-}
 
 test_expect_success CLAUDE_CODE 'Claude Code runs the hooks from settings.local.json' '
 	mkdir -p "$TRASH_DIRECTORY/claude-home" &&
