@@ -4,8 +4,9 @@
 # (tests/agents/model-server.js) with no hooks, with hooks that do nothing
 # but read their payload, and with git-session's hooks. Each hook goes
 # through a timing wrapper named git-session on PATH, which records the
-# event and its milliseconds (monotonic clock); printed: each event's
-# median against the 10 ms target, and the runs' wall times as anchors.
+# event, its milliseconds (monotonic clock) and the CPU time it used;
+# printed: each event's median against the 10 ms target, its CPU time, and
+# the runs' wall times as anchors.
 # Not a test: it prints, and says so when the CLIs are missing.
 #   sh bench/agents.sh [--quick]     (GIT_SESSION_BIN: where git-session is;
 #                                     BENCH_VERDICTS: a file PASS/FAIL lines go to)
@@ -37,7 +38,8 @@ trap 'exit 1' INT TERM
 
 # The wrapper: runs $GS_WRAP_REAL with its arguments (unset: cat, its
 # output dropped: a hook that only reads its payload) and appends
-# "<event> <ms>" to $GS_WRAP_LOG in one write.
+# "<event> <ms> <cpu ms>" to $GS_WRAP_LOG in one write: the CPU time beside
+# the wall time tells a slow hook from one the CLI kept off the cores.
 mkdir -p "$work/bin"
 cat >"$work/wrap.c" <<'EOF'
 #include <errno.h>
@@ -46,6 +48,7 @@ cat >"$work/wrap.c" <<'EOF'
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -71,11 +74,13 @@ int main(int argc, char **argv)
 	}
 	if (posix_spawn(&pid, real, &fa, NULL, argv, environ))
 		return 127;
-	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+	struct rusage ru;
+	while (wait4(pid, &status, 0, &ru) < 0 && errno == EINTR)
 		;
 	clock_gettime(CLOCK_MONOTONIC, &b);
-	n = snprintf(line, sizeof(line), "%s %.3f\n", event,
-		     (b.tv_sec - a.tv_sec) * 1e3 + (b.tv_nsec - a.tv_nsec) / 1e6);
+	n = snprintf(line, sizeof(line), "%s %.3f %.3f\n", event,
+		     (b.tv_sec - a.tv_sec) * 1e3 + (b.tv_nsec - a.tv_nsec) / 1e6,
+		     (ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1e3 + (ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e3);
 	if (log && (fd = open(log, O_WRONLY | O_APPEND | O_CREAT, 0644)) >= 0) {
 		if (write(fd, line, n) != n)
 			status = 1 << 8;
@@ -201,12 +206,15 @@ import os, statistics, sys
 work, cli, runs, target = sys.argv[1], sys.argv[2], int(sys.argv[3]), float(sys.argv[4])
 out = open(os.environ["BENCH_VERDICTS"], "a") if os.environ.get("BENCH_VERDICTS") else None
 shown = {"claude": "Claude Code", "gemini": "Gemini CLI"}[cli]
+cpu = {}
 def events(hooks):
     ev = {}
     try:
         for line in open("%s/%s-%s.log" % (work, cli, hooks)):
-            name, ms = line.split()
+            name, ms, used = line.split()
             ev.setdefault(name, []).append(float(ms))
+            if hooks == "git-session":
+                cpu.setdefault(name, []).append(float(used))
     except FileNotFoundError:
         pass
     return ev
@@ -218,7 +226,7 @@ print("    %-40s %9.0f ms" % ("no hooks", w["none"]))
 print("    %-40s %9.0f ms  (+%.0f)" % ("hooks that only read their payload (cat)", w["nothing"], w["nothing"] - w["none"]))
 print("    %-40s %9.0f ms  (+%.0f)" % ("git-session's hooks", w["git-session"], w["git-session"] - w["none"]))
 nothing, gs = events("nothing"), events("git-session")
-print("    %-22s %5s %12s %14s %9s %10s" % ("event", "count", "do-nothing", "git-session", "added", "target"))
+print("    %-22s %5s %12s %14s %9s %10s %13s" % ("event", "count", "do-nothing", "git-session", "added", "target", "(CPU ms)"))
 verdicts = []
 for name in sorted(gs, key=lambda n: -statistics.median(gs[n])):
     m = statistics.median(gs[name])
@@ -229,7 +237,8 @@ for name in sorted(gs, key=lambda n: -statistics.median(gs[n])):
     verdicts.append(ok)
     if out:
         out.write("%s %s's %s hook in a real run, median ms\n" % (ok, shown, name))
-    print("    %-22s %5d %12s %11.2f ms %9s  <= %-3g %s" % (name, len(gs[name]), floor, m, added, target, ok))
+    print("    %-22s %5d %12s %11.2f ms %9s  <= %-3g %s   (%.2f)" % (name, len(gs[name]), floor, m, added, target, ok,
+                                                          statistics.median(cpu[name])))
 every = [x for v in gs.values() for x in v]
 if every:
     print("    %-22s %5d %12s %11.2f ms  (all events: %.0f ms in the run)" % ("any", len(every), "", statistics.median(every), sum(every) / runs))
