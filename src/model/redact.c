@@ -4,14 +4,12 @@
  * JWTs, passwords in URLs and long random-looking runs; at each name, a
  * `password=`-style assignment. Hand-written rather than a regex per
  * kind: a turn's transcript is scanned on every agent hook.
- *
- * A transcript line that is JSON is redacted string by string, each
- * decoded first: escapes then hide nothing and a marker never splits
- * one. Character classes are ASCII on purpose: the locale must not make
+ * redact_jsonl.c applies it to transcripts, string by string. Character
+ * classes are ASCII on purpose: the locale must not make
  * a byte of UTF-8 part of a secret.
  */
 #include "git-session/redact.h"
-#include "git-session/json.h"
+#include "redact-internal.h"
 #include "git-session/util.h"
 
 #include <math.h>
@@ -322,8 +320,6 @@ static int placeholder(const char *v, size_t n)
 	return digits == n;
 }
 
-enum name_kind { NOT_SECRET, ANY_VALUE, LONG_VALUE };
-
 /* password, *_TOKEN, *_SECRET: any value; *_KEY, fooKey: a long random one */
 /* name ends with suffix, in any case: compared from the end, where most differ */
 static int ends_with(const char *name, size_t n, const char *suffix)
@@ -347,8 +343,6 @@ static enum name_kind secret_name(const char *name, size_t n)
 		return LONG_VALUE;
 	return NOT_SECRET;
 }
-
-static enum name_kind secret_name(const char *name, size_t n);
 
 /* Code, not a literal: getToken(userId), os.environ["X"], config.password, password=password */
 static int expression(const char *v, size_t n)
@@ -682,124 +676,25 @@ int redact_json(cJSON *v)
 	return found;
 }
 
-/* --- transcripts: JSON lines --- */
+/* --- the values names mark, for redact_jsonl.c --- */
 
-/* the decoded string raw, redacted into *clean; name: the kind of the key it is the value of */
-static int redact_string(char **clean, size_t *n, const struct sbuf *raw, enum name_kind name)
+int redact_value(char **clean, size_t *n, const char *s, size_t len, enum name_kind name)
 {
 	const char *kind;
 
-	if (name && secret_value(name, raw->buf, raw->len)) {
-		if (at_word(raw->buf, raw->len, &kind) != raw->len)
+	if (name && secret_value(name, s, len)) {
+		if (at_word(s, len, &kind) != len)
 			kind = "password";
 		*clean = xstrfmt("[REDACTED:%s]", kind);
 		*n = strlen(*clean);
 		return 1;
 	}
-	return redact_text(clean, n, raw->buf ? raw->buf : "", raw->len);
+	return redact_text(clean, n, s, len);
 }
 
-/* A key whose string value is a secret: a secret's name, or a header that carries one. */
-static enum name_kind key_kind(const char *key, size_t n)
+enum name_kind redact_key_kind(const char *key, size_t n)
 {
 	enum name_kind kind = secret_name(key, n);
 
 	return kind ? kind : ends_with(key, n, "authorization") ? ANY_VALUE : NOT_SECRET;
-}
-
-/*
- * JSON text (whole, checked) into out, every string redacted as text,
- * keys included; a string that is the value of a secret's name
- * ("password": "...") goes whole. Everything else is kept byte for byte.
- */
-static int redact_json_text(struct sbuf *out, const char *s, size_t len)
-{
-	struct sbuf raw = SBUF_INIT;
-	size_t i = 0, copied = 0, end, n;
-	enum name_kind name = NOT_SECRET;
-	int found = 0, k;
-	char *clean;
-
-	while (i < len) {
-		if (s[i] != '"') {
-			if (!is_space(s[i]) && s[i] != ':')
-				name = NOT_SECRET;
-			i++;
-			continue;
-		}
-		end = json_string_end(s, i, len);
-		json_string_decode(&raw, s, i, end);
-		if ((k = redact_string(&clean, &n, &raw, name)) > 0) {
-			sbuf_add(out, s + copied, i + 1 - copied);
-			json_string_encode(out, clean, n);
-			copied = end - 1;
-			found += k;
-			free(clean);
-		}
-		i = json_skip_ws(s, end, len);
-		name = i < len && s[i] == ':' ? key_kind(raw.buf ? raw.buf : "", raw.len) : NOT_SECRET;
-	}
-	sbuf_add(out, s + copied, len - copied);
-	sbuf_release(&raw);
-	return found;
-}
-
-/* s[0..len) is one JSON value (with blanks around it) */
-static int is_json(const char *s, size_t len)
-{
-	const char *end = NULL;
-	cJSON *v;
-
-	if (!len)
-		return 0;
-	v = cJSON_ParseWithLengthOpts(s, len, &end, 0);
-	if (!v)
-		return 0;
-	cJSON_Delete(v);
-	return json_skip_ws(s, (size_t)(end - s), len) == len;	/* JSON's blanks, no others */
-}
-
-/* one line, JSON or not, into out */
-static int redact_line(struct sbuf *out, const char *s, size_t len)
-{
-	char *clean;
-	size_t n;
-	int found;
-
-	if (is_json(s, len))
-		return redact_json_text(out, s, len);
-	if ((found = redact_text(&clean, &n, s, len)) > 0) {
-		sbuf_add(out, clean, n);
-		free(clean);
-	} else {
-		sbuf_add(out, s, len);
-	}
-	return found;
-}
-
-int redact_jsonl(char **out, size_t *outlen, const char *s, size_t len)
-{
-	struct sbuf sb = SBUF_INIT;
-	const char *nl = memchr(s, '\n', len);
-	int found = 0;
-
-	*out = NULL;
-	*outlen = 0;
-	if (nl && nl + 1 < s + len && is_json(s, len)) {
-		found = redact_json_text(&sb, s, len);	/* one document over many lines */
-	} else {
-		for (size_t i = 0; i < len;) {
-			size_t n = (nl = memchr(s + i, '\n', len - i)) ? (size_t)(nl - s) - i : len - i;
-			found += redact_line(&sb, s + i, n);
-			if (nl)
-				sbuf_addch(&sb, '\n');
-			i += n + 1;
-		}
-	}
-	if (!found) {
-		sbuf_release(&sb);
-		return 0;
-	}
-	*out = sbuf_detach(&sb, outlen);
-	return found;
 }
