@@ -88,6 +88,7 @@ static void parse_porcelain(struct blame *b, const char *out, size_t size)
 {
 	const char *p = out, *end = out + size;
 	struct blame_who *cur = NULL;
+	struct blame_line *open = NULL;	/* its header read, its text not yet */
 	size_t most = 1;
 
 	for (const char *q = out; q < end && (q = memchr(q, '\t', (size_t)(end - q))); q++)
@@ -114,13 +115,14 @@ static void parse_porcelain(struct blame *b, const char *out, size_t size)
 			l->orig = strtoul(p + 41, &num, 10);
 			l->final = strtoul(num, NULL, 10);
 			l->who = cur;
-		} else if (*p == '\t' && b->n < b->alloc && !b->lines[b->n].text && b->lines[b->n].commit[0]) {
-			char *text = xmalloc(len);
-
-			memcpy(text, p + 1, len - 1);
-			text[len - 1] = '\0';
-			b->lines[b->n].len = len - 1;
-			b->lines[b->n++].text = text;
+			open = l;
+		} else if (*p == '\t' && open) {
+			open->text = xmalloc(len);	/* the line may hold a NUL */
+			memcpy(open->text, p + 1, len - 1);
+			open->text[len - 1] = '\0';
+			open->len = len - 1;
+			open = NULL;
+			b->n++;
 		} else if (cur) {	/* a commit's keys come the first time it is named */
 			author_key(cur, p, len);
 		}
@@ -272,8 +274,12 @@ static int agents_of_session(struct blame *b, const char *id)
 
 			w->found = 1;
 			set_checkpoint(w, fields);
-			if ((error = engine_load_rev(&state, &tip, b->c->st, fields[0])) == 0)
+			size_t mark = gs_error_mark();
+
+			/* a checkpoint that does not load leaves its lines' agent and phase unknown */
+			if (engine_load_rev(&state, &tip, b->c->st, fields[0]) == 0)
 				record_of(w, state, w->filename ? w->filename : b->path);
+			gs_error_rewind(mark);
 			cJSON_Delete(state);
 			store_tip_clear(&tip);
 		}
