@@ -14,7 +14,7 @@
 
 /* Appends s with C0, DEL and C1 control characters shown as ^X or \u0085. */
 void out_escape(struct sbuf *sb, const char *s);
-/* The columns s takes on a terminal: its UTF-8 characters (each taken as one column). */
+/* The columns s takes on a terminal, as the locale's wcwidth says; one per UTF-8 character it does not decode. */
 size_t out_width(const char *s);
 /*
  * Appends s escaped, on one line (its blanks run together, none at either

@@ -8,6 +8,7 @@
 #include <langinfo.h>
 #include <string.h>
 #include <strings.h>
+#include <wchar.h>
 
 void out_escape(struct sbuf *sb, const char *s)
 {
@@ -28,12 +29,26 @@ void out_escape(struct sbuf *sb, const char *s)
 
 size_t out_width(const char *s)
 {
+	mbstate_t st;
 	size_t n = 0;
 
-	for (const unsigned char *p = (const unsigned char *)s; *p; p++)
-		n += (*p & 0xc0) != 0x80;	/* a character starts at each byte that continues none */
+	memset(&st, 0, sizeof(st));
+	while (*s) {
+		wchar_t wc;
+		size_t k = mbrtowc(&wc, s, strlen(s), &st);
+
+		if (k == (size_t)-1 || k == (size_t)-2 || k == 0) {
+			/* not in the locale's encoding: a column per UTF-8 character */
+			memset(&st, 0, sizeof(st));
+			n += ((unsigned char)*s++ & 0xc0) != 0x80;
+			continue;
+		}
+		n += wcwidth(wc) > 0 ? (size_t)wcwidth(wc) : 0;
+		s += k;
+	}
 	return n;
 }
+
 
 void out_line_cut(struct sbuf *sb, const char *s, size_t cols, const char *more)
 {

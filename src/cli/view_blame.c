@@ -14,7 +14,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include <wchar.h>
 
 /* A line's bytes as git blame prints them, NULs and tabs included; terminal controls made visible. */
 static void print_text(const struct blame_line *l)
@@ -24,29 +23,6 @@ static void print_text(const struct blame_line *l)
 		if (p + strlen(p) < end)
 			putchar('\0');
 	}
-}
-
-/* The columns s takes on a terminal (a byte that does not decode takes one). */
-static size_t columns(const char *s)
-{
-	mbstate_t st;
-	size_t n = 0;
-
-	memset(&st, 0, sizeof(st));
-	while (*s) {
-		wchar_t wc;
-		size_t k = mbrtowc(&wc, s, strlen(s), &st);
-
-		if (k == (size_t)-1 || k == (size_t)-2 || k == 0) {
-			memset(&st, 0, sizeof(st));
-			s++;
-			n++;
-			continue;
-		}
-		n += wcwidth(wc) > 0 ? (size_t)wcwidth(wc) : 0;
-		s += k;
-	}
-	return n;
 }
 
 static const char *const date_names[] = { "short", "iso", "iso-strict", "relative", "unix", "raw" };
@@ -125,7 +101,7 @@ static void print_human(const struct blame *b, enum blame_date date)
 
 		line_columns(col, &b->lines[i], date);
 		for (int k = 0; k < COL_N; k++) {
-			size_t w = columns(col[k]);
+			size_t w = out_width(col[k]);
 
 			if (w > width[k])
 				width[k] = w;
@@ -146,7 +122,7 @@ static void print_human(const struct blame *b, enum blame_date date)
 		putchar('(');
 		for (int k = COL_SESSION; k <= COL_DATE; k++)
 			if (used[k])
-				printf("%s%*s ", col[k], (int)(width[k] - columns(col[k])), "");
+				printf("%s%*s ", col[k], (int)(width[k] - out_width(col[k])), "");
 		printf("%*zu) ", (int)numw, l->final);
 		print_text(l);
 		putchar('\n');
