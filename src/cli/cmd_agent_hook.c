@@ -394,11 +394,19 @@ static int read_turn(struct state_op **out, struct hook_run *r, const cJSON *a, 
 	struct state_op *files = NULL;
 	double runs = 0;
 	int messages = 0, error;
+	size_t mark;
 	char *reply;
 
 	*out = NULL;
-	if ((error = hook_shell_files(&files, &runs, r, a)) < 0 ||
-	    (error = path ? hook_read_turn(out, &messages, r, a, path) : 0) < 0)
+	/* the files help the turn, they are no condition of it: a git status that fails loses no turn */
+	mark = gs_error_mark();
+	if (hook_shell_files(&files, &runs, r, a) < 0) {
+		gs_warning("the files the shell commands of agent '%s' changed are not recorded: %s", json_str(a, "id"),
+			   gs_error_first(mark) ? gs_error_first(mark) : "unknown error");
+		files = NULL;
+	}
+	gs_error_rewind(mark);
+	if ((error = path ? hook_read_turn(out, &messages, r, a, path) : 0) < 0)
 		goto cleanup;
 	if (*out && at_end && !messages && !files) {
 		op_free(*out);

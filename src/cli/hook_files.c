@@ -3,8 +3,9 @@
  * the end of its turn for the hook runner (cmd_agent_hook.c). Only when
  * the agent ran a command since its last look, and then from what git
  * status lists (git's index, untracked cache and fsmonitor make that the
- * cheap question); of those only the files changed since its last turn
- * and not recorded at their content now are hashed and kept.
+ * cheap question); of those only the files changed since its prompt
+ * and not recorded at their content now are hashed and kept; the others
+ * are not read.
  */
 #include "git-session/agent.h"
 #include "git-session/cmd.h"
@@ -45,8 +46,7 @@ static double mtime_ms(struct hook_run *r, const char *path)
 }
 
 /* Whether the file just recorded as e (known: the manifest's entry) is one the agent's commands changed. */
-static int changed_by_agent(struct hook_run *r, const char *path, const cJSON *e, const cJSON *known,
-			    const char *xy, double since_ms)
+static int changed_by_agent(const cJSON *e, const cJSON *known, const char *xy)
 {
 	const char *st = json_str(e, "status"), *was = json_str(known, "status");
 	int was_there = known && was && strcmp(was, ST_DELETED);
@@ -55,9 +55,7 @@ static int changed_by_agent(struct hook_run *r, const char *path, const cJSON *e
 		return was_there || (!known && (xy[0] == 'D' || xy[1] == 'D'));
 	if (was_there && json_str(known, "oid") && json_str(e, "oid") && !strcmp(json_str(known, "oid"), json_str(e, "oid")))
 		return 0;
-	/* a file changed before the turn is not its commands' (the record keeps no time of a file changed this second) */
-	return (cJSON_IsNumber(cJSON_GetObjectItemCaseSensitive(e, "mtime")) ? json_num(e, "mtime", 0)
-									       : mtime_ms(r, path)) >= since_ms;
+	return 1;
 }
 
 /* The files of git status's raw list that agent's commands changed, into files. */
@@ -70,10 +68,14 @@ static int pick(cJSON *files, struct hook_run *r, const char *agent, const char 
 		const char *path = p + 3;
 		const cJSON *known = cJSON_GetObjectItemCaseSensitive(manifest, path);
 		size_t mark = gs_error_mark();
+		double changed;
 		cJSON *e;
 
 		if (p[2] != ' ')
 			return gs_error("cannot read what git status says");
+		/* a file changed before the turn is not its commands', and is not read (gone: -1, judged below) */
+		if ((changed = mtime_ms(r, path)) >= 0 && changed < since_ms)
+			continue;
 		/* a file that cannot be recorded (beyond a link, unreadable) is passed over */
 		if (engine_record_file_new(files, r->c->st, path, known || (p[0] != '?' && p[0] != 'A') ? NULL : ST_CREATED,
 					   known) < 0) {
@@ -83,7 +85,7 @@ static int pick(cJSON *files, struct hook_run *r, const char *agent, const char 
 		gs_error_rewind(mark);
 		if (!(e = cJSON_GetObjectItemCaseSensitive(files, path)))
 			continue;
-		if (!changed_by_agent(r, path, e, known, p, since_ms))
+		if (!changed_by_agent(e, known, p))
 			cJSON_Delete(cJSON_DetachItemViaPointer(files, e));
 		else
 			n++;
@@ -109,7 +111,6 @@ static double turn_start_ms(const cJSON *a)
 
 	if (prompted > 0)
 		return prompted;
-
 	if (!at)
 		at = json_str(a, "started");
 	if (!at || gs_time_parse_iso(&t, at) < 0)

@@ -21,6 +21,7 @@ cJSON *state_agent(const cJSON *state, const char *id)
 
 static void add_tokens(cJSON *t, double in, double out, double cached);
 static int tokens_fit(struct apply_ctx *c, const char *name, double in, double out, double cached, int isolated);
+static void set_text(cJSON *a, const char *key, const char *s);
 static int turn_apply(struct apply_ctx *c, cJSON *a, int paren);
 static void count_tokens(struct apply_ctx *c, const char *name, double in, double out, double cached,
 			 int isolated);
@@ -177,9 +178,13 @@ int state_apply_agent_done(struct apply_ctx *c)
 	const char *summary;
 	cJSON *a;
 	int turn = cJSON_GetObjectItemCaseSensitive(c->args, "to") != NULL;
+	const char *reply;
 
-	if (running_agent(&a, c, "finish") < 0 || state_arg_text(&summary, c, "summary", 0) < 0)
+	if (running_agent(&a, c, "finish") < 0 || state_arg_text(&summary, c, "summary", 0) < 0 ||
+	    state_arg_text(&reply, c, "reply", 0) < 0)
 		return GS_ERROR;
+	if (reply && *reply)	/* a turn's reply the CLI wrote after its last turn */
+		set_text(a, "last_reply", reply);
 	json_set_str(a, "status", ST_COMPLETED);
 	json_set_num(a, "progress", 100);
 	json_set_str(a, "completed", c->at);
