@@ -27,23 +27,34 @@ static const char *const gemini_cli_shell_tools[] = { "run_shell_command", NULL 
 /* /compress in a headless run comes as a prompt too; PreCompress records it */
 static const char *const gemini_cli_own_prompts[] = { "/compress", NULL };
 
+/* said has a line that starts with tag */
+static int said_line(const char *said, const char *tag)
+{
+	double ignored;
+
+	return said && agent_exit_after(&ignored, said, tag) != 0;
+}
+
 /*
  * A shell command's outcome: its result says "Exit Code: 1" on a line of
- * its own when the status was not 0, and has an "error" when it could not
- * run. It says no duration.
+ * its own when the status was not 0, "Signal: 9" when a signal ended it,
+ * "Error: ..." when it could not run (or an "error"), "Command was ...
+ * cancelled" when it was stopped, and "Command moved to background" when
+ * it went on: an outcome not known. It says no duration.
  */
 static void gemini_cli_outcome(struct agent_event *ev, const cJSON *resp)
 {
 	const cJSON *error = cJSON_GetObjectItemCaseSensitive(resp, "error");
 	const char *said = json_str(resp, "llmContent");
 	int r = said ? agent_exit_after(&ev->exit, said, "Exit Code: ") : 0;
+	int stopped = said_line(said, "Signal: ") || said_line(said, "Error: ") || said_line(said, "Command was ") ||
+		      (error && !cJSON_IsNull(error));
 
 	if (r > 0)
 		ev->has_exit = 1;
-	else if (!r && cJSON_IsObject(resp) && (!error || cJSON_IsNull(error)))
-		ev->has_exit = 1;	/* ev->exit is 0 */
-	/* the line is there only when the status was not 0 */
-	ev->failed = r < 0 || (ev->has_exit && ev->exit != 0) || (error && !cJSON_IsNull(error));
+	else if (!r && !stopped && cJSON_IsObject(resp) && !said_line(said, "Command moved to background"))
+		ev->has_exit = 1;	/* ev->exit is 0: the line is there only when the status was not 0 */
+	ev->failed = r < 0 || stopped || (ev->has_exit && ev->exit != 0);
 }
 
 static void gemini_cli_read_event(struct agent_event *ev, const cJSON *payload)

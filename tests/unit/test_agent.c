@@ -280,6 +280,16 @@ static void test_read_shell(void **unused)
 		  "\"tool_response\":{\"llmContent\":\"x\",\"error\":{\"message\":\"no shell\"}}}", 1, 0, 0, 0, 0 },
 		{ "gemini-cli", "{\"tool_name\":\"run_shell_command\",\"tool_input\":{\"command\":\"ls\"},"
 		  "\"tool_response\":{\"llmContent\":\"Exit Code: -2147483649\"}}", 1, 0, 0, 0, 0 },
+		/* stopped with no status: a signal, a spawn error, a cancel; gone on in the background: not known */
+		{ "gemini-cli", "{\"tool_name\":\"run_shell_command\",\"tool_input\":{\"command\":\"ls\"},"
+		  "\"tool_response\":{\"llmContent\":\"Output: x\\nSignal: 9\\nProcess Group PGID: 9\"}}", 1, 0, 0, 0, 0 },
+		{ "gemini-cli", "{\"tool_name\":\"run_shell_command\",\"tool_input\":{\"command\":\"ls\"},"
+		  "\"tool_response\":{\"llmContent\":\"Output: (empty)\\nError: spawn ENOENT\"}}", 1, 0, 0, 0, 0 },
+		{ "gemini-cli", "{\"tool_name\":\"run_shell_command\",\"tool_input\":{\"command\":\"ls\"},"
+		  "\"tool_response\":{\"llmContent\":\"<untrusted_context>\\nCommand was cancelled by user "
+		  "before it could complete.\"}}", 1, 0, 0, 0, 0 },
+		{ "gemini-cli", "{\"tool_name\":\"run_shell_command\",\"tool_input\":{\"command\":\"ls\"},"
+		  "\"tool_response\":{\"llmContent\":\"Command moved to background (PID: 7).\"}}", 0, 0, 0, 0, 0 },
 	};
 	struct agent_event ev;
 
