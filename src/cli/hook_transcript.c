@@ -204,8 +204,9 @@ static void running_from(struct agent_usage *u, const cJSON *t)
 
 	if (!cJSON_IsObject(r))
 		return;
-	u->has_total = 1;
-	for (size_t i = 0; i < 3; i++) {
+	/* a compaction may be pending with no total read yet: no baseline then */
+	u->has_total = cJSON_IsNumber(cJSON_GetObjectItemCaseSensitive(r, running_keys[0]));
+	for (size_t i = 0; u->has_total && i < 3; i++) {
 		u->total[i] = json_num(r, running_keys[i], 0);
 		u->since[i] = json_num(r, running_keys[i + 3], 0);
 	}
@@ -219,7 +220,7 @@ static void running_to(cJSON *args, const struct agent_usage *u)
 	if (!u->has_total && !u->pending)
 		return;
 	r = json_obj(args, "running");
-	for (size_t i = 0; i < 3; i++) {
+	for (size_t i = 0; u->has_total && i < 3; i++) {
 		json_set_num(r, running_keys[i], u->total[i]);
 		json_set_num(r, running_keys[i + 3], u->since[i]);
 	}

@@ -353,6 +353,22 @@ test_expect_success 'a compaction'"'"'s tokens: the growth of the running total 
 	sed -n 2p log | grep "^agent $AGENT compacts its context (manual)$"
 '
 
+test_expect_success 'a compaction with no running total before it counts no tokens of the whole session' '
+	(
+		T=$HOME/.claude/projects/repo/3c3c3c3c.jsonl &&
+		claude UserPromptSubmit ",\"prompt\":\"third agent\"" 3c3c3c3c-0000 &&
+		printf "%s\n" "{\"type\":\"assistant\",\"message\":{\"id\":\"m3\",\"usage\":{\"input_tokens\":7,\"output_tokens\":2}}}" \
+			"{\"type\":\"system\",\"subtype\":\"compact_boundary\",\"content\":\"Conversation compacted\"}" >"$T" &&
+		claude Stop "" 3c3c3c3c-0000 &&
+		echo "{\"type\":\"cost-state\",\"modelUsage\":{\"m\":{\"inputTokens\":100000,\"outputTokens\":9000}}}" >>"$T" &&
+		echo "{\"type\":\"assistant\",\"message\":{\"id\":\"m4\",\"usage\":{\"input_tokens\":5,\"output_tokens\":1}}}" >>"$T" &&
+		claude Stop "" 3c3c3c3c-0000 &&
+		test_must_be_empty ev.err
+	) &&
+	session_json >s &&
+	test "$(agent_field claude-3c3c3c3c "[a[\"tokens\"][k] for k in (\"input\", \"output\")]")" = "[12, 3]"
+'
+
 test_expect_success 'a new agent session attaches to the active session' '
 	claude UserPromptSubmit ",\"prompt\":\"second agent\"" 2a2a2a2a-0000 &&
 	git log --format=%s -2 refs/sessions/2025-11-21-other >log &&
