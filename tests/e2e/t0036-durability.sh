@@ -7,8 +7,10 @@ syncs () {
 	out=$1 && shift &&
 	# LeakSanitizer cannot run under ptrace: a sanitized build leaves leaks to the other tests
 	ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" \
-	strace -f -y -o "$out.raw" -e trace=fsync,fdatasync,syncfs,rename,renameat,renameat2 "$@" >/dev/null &&
-	grep -v -e "^[0-9]* +++" -e "^[0-9]* ---" -e "resumed>" "$out.raw" >"$out" || true
+	strace -f -y -o "$out.raw" -e trace=fsync,fdatasync,syncfs,rename,renameat,renameat2 "$@" >/dev/null
+	rc=$?
+	grep -v -e "^[0-9]* +++" -e "^[0-9]* ---" -e "resumed>" "$out.raw" >"$out"
+	return $rc	# a command that failed synced nothing, and proves nothing
 }
 # what a line of syncs' output is about
 obj='/objects/(tmp_object[^/>]*|[0-9a-f]{2}/[0-9a-f]{38})>'	# a loose object, or its temporary file

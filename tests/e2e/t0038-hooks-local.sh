@@ -92,7 +92,7 @@ test_expect_success CLAUDE_CODE 'Claude Code runs the hooks from settings.local.
 		CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1 DISABLE_AUTOUPDATER=1 IS_SANDBOX=1 \
 		timeout 120 "$agents/node_modules/@anthropic-ai/claude-code/bin/claude.exe" -p "write local into local.txt" \
 		--allowedTools Write --dangerously-skip-permissions >claude.out 2>claude.err
-	rc=$?; kill $server 2>/dev/null; wait $server 2>/dev/null; test $rc = 0 &&
+	rc=$?; stop_server; test $rc = 0 &&
 	grep "Done." claude.out &&
 	git log --format=%s SESSION_HEAD >log &&
 	grep "^file created: local.txt by claude-" log &&

@@ -93,7 +93,7 @@ test_expect_success '-L takes the ranges git blame takes, and a bad one is an er
 	test "$(cat err)" = "error: file f.c has only 5 lines" &&
 	test_expect_code 128 git session blame -L 0,1 f.c 2>err && grep "^error: -L invalid line number: 0" err &&
 	test_expect_code 128 git session blame -L /nowhere/ f.c 2>err && grep "^error: .*No match" err &&
-	for L in 2,x abc "2,3,4" "/unclosed" 1-2 ""2,+""
+	for L in 2,x abc "2,3,4" "/unclosed" 1-2 "2,+"
 	do
 		test_expect_code 129 git session blame -L "$L" f.c 2>err &&
 		grep "^error: invalid -L range" err && grep "^usage: git session blame" err || return 1
