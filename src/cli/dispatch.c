@@ -169,7 +169,8 @@ static int hook_cannot_open(int argc, const char **argv, char *why)
 static int setup(struct cmd_ctx *c, const struct command *cmd, int argc, const char **argv)
 {
 	char *why = NULL;
-	int asks_usage = argc > 1 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help-usage"));
+	int asks_usage = argc > 1 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") ||
+				       !strcmp(argv[1], "--help-usage"));
 
 	if (cmd->flags & RUN_SETUP_GENTLY) {
 		if (store_open_why(&c->st, &why) < 0)

@@ -88,7 +88,7 @@ static int help(int argc, const char **argv, const char *argv0)
 		fputs(help_usage, stderr);
 		return EXIT_USAGE;
 	}
-	if (i < argc && strcmp(argv[i], "help") && !command_find(argv[i])) {
+	if (i < argc && !command_find(argv[i])) {
 		gs_error("'%s' is not a git session command. See 'git session help'.", argv[i]);
 		cmd_print_errors();
 		command_suggest(argv[i]);
