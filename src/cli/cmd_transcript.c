@@ -186,6 +186,11 @@ static int print_talks(struct cmd_ctx *c, const struct talks *ts, int turn, int 
 		}
 		if (!json)
 			view_transcript(&v, a->id, &a->t, turn, store_workdir(c->st));
+		/* what the strict reading refused is not lost silently */
+		if (a->t.skipped)
+			gs_warning("%zu line%s of the transcript of agent '%s' did not read as JSON and %s not shown; "
+				   "'git session transcript --raw' shows the stored bytes", a->t.skipped,
+				   a->t.skipped == 1 ? "" : "s", a->id, a->t.skipped == 1 ? "is" : "are");
 	}
 	if (shown) {
 		pager_start(c);

@@ -369,6 +369,21 @@ test_expect_success 'a compaction with no running total before it counts no toke
 	test "$(agent_field claude-3c3c3c3c "[a[\"tokens\"][k] for k in (\"input\", \"output\")]")" = "[12, 3]"
 '
 
+test_expect_success 'transcript says how many stored lines it could not read, and --raw has them' '
+	(
+		T=$HOME/.claude/projects/repo/3c3c3c3c.jsonl &&
+		echo "{\"type\":\"user\",\"message\":{\"role\":\"user\",\"content\":\"find -print0 said a\\u0000b\"}}" >>"$T" &&
+		echo "{\"type\":\"assistant\",\"message\":{\"id\":\"m5\",\"content\":[{\"type\":\"text\",\"text\":\"read it\"}],\"usage\":{\"input_tokens\":1,\"output_tokens\":1}}}" >>"$T" &&
+		claude Stop "" 3c3c3c3c-0000 &&
+		test_must_be_empty ev.err
+	) &&
+	git session transcript --agent claude-3c3c3c3c >out 2>err &&
+	grep "read it" out &&
+	grep "^warning: 1 line of the transcript of agent .claude-3c3c3c3c. did not read as JSON" err &&
+	git session transcript --raw --agent claude-3c3c3c3c >raw &&
+	grep -F "find -print0 said" raw
+'
+
 test_expect_success 'a new agent session attaches to the active session' '
 	claude UserPromptSubmit ",\"prompt\":\"second agent\"" 2a2a2a2a-0000 &&
 	git log --format=%s -2 refs/sessions/2025-11-21-other >log &&
