@@ -96,10 +96,23 @@ int store_worktree_last_commit(char **out, gs_store *st, const char *path);
  *   "branch": {"current", "recorded", "recorded_exists"},
  *   "head": {"current", "recorded", "recorded_exists", "new_commits",
  *            "commits": [{"id", "subject"}] (at most max), "descends"} }.
+ * New commits are HEAD's that are neither the recorded HEAD, nor one of
+ * seen (the commits the session recorded, nseen of them), nor behind
+ * one: after a merge of two clones' records, what either saw is not new.
+ * A recorded HEAD this clone lacks (a teammate's, not pulled yet) is not
+ * a rewritten history when HEAD descends from a commit of seen.
  * The caller frees *out.
  */
-int store_worktree_project(cJSON **out, gs_store *st, const char *recorded_branch,
-		     const char *recorded_head, int max);
+int store_worktree_project(cJSON **out, gs_store *st, const char *recorded_branch, const char *recorded_head,
+			   const char *const *seen, size_t nseen, int max);
+
+/*
+ * *out 1 when blob is path's in one of commits (n commit ids; those this
+ * clone lacks are passed over) that HEAD is or descends from: content
+ * the history of HEAD holds, that a later commit changed; else 0.
+ */
+int store_worktree_in_history(int *out, gs_store *st, const char *path, const char *blob,
+			      const char *const *commits, size_t n);
 
 /* Files two trees (or the index and HEAD) hold differently, in the order git lists them. */
 enum store_change { STORE_ADDED, STORE_MODIFIED, STORE_DELETED };
