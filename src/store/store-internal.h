@@ -77,13 +77,12 @@ void store_attr_index_end(gs_store *st);
  * The stat cache (store_cache.c): this clone's facts of the files it
  * hashed, never a session's. match: 1 and the blob in oid when path's
  * entry has s's size, mtime, inode and mode; learn: path held blob oid
- * when it had stat s (a file changed in the last second is forgotten
- * instead); free: written back when it changed, silently (a cache).
+ * when it had stat s (not for a file changed in the last second); free:
+ * written back when something was learned, silently (a cache).
  */
 struct stat;
 int store_cache_match(char oid[HEX_SZ], gs_store *st, const char *path, const struct stat *s);
 void store_cache_learn(gs_store *st, const char *path, const char *oid, const struct stat *s);
-void store_cache_forget(gs_store *st, const char *path);
 void store_cache_free(gs_store *st);
 
 #endif

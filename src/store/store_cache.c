@@ -29,19 +29,23 @@
 #define CACHE_ENTRIES_MAX 1000000	/* past that, nothing more is learned */
 
 struct cache_entry {
-	const char *path;	/* in the file's text, or owned */
+	const char *path;	/* in the file's text, or owned (learned) */
 	char oid[HEX_SZ];
 	const char *mode;	/* STORE_MODE_* */
 	unsigned long long size, mtime, ino;
-	int owned, gone;
 };
 
+/*
+ * The file is not parsed when read: a lookup is a binary search in its
+ * text, so that a hook that looks at one file pays for one read of the
+ * cache, not for its thousands of entries. What this process learned
+ * waits in learned until the cache is written back, merged then.
+ */
 struct store_cache {
-	char *text;		/* the file as read: paths point into it */
-	struct cache_entry *v;
+	char *text;		/* the file as read */
+	const char *body, *end;	/* its records, sorted by path */
+	struct cache_entry *learned;
 	size_t n, alloc;
-	size_t sorted;		/* v[0..sorted) are in path order; later ones were learned since */
-	int dirty;
 };
 
 static const char *mode_of(const struct stat *s)
@@ -90,29 +94,18 @@ static int parse_entry(struct cache_entry *e, const char *rec)
 	return *p ? 0 : -1;
 }
 
-/* The cache as the file holds it; empty when there is none, or it is damaged or another working tree's. */
+/* The cache of this working tree; empty when there is none, or it is another working tree's. */
 static struct store_cache *cache_load(gs_store *st)
 {
 	struct store_cache *c = xcalloc(1, sizeof(*c));
 	char *path = cache_path(st), *head = xstrfmt(CACHE_MAGIC "%s", store_workdir(st));
 	size_t len = 0, mark = gs_error_mark();
-	const char *p, *end;
 
-	if (access(path, R_OK) || gs_read_file(&c->text, &len, path, CACHE_MAX) < 0 ||
-	    !len || c->text[len - 1] || strcmp(c->text, head))
-		goto empty;
-	for (p = c->text + strlen(c->text) + 1, end = c->text + len; p < end; p += strlen(p) + 1) {
-		ALLOC_GROW(c->v, c->n + 1, c->alloc);
-		if (parse_entry(&c->v[c->n], p) < 0 || (c->n && strcmp(c->v[c->n - 1].path, c->v[c->n].path) >= 0))
-			goto empty;	/* damaged: trust none of it */
-		c->n++;
+	if (access(path, R_OK) == 0 && gs_read_file(&c->text, &len, path, CACHE_MAX) == 0 && len &&
+	    !c->text[len - 1] && !strcmp(c->text, head)) {
+		c->body = c->text + strlen(c->text) + 1;
+		c->end = c->text + len;
 	}
-	c->sorted = c->n;
-	goto done;
-empty:
-	c->n = c->sorted = 0;
-	c->dirty = len > 0;	/* rewritten for this working tree */
-done:
 	gs_error_rewind(mark);	/* a cache that cannot be read is no error */
 	free(path);
 	free(head);
@@ -126,87 +119,114 @@ static struct store_cache *cache_of(gs_store *st)
 	return st->cache;
 }
 
-static struct cache_entry *find(struct store_cache *c, const char *path)
+/* path's record in the file, by a binary search of its text; 0 when none (or a damaged one is met). */
+static int find(struct cache_entry *out, const struct store_cache *c, const char *path)
 {
-	size_t lo = 0, hi = c->sorted;
+	const char *lo = c->body, *hi = c->end;
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		int cmp = strcmp(c->v[mid].path, path);
+	while (lo && lo < hi) {
+		const char *mid = lo + (hi - lo) / 2;
+		int cmp;
 
-		if (!cmp)
-			return &c->v[mid];
+		while (mid > lo && mid[-1])	/* back to the start of its record */
+			mid--;
+		if (parse_entry(out, mid) < 0)
+			return 0;
+		if (!(cmp = strcmp(out->path, path)))
+			return 1;
 		if (cmp < 0)
-			lo = mid + 1;
+			lo = mid + strlen(mid) + 1;
 		else
 			hi = mid;
 	}
-	for (size_t i = c->sorted; i < c->n; i++)	/* learned by this process: a few */
-		if (!strcmp(c->v[i].path, path))
-			return &c->v[i];
-	return NULL;
+	return 0;
+}
+
+static int same(const struct cache_entry *e, const struct stat *s)
+{
+	return e->size == (unsigned long long)s->st_size && e->mtime == mtime_ms(s) &&
+	       e->ino == (unsigned long long)s->st_ino && !strcmp(e->mode, mode_of(s));
 }
 
 int store_cache_match(char oid[HEX_SZ], gs_store *st, const char *path, const struct stat *s)
 {
 	struct store_cache *c = cache_of(st);
-	const struct cache_entry *e = c ? find(c, path) : NULL;
+	struct cache_entry e;
 
-	if (!e || e->gone || e->size != (unsigned long long)s->st_size || e->mtime != mtime_ms(s) ||
-	    e->ino != (unsigned long long)s->st_ino || strcmp(e->mode, mode_of(s)))
+	/* what this process learned is not looked up: a command looks at a file once, or hashes it again */
+	if (!c || !find(&e, c, path) || !same(&e, s))
 		return 0;
-	memcpy(oid, e->oid, HEX_SZ);
+	memcpy(oid, e.oid, HEX_SZ);
 	return 1;
 }
 
+/*
+ * Path held blob oid when it had stat s. A file changed in the last
+ * second could change again within the mtime's granularity ("racily
+ * clean", as git says): it is not learned. What the file says of path
+ * before stays true of the stat it names, so nothing is forgotten.
+ */
 void store_cache_learn(gs_store *st, const char *path, const char *oid, const struct stat *s)
 {
 	struct store_cache *c = cache_of(st);
-	struct cache_entry *e;
+	struct cache_entry e;
 
-	if (!c)
+	if (!c || time(NULL) - s->st_mtim.tv_sec <= 1 || c->n >= CACHE_ENTRIES_MAX ||
+	    (find(&e, c, path) && same(&e, s) && !strcmp(e.oid, oid)))
 		return;
-	/* changed in the last second: it could change again within the mtime's granularity ("racily clean") */
-	if (time(NULL) - s->st_mtim.tv_sec <= 1) {
-		store_cache_forget(st, path);
-		return;
-	}
-	if (!(e = find(c, path))) {
-		if (c->n >= CACHE_ENTRIES_MAX)
-			return;
-		ALLOC_GROW(c->v, c->n + 1, c->alloc);
-		e = &c->v[c->n++];
-		memset(e, 0, sizeof(*e));
-		e->path = xstrdup(path);
-		e->owned = 1;
-	} else if (!e->gone && !strcmp(e->oid, oid) && e->size == (unsigned long long)s->st_size &&
-		   e->mtime == mtime_ms(s) && e->ino == (unsigned long long)s->st_ino && !strcmp(e->mode, mode_of(s))) {
-		return;	/* known already */
-	}
-	memcpy(e->oid, oid, HEX_SZ - 1);
-	e->oid[HEX_SZ - 1] = '\0';
-	e->mode = mode_of(s);
-	e->size = (unsigned long long)s->st_size;
-	e->mtime = mtime_ms(s);
-	e->ino = (unsigned long long)s->st_ino;
-	e->gone = 0;
-	c->dirty = 1;
+	ALLOC_GROW(c->learned, c->n + 1, c->alloc);
+	e.path = xstrdup(path);
+	memcpy(e.oid, oid, HEX_SZ - 1);
+	e.oid[HEX_SZ - 1] = '\0';
+	e.mode = mode_of(s);
+	e.size = (unsigned long long)s->st_size;
+	e.mtime = mtime_ms(s);
+	e.ino = (unsigned long long)s->st_ino;
+	c->learned[c->n++] = e;
 }
 
-void store_cache_forget(gs_store *st, const char *path)
+/* By path, and for one path the one learned last first: it is the one kept. */
+static int cmp_learned(const void *a, const void *b)
 {
-	struct store_cache *c = cache_of(st);
-	struct cache_entry *e = c ? find(c, path) : NULL;
+	const struct cache_entry *x = a, *y = b;
+	int cmp = strcmp(x->path, y->path);
 
-	if (e && !e->gone) {
-		e->gone = 1;
-		c->dirty = 1;
-	}
+	return cmp ? cmp : x < y ? 1 : -1;
 }
 
-static int cmp_entry(const void *a, const void *b)
+static void add_record(struct sbuf *sb, const struct cache_entry *e)
 {
-	return strcmp(((const struct cache_entry *)a)->path, ((const struct cache_entry *)b)->path);
+	sbuf_addf(sb, "%s %s %llu %llu %llu %s", e->oid, e->mode, e->size, e->mtime, e->ino, e->path);
+	sbuf_addch(sb, '\0');
+}
+
+/* The file's records and what was learned, merged in path order; a damaged record is dropped. */
+static void merge_records(struct sbuf *sb, struct store_cache *c)
+{
+	const char *p = c->body;
+	struct cache_entry e;
+	size_t i = 0;
+	int have = 0, cmp;
+
+	qsort(c->learned, c->n, sizeof(*c->learned), cmp_learned);
+	for (;;) {
+		while (!have && p && p < c->end) {	/* the file's next record that reads */
+			have = parse_entry(&e, p) == 0;
+			p += strlen(p) + 1;
+		}
+		if (!have && i == c->n)
+			break;
+		cmp = !have ? 1 : i == c->n ? -1 : strcmp(e.path, c->learned[i].path);
+		if (cmp < 0) {
+			add_record(sb, &e);
+			have = 0;
+			continue;
+		}
+		have = have && cmp > 0;	/* the same path: what was learned replaces it */
+		add_record(sb, &c->learned[i]);
+		while (++i < c->n && !strcmp(c->learned[i].path, c->learned[i - 1].path))
+			;	/* learned before, of the same path */
+	}
 }
 
 /* Writes the cache whole through a temporary renamed over it: a reader sees the old or the new. */
@@ -216,17 +236,9 @@ static void cache_write(gs_store *st, struct store_cache *c)
 	struct sbuf sb = SBUF_INIT;
 	int fd;
 
-	qsort(c->v, c->n, sizeof(*c->v), cmp_entry);
 	sbuf_addf(&sb, CACHE_MAGIC "%s", store_workdir(st));
 	sbuf_addch(&sb, '\0');
-	for (size_t i = 0; i < c->n; i++) {
-		const struct cache_entry *e = &c->v[i];
-
-		if (e->gone)
-			continue;
-		sbuf_addf(&sb, "%s %s %llu %llu %llu %s", e->oid, e->mode, e->size, e->mtime, e->ino, e->path);
-		sbuf_addch(&sb, '\0');
-	}
+	merge_records(&sb, c);
 	/* a cache: not fsynced, and a failure to write it is no error */
 	if ((fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL, 0644)) >= 0) {
 		int failed = gs_write_in_full(fd, sb.buf, sb.len) < 0;
@@ -246,13 +258,12 @@ void store_cache_free(gs_store *st)
 
 	if (!c)
 		return;
-	if (c->dirty && store_workdir(st))
+	if (c->n && store_workdir(st))
 		cache_write(st, c);
 	gs_error_rewind(mark);
 	for (size_t i = 0; i < c->n; i++)
-		if (c->v[i].owned)
-			free((char *)c->v[i].path);
-	free(c->v);
+		free((char *)c->learned[i].path);
+	free(c->learned);
 	free(c->text);
 	free(c);
 	st->cache = NULL;

@@ -308,11 +308,8 @@ int store_worktree_record(struct store_file_fact *out, gs_store *st, const char 
 	int rc;
 
 	memset(out, 0, sizeof(*out));
-	if ((rc = record_look(out, st, path, allow_missing, &s)) <= 0) {
-		if (rc == 0 && out->found == STORE_FOUND_GONE)
-			store_cache_forget(st, path);
+	if ((rc = record_look(out, st, path, allow_missing, &s)) <= 0)
 		return rc;
-	}
 	if (cached_blob(&id, st, path, known, &s)) {
 		rc = 0;	/* unchanged since it was recorded: not read again */
 	} else if ((driver = S_ISREG(s.st_mode) ? store_filter_driver(st, path, "clean", NULL) : NULL)) {
