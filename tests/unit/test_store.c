@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <utime.h>
@@ -19,6 +20,7 @@
 #include "git-session/state_record.h"
 #include "git-session/store.h"
 #include "git-session/store_run.h"
+#include "git-session/store_worktree.h"
 #include "git-session/util.h"
 
 static char top[] = "/tmp/gs-test-store-XXXXXX";
@@ -268,6 +270,69 @@ static void test_record_entry(void **state)
 	cJSON_Delete(gone);
 }
 
+/* Writes text over the start of path (its inode kept), with an mtime long past. */
+static void put_old(const char *path, const char *text)
+{
+	struct utimbuf old = { 1735689600, 1735689600 };	/* 2025-01-01 */
+	int fd = open(path, O_WRONLY | O_CREAT, 0644);
+
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, text, strlen(text)), (ssize_t)strlen(text));
+	assert_int_equal(close(fd), 0);
+	assert_int_equal(utime(path, &old), 0);
+}
+
+static void record_blob(char out[HEX_SZ], gs_store *st, const char *path)
+{
+	struct store_file_fact fact;
+
+	assert_int_equal(store_worktree_record(&fact, st, path, 0, NULL), 0);
+	memcpy(out, fact.oid, HEX_SZ);
+}
+
+/*
+ * The stat cache: a file whose stat is the one the cache holds is not
+ * read again (as git trusts its index), across commands; a cache written
+ * for another working tree, or damaged, is not trusted.
+ */
+static void test_stat_cache(void **state)
+{
+	gs_store *st = *state;
+	char first[HEX_SZ], again[HEX_SZ], *path, *text = NULL;
+	size_t len;
+
+	put_old("cached.txt", "one\n");
+	record_blob(first, st, "cached.txt");
+	store_free(st);	/* written back here */
+	assert_int_equal(store_open(&st), 0);
+	*state = st;
+	path = xstrfmt("%s/.git/session-stat-cache", top);
+	assert_int_equal(gs_read_file(&text, &len, path, 1 << 20), 0);
+	assert_non_null(memmem(text, len, " cached.txt", 12));
+	free(text);
+	/* the same size, mtime and inode: the cache answers, the file is not read */
+	put_old("cached.txt", "two\n");
+	record_blob(again, st, "cached.txt");
+	assert_string_equal(again, first);
+	/* a cache another working tree wrote is not trusted */
+	store_free(st);
+	assert_int_equal(gs_write_file(path, "git-session stat cache 1 /elsewhere/\0", 38, 0644), 0);
+	assert_int_equal(store_open(&st), 0);
+	*state = st;
+	record_blob(again, st, "cached.txt");
+	assert_string_not_equal(again, first);
+	/* nor a damaged one */
+	store_free(st);
+	text = xstrfmt("git-session stat cache 1 %s/%c%s 100644 4 1735689600000 zz cached.txt%c", top, 0, first, 0);
+	assert_int_equal(gs_write_file(path, text, strlen(top) + 27 + 40 + 38, 0644), 0);
+	free(text);
+	assert_int_equal(store_open(&st), 0);
+	*state = st;
+	record_blob(again, st, "cached.txt");
+	assert_string_not_equal(again, first);
+	free(path);
+}
+
 /* core.fsync read as git reads it, quirks included */
 static void test_fsync_parse(void **state)
 {
@@ -303,6 +368,7 @@ int main(void)
 		cmocka_unit_test(test_stale_lock),
 		cmocka_unit_test(test_run),
 		cmocka_unit_test(test_record_entry),
+		cmocka_unit_test(test_stat_cache),
 		cmocka_unit_test(test_fsync_parse),
 	};
 
