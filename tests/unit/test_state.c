@@ -164,6 +164,10 @@ static void test_local_facts(void **unused)
 
 	assert_string_equal(json_str(cJSON_GetObjectItem(st, "project"), "name"), "app");
 	assert_null(cJSON_GetObjectItem(cJSON_GetObjectItem(st, "project"), "path"));
+	/* an older session's path goes with its next operation */
+	json_set_str(cJSON_GetObjectItem(st, "project"), "path", "/home/alice/app");
+	ok_(st, OP_NOTE, "{\"text\": \"hi\"}");
+	assert_null(cJSON_GetObjectItem(cJSON_GetObjectItem(st, "project"), "path"));
 	ok_(st, OP_CHECKPOINT, args);	/* an operation an older version wrote, replayed by a merge */
 	free(args);
 	files = cJSON_GetObjectItem(st, "files");
