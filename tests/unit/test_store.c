@@ -297,15 +297,16 @@ static void record_blob(char out[HEX_SZ], gs_store *st, const char *path)
  */
 static void test_stat_cache(void **state)
 {
-	gs_store *st = *state;
+	gs_store *st = NULL;	/* its own, freed and opened again as commands do */
 	char first[HEX_SZ], again[HEX_SZ], *path, *text = NULL;
 	size_t len;
 
+	(void)state;
+	assert_int_equal(store_open(&st), 0);
 	put_old("cached.txt", "one\n");
 	record_blob(first, st, "cached.txt");
 	store_free(st);	/* written back here */
 	assert_int_equal(store_open(&st), 0);
-	*state = st;
 	path = xstrfmt("%s/.git/session-stat-cache", top);
 	assert_int_equal(gs_read_file(&text, &len, path, 1 << 20), 0);
 	assert_non_null(memmem(text, len, " cached.txt", 12));
@@ -318,7 +319,6 @@ static void test_stat_cache(void **state)
 	store_free(st);
 	assert_int_equal(gs_write_file(path, "git-session stat cache 1 /elsewhere/\0", 38, 0644), 0);
 	assert_int_equal(store_open(&st), 0);
-	*state = st;
 	record_blob(again, st, "cached.txt");
 	assert_string_not_equal(again, first);
 	/* nor a damaged one */
@@ -327,9 +327,9 @@ static void test_stat_cache(void **state)
 	assert_int_equal(gs_write_file(path, text, strlen(top) + 27 + 40 + 38, 0644), 0);
 	free(text);
 	assert_int_equal(store_open(&st), 0);
-	*state = st;
 	record_blob(again, st, "cached.txt");
 	assert_string_not_equal(again, first);
+	store_free(st);
 	free(path);
 }
 
