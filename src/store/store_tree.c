@@ -29,6 +29,8 @@ int store_worktree_last_commit(char **out, gs_store *st, const char *path)
 	return rc == 0 ? 0 : GS_ERROR;
 }
 
+#define SEEN_MAX 64	/* the newest commits a session saw that are walked from, or looked into */
+
 /* The commits of seen this clone has, as oids, in an array the caller frees. */
 static git_oid *seen_here(size_t *n, gs_store *st, const char *const *seen, size_t nseen)
 {
@@ -125,7 +127,9 @@ int store_worktree_project(cJSON **out, gs_store *st, const char *recorded_branc
 	json_set_num(head, "new_commits", (double)n);
 	/* a recorded HEAD this clone lacks (a teammate's, not pulled) is judged by the commits it has */
 	json_set_bool(head, "descends", rec_ok ? descends_any(st, &h, r, 1) :
-		      has_head && nhide ? descends_any(st, &h, hide, nhide) : !has_head && !recorded_head);
+		      has_head && nhide ? descends_any(st, &h, hide + (nhide > SEEN_MAX ? nhide - SEEN_MAX : 0),
+						       nhide > SEEN_MAX ? SEEN_MAX : nhide) :
+		      !has_head && !recorded_head);
 	free(hide);
 	free(r);
 	free(current);
@@ -135,7 +139,8 @@ int store_worktree_project(cJSON **out, gs_store *st, const char *recorded_branc
 int store_worktree_in_history(int *out, gs_store *st, const char *path, const char *blob,
 			      const char *const *commits, size_t n)
 {
-	git_oid h, want, *v = seen_here(&n, st, commits, n);
+	git_oid h, want, *v = seen_here(&n, st, commits + (n > SEEN_MAX ? n - SEEN_MAX : 0),
+					n > SEEN_MAX ? SEEN_MAX : n);
 	char now[HEX_SZ], *branch = NULL;
 	int error = store_head(&branch, now, st);
 
