@@ -115,6 +115,13 @@ int store_worktree_project(cJSON **out, gs_store *st, const char *recorded_branc
 int store_worktree_in_history(int *out, gs_store *st, const char *path, const char *blob,
 			      const char *const *commits, size_t n);
 
+/*
+ * *out 1 when a commit of HEAD's that changed path after commit since
+ * (the last one, when since is not a commit here) is by another author
+ * than the user (git's author identity): a teammate's change.
+ */
+int store_worktree_changed_by_others(int *out, gs_store *st, const char *path, const char *since);
+
 /* Files two trees (or the index and HEAD) hold differently, in the order git lists them. */
 enum store_change { STORE_ADDED, STORE_MODIFIED, STORE_DELETED };
 struct store_changed_file {

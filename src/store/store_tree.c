@@ -12,6 +12,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 int store_worktree_last_commit(char **out, gs_store *st, const char *path)
 {
@@ -27,6 +28,38 @@ int store_worktree_last_commit(char **out, gs_store *st, const char *path)
 		*out = sbuf_detach(&sb, NULL);
 	sbuf_release(&sb);
 	return rc == 0 ? 0 : GS_ERROR;
+}
+
+int store_worktree_changed_by_others(int *out, gs_store *st, const char *path, const char *since)
+{
+	char *range = NULL;
+	const char *args[] = { "git", "--literal-pathspecs", "log", "--no-show-signature", "--format=%ae", "-1", "--",
+			       path, NULL };
+	git_signature *me = NULL;
+	struct sbuf sb = SBUF_INIT;
+	git_commit *c = NULL;
+	git_oid id;
+	int error;
+
+	*out = 0;
+	if ((error = store_signature(&me, st, "AUTHOR")) < 0)
+		return error;
+	if (since && git_oid_fromstr(&id, since) == 0 && !git_oid_is_zero(&id) && git_commit_lookup(&c, st->repo, &id) == 0)
+		args[5] = range = xstrfmt("%s..HEAD", since);	/* every commit since, not the last one only */
+	git_commit_free(c);
+	git_error_clear();
+	if ((error = store_run(&(struct store_run){ .argv = args, .dir = store_run_dir(st), .out = &sb })) == 0)
+		for (char *line = sb.buf, *nl; line && *line; line = nl ? nl + 1 : NULL) {
+			if ((nl = strchr(line, '\n')))
+				*nl = '\0';
+			*out |= *line && strcasecmp(line, me->email) != 0;
+		}
+	else
+		*out = 1;	/* not known: taken as a teammate's, which --force overrides */
+	sbuf_release(&sb);
+	free(range);
+	git_signature_free(me);
+	return 0;
 }
 
 #define SEEN_MAX 64	/* the newest commits a session saw that are walked from, or looked into */

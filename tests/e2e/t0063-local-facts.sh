@@ -183,6 +183,21 @@ test_expect_success 'restoring an older checkpoint over a teammate'"'"'s merged 
 	test_cmp todo.before "$A/todo.py"
 '
 
+test_expect_success 'a teammate'"'"'s committed change the session recorded too is not reverted without --force' '
+	echo "# usage, by bob" >"$B/USAGE.md" &&
+	test_tick && as bob git commit -q -am "usage: say who" &&
+	as bob git push -q origin HEAD 2>/dev/null && as bob git session push -q &&
+	as alice git pull -q 2>/dev/null && as alice git session pull -q &&
+	test "$(as alice git rev-parse refs/sessions/todo:files/USAGE.md)" = "$(as alice git hash-object USAGE.md)" &&
+	cp "$A/USAGE.md" usage.before &&
+	test_must_fail as alice git session restore "$(cat first)" -- USAGE.md 2>err &&
+	grep "committed in HEAD" err && grep "usage: say who" err &&
+	test_cmp usage.before "$A/USAGE.md" &&
+	as alice git session restore -q --force "$(cat first)" -- USAGE.md &&
+	test "$(cat "$A/USAGE.md")" = "# usage" &&
+	as alice git checkout -q USAGE.md
+'
+
 test_expect_success 'a file one side had modified is not turned back into a created one by the merge' '
 	test_tick && as alice git session start flip --id flip --pause-current -q &&
 	echo "notes" >"$A/NOTES.md" &&
