@@ -87,7 +87,7 @@ static int gather(cJSON **scan, cJSON **project, cJSON **plans, struct cmd_ctx *
 	return 0;
 }
 
-/* Unified diffs of the modified text files, when asked; path -> text. */
+/* Unified diffs of the modified and reverted text files, when asked; path -> text. */
 static int diffs_for(cJSON **out, struct cmd_ctx *c, const cJSON *r)
 {
 	const cJSON *f;
@@ -97,7 +97,8 @@ static int diffs_for(cJSON **out, struct cmd_ctx *c, const cJSON *r)
 	cJSON_ArrayForEach(f, cJSON_GetObjectItemCaseSensitive(r, "conflicts")) {
 		char *text = NULL;
 
-		if (strcmp(json_str(f, "kind"), ST_MODIFIED) || !json_str(f, "recorded_oid"))
+		if ((strcmp(json_str(f, "kind"), ST_MODIFIED) && strcmp(json_str(f, "kind"), "reverted")) ||
+		    !json_str(f, "recorded_oid"))
 			continue;
 		if ((error = store_worktree_diff(&text, c->st, json_str(f, "path"), json_str(f, "recorded_oid"))) < 0)
 			break;
