@@ -254,13 +254,11 @@ static void cache_write(gs_store *st, struct store_cache *c)
 void store_cache_free(gs_store *st)
 {
 	struct store_cache *c = st->cache;
-	size_t mark = gs_error_mark();
 
 	if (!c)
 		return;
 	if (c->n && store_workdir(st))
-		cache_write(st, c);
-	gs_error_rewind(mark);
+		cache_write(st, c);	/* records no error: a cache */
 	for (size_t i = 0; i < c->n; i++)
 		free((char *)c->learned[i].path);
 	free(c->learned);
