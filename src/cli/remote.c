@@ -53,17 +53,27 @@ static int remote_urls(struct sbuf *out, gs_store *st, const char *remote, int p
 	return rc < 0 ? rc : 0;
 }
 
-/* Whether url (len bytes) is a line of urls; trailing slashes do not count. */
+/* A URL as compared: a path and its file:// URL are one place, trailing slashes aside. */
+static void url_trim(const char **url, size_t *len)
+{
+	if (*len > 7 && !strncmp(*url, "file://", 7)) {
+		*url += 7;
+		*len -= 7;
+	}
+	while (*len > 1 && (*url)[*len - 1] == '/')
+		(*len)--;
+}
+
+/* Whether url (len bytes) is a line of urls. */
 static int has_line(const char *urls, const char *url, size_t len)
 {
-	while (len > 1 && url[len - 1] == '/')
-		len--;
+	url_trim(&url, &len);
 	for (const char *line = urls; line && *line; line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL) {
+		const char *u = line;
 		size_t n = strcspn(line, "\n");
 
-		while (n > 1 && line[n - 1] == '/')
-			n--;
-		if (n == len && !memcmp(line, url, len))
+		url_trim(&u, &n);
+		if (n == len && !memcmp(u, url, len))
 			return 1;
 	}
 	return 0;
