@@ -16,8 +16,9 @@
 int remote_sessions(char **out, gs_store *st);
 /*
  * Whether url is where the sessions remote is: one of its URLs, fetch or
- * push, as git rewrites them (insteadOf); a path and its file:// URL are
- * one, trailing slashes aside.
+ * push, as git rewrites them (insteadOf); a local repository is the
+ * directory its path or file:// URL resolves to, a URL is compared
+ * trailing slashes aside.
  */
 int remote_is_sessions_url(int *same, gs_store *st, const char *sessions, const char *url);
 /*

@@ -53,30 +53,47 @@ static int remote_urls(struct sbuf *out, gs_store *st, const char *remote, int p
 	return rc < 0 ? rc : 0;
 }
 
-/* A URL as compared: a path and its file:// URL are one place, trailing slashes aside. */
-static void url_trim(const char **url, size_t *len)
+/*
+ * A URL as compared (the caller frees it): a local repository is the
+ * place its path resolves to from dir, where git runs, whether spelt
+ * relative, through a symbolic link or as a file:// URL; any URL loses
+ * its trailing slashes.
+ */
+static char *url_place(const char *url, size_t len, const char *dir)
 {
-	if (*len > 7 && !strncmp(*url, "file://", 7)) {
-		*url += 7;
-		*len -= 7;
+	char *s = xstrndup(url, len), *path = s, *joined = NULL, *real = NULL;
+	const char *colon = strchr(s, ':');
+	size_t n;
+
+	if (!strncmp(s, "file://", 7))
+		path = s + 7;
+	else if (strstr(s, "://") || (colon && (!strchr(s, '/') || colon < strchr(s, '/'))))
+		path = NULL;	/* a URL, or scp's host:path: as it is */
+	if (path && *path && (real = realpath(*path == '/' ? path : (joined = xstrfmt("%s/%s", dir, path)), NULL))) {
+		free(s);
+		s = real;
 	}
-	while (*len > 1 && (*url)[*len - 1] == '/')
-		(*len)--;
+	free(joined);
+	for (n = strlen(s); n > 1 && s[n - 1] == '/'; n--)
+		s[n - 1] = '\0';
+	return s;
 }
 
-/* Whether url (len bytes) is a line of urls. */
-static int has_line(const char *urls, const char *url, size_t len)
+/* Whether url is the place of a line of urls. */
+static int has_place(gs_store *st, const char *urls, const char *url, size_t len)
 {
-	url_trim(&url, &len);
-	for (const char *line = urls; line && *line; line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL) {
-		const char *u = line;
-		size_t n = strcspn(line, "\n");
+	char *want = url_place(url, len, store_run_dir(st));
+	int found = 0;
 
-		url_trim(&u, &n);
-		if (n == len && !memcmp(u, url, len))
-			return 1;
+	for (const char *line = urls; !found && line && *line;
+	     line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL) {
+		char *place = url_place(line, strcspn(line, "\n"), store_run_dir(st));
+
+		found = !strcmp(place, want);
+		free(place);
 	}
-	return 0;
+	free(want);
+	return found;
 }
 
 /* Every URL of the sessions remote, fetch and push, one a line. */
@@ -92,7 +109,7 @@ int remote_is_sessions_url(int *same, gs_store *st, const char *sessions, const 
 	struct sbuf urls = SBUF_INIT;
 	int error = sessions_urls(&urls, st, sessions);
 
-	*same = !error && has_line(urls.buf, url, strlen(url));
+	*same = !error && has_place(st, urls.buf, url, strlen(url));
 	sbuf_release(&urls);
 	return error;
 }
@@ -109,7 +126,7 @@ static int same_place(int *same, gs_store *st, const char *sessions, const char 
 	*same = pushes.len > 0;
 	for (const char *line = pushes.buf; *same && line && *line;
 	     line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL)
-		*same = has_line(urls.buf, line, strcspn(line, "\n"));
+		*same = has_place(st, urls.buf, line, strcspn(line, "\n"));
 cleanup:
 	sbuf_release(&urls);
 	sbuf_release(&pushes);

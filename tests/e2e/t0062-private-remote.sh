@@ -96,6 +96,27 @@ test_expect_success 'the same repository under another name is the same place' '
 	git push -q "$T/sess.git" refs/sessions/s1
 '
 
+test_expect_success 'other spellings of the sessions repository are the same place; an ssh host is not' '
+	ln -s "$T/sess.git" "$T/link.git" &&
+	git remote add relative ../sess.git &&
+	git remote add link "$T/link.git" &&
+	git remote add viafile "file://$T/sess.git" &&
+	git config url."$T/".insteadOf private: && git remote add rewritten private:sess.git &&
+	git remote add pushurl "$T/other.git" && git config remote.pushurl.pushurl "$T/sess.git" &&
+	for r in relative link viafile rewritten pushurl
+	do
+		test_tick && git session note "to $r" -q &&
+		git session push -q $r && at sess.git s1 &&
+		git push -q $r refs/sessions/s1:refs/sessions/copy-$r &&
+		git push -q --delete $r refs/sessions/copy-$r || { echo "refused: $r"; return 1; }
+	done &&
+	git remote add ssh "host.invalid:$T/sess.git" &&
+	test_expect_code 1 git session push ssh 2>err &&
+	grep "^error: not pushing sessions to .ssh." err &&
+	none other.git &&
+	for r in relative link viafile rewritten pushurl ssh; do git remote remove $r || return 1; done
+'
+
 test_expect_success 'setup: an archived session, and what the public remote holds' '
 	test_tick && git session start "old work" --id s2 --pause-current -q &&
 	test_tick && git session close -q &&
