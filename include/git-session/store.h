@@ -174,6 +174,8 @@ struct store_ref_entry {
 };
 int store_list_refs(struct store_ref_entry **out, size_t *n, gs_store *st, const char *prefix);
 void store_ref_entries_free(struct store_ref_entry *v, size_t n);
+/* The entry of id in a list store_list_refs made, or NULL. */
+const struct store_ref_entry *store_ref_entry_find(const struct store_ref_entry *v, size_t n, const char *id);
 /*
  * The history of checkpoint tip written again without paths in any of its
  * trees (store_rewrite.c); out gets the new tip. Commits that do not
