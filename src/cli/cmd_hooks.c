@@ -413,6 +413,18 @@ static int holds_sessions(const char *ref)
 }
 
 /*
+ * Whether what git says a ref is pushed from starts from sessions: git
+ * gives a ref's full name, or what was typed when that is no ref's name
+ * (SESSION_HEAD~1, sessions/<id>^).
+ */
+static int from_sessions(const char *local)
+{
+	if (!strncmp(local, "refs/", 5))
+		return holds_sessions(local);
+	return strstr(local, "SESSION_HEAD") || strstr(local, "sessions/");
+}
+
+/*
  * Of pre-push's stdin ("<local ref> <local oid> <remote ref> <remote oid>"
  * a ref), the refs that would carry sessions, pushed from or to a
  * sessions ref: the first few named in names, all counted in *n. A
@@ -428,10 +440,10 @@ static void pushed_sessions(struct sbuf *names, size_t *n)
 		line[strcspn(line, "\n")] = '\0';
 		for (k = 0; k < 4 && (f[k] = strtok_r(k ? NULL : line, " ", &save)); k++)
 			;
-		if (k < 4 || !f[1][strspn(f[1], "0")] || (!holds_sessions(f[0]) && !holds_sessions(f[2])))
+		if (k < 4 || !f[1][strspn(f[1], "0")] || (!from_sessions(f[0]) && !holds_sessions(f[2])))
 			continue;
 		if (++*n <= 3)
-			sbuf_addf(names, "%s%s", *n > 1 ? ", " : "", holds_sessions(f[0]) ? f[0] : f[2]);
+			sbuf_addf(names, "%s%s", *n > 1 ? ", " : "", from_sessions(f[0]) ? f[0] : f[2]);
 	}
 	if (*n > 3)
 		sbuf_addf(names, " and %zu more", *n - 3);

@@ -136,14 +136,16 @@ test_expect_success 'git push --mirror to another remote is refused, whole' '
 test_expect_success 'a refspec carrying sessions to another remote is refused' '
 	for spec in "refs/sessions/*" "refs/sessions/*:refs/sessions/*" refs/sessions/s1 \
 		refs/sessions/s1:refs/heads/s1 "refs/archive/sessions/*" refs/archive/sessions/s2:refs/tags/s2 \
-		"refs/remotes/sessions/sessions/*:refs/heads/*" main:refs/sessions/main
+		"refs/remotes/sessions/sessions/*:refs/heads/*" main:refs/sessions/main \
+		SESSION_HEAD:refs/heads/x SESSION_HEAD~1:refs/heads/x sessions/s1~1:refs/heads/x \
+		refs/sessions/s1~0:refs/heads/x
 	do
 		test_expect_code 1 git push origin "$spec" 2>err &&
-		grep "^error: not pushing refs/.* to .origin. (.*/code.git): session.remote is .sessions." err || {
+		grep "^error: not pushing [^ ]* to .origin. (.*/code.git): session.remote is .sessions." err || {
 			echo "not refused: $spec"; return 1
 		}
 	done &&
-	refused "refs/sessions/main" "'"'"'origin'"'"'" &&
+	refused "refs/sessions/s1~0" "'"'"'origin'"'"'" &&
 	test_expect_code 1 git push --force origin refs/sessions/s1 2>err && refused refs/sessions/s1 "'"'"'origin'"'"'" &&
 	git ls-remote "$T/code.git" >code.after && test_cmp ../code.before code.after
 '
