@@ -213,6 +213,15 @@ test_expect_success 'a push race is merged, never lost or refused: 5 clones x 4 
 	git -C ../race.git fsck --strict 2>err && ! grep -v "^dangling" err
 '
 
+test_expect_success 'a fresh clone with no sessions says how to bring them' '
+	git clone -q ../hub.git ../E &&
+	on E git session list >out 2>err && test_must_be_empty out &&
+	grep "^hint: no sessions here; a clone does not bring them: .git session pull. does,$" err &&
+	test_must_fail on E git session status 2>err &&
+	grep "^error: no active session$" err && grep "^hint: .*git session pull. brings your team" err &&
+	on E git session list --json >out 2>err && echo "[]" >expect && test_cmp expect out && test_must_be_empty err
+'
+
 test_expect_success 'only what differs is looked at, pushed and reported; nothing to do says so' '
 	git init -q --bare ../many.git &&
 	git clone -q ../many.git ../M1 2>/dev/null && on M1 git commit -q --allow-empty -m init &&
