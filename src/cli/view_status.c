@@ -21,7 +21,7 @@ static void view_remote(struct view *v, const cJSON *remote)
 	sbuf_adds(&v->out, "Remote    ");
 	view_text(v, json_str(remote, "name"));
 	if (!json_bool(remote, "pushed", 1))
-		sbuf_adds(&v->out, ": never pushed (git session push)\n");
+		sbuf_adds(&v->out, ": not there as of the last fetch (git session push sends it)\n");
 	else if (!ahead && !behind)
 		sbuf_adds(&v->out, ": up to date, as of the last fetch\n");
 	else if (!behind)

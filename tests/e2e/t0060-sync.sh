@@ -262,8 +262,25 @@ test_expect_success 'status says where the session stands against its remote' '
 	s M1 start "not pushed" --id lone --pause-current && on M1 git session status >out &&
 	! grep "^Remote" out &&
 	on M1 git config session.remote origin && on M1 git session status >out &&
-	grep "^Remote    origin: never pushed (git session push)$" out &&
+	grep "^Remote    origin: not there as of the last fetch (git session push sends it)$" out &&
 	on M1 git config --unset session.remote
+'
+
+test_expect_success 'a push of many sessions goes as one glob; the active one is tracked at once, the rest at the next fetch' '
+	git init -q --bare ../glob.git &&
+	git clone -q ../glob.git ../G 2>/dev/null && on G git commit -q --allow-empty -m init &&
+	i=100 && while test $i -lt 170
+	do
+		on G git session start "g$i" --id g$i --pause-current -q || return 1
+		i=$((i + 1))
+	done &&
+	on G git session push >out &&
+	test "$(grep -c "^ new  *g1[0-9][0-9] " out)" = 70 &&
+	test "$(git -C ../glob.git for-each-ref refs/sessions/ | wc -l)" = 70 &&
+	test "$(on G git for-each-ref refs/remotes/origin/sessions/ | wc -l)" = 1 &&
+	on G git session status >out && grep "^Remote    origin: up to date, as of the last fetch$" out &&
+	on G git session pull >out && echo "Already up to date." >expect && test_cmp expect out &&
+	test "$(on G git for-each-ref refs/remotes/origin/sessions/ | wc -l)" = 70
 '
 
 test_expect_success 'sessions left alone are named up to ten, then counted' '
