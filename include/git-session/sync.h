@@ -15,7 +15,7 @@
 #define SYNC_PUSH_TRIES 12
 /* More sessions to push than this go as one glob refspec: git matches each refspec against every ref. */
 #define SYNC_PUSH_EXPLICIT 8
-/* At most this many remote-tracking refs are set after a push; more wait for the next fetch. */
+/* A push of more sessions sets the remote-tracking refs of the active ones only; the next fetch, all. */
 #define SYNC_TRACK_MAX 64
 
 struct sync_opts {

@@ -153,13 +153,20 @@ static const char **push_args(size_t *fixed, const struct sync_opts *o, char *co
 
 /*
  * The remote's tips as this push left them, so that status knows what is
- * pushed before the next fetch. Not for many: a ref is a file or two, and
- * the next fetch writes them all anyway.
+ * pushed before the next fetch. Of many, only the sessions active in a
+ * worktree: a ref is a file or two, and the next fetch writes them all.
  */
-static void track_pushed(gs_store *st, const struct sync_opts *o, const cJSON *report, const struct sync_refs *r)
+static void track_pushed(gs_store *st, const struct sync_opts *o, const cJSON *report, const struct sync_refs *r,
+			 size_t pushed)
 {
-	char *prefix = sync_tracking_prefix(o->remote);
+	char *prefix = sync_tracking_prefix(o->remote), **active = NULL;
+	size_t nactive = 0;
 	const cJSON *x;
+
+	if (pushed > SYNC_TRACK_MAX && store_active_all(&active, &nactive, st) < 0)
+		nactive = 0;
+	if (nactive)
+		qsort(active, nactive, sizeof(*active), gs_cmp_str);
 
 	cJSON_ArrayForEach(x, report) {
 		const char *id = json_str(x, "id"), *action = json_str(x, "action");
@@ -168,7 +175,8 @@ static void track_pushed(gs_store *st, const struct sync_opts *o, const cJSON *r
 		size_t mark;
 		char *ref;
 
-		if (!l || !action || (strcmp(action, "new") && strcmp(action, "pushed")))
+		if (!l || !action || (strcmp(action, "new") && strcmp(action, "pushed")) ||
+		    (pushed > SYNC_TRACK_MAX && !listed(active, nactive, id)))
 			continue;
 		ref = xstrfmt("%s%s", prefix, id);
 		mark = gs_error_mark();
@@ -176,6 +184,7 @@ static void track_pushed(gs_store *st, const struct sync_opts *o, const cJSON *r
 		gs_error_rewind(mark);	/* not set: the next fetch sets it */
 		free(ref);
 	}
+	store_ids_free(active, nactive);
 	free(prefix);
 }
 
@@ -261,8 +270,8 @@ static int push_once(cJSON *report, cJSON *merges, struct engine *e, const struc
 		error = *git_failed = GS_ERROR;
 	if (o->dry_run)
 		*retry = 0;
-	else if (!error && n <= SYNC_TRACK_MAX)
-		track_pushed(e->st, o, report, &r);
+	else if (!error)
+		track_pushed(e->st, o, report, &r, n);
 cleanup:
 	for (size_t i = fixed; args && args[i]; i++)
 		free((void *)args[i]);
