@@ -78,6 +78,8 @@ int store_config_bool(int *out, gs_store *st, const char *key, int def);
 int store_config_int(int64_t *out, gs_store *st, const char *key, int64_t def);
 /* NULL when unset; the caller frees the result. */
 char *store_config_str(gs_store *st, const char *key);
+/* Whether name is a remote name git accepts, and none git would read as an option. */
+int store_remote_name_valid(const char *name);
 
 /* A checkpoint as read from the object store. */
 struct store_tip {

@@ -11,6 +11,7 @@
 #include "git-session/sync.h"
 #include "git-session/util.h"
 #include "git-session/view.h"
+#include "remote-internal.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -81,35 +82,42 @@ static int sync_cmd(int argc, const char **argv, struct cmd_ctx *c, int push)
 		"git session pull [<remote>] [--session <id>] [--dry-run] [--json]", NULL,
 	};
 	static const char *const push_usage[] = {
-		"git session push [<remote>] [--session <id>] [--dry-run] [--json]", NULL,
+		"git session push [<remote>] [--allow-other-remote] [--session <id>] [--dry-run] [--json]", NULL,
 	};
 	const char *const *usage = push ? push_usage : pull_usage;
-	struct sync_opts o = { "origin", NULL, 0 };
+	struct sync_opts o = { NULL, NULL, 0 };
 	cJSON *report = cJSON_CreateArray();
-	int json = 0, quiet = 0, error;
-	char *why = NULL;
+	int json = 0, quiet = 0, allow_other = 0, error;
+	char *why = NULL, *remote = NULL;
 	const struct option opts[] = {
 		{ OPT_STRING, 0, "session", &o.only, "<id>", "only this session" },
 		{ OPT_BOOL, 'n', "dry-run", &o.dry_run, NULL, "say what would move, move nothing" },
 		{ OPT_BOOL, 0, "json", &json, NULL, "print a JSON array, one object a session" },
 		{ OPT_BOOL, 'q', "quiet", &quiet, NULL, "print nothing" },
+		/* push only: for pull, the end of the list */
+		{ push ? OPT_BOOL : OPT_END, 0, "allow-other-remote", &allow_other, NULL,
+		  "push to this remote although session.remote names another" },
 		OPT_END_MARK,
 	};
 
 	if ((error = parse_options(&argc, argv, opts, usage, 0)) < 0 ||
 	    (error = cmd_no_more_args(argc, 1, usage)) < 0)
 		goto cleanup;
-	if (argc)
-		o.remote = argv[0];
+	if ((error = remote_for_sync(&remote, c->st, argc ? argv[0] : NULL, push, allow_other)) < 0)
+		goto cleanup;
+	o.remote = remote;
 	if (o.only && state_valid_id(o.only, &why) < 0) {
 		error = gs_error("invalid session id '%s': %s", o.only, why);
 		free(why);
 		goto cleanup;
 	}
-	if (push)
+	if (push) {
+		setenv("GIT_SESSION_PUSH_TO", o.remote, 1);	/* checked: the pre-push hook lets it by */
 		error = sync_push(report, &c->eng, &o);
-	else if ((error = sync_fetch(&c->eng, o.remote)) == 0)
+		unsetenv("GIT_SESSION_PUSH_TO");
+	} else if ((error = sync_fetch(&c->eng, o.remote)) == 0) {
 		error = sync_integrate(report, &c->eng, &o);
+	}
 	cmd_print_errors();	/* what failed, before the report of what moved */
 	if (json) {
 		view_print_json(report);
@@ -118,6 +126,7 @@ static int sync_cmd(int argc, const char **argv, struct cmd_ctx *c, int push)
 	}
 cleanup:
 	cJSON_Delete(report);
+	free(remote);
 	return cmd_exit(error);
 }
 
