@@ -11,6 +11,7 @@
 #include "git-session/report.h"
 #include "git-session/util.h"
 #include "git-session/view.h"
+#include "remote-internal.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -32,11 +33,16 @@ struct one_report {
  */
 static cJSON *remote_standing(struct cmd_ctx *c, const char *id, const char *tip)
 {
-	char *configured = store_config_str(c->st, "session.remote"), *ref, theirs[HEX_SZ];
-	const char *name = configured ? configured : "origin";
+	char *configured = NULL, *ref, theirs[HEX_SZ];
+	const char *name;
 	size_t ahead, behind, mark = gs_error_mark();
 	cJSON *out = NULL;
 
+	if (remote_sessions(&configured, c->st) < 0) {	/* push and pull say what is wrong with it */
+		gs_error_rewind(mark);
+		return NULL;
+	}
+	name = configured ? configured : "origin";
 	ref = xstrfmt("refs/remotes/%s/sessions/%s", name, id);
 	if (store_ref_value(theirs, c->st, ref) == 0) {
 		if (store_ahead_behind(&ahead, &behind, c->st, tip, theirs) == 0) {
