@@ -14,6 +14,7 @@
 #include "git-session/trailer.h"
 #include "git-session/util.h"
 #include "git-session/store_worktree.h"
+#include "remote-internal.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,12 +27,15 @@ static void manager_advice(const char *manager, const char *dir)
 	printf("The hooks in '%s' are managed by %s: git session leaves them alone.\n", dir, manager);
 	printf("Add git session to its configuration instead:\n\n");
 	if (!strcmp(manager, "husky"))
-		printf("  for h in prepare-commit-msg commit-msg post-commit post-checkout post-rewrite; do\n"
+		printf("  for h in prepare-commit-msg commit-msg post-commit post-checkout post-rewrite pre-push; do\n"
 		       "    echo 'git session hook '$h' \"$@\"' >>.husky/$h\n  done\n");
 	else if (!strcmp(manager, "lefthook"))
 		printf("  # lefthook.yml; the same for prepare-commit-msg, commit-msg,\n"
 		       "  # post-checkout and post-rewrite:\n"
-		       "  post-commit:\n    commands:\n      git-session:\n        run: git session hook post-commit {0}\n");
+		       "  post-commit:\n    commands:\n      git-session:\n        run: git session hook post-commit {0}\n"
+		       "  # and pre-push, which reads the refs pushed on its input:\n"
+		       "  pre-push:\n    commands:\n      git-session:\n        run: git session hook pre-push {0}\n"
+		       "        use_stdin: true\n");
 	else
 		printf("  # .pre-commit-config.yaml (pre-commit install -t commit-msg -t post-commit)\n"
 		       "  - repo: local\n    hooks:\n"
@@ -40,7 +44,11 @@ static void manager_advice(const char *manager, const char *dir)
 		       "        stages: [commit-msg]\n"
 		       "      - id: git-session\n        name: git-session\n"
 		       "        entry: git session hook post-commit\n        language: system\n"
-		       "        pass_filenames: false\n        always_run: true\n        stages: [post-commit]\n");
+		       "        pass_filenames: false\n        always_run: true\n        stages: [post-commit]\n"
+		       "\n  # pre-push: pre-commit hands its hooks one ref, and git's whole list\n"
+		       "  # only to pre-push.legacy, which it runs first:\n"
+		       "  printf '#!/bin/sh\\nexec git session hook pre-push \"$@\"\\n' >.git/hooks/pre-push.legacy\n"
+		       "  chmod +x .git/hooks/pre-push.legacy && pre-commit install -t pre-push\n");
 	printf("\n(see README.md, \"Hooks and hook managers\"; 'git session hooks install --force' installs beside it anyway)\n");
 }
 
@@ -393,13 +401,99 @@ static int hook_commit_msg(struct cmd_ctx *c, const char *id, const cJSON *state
 	return hook_trailer(c, id, argc, argv, 0);
 }
 
+/* A ref that holds sessions: live, archived, or a remote's copies (refs/remotes/<remote>/sessions/). */
+static int holds_sessions(const char *ref)
+{
+	const char *rest;
+
+	if (!strncmp(ref, SESSIONS_PREFIX, strlen(SESSIONS_PREFIX)) ||
+	    !strncmp(ref, ARCHIVE_PREFIX, strlen(ARCHIVE_PREFIX)))
+		return 1;
+	return !strncmp(ref, "refs/remotes/", 13) && (rest = strchr(ref + 13, '/')) && !strncmp(rest, "/sessions/", 10);
+}
+
+/*
+ * Whether what git says a ref is pushed from starts from sessions: git
+ * gives a ref's full name, or what was typed when that is no ref's name
+ * (SESSION_HEAD~1, sessions/<id>^).
+ */
+static int from_sessions(const char *local)
+{
+	if (!strncmp(local, "refs/", 5))
+		return holds_sessions(local);
+	return strstr(local, "SESSION_HEAD") || strstr(local, "sessions/");
+}
+
+/*
+ * Of pre-push's stdin ("<local ref> <local oid> <remote ref> <remote oid>"
+ * a ref), the refs that would carry sessions, pushed from or to a
+ * sessions ref: the first few named in names, all counted in *n. A
+ * deletion carries nothing (and takes back what went out by mistake).
+ */
+static void pushed_sessions(struct sbuf *names, size_t *n)
+{
+	char *line = NULL, *f[4], *save;
+	size_t cap = 0, k;
+
+	*n = 0;
+	while (getline(&line, &cap, stdin) > 0) {
+		line[strcspn(line, "\n")] = '\0';
+		for (k = 0; k < 4 && (f[k] = strtok_r(k ? NULL : line, " ", &save)); k++)
+			;
+		if (k < 4 || !f[1][strspn(f[1], "0")] || (!from_sessions(f[0]) && !holds_sessions(f[2])))
+			continue;
+		if (++*n <= 3)
+			sbuf_addf(names, "%s%s", *n > 1 ? ", " : "", from_sessions(f[0]) ? f[0] : f[2]);
+	}
+	if (*n > 3)
+		sbuf_addf(names, " and %zu more", *n - 3);
+	free(line);
+}
+
+/*
+ * pre-push, with $1 the remote (a name, or the URL pushed to) and $2 its
+ * URL: once session.remote is set, no ref carrying sessions goes
+ * anywhere else. git session push names where it pushes, already checked,
+ * in GIT_SESSION_PUSH_TO. A session.remote that is wrong refuses too: it
+ * says sessions are private, and where to is unknown.
+ */
+static int hook_pre_push(struct cmd_ctx *c, const char *id, const cJSON *state, int argc, const char **argv)
+{
+	const char *remote = argc ? argv[0] : "", *url = argc > 1 ? argv[1] : remote;
+	const char *to = getenv("GIT_SESSION_PUSH_TO");
+	struct sbuf names = SBUF_INIT;
+	char *sessions = NULL;
+	size_t n;
+	int error = 0, same = 0;
+
+	pushed_sessions(&names, &n);
+	if (!n || (to && !strcmp(to, remote)) || (error = remote_sessions(&sessions, c->st)) < 0 ||
+	    !sessions || !strcmp(sessions, remote) ||
+	    (error = remote_is_sessions_url(&same, c->st, sessions, url)) < 0 || same)
+		goto cleanup;
+	if (strcmp(remote, url))
+		error = gs_error("not pushing %s to '%s' (%s): session.remote is '%s', and sessions go there only",
+				 names.buf, remote, url, sessions);
+	else
+		error = gs_error("not pushing %s to %s: session.remote is '%s', and sessions go there only",
+				 names.buf, url, sessions);
+	gs_hint("to push sessions there on purpose: git session push --allow-other-remote %s",
+		strcmp(remote, url) ? remote : "<remote>");
+	gs_hint("or push these refs with 'git push --no-verify', knowingly, or unset session.remote");
+cleanup:
+	sbuf_release(&names);
+	free(sessions);
+	return error;
+}
+
 /*
  * The hooks and what each reads of the active session before it runs:
  * the commit hooks write without reading first (hook_write checks the
  * status), the trailer hooks read the status only, post-checkout the
- * project, post-rewrite the commits.
+ * project, post-rewrite the commits. pre-push guards: it reads no
+ * session, and what it refuses stops git, session.strictHooks or not.
  */
-enum hook_reads { READS_NOTHING, READS_STATUS, READS_STATE };
+enum hook_reads { READS_NOTHING, READS_STATUS, READS_STATE, GUARDS };
 static const struct {
 	const char *name;
 	enum hook_reads reads;
@@ -412,6 +506,7 @@ static const struct {
 	{ "post-commit", READS_NOTHING, 0, hook_post_commit },
 	{ "post-checkout", READS_STATE, NEED_NONE, hook_post_checkout },
 	{ "post-rewrite", READS_STATE, NEED(COMMITS), hook_post_rewrite },
+	{ "pre-push", GUARDS, 0, hook_pre_push },
 };
 
 int cmd_hook(int argc, const char **argv, struct cmd_ctx *c)
@@ -438,6 +533,8 @@ int cmd_hook(int argc, const char **argv, struct cmd_ctx *c)
 	if (i == ARRAY_SIZE(git_hooks))
 		return cmd_exit(argc > 1 ? cmd_usage_error(usage, NULL, "unknown hook '%s'", name) :
 					   cmd_usage_error(usage, NULL, "which hook?"));
+	if (git_hooks[i].reads == GUARDS)	/* no session read; a refusal stops git, as a failure does */
+		return cmd_exit(git_hooks[i].fn(c, NULL, NULL, argc - 2, argv + 2));
 	if (git_hooks[i].reads == READS_NOTHING)
 		error = store_active(&id, c->st);
 	else if (git_hooks[i].reads == READS_STATUS)

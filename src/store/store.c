@@ -384,6 +384,17 @@ char *store_config_str(gs_store *st, const char *key)
 	return s;
 }
 
+int store_remote_name_valid(const char *name)
+{
+	int valid = 0;
+
+	/* git push and git fetch would take "-x" for an option */
+	if (!name || name[0] == '-' || git_remote_name_is_valid(&valid, name) < 0)
+		valid = 0;
+	git_error_clear();
+	return valid;
+}
+
 int store_head(char **branch, char head[HEX_SZ], gs_store *st)
 {
 	git_reference *ref = NULL;
