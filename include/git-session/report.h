@@ -45,7 +45,8 @@ cJSON *report_timeline(const cJSON *state);
 /*
  * The resume brief: the status report, plus what is done, in progress and
  * pending, and what changed behind the session's back. scan is
- * store_worktree_scan()'s facts for the manifest, project store_worktree_project()'s,
+ * store_worktree_scan()'s facts for the manifest (with "in_history",
+ * store_worktree_in_history()'s, where it was asked), project store_worktree_project()'s,
  * plans_now maps each plan path to its blob id now (or null).
  */
 cJSON *report_resume(const cJSON *state, const cJSON *scan, const cJSON *project,
@@ -53,7 +54,12 @@ cJSON *report_resume(const cJSON *state, const cJSON *scan, const cJSON *project
 
 /*
  * What happened to one manifest entry: "clean", "modified", "deleted",
- * "recreated", "committed", "partial" or "unreadable".
+ * "recreated", "committed", "reverted", "partial" or "unreadable". A file
+ * that holds what HEAD holds is never "modified": it is "committed" when
+ * the content recorded is in HEAD's history (the fact's "in_history": a
+ * later commit changed it), else "reverted" (what was recorded is in no
+ * commit of HEAD's: put back to HEAD's, or never committed by whoever
+ * recorded it).
  */
 const char *report_file_kind(const cJSON *state, const cJSON *rec, const cJSON *fact);
 

@@ -284,8 +284,9 @@ typedef int (*store_blob_fn)(const char *path, const char *data, size_t len, voi
 int store_walk_blobs(gs_store *st, const char *commit, const char *dir, store_blob_fn fn, void *payload);
 
 /*
- * The project a session lives in: {name (the working tree's, or git
- * dir's, base name), path, branch, head}; the caller owns it.
+ * The project a session lives in: {name (origin's URL's last name, else
+ * the working tree's or git dir's folder name: the same in every clone),
+ * branch, head}; no path, which is one clone's. The caller owns it.
  */
 cJSON *store_project(gs_store *st);
 

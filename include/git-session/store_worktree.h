@@ -30,23 +30,15 @@ struct store_file_fact {
 	enum store_found found;
 	char oid[HEX_SZ];	/* the blob (filters applied), when a file */
 	const char *mode;	/* STORE_MODE_FILE, _EXEC or _LINK, when a file */
-	/*
-	 * The stat cache: a later look trusts an unchanged stat and does not
-	 * read the file. A file changed in the last second could change again
-	 * within its mtime's granularity ("racily clean", as git says): it
-	 * gets none (has_stat 0), so it is always read.
-	 */
-	int has_stat;
-	double size, mtime, ino;	/* mtime in milliseconds; doubles, compared exactly */
 };
 
 /*
  * Hashes the working tree's path into a blob (git's filters applied) and
  * says in *out what it found. A missing file is STORE_FOUND_GONE when
- * allow_missing, else refused. known, when not NULL, is what recording
- * found before (its oid, mode and stat): a file whose size, mtime, inode
- * and mode are those is not read again, as git trusts an index entry
- * whose stat data has not changed.
+ * allow_missing, else refused. A file whose size, mtime, inode and mode
+ * are those this clone's stat cache (store_cache.c) holds for it is not
+ * read again, as git trusts an index entry whose stat data has not
+ * changed; known, when not NULL, is what the manifest recorded (its oid).
  */
 int store_worktree_record(struct store_file_fact *out, gs_store *st, const char *path, int allow_missing,
 			  const struct store_file_fact *known);
@@ -57,8 +49,9 @@ int store_worktree_record(struct store_file_fact *out, gs_store *st, const char 
  *   "fs": "file" | "missing" | "dir" | "unreadable" | "sparse",
  *   "mode": the file's mode now ("100644", "100755", "120000") when a file,
  *   "blocked": when missing because a folder on its way is a file, that file,
- *   "same_stat": whether size, mtime and inode are those recorded (the
- *                file is then not read: it is what was recorded),
+ *   "same_stat": whether size, mtime, inode and mode are those this
+ *                clone's stat cache holds for the blob recorded (the file
+ *                is then not read: it is what was recorded),
  *   "oid": the blob id of the file now (null when same_stat or not a file),
  *   "head_oid": the blob id HEAD holds at the path, or null,
  *   "error": why the file could not be read, or absent }.
@@ -103,10 +96,31 @@ int store_worktree_last_commit(char **out, gs_store *st, const char *path);
  *   "branch": {"current", "recorded", "recorded_exists"},
  *   "head": {"current", "recorded", "recorded_exists", "new_commits",
  *            "commits": [{"id", "subject"}] (at most max), "descends"} }.
+ * New commits are HEAD's that are neither the recorded HEAD, nor one of
+ * seen (the commits the session recorded, nseen of them), nor behind
+ * one: after a merge of two clones' records, what either saw is not new.
+ * A recorded HEAD this clone lacks (a teammate's, not pulled yet) is not
+ * a rewritten history when HEAD descends from a commit of seen.
  * The caller frees *out.
  */
-int store_worktree_project(cJSON **out, gs_store *st, const char *recorded_branch,
-		     const char *recorded_head, int max);
+int store_worktree_project(cJSON **out, gs_store *st, const char *recorded_branch, const char *recorded_head,
+			   const char *const *seen, size_t nseen, int max);
+
+/*
+ * *out 1 when blob is path's in one of commits (n commit ids, oldest
+ * first: the newest 64 are looked into; those this clone lacks are
+ * passed over) that HEAD is or descends from: content the history of
+ * HEAD holds, that a later commit changed; else 0.
+ */
+int store_worktree_in_history(int *out, gs_store *st, const char *path, const char *blob,
+			      const char *const *commits, size_t n);
+
+/*
+ * *out 1 when a commit of HEAD's that changed path after commit since
+ * (the last one, when since is not a commit here) is by another author
+ * than the user (git's author identity): a teammate's change.
+ */
+int store_worktree_changed_by_others(int *out, gs_store *st, const char *path, const char *since);
 
 /* Files two trees (or the index and HEAD) hold differently, in the order git lists them. */
 enum store_change { STORE_ADDED, STORE_MODIFIED, STORE_DELETED };

@@ -406,9 +406,6 @@ static int record_files(cJSON *args, struct cmd_ctx *c, struct job *job)
 		json_set_str(e, "oid", json_str(cJSON_GetObjectItemCaseSensitive(blobs, f->string), "oid"));
 		json_set(e, "phase", cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(f, "phase") ?: null, 1));
 		json_set_str(e, "agent", json_str(f, "agent"));
-		for (const char *const *k = (const char *const[]){ "size", "mtime", "ino", NULL }; *k; k++)
-			if (cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(blobs, f->string), *k))
-				json_set_num(e, *k, json_num(cJSON_GetObjectItemCaseSensitive(blobs, f->string), *k, 0));
 		json_set(manifest, f->string, e);
 	}
 	cJSON_Delete(null);

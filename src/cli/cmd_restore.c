@@ -5,7 +5,9 @@
  * complete writes nothing; what it is about to change is checkpointed
  * first, so that a restore is undone by restoring that checkpoint. A file
  * whose content the session never recorded is not overwritten without
- * --force, nor is a newer one HEAD holds (a teammate's pulled change).
+ * --force, nor is a newer one HEAD holds that the session never recorded
+ * or a teammate committed since the checkpoint (a pulled change, which a
+ * merge of the session may have recorded too).
  */
 #include "git-session/cmd.h"
 #include "git-session/json.h"
@@ -27,7 +29,7 @@ struct target {
 	char *refused;		/* why it cannot be written safely */
 	const char *skipped;	/* why it is left alone */
 	int unrecorded;		/* what is there now no checkpoint nor HEAD holds */
-	int committed;		/* what is there now is HEAD's, newer than anything the session recorded */
+	int committed;		/* what is there now is HEAD's, newer than the checkpoint: unrecorded, or a teammate's */
 };
 
 struct restore {
@@ -36,6 +38,7 @@ struct restore {
 	struct target *t;	/* the paths selected, sorted */
 	size_t n;
 	cJSON *facts;
+	const char *since;	/* the HEAD of the checkpoint restored from */
 };
 
 #define PATH(t) ((t)->rec->string)
@@ -154,6 +157,22 @@ static char *below_file(const struct restore *r, const struct target *t)
 	return NULL;
 }
 
+/*
+ * Whether a commit by someone else changed path since the checkpoint's
+ * HEAD: a teammate's pulled change, which the session's merge may have
+ * recorded too, is not reverted silently. Unknown counts as yes.
+ */
+static int by_others(struct cmd_ctx *c, const char *path, const char *since)
+{
+	int others = 1;
+	size_t mark = gs_error_mark();
+
+	if (store_worktree_changed_by_others(&others, c->st, path, since) < 0)
+		others = 1;
+	gs_error_rewind(mark);
+	return others;
+}
+
 /* What one path needs: nothing, a write, a removal; or why it is left alone or refused. */
 static void plan_one(struct target *t, const struct restore *r, struct cmd_ctx *c)
 {
@@ -192,8 +211,13 @@ static void plan_one(struct target *t, const struct restore *r, struct cmd_ctx *
 		return;
 	if (!deleted && !(t->refused = below_file(r, t)) && store_worktree_blob_check(&t->refused, c->st, want, t->mode) == 0)
 		t->refused = NULL;
-	if (t->refused || !cur || (kept && !strcmp(kept, cur)))
-		return;	/* nothing there, or what the session last recorded: safe to overwrite */
+	if (t->refused || !cur)
+		return;	/* nothing there: safe */
+	if (kept && !strcmp(kept, cur)) {
+		/* what the session last recorded: safe to overwrite, unless a teammate committed it since */
+		t->committed = head && !strcmp(head, cur) && by_others(c, PATH(t), r->since);
+		return;
+	}
 	if (head && !strcmp(head, cur))
 		t->committed = 1;	/* HEAD's, and the session never recorded it: newer than the checkpoint */
 	else
@@ -378,8 +402,8 @@ static int check_plan(const struct restore *r, struct cmd_ctx *c, const char *id
 	if (force || (!unrecorded && !committed))
 		return 0;
 	if (committed) {
-		gs_error("restoring would revert changes committed in HEAD that the session never recorded; "
-			 "nothing was written:");
+		gs_error("restoring would revert changes committed in HEAD since checkpoint %.7s, that the session "
+			 "never recorded or a teammate made; nothing was written:", commit);
 		for (size_t i = 0; i < r->n; i++) {
 			char *by = NULL;
 
@@ -588,6 +612,7 @@ static int restore_from(struct cmd_ctx *c, const char *id, const char *spec, con
 		goto cleanup;
 	from = cJSON_GetObjectItemCaseSensitive(src, "files");
 	now = cJSON_GetObjectItemCaseSensitive(mine, "files");
+	r.since = json_str(cJSON_GetObjectItemCaseSensitive(src, "project"), "head");
 	if ((error = check_manifest(from, tip.commit)) < 0 ||
 	    (error = select_paths(&r, c, from, argc, argv, tip.commit)) < 0 ||
 	    (error = make_plan(&r, c, now)) < 0 || (error = check_plan(&r, c, id, tip.commit, o->force)) < 0)

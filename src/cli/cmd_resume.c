@@ -14,15 +14,67 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The commits the session saw: those it recorded (the newest loaded), then its HEAD; the caller frees. */
+static const char **seen_commits(size_t *n, const cJSON *state)
+{
+	const cJSON *commits = cJSON_GetObjectItemCaseSensitive(state, "commits"), *m;
+	const char **v = xcalloc((size_t)cJSON_GetArraySize(commits) + 2, sizeof(*v));
+
+	*n = 0;
+	if (!cJSON_IsArray(commits))	/* a large list's chunks: not loaded */
+		commits = NULL;
+	cJSON_ArrayForEach(m, commits)
+		if (json_str(m, "id"))
+			v[(*n)++] = json_str(m, "id");
+	if (json_str(cJSON_GetObjectItemCaseSensitive(state, "project"), "head"))
+		v[(*n)++] = json_str(cJSON_GetObjectItemCaseSensitive(state, "project"), "head");
+	return v;
+}
+
+/*
+ * A file that holds what HEAD holds, not what was recorded: "in_history"
+ * when what was recorded is in a commit the session saw that HEAD holds
+ * (a later commit changed it, a teammate's merged one maybe).
+ */
+static int mark_in_history(cJSON *scan, struct cmd_ctx *c, const cJSON *state, const char **seen, size_t n)
+{
+	const cJSON *rec;
+	cJSON *f = NULL;
+	int error = 0, yes;
+
+	cJSON_ArrayForEach(rec, cJSON_GetObjectItemCaseSensitive(state, "files")) {
+		const char *was = json_str(rec, "oid"), *now;
+
+		f = f && f->next && !strcmp(f->next->string, rec->string) ? f->next :
+		    cJSON_GetObjectItemCaseSensitive(scan, rec->string);
+		now = json_str(f, "oid");
+		if (!was || !now || strcmp(now, json_str(f, "head_oid") ? json_str(f, "head_oid") : "") ||
+		    !strcmp(now, was))
+			continue;
+		if ((error = store_worktree_in_history(&yes, c->st, rec->string, was, seen, n)) < 0)
+			break;
+		json_set_bool(f, "in_history", yes);
+	}
+	return error;
+}
+
 /* Facts from the working tree: manifest scan, project, plans. */
 static int gather(cJSON **scan, cJSON **project, cJSON **plans, struct cmd_ctx *c, const cJSON *state)
 {
 	const cJSON *proj = cJSON_GetObjectItemCaseSensitive(state, "project"), *p;
+	size_t nseen;
+	const char **seen = seen_commits(&nseen, state);
 	int error;
 
 	*project = *plans = NULL;
-	if ((error = store_worktree_scan(scan, c->st, cJSON_GetObjectItemCaseSensitive(state, "files"))) < 0 ||
-	    (error = store_worktree_project(project, c->st, json_str(proj, "branch"), json_str(proj, "head"), 5)) < 0)
+	error = store_worktree_scan(scan, c->st, cJSON_GetObjectItemCaseSensitive(state, "files"));
+	if (!error)
+		error = mark_in_history(*scan, c, state, seen, nseen);
+	if (!error)
+		error = store_worktree_project(project, c->st, json_str(proj, "branch"), json_str(proj, "head"),
+					       seen, nseen, 5);
+	free(seen);
+	if (error < 0)
 		return error;
 	*plans = cJSON_CreateObject();
 	cJSON_ArrayForEach(p, cJSON_GetObjectItemCaseSensitive(state, "plans")) {
@@ -35,7 +87,7 @@ static int gather(cJSON **scan, cJSON **project, cJSON **plans, struct cmd_ctx *
 	return 0;
 }
 
-/* Unified diffs of the modified text files, when asked; path -> text. */
+/* Unified diffs of the modified and reverted text files, when asked; path -> text. */
 static int diffs_for(cJSON **out, struct cmd_ctx *c, const cJSON *r)
 {
 	const cJSON *f;
@@ -45,7 +97,8 @@ static int diffs_for(cJSON **out, struct cmd_ctx *c, const cJSON *r)
 	cJSON_ArrayForEach(f, cJSON_GetObjectItemCaseSensitive(r, "conflicts")) {
 		char *text = NULL;
 
-		if (strcmp(json_str(f, "kind"), ST_MODIFIED) || !json_str(f, "recorded_oid"))
+		if ((strcmp(json_str(f, "kind"), ST_MODIFIED) && strcmp(json_str(f, "kind"), "reverted")) ||
+		    !json_str(f, "recorded_oid"))
 			continue;
 		if ((error = store_worktree_diff(&text, c->st, json_str(f, "path"), json_str(f, "recorded_oid"))) < 0)
 			break;

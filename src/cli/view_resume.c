@@ -112,6 +112,11 @@ static void view_project(struct view *v, const cJSON *r, int *said)
 			  "(rebased, reset or deleted)%s\n", y, json_str(h, "recorded"), z);
 		*said = 1;
 	}
+	if (json_bool(h, "recorded_missing", 0) && !json_bool(h, "rewritten", 0)) {
+		sbuf_addf(&v->out, "  HEAD: the checkpoint's HEAD %.7s is not in this clone (a teammate's? git pull "
+			  "fetches it)\n", json_str(h, "recorded"));
+		*said = 1;
+	}
 	if (json_num(h, "new_commits", 0) > 0) {
 		int n = (int)json_num(h, "new_commits", 0);
 		sbuf_addf(&v->out, "  HEAD: %d new commit%s since the checkpoint\n", n, n == 1 ? "" : "s");

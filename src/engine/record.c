@@ -2,7 +2,8 @@
  * record.c - files of the working tree and of commits as manifest entries.
  * The store says what it found (a file recorded, the files the index
  * stages, the files a commit changed); the model makes the manifest's
- * entries of it (state_record_entry).
+ * entries of it (state_record_entry). A file's stat data stays with the
+ * store, in this clone's stat cache: the manifest is shared.
  */
 #include "git-session/engine.h"
 #include "git-session/json.h"
@@ -23,10 +24,6 @@ static const struct store_file_fact *known_fact(struct store_file_fact *out, con
 	out->found = STORE_FOUND_FILE;
 	memcpy(out->oid, seen.oid, HEX_SZ);
 	out->mode = seen.mode;
-	out->has_stat = seen.has_stat;
-	out->size = seen.size;
-	out->mtime = seen.mtime;
-	out->ino = seen.ino;
 	return out;
 }
 
@@ -43,10 +40,6 @@ static int record(cJSON *files, gs_store *st, const char *path, const char *stat
 	seen.gone = fact.found == STORE_FOUND_GONE;
 	seen.oid = fact.oid;
 	seen.mode = fact.mode;
-	seen.has_stat = fact.has_stat;
-	seen.size = fact.size;
-	seen.mtime = fact.mtime;
-	seen.ino = fact.ino;
 	e = state_record_entry(&seen, status);
 	if (fresh)	/* no lookup: recording a whole manifest stays linear */
 		cJSON_AddItemToObject(files, path, e);

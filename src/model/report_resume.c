@@ -37,8 +37,12 @@ const char *report_file_kind(const cJSON *state, const cJSON *rec, const cJSON *
 		return "deleted";
 	if (!strcmp(fs, "unreadable"))
 		return "unreadable";
-	if (!json_bool(fact, "same_stat", 0) && strcmp(report_str_or(fact, "oid", ""), oid ? oid : ""))
-		return "modified";
+	if (!json_bool(fact, "same_stat", 0) && strcmp(report_str_or(fact, "oid", ""), oid ? oid : "")) {
+		/* content, not which clone's record a merge kept: HEAD's content is no change behind the session */
+		if (strcmp(report_str_or(fact, "oid", ""), report_str_or(fact, "head_oid", "")))
+			return "modified";
+		return json_bool(fact, "in_history", 0) ? "committed" : "reverted";
+	}
 	if (in_flight(state, rec))
 		return "partial";
 	if (oid && !strcmp(report_str_or(fact, "head_oid", ""), oid))
@@ -53,8 +57,8 @@ static int is_conflict(const char *kind)
 
 static void resume_files(cJSON *out, const cJSON *state, const cJSON *scan)
 {
-	static const char *const kinds[] = { "clean", "committed", "modified", "deleted", "recreated",
-					     "partial", "unreadable" };
+	static const char *const kinds[] = { "clean", "committed", "modified", "reverted", "deleted",
+					     "recreated", "partial", "unreadable" };
 	cJSON *files = json_set(out, "files", cJSON_CreateArray());
 	cJSON *conflicts = json_set(out, "conflicts", cJSON_CreateArray());
 	cJSON *summary = cJSON_CreateObject();
@@ -81,6 +85,7 @@ static void resume_files(cJSON *out, const cJSON *state, const cJSON *scan)
 		json_set(f, "agent", json_dup_or_null(rec, "agent"));
 		json_set_str(f, "detail", !strcmp(report_str_or(fact, "fs", ""), "dir") ? "now a directory" :
 			     !strcmp(report_str_or(fact, "fs", ""), "sparse") ? "outside the sparse checkout" :
+			     !strcmp(kind, "reverted") ? "holds HEAD's content; what was recorded is in no commit of HEAD's" :
 			     json_str(fact, "error"));
 		if (is_conflict(kind))
 			cJSON_AddItemToArray(conflicts, cJSON_Duplicate(f, 1));
@@ -109,6 +114,8 @@ static void resume_project(cJSON *out, const cJSON *project)
 	report_copy_keys(h, ph, (const char *const[]){ "recorded", "current", "new_commits", "commits", NULL });
 	json_set_bool(h, "moved", strcmp(report_str_or(ph, "recorded", ""), report_str_or(ph, "current", "")) != 0);
 	json_set_bool(h, "rewritten", !unborn_then && !json_bool(ph, "descends", 0));
+	/* a teammate's commit this clone has not fetched */
+	json_set_bool(h, "recorded_missing", !unborn_then && !json_bool(ph, "recorded_exists", 0));
 }
 
 static void resume_plans(cJSON *out, const cJSON *state, const cJSON *plans_now)

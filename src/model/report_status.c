@@ -449,7 +449,8 @@ cJSON *report_status(const cJSON *state, const struct report_ctx *ctx)
 	report_copy_keys(out, state, (const char *const[]){ "created", "updated", NULL });
 	json_set_num(out, "elapsed_seconds", report_seconds_since(json_str(state, "created"), ctx->now));
 	json_set_num(out, "idle_seconds", report_seconds_since(json_str(state, "updated"), ctx->now));
-	json_set(out, "project", json_dup_or_null(state, "project"));
+	cJSON_DeleteItemFromObjectCaseSensitive(json_set(out, "project", json_dup_or_null(state, "project")),
+						"path");	/* an older session's: one clone's, not a teammate's to see */
 	json_set(out, "progress", progress(phases));
 	json_set(out, "current_phase", json_dup_or_null(state, "current_phase"));
 	arr = json_set(out, "phases", cJSON_CreateArray());

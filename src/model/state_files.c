@@ -5,6 +5,7 @@
  * and no path comes below a file or a link. Pure: no I/O, no git.
  */
 #include "state-internal.h"
+#include "git-session/state_record.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -49,6 +50,19 @@ static void files_merge(cJSON *manifest, cJSON **entries, int n)
 	}
 }
 
+const char *state_file_status(const char *was, const char *now, int told)
+{
+	if (!was || !now || !strcmp(was, ST_DELETED) || !strcmp(now, ST_DELETED))
+		return now;
+	/* a file first created in this session stays "created" until deleted, unless told otherwise */
+	if (!strcmp(was, ST_CREATED) && !strcmp(now, ST_MODIFIED) && !told)
+		return ST_CREATED;
+	/* one the session saw before (its own or a teammate's record) was not created now */
+	if (!strcmp(was, ST_MODIFIED) && !strcmp(now, ST_CREATED))
+		return ST_MODIFIED;
+	return now;
+}
+
 /* The manifest entry recorded for f; old is what the manifest had. */
 static cJSON *file_entry(struct apply_ctx *c, const cJSON *f, const cJSON *old, const char *status,
 			 const char *agent, const cJSON *phase)
@@ -57,11 +71,7 @@ static cJSON *file_entry(struct apply_ctx *c, const cJSON *f, const cJSON *old, 
 	const char *st = status ? status : json_str(f, "status"), *mode = json_str(f, "mode");
 	const cJSON *keep = old ? cJSON_GetObjectItemCaseSensitive(old, "phase") : NULL;
 
-	/* a file first created in this session stays "created" until deleted */
-	if (!strcmp(st, ST_MODIFIED) && !status && old && json_str(old, "status") &&
-	    !strcmp(json_str(old, "status"), ST_CREATED))
-		st = ST_CREATED;
-	json_set_str(e, "status", st);
+	json_set_str(e, "status", state_file_status(json_str(old, "status"), st, status != NULL));
 	json_set_str(e, "oid", json_str(f, "oid"));
 	if (phase && !cJSON_IsNull(phase))
 		json_set(e, "phase", cJSON_Duplicate(phase, 1));
@@ -71,9 +81,7 @@ static cJSON *file_entry(struct apply_ctx *c, const cJSON *f, const cJSON *old, 
 	/* a symbolic link or an executable, as git stores one; a plain file has no mode */
 	if (mode && (!strcmp(mode, FILE_MODE_LINK) || !strcmp(mode, FILE_MODE_EXEC)))
 		json_set_str(e, "mode", mode);
-	for (const char *const *k = (const char *const[]){ "size", "mtime", "ino", NULL }; *k; k++)
-		if (cJSON_IsNumber(cJSON_GetObjectItemCaseSensitive(f, *k)))
-			json_set_num(e, *k, json_num(f, *k, 0));
+	/* no stat data: one clone's, kept in its own stat cache (an old operation replayed may carry it) */
 	e->string = xstrdup(f->string);
 	return e;
 }

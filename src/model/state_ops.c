@@ -220,6 +220,8 @@ static int finish(cJSON *state, const struct state_op *op, const char *at, char 
 		json_set_str(state, "updated", at);
 		mark_seen(state, op, at);
 	}
+	/* an older version's: one clone's path, not the session's */
+	cJSON_DeleteItemFromObjectCaseSensitive(cJSON_GetObjectItemCaseSensitive(state, "project"), "path");
 	if (cJSON_IsObject(ctx)) {
 		cJSON *project = json_obj(state, "project");
 		if (json_str(ctx, "branch"))

@@ -1,6 +1,8 @@
 /*
  * state_record.c - a manifest entry from what recording a file found,
- * and the blob and stat cache an entry holds. Pure: no I/O, no git.
+ * and the blob an entry holds. A file's stat data is one clone's fact:
+ * it stays in that clone's stat cache (store_cache.c), never in an entry.
+ * Pure: no I/O, no git.
  */
 #include "git-session/state_record.h"
 #include "git-session/json.h"
@@ -20,11 +22,6 @@ cJSON *state_record_entry(const struct state_file_seen *seen, const char *status
 	json_set_str(e, "oid", seen->oid);
 	if (seen->mode && strcmp(seen->mode, FILE_MODE_FILE))
 		json_set_str(e, "mode", seen->mode);
-	if (seen->has_stat) {
-		json_set_num(e, "size", seen->size);
-		json_set_num(e, "mtime", seen->mtime);
-		json_set_num(e, "ino", seen->ino);
-	}
 	return e;
 }
 
@@ -34,9 +31,5 @@ int state_record_known(struct state_file_seen *out, const cJSON *entry)
 	if (!(out->oid = json_str(entry, "oid")))
 		return -1;
 	out->mode = json_str(entry, "mode");
-	out->has_stat = 1;
-	out->size = json_num(entry, "size", -1);
-	out->mtime = json_num(entry, "mtime", -1);
-	out->ino = json_num(entry, "ino", -1);
 	return 0;
 }

@@ -8,10 +8,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The project as the session shares it: no clone's path (an older start op may carry one). */
 static cJSON *project_from(const cJSON *p)
 {
 	cJSON *out = cJSON_CreateObject();
-	static const char *const keys[] = { "name", "path", "branch", "head" };
+	static const char *const keys[] = { "name", "branch", "head" };
 
 	for (size_t i = 0; i < ARRAY_SIZE(keys); i++)
 		json_set_str(out, keys[i], json_str(p, keys[i]));

@@ -23,6 +23,7 @@ struct gs_store {
 	int sync_refs;		/* refs and reflogs fsynced as they are written */
 	int sign;		/* session.sign, else commit.gpgSign; -1 until a commit asks */
 	int sign_limit;		/* seconds the signer may take unattended, when config does not say (0: 10) */
+	struct store_cache *cache;	/* this worktree's stat cache, read when first asked (store_cache.c) */
 };
 
 /*
@@ -71,5 +72,17 @@ char *store_not_in_tree(gs_store *st, const char *path);
 char *store_filter_driver(gs_store *st, const char *path, const char *which, int *builtin);
 int store_attr_index_begin(gs_store *st);
 void store_attr_index_end(gs_store *st);
+
+/*
+ * The stat cache (store_cache.c): this clone's facts of the files it
+ * hashed, never a session's. match: 1 and the blob in oid when path's
+ * entry has s's size, mtime, inode and mode; learn: path held blob oid
+ * when it had stat s (not for a file changed in the last second); free:
+ * written back when something was learned, silently (a cache).
+ */
+struct stat;
+int store_cache_match(char oid[HEX_SZ], gs_store *st, const char *path, const struct stat *s);
+void store_cache_learn(gs_store *st, const char *path, const char *oid, const struct stat *s);
+void store_cache_free(gs_store *st);
 
 #endif

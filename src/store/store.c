@@ -303,6 +303,7 @@ void store_free(gs_store *st)
 {
 	if (!st)
 		return;
+	store_cache_free(st);
 	for (size_t i = 0; i < st->ncli; i++) {
 		free(st->cli_keys[i]);
 		free(st->cli_values[i]);
@@ -417,11 +418,39 @@ int store_head(char **branch, char head[HEX_SZ], gs_store *st)
 	return 0;
 }
 
+/* The last name of a URL or a path ("git@host:team/app.git", "/srv/app.git/": "app"), or NULL. */
+static char *url_name(const char *url)
+{
+	size_t n = strlen(url), start;
+
+	while (n && url[n - 1] == '/')
+		n--;
+	if (n > 4 && !strncmp(url + n - 4, ".git", 4))
+		n -= 4;
+	while (n && url[n - 1] == '/')
+		n--;
+	for (start = n; start && url[start - 1] != '/' && url[start - 1] != ':'; start--)
+		;
+	return n > start ? xstrndup(url + start, n - start) : NULL;
+}
+
+/*
+ * The project's name, the same in every clone: the last name of origin's
+ * URL; without one, the working tree's (or git dir's) folder name.
+ */
 static char *project_name(gs_store *st)
 {
 	const char *dir = store_workdir(st);
-	char *copy, *base, *end;
+	git_config_entry *origin = NULL;
+	char *copy, *base, *end, *named = NULL;
 
+	if (git_config_get_entry(&origin, st->config, "remote.origin.url") == 0 && origin->value)
+		named = url_name(origin->value);
+	git_config_entry_free(origin);
+	git_error_clear();
+	if (named && strcmp(named, ".") && strcmp(named, ".."))
+		return named;
+	free(named);
 	if (!dir)
 		dir = git_repository_commondir(st->repo);
 	copy = xstrdup(dir);
@@ -440,21 +469,15 @@ cJSON *store_project(gs_store *st)
 {
 	cJSON *p = cJSON_CreateObject();
 	char head[HEX_SZ], *branch = NULL, *name = project_name(st);
-	const char *wd = store_workdir(st);
-	char *path = xstrdup(wd ? wd : store_gitdir(st));
-	size_t n = strlen(path);
 
-	if (n > 1 && path[n - 1] == '/')
-		path[n - 1] = '\0';
+	/* not the clone's path: one person's, not the session's (the session is shared) */
 	json_set_str(p, "name", name);
-	json_set_str(p, "path", path);
 	if (store_head(&branch, head, st) == 0) {
 		json_set_str(p, "branch", branch);
 		json_set_str(p, "head", head);
 	}
 	free(branch);
 	free(name);
-	free(path);
 	return p;
 }
 

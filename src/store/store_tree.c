@@ -12,6 +12,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 int store_worktree_last_commit(char **out, gs_store *st, const char *path)
 {
@@ -29,17 +30,71 @@ int store_worktree_last_commit(char **out, gs_store *st, const char *path)
 	return rc == 0 ? 0 : GS_ERROR;
 }
 
-static cJSON *commit_list(gs_store *st, const git_oid *head, const git_oid *recorded, int rec_ok,
-			  int max, size_t *count)
+int store_worktree_changed_by_others(int *out, gs_store *st, const char *path, const char *since)
+{
+	char *range = NULL;
+	const char *args[] = { "git", "--literal-pathspecs", "log", "--no-show-signature", "--format=%ae", "-1", "--",
+			       path, NULL };
+	git_signature *me = NULL;
+	struct sbuf sb = SBUF_INIT;
+	git_commit *c = NULL;
+	git_oid id;
+	int error;
+
+	*out = 0;
+	if ((error = store_signature(&me, st, "AUTHOR")) < 0)
+		return error;
+	if (since && git_oid_fromstr(&id, since) == 0 && !git_oid_is_zero(&id) && git_commit_lookup(&c, st->repo, &id) == 0)
+		args[5] = range = xstrfmt("%s..HEAD", since);	/* every commit since, not the last one only */
+	git_commit_free(c);
+	git_error_clear();
+	if ((error = store_run(&(struct store_run){ .argv = args, .dir = store_run_dir(st), .out = &sb })) == 0)
+		for (char *line = sb.buf, *nl; line && *line; line = nl ? nl + 1 : NULL) {
+			if ((nl = strchr(line, '\n')))
+				*nl = '\0';
+			*out |= *line && strcasecmp(line, me->email) != 0;
+		}
+	else
+		*out = 1;	/* not known: taken as a teammate's, which --force overrides */
+	sbuf_release(&sb);
+	free(range);
+	git_signature_free(me);
+	return 0;
+}
+
+#define SEEN_MAX 64	/* the newest commits a session saw that are walked from, or looked into */
+
+/* The commits of seen this clone has, as oids, in an array the caller frees. */
+static git_oid *seen_here(size_t *n, gs_store *st, const char *const *seen, size_t nseen)
+{
+	git_oid *v = xcalloc(nseen + 1, sizeof(*v));
+	git_commit *c;
+
+	*n = 0;
+	for (size_t i = 0; i < nseen; i++)
+		if (seen[i] && git_oid_fromstr(&v[*n], seen[i]) == 0 && !git_oid_is_zero(&v[*n]) &&
+		    git_commit_lookup(&c, st->repo, &v[*n]) == 0) {
+			git_commit_free(c);
+			(*n)++;
+		}
+	git_error_clear();
+	return v;
+}
+
+/* HEAD's commits that are none of hide's nor behind one: what the session never saw. */
+static cJSON *commit_list(gs_store *st, const git_oid *head, const git_oid *hide, size_t nhide, int max,
+			  size_t *count)
 {
 	cJSON *arr = cJSON_CreateArray();
 	git_revwalk *walk = NULL;
 	git_oid id;
 
 	*count = 0;
-	if (git_revwalk_new(&walk, st->repo) < 0 || git_revwalk_push(walk, head) < 0 ||
-	    (rec_ok && git_revwalk_hide(walk, recorded) < 0))
+	if (git_revwalk_new(&walk, st->repo) < 0 || git_revwalk_push(walk, head) < 0)
 		goto done;
+	for (size_t i = 0; i < nhide; i++)
+		if (git_revwalk_hide(walk, &hide[i]) < 0)
+			goto done;
 	while (git_revwalk_next(&id, walk) == 0) {
 		git_commit *c = NULL;
 		char hex[HEX_SZ];
@@ -60,14 +115,24 @@ done:
 	return arr;
 }
 
-int store_worktree_project(cJSON **out, gs_store *st, const char *recorded_branch,
-		     const char *recorded_head, int max)
+/* Whether h is one of v or descends from one; the last of v (the newest) first. */
+static int descends_any(gs_store *st, const git_oid *h, const git_oid *v, size_t n)
+{
+	for (size_t i = n; i-- > 0;)
+		if (git_oid_equal(h, &v[i]) || git_graph_descendant_of(st->repo, h, &v[i]) == 1)
+			return 1;
+	git_error_clear();
+	return 0;
+}
+
+int store_worktree_project(cJSON **out, gs_store *st, const char *recorded_branch, const char *recorded_head,
+			   const char *const *seen, size_t nseen, int max)
 {
 	cJSON *branch, *head;
 	char now[HEX_SZ], *current = NULL, *ref;
-	git_oid h, r;
-	git_commit *rc = NULL;
-	size_t n = 0;
+	const char *rec[] = { recorded_head };
+	git_oid h, *r, *hide;
+	size_t n = 0, nr, nhide;
 	int has_head, rec_ok;
 
 	*out = NULL;
@@ -85,17 +150,53 @@ int store_worktree_project(cJSON **out, gs_store *st, const char *recorded_branc
 	json_set_str(head, "current", now);
 	json_set_str(head, "recorded", recorded_head);
 	has_head = git_oid_fromstr(&h, now) == 0 && !git_oid_is_zero(&h);
-	rec_ok = recorded_head && git_oid_fromstr(&r, recorded_head) == 0 && !git_oid_is_zero(&r) &&
-		 git_commit_lookup(&rc, st->repo, &r) == 0;
-	git_commit_free(rc);
-	git_error_clear();
+	r = seen_here(&nr, st, rec, 1);
+	rec_ok = nr == 1;
+	hide = seen_here(&nhide, st, seen, nseen);
+	if (rec_ok)	/* hidden too: hide has room for nseen + 1 */
+		hide[nhide++] = r[0];
 	json_set_bool(head, "recorded_exists", rec_ok);
-	json_set(head, "commits", has_head ? commit_list(st, &h, &r, rec_ok, max, &n) : cJSON_CreateArray());
+	json_set(head, "commits", has_head ? commit_list(st, &h, hide, nhide, max, &n) : cJSON_CreateArray());
 	json_set_num(head, "new_commits", (double)n);
-	json_set_bool(head, "descends", !rec_ok ? !has_head && !recorded_head :
-		      git_oid_equal(&h, &r) || git_graph_descendant_of(st->repo, &h, &r) == 1);
+	/* a recorded HEAD this clone lacks (a teammate's, not pulled) is judged by the commits it has */
+	json_set_bool(head, "descends", rec_ok ? descends_any(st, &h, r, 1) :
+		      has_head && nhide ? descends_any(st, &h, hide + (nhide > SEEN_MAX ? nhide - SEEN_MAX : 0),
+						       nhide > SEEN_MAX ? SEEN_MAX : nhide) :
+		      !has_head && !recorded_head);
+	free(hide);
+	free(r);
 	free(current);
 	return 0;
+}
+
+int store_worktree_in_history(int *out, gs_store *st, const char *path, const char *blob,
+			      const char *const *commits, size_t n)
+{
+	git_oid h, want, *v = seen_here(&n, st, commits + (n > SEEN_MAX ? n - SEEN_MAX : 0),
+					n > SEEN_MAX ? SEEN_MAX : n);
+	char now[HEX_SZ], *branch = NULL;
+	int error = store_head(&branch, now, st);
+
+	*out = 0;
+	if (error < 0 || git_oid_fromstr(&h, now) < 0 || !blob || git_oid_fromstr(&want, blob) < 0)
+		goto cleanup;
+	for (size_t i = 0; i < n && !*out; i++) {
+		git_commit *c = NULL;
+		git_tree *tree = NULL;
+		git_tree_entry *te = NULL;
+
+		if (git_commit_lookup(&c, st->repo, &v[i]) == 0 && git_commit_tree(&tree, c) == 0 &&
+		    git_tree_entry_bypath(&te, tree, path) == 0 && git_oid_equal(git_tree_entry_id(te), &want))
+			*out = descends_any(st, &h, &v[i], 1);
+		git_tree_entry_free(te);
+		git_tree_free(tree);
+		git_commit_free(c);
+	}
+	git_error_clear();
+cleanup:
+	free(branch);
+	free(v);
+	return error < 0 ? error : 0;
 }
 
 void store_changes_clear(struct store_changes *c)

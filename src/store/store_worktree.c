@@ -1,7 +1,7 @@
 /*
  * store_worktree.c - the working tree as the store sees it: paths
- * relative to its top, recording a file as a blob (git's filters and a
- * stat cache), the scan of a manifest's paths, and a file's diff against
+ * relative to its top, recording a file as a blob (git's filters and
+ * the stat cache), the scan of a manifest's paths, and a file's diff against
  * what was recorded. Store layer: libgit2.
  */
 #include "git-session/store_run.h"
@@ -142,11 +142,6 @@ static const char *file_mode(const struct stat *s)
 	return S_ISLNK(s->st_mode) ? STORE_MODE_LINK : s->st_mode & 0100 ? STORE_MODE_EXEC : STORE_MODE_FILE;
 }
 
-static double mtime_ms(const struct stat *s)
-{
-	return (double)s->st_mtim.tv_sec * 1e3 + (double)(s->st_mtim.tv_nsec / 1000000);
-}
-
 /*
  * libgit2 reads the whole index to look for .gitattributes there as well
  * as in the working tree (it applies none it finds only in the index:
@@ -238,15 +233,27 @@ static int skip_worktree(gs_store *st, const char *path)
 }
 
 /*
- * Whether known (what an earlier recording found) is the file s describes:
- * same size, mtime, inode and mode. Its blob then goes in *id, as git
- * trusts an index entry whose stat data has not changed.
+ * Whether the stat cache knows the file s describes at path (same size,
+ * mtime, inode and mode): its blob then goes in *id, as git trusts an
+ * index entry whose stat data has not changed. A blob a look learned
+ * without writing it (resume's) is trusted only once it is there; one
+ * the manifest records (known) is.
  */
-static int known_blob(git_oid *id, const struct store_file_fact *known, const struct stat *s)
+static int cached_blob(git_oid *id, gs_store *st, const char *path, const struct store_file_fact *known,
+		       const struct stat *s)
 {
-	return known && known->size == (double)s->st_size && known->ino == (double)s->st_ino &&
-	       known->mtime == mtime_ms(s) && !strcmp(known->mode ? known->mode : STORE_MODE_FILE, file_mode(s)) &&
-	       strlen(known->oid) == GIT_OID_HEXSZ && git_oid_fromstr(id, known->oid) == 0;
+	char hex[HEX_SZ];
+	git_odb *odb = NULL;
+	int there;
+
+	if (!store_cache_match(hex, st, path, s) || git_oid_fromstr(id, hex) < 0)
+		return 0;
+	if (known && !strcmp(known->oid, hex))
+		return 1;
+	there = git_repository_odb(&odb, st->repo) == 0 && git_odb_exists(odb, id);
+	git_odb_free(odb);
+	git_error_clear();
+	return there;
 }
 
 /*
@@ -303,7 +310,7 @@ int store_worktree_record(struct store_file_fact *out, gs_store *st, const char 
 	memset(out, 0, sizeof(*out));
 	if ((rc = record_look(out, st, path, allow_missing, &s)) <= 0)
 		return rc;
-	if (known_blob(&id, known, &s)) {
+	if (cached_blob(&id, st, path, known, &s)) {
 		rc = 0;	/* unchanged since it was recorded: not read again */
 	} else if ((driver = S_ISREG(s.st_mode) ? store_filter_driver(st, path, "clean", NULL) : NULL)) {
 		rc = driver_hash(&id, st, path, 1);
@@ -318,12 +325,7 @@ int store_worktree_record(struct store_file_fact *out, gs_store *st, const char 
 	out->found = STORE_FOUND_FILE;
 	git_oid_tostr(out->oid, sizeof(out->oid), &id);
 	out->mode = file_mode(&s);
-	if (time(NULL) - s.st_mtim.tv_sec > 1) {	/* not racily clean: see struct store_file_fact */
-		out->has_stat = 1;
-		out->size = (double)s.st_size;
-		out->mtime = mtime_ms(&s);
-		out->ino = (double)s.st_ino;
-	}
+	store_cache_learn(st, path, out->oid, &s);
 	return 0;
 }
 
@@ -440,10 +442,8 @@ static void scan_one(cJSON *f, gs_store *st, struct head_cursor *hc, const char 
 	} else if (!S_ISREG(s.st_mode) && !S_ISLNK(s.st_mode)) {
 		json_set_str(f, "fs", "unreadable");	/* a FIFO would block a read */
 		json_set_str(f, "error", "not a regular file");
-	} else if (json_set_str(f, "mode", file_mode(&s)) &&
-		   json_num(rec, "size", -1) == (double)s.st_size &&
-		   json_num(rec, "ino", -1) == (double)s.st_ino &&
-		   json_num(rec, "mtime", -1) == mtime_ms(&s)) {
+	} else if (json_set_str(f, "mode", file_mode(&s)) && store_cache_match(hex, st, path, &s) &&
+		   json_str(rec, "oid") && !strcmp(hex, json_str(rec, "oid"))) {
 		json_set_str(f, "fs", "file");
 		json_set_bool(f, "same_stat", 1);
 	} else if (hash_path(&id, st, path, full, &s) < 0) {
@@ -454,6 +454,7 @@ static void scan_one(cJSON *f, gs_store *st, struct head_cursor *hc, const char 
 		json_set_str(f, "fs", "file");
 		git_oid_tostr(hex, sizeof(hex), &id);
 		json_set_str(f, "oid", hex);
+		store_cache_learn(st, path, hex, &s);
 	}
 	free(full);
 }

@@ -22,6 +22,42 @@ static const char *next_cmd(const cJSON *st)
 	return buf;
 }
 
+/* A file's kind by content: one that holds HEAD's content is never "modified". */
+static void test_file_kind(void **unused)
+{
+	cJSON *st = cJSON_Parse("{\"phases\": [], \"agents\": []}");
+	cJSON *rec = cJSON_Parse("{\"status\": \"modified\", \"oid\": \"1111111111111111111111111111111111111111\"}");
+	static const struct {
+		const char *fact, *kind;
+	} cases[] = {
+		{ "{\"fs\": \"file\", \"same_stat\": true, \"oid\": null, \"head_oid\": null}", "clean" },
+		{ "{\"fs\": \"file\", \"oid\": \"1111111111111111111111111111111111111111\","
+		  " \"head_oid\": \"1111111111111111111111111111111111111111\"}", "committed" },
+		{ "{\"fs\": \"file\", \"oid\": \"2222222222222222222222222222222222222222\", \"head_oid\": null}", "modified" },
+		{ "{\"fs\": \"file\", \"oid\": \"2222222222222222222222222222222222222222\","
+		  " \"head_oid\": \"3333333333333333333333333333333333333333\"}", "modified" },
+		/* a later commit (a teammate's, merged) changed what was recorded: the file is HEAD's */
+		{ "{\"fs\": \"file\", \"oid\": \"2222222222222222222222222222222222222222\","
+		  " \"head_oid\": \"2222222222222222222222222222222222222222\", \"in_history\": true}", "committed" },
+		/* put back to HEAD's, and what was recorded is in no commit of HEAD's */
+		{ "{\"fs\": \"file\", \"oid\": \"2222222222222222222222222222222222222222\","
+		  " \"head_oid\": \"2222222222222222222222222222222222222222\", \"in_history\": false}", "reverted" },
+		{ "{\"fs\": \"file\", \"oid\": \"2222222222222222222222222222222222222222\","
+		  " \"head_oid\": \"2222222222222222222222222222222222222222\"}", "reverted" },
+		{ "{\"fs\": \"missing\", \"oid\": null, \"head_oid\": null}", "deleted" },
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		cJSON *fact = cJSON_Parse(cases[i].fact);
+
+		assert_non_null(fact);
+		assert_string_equal(report_file_kind(st, rec, fact), cases[i].kind);
+		cJSON_Delete(fact);
+	}
+	cJSON_Delete(rec);
+	cJSON_Delete(st);
+}
+
 static void test_levels(void **unused)
 {
 	assert_string_equal(report_token_level(80000, 100000), "ok");	/* 80% is not over 80% */
@@ -387,6 +423,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_levels),
+		cmocka_unit_test(test_file_kind),
 		cmocka_unit_test(test_tokens_report),
 		cmocka_unit_test(test_status_progress_and_errors),
 		cmocka_unit_test(test_next_action),

@@ -2,6 +2,7 @@
  * test_state.c - the session model: apply, validation, id rules, slugs.
  */
 #include "helpers.h"
+#include "git-session/state_record.h"
 
 static cJSON *started(const char *extra_args)
 {
@@ -150,6 +151,53 @@ static void test_checkpoint_files(void **unused)
 	refused(st, OP_CHECKPOINT, "{\"files\": {\"x\": {\"status\": \"modified\"}}}", "need one");
 	refused(st, OP_CHECKPOINT, "{\"files\": {\"x\": {\"status\": \"eaten\"}}}", "status must be");
 	cJSON_Delete(st);
+}
+
+/* One clone's facts stay out of the state: its path, a file's stat data; and a status never flips back. */
+static void test_local_facts(void **unused)
+{
+	cJSON *st = started(", \"project\": {\"name\": \"app\", \"path\": \"/home/alice/app\", \"branch\": \"main\"}");
+	cJSON *files, *e;
+	const char *oid = "\"0123456789012345678901234567890123456789\"";
+	char *args = xstrfmt("{\"files\": {\"d.md\": {\"status\": \"modified\", \"oid\": %s, \"size\": 3,"
+			     " \"mtime\": 1700000000123, \"ino\": 42}}}", oid);
+
+	assert_string_equal(json_str(cJSON_GetObjectItem(st, "project"), "name"), "app");
+	assert_null(cJSON_GetObjectItem(cJSON_GetObjectItem(st, "project"), "path"));
+	/* an older session's path goes with its next operation */
+	json_set_str(cJSON_GetObjectItem(st, "project"), "path", "/home/alice/app");
+	ok_(st, OP_NOTE, "{\"text\": \"hi\"}");
+	assert_null(cJSON_GetObjectItem(cJSON_GetObjectItem(st, "project"), "path"));
+	ok_(st, OP_CHECKPOINT, args);	/* an operation an older version wrote, replayed by a merge */
+	free(args);
+	files = cJSON_GetObjectItem(st, "files");
+	e = cJSON_GetObjectItem(files, "d.md");
+	assert_null(cJSON_GetObjectItem(e, "size"));
+	assert_null(cJSON_GetObjectItem(e, "mtime"));
+	assert_null(cJSON_GetObjectItem(e, "ino"));
+	/* a teammate's record that says created, replayed after: the session saw the file before */
+	args = xstrfmt("{\"id\": \"%040d\", \"files\": {\"d.md\": {\"status\": \"created\", \"oid\": %s}}}", 7, oid);
+	ok_(st, OP_COMMIT_RECORD, args);
+	free(args);
+	assert_string_equal(json_str(cJSON_GetObjectItem(files, "d.md"), "status"), "modified");
+	/* deleted, then there again: created */
+	ok_(st, OP_CHECKPOINT, "{\"files\": {\"d.md\": {\"status\": \"deleted\"}}}");
+	args = xstrfmt("{\"files\": {\"d.md\": {\"status\": \"created\", \"oid\": %s}}}", oid);
+	ok_(st, OP_CHECKPOINT, args);
+	free(args);
+	assert_string_equal(json_str(cJSON_GetObjectItem(files, "d.md"), "status"), "created");
+	cJSON_Delete(st);
+
+	assert_string_equal(state_file_status(NULL, "created", 0), "created");
+	assert_string_equal(state_file_status(NULL, "modified", 0), "modified");
+	assert_string_equal(state_file_status("created", "modified", 0), "created");
+	assert_string_equal(state_file_status("created", "modified", 1), "modified");	/* a user said so */
+	assert_string_equal(state_file_status("modified", "created", 0), "modified");
+	assert_string_equal(state_file_status("modified", "created", 1), "modified");
+	assert_string_equal(state_file_status("deleted", "created", 0), "created");
+	assert_string_equal(state_file_status("deleted", "modified", 0), "modified");
+	assert_string_equal(state_file_status("created", "deleted", 0), "deleted");
+	assert_string_equal(state_file_status("modified", "deleted", 0), "deleted");
 }
 
 /* The manifest's keys, in order, joined by spaces. */
@@ -376,6 +424,7 @@ int main(void)
 		cmocka_unit_test(test_text_limits),
 		cmocka_unit_test(test_set_extra),
 		cmocka_unit_test(test_checkpoint_files),
+		cmocka_unit_test(test_local_facts),
 		cmocka_unit_test(test_manifest_merge),
 		cmocka_unit_test(test_paths),
 		cmocka_unit_test(test_ids),

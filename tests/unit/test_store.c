@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <utime.h>
@@ -19,6 +20,7 @@
 #include "git-session/state_record.h"
 #include "git-session/store.h"
 #include "git-session/store_run.h"
+#include "git-session/store_worktree.h"
 #include "git-session/util.h"
 
 static char top[] = "/tmp/gs-test-store-XXXXXX";
@@ -237,22 +239,28 @@ static void test_run(void **state)
 	sbuf_release(&err);
 }
 
-/* The manifest entry of a recording, and what the next one trusts of it. */
+/* The manifest entry of a recording, and what the next one trusts of it: never stat data, one clone's. */
 static void test_record_entry(void **state)
 {
-	struct state_file_seen seen = { .oid = "587be6b4c3f93f93c489c0111bba5596147a26cb", .mode = "100755",
-					.has_stat = 1, .size = 3, .mtime = 1700000000123, .ino = 42 }, back;
-	cJSON *e = state_record_entry(&seen, NULL), *gone;
+	struct state_file_seen seen = { .oid = "587be6b4c3f93f93c489c0111bba5596147a26cb", .mode = "100755" }, back;
+	cJSON *e = state_record_entry(&seen, NULL), *gone, *old;
 	char *text = json_print(e, 0, NULL);
 
 	(void)state;
 	assert_string_equal(text, "{\"status\":\"modified\",\"oid\":\"587be6b4c3f93f93c489c0111bba5596147a26cb\","
-				  "\"mode\":\"100755\",\"size\":3,\"mtime\":1700000000123,\"ino\":42}");
+				  "\"mode\":\"100755\"}");
 	assert_int_equal(state_record_known(&back, e), 0);
 	assert_string_equal(back.oid, seen.oid);
-	assert_true(back.size == 3 && back.mtime == 1700000000123 && back.ino == 42);
+	assert_string_equal(back.mode, "100755");
 	free(text);
 	cJSON_Delete(e);
+	/* an entry an older version wrote, with another clone's stat: its blob reads, its stat is not taken */
+	old = cJSON_Parse("{\"status\":\"created\",\"oid\":\"587be6b4c3f93f93c489c0111bba5596147a26cb\","
+			  "\"size\":3,\"mtime\":1700000000123,\"ino\":42}");
+	assert_int_equal(state_record_known(&back, old), 0);
+	assert_string_equal(back.oid, seen.oid);
+	assert_null(back.mode);
+	cJSON_Delete(old);
 	seen.gone = 1;
 	gone = state_record_entry(&seen, "created");
 	text = json_print(gone, 0, NULL);
@@ -260,6 +268,69 @@ static void test_record_entry(void **state)
 	assert_int_equal(state_record_known(&back, gone), -1);
 	free(text);
 	cJSON_Delete(gone);
+}
+
+/* Writes text over the start of path (its inode kept), with an mtime long past. */
+static void put_old(const char *path, const char *text)
+{
+	struct utimbuf old = { 1735689600, 1735689600 };	/* 2025-01-01 */
+	int fd = open(path, O_WRONLY | O_CREAT, 0644);
+
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, text, strlen(text)), (ssize_t)strlen(text));
+	assert_int_equal(close(fd), 0);
+	assert_int_equal(utime(path, &old), 0);
+}
+
+static void record_blob(char out[HEX_SZ], gs_store *st, const char *path)
+{
+	struct store_file_fact fact;
+
+	assert_int_equal(store_worktree_record(&fact, st, path, 0, NULL), 0);
+	memcpy(out, fact.oid, HEX_SZ);
+}
+
+/*
+ * The stat cache: a file whose stat is the one the cache holds is not
+ * read again (as git trusts its index), across commands; a cache written
+ * for another working tree, or damaged, is not trusted.
+ */
+static void test_stat_cache(void **state)
+{
+	gs_store *st = NULL;	/* its own, freed and opened again as commands do */
+	char first[HEX_SZ], again[HEX_SZ], *path, *text = NULL;
+	size_t len;
+
+	(void)state;
+	assert_int_equal(store_open(&st), 0);
+	put_old("cached.txt", "one\n");
+	record_blob(first, st, "cached.txt");
+	store_free(st);	/* written back here */
+	assert_int_equal(store_open(&st), 0);
+	path = xstrfmt("%s/.git/session-stat-cache", top);
+	assert_int_equal(gs_read_file(&text, &len, path, 1 << 20), 0);
+	assert_non_null(memmem(text, len, " cached.txt", 12));
+	free(text);
+	/* the same size, mtime and inode: the cache answers, the file is not read */
+	put_old("cached.txt", "two\n");
+	record_blob(again, st, "cached.txt");
+	assert_string_equal(again, first);
+	/* a cache another working tree wrote is not trusted */
+	store_free(st);
+	assert_int_equal(gs_write_file(path, "git-session stat cache 1 /elsewhere/\0", 38, 0644), 0);
+	assert_int_equal(store_open(&st), 0);
+	record_blob(again, st, "cached.txt");
+	assert_string_not_equal(again, first);
+	/* nor a damaged one */
+	store_free(st);
+	text = xstrfmt("git-session stat cache 1 %s/%c%s 100644 4 1735689600000 zz cached.txt%c", top, 0, first, 0);
+	assert_int_equal(gs_write_file(path, text, strlen(top) + 27 + 40 + 38, 0644), 0);
+	free(text);
+	assert_int_equal(store_open(&st), 0);
+	record_blob(again, st, "cached.txt");
+	assert_string_not_equal(again, first);
+	store_free(st);
+	free(path);
 }
 
 /* core.fsync read as git reads it, quirks included */
@@ -297,6 +368,7 @@ int main(void)
 		cmocka_unit_test(test_stale_lock),
 		cmocka_unit_test(test_run),
 		cmocka_unit_test(test_record_entry),
+		cmocka_unit_test(test_stat_cache),
 		cmocka_unit_test(test_fsync_parse),
 	};
 
