@@ -9,8 +9,12 @@ rm -rf "$TEST_OUTPUT_DIRECTORY"
 mkdir -p "$TEST_OUTPUT_DIRECTORY"
 
 scripts=${*:-$(ls t[0-9]*.sh)}
+# the slowest first, so that two at a time end together (tests/e2e/slow lists them)
+first=$(for s in $(cat slow 2>/dev/null); do case " $scripts " in *" $s "*) echo "$s" ;; esac; done)
+scripts=$(printf '%s\n' $first $scripts | awk '!seen[$0]++')
 printf '%s\n' $scripts | xargs -P "${TEST_JOBS:-2}" -I{} sh -c \
-	'sh "$1" >"$TEST_OUTPUT_DIRECTORY/log.$1" 2>&1; cat "$TEST_OUTPUT_DIRECTORY/log.$1"' _ {}
+	'start=$(date +%s); sh "$1" >"$TEST_OUTPUT_DIRECTORY/log.$1" 2>&1; cat "$TEST_OUTPUT_DIRECTORY/log.$1"
+	 echo "$(($(date +%s) - start)) $1" >>"$TEST_OUTPUT_DIRECTORY/seconds"' _ {}
 
 passed=0 failed=0 skipped=0 missing=
 for s in $scripts
@@ -26,6 +30,7 @@ do
 	fi
 done
 test -n "$missing" && echo "scripts that did not finish:$missing"
-echo "e2e: $passed passed, $failed failed, $skipped skipped"
+echo "e2e: $passed passed, $failed failed, $skipped skipped; the slowest scripts (s):" \
+	$(sort -rn "$TEST_OUTPUT_DIRECTORY/seconds" | head -n 5 | tr ' ' ':')
 test $failed = 0 && rm -rf "$TEST_OUTPUT_DIRECTORY"
 test $failed = 0
