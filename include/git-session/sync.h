@@ -45,10 +45,10 @@ int sync_integrate(cJSON *report, struct engine *e, const struct sync_opts *o);
  */
 int sync_forget(gs_store *st, const char *id, const char *tip);
 /*
- * Fetches and integrates, then pushes the sessions whose tip here is not
- * the remote's (never forced); when the remote moved meanwhile (a lost
- * race with another pusher), again, up to SYNC_PUSH_TRIES times with a
- * random backoff that grows. report gets one {id, action} per session
+ * Pushes the sessions whose tip here is not the remote's as last fetched
+ * (never forced); when the remote moved on (a teammate's push, a lost
+ * race), fetches, integrates and pushes again, up to SYNC_PUSH_TRIES
+ * times, with a random backoff that grows from the third. report gets one {id, action} per session
  * pushed, with what a merge before it did; none when nothing differed.
  */
 int sync_push(cJSON *report, struct engine *e, const struct sync_opts *o);

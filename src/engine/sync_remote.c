@@ -62,13 +62,15 @@ static int listed(char *const *ids, size_t n, const char *id)
  * Parses `git push --porcelain`: "<flag>\t<src>:<dst>\t<summary>" per ref.
  * Only the sessions meant to move (ids) are reported and retried: a glob
  * push also lists the ones that are the same, and the ones pull refused.
+ * One already there is reported only when it was named (--session).
  */
-static int push_result(cJSON *report, const char *out, char *const *ids, size_t n, int *retry)
+static int push_result(cJSON *report, const char *out, char *const *ids, size_t n, int named, int *retry,
+		       int *lines)
 {
 	size_t plen = strlen(SESSIONS_PREFIX);
 	int error = 0;
 
-	*retry = 0;
+	*retry = *lines = 0;
 	for (const char *line = out; line && *line; line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL) {
 		const char *tab = strchr(line, '\t'), *dst, *sum, *end = strchrnul(line, '\n');
 		char *id, *summary;
@@ -78,7 +80,9 @@ static int push_result(cJSON *report, const char *out, char *const *ids, size_t 
 		    !(sum = memchr(dst, '\t', (size_t)(end - dst))))
 			continue;
 		id = xstrndup(dst + 1, (size_t)(sum - dst - 1));
-		if (!listed(ids, n, strncmp(id, SESSIONS_PREFIX, plen) ? id : id + plen)) {
+		++*lines;
+		/* what was already there is news only when asked for by name */
+		if (!listed(ids, n, strncmp(id, SESSIONS_PREFIX, plen) ? id : id + plen) || (*line == '=' && !named)) {
 			free(id);
 			continue;
 		}
@@ -237,9 +241,13 @@ static void report_merges(cJSON *report, const cJSON *merges)
 	}
 }
 
-/* One try: fetch, integrate, push what differs. *retry when the remote moved meanwhile. */
-static int push_once(cJSON *report, cJSON *merges, struct engine *e, const struct sync_opts *o, struct sbuf *err,
-		     int *retry, int *git_failed)
+/*
+ * One try: push what differs from the remote as last fetched; when the
+ * remote moved (a lost race, or a teammate's push since), fetch and
+ * integrate first (pull), and push again. *retry when it moved meanwhile.
+ */
+static int push_once(cJSON *report, cJSON *merges, struct engine *e, const struct sync_opts *o, int pull,
+		     struct sbuf *err, int *retry, int *git_failed)
 {
 	cJSON *pulled = cJSON_CreateArray();
 	struct sync_refs r = { 0 };
@@ -247,14 +255,16 @@ static int push_once(cJSON *report, cJSON *merges, struct engine *e, const struc
 	char **ids = NULL;
 	const char **args = NULL;
 	size_t n = 0, fixed = 0;
-	int error, rc;
+	int error = 0, rc, lines;
 
 	*retry = 0;
-	if ((error = sync_fetch(e, o->remote)) < 0 || (error = sync_refs_read(&r, e->st, o->remote)) < 0 ||
-	    (error = sync_integrate_refs(pulled, e, o, &r)) < 0)
-		goto cleanup;
-	keep_merges(merges, pulled);
-	sync_refs_clear(&r);	/* integrating moved some: read again */
+	if (pull) {
+		if ((error = sync_fetch(e, o->remote)) < 0 || (error = sync_refs_read(&r, e->st, o->remote)) < 0 ||
+		    (error = sync_integrate_refs(pulled, e, o, &r)) < 0)
+			goto cleanup;
+		keep_merges(merges, pulled);
+		sync_refs_clear(&r);	/* integrating moved some: read again */
+	}
 	if ((error = sync_refs_read(&r, e->st, o->remote)) < 0)
 		goto cleanup;
 	ids = push_set(&n, &r, o, pulled);
@@ -265,8 +275,9 @@ static int push_once(cJSON *report, cJSON *merges, struct engine *e, const struc
 	cJSON_Delete(report->child);
 	report->child = NULL;
 	rc = store_run(&(struct store_run){ .argv = args, .dir = store_run_dir(e->st), .out = &out, .err = err });
-	error = push_result(report, out.buf ? out.buf : "", ids, n, retry);
-	if (!error && rc != 0 && !*retry)
+	error = push_result(report, out.buf ? out.buf : "", ids, n, o->only != NULL, retry, &lines);
+	/* a glob's refs that pull left behind are rejected too: git fails, ours went */
+	if (!error && rc != 0 && !*retry && !lines)
 		error = *git_failed = GS_ERROR;
 	if (o->dry_run)
 		*retry = 0;
@@ -291,10 +302,11 @@ int sync_push(cJSON *report, struct engine *e, const struct sync_opts *o)
 	cJSON *merges = cJSON_CreateObject();
 
 	for (int tries = 0; retry && tries < SYNC_PUSH_TRIES && !error; tries++) {
-		if (tries)
+		if (tries > 1)	/* the first retry is a pull; racing pushers part from the next */
 			push_backoff(&seed, tries);
 		sbuf_release(&err);
-		error = push_once(report, merges, e, o, &err, &retry, &git_failed);
+		/* the first try pushes what differs as last fetched; a dry run says what a pull would do too */
+		error = push_once(report, merges, e, o, tries > 0 || o->dry_run, &err, &retry, &git_failed);
 	}
 	if ((error || retry) && err.len)
 		gs_error_quote(err.buf, err.len);

@@ -279,8 +279,10 @@ test_expect_success 'a push of many sessions goes as one glob; the active one is
 	test "$(git -C ../glob.git for-each-ref refs/sessions/ | wc -l)" = 70 &&
 	test "$(on G git for-each-ref refs/remotes/origin/sessions/ | wc -l)" = 1 &&
 	on G git session status >out && grep "^Remote    origin: up to date, as of the last fetch$" out &&
+	on G git session push >out && echo "Everything up-to-date" >expect && test_cmp expect out &&
 	on G git session pull >out && echo "Already up to date." >expect && test_cmp expect out &&
-	test "$(on G git for-each-ref refs/remotes/origin/sessions/ | wc -l)" = 70
+	test "$(on G git for-each-ref refs/remotes/origin/sessions/ | wc -l)" = 70 &&
+	on G git session push --session g150 >out && grep "^ up to date  *g150$" out
 '
 
 test_expect_success 'sessions left alone are named up to ten, then counted' '
