@@ -68,8 +68,36 @@ prompt_gemini () { gl $1 $2 "$(gl_user "u-${3%% *}" "$3")" && gemini $1 $2 Befor
 # commit <who> <message> <file>...: who commits the files
 commit () { c_who=$1 c_msg=$2; shift 2; test_tick && on $c_who git add "$@" && on $c_who git commit -q -m "$c_msg"; }
 
-# state <who> [<rev>]: the session's whole state, as plain git reads it, in state.<who>
-state () { on $1 session_json "${2:-refs/sessions/todo}" >"$T/state.$1"; }
+# whole <rev>: the whole state at a checkpoint, as lib.sh's session_json
+# puts it together, but with one git process for all the blobs: a manifest
+# in shards under state/files/ has hundreds
+cat >"$T/whole.py" <<'EOF'
+import json, subprocess, sys
+rev = sys.argv[1]
+names = [l.split("\t", 1)[1] for l in subprocess.run(("git", "ls-tree", "-r", rev, "--", "session.json", "state"),
+         check=True, capture_output=True, text=True).stdout.splitlines()]
+batch = subprocess.run(("git", "cat-file", "--batch"), check=True, capture_output=True,
+                       input="".join("%s:%s\n" % (rev, n) for n in names).encode()).stdout
+blobs = {}
+for n in names:
+    header, batch = batch.split(b"\n", 1)
+    size = int(header.split()[2])
+    blobs[n], batch = json.loads(batch[:size]), batch[size + 1:]
+state = blobs.pop("session.json")
+for key, value in list(state.items()):
+    kept = isinstance(value, dict) and value.get("chunks") == "state/" + key
+    if value == "state/" + key or kept:
+        parts = [blobs[n] for n in sorted(blobs) if n.startswith("state/%s/" % key)]
+        if key == "files":
+            state[key] = dict(sorted(kv for p in parts for kv in p.items()))
+        else:
+            state[key] = [e for p in parts for e in p] + (value["tail"] if kept else [])
+print(json.dumps(state, indent=2))
+EOF
+whole () { python3 "$T/whole.py" "$1"; }
+
+# state <who> [<rev>]: the session's whole state in who's clone, in state.<who>
+state () { on $1 whole "${2:-refs/sessions/todo}" >"$T/state.$1"; }
 # field <who> <python expression of d>: of that state
 field () { json_field "$T/state.$1" "$2"; }
 
@@ -361,23 +389,39 @@ test_expect_success 'right after the merge, resume on each clone reports only re
 	resume_reports_truth alice bob carol
 '
 
+# fixtures <who>: what an agent'"'"'s shell command generates, a file per case
+fixtures () {
+	mkdir -p "$T/$1/fixtures/$1" &&
+	for f in $(seq -w 1 $FIXTURES)
+	do
+		echo "case $f of $1" >"$T/$1/fixtures/$1/case$f.txt" || return 1
+	done
+}
+# more files on both sides than one part of the manifest holds
+FIXTURES=140
+
 test_expect_success 'a second offline round: Bob pushes first, Alice'"'"'s pull merges; its --json says what it merged' '
-	prompt_claude alice "P6 give count a docstring" &&
+	prompt_claude alice "P6 give count a docstring and generate its fixtures" &&
 	printf "\n# count() is the number of items\n" >>../alice/todo.py &&
-	cl alice "$(cl_reply a10 "Alicewords count has its docstring now" 700 25)" &&
+	fixtures alice &&
+	cl alice "$(cl_tool a10 ta10 Bash "{\"command\":\"python3 gen.py\"}" 650 15)" "$(cl_result ta10 generated)" &&
+	claude alice PostToolUse ",\"tool_name\":\"Bash\",\"tool_input\":{\"command\":\"python3 gen.py\"},\"tool_response\":{\"stdout\":\"\",\"stderr\":\"\",\"interrupted\":false,\"isImage\":false}" &&
+	cl alice "$(cl_reply a11 "Alicewords count has its docstring now" 700 25)" &&
 	claude alice Stop ",\"last_assistant_message\":\"Alicewords count has its docstring now\"" &&
 	note alice "alice: second round" &&
 	test_tick && on alice git session summary -q "Alice: count() documented" &&
-	commit alice "todo: say what count() is" todo.py &&
+	commit alice "todo: say what count() is; its fixtures" todo.py fixtures &&
 	tip alice alice2 &&
-	prompt_gemini bob 2 "B4 test count" &&
+	prompt_gemini bob 2 "B4 test count on generated fixtures" &&
 	printf "\ndef test_count():\n    assert count() >= 0\n" >>../bob/test_todo.py &&
 	sed -i "s/^from todo import add, remove$/from todo import add, remove, count/" ../bob/test_todo.py &&
+	fixtures bob &&
+	gemini bob 2 AfterTool ",\"tool_name\":\"run_shell_command\",\"tool_input\":{\"command\":\"python3 gen.py\"},\"tool_response\":{\"llmContent\":\"<untrusted_context>\nOutput: (empty)\nProcess Group PGID: 4444\n</untrusted_context>\",\"returnDisplay\":\"\"}" &&
 	gl bob 2 "$(gl_reply g5 "Bobwords count is tested too" "" 500 20)" &&
 	gemini bob 2 AfterAgent ",\"prompt\":\"B4\",\"prompt_response\":\"Bobwords count is tested too\",\"stop_hook_active\":false" &&
 	note bob "bob: second round" &&
 	test_tick && on bob git session summary -q "Bob: count() tested" &&
-	commit bob "test: count()" test_todo.py &&
+	commit bob "test: count(), on fixtures" test_todo.py fixtures &&
 	tip bob bob2 &&
 	on bob git push -q && on bob git session push -q &&
 	on alice git pull -q --no-edit &&
@@ -391,7 +435,16 @@ test_expect_success 'a second offline round: Bob pushes first, Alice'"'"'s pull 
 	grep "summary changed on both sides; kept" conflicts.pull &&
 	subset alice $(cat ../alice2) $(cat ../merged2) &&
 	subset alice $(cat ../bob2) $(cat ../merged2) &&
-	on alice git push -q && on alice git session push -q
+	for t in alice2 bob2 merged2
+	do
+		state alice $(cat ../$t) && field alice "sorted(d[\"files\"])" >files.$t || return 1
+	done &&
+	python3 -c "
+import json
+ours, theirs, merged = (set(json.load(open(\"files.\" + t))) for t in (\"alice2\", \"bob2\", \"merged2\"))
+assert len(merged) > 256 and ours | theirs == merged, (len(merged), sorted((ours | theirs) ^ merged)[:5])
+" &&
+	on alice git session push -q && on alice git push -q
 '
 
 test_expect_success 'a third offline round: the push that merges says so in --json too' '
@@ -512,7 +565,7 @@ EOF
 
 # the_end <who> <session> <notes> <decisions>: team.py on who's tip of the session
 the_end () {
-	on $1 session_json refs/sessions/$2 >"$T/end.$1.json" &&
+	on $1 whole refs/sessions/$2 >"$T/end.$1.json" &&
 	on $1 python3 "$T/team.py" "$T/end.$1.json" "$3" "$4" refs/sessions/$2
 }
 
@@ -525,7 +578,7 @@ test_expect_success 'nothing lost, nothing twice: every note, decision, turn and
 	do
 		the_end $who todo "$PWD/todo.notes" "$T/expect.decisions" &&
 		the_end $who $(cat ../carol.id) "$PWD/carol.notes" "$PWD/carol.decisions" &&
-		for t in alice1 bob1 alice2 bob2 alice3 bob3 merged1 merged2
+		for t in alice3 bob3
 		do
 			subset $who $(cat ../$t) refs/sessions/todo || return 1
 		done &&
@@ -553,31 +606,28 @@ test_expect_success 'at the end, resume on each clone reports only real differen
 	resume_reports_truth alice bob carol
 '
 
-# needs: clone-local paths and stat data out of the shared history
-test_expect_success 'no clone'"'"'s own path is in the shared session.json' '
-	ok=0 &&
+test_expect_success 'the shared state of every session, as every clone has it' '
 	for who in alice bob carol
 	do
 		for id in todo $(cat ../carol.id)
 		do
-			on $who session_json refs/sessions/$id >shared.json &&
-			! grep -F -e "$T" -e "/alice" -e "/bob" -e "/carol" shared.json || { echo "$who $id"; ok=1; }
+			on $who whole refs/sessions/$id >shared.$who.$id.json || return 1
 		done
-	done &&
-	return $ok
+	done
+'
+
+# needs: clone-local paths and stat data out of the shared history
+test_expect_success 'no clone'"'"'s own path is in the shared session.json' '
+	! grep -F "$T" shared.*.json
 '
 
 # needs: clone-local paths and stat data out of the shared history
 test_expect_success 'no clone'"'"'s file stat data is in the shared session.json' '
 	ok=0 &&
-	for who in alice bob carol
+	for f in shared.*.json
 	do
-		for id in todo $(cat ../carol.id)
-		do
-			on $who session_json refs/sessions/$id >shared.json &&
-			json_field shared.json "sorted(p + \": \" + k for p, r in d[\"files\"].items() for k in r if k in (\"size\", \"mtime\", \"ino\", \"dev\", \"ctime\"))" >stat &&
-			test "$(cat stat)" = "[]" || { echo "$who $id: $(cat stat)"; ok=1; }
-		done
+		json_field $f "sorted(p + \": \" + k for p, r in d[\"files\"].items() for k in r if k in (\"size\", \"mtime\", \"ino\", \"dev\", \"ctime\"))" >stat &&
+		test "$(cat stat)" = "[]" || { echo "$f: $(cat stat)"; ok=1; }
 	done &&
 	return $ok
 '
