@@ -59,12 +59,16 @@ gl_reply () {
 	echo "{\"id\":\"$1\",\"timestamp\":\"2025-11-21T10:00:01Z\",\"type\":\"gemini\",\"content\":\"$2\",\"toolCalls\":[$gl_calls],\"tokens\":{\"input\":$4,\"output\":$5,\"cached\":0,\"thoughts\":0,\"tool\":0,\"total\":$(($4 + $5))}}"
 }
 
-# What the team made, to find in the end: each note and decision once.
-expect_note () { printf '%s\n' "$1" >>"$T/expect.notes"; }
-note () { test_tick && on $1 git session note -q "$2" && expect_note "$2"; }
-decide () { test_tick && on $1 git session decide -q "$2" --rationale "$3" && printf '%s\n' "$2" >>"$T/expect.decisions"; }
-prompt_claude () { cl $1 "$(cl_user "$2")" && claude $1 UserPromptSubmit ",\"prompt\":\"$2\"" && expect_note "$2"; }
-prompt_gemini () { gl $1 $2 "$(gl_user "u-${3%% *}" "$3")" && gemini $1 $2 BeforeAgent ",\"prompt\":\"$3\"" && expect_note "$3"; }
+# made <who> <notes | decisions> <text>: what who made in the active
+# session, kept in made.<list>.<session> to find once in the end
+made () {
+	mk_id=$(on $1 git symbolic-ref --short SESSION_HEAD) &&
+	printf '%s\n' "$3" >>"$T/made.$2.${mk_id#sessions/}"
+}
+note () { test_tick && on $1 git session note -q "$2" && made $1 notes "$2"; }
+decide () { test_tick && on $1 git session decide -q "$2" --rationale "$3" && made $1 decisions "$2"; }
+prompt_claude () { cl $1 "$(cl_user "$2")" && claude $1 UserPromptSubmit ",\"prompt\":\"$2\"" && made $1 notes "$2"; }
+prompt_gemini () { gl $1 $2 "$(gl_user "u-${3%% *}" "$3")" && gemini $1 $2 BeforeAgent ",\"prompt\":\"$3\"" && made $1 notes "$3"; }
 # commit <who> <message> <file>...: who commits the files
 commit () { c_who=$1 c_msg=$2; shift 2; test_tick && on $c_who git add "$@" && on $c_who git commit -q -m "$c_msg"; }
 
@@ -423,6 +427,9 @@ test_expect_success 'a second offline round: Bob pushes first, Alice'"'"'s pull 
 	test_tick && on bob git session summary -q "Bob: count() tested" &&
 	commit bob "test: count(), on fixtures" test_todo.py fixtures &&
 	tip bob bob2 &&
+	on carol git session switch -q todo &&
+	note carol "carol: offline, the docs read well" &&
+	on carol git session switch -q $(cat ../carol.id) &&
 	on bob git push -q && on bob git session push -q &&
 	on alice git pull -q --no-edit &&
 	on alice git session pull --json >pull.json &&
@@ -477,8 +484,14 @@ test_expect_success 'the conflicts in --json name whose summary was kept' '
 	grep "summary changed on both sides; kept Alice" conflicts.push
 '
 
-test_expect_success 'a last round of pulls: every clone has the same sessions at the same tips as the remote' '
-	for who in bob carol alice bob carol
+test_expect_success 'a last round: Carol'"'"'s pull merges her offline note; every clone ends the same as the remote' '
+	on carol git pull -q --no-edit &&
+	on carol git session pull >out &&
+	cat out &&
+	grep "merge.* todo" out &&
+	! grep "conflict" out &&
+	on carol git session push -q &&
+	for who in alice bob carol
 	do
 		on $who git pull -q --no-edit && on $who git session pull -q || return 1
 	done &&
@@ -493,7 +506,7 @@ test_expect_success 'a last round of pulls: every clone has the same sessions at
 '
 
 test_expect_success 'Carol notes in her own session and pushes it; the others pull' '
-	test_tick && on carol git session note -q "carol: the guide is done" && expect_note "carol: the guide is done" &&
+	note carol "carol: the guide is done" &&
 	on carol git session push >carol.push &&
 	on bob git session pull >bob.pull &&
 	on alice git session pull >alice.pull &&
@@ -570,14 +583,15 @@ the_end () {
 }
 
 test_expect_success 'nothing lost, nothing twice: every note, decision, turn and transcript part, once, on every clone' '
-	grep -v "^C1 \|^carol" ../expect.notes >todo.notes &&
-	grep "^C1 \|^carol" ../expect.notes >carol.notes &&
-	: >carol.decisions &&
-	test_line_count = 13 todo.notes && test_line_count = 3 ../expect.decisions &&
+	carol_id=$(cat ../carol.id) &&
+	test_line_count = 14 ../made.notes.todo && test_line_count = 3 ../made.decisions.todo &&
+	test_line_count = 2 ../made.notes.$carol_id && : >>../made.decisions.$carol_id &&
 	for who in alice bob carol
 	do
-		the_end $who todo "$PWD/todo.notes" "$T/expect.decisions" &&
-		the_end $who $(cat ../carol.id) "$PWD/carol.notes" "$PWD/carol.decisions" &&
+		for id in todo $carol_id
+		do
+			the_end $who $id "$T/made.notes.$id" "$T/made.decisions.$id" || return 1
+		done &&
 		for t in alice3 bob3
 		do
 			subset $who $(cat ../$t) refs/sessions/todo || return 1
