@@ -72,36 +72,113 @@ prompt_gemini () { gl $1 $2 "$(gl_user "u-${3%% *}" "$3")" && gemini $1 $2 Befor
 # commit <who> <message> <file>...: who commits the files
 commit () { c_who=$1 c_msg=$2; shift 2; test_tick && on $c_who git add "$@" && on $c_who git commit -q -m "$c_msg"; }
 
-# whole <rev>: the whole state at a checkpoint, as lib.sh's session_json
-# puts it together, but with one git process for all the blobs: a manifest
-# in shards under state/files/ has hundreds
-cat >"$T/whole.py" <<'EOF'
-import json, subprocess, sys
-rev = sys.argv[1]
-names = [l.split("\t", 1)[1] for l in subprocess.run(("git", "ls-tree", "-r", rev, "--", "session.json", "state"),
-         check=True, capture_output=True, text=True).stdout.splitlines()]
-batch = subprocess.run(("git", "cat-file", "--batch"), check=True, capture_output=True,
-                       input="".join("%s:%s\n" % (rev, n) for n in names).encode()).stdout
-blobs = {}
-for n in names:
-    header, batch = batch.split(b"\n", 1)
-    size = int(header.split()[2])
-    blobs[n], batch = json.loads(batch[:size]), batch[size + 1:]
-state = blobs.pop("session.json")
-for key, value in list(state.items()):
-    kept = isinstance(value, dict) and value.get("chunks") == "state/" + key
-    if value == "state/" + key or kept:
-        parts = [blobs[n] for n in sorted(blobs) if n.startswith("state/%s/" % key)]
-        if key == "files":
-            state[key] = dict(sorted(kv for p in parts for kv in p.items()))
-        else:
-            state[key] = [e for p in parts for e in p] + (value["tail"] if kept else [])
-print(json.dumps(state, indent=2))
+# team.py <command> <clone>...: what the team checks, with plain git, in
+# one process for all the clones given (it says every problem it finds):
+#   whole <clone> <rev>  the whole state at a checkpoint, as lib.sh's
+#       session_json puts it together, but one git process for all the
+#       blobs: a manifest in shards under state/files/ has hundreds
+#   shared  every session's whole state, as shared.<clone>.<session>.json
+#   end  at each tip: each note and decision made (made.*.<session>) once;
+#       each operation once: the lists hold one entry an operation of the
+#       history (merges replay, and make none of their own), the tokens add
+#       up to what the turns' subjects say; every agent's transcript parts
+#       1..n, as many as session.json counts
+#   resume  with git status clean, resume lists no modified file and no new
+#       commit the session recorded already
+cat >"$T/team.py" <<'EOF'
+import json, os, re, subprocess, sys
+
+def git(clone, *args, stdin=None):
+    return subprocess.run(("git", "-C", clone) + args, check=True, capture_output=True,
+                          input=stdin, text=stdin is None).stdout
+
+def whole(clone, rev):
+    names = [l.split("\t", 1)[1] for l in git(clone, "ls-tree", "-r", rev, "--", "session.json", "state").splitlines()]
+    batch = git(clone, "cat-file", "--batch", stdin="".join("%s:%s\n" % (rev, n) for n in names).encode())
+    blobs = {}
+    for n in names:
+        header, batch = batch.split(b"\n", 1)
+        size = int(header.split()[2])
+        blobs[n], batch = json.loads(batch[:size]), batch[size + 1:]
+    state = blobs.pop("session.json")
+    for key, value in list(state.items()):
+        kept = isinstance(value, dict) and value.get("chunks") == "state/" + key
+        if value == "state/" + key or kept:
+            parts = [blobs[n] for n in sorted(blobs) if n.startswith("state/%s/" % key)]
+            if key == "files":
+                state[key] = dict(sorted(kv for p in parts for kv in p.items()))
+            else:
+                state[key] = [e for p in parts for e in p] + (value["tail"] if kept else [])
+    return state
+
+def made(what, session):
+    path = "%s/made.%s.%s" % (T, what, session)
+    return open(path).read().splitlines() if os.path.exists(path) else []
+
+def end(clone, session, d, check):
+    tip = "refs/sessions/" + session
+    notes = [n["text"] for n in d["notes"]]
+    check(sorted(notes) == sorted(made("notes", session)), "notes: %s" % sorted(notes))
+    decisions = [x["decision"] for x in d["decisions"]]
+    check(sorted(decisions) == sorted(made("decisions", session)), "decisions: %s" % decisions)
+    ids = [a["id"] for a in d["agents"]]
+    check(len(ids) == len(set(ids)), "agents twice: %s" % ids)
+    commits = [c["id"] for c in d["commits"]]
+    check(len(commits) == len(set(commits)), "commits twice: %s" % commits)
+    ops, tokens = {}, {}
+    log = git(clone, "log", "--no-merges", "--format=%s%x09%(trailers:key=Session-Op,valueonly,separator=)", tip)
+    for line in log.splitlines():
+        subject, op = line.rsplit("\t", 1)
+        ops[op] = ops.get(op, 0) + 1
+        m = re.match(r"(?:turn of (\S+):|agent (\S+) done:).*\(\+(\d+) in, \+(\d+) out", subject)
+        if m:
+            t = tokens.setdefault(m.group(1) or m.group(2), [0, 0])
+            t[0] += int(m.group(3))
+            t[1] += int(m.group(4))
+    for op, n in (("note", len(notes)), ("decide", len(decisions)), ("commit.record", len(commits))):
+        check(ops.get(op, 0) == n, "%d %s operations, %d in the state" % (ops.get(op, 0), op, n))
+    by_agent = {a: [v["input"], v["output"]] for a, v in d["tokens"]["by_agent"].items()}
+    check(by_agent == tokens, "tokens by agent: %s, the turns say %s" % (by_agent, tokens))
+    total = [sum(t[0] for t in tokens.values()), sum(t[1] for t in tokens.values())]
+    check([d["tokens"]["input"], d["tokens"]["output"]] == total, "tokens %s, the turns say %s" % (d["tokens"], total))
+    for a in d["agents"]:
+        n = a.get("transcript", {}).get("parts", 0)
+        have = git(clone, "ls-tree", "-r", "--name-only", tip, "transcripts/%s/" % a["id"]).split()
+        want = ["transcripts/%s/000/%06d" % (a["id"], i) for i in range(1, n + 1)]
+        check(have == want, "%s: session.json counts %d parts, the tree holds %s" % (a["id"], n, have))
+
+def resume(clone, session, d, check):
+    check(git(clone, "status", "--porcelain") == "", "git status is not clean")
+    r = json.loads(git(clone, "session", "resume", session, "--dry-run", "--json"))
+    files = [(f["path"], f["kind"]) for f in r["files"] if f["kind"] not in ("clean", "committed")]
+    check(not files, "resume: files %s" % files)
+    new = [c if isinstance(c, str) else c["id"] for c in r["head"]["commits"]]
+    recorded = [c["id"] for c in d["commits"]]
+    again = [c[:7] for c in new if any(x.startswith(c) for x in recorded)]
+    check(not again, "resume: new commits it recorded already: %s" % again)
+
+def shared(clone, session, d, check):
+    json.dump(d, open("shared.%s.%s.json" % (os.path.basename(clone), session), "w"), indent=2)
+
+command, T = sys.argv[1], os.path.dirname(os.path.abspath(sys.argv[0]))
+if command == "whole":
+    print(json.dumps(whole(sys.argv[2], sys.argv[3]), indent=2))
+    sys.exit(0)
+problems = []
+for clone in sys.argv[2:]:
+    for session in git(clone, "for-each-ref", "--format=%(refname:lstrip=2)", "refs/sessions/").split():
+        def check(ok, what):
+            if not ok:
+                problems.append("%s %s: %s" % (os.path.basename(clone), session, what))
+        globals()[command](clone, session, whole(clone, "refs/sessions/" + session), check)
+print("\n".join(problems))
+sys.exit(1 if problems else 0)
 EOF
-whole () { python3 "$T/whole.py" "$1"; }
+# team <command> <who>...: team.py on those clones
+team () { tm_cmd=$1; shift; python3 "$T/team.py" $tm_cmd $(for tm_who in "$@"; do echo "$T/$tm_who"; done); }
 
 # state <who> [<rev>]: the session's whole state in who's clone, in state.<who>
-state () { on $1 whole "${2:-refs/sessions/todo}" >"$T/state.$1"; }
+state () { python3 "$T/team.py" whole "$T/$1" "${2:-refs/sessions/todo}" >"$T/state.$1"; }
 # field <who> <python expression of d>: of that state
 field () { json_field "$T/state.$1" "$2"; }
 
@@ -351,34 +428,6 @@ test_expect_success 'the merged tip holds both sides'"'"' transcript parts; tran
 	grep "todo.*[2-9]" out
 '
 
-# resume_reports_truth <who>...: with git status clean, resume lists no
-# modified file and no new commit the session recorded already, for every
-# session of every clone given; it says every one that does
-resume_reports_truth () {
-	rt_ok=0
-	for rt_who in "$@"
-	do
-		test -z "$(on $rt_who git status --porcelain)" || { echo "$rt_who: git status is not clean"; return 1; }
-		for rt_id in $(on $rt_who git for-each-ref --format="%(refname:lstrip=2)" refs/sessions/)
-		do
-			on $rt_who git session resume $rt_id --dry-run --json >"$T/resume.json" &&
-			state $rt_who refs/sessions/$rt_id &&
-			python3 - "$T/state.$rt_who" "$T/resume.json" "$rt_who $rt_id" <<-\EOF || rt_ok=1
-			import json, sys
-			recorded = [c["id"] for c in json.load(open(sys.argv[1]))["commits"]]
-			r = json.load(open(sys.argv[2]))
-			files = [(f["path"], f["kind"]) for f in r["files"] if f["kind"] not in ("clean", "committed")]
-			new = [c if isinstance(c, str) else c["id"] for c in r["head"]["commits"]]
-			again = [c[:7] for c in new if any(x.startswith(c) for x in recorded)]
-			if files or again:
-			    print("%s: files %s; new commits it recorded already: %s" % (sys.argv[3], files, again))
-			sys.exit(1 if files or again else 0)
-			EOF
-		done
-	done
-	return $rt_ok
-}
-
 test_expect_success 'right after the merge, a restore that names no checkpoint reverts no committed code' '
 	for who in alice bob carol
 	do
@@ -390,7 +439,7 @@ test_expect_success 'right after the merge, a restore that names no checkpoint r
 
 # needs: resume after a merge that reports only real differences (local facts)
 test_expect_success 'right after the merge, resume on each clone reports only real differences' '
-	resume_reports_truth alice bob carol
+	team resume alice bob carol
 '
 
 # fixtures <who>: what an agent'"'"'s shell command generates, a file per case
@@ -524,74 +573,13 @@ test_expect_success 'a push and a pull print only the sessions that moved' '
 	done
 '
 
-# What the team checks at the end, on a clone's tip of a session: each note
-# and decision made once; each operation once (the lists hold one entry an
-# operation of the history, merges replaying and making none of their own;
-# the tokens add up to what the turns' subjects say); every agent's
-# transcript parts 1..n, as many as session.json counts.
-cat >"$T/team.py" <<'EOF'
-import json, re, subprocess, sys
-state_file, notes_file, decisions_file, tip = sys.argv[1:5]
-d = json.load(open(state_file))
-git = lambda *a: subprocess.run(("git",) + a, check=True, capture_output=True, text=True).stdout
-problems = []
-def check(ok, what):
-    if not ok:
-        problems.append(what)
-
-notes = [n["text"] for n in d["notes"]]
-made = open(notes_file).read().splitlines()
-check(sorted(notes) == sorted(made), "notes: %s, made: %s" % (sorted(notes), sorted(made)))
-decisions = [x["decision"] for x in d["decisions"]]
-made = open(decisions_file).read().splitlines()
-check(sorted(decisions) == sorted(made), "decisions: %s, made: %s" % (decisions, made))
-ids = [a["id"] for a in d["agents"]]
-check(len(ids) == len(set(ids)), "agents twice: %s" % ids)
-commits = [c["id"] for c in d["commits"]]
-check(len(commits) == len(set(commits)), "commits twice: %s" % commits)
-
-ops, tokens = {}, {}
-log = git("log", "--no-merges", "--format=%s%x09%(trailers:key=Session-Op,valueonly,separator=)", tip)
-for line in log.splitlines():
-    subject, op = line.rsplit("\t", 1)
-    ops[op] = ops.get(op, 0) + 1
-    m = re.match(r'(?:turn of (\S+):|agent (\S+) done:).*\(\+(\d+) in, \+(\d+) out', subject)
-    if m:
-        t = tokens.setdefault(m.group(1) or m.group(2), [0, 0])
-        t[0] += int(m.group(3))
-        t[1] += int(m.group(4))
-for op, n in (("note", len(notes)), ("decide", len(decisions)), ("commit.record", len(commits))):
-    check(ops.get(op, 0) == n, "%d %s operations, %d in the state" % (ops.get(op, 0), op, n))
-by_agent = {a: [v["input"], v["output"]] for a, v in d["tokens"]["by_agent"].items()}
-check(by_agent == tokens, "tokens by agent: %s, the turns say %s" % (by_agent, tokens))
-total = [sum(t[0] for t in tokens.values()), sum(t[1] for t in tokens.values())]
-check([d["tokens"]["input"], d["tokens"]["output"]] == total, "tokens %s, the turns say %s" % (d["tokens"], total))
-
-for a in d["agents"]:
-    n = a.get("transcript", {}).get("parts", 0)
-    have = git("ls-tree", "-r", "--name-only", tip, "transcripts/%s/" % a["id"]).split()
-    want = ["transcripts/%s/000/%06d" % (a["id"], i) for i in range(1, n + 1)]
-    check(have == want, "%s: session.json counts %d parts, the tree holds %s" % (a["id"], n, have))
-print("\n".join(problems))
-sys.exit(1 if problems else 0)
-EOF
-
-# the_end <who> <session> <notes> <decisions>: team.py on who's tip of the session
-the_end () {
-	on $1 whole refs/sessions/$2 >"$T/end.$1.json" &&
-	on $1 python3 "$T/team.py" "$T/end.$1.json" "$3" "$4" refs/sessions/$2
-}
-
 test_expect_success 'nothing lost, nothing twice: every note, decision, turn and transcript part, once, on every clone' '
 	carol_id=$(cat ../carol.id) &&
 	test_line_count = 14 ../made.notes.todo && test_line_count = 3 ../made.decisions.todo &&
-	test_line_count = 2 ../made.notes.$carol_id && : >>../made.decisions.$carol_id &&
+	test_line_count = 2 ../made.notes.$carol_id &&
+	team end alice bob carol &&
 	for who in alice bob carol
 	do
-		for id in todo $carol_id
-		do
-			the_end $who $id "$T/made.notes.$id" "$T/made.decisions.$id" || return 1
-		done &&
 		for t in alice3 bob3
 		do
 			subset $who $(cat ../$t) refs/sessions/todo || return 1
@@ -617,17 +605,13 @@ test_expect_success 'nothing lost, nothing twice: every note, decision, turn and
 '
 
 test_expect_success 'at the end, resume on each clone reports only real differences' '
-	resume_reports_truth alice bob carol
+	team resume alice bob carol
 '
 
 test_expect_success 'the shared state of every session, as every clone has it' '
-	for who in alice bob carol
-	do
-		for id in todo $(cat ../carol.id)
-		do
-			on $who whole refs/sessions/$id >shared.$who.$id.json || return 1
-		done
-	done
+	team shared alice bob carol &&
+	ls shared.*.json >list &&
+	test_line_count = 6 list
 '
 
 # needs: clone-local paths and stat data out of the shared history
