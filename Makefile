@@ -9,6 +9,7 @@
 #                        (KEEP=1 keeps the repository); it needs no agent CLI and downloads none
 #   make bench           the performance figures, as ratios against anchors measured in the same run
 #   make bench-hooks     only what the git hooks and the agent hooks cost (BENCH_ARGS=--quick: fewer runs)
+#   make bench-sync      only push and pull with 10,000 and 100,000 sessions (--quick: 10,000)
 #   make fuzz            the libFuzzer targets, FUZZ_SECONDS each (make test runs them 10 s each)
 
 PREFIX ?= /usr/local
@@ -220,6 +221,9 @@ bench: git-session
 bench-hooks: git-session
 	@sh bench/hooks.sh $(BENCH_ARGS)
 
+bench-sync: git-session
+	@sh bench/sync.sh $(BENCH_ARGS)
+
 install: git-session
 	install -d $(DESTDIR)$(bindir) $(DESTDIR)$(mandir)/man1 $(DESTDIR)$(bashcompdir) $(DESTDIR)$(zshcompdir)
 	install -m 755 git-session $(DESTDIR)$(bindir)/git-session
@@ -234,4 +238,4 @@ uninstall:
 clean:
 	rm -rf build git-session
 
-.PHONY: FORCE check-layers layout all unit e2e check-sanitize test deps demo bench bench-hooks install uninstall clean fuzz fuzz-smoke valgrind
+.PHONY: FORCE check-layers layout all unit e2e check-sanitize test deps demo bench bench-hooks bench-sync install uninstall clean fuzz fuzz-smoke valgrind

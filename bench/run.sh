@@ -435,6 +435,9 @@ check "end of turn: $long / 10 lines" "$(ratio "$(am 12)" "$(am 10)")" "<=" 1.25
 # each agent event replayed, a real agent CLI run (bench/hooks.sh).
 echo
 BENCH_VERDICTS="$work/verdicts" sh "$top/bench/hooks.sh" ${1:-}
+# push and pull with 10,000 and 100,000 sessions against plain git (bench/sync.sh).
+echo
+BENCH_VERDICTS="$work/verdicts" sh "$top/bench/sync.sh" ${1:-}
 echo
 echo "$(grep -c '^PASS' "$work/verdicts" || true) of $(wc -l <"$work/verdicts") figures reach their targets"
 grep '^FAIL' "$work/verdicts" | sed 's/^FAIL /  FAIL: /' || true

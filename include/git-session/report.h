@@ -21,6 +21,7 @@ struct report_ctx {
 	int max_retries;
 	int before[SPLIT_COUNT];	/* of lists loaded as their tail, the entries not loaded */
 	int64_t stale_after;	/* session.staleAfter: seconds with no operation before an agent or phase is stale */
+	const cJSON *remote;	/* where the session stands against its remote, or NULL (cmd_status.c) */
 };
 
 #define REPORT_STALE_AFTER 1800

@@ -172,6 +172,8 @@ struct store_ref_entry {
 };
 int store_list_refs(struct store_ref_entry **out, size_t *n, gs_store *st, const char *prefix);
 void store_ref_entries_free(struct store_ref_entry *v, size_t n);
+/* The entry of id in a list store_list_refs made, or NULL. */
+const struct store_ref_entry *store_ref_entry_find(const struct store_ref_entry *v, size_t n, const char *id);
 /*
  * The history of checkpoint tip written again without paths in any of its
  * trees (store_rewrite.c); out gets the new tip. Commits that do not
@@ -217,6 +219,8 @@ int store_walk(cJSON **out, gs_store *st, const char *const *tips, size_t ntips,
 	       const char *const *hide, size_t nhide);
 /* The merge bases of a and b; *n is 0 when they share no history. */
 int store_merge_bases(char ***out, size_t *n, gs_store *st, const char *a, const char *b);
+/* The commits local has that upstream lacks (*ahead), and the other way round (*behind). */
+int store_ahead_behind(size_t *ahead, size_t *behind, gs_store *st, const char *local, const char *upstream);
 /* 1 when commit descends from (or is) ancestor, 0 when not. */
 int store_descends(gs_store *st, const char *commit, const char *ancestor);
 /* The blobs under dir in commit's tree, {path: blob id} (paths from the top; empty when none). */

@@ -13,6 +13,10 @@
 #include "git-session/engine.h"
 
 #define SYNC_PUSH_TRIES 12
+/* More sessions to push than this go as one glob refspec: git matches each refspec against every ref. */
+#define SYNC_PUSH_EXPLICIT 8
+/* A push of more sessions sets the remote-tracking refs of the active ones only; the next fetch, all. */
+#define SYNC_TRACK_MAX 64
 
 struct sync_opts {
 	const char *remote;
@@ -25,10 +29,13 @@ char *sync_tracking_prefix(const char *remote);
 /* git fetch of the remote's sessions into the tracking namespace. */
 int sync_fetch(struct engine *e, const char *remote);
 /*
- * Brings each fetched session into refs/sessions/; report gets one
- * {id, action, ours, theirs, merged, conflicts, skipped} per session,
- * action being "new", "up to date", "fast-forward", "merge",
- * "archived here, left alone", "deleted here, left alone" or "refused".
+ * Brings each fetched session whose tip differs from the local one into
+ * refs/sessions/ (the others are not looked at: the work follows what
+ * changed); report gets one {id, action, ours, theirs, merged, conflicts,
+ * skipped} per session that moved, was left alone or was refused, action
+ * being "new", "fast-forward", "merge", "archived here, left alone",
+ * "deleted here, left alone" or "refused"; with o->only, that session's
+ * also when it is "up to date".
  */
 int sync_integrate(cJSON *report, struct engine *e, const struct sync_opts *o);
 /*
@@ -38,11 +45,11 @@ int sync_integrate(cJSON *report, struct engine *e, const struct sync_opts *o);
  */
 int sync_forget(gs_store *st, const char *id, const char *tip);
 /*
- * Fetches and integrates, then pushes every session under
- * refs/sessions/ (never forced); when the remote moved meanwhile (a lost
+ * Fetches and integrates, then pushes the sessions whose tip here is not
+ * the remote's (never forced); when the remote moved meanwhile (a lost
  * race with another pusher), again, up to SYNC_PUSH_TRIES times with a
- * random backoff that grows.
- * report gets one {id, action} per session pushed.
+ * random backoff that grows. report gets one {id, action} per session
+ * pushed, with what a merge before it did; none when nothing differed.
  */
 int sync_push(cJSON *report, struct engine *e, const struct sync_opts *o);
 

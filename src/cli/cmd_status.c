@@ -21,7 +21,38 @@ struct one_report {
 	cJSON *(*build)(const cJSON *state, const struct report_ctx *ctx);
 	void (*draw)(struct view *v, const cJSON *r, const struct report_ctx *ctx, long long arg);
 	long long arg;
+	int remote;	/* says where the session stands against its remote */
 };
+
+/*
+ * The session against its copy on the sessions remote (session.remote,
+ * else origin) as last fetched or pushed: {name, ahead, behind}, or
+ * {name, pushed: false} when that remote has never had it and
+ * session.remote names it. NULL when there is nothing to say.
+ */
+static cJSON *remote_standing(struct cmd_ctx *c, const char *id, const char *tip)
+{
+	char *configured = store_config_str(c->st, "session.remote"), *ref, theirs[HEX_SZ];
+	const char *name = configured ? configured : "origin";
+	size_t ahead, behind, mark = gs_error_mark();
+	cJSON *out = NULL;
+
+	ref = xstrfmt("refs/remotes/%s/sessions/%s", name, id);
+	if (store_ref_value(theirs, c->st, ref) == 0) {
+		if (store_ahead_behind(&ahead, &behind, c->st, tip, theirs) == 0) {
+			json_set_str((out = cJSON_CreateObject()), "name", name);
+			json_set_num(out, "ahead", (double)ahead);
+			json_set_num(out, "behind", (double)behind);
+		}
+	} else if (configured) {
+		json_set_str((out = cJSON_CreateObject()), "name", name);
+		json_set_bool(out, "pushed", 0);
+	}
+	gs_error_rewind(mark);	/* a ref that cannot be read: nothing to say, not an error of status */
+	free(ref);
+	free(configured);
+	return out;
+}
 
 /*
  * A report command: [<id>] (the active session by default), --json for
@@ -33,7 +64,7 @@ static int run_report(int argc, const char **argv, struct cmd_ctx *c, const char
 {
 	struct report_ctx ctx = { 0 };
 	struct store_tip tip = { 0 };
-	cJSON *state = NULL, *r = NULL;
+	cJSON *state = NULL, *r = NULL, *remote = NULL;
 	char *id = NULL;
 	struct view v;
 	int error;
@@ -43,6 +74,8 @@ static int run_report(int argc, const char **argv, struct cmd_ctx *c, const char
 	    (error = cmd_load_target(&state, &tip, &ctx, &id, c, argc ? argv[0] : NULL)) < 0 ||
 	    (error = view_start(&v, c, o)) < 0)
 		goto cleanup;
+	if (rep->remote)
+		ctx.remote = remote = remote_standing(c, id, tip.commit);
 	r = rep->build(state, &ctx);
 	if (o->json) {
 		view_print_json(r);
@@ -52,6 +85,7 @@ static int run_report(int argc, const char **argv, struct cmd_ctx *c, const char
 	}
 cleanup:
 	cJSON_Delete(r);
+	cJSON_Delete(remote);
 	cJSON_Delete(state);
 	store_tip_clear(&tip);
 	free(id);
@@ -66,7 +100,7 @@ static void draw_status(struct view *v, const cJSON *r, const struct report_ctx 
 int cmd_status(int argc, const char **argv, struct cmd_ctx *c)
 {
 	static const char *const usage[] = { "git session status [<id>] [--json]", NULL };
-	static const struct one_report rep = { report_status, draw_status, 0 };
+	static const struct one_report rep = { report_status, draw_status, 0, 1 };
 	struct report_opts o = { 0 };
 	const struct option opts[] = { REPORT_OPTIONS(o), OPT_END_MARK };
 

@@ -6,6 +6,7 @@
 #include "git-session/cmd.h"
 #include "git-session/json.h"
 #include "git-session/opts.h"
+#include "git-session/output.h"
 #include "git-session/state.h"
 #include "git-session/sync.h"
 #include "git-session/util.h"
@@ -14,6 +15,16 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* A line of the report's text: escaped, what came from a remote may hold anything. */
+static void print_safe(const char *fmt, const char *s)
+{
+	struct sbuf sb = SBUF_INIT;
+
+	out_escape(&sb, s ? s : "");
+	printf(fmt, sb.buf ? sb.buf : "");
+	sbuf_release(&sb);
+}
 
 static void print_line(const cJSON *r, int dry_run)
 {
@@ -31,12 +42,37 @@ static void print_line(const cJSON *r, int dry_run)
 	else if (merged)
 		printf(" (%.7s + %.7s -> %.7s)", ours, theirs, merged);
 	else if (json_str(r, "detail") && strcmp(action, "up to date"))
-		printf(" (%s)", json_str(r, "detail"));
+		print_safe(" (%s)", json_str(r, "detail"));
 	putchar('\n');
 	cJSON_ArrayForEach(x, cJSON_GetObjectItemCaseSensitive(r, "conflicts"))
-		printf("   conflict: %s\n", x->valuestring);
+		print_safe("   conflict: %s\n", x->valuestring);
 	cJSON_ArrayForEach(x, cJSON_GetObjectItemCaseSensitive(r, "skipped"))
-		printf("   skipped: %s\n", x->valuestring);
+		print_safe("   skipped: %s\n", x->valuestring);
+}
+
+#define LEFT_ALONE_SHOWN 10	/* sessions left alone named one a line; the rest counted */
+
+/* What moved, as git says it: the remote first, then a line a session; or that nothing did. */
+static void print_report(const cJSON *report, const struct sync_opts *o, int push)
+{
+	const cJSON *r;
+	int left = 0;
+
+	if (!cJSON_GetArraySize(report)) {
+		puts(push ? "Everything up-to-date" : "Already up to date.");
+		return;
+	}
+	printf("%s %s\n", push ? "To" : "From", o->remote);
+	cJSON_ArrayForEach(r, report) {
+		const char *action = json_str(r, "action");
+
+		if (action && strstr(action, "left alone") && ++left > LEFT_ALONE_SHOWN)
+			continue;
+		print_line(r, o->dry_run);
+	}
+	if (left > LEFT_ALONE_SHOWN)
+		printf(" ... and %d more sessions archived or deleted here, left alone (--json lists them)\n",
+		       left - LEFT_ALONE_SHOWN);
 }
 
 static int sync_cmd(int argc, const char **argv, struct cmd_ctx *c, int push)
@@ -50,7 +86,6 @@ static int sync_cmd(int argc, const char **argv, struct cmd_ctx *c, int push)
 	const char *const *usage = push ? push_usage : pull_usage;
 	struct sync_opts o = { "origin", NULL, 0 };
 	cJSON *report = cJSON_CreateArray();
-	const cJSON *r;
 	int json = 0, quiet = 0, error;
 	char *why = NULL;
 	const struct option opts[] = {
@@ -78,9 +113,8 @@ static int sync_cmd(int argc, const char **argv, struct cmd_ctx *c, int push)
 	cmd_print_errors();	/* what failed, before the report of what moved */
 	if (json) {
 		view_print_json(report);
-	} else if (!quiet) {
-		cJSON_ArrayForEach(r, report)
-			print_line(r, o.dry_run);
+	} else if (!quiet && (error == 0 || cJSON_GetArraySize(report))) {
+		print_report(report, &o, push);
 	}
 cleanup:
 	cJSON_Delete(report);

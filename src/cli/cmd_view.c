@@ -257,6 +257,10 @@ int cmd_list(int argc, const char **argv, struct cmd_ctx *c)
 		list_ref(&l, i < n ? &live[i] : &arch[i - n], i >= n);
 	if (l.fresh.n)
 		list_cache_save(c->st, &l.cache, l.used, &l.fresh);
+	if (!json && n + na == 0) {
+		gs_hint("no sessions here; a clone does not bring them: 'git session pull' does,");
+		gs_hint("and 'git session start <topic>' starts one");
+	}
 	if (json) {
 		char *text = json_print(l.out, 1, NULL);
 		fputs(text, stdout);

@@ -11,6 +11,26 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* "Remote    origin: 2 checkpoints not pushed, 1 not pulled (as of the last fetch)" */
+static void view_remote(struct view *v, const cJSON *remote)
+{
+	int ahead = (int)json_num(remote, "ahead", 0), behind = (int)json_num(remote, "behind", 0);
+
+	if (!json_str(remote, "name"))
+		return;
+	sbuf_adds(&v->out, "Remote    ");
+	view_text(v, json_str(remote, "name"));
+	if (!json_bool(remote, "pushed", 1))
+		sbuf_adds(&v->out, ": not there as of the last fetch (git session push sends it)\n");
+	else if (!ahead && !behind)
+		sbuf_adds(&v->out, ": up to date, as of the last fetch\n");
+	else if (!behind)
+		sbuf_addf(&v->out, ": %d checkpoint%s not pushed\n", ahead, ahead == 1 ? "" : "s");
+	else
+		sbuf_addf(&v->out, ": %d checkpoint%s not pushed, %d on the remote not pulled, as of the last fetch\n",
+			  ahead, ahead == 1 ? "" : "s", behind);
+}
+
 void view_header(struct view *v, const cJSON *r, time_t now)
 {
 	const cJSON *prog = cJSON_GetObjectItemCaseSensitive(r, "progress");
@@ -46,7 +66,9 @@ void view_header(struct view *v, const cJSON *r, time_t now)
 			  (int)(json_num(prog, "completed", 0) + json_num(prog, "skipped", 0)),
 			  (int)json_num(prog, "phases", 0), (int)json_num(prog, "percent", 0));
 	}
+	view_remote(v, cJSON_GetObjectItemCaseSensitive(r, "remote"));
 }
+
 
 void view_errors(struct view *v, const cJSON *r)
 {

@@ -260,7 +260,9 @@ int engine_active(char **id, gs_store *st)
 		return GS_ERROR;
 	if (!*id) {
 		gs_error("no active session");
-		gs_hint("start one with 'git session start <topic>' or pick one with 'git session switch <id>'");
+		gs_hint("start one with 'git session start <topic>' or pick one with 'git session switch <id>';");
+		gs_hint("an agent's hooks start one at its first prompt ('git session hooks install --agent <cli>'),");
+		gs_hint("and 'git session pull' brings your team's");
 		return GS_ENOTFOUND;
 	}
 	return 0;

@@ -75,32 +75,72 @@ static void unforget(gs_store *st, const char *id)
 	free(text);
 }
 
-/* Whether gc deleted id here at theirs, or past it. */
-static int pruned_here(gs_store *st, const char *id, const char *theirs)
+/* The record's "<tip> <id>" lines as entries sorted by id (an id may have several). */
+static void pruned_read(struct sync_refs *r, gs_store *st)
 {
-	char *text = NULL, *key = xstrfmt(" %s", id);
-	size_t len, klen = strlen(key);
-	int found = 0;
+	char *text = NULL;
+	size_t len, alloc = 0;
 
-	if (store_file_read(&text, &len, st, PRUNED_FILE, (size_t)64 << 20) < 0) {
-		free(key);
-		return 0;
-	}
-	for (const char *line = text; *line && !found;) {
+	if (store_file_read(&text, &len, st, PRUNED_FILE, (size_t)64 << 20) < 0)
+		return;
+	for (const char *line = text; *line;) {
 		size_t l = strcspn(line, "\n");
-		char tip[HEX_SZ];
 
-		if (l == HEX_SZ - 1 + klen && !memcmp(line + HEX_SZ - 1, key, klen)) {
-			memcpy(tip, line, HEX_SZ - 1);
-			tip[HEX_SZ - 1] = '\0';
-			found = !strcmp(tip, theirs) ||
-				(store_object_exists(st, tip) && store_descends(st, tip, theirs) == 1);
+		if (l > HEX_SZ && line[HEX_SZ - 1] == ' ') {
+			ALLOC_GROW(r->pruned, r->npruned + 1, alloc);
+			memcpy(r->pruned[r->npruned].tip, line, HEX_SZ - 1);
+			r->pruned[r->npruned].tip[HEX_SZ - 1] = '\0';
+			r->pruned[r->npruned++].id = xstrndup(line + HEX_SZ, l - HEX_SZ);
 		}
 		line += l + (line[l] == '\n');
 	}
 	free(text);
-	free(key);
-	return found;
+	if (r->npruned)
+		qsort(r->pruned, r->npruned, sizeof(*r->pruned), sync_cmp_entry);
+}
+
+int sync_cmp_entry(const void *a, const void *b)
+{
+	return strcmp(((const struct store_ref_entry *)a)->id, ((const struct store_ref_entry *)b)->id);
+}
+
+int sync_refs_read(struct sync_refs *r, gs_store *st, const char *remote)
+{
+	char *prefix = sync_tracking_prefix(remote);
+	int error;
+
+	memset(r, 0, sizeof(*r));
+	if ((error = store_list_refs(&r->tracking, &r->ntracking, st, prefix)) == 0 &&
+	    (error = store_list_refs(&r->local, &r->nlocal, st, SESSIONS_PREFIX)) == 0 &&
+	    (error = store_list_refs(&r->archived, &r->narchived, st, ARCHIVE_PREFIX)) == 0)
+		pruned_read(r, st);
+	free(prefix);
+	return error;
+}
+
+void sync_refs_clear(struct sync_refs *r)
+{
+	store_ref_entries_free(r->local, r->nlocal);
+	store_ref_entries_free(r->tracking, r->ntracking);
+	store_ref_entries_free(r->archived, r->narchived);
+	store_ref_entries_free(r->pruned, r->npruned);
+	memset(r, 0, sizeof(*r));
+}
+
+/* Whether gc deleted id here at theirs, or past it. */
+static int pruned_here(const struct sync_refs *r, gs_store *st, const char *id, const char *theirs)
+{
+	const struct store_ref_entry *hit = store_ref_entry_find(r->pruned, r->npruned, id);
+	const struct store_ref_entry *p, *end = r->pruned + r->npruned;
+
+	if (!hit)
+		return 0;
+	while (hit > r->pruned && !strcmp(hit[-1].id, id))
+		hit--;
+	for (p = hit; p < end && !strcmp(p->id, id); p++)
+		if (!strcmp(p->tip, theirs) || (store_object_exists(st, p->tip) && store_descends(st, p->tip, theirs) == 1))
+			return 1;
+	return 0;
 }
 
 /*
@@ -129,19 +169,19 @@ static char *refusal(struct engine *e, const char *id, const char *theirs)
  * "fast-forward" or "merge". *have says whether the session is here, at
  * ours, which report gets once the session is not left alone.
  */
-static int integrate_action(const char **action, char ours[HEX_SZ], int *have, gs_store *st, const char *id,
-			    const char *theirs, cJSON *report)
+static int integrate_action(const char **action, char ours[HEX_SZ], int *have, const struct sync_refs *r,
+			    gs_store *st, const char *id, const char *theirs, cJSON *report)
 {
-	char *ref = engine_refname(id), *archived = xstrfmt("%s%s", ARCHIVE_PREFIX, id);
+	char *ref = engine_refname(id);
 	int error = 0;
 
 	*have = 0;
-	if (store_ref_exists(st, archived)) {
+	if (store_ref_entry_find(r->archived, r->narchived, id)) {
 		*action = "archived here, left alone";
 		goto cleanup;
 	}
-	*have = store_ref_exists(st, ref) && store_ref_value(ours, st, ref) == 0;
-	if (!*have && pruned_here(st, id, theirs)) {
+	*have = store_ref_value(ours, st, ref) == 0;
+	if (!*have && pruned_here(r, st, id, theirs)) {
 		*action = "deleted here, left alone";
 		goto cleanup;
 	}
@@ -158,7 +198,6 @@ static int integrate_action(const char **action, char ours[HEX_SZ], int *have, g
 		error = 0;
 cleanup:
 	free(ref);
-	free(archived);
 	return error;
 }
 
@@ -169,13 +208,13 @@ static int moves(const char *action)
 }
 
 /* Moves session id's ref from ours (NULL: not here) to tip, for action; GS_ERACE when it moved meanwhile. */
-static int take(gs_store *st, const char *id, const char *tip, const char *ours, const char *action,
-		const char *remote)
+static int take(const struct sync_refs *r, gs_store *st, const char *id, const char *tip, const char *ours,
+		const char *action, const char *remote)
 {
 	char *ref = engine_refname(id), *logmsg = xstrfmt("session: %s from %s", action, remote);
 	int error = store_cas(st, ref, tip, ours, logmsg);
 
-	if (!error && !ours)
+	if (!error && !ours && store_ref_entry_find(r->pruned, r->npruned, id))
 		unforget(st, id);
 	free(ref);
 	free(logmsg);
@@ -183,8 +222,8 @@ static int take(gs_store *st, const char *id, const char *tip, const char *ours,
 }
 
 /* One session: what the remote has, brought into the local ref. */
-static int integrate(struct engine *e, const struct sync_opts *o, const char *id, const char *theirs,
-		     cJSON *report)
+static int integrate(struct engine *e, const struct sync_opts *o, const struct sync_refs *r, const char *id,
+		     const char *theirs, cJSON *report)
 {
 	char ours[HEX_SZ], merged[HEX_SZ], *why = NULL, *from = NULL;
 	const char *action = NULL, *tip = theirs;
@@ -192,7 +231,7 @@ static int integrate(struct engine *e, const struct sync_opts *o, const char *id
 
 	json_set_str(report, "id", id);
 	json_set_str(report, "theirs", theirs);
-	if ((error = integrate_action(&action, ours, &have, e->st, id, theirs, report)) < 0)
+	if ((error = integrate_action(&action, ours, &have, r, e->st, id, theirs, report)) < 0)
 		goto cleanup;
 	if ((!strcmp(action, "new") || !strcmp(action, "fast-forward")) && (why = refusal(e, id, theirs))) {
 		gs_warning("not taking session '%s' from '%s': %s", id, o->remote, why);
@@ -206,7 +245,7 @@ static int integrate(struct engine *e, const struct sync_opts *o, const char *id
 			json_set_str(report, "merged", merged);
 			tip = merged;
 		}
-		error = take(e->st, id, tip, have ? ours : NULL, action, o->remote);
+		error = take(r, e->st, id, tip, have ? ours : NULL, action, o->remote);
 	}
 	json_set_str(report, "action", action);
 cleanup:
@@ -215,51 +254,69 @@ cleanup:
 	return error;
 }
 
+/* A tracking ref whose name no command could use (HEAD, -x, ...): refused, said once a pull. */
+static cJSON *refuse_name(const char *id, const char *remote, char *why)
+{
+	cJSON *r = cJSON_CreateObject();
+
+	gs_warning("not taking session '%s' from '%s': %s", id, remote, why);
+	json_set_str(r, "id", id);
+	json_set_str(r, "action", "refused");
+	json_set_str(r, "detail", why);
+	free(why);
+	return r;
+}
+
+/* One fetched session brought in, again (bounded) when it lost a race with a local writer. */
+static int integrate_retried(cJSON *out, struct engine *e, const struct sync_opts *o, const struct sync_refs *r,
+			     const struct store_ref_entry *t)
+{
+	int error = 0;
+
+	for (int tries = 0; tries < 5; tries++)
+		if ((error = integrate(e, o, r, t->id, t->tip, out)) != GS_ERACE)
+			break;
+	if (error == GS_ERACE)
+		gs_error("session '%s' kept changing here; pull again", t->id);
+	return error;
+}
+
+int sync_integrate_refs(cJSON *report, struct engine *e, const struct sync_opts *o, const struct sync_refs *r)
+{
+	int failed = 0;
+
+	for (size_t i = 0; i < r->ntracking; i++) {
+		const struct store_ref_entry *t = &r->tracking[i];
+		const struct store_ref_entry *l = store_ref_entry_find(r->local, r->nlocal, t->id);
+		char *why = NULL;
+		cJSON *one;
+		int error;
+
+		if (o->only ? strcmp(o->only, t->id) != 0 : l && !strcmp(l->tip, t->tip))
+			continue;	/* the same on both sides: nothing to look at */
+		if (state_valid_id(t->id, &why) < 0) {
+			cJSON_AddItemToArray(report, refuse_name(t->id, o->remote, why));
+			continue;
+		}
+		one = cJSON_CreateObject();
+		error = integrate_retried(one, e, o, r, t);
+		failed |= error < 0;
+		/* a session ahead here is the push's business, not the pull's */
+		if (!o->only && error == 0 && !strcmp(json_str(one, "action"), "up to date"))
+			cJSON_Delete(one);
+		else
+			cJSON_AddItemToArray(report, one);
+	}
+	return failed ? GS_ERROR : 0;
+}
+
 int sync_integrate(cJSON *report, struct engine *e, const struct sync_opts *o)
 {
-	char *prefix = sync_tracking_prefix(o->remote), **ids = NULL, *why = NULL;
-	size_t n = 0;
-	int error, failed = 0;
+	struct sync_refs r;
+	int error;
 
-	if ((error = store_list(&ids, &n, e->st, prefix)) < 0)
-		goto cleanup;
-	for (size_t i = 0; i < n; i++) {
-		char *tracking = xstrfmt("%s%s", prefix, ids[i]), theirs[HEX_SZ];
-		cJSON *r = cJSON_CreateObject();
-
-		if (o->only && strcmp(o->only, ids[i])) {
-			cJSON_Delete(r);
-			free(tracking);
-			continue;
-		}
-		if (state_valid_id(ids[i], &why) < 0) {	/* HEAD, -x, ...: no command could name it */
-			gs_warning("not taking session '%s' from '%s': %s", ids[i], o->remote, why);
-			json_set_str(r, "id", ids[i]);
-			json_set_str(r, "action", "refused");
-			json_set_str(r, "detail", why);
-			cJSON_AddItemToArray(report, r);
-			free(why);
-			why = NULL;
-			free(tracking);
-			continue;
-		}
-		/* a lost race with a local writer: integrate again (bounded) */
-		for (int tries = 0; tries < 5; tries++) {
-			error = store_ref_value(theirs, e->st, tracking);
-			if (error == 0)
-				error = integrate(e, o, ids[i], theirs, r);
-			if (error != GS_ERACE)
-				break;
-		}
-		if (error == GS_ERACE)
-			gs_error("session '%s' kept changing here; pull again", ids[i]);
-		failed |= error < 0;
-		cJSON_AddItemToArray(report, r);
-		free(tracking);
-	}
-	error = failed ? GS_ERROR : 0;
-cleanup:
-	store_ids_free(ids, n);
-	free(prefix);
+	if ((error = sync_refs_read(&r, e->st, o->remote)) == 0)
+		error = sync_integrate_refs(report, e, o, &r);
+	sync_refs_clear(&r);
 	return error;
 }

@@ -141,7 +141,7 @@ static int overwrites(const struct state_op *op)
 
 /* An overwriting op of one side, with where it sits in the replay order. */
 struct lww {
-	const char *name, *target, *commit, *at;
+	const char *name, *target, *commit, *at, *author;
 	size_t place;
 	char num[32];
 };
@@ -178,9 +178,23 @@ static struct lww *lww_ops(size_t *n, const cJSON *order, const char **side, siz
 		v[*n].target = op_target(v[*n].num, op.json);	/* may point into v[*n]: v never moves */
 		v[*n].commit = json_str(a, "commit");
 		v[*n].at = node_at(a);
+		v[*n].author = json_str(a, "author");
 		v[(*n)++].place = place;
 	}
 	return v;
+}
+
+/* "summary changed on both sides; kept Bob's (d4115b8)": whose value won, by the name its checkpoint's author gave. */
+static char *conflict_line(const struct lww *op, const struct lww *kept)
+{
+	const char *who = kept->author ? kept->author : "", *lt = strstr(who, " <");
+	int len = lt ? (int)(lt - who) : 0;
+
+	if (len > 0)
+		return xstrfmt("%s%s%s changed on both sides; kept %.*s's (%.7s)", op->name, *op->target ? " " : "",
+			       op->target, len, who, kept->commit);
+	return xstrfmt("%s%s%s changed on both sides; kept the later (%.7s)", op->name, *op->target ? " " : "",
+		       op->target, kept->commit);
 }
 
 /*
@@ -218,8 +232,7 @@ static void note_conflicts(cJSON *conflicts, const cJSON *order, const cJSON *ou
 		x = sorted[lo];
 		c = strcmp(a[i].at, x->at);	/* the later by time, ties by commit id */
 		c = c ? c : strcmp(a[i].commit, x->commit);
-		line = xstrfmt("%s%s%s changed on both sides; kept the later (%.7s)", a[i].name,
-			       *a[i].target ? " " : "", a[i].target, c < 0 ? x->commit : a[i].commit);
+		line = conflict_line(&a[i], c < 0 ? x : &a[i]);
 		cJSON_AddItemToArray(conflicts, cJSON_CreateString(line));
 		free(line);
 	}

@@ -459,6 +459,8 @@ cJSON *report_status(const cJSON *state, const struct report_ctx *ctx)
 	json_set(out, "agents", agents_view(state, ctx));
 	json_set(out, "files_touched", files_view(state, ctx));
 	json_set(out, "recent_commits", last_entries(cJSON_GetObjectItemCaseSensitive(state, "commits"), 3));
+	if (ctx->remote)
+		json_set(out, "remote", cJSON_Duplicate(ctx->remote, 1));
 	json_set(out, "pending_tasks", pending_tasks(state));
 	json_set(out, "tokens", report_tokens(state));
 	json_set(out, "recent_decisions", last_entries(cJSON_GetObjectItemCaseSensitive(state, "decisions"), 3));

@@ -206,6 +206,13 @@ int store_list_refs(struct store_ref_entry **out, size_t *n, gs_store *st, const
 	return 0;
 }
 
+const struct store_ref_entry *store_ref_entry_find(const struct store_ref_entry *v, size_t n, const char *id)
+{
+	struct store_ref_entry key = { (char *)id, "" };
+
+	return n ? bsearch(&key, v, n, sizeof(*v), cmp_entry) : NULL;
+}
+
 void store_ref_entries_free(struct store_ref_entry *v, size_t n)
 {
 	for (size_t i = 0; i < n; i++)

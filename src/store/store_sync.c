@@ -125,6 +125,18 @@ int store_merge_bases(char ***out, size_t *n, gs_store *st, const char *a, const
 	return 0;
 }
 
+int store_ahead_behind(size_t *ahead, size_t *behind, gs_store *st, const char *local, const char *upstream)
+{
+	git_oid l, u;
+
+	*ahead = *behind = 0;
+	if (parse_oid(&l, local) < 0 || parse_oid(&u, upstream) < 0)
+		return GS_ERROR;
+	if (git_graph_ahead_behind(ahead, behind, st->repo, &l, &u) < 0)
+		return store_git_error("cannot compare %.7s and %.7s", local, upstream);
+	return 0;
+}
+
 int store_descends(gs_store *st, const char *commit, const char *ancestor)
 {
 	git_oid c, a;

@@ -213,4 +213,87 @@ test_expect_success 'a push race is merged, never lost or refused: 5 clones x 4 
 	git -C ../race.git fsck --strict 2>err && ! grep -v "^dangling" err
 '
 
+test_expect_success 'a fresh clone with no sessions says how to bring them' '
+	git clone -q ../hub.git ../E &&
+	on E git session list >out 2>err && test_must_be_empty out &&
+	grep "^hint: no sessions here; a clone does not bring them: .git session pull. does,$" err &&
+	test_must_fail on E git session status 2>err &&
+	grep "^error: no active session$" err && grep "^hint: .*git session pull. brings your team" err &&
+	on E git session list --json >out 2>err && echo "[]" >expect && test_cmp expect out && test_must_be_empty err
+'
+
+test_expect_success 'only what differs is looked at, pushed and reported; nothing to do says so' '
+	git init -q --bare ../many.git &&
+	git clone -q ../many.git ../M1 2>/dev/null && on M1 git commit -q --allow-empty -m init &&
+	for i in 01 02 03 04 05 06 07 08 09 10 11 12
+	do
+		s M1 start "many $i" --id m$i --pause-current || return 1
+	done &&
+	on M1 git session push >out &&
+	test "$(grep -c "^ new  *m[0-9]*" out)" = 12 && head -n 1 out | grep "^To origin$" &&
+	test "$(git -C ../many.git for-each-ref refs/sessions/ | wc -l)" = 12 &&
+	on M1 git session push >out && echo "Everything up-to-date" >expect && test_cmp expect out &&
+	on M1 git session push --json >out && echo "[]" >expect && test_cmp expect out &&
+	git clone -q ../many.git ../M2 && on M2 git session pull -q &&
+	on M2 git session pull >out && echo "Already up to date." >expect && test_cmp expect out &&
+	s M1 resume m05 && s M1 note "only m05" &&
+	on M1 git session push >out &&
+	grep "^ pushed  *m05 " out && test_line_count = 2 out &&
+	test "$(git -C ../many.git rev-parse refs/sessions/m05)" = "$(on M1 git rev-parse refs/sessions/m05)" &&
+	on M2 git session pull >out &&
+	printf "From origin\n fast-forward m05 " >expect && head -c "$(wc -c <expect)" out >actual &&
+	test_cmp expect actual && test_line_count = 2 out
+'
+
+test_expect_success 'status says where the session stands against its remote' '
+	on M1 git session status >out && grep "^Remote    origin: up to date, as of the last fetch$" out &&
+	s M1 note "two" && s M1 note "three" &&
+	on M1 git session status >out && grep "^Remote    origin: 2 checkpoints not pushed$" out &&
+	on M1 git session status --json >out.json &&
+	test "$(json_field out.json "[d[\"remote\"][k] for k in (\"name\", \"ahead\", \"behind\")]")" = "[\"origin\", 2, 0]" &&
+	on M1 git session push -q &&
+	s M2 resume m05 && s M2 note "from M2" &&
+	on M2 git session push -q && on M1 git fetch -q origin "+refs/sessions/*:refs/remotes/origin/sessions/*" &&
+	s M1 note "four" &&
+	on M1 git session status >out &&
+	grep "^Remote    origin: 1 checkpoint not pushed, 2 on the remote not pulled, as of the last fetch$" out &&
+	on M1 git session pull -q && on M1 git session status >out &&
+	grep "^Remote    origin: 2 checkpoints not pushed$" out &&
+	s M1 start "not pushed" --id lone --pause-current && on M1 git session status >out &&
+	! grep "^Remote" out &&
+	on M1 git config session.remote origin && on M1 git session status >out &&
+	grep "^Remote    origin: not there as of the last fetch (git session push sends it)$" out &&
+	on M1 git config --unset session.remote
+'
+
+test_expect_success 'a push of many sessions goes as one glob; the active one is tracked at once, the rest at the next fetch' '
+	git init -q --bare ../glob.git &&
+	git clone -q ../glob.git ../G 2>/dev/null && on G git commit -q --allow-empty -m init &&
+	i=100 && while test $i -lt 170
+	do
+		on G git session start "g$i" --id g$i --pause-current -q || return 1
+		i=$((i + 1))
+	done &&
+	on G git session push >out &&
+	test "$(grep -c "^ new  *g1[0-9][0-9] " out)" = 70 &&
+	test "$(git -C ../glob.git for-each-ref refs/sessions/ | wc -l)" = 70 &&
+	test "$(on G git for-each-ref refs/remotes/origin/sessions/ | wc -l)" = 1 &&
+	on G git session status >out && grep "^Remote    origin: up to date, as of the last fetch$" out &&
+	on G git session pull >out && echo "Already up to date." >expect && test_cmp expect out &&
+	test "$(on G git for-each-ref refs/remotes/origin/sessions/ | wc -l)" = 70
+'
+
+test_expect_success 'sessions left alone are named up to ten, then counted' '
+	git clone -q ../many.git ../M3 && on M3 git session pull -q &&
+	for i in 01 02 03 04 05 06 07 08 09 10 11 12
+	do
+		on M3 git session archive m$i || return 1
+	done &&
+	on M3 git session pull >out &&
+	test "$(grep -c "archived here, left alone" out)" = 10 &&
+	grep "^ ... and 2 more sessions archived or deleted here, left alone (--json lists them)$" out &&
+	on M3 git session pull --json >out.json &&
+	test "$(json_field out.json "len([r for r in d if r[\"action\"] == \"archived here, left alone\"])")" = 12
+'
+
 test_done

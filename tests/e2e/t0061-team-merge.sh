@@ -116,12 +116,15 @@ test_expect_success 'the merged notes: each once' '
 test_expect_success 'a push that merged first says so, with the conflicts' '
 	on B git session pull -q &&
 	test_tick && on A git session summary -q "A: module done" && on A git session push -q &&
-	test_tick && on B git session summary -q "B: next, a CLI" &&
+	test_tick && on B env GIT_AUTHOR_NAME="Bob Builder" git session summary -q "B: next, a CLI" &&
 	on B git session push >out &&
 	grep "^ pushed  *team (merged [0-9a-f]* + [0-9a-f]* -> [0-9a-f]*)$" out &&
-	grep "^   conflict: summary changed on both sides; kept the later" out &&
+	grep "^   conflict: summary changed on both sides; kept Bob Builder'"'"'s ([0-9a-f]*)$" out &&
+	grep "^To origin$" out &&
 	on B git session push --json >j &&
-	test "$(json_field j "[r.get(\"merged\") for r in d]")" = "[null]" &&
+	test "$(cat j)" = "[]" &&
+	on B git session push >out &&
+	test "$(cat out)" = "Everything up-to-date" &&
 	on A git session pull -q
 '
 
