@@ -350,6 +350,12 @@ test_expect_success 'offline, both sides of the session: Alice compacts and prom
 	test_tick && on alice git session summary -q "Alice: count() done; next a CLI" &&
 	commit alice "todo: count()" todo.py &&
 	tip alice alice1 &&
+	n=$(on alice git rev-list --count refs/remotes/origin/sessions/todo..refs/sessions/todo) &&
+	test $n -gt 10 &&
+	on alice git session status todo >out &&
+	grep "^Remote  *origin: $n checkpoints not pushed" out &&
+	on alice git session status todo --json >status.json &&
+	test "$(json_field status.json "d[\"remote\"]")" = "{\"name\": \"origin\", \"ahead\": $n, \"behind\": 0}" &&
 	on alice git log --format=%s refs/sessions/todo >log &&
 	grep "^agent $(claude_agent alice) compacts its context (manual)$" log &&
 	grep "^run by $(claude_agent alice): \"python3 -m pytest -q\" (exit 1)$" log
@@ -550,6 +556,8 @@ test_expect_success 'a last round: Carol'"'"'s pull merges her offline note; eve
 	do
 		on $who git for-each-ref --format="%(refname) %(objectname)" refs/sessions/ >got &&
 		test_cmp expect got &&
+		on $who git session status todo --json >status.json &&
+		test "$(json_field status.json "[d[\"remote\"][k] for k in (\"ahead\", \"behind\")]")" = "[0, 0]" &&
 		test "$(on $who git rev-parse HEAD)" = "$(git -C ../remote.git rev-parse main)" || return 1
 	done
 '
