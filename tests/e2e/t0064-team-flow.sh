@@ -350,15 +350,18 @@ test_expect_success 'offline, both sides of the session: Alice compacts and prom
 	test_tick && on alice git session summary -q "Alice: count() done; next a CLI" &&
 	commit alice "todo: count()" todo.py &&
 	tip alice alice1 &&
+	on alice git log --format=%s refs/sessions/todo >log &&
+	grep "^agent $(claude_agent alice) compacts its context (manual)$" log &&
+	grep "^run by $(claude_agent alice): \"python3 -m pytest -q\" (exit 1)$" log
+'
+
+test_expect_success 'status says how many checkpoints Alice has not pushed' '
 	n=$(on alice git rev-list --count refs/remotes/origin/sessions/todo..refs/sessions/todo) &&
 	test $n -gt 10 &&
 	on alice git session status todo >out &&
 	grep "^Remote  *origin: $n checkpoints not pushed" out &&
 	on alice git session status todo --json >status.json &&
-	test "$(json_field status.json "d[\"remote\"]")" = "{\"name\": \"origin\", \"ahead\": $n, \"behind\": 0}" &&
-	on alice git log --format=%s refs/sessions/todo >log &&
-	grep "^agent $(claude_agent alice) compacts its context (manual)$" log &&
-	grep "^run by $(claude_agent alice): \"python3 -m pytest -q\" (exit 1)$" log
+	test "$(json_field status.json "d[\"remote\"]")" = "{\"name\": \"origin\", \"ahead\": $n, \"behind\": 0}"
 '
 
 test_expect_success 'offline, both sides of the session: Bob'"'"'s new Gemini chat tests, he notes, decides, sums up, commits' '
@@ -402,7 +405,6 @@ test_expect_success 'Alice pushes first; Bob'"'"'s session push merges, and says
 	test "$(field bob "d[\"context_summary\"]")" = "Bob: remove() tested; next the docs"
 '
 
-# needs: merge reports that name whose value a conflict kept ("kept Bob's (<checkpoint>)")
 test_expect_success 'the conflict line names whose summary was kept' '
 	grep "summary changed on both sides; kept Bob" out
 '
@@ -443,7 +445,8 @@ test_expect_success 'right after the merge, a restore that names no checkpoint r
 	done
 '
 
-# needs: resume after a merge that reports only real differences (local facts)
+# needs: resume after a merge that reports only real differences: the merged
+# state takes project.head and a file's record from one side
 test_expect_success 'right after the merge, resume on each clone reports only real differences' '
 	team resume alice bob carol
 '
@@ -533,7 +536,6 @@ test_expect_success 'a third offline round: the push that merges says so in --js
 	grep "summary changed on both sides; kept" conflicts.push
 '
 
-# needs: merge reports that name whose value a conflict kept ("kept Bob's (<checkpoint>)")
 test_expect_success 'the conflicts in --json name whose summary was kept' '
 	grep "summary changed on both sides; kept Bob" conflicts.pull &&
 	grep "summary changed on both sides; kept Alice" conflicts.push
@@ -556,9 +558,15 @@ test_expect_success 'a last round: Carol'"'"'s pull merges her offline note; eve
 	do
 		on $who git for-each-ref --format="%(refname) %(objectname)" refs/sessions/ >got &&
 		test_cmp expect got &&
-		on $who git session status todo --json >status.json &&
-		test "$(json_field status.json "[d[\"remote\"][k] for k in (\"ahead\", \"behind\")]")" = "[0, 0]" &&
 		test "$(on $who git rev-parse HEAD)" = "$(git -C ../remote.git rev-parse main)" || return 1
+	done
+'
+
+test_expect_success 'status says every clone is in step with the remote' '
+	for who in alice bob carol
+	do
+		on $who git session status todo --json >status.json &&
+		test "$(json_field status.json "[d[\"remote\"][k] for k in (\"ahead\", \"behind\")]")" = "[0, 0]" || return 1
 	done
 '
 
@@ -573,7 +581,6 @@ test_expect_success 'Carol notes in her own session and pushes it; the others pu
 	done
 '
 
-# needs: push and pull that print only the sessions that moved
 test_expect_success 'a push and a pull print only the sessions that moved' '
 	for out in carol.push bob.pull alice.pull
 	do
