@@ -451,7 +451,7 @@ test_expect_success 'right after the merge, resume on each clone reports only re
 	team resume alice bob carol
 '
 
-# fixtures <who>: what an agent'"'"'s shell command generates, a file per case
+# fixtures <who>: what an agent's shell command generates, a file per case
 fixtures () {
 	mkdir -p "$T/$1/fixtures/$1" &&
 	for f in $(seq -w 1 $FIXTURES)
@@ -459,7 +459,7 @@ fixtures () {
 		echo "case $f of $1" >"$T/$1/fixtures/$1/case$f.txt" || return 1
 	done
 }
-# more files on both sides than one part of the manifest holds
+# together more files than session.json keeps: the manifest goes to shards
 FIXTURES=140
 
 test_expect_success 'a second offline round: Bob pushes first, Alice'"'"'s pull merges; its --json says what it merged' '
@@ -621,6 +621,15 @@ test_expect_success 'nothing lost, nothing twice: every note, decision, turn and
 
 test_expect_success 'at the end, resume on each clone reports only real differences' '
 	team resume alice bob carol
+'
+
+test_expect_success 'blame in a clone that wrote none of it names each line'"'"'s agent and person' '
+	on carol git session blame --json todo.py >blame.json &&
+	json_field blame.json "[(l[\"text\"], l[\"agent\"], l[\"author\"]) for l in d if l[\"text\"] in (\"_items = []  # what is left to do\", \"        return None\", \"def count():\")]" >got &&
+	cat >expect <<-EOF &&
+	[["_items = []  # what is left to do", "$(gemini_agent bob 2)", "Bob Builder"], ["        return None", "$(gemini_agent bob 1)", "Bob Builder"], ["def count():", "$(claude_agent alice)", "Alice Liddell"]]
+	EOF
+	test_cmp expect got
 '
 
 test_expect_success 'the shared state of every session, as every clone has it' '
