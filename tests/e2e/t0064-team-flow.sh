@@ -515,8 +515,10 @@ assert len(merged) > 256 and ours | theirs == merged, (len(merged), sorted((ours
 test_expect_success 'a third offline round: the push that merges says so in --json too' '
 	on bob git pull -q --no-edit && on bob git session pull -q &&
 	test "$(on bob git rev-parse refs/sessions/todo)" = "$(cat ../merged2)" &&
+	test_tick && on alice git session set -q release "\"1.0\"" &&
 	test_tick && on bob git session summary -q "Bob: all tested" &&
 	note bob "bob: third round" &&
+	test_tick && on bob git session set -q release "\"1.1\"" &&
 	tip bob bob3 &&
 	note alice "alice: third round" &&
 	decide alice "ship it" "the tests pass" &&
@@ -529,16 +531,18 @@ test_expect_success 'a third offline round: the push that merges says so in --js
 	test "$(git -C ../remote.git rev-parse refs/sessions/todo)" = "$(cat ../merged3)" &&
 	test "$(on alice git rev-list --parents -1 refs/sessions/todo | wc -w)" = 3 &&
 	state alice &&
-	test "$(field alice "d[\"context_summary\"]")" = "Alice: ready to ship" &&
+	test "$(field alice "[d[\"context_summary\"], d[\"extra\"][\"release\"]]")" = "[\"Alice: ready to ship\", \"1.1\"]" &&
 	json_field push.json "[(r[\"action\"], r[\"merged\"]) for r in d if r[\"id\"] == \"todo\"]" >got &&
 	test "$(cat got)" = "[[\"pushed\", \"$(cat ../merged3)\"]]" &&
 	json_field push.json "[c for r in d if r[\"id\"] == \"todo\" for c in r[\"conflicts\"]]" >conflicts.push &&
-	grep "summary changed on both sides; kept" conflicts.push
+	grep "summary changed on both sides; kept" conflicts.push &&
+	grep "release changed on both sides; kept" conflicts.push
 '
 
-test_expect_success 'the conflicts in --json name whose summary was kept' '
+test_expect_success 'the conflicts in --json name whose value was kept' '
 	grep "summary changed on both sides; kept Bob" conflicts.pull &&
-	grep "summary changed on both sides; kept Alice" conflicts.push
+	grep "summary changed on both sides; kept Alice" conflicts.push &&
+	grep "release changed on both sides; kept Bob" conflicts.push
 '
 
 test_expect_success 'a last round: Carol'"'"'s pull merges her offline note; every clone ends the same as the remote' '
