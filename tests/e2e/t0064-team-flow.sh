@@ -315,9 +315,10 @@ test_expect_success 'Alice pulls: she sees Bob'"'"'s agent; blame names each lin
 	grep "$(claude_agent alice) .*Alice Liddell .*def remove(i):$" blame
 '
 
+# Bob's change is committed: restoring over it is what Alice asks, by name and with --force
 test_expect_success 'Alice restores her own todo.py from before Bob'"'"'s change, and undoes it' '
 	pushed=$(cat ../alice.pushed) &&
-	on alice git session restore $pushed -- todo.py >out &&
+	on alice git session restore --force $pushed -- todo.py >out &&
 	cat out &&
 	on alice git show $pushed:files/todo.py >expect && test_cmp expect ../alice/todo.py &&
 	undo=$(sed -n "s/^To undo: //p" out) &&
@@ -357,7 +358,7 @@ test_expect_success 'offline, both sides of the session: Alice compacts and prom
 
 test_expect_success 'status says how many checkpoints Alice has not pushed' '
 	n=$(on alice git rev-list --count refs/remotes/origin/sessions/todo..refs/sessions/todo) &&
-	test $n -gt 10 &&
+	test $n -gt 5 &&
 	on alice git session status todo >out &&
 	grep "^Remote  *origin: $n checkpoints not pushed" out &&
 	on alice git session status todo --json >status.json &&
