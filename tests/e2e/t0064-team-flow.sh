@@ -318,6 +318,9 @@ test_expect_success 'Alice pulls: she sees Bob'"'"'s agent; blame names each lin
 # Bob's change is committed: restoring over it is what Alice asks, by name and with --force
 test_expect_success 'Alice restores her own todo.py from before Bob'"'"'s change, and undoes it' '
 	pushed=$(cat ../alice.pushed) &&
+	# her files have sat for a while, as a person'"'"'s do between two commands
+	old=$(($(date +%s) - 3600)) &&
+	(cd ../alice && git ls-files -z | xargs -0 touch -d @$old) &&
 	on alice git session restore --force $pushed -- todo.py >out &&
 	cat out &&
 	on alice git show $pushed:files/todo.py >expect && test_cmp expect ../alice/todo.py &&
