@@ -449,8 +449,8 @@ test_expect_success 'right after the merge, a restore that names no checkpoint r
 	done
 '
 
-# needs: resume after a merge that reports only real differences: the merged
-# state takes project.head and a file's record from one side
+# the merged state takes project.head and a file's record from one side:
+# resume judges by content, and knows the commits either side recorded
 test_expect_success 'right after the merge, resume on each clone reports only real differences' '
 	team resume alice bob carol
 '
@@ -646,12 +646,10 @@ test_expect_success 'the shared state of every session, as every clone has it' '
 	test_line_count = 6 list
 '
 
-# needs: clone-local paths and stat data out of the shared history
 test_expect_success 'no clone'"'"'s own path is in the shared session.json' '
 	! grep -F "$T" shared.*.json
 '
 
-# needs: clone-local paths and stat data out of the shared history
 test_expect_success 'no clone'"'"'s file stat data is in the shared session.json' '
 	ok=0 &&
 	for f in shared.*.json
