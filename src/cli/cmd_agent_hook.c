@@ -488,12 +488,41 @@ static int on_subagent_start(struct hook_run *r)
 	return error;
 }
 
+/*
+ * Agent id done with summary, and with the arguments of its turn (NULL:
+ * none) when that changed no file: one checkpoint where there would be
+ * two. Files go with a turn of their own first: done reads no manifest.
+ * Takes turn.
+ */
+static int write_done(struct hook_run *r, const char *id, struct state_op *turn, const char *summary)
+{
+	const cJSON *files = turn ? cJSON_GetObjectItemCaseSensitive(op_args(turn), "files") : NULL;
+	struct state_op *op;
+	int error;
+
+	if (files && files->child) {
+		if ((error = write_op(r, turn)) < 0)
+			return error;
+		turn = NULL;
+	}
+	op = op_new(OP_AGENT_DONE, NULL);
+	if (turn) {	/* the turn's arguments, done's too */
+		cJSON_DeleteItemFromObjectCaseSensitive(op_args(turn), "files");
+		json_set(op->json, "args", cJSON_DetachItemFromObjectCaseSensitive(turn->json, "args"));
+		op_free(turn);
+	}
+	json_set_str(op_args(op), "agent", id);
+	if (summary)
+		json_set_str(op_args(op), "summary", summary);
+	return write_op(r, op);
+}
+
 static int on_subagent_stop(struct hook_run *r)
 {
-	const char *path = r->ev.subagent_transcript, *said = r->ev.said;
+	const char *path = r->ev.subagent_transcript, *said = r->ev.said, *status;
+	struct state_op *turn = NULL;
 	const cJSON *a;
-	char *id, *key = NULL;
-	struct state_op *op;
+	char *id, *key = NULL, *summary = NULL;
 	int error = 0;
 
 	if (!r->session)
@@ -502,22 +531,27 @@ static int on_subagent_stop(struct hook_run *r)
 	/* an agent whose start was not seen (hooks installed meanwhile, the CLI's own) is left alone */
 	if (!hook_agents(r) || !(a = state_agent(r->state, id)))
 		goto cleanup;
-	if ((error = record_turn(r, a, path, said)) < 0)
+	if ((error = read_turn(&turn, r, a, path, said, 0)) < 0)
 		goto cleanup;
 	if (path && r->ev.subagent_id && *r->ev.subagent_id) {
 		key = subagent_key(r->ev.subagent_id);
 		if ((error = store_agent_link(r->c->st, key, path)) < 0)
 			goto cleanup;
 	}
-	op = op_new(OP_AGENT_DONE, NULL);
-	json_set_str(op_args(op), "agent", id);
-	if (said && *said) {
-		char *summary = clip(said, 200);
-		json_set_str(op_args(op), "summary", summary);
-		free(summary);
+	/* one that is done already (a stop seen twice) only gains its turn */
+	status = json_str(a, "status");
+	if (!status || strcmp(status, ST_IN_PROGRESS)) {
+		error = turn ? write_op(r, turn) : 0;
+		turn = NULL;
+		goto cleanup;
 	}
-	error = write_op(r, op);
+	if (said && *said)
+		summary = clip(said, 200);
+	error = write_done(r, id, turn, summary);
+	turn = NULL;
 cleanup:
+	op_free(turn);
+	free(summary);
 	free(key);
 	free(id);
 	return error;
@@ -566,7 +600,7 @@ static int on_compact(struct hook_run *r)
 static int on_end(struct hook_run *r)
 {
 	const char *reason = r->ev.reason, *status;
-	struct state_op *turn = NULL, *op;
+	struct state_op *turn = NULL;
 	const cJSON *a = NULL;
 	char *summary;
 	int error;
@@ -577,23 +611,10 @@ static int on_end(struct hook_run *r)
 	status = json_str(a, "status");
 	if (!status || strcmp(status, ST_IN_PROGRESS))
 		return turn ? write_op(r, turn) : 0;
-	/* files go with a turn of their own: done reads no manifest */
-	if (turn && cJSON_GetObjectItemCaseSensitive(op_args(turn), "files")->child) {
-		if ((error = write_op(r, turn)) < 0)
-			return error;
-		turn = NULL;
-	}
-	op = op_new(OP_AGENT_DONE, NULL);
-	if (turn) {	/* the turn's arguments, done's too */
-		cJSON_DeleteItemFromObjectCaseSensitive(op_args(turn), "files");
-		json_set(op->json, "args", cJSON_DetachItemFromObjectCaseSensitive(turn->json, "args"));
-		op_free(turn);
-	}
 	summary = xstrfmt("session ended (%s)", reason && *reason ? reason : "exit");
-	json_set_str(op_args(op), "agent", r->agent);
-	json_set_str(op_args(op), "summary", summary);
+	error = write_done(r, r->agent, turn, summary);
 	free(summary);
-	return write_op(r, op);
+	return error;
 }
 
 /*
