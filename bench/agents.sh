@@ -98,41 +98,8 @@ int main(int argc, char **argv)
 EOF
 cc -O2 -o "$work/bin/git-session" "$work/wrap.c"
 
-# fsprobe <dir>: the microseconds a new empty file costs in dir, median of
-# 20 made there (kept: deleting them would make the next ones dearer)
-cat >"$work/fsprobe.c" <<'EOF'
-#include <fcntl.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <time.h>
-#include <unistd.h>
-static int cmp(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return (x > y) - (x < y);
-}
-int main(int argc, char **argv)
-{
-	double us[20];
-	char path[4096];
-	struct timespec a, b;
-	int fd;
-
-	for (int i = 0; i < 20; i++) {
-		snprintf(path, sizeof(path), "%s/probe-%d-%d", argc > 1 ? argv[1] : ".", (int)getpid(), i);
-		clock_gettime(CLOCK_MONOTONIC, &a);
-		if ((fd = open(path, O_WRONLY | O_CREAT | O_EXCL, 0644)) < 0)
-			return 1;
-		close(fd);
-		clock_gettime(CLOCK_MONOTONIC, &b);
-		us[i] = (b.tv_sec - a.tv_sec) * 1e6 + (b.tv_nsec - a.tv_nsec) / 1e3;
-	}
-	qsort(us, 20, sizeof(*us), cmp);
-	printf("%.1f\n", (us[9] + us[10]) / 2);
-	return 0;
-}
-EOF
-cc -O2 -o "$work/fsprobe" "$work/fsprobe.c"
+# fsprobe <dir>: the microseconds a new file costs there (bench/fsprobe.c)
+cc -O2 -o "$work/fsprobe" "$top/bench/fsprobe.c"
 
 export GIT_AUTHOR_NAME=Bench GIT_AUTHOR_EMAIL=bench@example.com \
 	GIT_COMMITTER_NAME=Bench GIT_COMMITTER_EMAIL=bench@example.com TZ=UTC
