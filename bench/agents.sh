@@ -4,9 +4,14 @@
 # (tests/agents/model-server.js) with no hooks, with hooks that do nothing
 # but read their payload, and with git-session's hooks. Each hook goes
 # through a timing wrapper named git-session on PATH, which records the
-# event, its milliseconds (monotonic clock) and the CPU time it used;
-# printed: each event's median against the 10 ms target, its CPU time, and
-# the runs' wall times as anchors.
+# event, its milliseconds (monotonic clock) and the CPU time it used, of
+# which the kernel's; printed: each event's median against the 10 ms
+# target, its CPU time, and the runs' wall times as anchors. What a new
+# file costs the file system during the runs is printed beside: most of a
+# checkpoint's kernel time is creating its files (loose objects, their
+# folders, a ref's lock), and on some file systems (ext4 without a
+# journal) that cost grows with the files others deleted in the last
+# minutes.
 # Not a test: it prints, and says so when the CLIs are missing.
 #   sh bench/agents.sh [--quick]     (GIT_SESSION_BIN: where git-session is;
 #                                     BENCH_VERDICTS: a file PASS/FAIL lines go to)
@@ -38,8 +43,9 @@ trap 'exit 1' INT TERM
 
 # The wrapper: runs $GS_WRAP_REAL with its arguments (unset: cat, its
 # output dropped: a hook that only reads its payload) and appends
-# "<event> <ms> <cpu ms>" to $GS_WRAP_LOG in one write: the CPU time beside
-# the wall time tells a slow hook from one the CLI kept off the cores.
+# "<event> <ms> <cpu ms> <kernel cpu ms>" to $GS_WRAP_LOG in one write: the
+# CPU time beside the wall time tells a slow hook from one the CLI (or the
+# machine) kept off the cores.
 mkdir -p "$work/bin"
 cat >"$work/wrap.c" <<'EOF'
 #include <errno.h>
@@ -78,9 +84,10 @@ int main(int argc, char **argv)
 	while (wait4(pid, &status, 0, &ru) < 0 && errno == EINTR)
 		;
 	clock_gettime(CLOCK_MONOTONIC, &b);
-	n = snprintf(line, sizeof(line), "%s %.3f %.3f\n", event,
+	n = snprintf(line, sizeof(line), "%s %.3f %.3f %.3f\n", event,
 		     (b.tv_sec - a.tv_sec) * 1e3 + (b.tv_nsec - a.tv_nsec) / 1e6,
-		     (ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1e3 + (ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e3);
+		     (ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1e3 + (ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e3,
+		     ru.ru_stime.tv_sec * 1e3 + ru.ru_stime.tv_usec / 1e3);
 	if (log && (fd = open(log, O_WRONLY | O_APPEND | O_CREAT, 0644)) >= 0) {
 		if (write(fd, line, n) != n)
 			status = 1 << 8;
@@ -90,6 +97,9 @@ int main(int argc, char **argv)
 }
 EOF
 cc -O2 -o "$work/bin/git-session" "$work/wrap.c"
+
+# fsprobe <dir>: the microseconds a new file costs there (bench/fsprobe.c)
+cc -O2 -o "$work/fsprobe" "$top/bench/fsprobe.c"
 
 export GIT_AUTHOR_NAME=Bench GIT_AUTHOR_EMAIL=bench@example.com \
 	GIT_COMMITTER_NAME=Bench GIT_COMMITTER_EMAIL=bench@example.com TZ=UTC
@@ -103,6 +113,12 @@ serve () {
 	PORT=$(cat "$work/port")
 }
 stop_server () { kill "$server" 2>/dev/null; wait "$server" 2>/dev/null || :; server=; }
+
+# probe <repo> <hooks>: what a new file costs in repo's .git before a run with git-session's hooks
+probe () {
+	test "$2" = git-session || return 0
+	mkdir "$1/.git/probe" && "$work/fsprobe" "$1/.git/probe" >>"$work/fsprobe.$cli"
+}
 
 # script <repo>: the conversations of five prompts: a file written, then
 # edited, a shell command that fails then one that passes, a sub-agent that
@@ -141,6 +157,7 @@ claude_session () {
 		(cd "$d/repo" && "$real" hooks install --agent claude-code >/dev/null)
 	fi &&
 	script "$d/repo" >"$d/script.json" &&
+	probe "$d/repo" "$2" &&
 	serve "$d/script.json" &&
 	sid=$(python3 -c 'import uuid; print(uuid.uuid4())') &&
 	start=$(date +%s%N) &&
@@ -176,6 +193,7 @@ gemini_session () {
 		(cd "$d/repo" && "$real" hooks install --agent gemini-cli >/dev/null)
 	fi &&
 	script "$d/repo" >"$d/script.json" &&
+	probe "$d/repo" "$2" &&
 	serve "$d/script.json" &&
 	start=$(date +%s%N) &&
 	(
@@ -206,15 +224,16 @@ import os, statistics, sys
 work, cli, runs, target = sys.argv[1], sys.argv[2], int(sys.argv[3]), float(sys.argv[4])
 out = open(os.environ["BENCH_VERDICTS"], "a") if os.environ.get("BENCH_VERDICTS") else None
 shown = {"claude": "Claude Code", "gemini": "Gemini CLI"}[cli]
-cpu = {}
+cpu, sys = {}, {}
 def events(hooks):
     ev = {}
     try:
         for line in open("%s/%s-%s.log" % (work, cli, hooks)):
-            name, ms, used = line.split()
+            name, ms, used, kernel = line.split()
             ev.setdefault(name, []).append(float(ms))
             if hooks == "git-session":
                 cpu.setdefault(name, []).append(float(used))
+                sys.setdefault(name, []).append(float(kernel))
     except FileNotFoundError:
         pass
     return ev
@@ -242,7 +261,17 @@ for name in sorted(gs, key=lambda n: -statistics.median(gs[n])):
 every = [x for v in gs.values() for x in v]
 if every:
     print("    %-22s %5d %12s %11.2f ms  (all events: %.0f ms in the run)" % ("any", len(every), "", statistics.median(every), sum(every) / runs))
+    # the kernel's share over all events: the clock splits a process's time by ticks, too coarse for one
+    used = sum(x for v in cpu.values() for x in v)
+    print("    %-22s CPU %.0f ms a run, %.0f %% of it in the kernel" % ("", used / runs, 100 * sum(x for v in sys.values() for x in v) / used if used else 0))
 print("  %s: %d of %d events within %g ms" % (shown, verdicts.count("PASS"), len(verdicts), target))
+try:
+    probe = sorted(float(x) for x in open("%s/fsprobe.%s" % (work, cli)).read().split())
+    print("  (a new file in .git before each run with git-session's hooks: %s us; a checkpoint writes 4 to 8"
+          % " / ".join("%.0f" % x for x in probe))
+    print("   objects (more with files), each a new file, many in a new objects/xx folder, and a ref lock)")
+except (FileNotFoundError, ValueError):
+    pass
 EOF
 }
 

@@ -18,6 +18,7 @@ test "$quick" = --quick && runs=9
 out="$top/build/bench"
 mkdir -p "$out"
 cc -O2 -o "$out/timeit" "$top/bench/timeit.c"
+cc -O2 -o "$out/fsprobe" "$top/bench/fsprobe.c"
 PATH="$top:$out:$PATH"
 export PATH
 work=$(mktemp -d "${TMPDIR:-/tmp}/git-session-hooks.XXXXXX")
@@ -170,6 +171,7 @@ do
 	set -- "$@" sh "$work/step.sh" "$agent" "$event" "$work/p-$p.json" "$grow" nothing ::
 	set -- "$@" sh "$work/step.sh" "$agent" "$event" "$work/p-$p.json" "${grow%.pair}" hook
 done
+mkdir "$a/.git/probe" && fsprobe "$a/.git/probe" >"$work/probe"
 timeit -d "$runs" "$@" >"$work/atimes"
 nev=$(echo $events | wc -w)
 i=0
@@ -185,7 +187,8 @@ do
 done
 turns=$(wc -l <"$T")
 echo "  (the session: $(git -C "$a" rev-list --count SESSION_HEAD 2>/dev/null || echo 0) checkpoints;" \
-	"the main transcript $((($(wc -c <"$T") + 1023) / 1024)) KiB, $turns lines)"
+	"the main transcript $((($(wc -c <"$T") + 1023) / 1024)) KiB, $turns lines;"
+echo "   a new file in the repository's .git before the replay: $(cat "$work/probe") us)"
 
 # A real agent CLI run through a timing wrapper, when the bench has one.
 echo

@@ -169,7 +169,13 @@ test_expect_success 'sub-agents: started, their own transcript read, done with t
 	session_json >s &&
 	test "$(json_field s "[(a[\"type\"], a[\"status\"], a[\"result_summary\"], a[\"tokens\"][\"input\"]) for a in d[\"agents\"] if a[\"id\"] == \"Explore-x1y2z3w4\"]")" = \
 		"[[\"Explore\", \"completed\", \"Found 3 call sites\", 11]]" &&
-	git cat-file -e SESSION_HEAD:transcripts/Explore-x1y2z3w4/000/000001
+	git cat-file -e SESSION_HEAD:transcripts/Explore-x1y2z3w4/000/000001 &&
+	git log --format=%s -2 SESSION_HEAD >log &&
+	cat >expect <<-\EOF &&
+	agent Explore-x1y2z3w4 done: "Found 3 call sites" (+11 in, +9 out; transcript part 1)
+	agent Explore-x1y2z3w4 started (Explore)
+	EOF
+	test_cmp expect log
 '
 
 # run <command json> <extra>: a Bash call that ended, as Claude Code says it
