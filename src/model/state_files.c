@@ -323,6 +323,7 @@ int state_apply_checkpoint(struct apply_ctx *c)
 /* The files a restore wrote, as it wrote them from checkpoint "from". */
 int state_apply_restore(struct apply_ctx *c)
 {
+	const cJSON *files;
 	const char *from;
 	int n;
 
@@ -330,6 +331,13 @@ int state_apply_restore(struct apply_ctx *c)
 		return GS_ERROR;
 	if ((n = state_record_files(c, cJSON_GetObjectItemCaseSensitive(c->args, "files"), NULL, NULL, NULL)) < 0)
 		return n;
-	sbuf_addf(&c->subject, "restore %d file%s from %.7s", n, n == 1 ? "" : "s", from);
+	files = cJSON_GetObjectItemCaseSensitive(c->args, "files");
+	if (n == 1 && cJSON_GetArraySize(files) == 1) {	/* the one file by name, for git log --grep */
+		sbuf_adds(&c->subject, "restore ");
+		state_subject_quote(&c->subject, files->child->string, 60);
+		sbuf_addf(&c->subject, " from %.7s", from);
+	} else {
+		sbuf_addf(&c->subject, "restore %d files from %.7s", n, from);
+	}
 	return 0;
 }

@@ -100,7 +100,9 @@ test_expect_success 'a change committed in HEAD the session never recorded is no
 test_expect_success 'content HEAD holds that the session recorded is restored over without --force' '
 	echo recorded >src/a.c && git session checkpoint -q src/a.c &&
 	git commit -q -am "recorded, then committed" &&
-	git session restore -q $(cat ../v1) -- src/a.c && test "$(cat src/a.c)" = v1
+	git session restore -q $(cat ../v1) -- src/a.c && test "$(cat src/a.c)" = v1 &&
+	printf "restore \"src/a.c\" from %.7s\n" $(cat ../v1) >expect &&
+	git log -1 --format=%s SESSION_HEAD >actual && test_cmp expect actual
 '
 
 test_expect_success 'a revision is required: a bare restore is a usage error and changes nothing' '
