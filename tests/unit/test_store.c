@@ -200,6 +200,41 @@ static void test_cas(void **state)
 	assert_false(store_ref_damaged(st, "refs/sessions/cas"));
 }
 
+/* The ref lists sync compares: sorted, found by id; and how far two tips are apart. */
+static void test_ref_lists_and_distance(void **state)
+{
+	gs_store *st = *state;
+	char c1[HEX_SZ], c2[HEX_SZ], c3[HEX_SZ];
+	struct store_ref_entry *v = NULL;
+	size_t n = 0, ahead = 9, behind = 9;
+
+	write_cp(c1, st, NULL, NULL, 0, NULL, 0);
+	write_cp(c2, st, c1, NULL, 0, NULL, 0);
+	write_cp(c3, st, c2, NULL, 0, NULL, 0);
+	assert_int_equal(store_cas(st, "refs/sessions/zz", c2, NULL, "test"), 0);
+	assert_int_equal(store_cas(st, "refs/sessions/aa", c3, NULL, "test"), 0);
+	assert_int_equal(store_cas(st, "refs/sessions/mm/nested", c3, NULL, "test"), 0);
+	assert_int_equal(store_list_refs(&v, &n, st, "refs/sessions/"), 0);
+	assert_true(n >= 2);
+	for (size_t i = 1; i < n; i++)
+		assert_true(strcmp(v[i - 1].id, v[i].id) < 0);
+	assert_non_null(store_ref_entry_find(v, n, "zz"));
+	assert_string_equal(store_ref_entry_find(v, n, "zz")->tip, c2);
+	assert_string_equal(store_ref_entry_find(v, n, "aa")->tip, c3);
+	assert_null(store_ref_entry_find(v, n, "mm/nested"));	/* no id has a slash */
+	assert_null(store_ref_entry_find(v, n, "nope"));
+	assert_null(store_ref_entry_find(NULL, 0, "zz"));
+	store_ref_entries_free(v, n);
+	assert_int_equal(store_ahead_behind(&ahead, &behind, st, c1, c3), 0);
+	assert_int_equal(ahead, 0);
+	assert_int_equal(behind, 2);
+	assert_int_equal(store_ahead_behind(&ahead, &behind, st, c3, c1), 0);
+	assert_int_equal(ahead, 2);
+	assert_int_equal(behind, 0);
+	assert_int_equal(store_ahead_behind(&ahead, &behind, st, "nothex", c1), GS_ERROR);
+	gs_error_clear();
+}
+
 static void test_stale_lock(void **state)
 {
 	gs_store *st = *state;
@@ -365,6 +400,7 @@ int main(void)
 		cmocka_unit_test(test_removal_of_nothing_and_links),
 		cmocka_unit_test(test_want),
 		cmocka_unit_test(test_cas),
+		cmocka_unit_test(test_ref_lists_and_distance),
 		cmocka_unit_test(test_stale_lock),
 		cmocka_unit_test(test_run),
 		cmocka_unit_test(test_record_entry),
