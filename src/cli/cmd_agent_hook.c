@@ -22,9 +22,6 @@
 #include "hook-internal.h"
 
 #include <errno.h>
-#ifdef __GLIBC__
-#include <malloc.h>
-#endif
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -672,20 +669,6 @@ static int run_event(struct hook_run *r)
 	}
 }
 
-/*
- * A hook lives a few milliseconds and writes an object after another,
- * each with its own compression state (about 256 KB): the memory it
- * frees stays its own for the next one, not given back to the system
- * to be faulted in again (about a tenth of an event's CPU time).
- */
-static void keep_heap(void)
-{
-#ifdef __GLIBC__
-	mallopt(M_TRIM_THRESHOLD, 64 << 20);
-	mallopt(M_TOP_PAD, 4 << 20);
-#endif
-}
-
 int cmd_agent_hook(const struct agent_dialect *d, const char *event, struct cmd_ctx *c)
 {
 	struct hook_run r = { c, d, agent_event_kind(d, event) };
@@ -694,7 +677,6 @@ int cmd_agent_hook(const struct agent_dialect *d, const char *event, struct cmd_
 	size_t len = 0, mark;
 	int error, code = EXIT_OK;
 
-	keep_heap();
 	store_set_sign_limit(c->st, 5);	/* well within the 10 s the agents give a hook */
 	mark = gs_error_mark();	/* its errors become one line, below */
 	if ((error = read_stdin(&text, &len)) < 0 || r.kind == AE_NONE)

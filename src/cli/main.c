@@ -5,6 +5,9 @@
 #include <errno.h>
 #include <limits.h>
 #include <locale.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -97,11 +100,26 @@ static int help(int argc, const char **argv, const char *argv0)
 	return show_manual(argv0);
 }
 
+/*
+ * A command lives a few milliseconds and writes an object after another,
+ * each with its own compression state (about 256 KB): the memory it
+ * frees stays its own for the next one, not given back to the system to
+ * be faulted in again (about a tenth of a hook's CPU time).
+ */
+static void keep_heap(void)
+{
+#ifdef __GLIBC__
+	mallopt(M_TRIM_THRESHOLD, 64 << 20);
+	mallopt(M_TOP_PAD, 4 << 20);
+#endif
+}
+
 int main(int argc, const char **argv)
 {
 	const struct command *cmd;
 	int ret;
 
+	keep_heap();
 	setlocale(LC_CTYPE, "");	/* for out_utf8(); nothing else is locale-bound */
 	json_global_init();
 	gs_set_warn_routine(cmd_warn);
