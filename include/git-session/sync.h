@@ -13,8 +13,6 @@
 #include "git-session/engine.h"
 
 #define SYNC_PUSH_TRIES 12
-/* More sessions to push than this go as one glob refspec: git matches each refspec against every ref. */
-#define SYNC_PUSH_EXPLICIT 8
 /* A push of more sessions sets the remote-tracking refs of the active ones only; the next fetch, all. */
 #define SYNC_TRACK_MAX 64
 

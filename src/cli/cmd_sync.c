@@ -35,7 +35,8 @@ static void print_line(const cJSON *r, int dry_run)
 
 	if (!action)	/* it failed: its error says so */
 		return;
-	printf(" %s%-12s %s", dry_run ? "would: " : "", action, json_str(r, "id"));
+	printf(" %s%-12s", dry_run ? "would: " : "", action);
+	print_safe(" %s", json_str(r, "id"));	/* a name a remote chose */
 	if (!strcmp(action, "fast-forward") && ours && theirs)
 		printf(" (%.7s..%.7s)", ours, theirs);
 	else if (merged && strcmp(action, "merge"))	/* a push of a merge */

@@ -315,8 +315,13 @@ int sync_integrate(cJSON *report, struct engine *e, const struct sync_opts *o)
 	struct sync_refs r;
 	int error;
 
-	if ((error = sync_refs_read(&r, e->st, o->remote)) == 0)
+	if ((error = sync_refs_read(&r, e->st, o->remote)) < 0)
+		goto cleanup;
+	if (o->only && !store_ref_entry_find(r.tracking, r.ntracking, o->only))
+		error = gs_error("'%s' has no session '%s'", o->remote, o->only);
+	else
 		error = sync_integrate_refs(report, e, o, &r);
+cleanup:
 	sync_refs_clear(&r);
 	return error;
 }

@@ -58,14 +58,25 @@ static int listed(char *const *ids, size_t n, const char *id)
 	return n && bsearch(&id, ids, n, sizeof(*ids), gs_cmp_str);
 }
 
+/* Whether the pull before this push refused session id, or failed to bring it: git rejects it as it is. */
+static int pull_refused(const cJSON *pulled, const char *id)
+{
+	const cJSON *p;
+
+	cJSON_ArrayForEach(p, pulled)
+		if (json_str(p, "id") && !strcmp(json_str(p, "id"), id) &&
+		    (!json_str(p, "action") || !strcmp(json_str(p, "action"), "refused")))
+			return 1;
+	return 0;
+}
+
 /*
  * Parses `git push --porcelain`: "<flag>\t<src>:<dst>\t<summary>" per ref.
- * Only the sessions meant to move (ids) are reported and retried: a glob
- * push also lists the ones that are the same, and the ones pull refused.
- * One already there is reported only when it was named (--session).
+ * What was already there is reported only when named (--session); a
+ * rejection because the remote has what this clone lacks asks for a pull
+ * and another try, unless that pull refused the session already.
  */
-static int push_result(cJSON *report, const char *out, char *const *ids, size_t n, int named, int *retry,
-		       int *lines)
+static int push_result(cJSON *report, const char *out, int named, const cJSON *pulled, int *retry, int *lines)
 {
 	size_t plen = strlen(SESSIONS_PREFIX);
 	int error = 0;
@@ -73,71 +84,46 @@ static int push_result(cJSON *report, const char *out, char *const *ids, size_t 
 	*retry = *lines = 0;
 	for (const char *line = out; line && *line; line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL) {
 		const char *tab = strchr(line, '\t'), *dst, *sum, *end = strchrnul(line, '\n');
-		char *id, *summary;
+		char *ref, *summary;
+		const char *id;
 		cJSON *r;
 
 		if (!tab || tab != line + 1 || !(dst = memchr(tab, ':', (size_t)(end - tab))) ||
 		    !(sum = memchr(dst, '\t', (size_t)(end - dst))))
 			continue;
-		id = xstrndup(dst + 1, (size_t)(sum - dst - 1));
+		ref = xstrndup(dst + 1, (size_t)(sum - dst - 1));
+		id = strncmp(ref, SESSIONS_PREFIX, plen) ? ref : ref + plen;
 		++*lines;
-		/* what was already there is news only when asked for by name */
-		if (!listed(ids, n, strncmp(id, SESSIONS_PREFIX, plen) ? id : id + plen) || (*line == '=' && !named)) {
-			free(id);
+		if (*line == '=' && !named) {
+			free(ref);
 			continue;
 		}
 		summary = xstrndup(sum + 1, (size_t)(end - sum - 1));
 		r = cJSON_CreateObject();
-		json_set_str(r, "id", !strncmp(id, SESSIONS_PREFIX, plen) ? id + plen : id);
+		json_set_str(r, "id", id);
 		json_set_str(r, "action", *line == '=' ? "up to date" : *line == '*' ? "new" :
 			     *line == '!' ? "rejected" : "pushed");
 		json_set_str(r, "detail", summary);
 		if (*line == '!' && strstr(summary, "[remote rejected]") && !remote_moved(summary))
-			error = gs_error("the remote refused %s: %s", id, summary);
-		else if (*line == '!')
-			*retry = 1;	/* it moved on meanwhile: fetch, merge, push again */
+			error = gs_error("the remote refused %s: %s", ref, summary);
+		else if (*line == '!' && !pull_refused(pulled, id))
+			*retry = 1;	/* it has what this clone lacks: fetch, merge, push again */
 		cJSON_AddItemToArray(report, r);
-		free(id);
+		free(ref);
 		free(summary);
 	}
 	return error;
 }
 
 /*
- * The sessions a push moves: those whose tip here is not the remote's as
- * last fetched, and that pull did not just refuse or fail to merge (they
- * would be refused as not a fast-forward). Sorted, as r->local is.
+ * git push's arguments; the refspec, args[*fixed], is allocated. Every
+ * session goes as one glob, which git matches once and which moves just
+ * those that differ from what the remote has (not what this clone last
+ * fetched, which may be stale); a session named goes alone.
  */
-static char **push_set(size_t *n, const struct sync_refs *r, const struct sync_opts *o, const cJSON *pulled)
+static const char **push_args(size_t *fixed, const struct sync_opts *o)
 {
-	char **ids = xcalloc(r->nlocal + 1, sizeof(*ids));
-	const cJSON *p;
-
-	*n = 0;
-	for (size_t i = 0; i < r->nlocal; i++) {
-		const struct store_ref_entry *l = &r->local[i];
-		const struct store_ref_entry *t = store_ref_entry_find(r->tracking, r->ntracking, l->id);
-
-		if ((o->only && strcmp(o->only, l->id)) || (t && !strcmp(t->tip, l->tip) && !o->only))
-			continue;
-		cJSON_ArrayForEach(p, pulled)
-			if (!strcmp(json_str(p, "id") ? json_str(p, "id") : "", l->id) &&
-			    (!json_str(p, "action") || !strcmp(json_str(p, "action"), "refused")))
-				break;
-		if (!p)
-			ids[(*n)++] = xstrdup(l->id);
-	}
-	return ids;
-}
-
-/*
- * git push's arguments; the refspecs, from args[*fixed] on, are allocated.
- * git matches each refspec against every ref, so many sessions go as one
- * glob, which moves just those that differ.
- */
-static const char **push_args(size_t *fixed, const struct sync_opts *o, char *const *ids, size_t n)
-{
-	const char **args = xcalloc(n + 8, sizeof(*args));
+	const char **args = xcalloc(8, sizeof(*args));
 	size_t k = 0;
 
 	args[k++] = "git";
@@ -147,11 +133,10 @@ static const char **push_args(size_t *fixed, const struct sync_opts *o, char *co
 		args[k++] = "--dry-run";
 	args[k++] = o->remote;
 	*fixed = k;
-	if (n > SYNC_PUSH_EXPLICIT)
-		args[k++] = xstrfmt("%s*:%s*", SESSIONS_PREFIX, SESSIONS_PREFIX);
+	if (o->only)
+		args[k] = xstrfmt("%s%s:%s%s", SESSIONS_PREFIX, o->only, SESSIONS_PREFIX, o->only);
 	else
-		for (size_t i = 0; i < n; i++)
-			args[k++] = xstrfmt("%s%s:%s%s", SESSIONS_PREFIX, ids[i], SESSIONS_PREFIX, ids[i]);
+		args[k] = xstrfmt("%s*:%s*", SESSIONS_PREFIX, SESSIONS_PREFIX);
 	return args;
 }
 
@@ -160,11 +145,10 @@ static const char **push_args(size_t *fixed, const struct sync_opts *o, char *co
  * pushed before the next fetch. Of many, only the sessions active in a
  * worktree: a ref is a file or two, and the next fetch writes them all.
  */
-static void track_pushed(gs_store *st, const struct sync_opts *o, const cJSON *report, const struct sync_refs *r,
-			 size_t pushed)
+static void track_pushed(gs_store *st, const struct sync_opts *o, const cJSON *report, const struct sync_refs *r)
 {
 	char *prefix = sync_tracking_prefix(o->remote), **active = NULL;
-	size_t nactive = 0;
+	size_t nactive = 0, pushed = (size_t)cJSON_GetArraySize(report);
 	const cJSON *x;
 
 	if (pushed > SYNC_TRACK_MAX && store_active_all(&active, &nactive, st) < 0)
@@ -204,90 +188,122 @@ static void push_backoff(unsigned *seed, int tries)
 	nanosleep(&ts, NULL);
 }
 
-/* The merges integration made, kept for the push's report: {id: {ours, theirs, merged, conflicts, skipped}}. */
-static void keep_merges(cJSON *merges, const cJSON *pulled)
+/* Appends to arr the strings of add it lacks. */
+static void add_new_strings(cJSON *arr, const cJSON *add)
 {
-	const cJSON *r;
+	const cJSON *x, *y;
 
-	cJSON_ArrayForEach(r, pulled) {
-		const char *id = json_str(r, "id");
-		cJSON *m;
-
-		if (!id || !json_str(r, "merged"))
-			continue;
-		if (!(m = cJSON_GetObjectItemCaseSensitive(merges, id)))
-			json_set_str((m = json_obj(merges, id)), "ours", json_str(r, "ours"));
-		json_set_str(m, "theirs", json_str(r, "theirs"));
-		json_set_str(m, "merged", json_str(r, "merged"));
-		for (const char *const *k = (const char *const[]){ "conflicts", "skipped", NULL }; *k; k++) {
-			const cJSON *x;
-
-			cJSON_ArrayForEach(x, cJSON_GetObjectItemCaseSensitive(r, *k))
-				cJSON_AddItemToArray(json_arr(m, *k), cJSON_Duplicate(x, 1));
-		}
-	}
-}
-
-/* Each pushed session that was merged first says so, with its conflicts. */
-static void report_merges(cJSON *report, const cJSON *merges)
-{
-	cJSON *r;
-
-	cJSON_ArrayForEach(r, report) {
-		const cJSON *m = cJSON_GetObjectItemCaseSensitive(merges, json_str(r, "id"));
-
-		for (const cJSON *x = m ? m->child : NULL; x; x = x->next)
-			json_set(r, x->string, cJSON_Duplicate(x, 1));
+	cJSON_ArrayForEach(x, add) {
+		cJSON_ArrayForEach(y, arr)
+			if (cJSON_IsString(x) && cJSON_IsString(y) && !strcmp(x->valuestring, y->valuestring))
+				break;
+		if (!y && cJSON_IsString(x))
+			cJSON_AddItemToArray(arr, cJSON_CreateString(x->valuestring));
 	}
 }
 
 /*
- * One try: push what differs from the remote as last fetched; when the
- * remote moved (a lost race, or a teammate's push since), fetch and
- * integrate first (pull), and push again. *retry when it moved meanwhile.
+ * What the pulls of a push did, kept for its report: {id: {action, ours,
+ * theirs, merged, conflicts, skipped}} of each session they moved.
  */
-static int push_once(cJSON *report, cJSON *merges, struct engine *e, const struct sync_opts *o, int pull,
+static void keep_pulled(cJSON *moved, const cJSON *pulled)
+{
+	const cJSON *r;
+
+	cJSON_ArrayForEach(r, pulled) {
+		const char *id = json_str(r, "id"), *action = json_str(r, "action");
+		cJSON *m;
+
+		if (!id || !action || (strcmp(action, "new") && strcmp(action, "fast-forward") && strcmp(action, "merge")))
+			continue;
+		if (!(m = cJSON_GetObjectItemCaseSensitive(moved, id)))
+			json_set_str((m = json_obj(moved, id)), "ours", json_str(r, "ours"));
+		json_set_str(m, "action", json_str(m, "merged") ? "merge" : action);
+		json_set_str(m, "theirs", json_str(r, "theirs"));
+		if (json_str(r, "merged"))
+			json_set_str(m, "merged", json_str(r, "merged"));
+		add_new_strings(json_arr(m, "conflicts"), cJSON_GetObjectItemCaseSensitive(r, "conflicts"));
+		add_new_strings(json_arr(m, "skipped"), cJSON_GetObjectItemCaseSensitive(r, "skipped"));
+	}
+}
+
+/*
+ * Each pushed session that was merged first says so, with its conflicts;
+ * a session the push's pull moved and that needed no push is reported as
+ * the pull moved it.
+ */
+static void report_pulled(cJSON *report, const cJSON *moved)
+{
+	cJSON *r;
+
+	for (const cJSON *m = moved ? moved->child : NULL; m; m = m->next) {
+		cJSON_ArrayForEach(r, report)
+			if (json_str(r, "id") && !strcmp(json_str(r, "id"), m->string))
+				break;
+		if (!r) {
+			json_set_str((r = cJSON_CreateObject()), "id", m->string);
+			cJSON_AddItemToArray(report, r);
+		} else if (!json_str(m, "merged")) {
+			continue;	/* pushed after a fast-forward: the push says it */
+		}
+		for (const cJSON *x = m->child; x; x = x->next)
+			if (strcmp(x->string, "action") || !json_str(r, "action"))
+				json_set(r, x->string, cJSON_Duplicate(x, 1));
+	}
+}
+
+
+/* Whether session id can be pushed: it is here; else why not, as an error. */
+static int pushable(const struct sync_refs *r, const char *id)
+{
+	if (store_ref_entry_find(r->local, r->nlocal, id))
+		return 0;
+	if (store_ref_entry_find(r->archived, r->narchived, id))
+		return gs_error("session '%s' is archived here: not pushed (git session unarchive %s)", id, id);
+	return gs_error("no such session: '%s'", id);
+}
+
+/*
+ * One try: push every session that differs from what the remote has (a
+ * glob, so a stale remote-tracking ref hides nothing), after a pull
+ * when pull is set. *retry when the remote had what this clone lacked.
+ */
+static int push_once(cJSON *report, cJSON *moved, struct engine *e, const struct sync_opts *o, int pull,
 		     struct sbuf *err, int *retry, int *git_failed)
 {
 	cJSON *pulled = cJSON_CreateArray();
 	struct sync_refs r = { 0 };
 	struct sbuf out = SBUF_INIT;
-	char **ids = NULL;
 	const char **args = NULL;
-	size_t n = 0, fixed = 0;
+	size_t fixed = 0;
 	int error = 0, rc, lines;
 
 	*retry = 0;
+	cJSON_Delete(report->child);	/* only the last try's outcome is reported */
+	report->child = NULL;
 	if (pull) {
 		if ((error = sync_fetch(e, o->remote)) < 0 || (error = sync_refs_read(&r, e->st, o->remote)) < 0 ||
 		    (error = sync_integrate_refs(pulled, e, o, &r)) < 0)
 			goto cleanup;
-		keep_merges(merges, pulled);
+		keep_pulled(moved, pulled);
 		sync_refs_clear(&r);	/* integrating moved some: read again */
 	}
-	if ((error = sync_refs_read(&r, e->st, o->remote)) < 0)
+	if ((error = sync_refs_read(&r, e->st, o->remote)) < 0 || (o->only && (error = pushable(&r, o->only)) < 0))
 		goto cleanup;
-	ids = push_set(&n, &r, o, pulled);
-	if (n == 0)
-		goto cleanup;
-	args = push_args(&fixed, o, ids, n);
-	/* only the last attempt's outcome is reported */
-	cJSON_Delete(report->child);
-	report->child = NULL;
+	args = push_args(&fixed, o);
 	rc = store_run(&(struct store_run){ .argv = args, .dir = store_run_dir(e->st), .out = &out, .err = err });
-	error = push_result(report, out.buf ? out.buf : "", ids, n, o->only != NULL, retry, &lines);
-	/* a glob's refs that pull left behind are rejected too: git fails, ours went */
+	error = push_result(report, out.buf ? out.buf : "", o->only != NULL, pulled, retry, &lines);
+	/* a glob's sessions that pull refused are rejected too: git fails, the others went */
 	if (!error && rc != 0 && !*retry && !lines)
 		error = *git_failed = GS_ERROR;
 	if (o->dry_run)
 		*retry = 0;
 	else if (!error)
-		track_pushed(e->st, o, report, &r, n);
+		track_pushed(e->st, o, report, &r);
 cleanup:
-	for (size_t i = fixed; args && args[i]; i++)
-		free((void *)args[i]);
+	if (args)
+		free((void *)args[fixed]);
 	free(args);
-	store_ids_free(ids, n);
 	sync_refs_clear(&r);
 	sbuf_release(&out);
 	cJSON_Delete(pulled);
@@ -299,14 +315,14 @@ int sync_push(cJSON *report, struct engine *e, const struct sync_opts *o)
 	int error = 0, retry = 1, git_failed = 0;
 	unsigned seed = (unsigned)getpid() ^ (unsigned)time(NULL);
 	struct sbuf err = SBUF_INIT;	/* git's messages of the last try: shown only when it failed */
-	cJSON *merges = cJSON_CreateObject();
+	cJSON *moved = cJSON_CreateObject();
 
 	for (int tries = 0; retry && tries < SYNC_PUSH_TRIES && !error; tries++) {
 		if (tries > 1)	/* the first retry is a pull; racing pushers part from the next */
 			push_backoff(&seed, tries);
 		sbuf_release(&err);
-		/* the first try pushes what differs as last fetched; a dry run says what a pull would do too */
-		error = push_once(report, merges, e, o, tries > 0 || o->dry_run, &err, &retry, &git_failed);
+		/* the first try pulls only when asked what a push would do */
+		error = push_once(report, moved, e, o, tries > 0 || o->dry_run, &err, &retry, &git_failed);
 	}
 	if ((error || retry) && err.len)
 		gs_error_quote(err.buf, err.len);
@@ -314,8 +330,8 @@ int sync_push(cJSON *report, struct engine *e, const struct sync_opts *o)
 		gs_error("cannot push sessions to '%s'", o->remote);
 	else if (!error && retry)
 		error = gs_error("'%s' kept moving while we pushed; try again", o->remote);
-	report_merges(report, merges);
-	cJSON_Delete(merges);
+	report_pulled(report, moved);
+	cJSON_Delete(moved);
 	sbuf_release(&err);
 	return error;
 }

@@ -193,7 +193,7 @@ static void add_safe(struct sbuf *sb, const char *prefix, const char *msg)
 		} else if (ch == 0xc2 && i + 1 < sb->len && (unsigned char)sb->buf[i + 1] >= 0x80 &&
 			   (unsigned char)sb->buf[i + 1] <= 0x9f) {
 			sb->buf[i] = '?';
-			memmove(sb->buf + i + 1, sb->buf + i + 2, sb->len - i - 2);
+			memmove(sb->buf + i + 1, sb->buf + i + 2, sb->len - i - 1);	/* and the NUL */
 			sb->len--;
 		}
 	}

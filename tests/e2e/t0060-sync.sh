@@ -285,6 +285,48 @@ test_expect_success 'a push of many sessions goes as one glob; the active one is
 	on G git session push --session g150 >out && grep "^ up to date  *g150$" out
 '
 
+test_expect_success 'push asks the remote, not what this clone last fetched: a re-created remote gets everything' '
+	git init -q --bare ../fresh.git &&
+	on M1 git remote set-url origin ../fresh.git &&
+	on M1 git session push >out;
+	pushed=$?;
+	on M1 git remote set-url origin ../many.git &&
+	test $pushed = 0 &&
+	here=$(on M1 git for-each-ref refs/sessions/ | wc -l) &&
+	test "$(grep -c "^ new  *" out)" = $here &&
+	test "$(git -C ../fresh.git for-each-ref refs/sessions/ | wc -l)" = $here
+'
+
+test_expect_success 'push and pull of a session named that is not there fail, saying so' '
+	test_must_fail on M1 git session push --session nosuch >out 2>err &&
+	grep "^error: no such session: .nosuch.$" err && test_must_be_empty out &&
+	test_must_fail on M1 git session pull --session nosuch 2>err &&
+	grep "^error: .origin. has no session .nosuch.$" err &&
+	s M1 start "kept here" --id archy --pause-current && s M1 close && on M1 git session archive archy &&
+	test_must_fail on M1 git session push --session archy 2>err &&
+	grep "^error: session .archy. is archived here: not pushed" err
+'
+
+test_expect_success 'a push whose pull fast-forwards what it did not change says so, and fails nothing' '
+	s M2 resume m07 && s M2 note "M2 on m07" && s M2 resume m08 && s M2 note "M2 on m08" &&
+	on M2 git session push -q &&
+	on M1 git session pull --session m07 -q &&
+	s M1 resume m08 && s M1 note "M1 on m08" &&
+	on M1 git session push >out &&
+	grep "^ pushed  *m08 (merged " out && ! grep rejected out &&
+	test "$(on M1 git rev-parse refs/sessions/m08)" = "$(git -C ../many.git rev-parse refs/sessions/m08)"
+'
+
+test_expect_success 'a remote'"'"'s session name reaches the terminal escaped' '
+	git init -q --bare ../hostile.git &&
+	tip=$(on M1 git rev-parse refs/sessions/m01) &&
+	on M1 git push -q ../hostile.git "$tip:refs/sessions/x$(printf "\302\233")2J" &&
+	git clone -q ../hostile.git ../H 2>/dev/null &&
+	on H git session pull >out 2>err &&
+	grep "^ refused  *x\\\\u009b2J " out &&
+	! grep "$(printf "\302\233")" out err
+'
+
 test_expect_success 'sessions left alone are named up to ten, then counted' '
 	git clone -q ../many.git ../M3 && on M3 git session pull -q &&
 	for i in 01 02 03 04 05 06 07 08 09 10 11 12

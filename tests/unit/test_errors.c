@@ -66,13 +66,15 @@ static void test_warnings_go_through_the_routine(void **unused)
 	gs_error_clear();
 	sbuf_reset(&said);
 	gs_warning("odd\001");
+	gs_warning("C1 \302\2332J and the end");	/* CSI: one '?', nothing after it doubled */
 	gs_hint("said at once: no error is pending");
 	gs_error("failed");
 	gs_hint("kept with the error");
 	mark = gs_error_mark();
 	gs_hint("in a probe: kept, and forgotten");
 	gs_error_rewind(mark);
-	assert_string_equal(said.buf, "warning: odd?\nhint: said at once: no error is pending\n");
+	assert_string_equal(said.buf, "warning: odd?\nwarning: C1 ?2J and the end\n"
+				      "hint: said at once: no error is pending\n");
 	gs_error_clear();
 	assert_ptr_equal(gs_set_warn_routine(old), collect);
 	assert_null(gs_set_warn_routine(NULL));	/* the default, which it already was */
