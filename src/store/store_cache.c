@@ -1,14 +1,15 @@
 /*
  * store_cache.c - the stat cache: for each file of the working tree the
- * store hashed, its size, mtime, inode and mode then, and the blob it
+ * store hashed, its size, mtime, ctime, inode and mode then, and the blob it
  * held, so that a file whose stat has not changed is not read again (as
  * git trusts an index entry). Those are one clone's facts: the cache is a
  * file of this worktree's git directory, never part of a session, and
  * one written for another working tree (a copied or moved clone) is not
  * trusted. Lost or damaged, it only costs a read of each file.
  *
- * The file: a header "git-session stat cache 1 <work tree>" then, sorted
- * by path, "<oid> <mode> <size> <mtime ms> <inode> <path>", each record
+ * The file: a header "git-session stat cache 2 <work tree>" then, sorted
+ * by path, "<oid> <mode> <size> <mtime ns> <ctime ns> <inode> <path>",
+ * each record
  * ended by a NUL (a path may hold any other byte).
  */
 #include "store-internal.h"
@@ -24,7 +25,7 @@
 #include <unistd.h>
 
 #define CACHE_FILE "session-stat-cache"
-#define CACHE_MAGIC "git-session stat cache 1 "
+#define CACHE_MAGIC "git-session stat cache 2 "
 #define CACHE_MAX ((size_t)256 << 20)
 #define CACHE_ENTRIES_MAX 1000000	/* past that, nothing more is learned */
 
@@ -32,7 +33,8 @@ struct cache_entry {
 	const char *path;	/* in the file's text, or owned (learned) */
 	char oid[HEX_SZ];
 	const char *mode;	/* STORE_MODE_* */
-	unsigned long long size, mtime, ino;
+	unsigned long long size, mtime, ctime, ino;	/* times in ns: a rewrite that kept the mtime changed the ctime */
+	size_t seq;		/* learned: the order, the last one kept */
 };
 
 /*
@@ -53,9 +55,9 @@ static const char *mode_of(const struct stat *s)
 	return S_ISLNK(s->st_mode) ? STORE_MODE_LINK : s->st_mode & 0100 ? STORE_MODE_EXEC : STORE_MODE_FILE;
 }
 
-static unsigned long long mtime_ms(const struct stat *s)
+static unsigned long long ns(const struct timespec *t)
 {
-	return (unsigned long long)s->st_mtim.tv_sec * 1000 + (unsigned long long)s->st_mtim.tv_nsec / 1000000;
+	return (unsigned long long)t->tv_sec * 1000000000ULL + (unsigned long long)t->tv_nsec;
 }
 
 static char *cache_path(gs_store *st)
@@ -63,11 +65,11 @@ static char *cache_path(gs_store *st)
 	return xstrfmt("%s" CACHE_FILE, store_gitdir(st));
 }
 
-/* One record "<oid> <mode> <size> <mtime> <ino> <path>" into e; -1 when it is not one. */
+/* One record "<oid> <mode> <size> <mtime> <ctime> <ino> <path>" into e; -1 when it is not one. */
 static int parse_entry(struct cache_entry *e, const char *rec)
 {
 	static const char *const modes[] = { STORE_MODE_FILE, STORE_MODE_EXEC, STORE_MODE_LINK };
-	unsigned long long *nums[] = { &e->size, &e->mtime, &e->ino };
+	unsigned long long *nums[] = { &e->size, &e->mtime, &e->ctime, &e->ino };
 	const char *p = rec + HEX_SZ - 1;
 	char *end;
 
@@ -144,8 +146,8 @@ static int find(struct cache_entry *out, const struct store_cache *c, const char
 
 static int same(const struct cache_entry *e, const struct stat *s)
 {
-	return e->size == (unsigned long long)s->st_size && e->mtime == mtime_ms(s) &&
-	       e->ino == (unsigned long long)s->st_ino && !strcmp(e->mode, mode_of(s));
+	return e->size == (unsigned long long)s->st_size && e->mtime == ns(&s->st_mtim) &&
+	       e->ctime == ns(&s->st_ctim) && e->ino == (unsigned long long)s->st_ino && !strcmp(e->mode, mode_of(s));
 }
 
 int store_cache_match(char oid[HEX_SZ], gs_store *st, const char *path, const struct stat *s)
@@ -180,8 +182,10 @@ void store_cache_learn(gs_store *st, const char *path, const char *oid, const st
 	e.oid[HEX_SZ - 1] = '\0';
 	e.mode = mode_of(s);
 	e.size = (unsigned long long)s->st_size;
-	e.mtime = mtime_ms(s);
+	e.mtime = ns(&s->st_mtim);
+	e.ctime = ns(&s->st_ctim);
 	e.ino = (unsigned long long)s->st_ino;
+	e.seq = c->n;
 	c->learned[c->n++] = e;
 }
 
@@ -191,12 +195,12 @@ static int cmp_learned(const void *a, const void *b)
 	const struct cache_entry *x = a, *y = b;
 	int cmp = strcmp(x->path, y->path);
 
-	return cmp ? cmp : x < y ? 1 : -1;
+	return cmp ? cmp : x->seq < y->seq ? 1 : -1;
 }
 
 static void add_record(struct sbuf *sb, const struct cache_entry *e)
 {
-	sbuf_addf(sb, "%s %s %llu %llu %llu %s", e->oid, e->mode, e->size, e->mtime, e->ino, e->path);
+	sbuf_addf(sb, "%s %s %llu %llu %llu %llu %s", e->oid, e->mode, e->size, e->mtime, e->ctime, e->ino, e->path);
 	sbuf_addch(sb, '\0');
 }
 

@@ -219,4 +219,13 @@ test_expect_success 'a file one side had modified is not turned back into a crea
 	done
 '
 
+test_expect_success 'a file rewritten in place with its mtime kept is read again, not taken from the cache' '
+	(cd "$A" && git session start "ctime" --id ctime --pause-current -q &&
+	 printf "aaaa\n" >same.txt && touch -t $OLD same.txt &&
+	 git session file created same.txt -q &&
+	 printf "bbbb\n" >same.txt && touch -t $OLD same.txt &&
+	 git session file modified same.txt -q &&
+	 test "$(git show refs/sessions/ctime:files/same.txt)" = bbbb)
+'
+
 test_done

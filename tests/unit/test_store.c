@@ -317,6 +317,26 @@ static void put_old(const char *path, const char *text)
 	assert_int_equal(utime(path, &old), 0);
 }
 
+/* A stat cache of the working tree dir that says file, with its stat now, holds blob oid. */
+static int write_cache(const char *cache, const char *dir, const char *oid, const char *file)
+{
+	struct stat sb;
+	struct sbuf text = SBUF_INIT;
+	int error;
+
+	assert_int_equal(stat(file, &sb), 0);
+	sbuf_addf(&text, "git-session stat cache 2 %s/", dir);
+	sbuf_addch(&text, '\0');
+	sbuf_addf(&text, "%s 100644 %llu %llu %llu %llu %s", oid, (unsigned long long)sb.st_size,
+		  (unsigned long long)sb.st_mtim.tv_sec * 1000000000ULL + (unsigned long long)sb.st_mtim.tv_nsec,
+		  (unsigned long long)sb.st_ctim.tv_sec * 1000000000ULL + (unsigned long long)sb.st_ctim.tv_nsec,
+		  (unsigned long long)sb.st_ino, file);
+	sbuf_addch(&text, '\0');
+	error = gs_write_file(cache, text.buf, text.len, 0644);
+	sbuf_release(&text);
+	return error;
+}
+
 static void record_blob(char out[HEX_SZ], gs_store *st, const char *path)
 {
 	struct store_file_fact fact;
@@ -346,20 +366,25 @@ static void test_stat_cache(void **state)
 	assert_int_equal(gs_read_file(&text, &len, path, 1 << 20), 0);
 	assert_non_null(memmem(text, len, " cached.txt", 12));
 	free(text);
-	/* the same size, mtime and inode: the cache answers, the file is not read */
+	/* the same size, mtime and inode, rewritten in place: its ctime moved, it is read again */
 	put_old("cached.txt", "two\n");
 	record_blob(again, st, "cached.txt");
-	assert_string_equal(again, first);
-	/* a cache another working tree wrote is not trusted */
+	assert_string_not_equal(again, first);
 	store_free(st);
-	assert_int_equal(gs_write_file(path, "git-session stat cache 1 /elsewhere/\0", 38, 0644), 0);
+	/* a record of the file's stat as it is now answers without a read, here only */
+	assert_int_equal(write_cache(path, top, first, "cached.txt"), 0);
+	assert_int_equal(store_open(&st), 0);
+	record_blob(again, st, "cached.txt");
+	assert_string_equal(again, first);
+	store_free(st);
+	assert_int_equal(write_cache(path, "/elsewhere", first, "cached.txt"), 0);
 	assert_int_equal(store_open(&st), 0);
 	record_blob(again, st, "cached.txt");
 	assert_string_not_equal(again, first);
 	/* nor a damaged one */
 	store_free(st);
-	text = xstrfmt("git-session stat cache 1 %s/%c%s 100644 4 1735689600000 zz cached.txt%c", top, 0, first, 0);
-	assert_int_equal(gs_write_file(path, text, strlen(top) + 27 + 40 + 38, 0644), 0);
+	text = xstrfmt("git-session stat cache 2 %s/%c%s 100644 4 1735689600000000000 1 zz cached.txt%c", top, 0, first, 0);
+	assert_int_equal(gs_write_file(path, text, strlen(top) + 27 + 40 + 50, 0644), 0);
 	free(text);
 	assert_int_equal(store_open(&st), 0);
 	record_blob(again, st, "cached.txt");
