@@ -109,8 +109,9 @@ int store_worktree_project(cJSON **out, gs_store *st, const char *recorded_branc
 /*
  * *out 1 when blob is path's in one of commits (n commit ids, oldest
  * first: the newest 64 are looked into; those this clone lacks are
- * passed over) that HEAD is or descends from: content the history of
- * HEAD holds, that a later commit changed; else 0.
+ * passed over) that HEAD is or descends from, or in one of the newest 64
+ * commits of HEAD's since them (a commit the session never saw): content
+ * the history of HEAD holds, that a later commit changed; else 0.
  */
 int store_worktree_in_history(int *out, gs_store *st, const char *path, const char *blob,
 			      const char *const *commits, size_t n);

@@ -169,6 +169,45 @@ int store_worktree_project(cJSON **out, gs_store *st, const char *recorded_branc
 	return 0;
 }
 
+/* Whether commit c's tree holds blob want at path. */
+static int holds_at(gs_store *st, const git_oid *c, const char *path, const git_oid *want)
+{
+	git_commit *commit = NULL;
+	git_tree *tree = NULL;
+	git_tree_entry *te = NULL;
+	int yes = git_commit_lookup(&commit, st->repo, c) == 0 && git_commit_tree(&tree, commit) == 0 &&
+		  git_tree_entry_bypath(&te, tree, path) == 0 && git_oid_equal(git_tree_entry_id(te), want);
+
+	git_tree_entry_free(te);
+	git_tree_free(tree);
+	git_commit_free(commit);
+	return yes;
+}
+
+/*
+ * Whether one of HEAD's commits since those the session saw (the newest
+ * SEEN_MAX of them, as resume lists new ones) holds blob want at path: a
+ * commit the session never saw (no hook, a teammate's) took it in.
+ */
+static int new_commit_holds(gs_store *st, const git_oid *head, const git_oid *seen, size_t nseen, const char *path,
+			    const git_oid *want)
+{
+	git_revwalk *walk = NULL;
+	git_oid id;
+	int yes = 0, k = 0;
+
+	if (git_revwalk_new(&walk, st->repo) < 0 || git_revwalk_push(walk, head) < 0)
+		goto done;
+	for (size_t i = 0; i < nseen; i++)
+		if (git_revwalk_hide(walk, &seen[i]) < 0)
+			goto done;
+	while (!yes && k++ < SEEN_MAX && git_revwalk_next(&id, walk) == 0)
+		yes = holds_at(st, &id, path, want);
+done:
+	git_revwalk_free(walk);
+	return yes;
+}
+
 int store_worktree_in_history(int *out, gs_store *st, const char *path, const char *blob,
 			      const char *const *commits, size_t n)
 {
@@ -180,18 +219,11 @@ int store_worktree_in_history(int *out, gs_store *st, const char *path, const ch
 	*out = 0;
 	if (error < 0 || git_oid_fromstr(&h, now) < 0 || !blob || git_oid_fromstr(&want, blob) < 0)
 		goto cleanup;
-	for (size_t i = 0; i < n && !*out; i++) {
-		git_commit *c = NULL;
-		git_tree *tree = NULL;
-		git_tree_entry *te = NULL;
-
-		if (git_commit_lookup(&c, st->repo, &v[i]) == 0 && git_commit_tree(&tree, c) == 0 &&
-		    git_tree_entry_bypath(&te, tree, path) == 0 && git_oid_equal(git_tree_entry_id(te), &want))
+	for (size_t i = 0; i < n && !*out; i++)
+		if (holds_at(st, &v[i], path, &want))
 			*out = descends_any(st, &h, &v[i], 1);
-		git_tree_entry_free(te);
-		git_tree_free(tree);
-		git_commit_free(c);
-	}
+	if (!*out)
+		*out = new_commit_holds(st, &h, v, n, path, &want);
 	git_error_clear();
 cleanup:
 	free(branch);

@@ -228,4 +228,13 @@ test_expect_success 'a file rewritten in place with its mtime kept is read again
 	 test "$(git show refs/sessions/ctime:files/same.txt)" = bbbb)
 '
 
+test_expect_success 'what was recorded, committed by a commit the session never saw and changed since, is not "reverted"' '
+	git init -q unseen && (cd unseen && git commit -q --allow-empty -m init &&
+	 git session start unseen --id unseen -q && echo X >f.c && git session file created f.c -q &&
+	 git add f.c && git commit -q -m C1 && echo Y >f.c && git commit -q -am C2 &&
+	 git session resume --dry-run --json >r.json &&
+	 test "$(json_field r.json "[f[\"kind\"] for f in d[\"files\"] if f[\"path\"] == \"f.c\"]")" = "[\"committed\"]" &&
+	 test "$(json_field r.json "len(d[\"conflicts\"])")" = 0)
+'
+
 test_done
