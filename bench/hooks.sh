@@ -15,20 +15,9 @@ runs=21 big=${BENCH_BIG:-100000} target=10
 label=$(printf "%d" "$big" | sed -e :a -e 's/\([0-9]\)\([0-9]\{3\}\)\($\|,\)/\1,\2\3/; ta')
 test "$quick" = --quick && runs=9
 
-out="$top/build/bench"
-mkdir -p "$out"
-cc -O2 -o "$out/timeit" "$top/bench/timeit.c"
-cc -O2 -o "$out/fsprobe" "$top/bench/fsprobe.c"
-PATH="$top:$out:$PATH"
-export PATH
-work=$(mktemp -d "${TMPDIR:-/tmp}/git-session-hooks.XXXXXX")
-test -n "${BENCH_KEEP:-}" || trap 'rm -rf "$work"' EXIT
-export GIT_AUTHOR_NAME=Bench GIT_AUTHOR_EMAIL=bench@example.com \
-	GIT_COMMITTER_NAME=Bench GIT_COMMITTER_EMAIL=bench@example.com TZ=UTC
-verdicts=${BENCH_VERDICTS:-$work/verdicts}
-
-ratio () { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
 . "$top/bench/lib.sh"
+bench_start hooks
+cc -O2 -o "$out/fsprobe" "$top/bench/fsprobe.c"
 
 # git commit, with the hooks and an active session, at two sizes.
 echo "git hooks: the time they add to git commit, a one-line change staged each time"

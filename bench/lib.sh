@@ -2,6 +2,22 @@
 # them, and the generated repositories they time. Sourced; $verdicts names
 # the file PASS/FAIL lines go to.
 
+# bench_start <name>: timeit built, git-session first on PATH, a work
+# folder ($work, removed on exit unless BENCH_KEEP), a fixed identity, and
+# where verdicts go. Needs $top.
+bench_start () {
+	out="$top/build/bench"
+	mkdir -p "$out"
+	cc -O2 -o "$out/timeit" "$top/bench/timeit.c"
+	PATH="$top:$out:$PATH"
+	export PATH
+	work=$(mktemp -d "${TMPDIR:-/tmp}/git-session-$1.XXXXXX")
+	test -n "${BENCH_KEEP:-}" || trap 'rm -rf "$work"' EXIT
+	export GIT_AUTHOR_NAME=Bench GIT_AUTHOR_EMAIL=bench@example.com \
+		GIT_COMMITTER_NAME=Bench GIT_COMMITTER_EMAIL=bench@example.com TZ=UTC
+	verdicts=${BENCH_VERDICTS:-$work/verdicts}
+}
+ratio () { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
 row () { printf '  %-46s %9s ms\n' "$1" "$2"; }
 check () {	# name value op target
 	verdict=$(awk -v v="$2" -v t="$4" -v op="$3" 'BEGIN {

@@ -12,19 +12,9 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 sizes=${BENCH_SYNC_SIZES:-"10000 100000"} runs=9
 test "${1:-}" = --quick && sizes=${BENCH_SYNC_SIZES:-10000} runs=5
 
-out="$top/build/bench"
-mkdir -p "$out"
-cc -O2 -o "$out/timeit" "$top/bench/timeit.c"
-PATH="$top:$out:$PATH"
-export PATH
-python=$(python3 -c 'import sys; print(sys.executable)')
-work=$(mktemp -d "${TMPDIR:-/tmp}/git-session-sync.XXXXXX")
-test -n "${BENCH_KEEP:-}" || trap 'rm -rf "$work"' EXIT
-export GIT_AUTHOR_NAME=Bench GIT_AUTHOR_EMAIL=bench@example.com \
-	GIT_COMMITTER_NAME=Bench GIT_COMMITTER_EMAIL=bench@example.com TZ=UTC
-verdicts=${BENCH_VERDICTS:-$work/verdicts}
-ratio () { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
 . "$top/bench/lib.sh"
+bench_start sync
+python=$(python3 -c 'import sys; print(sys.executable)')
 glob='+refs/sessions/*:refs/remotes/r2/sessions/*'
 
 # One session's state and op, the shape every generated session takes.
