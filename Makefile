@@ -10,7 +10,7 @@
 #   make bench           the performance figures, as ratios against anchors measured in the same run
 #   make bench-hooks     only what the git hooks and the agent hooks cost (BENCH_ARGS=--quick: fewer runs)
 #   make bench-sync      only push and pull with 10,000 and 100,000 sessions (--quick: 10,000)
-#   make fuzz            the libFuzzer targets, FUZZ_SECONDS each (make test runs them 10 s each)
+#   make fuzz            the libFuzzer targets, FUZZ_SECONDS each (make test runs them 5 s each)
 
 PREFIX ?= /usr/local
 prefix ?= $(PREFIX)
@@ -179,7 +179,7 @@ valgrind: build/default/git-session
 	@GIT_SESSION_BIN=$(CURDIR)/build/valgrind GIT_SESSION_VALGRIND=1 TEST_JOBS=2 sh tests/e2e/run.sh $(VALGRIND_TESTS)
 
 fuzz-smoke:
-	@if $(FUZZ_CC) --version >/dev/null 2>&1; then $(MAKE) fuzz FUZZ_SECONDS=10; \
+	@if $(FUZZ_CC) --version >/dev/null 2>&1; then $(MAKE) fuzz FUZZ_SECONDS=5; \
 	else echo "fuzz: skipped ($(FUZZ_CC) is not installed; make deps installs it)"; fi
 
 unit: $(UNIT_BIN)
