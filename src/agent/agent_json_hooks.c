@@ -149,11 +149,32 @@ static char *insert(const char *b, size_t len, size_t open, const char *key, con
 	return sbuf_detach(&sb, NULL);
 }
 
+/*
+ * What a committed settings file runs on a machine with no git-session:
+ * nothing, and no error on each event (git alone would say "'session' is
+ * not a git command"). The CLIs run a hook's command through the shell.
+ */
+#define GUARD "command -v git-session >/dev/null 2>&1 || exit 0; "
+
+/* The command of our hook for event; the caller frees it. */
+static char *hook_cmd(const char *prefix, const char *event)
+{
+	return xstrfmt(GUARD "%s %s", prefix, event);
+}
+
+/* Whether command runs our hooks: prefix, behind the guard or (an older install) alone. */
+static int our_command(const char *command, const char *prefix)
+{
+	if (command && !strncmp(command, GUARD, strlen(GUARD)))
+		command += strlen(GUARD);
+	return command && !strncmp(command, prefix, strlen(prefix));
+}
+
 /* Our group for one event: {"matcher", "hooks": [{"type", "command", "timeout"}]} */
 static cJSON *group(const struct agent_dialect *d, const struct agent_hook_event *e, const char *prefix)
 {
 	cJSON *g = cJSON_CreateObject(), *h = cJSON_CreateObject();
-	char *cmd = xstrfmt("%s %s", prefix, e->event);
+	char *cmd = hook_cmd(prefix, e->event);
 
 	if (e->matcher)
 		json_set_str(g, "matcher", e->matcher);
@@ -172,20 +193,23 @@ static int same_matcher(const char *a, const char *b)
 }
 
 /*
- * Whether a group (parsed from the text b[from..to)) runs a command that
- * starts with prefix; *stale too when its matcher is not matcher (an
- * older install's: the group is written again).
+ * Whether a group (parsed from the text b[from..to)) runs our hooks
+ * (prefix); *stale too when its matcher is not matcher or its command is
+ * not cmd (an older install's: the group is written again).
  */
-static int ours(const char *b, size_t from, size_t to, const char *prefix, const char *matcher, int *stale)
+static int ours(const char *b, size_t from, size_t to, const char *prefix, const char *cmd, const char *matcher,
+		int *stale)
 {
 	cJSON *g = cJSON_ParseWithLength(b + from, to - from), *h;
-	int found = 0;
+	int found = 0, same = 0;
 
 	cJSON_ArrayForEach(h, cJSON_GetObjectItemCaseSensitive(g, "hooks"))
-		if (json_str(h, "command") && !strncmp(json_str(h, "command"), prefix, strlen(prefix)))
+		if (our_command(json_str(h, "command"), prefix)) {
 			found = 1;
+			same |= cmd && !strcmp(json_str(h, "command"), cmd);
+		}
 	if (stale)
-		*stale = found && !same_matcher(json_str(g, "matcher"), matcher);
+		*stale = found && (!same_matcher(json_str(g, "matcher"), matcher) || !same);
 	cJSON_Delete(g);
 	return found;
 }
@@ -250,6 +274,7 @@ static int add_one(char **out, const char *b, size_t len, size_t open, const str
 	}
 	for (const struct agent_hook_event *x = d->events; x->event && !added; x++) {
 		cJSON *g = group(d, x, prefix), *arr;
+		char *cmd = hook_cmd(prefix, x->event);
 		size_t nel, aclose;
 		struct item *el = NULL;
 		int have = 0, stale = 0;
@@ -259,16 +284,18 @@ static int add_one(char **out, const char *b, size_t len, size_t open, const str
 			cJSON_AddItemToArray(arr, g);
 			*out = insert(b, len, top[h].value, x->event, arr, unit, 2);
 			cJSON_Delete(arr);
+			free(cmd);
 			added = *out ? 1 : GS_ERROR;
 			continue;
 		}
 		if (b[ev[e].value] != '[' || items(&el, &nel, &aclose, b, len, ev[e].value) < 0) {
 			cJSON_Delete(g);
+			free(cmd);
 			added = GS_ERROR;
 			break;
 		}
 		for (size_t i = 0; i < nel && !have; i++)
-			if ((have = ours(b, el[i].start, el[i].end, prefix, x->matcher, &stale)) && stale) {
+			if ((have = ours(b, el[i].start, el[i].end, prefix, cmd, x->matcher, &stale)) && stale) {
 				*out = replace(b, len, &el[i], g, unit, 3);
 				added = 1;
 			}
@@ -277,6 +304,7 @@ static int add_one(char **out, const char *b, size_t len, size_t open, const str
 			added = *out ? 1 : GS_ERROR;
 		}
 		cJSON_Delete(g);
+		free(cmd);
 		free(el);
 	}
 	free(top);
@@ -348,7 +376,7 @@ static int remove_one(char **out, const char *b, size_t len, size_t open, const 
 		if (b[ev[e].value] != '[' || items(&el, &nel, &close, b, len, ev[e].value) < 0)
 			continue;
 		for (size_t i = 0; i < nel && !found; i++) {
-			if (!ours(b, el[i].start, el[i].end, prefix, NULL, NULL))
+			if (!ours(b, el[i].start, el[i].end, prefix, NULL, NULL, NULL))
 				continue;
 			found = 1;
 			if (nel > 1)
@@ -407,7 +435,7 @@ static int json_hooks_count(const char *text, size_t len, const struct agent_dia
 		return 0;
 	}
 	for (const struct agent_hook_event *x = d->events; x->event; x++) {
-		char *cmd = xstrfmt("%s %s", prefix, x->event);
+		char *cmd = hook_cmd(prefix, x->event);
 		int found = 0;
 
 		groups = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(v, "hooks"), x->event);

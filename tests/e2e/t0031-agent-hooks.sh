@@ -26,10 +26,11 @@ s = json.load(open(\".claude/settings.json\"))
 assert s[\"permissions\"] == {\"allow\": [\"Bash(make:*)\"]}, s
 stop = s[\"hooks\"][\"Stop\"]
 assert stop[0][\"hooks\"][0][\"command\"] == \"notify-send done\", stop
-assert stop[1][\"hooks\"][0][\"command\"] == \"git-session hook claude-code Stop\", stop
+guard = \"command -v git-session >/dev/null 2>&1 || exit 0; \"
+assert stop[1][\"hooks\"][0][\"command\"] == guard + \"git-session hook claude-code Stop\", stop
 for e in (\"SessionStart\", \"UserPromptSubmit\", \"PreToolUse\", \"PostToolUse\", \"PostToolUseFailure\",
           \"SubagentStart\", \"SubagentStop\", \"PreCompact\", \"SessionEnd\"):
-    assert s[\"hooks\"][e][-1][\"hooks\"][0][\"command\"] == \"git-session hook claude-code \" + e, e
+    assert s[\"hooks\"][e][-1][\"hooks\"][0][\"command\"] == guard + \"git-session hook claude-code \" + e, e
     assert s[\"hooks\"][e][-1][\"hooks\"][0][\"timeout\"] == 10, e
 assert s[\"hooks\"][\"PostToolUse\"][-1][\"matcher\"] == \"Write|Edit|MultiEdit|NotebookEdit|Bash\"
 assert s[\"hooks\"][\"PostToolUseFailure\"][-1][\"matcher\"] == \"Bash\"
@@ -534,6 +535,43 @@ test_expect_success 'a broken payload or a failing hook: one line on stderr, exi
 	test "$(git rev-parse SESSION_HEAD)" = "$before" &&
 	test_expect_code 129 git session hook claude-code </dev/null &&
 	git fsck --no-progress 2>&1 | grep -v "^dangling" >fsck; test_must_be_empty fsck
+'
+
+test_expect_success 'a committed settings file on a machine with no git-session: every hook quietly does nothing' '
+	git init -q bare-machine && (cd bare-machine &&
+	 git session hooks install --agent claude-code >/dev/null && git session hooks install --agent gemini-cli >/dev/null &&
+	 python3 -c "
+import json
+for f in (\".claude/settings.json\", \".gemini/settings.json\"):
+    for groups in json.load(open(f))[\"hooks\"].values():
+        for g in groups:
+            for h in g[\"hooks\"]:
+                print(h[\"command\"])
+" >commands &&
+	 test_line_count = 17 commands &&
+	 nogs=$(mktemp -d) && ln -s "$(command -v git)" "$nogs/git" &&
+	 while read -r c
+	 do
+		echo "{}" | PATH="$nogs" /bin/sh -c "$c" >out 2>err || { echo "failed: $c"; return 1; }
+		test_must_be_empty out && test_must_be_empty err || return 1
+	 done <commands &&
+	 c=$(sed -n 1p commands) && echo "{}" | /bin/sh -c "$c" >/dev/null 2>err; test $? = 0)
+'
+
+test_expect_success 'an install from before the guard is brought up to date; uninstall gives the file back' '
+	git init -q older && (cd older && mkdir .claude &&
+	 printf "{\"hooks\": {\"Stop\": [{\"hooks\": [{\"type\": \"command\", \"command\": \"git-session hook claude-code Stop\", \"timeout\": 10}]}]}}\n" >.claude/settings.json &&
+	 cp .claude/settings.json ../older.json &&
+	 git session hooks install --agent claude-code >/dev/null &&
+	 python3 -c "
+import json
+s = json.load(open(\".claude/settings.json\"))
+stop = s[\"hooks\"][\"Stop\"]
+assert len(stop) == 1 and stop[0][\"hooks\"][0][\"command\"].startswith(\"command -v git-session\"), stop
+" &&
+	 git session hooks status >out && grep "claude-code  *installed (10 of 10 events" out &&
+	 git session hooks uninstall --agent claude-code >/dev/null &&
+	 test_cmp ../older.json .claude/settings.json)
 '
 
 test_done

@@ -13,7 +13,7 @@ test_expect_success 'install --local writes .claude/settings.local.json and has 
 	python3 -c "
 import json
 s = json.load(open(\".claude/settings.local.json\"))
-assert s[\"hooks\"][\"Stop\"][0][\"hooks\"][0][\"command\"] == \"git-session hook claude-code Stop\", s
+assert s[\"hooks\"][\"Stop\"][0][\"hooks\"][0][\"command\"].endswith(\"; git-session hook claude-code Stop\"), s
 " &&
 	printf "# a rule of the user\n*.tmp\n/.claude/settings.local.json\n" >expect &&
 	test_cmp expect .git/info/exclude &&
