@@ -135,4 +135,27 @@ test_expect_success GEMINI_CLI 'Gemini CLI: a run that writes a file is a sessio
 	! all_objects | grep -a hunter22
 '
 
+# PATH without git-session: a teammate's machine where the committed settings file runs our hooks
+no_gs_path () { printf '%s\n' "$PATH" | tr ':' '\n' | grep -vxF "$GIT_SESSION_BIN" | paste -sd: -; }
+
+test_expect_success CLAUDE_CODE 'Claude Code on a machine without git-session: the committed hooks say nothing' '
+	git init -q "$TRASH_DIRECTORY/teammate" && (cd "$TRASH_DIRECTORY/teammate" &&
+	 git session hooks install --agent claude-code >/dev/null &&
+	 cp .claude/settings.json ../guarded.json &&
+	 sed "s/command -v git-session >\/dev\/null 2>&1 || exit 0; //" ../guarded.json >../unguarded.json &&
+	 ! grep "command -v" ../unguarded.json &&
+	 printf "[{\"match\": \"hello\", \"answer\": \"Hi there.\"}]\n" >script.json &&
+	 serve script.json &&
+	 cp ../unguarded.json .claude/settings.json &&
+	 PATH=$(no_gs_path) claude_run "hello" --debug; rc1=$? &&
+	 cat claude.out claude.err >unguarded.out &&
+	 cp ../guarded.json .claude/settings.json &&
+	 PATH=$(no_gs_path) claude_run "hello" --debug; rc2=$?; stop_server &&
+	 test $rc1 = 0 && test $rc2 = 0 &&
+	 grep "Hi there." claude.out &&
+	 grep "git-session: not found\|git-session: command not found" unguarded.out &&
+	 ! grep "git-session: not found\|git-session: command not found\|hook.*failed\|failed.*hook" claude.out claude.err &&
+	 test_must_fail git rev-parse -q --verify SESSION_HEAD)
+'
+
 test_done
