@@ -6,7 +6,8 @@
  * command it ran an agent.run, a sub-agent an agent, the end of a turn a
  * checkpoint with the reply, the tokens and the part of the transcript it
  * added (hook_transcript.c reads it), and the files its shell commands
- * changed (hook_files.c). One event writes one checkpoint, two when its
+ * changed (hook_files.c); the session and agent it is recorded as are
+ * found, or started, by hook_session.c. One event writes one checkpoint, two when its
  * commands changed files. A hook never
  * stands in the agent's way: what fails is said on stderr and the exit
  * is 0, save the budget's refusal (the dialect's block_exit, which the
@@ -16,7 +17,6 @@
 #include "git-session/agent.h"
 #include "git-session/cmd.h"
 #include "git-session/json.h"
-#include "git-session/redact.h"
 #include "git-session/util.h"
 #include "git-session/store_worktree.h"
 #include "hook-internal.h"
@@ -49,208 +49,12 @@ static int read_stdin(char **out, size_t *len)
 	return 0;
 }
 
-/* "claude-1a2b3c4d": the dialect's stem and the start of the agent's session id. */
-static char *agent_id(const char *stem, const char *sid)
-{
-	struct sbuf sb = SBUF_INIT;
-
-	sbuf_adds(&sb, stem);
-	sbuf_addch(&sb, '-');
-	for (size_t i = 0, n = 0; sid && sid[i] && n < 8; i++)
-		if (('a' <= sid[i] && sid[i] <= 'z') || ('0' <= sid[i] && sid[i] <= '9') ||
-		    ('A' <= sid[i] && sid[i] <= 'Z')) {
-			sbuf_addch(&sb, sid[i]);
-			n++;
-		}
-	if (!sid || !*sid)
-		sbuf_adds(&sb, "main");
-	return sbuf_detach(&sb, NULL);
-}
-
-/* A session's status, or NULL when it does not exist; the caller frees it. */
-static char *session_status(struct cmd_ctx *c, const char *id)
-{
-	static const char *const keys[] = { "status" };
-	struct store_tip tip = { 0 };
-	char *ref = engine_refname(id), *status = NULL;
-
-	if (engine_peek(&status, &tip, c->st, ref, NULL, keys, 1) < 0)
-		status = NULL;
-	store_tip_clear(&tip);
-	free(ref);
-	return status;
-}
-
-static int write_op(struct hook_run *r, struct state_op *op)
-{
-	int error = engine_commit(NULL, &r->c->eng, r->session, op, NULL, ENGINE_IN_PROGRESS);
-
-	op_free(op);
-	return error == GS_ESKIPPED ? 0 : error;
-}
-
-/*
- * The session the agent records into: the one its own session was
- * attached to (a resumed agent session finds it again; paused, it is
- * resumed), else this worktree's active one when in progress.
- */
-static int find_session(struct hook_run *r)
-{
-	char *linked = NULL, *status;
-	int error;
-
-	if ((error = store_agent_linked(&linked, r->c->st, r->ev.session)) < 0)
-		return error;
-	if (linked && (status = session_status(r->c, linked))) {
-		if (!strcmp(status, ST_PAUSED) && (r->kind == AE_START || r->kind == AE_PROMPT)) {
-			struct state_op *op = op_new(OP_SESSION_RESUME, NULL);
-
-			r->session = linked;
-			r->linked = 1;
-			error = engine_commit(NULL, &r->c->eng, r->session, op, NULL, 0);
-			op_free(op);
-			free(status);
-			return error;
-		}
-		if (!strcmp(status, ST_IN_PROGRESS)) {
-			r->session = linked;
-			r->linked = 1;
-			free(status);
-			return 0;
-		}
-		free(status);
-	}
-	free(linked);
-	if ((error = store_active(&r->session, r->c->st)) < 0 || !r->session)
-		return error;
-	status = session_status(r->c, r->session);
-	if (!status || strcmp(status, ST_IN_PROGRESS)) {
-		free(r->session);
-		r->session = NULL;
-	}
-	free(status);
-	return 0;
-}
-
-#define TOPIC_MAX 200	/* bytes of a topic taken from a prompt */
-#define CLIP_READ 8192	/* bytes of a text redacted before it is cut: a secret across the cut is seen whole */
-
-/* s redacted and cut to max bytes at a character: what is kept of a prompt, a reply, a command. */
-static char *clip(const char *s, size_t max)
-{
-	size_t n = gs_utf8_cut(s, CLIP_READ), len;
-	char *head = xstrndup(s, n), *clean = NULL;
-
-	if (redact_text(&clean, &len, head, n) > 0) {
-		free(head);
-		head = clean;
-	}
-	head[gs_utf8_cut(head, max)] = '\0';
-	return head;
-}
-
-/* The first line of the prompt, redacted: a new session's topic, cut at a word past TOPIC_MAX bytes. */
-static char *topic_of(const char *prompt)
-{
-	size_t n;
-	char *line, *topic;
-
-	prompt += strspn(prompt, " \t\r\n");	/* its first line with words */
-	n = strcspn(prompt, "\n");
-	line = xstrndup(prompt, n > CLIP_READ ? CLIP_READ : n);
-	topic = clip(line, (size_t)-1);
-	free(line);
-	n = strlen(topic);
-	if (n > TOPIC_MAX) {
-		size_t cut = gs_utf8_cut(topic, TOPIC_MAX);
-
-		for (size_t i = cut; i > TOPIC_MAX / 2; i--)
-			if (topic[i] == ' ') {
-				cut = i;
-				break;
-			}
-		n = cut;
-	}
-	while (n && (topic[n - 1] == ' ' || topic[n - 1] == '\r' || topic[n - 1] == '\t'))
-		n--;
-	topic[n] = '\0';
-	return topic;
-}
-
-/* A new session for the agent, when session.agentAutoStart allows (the default). */
-static int start_session(struct hook_run *r, const char *prompt)
-{
-	char *topic = topic_of(prompt), *id = NULL;
-	int on, error;
-
-	if ((error = store_config_bool(&on, r->c->st, "session.agentAutoStart", 1)) < 0 || !on)
-		goto cleanup;
-	if ((error = cmd_session_new_id(&id, r->c, topic)) < 0)
-		goto cleanup;
-	{
-		const char *argv[] = { "start", topic, "--id", id, "--quiet", NULL };
-		if (cmd_start(5, argv, r->c) != EXIT_OK)
-			error = GS_ERROR;
-	}
-	if (!error) {
-		r->session = id;
-		id = NULL;
-	}
-cleanup:
-	free(topic);
-	free(id);
-	return error;
-}
-
-/*
- * An agent attached to the session: the agent whose hooks run (its own
- * session linked to ours), or a sub-agent of it (parent). Who runs it
- * (the git identity a commit would have) and its CLI go with it.
- */
-static int attach(struct hook_run *r, const char *agent, const char *type, const char *parent)
-{
-	struct state_op *op = op_new(OP_AGENT_ATTACH, NULL);
-	char *by = NULL;
-	int error;
-
-	if ((error = store_ident(&by, r->c->st)) < 0) {
-		op_free(op);
-		return error;
-	}
-	json_set_str(op_args(op), "agent", agent);
-	json_set_str(op_args(op), "type", type);
-	json_set_str(op_args(op), "session", parent ? r->ev.subagent_id : r->ev.session);
-	json_set_str(op_args(op), "cli", r->d->name);
-	json_set_str(op_args(op), "by", by);
-	json_set_str(op_args(op), "parent", parent);
-	free(by);
-	if ((error = write_op(r, op)) < 0 || parent)
-		return error;
-	r->linked = 1;
-	return store_agent_link(r->c->st, r->ev.session, r->session);
-}
-
-const cJSON *hook_agents(struct hook_run *r)
-{
-	struct store_tip tip = { 0 };
-	char *ref;
-
-	if (r->state || !r->session)
-		return r->state;
-	ref = engine_refname(r->session);
-	if (engine_load_some(&r->state, &tip, r->c->st, ref, NEED(AGENTS)) < 0)
-		r->state = NULL;
-	store_tip_clear(&tip);
-	free(ref);
-	return r->state;
-}
-
 /* A known agent's new agent session (a resume, a compaction) waits for its prompt, which resumes it. */
 static int on_start(struct hook_run *r)
 {
 	if (!r->session || r->linked)
 		return 0;
-	return attach(r, r->agent, r->d->name, NULL);
+	return hook_attach(r, r->agent, r->d->name, NULL);
 }
 
 static int on_prompt(struct hook_run *r)
@@ -261,31 +65,16 @@ static int on_prompt(struct hook_run *r)
 
 	if (!prompt || !*prompt)
 		return 0;
-	if (!r->session && ((error = start_session(r, prompt)) < 0 || !r->session))
+	if (!r->session && ((error = hook_start_session(r, prompt)) < 0 || !r->session))
 		return error;
-	if (!r->linked && (error = attach(r, r->agent, r->d->name, NULL)) < 0)
+	if (!r->linked && (error = hook_attach(r, r->agent, r->d->name, NULL)) < 0)
 		return error;
 	op = op_new(OP_NOTE, NULL);
 	json_set_str(op_args(op), "text", prompt);
 	json_set_str(op_args(op), "agent", r->agent);
 	json_set_bool(op_args(op), "prompt", 1);
 	json_set_num(op_args(op), "at_ms", gs_now_ms());
-	return write_op(r, op);
-}
-
-/* "Explore-a1b2c3d4": a sub-agent's type and the start of its id */
-static char *subagent_id(const struct agent_event *ev)
-{
-	const char *type = ev->subagent_type;
-	struct sbuf sb = SBUF_INIT;
-	char *tail;
-
-	for (const char *p = type && *type ? type : "subagent"; *p && sb.len < 40; p++)
-		sbuf_addch(&sb, (('a' <= *p && *p <= 'z') || ('A' <= *p && *p <= 'Z') || ('0' <= *p && *p <= '9') ||
-				 *p == '-' || *p == '_') ? *p : '-');
-	tail = agent_id(sb.buf, ev->subagent_id);
-	sbuf_release(&sb);
-	return tail;
+	return hook_write_op(r, op);
 }
 
 /*
@@ -299,15 +88,15 @@ static int tool_caller(char **who, struct hook_run *r)
 	int error;
 
 	*who = NULL;
-	if (!r->linked && (error = attach(r, r->agent, r->d->name, NULL)) < 0)
+	if (!r->linked && (error = hook_attach(r, r->agent, r->d->name, NULL)) < 0)
 		return error;
 	if (!r->ev.subagent_id || !*r->ev.subagent_id) {
 		*who = xstrdup(r->agent);
 		return 0;
 	}
-	*who = subagent_id(&r->ev);
+	*who = hook_subagent_id(&r->ev);
 	if (hook_agents(r) && !state_agent(r->state, *who) &&
-	    (error = attach(r, *who, type && *type ? type : "subagent", r->agent)) < 0) {
+	    (error = hook_attach(r, *who, type && *type ? type : "subagent", r->agent)) < 0) {
 		free(*who);
 		*who = NULL;
 	}
@@ -318,7 +107,7 @@ static int tool_caller(char **who, struct hook_run *r)
 static int record_run(struct hook_run *r, const char *who)
 {
 	struct state_op *op = op_new(OP_AGENT_RUN, NULL);
-	char *command = clip(r->ev.command, STATE_AGENT_TEXT_MAX);
+	char *command = hook_clip(r->ev.command, STATE_AGENT_TEXT_MAX);
 
 	json_set_str(op_args(op), "agent", who);
 	json_set_str(op_args(op), "command", command);
@@ -326,7 +115,7 @@ static int record_run(struct hook_run *r, const char *who)
 	json_set(op_args(op), "ms", r->ev.has_ms ? cJSON_CreateNumber(r->ev.ms) : cJSON_CreateNull());
 	json_set_bool(op_args(op), "failed", r->ev.failed || r->kind == AE_TOOL_FAILED);
 	free(command);
-	return write_op(r, op);
+	return hook_write_op(r, op);
 }
 
 /*
@@ -357,7 +146,7 @@ static int record_write(struct hook_run *r, const char *who)
 	/* a file there is recorded as the CLI would, refused for the same reasons (a submodule's, beyond a link) */
 	if ((error = engine_record_file(files, r->c->st, rel, NULL, gone)) < 0)
 		goto cleanup;
-	error = write_op(r, op);
+	error = hook_write_op(r, op);
 	op = NULL;
 cleanup:
 	op_free(op);
@@ -413,7 +202,7 @@ static int read_turn(struct state_op **out, struct hook_run *r, const cJSON *a, 
 		*out = NULL;
 	}
 	if (!*out) {
-		error = files ? write_op(r, files) : 0;
+		error = files ? hook_write_op(r, files) : 0;
 		files = NULL;
 		goto cleanup;
 	}
@@ -423,7 +212,7 @@ static int read_turn(struct state_op **out, struct hook_run *r, const cJSON *a, 
 	json_set_num(op_args(*out), "runs", runs);
 	/* what the payload says the agent answered, else its transcript's last text */
 	if ((said && *said) || (said = json_str(op_args(*out), "reply"))) {
-		reply = clip(said, STATE_AGENT_TEXT_MAX);
+		reply = hook_clip(said, STATE_AGENT_TEXT_MAX);
 		json_set_str(op_args(*out), "reply", reply);
 		free(reply);
 	}
@@ -437,7 +226,7 @@ static int record_turn(struct hook_run *r, const cJSON *a, const char *path, con
 	struct state_op *op;
 	int error = read_turn(&op, r, a, path, said, 0);
 
-	return error < 0 || !op ? error : write_op(r, op);
+	return error < 0 || !op ? error : hook_write_op(r, op);
 }
 
 /* Where a sub-agent's transcript is, kept beside the agent links until its parent's next turn has read it. */
@@ -482,8 +271,8 @@ static int on_subagent_start(struct hook_run *r)
 	/* a sub-agent with no type never seen started is the CLI's own (Claude's compaction) */
 	if (!r->session || !type || !*type)
 		return 0;
-	id = subagent_id(&r->ev);
-	error = attach(r, id, type, r->agent);
+	id = hook_subagent_id(&r->ev);
+	error = hook_attach(r, id, type, r->agent);
 	free(id);
 	return error;
 }
@@ -501,7 +290,7 @@ static int write_done(struct hook_run *r, const char *id, struct state_op *turn,
 	int error;
 
 	if (files && files->child) {
-		if ((error = write_op(r, turn)) < 0)
+		if ((error = hook_write_op(r, turn)) < 0)
 			return error;
 		turn = NULL;
 	}
@@ -514,7 +303,7 @@ static int write_done(struct hook_run *r, const char *id, struct state_op *turn,
 	json_set_str(op_args(op), "agent", id);
 	if (summary)
 		json_set_str(op_args(op), "summary", summary);
-	return write_op(r, op);
+	return hook_write_op(r, op);
 }
 
 static int on_subagent_stop(struct hook_run *r)
@@ -527,7 +316,7 @@ static int on_subagent_stop(struct hook_run *r)
 
 	if (!r->session)
 		return 0;
-	id = subagent_id(&r->ev);
+	id = hook_subagent_id(&r->ev);
 	/* an agent whose start was not seen (hooks installed meanwhile, the CLI's own) is left alone */
 	if (!hook_agents(r) || !(a = state_agent(r->state, id)))
 		goto cleanup;
@@ -541,12 +330,12 @@ static int on_subagent_stop(struct hook_run *r)
 	/* one that is done already (a stop seen twice) only gains its turn */
 	status = json_str(a, "status");
 	if (!status || strcmp(status, ST_IN_PROGRESS)) {
-		error = turn ? write_op(r, turn) : 0;
+		error = turn ? hook_write_op(r, turn) : 0;
 		turn = NULL;
 		goto cleanup;
 	}
 	if (said && *said)
-		summary = clip(said, 200);
+		summary = hook_clip(said, 200);
 	error = write_done(r, id, turn, summary);
 	turn = NULL;
 cleanup:
@@ -576,7 +365,7 @@ static int on_turn_end(struct hook_run *r)
 	const cJSON *a = NULL;
 	int error = turn_end(&op, &a, r, 0);
 
-	return error < 0 || !op ? error : write_op(r, op);
+	return error < 0 || !op ? error : hook_write_op(r, op);
 }
 
 static int on_compact(struct hook_run *r)
@@ -590,7 +379,7 @@ static int on_compact(struct hook_run *r)
 	op = op_new(OP_AGENT_COMPACT, NULL);
 	json_set_str(op_args(op), "agent", r->agent);
 	json_set_str(op_args(op), "trigger", trigger);
-	return write_op(r, op);
+	return hook_write_op(r, op);
 }
 
 /*
@@ -610,7 +399,7 @@ static int on_end(struct hook_run *r)
 	/* a session of the agent that had no prompt (a compaction) leaves it as it was */
 	status = json_str(a, "status");
 	if (!status || strcmp(status, ST_IN_PROGRESS))
-		return turn ? write_op(r, turn) : 0;
+		return turn ? hook_write_op(r, turn) : 0;
 	summary = xstrfmt("session ended (%s)", reason && *reason ? reason : "exit");
 	error = write_done(r, r->agent, turn, summary);
 	free(summary);
@@ -686,8 +475,8 @@ int cmd_agent_hook(const struct agent_dialect *d, const char *event, struct cmd_
 		goto cleanup;
 	}
 	agent_read_event(&r.ev, d, payload);
-	r.agent = agent_id(d->stem, r.ev.session);
-	if ((error = find_session(&r)) < 0)
+	r.agent = hook_agent_id(d->stem, r.ev.session);
+	if ((error = hook_find_session(&r)) < 0)
 		goto cleanup;
 	if (r.kind == AE_TOOL_BEFORE)
 		code = over_budget(&r) ? d->block_exit : EXIT_OK;

@@ -1,7 +1,8 @@
 /*
- * hook-internal.h - what the hook runner (cmd_agent_hook.c) and its
- * reading of the agent's transcript (hook_transcript.c) share. Not for
- * other folders.
+ * hook-internal.h - what the hook runner (cmd_agent_hook.c), its session
+ * and agent (hook_session.c), its reading of the agent's transcript
+ * (hook_transcript.c) and of the files shell commands changed
+ * (hook_files.c) share. Not for other folders.
  */
 #ifndef GIT_SESSION_HOOK_INTERNAL_H
 #define GIT_SESSION_HOOK_INTERNAL_H
@@ -20,6 +21,25 @@ struct hook_run {
 	int linked;			/* the agent is attached to session already */
 	cJSON *state;			/* the session's agents, when an event read them (hook_agents) */
 };
+
+/* op written to the run's session as a checkpoint, then freed; a skipped one is no error (hook_session.c). */
+int hook_write_op(struct hook_run *r, struct state_op *op);
+/* s redacted and cut to max bytes at a character: what is kept of a prompt, a reply, a command. */
+char *hook_clip(const char *s, size_t max);
+/* "claude-1a2b3c4d": the dialect's stem and the start of the agent's session id. */
+char *hook_agent_id(const char *stem, const char *sid);
+/* "Explore-a1b2c3d4": a sub-agent's type and the start of its id. */
+char *hook_subagent_id(const struct agent_event *ev);
+/*
+ * The session the agent records into, in r->session: the one its own
+ * session was linked to (paused, it is resumed at a start or a prompt),
+ * else this worktree's active one when in progress; NULL for none.
+ */
+int hook_find_session(struct hook_run *r);
+/* A new session for the agent, named after its prompt, when session.agentAutoStart allows. */
+int hook_start_session(struct hook_run *r, const char *prompt);
+/* The agent, or a sub-agent of parent, attached to the run's session with who runs it and its CLI. */
+int hook_attach(struct hook_run *r, const char *agent, const char *type, const char *parent);
 
 /* The session's state with its agents, read once per run; NULL when it cannot be read (said). */
 const cJSON *hook_agents(struct hook_run *r);
