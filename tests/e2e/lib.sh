@@ -123,6 +123,13 @@ test_have_prereq () {
 # serve <script>: tests/agents/model-server.js, the scripted model the
 # agent CLIs talk to, on 127.0.0.1; $PORT is its port, $server its process,
 # which stop_server ends.
+# gemini_home <home> <repo>: Gemini CLI's settings there, an API key and <repo> a trusted folder
+gemini_home () {
+	mkdir -p "$1/.gemini" &&
+	echo "{\"security\":{\"auth\":{\"selectedType\":\"gemini-api-key\"}}}" >"$1/.gemini/settings.json" &&
+	echo "{\"$2\": \"TRUST_FOLDER\"}" >"$1/.gemini/trustedFolders.json"
+}
+
 serve () {
 	rm -f port || return 1
 	node "$TEST_DIRECTORY/../agents/model-server.js" "$1" port &

@@ -115,9 +115,7 @@ test_expect_success CLAUDE_CODE 'Claude Code: past the budget, the tool call is 
 
 test_expect_success GEMINI_CLI 'Gemini CLI: a run that writes a file is a session, checked with plain git' '
 	git session close -q &&
-	mkdir -p "$TRASH_DIRECTORY/gemini-home/.gemini" &&
-	echo "{\"security\":{\"auth\":{\"selectedType\":\"gemini-api-key\"}}}" >"$TRASH_DIRECTORY/gemini-home/.gemini/settings.json" &&
-	echo "{\"$R\": \"TRUST_FOLDER\"}" >"$TRASH_DIRECTORY/gemini-home/.gemini/trustedFolders.json" &&
+	gemini_home "$TRASH_DIRECTORY/gemini-home" "$R" &&
 	git session hooks install --agent gemini-cli >/dev/null &&
 	cat >script.json <<-EOF &&
 	[{"match": "write notes", "calls": [{"name": "write_file", "input": {"file_path": "$R/notes.md", "content": "# notes\\n"}}], "answer": "Wrote it."}]

@@ -293,9 +293,7 @@ test_expect_success CLAUDE_CODE 'Claude Code: blame names the author and date, a
 
 test_expect_success GEMINI_CLI 'Gemini CLI: three prompts, write and replace, a failing then passing command' '
 	git session close -q &&
-	mkdir -p "$TRASH_DIRECTORY/gemini-home/.gemini" &&
-	echo "{\"security\":{\"auth\":{\"selectedType\":\"gemini-api-key\"}}}" >"$TRASH_DIRECTORY/gemini-home/.gemini/settings.json" &&
-	echo "{\"$R\": \"TRUST_FOLDER\"}" >"$TRASH_DIRECTORY/gemini-home/.gemini/trustedFolders.json" &&
+	gemini_home "$TRASH_DIRECTORY/gemini-home" "$R" &&
 	git session hooks install --agent gemini-cli >/dev/null &&
 	cat >script.json <<-EOF &&
 	[{"match": "write plans", "calls": [{"name": "write_file", "input": {"file_path": "$R/plan.md", "content": "# plan\\n"}}],

@@ -142,9 +142,7 @@ test_expect_success CLAUDE_CODE 'grep: what was said, where, and the checkpoint 
 
 test_expect_success GEMINI_CLI 'Gemini CLI: a failing then passing shell command, read back' '
 	git session close -q &&
-	mkdir -p "$TRASH_DIRECTORY/gemini-home/.gemini" &&
-	echo "{\"security\":{\"auth\":{\"selectedType\":\"gemini-api-key\"}}}" >"$TRASH_DIRECTORY/gemini-home/.gemini/settings.json" &&
-	echo "{\"$R\": \"TRUST_FOLDER\"}" >"$TRASH_DIRECTORY/gemini-home/.gemini/trustedFolders.json" &&
+	gemini_home "$TRASH_DIRECTORY/gemini-home" "$R" &&
 	git session hooks install --agent gemini-cli >/dev/null &&
 	cat >script.json <<-EOF &&
 	[{"match": "B2 fix", "calls": [{"name": "write_file", "input": {"file_path": "$R/notes.md", "content": "x"}},
