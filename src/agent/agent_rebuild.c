@@ -1,0 +1,355 @@
+/*
+ * agent_rebuild.c - an agent's own session file rebuilt from the transcript a
+ * session keeps (agent_rebuild.h). Claude Code's: JSON lines chained by
+ * uuid/parentUuid, read back from projects/<cwd encoded>/<id>.jsonl in
+ * its folder. What the stored filter left out (attachments, hook
+ * summaries) is relinked over; a line redaction left unreadable is refused.
+ */
+#include "agent-internal.h"
+#include "git-session/agent_rebuild.h"
+#include "git-session/json.h"
+#include "git-session/transcript.h"
+#include "git-session/util.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int agent_session_id_ok(const char *id)
+{
+	size_t n = id ? strlen(id) : 0;
+
+	if (!n || n > AGENT_SESSION_ID_MAX || id[0] == '.' || id[n - 1] == '.' || strstr(id, ".."))
+		return 0;
+	for (const char *p = id; *p; p++)
+		if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
+		      *p == '-' || *p == '_' || *p == '.'))
+			return 0;
+	return 1;
+}
+
+static int name_char(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' ||
+	       c == '_' || c == '-' || (unsigned char)c >= 0x80;
+}
+
+char *agent_path_move(const char *s, const char *from, const char *to)
+{
+	size_t n = from ? strlen(from) : 0;
+	struct sbuf sb = SBUF_INIT;
+	const char *p = s, *hit;
+	char *root;
+	int moved = 0;
+
+	while (n > 1 && from[n - 1] == '/')
+		n--;
+	if (n < 2 || !s)
+		return NULL;
+	root = xstrndup(from, n);
+	for (const char *at = s; (hit = strstr(at, root)); at = hit + 1) {
+		/* a whole path: not the end of a longer one, nor the start of a sibling (/home/a/proj-old) */
+		if (name_char(hit[n]) || (hit > s && (name_char(hit[-1]) || hit[-1] == '/')))
+			continue;
+		sbuf_add(&sb, p, (size_t)(hit - p));
+		sbuf_adds(&sb, to);
+		p = hit + n;
+		hit = p - 1;
+		moved = 1;
+	}
+	free(root);
+	if (!moved) {
+		sbuf_release(&sb);
+		return NULL;
+	}
+	sbuf_adds(&sb, p);
+	return sbuf_detach(&sb, NULL);
+}
+
+/* Each string in v (an object's, an array's, or v) with its paths moved. */
+static void move_strings(cJSON *v, const char *from, const char *to)
+{
+	cJSON *m;
+	char *s;
+
+	if (cJSON_IsString(v) && (s = agent_path_move(v->valuestring, from, to))) {
+		cJSON_SetValuestring(v, s);
+		free(s);
+	}
+	cJSON_ArrayForEach(m, ((cJSON_IsObject(v) || cJSON_IsArray(v)) ? v : NULL))
+		move_strings(m, from, to);
+}
+
+/* The next UTF-8 character of s as UTF-16 code units: *cp its code point; bytes taken. */
+static size_t utf8_next(uint32_t *cp, const unsigned char *s)
+{
+	size_t n = s[0] < 0x80 ? 1 : s[0] < 0xe0 ? 2 : s[0] < 0xf0 ? 3 : 4;
+
+	*cp = n == 1 ? s[0] : s[0] & (0x3f >> (n - 1));
+	for (size_t i = 1; i < n; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return *cp = 0xfffd, i;
+		*cp = (*cp << 6) | (s[i] & 0x3f);
+	}
+	return n;
+}
+
+/*
+ * As Claude Code names a project's folder: each UTF-16 unit of cwd not
+ * [A-Za-z0-9] a '-'; past 200 of them, cut, with "-" and the base-36 of
+ * the absolute value of cwd's 32-bit string hash (h = h * 31 + unit).
+ */
+char *agent_claude_project_dir(const char *cwd)
+{
+	static const char digits[] = "0123456789abcdefghijklmnopqrstuvwxyz";
+	struct sbuf sb = SBUF_INIT;
+	uint32_t h = 0, cp;
+	char num[16], *p = num + sizeof(num);
+	int64_t v;
+
+	for (const unsigned char *s = (const unsigned char *)cwd; *s;) {
+		s += utf8_next(&cp, s);
+		if (cp >= 0x10000) {
+			h = h * 31 + (0xd800 + ((cp - 0x10000) >> 10));
+			h = h * 31 + (0xdc00 + ((cp - 0x10000) & 0x3ff));
+			sbuf_adds(&sb, "--");
+			continue;
+		}
+		h = h * 31 + cp;
+		sbuf_addch(&sb, cp < 0x80 && ((cp >= 'a' && cp <= 'z') || (cp >= 'A' && cp <= 'Z') ||
+					      (cp >= '0' && cp <= '9')) ? (char)cp : '-');
+	}
+	if (sb.len <= 200)
+		return sbuf_detach(&sb, NULL);
+	sb.buf[sb.len = 200] = '\0';
+	v = (int32_t)h;
+	v = v < 0 ? -v : v;
+	*--p = '\0';
+	do
+		*--p = digits[v % 36];
+	while ((v /= 36));
+	sbuf_addf(&sb, "-%s", p);
+	return sbuf_detach(&sb, NULL);
+}
+
+/* --- a set of strings: the uuids kept so far --- */
+
+struct idset {
+	char **v;
+	size_t n, cap;
+};
+
+static size_t id_hash(const char *s)
+{
+	size_t h = 5381;
+
+	while (*s)
+		h = h * 33 + (unsigned char)*s++;
+	return h;
+}
+
+static int idset_has(const struct idset *set, const char *s)
+{
+	for (size_t i = set->cap ? id_hash(s) % set->cap : 0; set->cap && set->v[i]; i = (i + 1) % set->cap)
+		if (!strcmp(set->v[i], s))
+			return 1;
+	return 0;
+}
+
+static void idset_add(struct idset *set, const char *s)
+{
+	size_t i;
+
+	if (2 * (set->n + 1) > set->cap) {
+		struct idset bigger = { xcalloc(set->cap ? 2 * set->cap : 64, sizeof(char *)), 0,
+					set->cap ? 2 * set->cap : 64 };
+
+		for (i = 0; i < set->cap; i++)
+			if (set->v[i])
+				idset_add(&bigger, set->v[i]), free(set->v[i]);
+		free(set->v);
+		*set = bigger;
+	}
+	for (i = id_hash(s) % set->cap; set->v[i]; i = (i + 1) % set->cap)
+		;
+	set->v[i] = xstrdup(s);
+	set->n++;
+}
+
+static void idset_clear(struct idset *set)
+{
+	for (size_t i = 0; i < set->cap; i++)
+		free(set->v[i]);
+	free(set->v);
+}
+
+/* --- Claude Code --- */
+
+static int is_str(const cJSON *o, const char *key)
+{
+	const char *s = json_str(o, key);
+
+	return s && *s;
+}
+
+/* What a line needs for Claude Code to read it back: NULL when it has it, else what is missing. */
+static const char *claude_unreadable(const cJSON *line)
+{
+	const char *type = json_str(line, "type");
+	const cJSON *msg = cJSON_GetObjectItemCaseSensitive(line, "message");
+
+	if (!type)
+		return "it has no type";
+	if (!strcmp(type, "summary"))
+		return NULL;
+	if (!is_str(line, "uuid") || strlen(json_str(line, "uuid")) > 128)
+		return "it has no uuid";
+	if ((!strcmp(type, "user") || !strcmp(type, "assistant")) &&
+	    (!cJSON_IsObject(msg) || !json_str(msg, "role") ||
+	     !(cJSON_IsString(cJSON_GetObjectItemCaseSensitive(msg, "content")) ||
+	       cJSON_IsArray(cJSON_GetObjectItemCaseSensitive(msg, "content")))))
+		return "its message has no role or content";
+	return NULL;
+}
+
+/* The paths of a message's tool calls and tool results moved, and its working folder. */
+static void claude_move_paths(cJSON *line, const struct agent_rebuild *rb)
+{
+	const cJSON *content = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(line, "message"),
+								"content");
+	cJSON *block;
+
+	if (!rb->from_root || !rb->to_root)
+		return;
+	move_strings(cJSON_GetObjectItemCaseSensitive(line, "cwd"), rb->from_root, rb->to_root);
+	cJSON_ArrayForEach(block, (cJSON_IsArray(content) ? content : NULL)) {
+		const char *type = json_str(block, "type");
+
+		if (type && !strcmp(type, "tool_use"))
+			move_strings(cJSON_GetObjectItemCaseSensitive(block, "input"), rb->from_root, rb->to_root);
+		else if (type && !strcmp(type, "tool_result"))
+			move_strings(cJSON_GetObjectItemCaseSensitive(block, "content"), rb->from_root, rb->to_root);
+	}
+}
+
+/* One line into sb: 0 kept, 1 passed over (a message written again), GS_ERROR with *err. */
+static int claude_line(struct sbuf *sb, char **err, struct agent_rebuild *rb, struct idset *seen, char **prev,
+		       const char *line, size_t len, size_t no)
+{
+	cJSON *o = NULL, *parent;
+	char *perr = NULL, *text;
+	const char *why, *uuid;
+
+	if (json_parse(&o, line, len, TRANSCRIPT_LINE_MAX, &perr) < 0 || !cJSON_IsObject(o)) {
+		*err = xstrfmt("line %zu of the stored transcript is not a JSON object%s%s", no, perr ? ": " : "",
+			       perr ? perr : "");
+		free(perr);
+		cJSON_Delete(o);
+		return GS_ERROR;
+	}
+	if ((why = claude_unreadable(o))) {
+		*err = xstrfmt("line %zu of the stored transcript cannot be read back: %s", no, why);
+		cJSON_Delete(o);
+		return GS_ERROR;
+	}
+	uuid = json_str(o, "uuid");
+	if (uuid && idset_has(seen, uuid)) {
+		cJSON_Delete(o);
+		return 1;
+	}
+	/* the CLI walks back from the newest line by parentUuid: a parent left out would end the walk */
+	parent = cJSON_GetObjectItemCaseSensitive(o, "parentUuid");
+	if (cJSON_IsString(parent) && !idset_has(seen, parent->valuestring)) {
+		json_set(o, "parentUuid", *prev ? cJSON_CreateString(*prev) : cJSON_CreateNull());
+		rb->relinked++;
+	}
+	if (cJSON_GetObjectItemCaseSensitive(o, "sessionId"))
+		json_set_str(o, "sessionId", rb->session);
+	claude_move_paths(o, rb);
+	if (uuid) {
+		idset_add(seen, uuid);
+		free(*prev);
+		*prev = xstrdup(uuid);
+	}
+	text = cJSON_PrintUnformatted(o);
+	sbuf_adds(sb, text);
+	sbuf_addch(sb, '\n');
+	rb->lines++;
+	free(text);
+	cJSON_Delete(o);
+	return 0;
+}
+
+static int claude_rebuild(struct agent_rebuild *rb, char **err, const char *text, size_t len)
+{
+	struct sbuf sb = SBUF_INIT;
+	struct idset seen = { 0 };
+	char *prev = NULL;
+	size_t no = 0;
+	int error = 0;
+
+	*err = NULL;
+	for (size_t at = 0, n; at < len && error >= 0; at += n + (at + n < len)) {
+		const char *nl = memchr(text + at, '\n', len - at);
+
+		n = nl ? (size_t)(nl - (text + at)) : len - at;
+		no++;
+		if (json_skip_ws(text, at, at + n) < at + n)
+			error = claude_line(&sb, err, rb, &seen, &prev, text + at, n, no);
+	}
+	if (error >= 0 && !rb->lines) {
+		*err = xstrdup("the stored transcript holds no line of the conversation");
+		error = GS_ERROR;
+	}
+	idset_clear(&seen);
+	free(prev);
+	if (error < 0) {
+		sbuf_release(&sb);
+		return GS_ERROR;
+	}
+	rb->text = sbuf_detach(&sb, &rb->len);
+	return 0;
+}
+
+static char *claude_cwd(const char *text, size_t len)
+{
+	static const char *const key = "cwd";
+
+	for (size_t at = 0, n; at < len; at += n + 1) {
+		const char *nl = memchr(text + at, '\n', len - at);
+		char *v = NULL;
+
+		n = nl ? (size_t)(nl - (text + at)) : len - at;
+		if (json_scan_top(&v, text + at, n, &key, 1) == 0 && v && *v == '/')
+			return v;
+		free(v);
+	}
+	return NULL;
+}
+
+static char *claude_path(const char *cwd, const char *session)
+{
+	char *dir = agent_claude_project_dir(cwd), *path = xstrfmt("projects/%s/%s.jsonl", dir, session);
+
+	free(dir);
+	return path;
+}
+
+const struct agent_rebuilder agent_claude_code_rebuilder = {
+	.rebuild = claude_rebuild,
+	.cwd = claude_cwd,
+	.path = claude_path,
+};
+
+/* --- Gemini CLI --- */
+
+/*
+ * Its chats are in ~/.gemini/tmp/<project>/chats, <project> a name its
+ * own registry (projects.json) gives a folder; a chat file starts with a
+ * header (session id, project hash, times) the stored transcript does not keep.
+ */
+const struct agent_rebuilder agent_gemini_cli_rebuilder = {
+	.why_not = "Gemini CLI keeps a chat under a project name its own registry gives, with a header "
+		   "the stored transcript does not keep",
+};
