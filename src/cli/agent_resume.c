@@ -7,6 +7,9 @@
 #include "git-session/agent.h"
 #include "git-session/agent_rebuild.h"
 #include "git-session/cmd.h"
+#include "git-session/engine.h"
+#include "git-session/ops.h"
+#include "git-session/store.h"
 #include "git-session/json.h"
 #include "git-session/report.h"
 #include "git-session/state.h"
@@ -172,6 +175,25 @@ static void shell_word(struct sbuf *sb, const char *s)
 	sbuf_addch(sb, '\'');
 }
 
+static int exists_error(const char *path)
+{
+	int error = gs_error("'%s' exists: the agent has a session of that id here", path);
+
+	gs_hint("'--force' replaces it with the conversation the session keeps");
+	return error;
+}
+
+/* Refused before anything is written: the agent's session file of that id is there. */
+static int refuse_existing(const char *folder, const char *rel)
+{
+	char *path = xstrfmt("%s/%s", folder, rel);
+	struct stat sb;
+	int error = lstat(path, &sb) == 0 ? exists_error(path) : 0;
+
+	free(path);
+	return error;
+}
+
 /*
  * text written at folder/rel: its folders made as the agent makes them,
  * never outside folder, through a temporary file; an existing file is
@@ -203,8 +225,7 @@ static int write_session(const char *folder, const char *rel, const char *text, 
 		goto cleanup;
 	}
 	if (!force && lstat(path, &sb) == 0) {
-		error = gs_error("'%s' exists: the agent has a session of that id here", path);
-		gs_hint("'--force' replaces it with the conversation the session keeps");
+		error = exists_error(path);
 		goto cleanup;
 	}
 	free(tmp);
@@ -223,8 +244,7 @@ static int write_session(const char *folder, const char *rel, const char *text, 
 	fd = -1;
 	/* without --force, link(2) refuses a file made meanwhile, where rename(2) would replace it */
 	if (force ? rename(tmp, path) < 0 : link(tmp, path) < 0)
-		error = errno == EEXIST ? gs_error("'%s' exists: the agent has a session of that id here", path) :
-			gs_error("cannot write '%s': %s", path, strerror(errno));
+		error = errno == EEXIST ? exists_error(path) : gs_error("cannot write '%s': %s", path, strerror(errno));
 cleanup:
 	if (fd >= 0)
 		close(fd);
@@ -302,6 +322,35 @@ static int rebuild(struct carry *k, struct cmd_ctx *c, const struct sbuf *text)
 	return 0;
 }
 
+/*
+ * The session made this worktree's active one (un-paused), the agent's
+ * own session linked to it, and its transcript recorded as read to the
+ * end of the file written: the CLI's next turns, appended to that file,
+ * are recorded in this session from there, not read again.
+ */
+static int carry_on(struct cmd_ctx *c, const char *id, const cJSON *state, const struct carry *k)
+{
+	struct state_op *op;
+	int error = 0;
+
+	if (!strcmp(json_str(state, "status"), ST_PAUSED)) {
+		op = op_new(OP_SESSION_RESUME, NULL);
+		error = engine_commit(NULL, &c->eng, id, op, NULL, 0);
+		op_free(op);
+	}
+	if (error < 0 || (error = store_set_active(c->st, id)) < 0 ||
+	    (error = store_agent_link(c->st, k->rb.session, id)) < 0)
+		return error;
+	op = op_new(OP_AGENT_TURN, NULL);
+	json_set_str(op_args(op), "agent", json_str(k->agent, "id"));
+	json_set_bool(op_args(op), "restart", 1);
+	json_set_num(op_args(op), "from", 0);
+	json_set_num(op_args(op), "to", (double)k->rb.len);
+	error = engine_commit(NULL, &c->eng, id, op, NULL, 0);
+	op_free(op);
+	return error;
+}
+
 static void report(const struct carry *k, int json, int quiet)
 {
 	char *cmd = resume_command(k->d, k->rb.session, k->cwd);
@@ -363,7 +412,14 @@ int agent_resume(struct cmd_ctx *c, const char *spec, const char *given, int for
 		goto cleanup;
 	}
 	if ((error = read_whole(&text, c, tip.commit, k.agent)) < 0 || (error = rebuild(&k, c, &text)) < 0 ||
-	    (error = write_session(k.folder, k.file, k.rb.text, k.rb.len, force)) < 0)
+	    (!force && (error = refuse_existing(k.folder, k.file)) < 0))
+		goto cleanup;
+	if (strcmp(json_str(state, "status"), ST_IN_PROGRESS) && strcmp(json_str(state, "status"), ST_PAUSED))
+		gs_warning("session '%s' is %s: the agent's next turns are not recorded in it", id,
+			   json_str(state, "status"));
+	else if ((error = carry_on(c, id, state, &k)) < 0)
+		goto cleanup;
+	if ((error = write_session(k.folder, k.file, k.rb.text, k.rb.len, force)) < 0)
 		goto cleanup;
 	report(&k, json, quiet);
 cleanup:
