@@ -1,0 +1,181 @@
+/*
+ * test_agent_rebuild.c - an agent's own session file rebuilt from its
+ * stored transcript: lines relinked over those the filter left out, a
+ * message written again passed over, paths moved to this clone (whole
+ * paths only), the session id each line says; lines that redaction left
+ * unreadable refused; Claude Code's project folder names; session ids
+ * safe as file names.
+ */
+#include "helpers.h"
+#include "git-session/agent.h"
+#include "git-session/agent_rebuild.h"
+#include "git-session/json.h"
+
+static const char stored[] =
+	"{\"parentUuid\":null,\"type\":\"user\",\"message\":{\"role\":\"user\",\"content\":\"fix /home/a/proj/x.c\"},"
+	"\"uuid\":\"u1\",\"cwd\":\"/home/a/proj/src\",\"sessionId\":\"old\"}\n"
+	/* its parent, an attachment, was not kept */
+	"{\"parentUuid\":\"att\",\"type\":\"assistant\",\"message\":{\"role\":\"assistant\",\"content\":["
+	"{\"type\":\"tool_use\",\"id\":\"t1\",\"name\":\"Edit\",\"input\":{\"file_path\":\"/home/a/proj/x.c\","
+	"\"old\":\"/home/a/proj-old/y\"}}]},\"uuid\":\"a1\",\"cwd\":\"/home/a/proj/src\",\"sessionId\":\"old\"}\n"
+	"\n"
+	"{\"parentUuid\":\"a1\",\"type\":\"user\",\"message\":{\"role\":\"user\",\"content\":[{\"type\":\"tool_result\","
+	"\"tool_use_id\":\"t1\",\"content\":\"edited /home/a/proj/x.c\"}]},\"uuid\":\"u2\",\"cwd\":\"/home/a/proj/src\"}\n"
+	/* the same message again (a transcript read from its start again) */
+	"{\"parentUuid\":\"a1\",\"type\":\"user\",\"message\":{\"role\":\"user\",\"content\":\"dup\"},\"uuid\":\"u2\"}\n"
+	"{\"type\":\"summary\",\"summary\":\"Fixing x\",\"leafUuid\":\"u2\"}\n";
+
+static cJSON *line_at(const char *text, size_t n)
+{
+	const char *p = text;
+	cJSON *o = NULL;
+	char *err = NULL;
+
+	while (n--)
+		p = strchr(p, '\n') + 1;
+	assert_int_equal(json_parse(&o, p, strcspn(p, "\n"), 1 << 20, &err), 0);
+	return o;
+}
+
+static void test_claude(void **state)
+{
+	const struct agent_dialect *d = agent_dialect("claude-code");
+	struct agent_rebuild rb = { .session = "s-1", .from_root = "/home/a/proj", .to_root = "/srv/b/clone" };
+	char *err = NULL, *cwd = d->rebuilder->cwd(stored, strlen(stored));
+	cJSON *o;
+
+	(void)state;
+	assert_string_equal(cwd, "/home/a/proj/src");
+	free(cwd);
+	assert_int_equal(d->rebuilder->rebuild(&rb, &err, stored, strlen(stored)), 0);
+	assert_null(err);
+	assert_int_equal(rb.lines, 4);
+	assert_int_equal(rb.relinked, 1);
+	o = line_at(rb.text, 0);
+	assert_true(cJSON_IsNull(cJSON_GetObjectItem(o, "parentUuid")));
+	assert_string_equal(json_str(o, "cwd"), "/srv/b/clone/src");
+	assert_string_equal(json_str(o, "sessionId"), "s-1");
+	/* a prompt's text is the user's words: left as said */
+	assert_string_equal(json_str(cJSON_GetObjectItem(o, "message"), "content"), "fix /home/a/proj/x.c");
+	cJSON_Delete(o);
+	o = line_at(rb.text, 1);
+	assert_string_equal(json_str(o, "parentUuid"), "u1");
+	assert_non_null(strstr(rb.text, "\"file_path\":\"/srv/b/clone/x.c\""));
+	assert_non_null(strstr(rb.text, "\"old\":\"/home/a/proj-old/y\""));
+	assert_non_null(strstr(rb.text, "edited /srv/b/clone/x.c"));
+	assert_null(strstr(rb.text, "dup"));
+	cJSON_Delete(o);
+	o = line_at(rb.text, 3);
+	assert_string_equal(json_str(o, "type"), "summary");
+	cJSON_Delete(o);
+	free(rb.text);
+}
+
+static void test_refused(void **state)
+{
+	static const char *const bad[] = {
+		"{\"type\":\"user\",\"uuid\":\"u1\",\"message\":{\"role\":\"user\",\"content\":\"x\"}}\nnot json [REDACTED]\n",
+		"{\"type\":\"user\",\"uuid\":\"u1\",\"message\":\"[REDACTED:token]\"}\n",
+		"{\"type\":\"assistant\",\"message\":{\"role\":\"assistant\",\"content\":[]}}\n",
+		"{\"uuid\":\"u1\"}\n",
+		"\n\n",
+		"",
+	};
+	const struct agent_dialect *d = agent_dialect("claude-code");
+
+	(void)state;
+	for (size_t i = 0; i < ARRAY_SIZE(bad); i++) {
+		struct agent_rebuild rb = { .session = "s", .to_root = "/x" };
+		char *err = NULL;
+
+		assert_int_equal(d->rebuilder->rebuild(&rb, &err, bad[i], strlen(bad[i])), GS_ERROR);
+		assert_non_null(err);
+		assert_null(rb.text);
+		free(err);
+	}
+}
+
+static void test_path_move(void **state)
+{
+	static const char *const cases[][4] = {
+		{ "/h/p", "/h/p", "/c", "/c" },
+		{ "/h/p/a and /h/p", "/h/p/", "/c", "/c/a and /c" },
+		{ "cd /h/p && ls /h/p2 /x/h/p", "/h/p", "/c", "cd /c && ls /h/p2 /x/h/p" },
+		{ "\"/h/p\":", "/h/p", "/c", "\"/c\":" },
+		{ "nothing", "/h/p", "/c", NULL },
+		{ "/h/p.old/x", "/h/p", "/c", NULL },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		char *s = agent_path_move(cases[i][0], cases[i][1], cases[i][2]);
+
+		if (!cases[i][3]) {
+			assert_null(s);
+			continue;
+		}
+		assert_string_equal(s, cases[i][3]);
+		free(s);
+	}
+	assert_null(agent_path_move("/x", "/", "/c"));
+}
+
+static void test_project_dir(void **state)
+{
+	char long_path[300], *s;
+
+	(void)state;
+	s = agent_claude_project_dir("/tmp/cx/repo");
+	assert_string_equal(s, "-tmp-cx-repo");
+	free(s);
+	s = agent_claude_project_dir("/home/b/my proj.v2/é");	/* one UTF-16 unit: one '-' */
+	assert_string_equal(s, "-home-b-my-proj-v2--");
+	free(s);
+	s = agent_claude_project_dir("/a/\xf0\x9f\x98\x80");	/* two units */
+	assert_string_equal(s, "-a---");
+	free(s);
+	memset(long_path, 'a', sizeof(long_path) - 1);
+	long_path[0] = '/';
+	long_path[sizeof(long_path) - 1] = '\0';
+	s = agent_claude_project_dir(long_path);
+	/* Math.abs(hash).toString(36) of the path, as Claude Code's node gives it */
+	assert_int_equal(strncmp(s, "-aaaa", 5), 0);
+	assert_int_equal(s[200], '-');
+	assert_string_equal(s + 201, "fbzugh");
+	free(s);
+}
+
+static void test_session_id(void **state)
+{
+	static const char *const ok[] = { "3366f1cf-853e-4467-ac6e-daed8fe08872", "a", "a.b_c-1" };
+	static const char *const bad[] = { "", "..", "../x", "a/b", ".x", "x.", "a b", "a\\b", "a..b", NULL };
+
+	(void)state;
+	for (size_t i = 0; i < ARRAY_SIZE(ok); i++)
+		assert_true(agent_session_id_ok(ok[i]));
+	for (size_t i = 0; i < ARRAY_SIZE(bad); i++)
+		assert_false(agent_session_id_ok(bad[i]));
+}
+
+static void test_gemini_refuses(void **state)
+{
+	const struct agent_dialect *d = agent_dialect("gemini-cli");
+
+	(void)state;
+	assert_non_null(d->rebuilder);
+	assert_null(d->rebuilder->rebuild);
+	assert_non_null(d->rebuilder->why_not);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_claude),
+		cmocka_unit_test(test_refused),
+		cmocka_unit_test(test_path_move),
+		cmocka_unit_test(test_project_dir),
+		cmocka_unit_test(test_session_id),
+		cmocka_unit_test(test_gemini_refuses),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
