@@ -20,6 +20,7 @@ struct agent_rebuild {
 	const char *session;	/* the agent's own session id: the file's name, each line's session */
 	const char *from_root;	/* the project root the lines were written in, or NULL: no path moved */
 	const char *to_root;	/* this clone's work tree */
+	const char *cwd;	/* the working folder of a line that says none */
 	/* out, the caller frees */
 	char *text;		/* the file's bytes */
 	size_t len;

@@ -186,31 +186,62 @@ static void idset_clear(struct idset *set)
 
 /* --- Claude Code --- */
 
-static int is_str(const cJSON *o, const char *key)
-{
-	const char *s = json_str(o, key);
-
-	return s && *s;
-}
-
 /* What a line needs for Claude Code to read it back: NULL when it has it, else what is missing. */
 static const char *claude_unreadable(const cJSON *line)
 {
 	const char *type = json_str(line, "type");
 	const cJSON *msg = cJSON_GetObjectItemCaseSensitive(line, "message");
+	const cJSON *uuid = cJSON_GetObjectItemCaseSensitive(line, "uuid");
 
 	if (!type)
 		return "it has no type";
-	if (!strcmp(type, "summary"))
-		return NULL;
-	if (!is_str(line, "uuid") || strlen(json_str(line, "uuid")) > 128)
-		return "it has no uuid";
+	if (uuid && (!cJSON_IsString(uuid) || !*uuid->valuestring || strlen(uuid->valuestring) > 128))
+		return "its uuid is not one";
 	if ((!strcmp(type, "user") || !strcmp(type, "assistant")) &&
 	    (!cJSON_IsObject(msg) || !json_str(msg, "role") ||
 	     !(cJSON_IsString(cJSON_GetObjectItemCaseSensitive(msg, "content")) ||
 	       cJSON_IsArray(cJSON_GetObjectItemCaseSensitive(msg, "content")))))
 		return "its message has no role or content";
 	return NULL;
+}
+
+/* A uuid for a line that has none, the same for the same session and line. */
+static char *made_uuid(const char *session, size_t no)
+{
+	uint64_t h[2] = { 14695981039346656037ull, 1099511628211ull ^ no };
+
+	for (int k = 0; k < 2; k++)
+		for (const char *p = session; *p; p++)
+			h[k] = (h[k] ^ (unsigned char)*p ^ (k ? 0 : no)) * 1099511628211ull;
+	return xstrfmt("%08x-%04x-4%03x-8%03x-%012llx", (unsigned)(h[0] >> 32), (unsigned)(h[0] >> 16) & 0xffff,
+		       (unsigned)h[0] & 0xfff, (unsigned)(h[1] >> 52) & 0xfff,
+		       (unsigned long long)(h[1] & 0xffffffffffffull));
+}
+
+/*
+ * What the CLI reads of a line and the stored one may lack (a transcript
+ * written by another tool, or before the CLI wrote it): its uuid, its
+ * session, its folder, its time (the line before's).
+ */
+static void claude_fill(cJSON *o, struct agent_rebuild *rb, const char *prev_time, size_t no)
+{
+	char *uuid;
+
+	if (!strcmp(json_str(o, "type"), "summary"))
+		return;
+	if (!cJSON_GetObjectItemCaseSensitive(o, "uuid")) {
+		uuid = made_uuid(rb->session, no);
+		json_set_str(o, "uuid", uuid);
+		free(uuid);
+	}
+	if (!cJSON_GetObjectItemCaseSensitive(o, "parentUuid"))
+		json_set_str(o, "parentUuid", "");	/* relinked below */
+	if (!json_str(o, "cwd") && rb->cwd)
+		json_set_str(o, "cwd", rb->cwd);
+	if (!json_str(o, "timestamp"))
+		json_set_str(o, "timestamp", prev_time ? prev_time : "1970-01-01T00:00:00.000Z");
+	if (!cJSON_GetObjectItemCaseSensitive(o, "isSidechain"))
+		json_set_bool(o, "isSidechain", 0);
 }
 
 /* The paths of a message's tool calls and tool results moved, and its working folder. */
@@ -235,7 +266,7 @@ static void claude_move_paths(cJSON *line, const struct agent_rebuild *rb)
 
 /* One line into sb: 0 kept, 1 passed over (a message written again), GS_ERROR with *err. */
 static int claude_line(struct sbuf *sb, char **err, struct agent_rebuild *rb, struct idset *seen, char **prev,
-		       const char *line, size_t len, size_t no)
+		       char **prev_time, const char *line, size_t len, size_t no)
 {
 	cJSON *o = NULL, *parent;
 	char *perr = NULL, *text;
@@ -253,11 +284,12 @@ static int claude_line(struct sbuf *sb, char **err, struct agent_rebuild *rb, st
 		cJSON_Delete(o);
 		return GS_ERROR;
 	}
-	uuid = json_str(o, "uuid");
-	if (uuid && idset_has(seen, uuid)) {
+	if ((uuid = json_str(o, "uuid")) && idset_has(seen, uuid)) {
 		cJSON_Delete(o);
 		return 1;
 	}
+	claude_fill(o, rb, *prev_time, no);
+	uuid = json_str(o, "uuid");
 	/* the CLI walks back from the newest line by parentUuid: a parent left out would end the walk */
 	parent = cJSON_GetObjectItemCaseSensitive(o, "parentUuid");
 	if (cJSON_IsString(parent) && !idset_has(seen, parent->valuestring)) {
@@ -272,6 +304,10 @@ static int claude_line(struct sbuf *sb, char **err, struct agent_rebuild *rb, st
 		free(*prev);
 		*prev = xstrdup(uuid);
 	}
+	if (json_str(o, "timestamp")) {
+		free(*prev_time);
+		*prev_time = xstrdup(json_str(o, "timestamp"));
+	}
 	text = cJSON_PrintUnformatted(o);
 	sbuf_adds(sb, text);
 	sbuf_addch(sb, '\n');
@@ -285,7 +321,7 @@ static int claude_rebuild(struct agent_rebuild *rb, char **err, const char *text
 {
 	struct sbuf sb = SBUF_INIT;
 	struct idset seen = { 0 };
-	char *prev = NULL;
+	char *prev = NULL, *prev_time = NULL;
 	size_t no = 0;
 	int error = 0;
 
@@ -296,7 +332,7 @@ static int claude_rebuild(struct agent_rebuild *rb, char **err, const char *text
 		n = nl ? (size_t)(nl - (text + at)) : len - at;
 		no++;
 		if (json_skip_ws(text, at, at + n) < at + n)
-			error = claude_line(&sb, err, rb, &seen, &prev, text + at, n, no);
+			error = claude_line(&sb, err, rb, &seen, &prev, &prev_time, text + at, n, no);
 	}
 	if (error >= 0 && !rb->lines) {
 		*err = xstrdup("the stored transcript holds no line of the conversation");
@@ -304,6 +340,7 @@ static int claude_rebuild(struct agent_rebuild *rb, char **err, const char *text
 	}
 	idset_clear(&seen);
 	free(prev);
+	free(prev_time);
 	if (error < 0) {
 		sbuf_release(&sb);
 		return GS_ERROR;

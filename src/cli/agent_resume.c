@@ -303,14 +303,14 @@ static int rebuild(struct carry *k, struct cmd_ctx *c, const struct sbuf *text)
 
 	if (!wd || !(k->top = realpath(wd, NULL)))
 		return gs_error("resume --agent needs a work tree");
-	if (!said)
-		return gs_error("the transcript of agent '%s' says no working folder", json_str(k->agent, "id"));
-	recorded_root(&k->root, &k->rel, said, k->top);
+	/* a transcript that says no folder ran at the top of the work tree */
+	recorded_root(&k->root, &k->rel, said ? said : k->top, k->top);
 	free(said);
 	k->cwd = *k->rel ? xstrfmt("%s/%s", k->top, k->rel) : xstrdup(k->top);
 	k->rb.session = json_str(k->agent, "session");
 	k->rb.from_root = strcmp(k->root, k->top) ? k->root : NULL;
 	k->rb.to_root = k->top;
+	k->rb.cwd = k->cwd;
 	if (r->rebuild(&k->rb, &err, text->buf, text->len) < 0) {
 		gs_error("cannot rebuild agent '%s's session: %s", json_str(k->agent, "id"), err);
 		free(err);

@@ -71,12 +71,48 @@ static void test_claude(void **state)
 	free(rb.text);
 }
 
+/* Lines with no uuid, time, folder or session (written by another tool): each made, chained in order. */
+static void test_filled(void **state)
+{
+	static const char bare[] =
+		"{\"type\":\"user\",\"message\":{\"role\":\"user\",\"content\":\"hello\"}}\n"
+		"{\"type\":\"assistant\",\"timestamp\":\"2026-01-01T00:00:00Z\",\"message\":{\"role\":\"assistant\","
+		"\"content\":[{\"type\":\"text\",\"text\":\"hi\"}]}}\n"
+		"{\"type\":\"user\",\"message\":{\"role\":\"user\",\"content\":\"again\"}}\n";
+	const struct agent_dialect *d = agent_dialect("claude-code");
+	struct agent_rebuild rb = { .session = "s-2", .to_root = "/c", .cwd = "/c/sub" }, again = rb;
+	char *err = NULL;
+	cJSON *o[3];
+
+	(void)state;
+	assert_int_equal(d->rebuilder->rebuild(&rb, &err, bare, strlen(bare)), 0);
+	for (size_t i = 0; i < 3; i++) {
+		o[i] = line_at(rb.text, i);
+		assert_int_equal(strlen(json_str(o[i], "uuid")), 36);
+		assert_string_equal(json_str(o[i], "cwd"), "/c/sub");
+		assert_non_null(json_str(o[i], "timestamp"));
+	}
+	assert_true(cJSON_IsNull(cJSON_GetObjectItem(o[0], "parentUuid")));
+	assert_string_equal(json_str(o[1], "parentUuid"), json_str(o[0], "uuid"));
+	assert_string_equal(json_str(o[2], "parentUuid"), json_str(o[1], "uuid"));
+	assert_string_equal(json_str(o[2], "timestamp"), "2026-01-01T00:00:00Z");
+	assert_string_not_equal(json_str(o[0], "uuid"), json_str(o[2], "uuid"));
+	/* the same each time */
+	assert_int_equal(d->rebuilder->rebuild(&again, &err, bare, strlen(bare)), 0);
+	assert_string_equal(rb.text, again.text);
+	for (size_t i = 0; i < 3; i++)
+		cJSON_Delete(o[i]);
+	free(rb.text);
+	free(again.text);
+}
+
 static void test_refused(void **state)
 {
 	static const char *const bad[] = {
 		"{\"type\":\"user\",\"uuid\":\"u1\",\"message\":{\"role\":\"user\",\"content\":\"x\"}}\nnot json [REDACTED]\n",
 		"{\"type\":\"user\",\"uuid\":\"u1\",\"message\":\"[REDACTED:token]\"}\n",
-		"{\"type\":\"assistant\",\"message\":{\"role\":\"assistant\",\"content\":[]}}\n",
+		"{\"type\":\"assistant\",\"uuid\":7,\"message\":{\"role\":\"assistant\",\"content\":[]}}\n",
+		"{\"type\":\"assistant\",\"message\":{\"content\":[]}}\n",
 		"{\"uuid\":\"u1\"}\n",
 		"\n\n",
 		"",
@@ -171,6 +207,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_claude),
+		cmocka_unit_test(test_filled),
 		cmocka_unit_test(test_refused),
 		cmocka_unit_test(test_path_move),
 		cmocka_unit_test(test_project_dir),
