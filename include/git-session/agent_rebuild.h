@@ -24,6 +24,7 @@ struct agent_rebuild {
 	/* out, the caller frees */
 	char *text;		/* the file's bytes */
 	size_t len;
+	char *started;		/* the time of its first message, or NULL */
 	size_t lines;		/* the lines it holds */
 	size_t relinked;	/* lines whose parent the stored transcript did not keep */
 };
@@ -37,8 +38,14 @@ struct agent_rebuilder {
 	int (*rebuild)(struct agent_rebuild *rb, char **err, const char *text, size_t len);
 	/* The working folder the transcript's lines say (the first that does), or NULL; the caller frees it. */
 	char *(*cwd)(const char *text, size_t len);
-	/* Where the file goes, relative to the agent's own folder, for a session run in cwd; the caller frees it. */
-	char *(*path)(const char *cwd, const char *session);
+	/*
+	 * Where the file rebuilt as rb goes, relative to the agent's own
+	 * folder, for a session run in cwd: project is what the agent's
+	 * registry (below) names cwd, or NULL. The caller frees it.
+	 */
+	char *(*path)(const struct agent_rebuild *rb, const char *cwd, const char *project);
+	/* A JSON file in the agent's folder whose "projects" names each project's folder, or NULL. */
+	const char *registry;
 	const char *why_not;	/* when rebuild is NULL */
 };
 
@@ -54,5 +61,12 @@ char *agent_path_move(const char *s, const char *from, const char *to);
 
 /* Claude Code's folder name for a project at cwd: its projects/<this>/. The caller frees it. */
 char *agent_claude_project_dir(const char *cwd);
+
+/*
+ * The folder the absolute path that ends in /rel is in, as a whole JSON
+ * string of text (a tool's argument): what the path of a recorded file
+ * was under; NULL when text holds none. The caller frees it.
+ */
+char *agent_root_of(const char *text, size_t len, const char *rel);
 
 #endif

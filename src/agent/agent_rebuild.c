@@ -8,6 +8,7 @@
 #include "agent-internal.h"
 #include "git-session/agent_rebuild.h"
 #include "git-session/json.h"
+#include "git-session/sha256.h"
 #include "git-session/transcript.h"
 #include "git-session/util.h"
 
@@ -365,9 +366,9 @@ static char *claude_cwd(const char *text, size_t len)
 	return NULL;
 }
 
-static char *claude_path(const char *cwd, const char *session)
+static char *claude_path(const struct agent_rebuild *rb, const char *cwd, const char *project)
 {
-	char *dir = agent_claude_project_dir(cwd), *path = xstrfmt("projects/%s/%s.jsonl", dir, session);
+	char *dir = agent_claude_project_dir(cwd), *path = xstrfmt("projects/%s/%s.jsonl", dir, rb->session);
 
 	free(dir);
 	return path;
@@ -379,14 +380,162 @@ const struct agent_rebuilder agent_claude_code_rebuilder = {
 	.path = claude_path,
 };
 
+char *agent_root_of(const char *text, size_t len, const char *rel)
+{
+	char *tail = xstrfmt("/%s\"", rel), *root = NULL;
+	size_t n = strlen(tail);
+
+	for (const char *p = text, *end = text + len, *hit; !root && (hit = memmem(p, (size_t)(end - p), tail, n));
+	     p = hit + 1) {
+		const char *q = hit;
+
+		while (q > text && q[-1] != '"' && q[-1] != '\\' && q[-1] != '\n')
+			q--;
+		if (q > text && q[-1] == '"' && *q == '/' && q < hit)
+			root = xstrndup(q, (size_t)(hit - q));
+	}
+	free(tail);
+	return root;
+}
+
 /* --- Gemini CLI --- */
 
 /*
- * Its chats are in ~/.gemini/tmp/<project>/chats, <project> a name its
- * own registry (projects.json) gives a folder; a chat file starts with a
- * header (session id, project hash, times) the stored transcript does not keep.
+ * Its chats are in ~/.gemini/tmp/<project>/chats, <project> the name its
+ * registry (projects.json) gives the folder it ran in; a folder it has
+ * not named yet has its chats in tmp/<SHA-256 of the folder>, which the
+ * CLI moves to the name it gives at its next start there. A chat file is
+ * a header (session id, project hash, times), then its messages, one a
+ * line, a message written again as it grows (the last one counts); the
+ * stored transcript keeps the messages.
  */
+static const char *gemini_unreadable(const cJSON *line)
+{
+	const char *type = json_str(line, "type");
+
+	if (!type || !json_str(line, "id"))
+		return "it has no type or id";
+	if ((!strcmp(type, "user") || !strcmp(type, "gemini")) &&
+	    !cJSON_GetObjectItemCaseSensitive(line, "content"))
+		return "its content is gone";
+	return NULL;
+}
+
+/* The paths in a message's tool calls, and in the function calls and responses of its content. */
+static void gemini_move_paths(cJSON *line, const struct agent_rebuild *rb)
+{
+	cJSON *part;
+
+	if (!rb->from_root || !rb->to_root)
+		return;
+	move_strings(cJSON_GetObjectItemCaseSensitive(line, "toolCalls"), rb->from_root, rb->to_root);
+	cJSON_ArrayForEach(part, (cJSON_IsArray(cJSON_GetObjectItemCaseSensitive(line, "content")) ?
+				  cJSON_GetObjectItemCaseSensitive(line, "content") : NULL)) {
+		move_strings(cJSON_GetObjectItemCaseSensitive(part, "functionCall"), rb->from_root, rb->to_root);
+		move_strings(cJSON_GetObjectItemCaseSensitive(part, "functionResponse"), rb->from_root, rb->to_root);
+	}
+}
+
+static int gemini_line(struct sbuf *sb, char **err, struct agent_rebuild *rb, char **last, const char *line,
+		       size_t len, size_t no)
+{
+	cJSON *o = NULL;
+	char *perr = NULL, *text;
+	const char *why;
+
+	if (json_parse(&o, line, len, TRANSCRIPT_LINE_MAX, &perr) < 0 || !cJSON_IsObject(o)) {
+		*err = xstrfmt("line %zu of the stored transcript is not a JSON object%s%s", no, perr ? ": " : "",
+			       perr ? perr : "");
+		free(perr);
+		cJSON_Delete(o);
+		return GS_ERROR;
+	}
+	if ((why = gemini_unreadable(o))) {
+		*err = xstrfmt("line %zu of the stored transcript cannot be read back: %s", no, why);
+		cJSON_Delete(o);
+		return GS_ERROR;
+	}
+	gemini_move_paths(o, rb);
+	if (json_str(o, "timestamp")) {
+		if (!rb->started)
+			rb->started = xstrdup(json_str(o, "timestamp"));
+		free(*last);
+		*last = xstrdup(json_str(o, "timestamp"));
+	}
+	text = cJSON_PrintUnformatted(o);
+	sbuf_adds(sb, text);
+	sbuf_addch(sb, '\n');
+	rb->lines++;
+	free(text);
+	cJSON_Delete(o);
+	return 0;
+}
+
+static int gemini_rebuild(struct agent_rebuild *rb, char **err, const char *text, size_t len)
+{
+	struct sbuf body = SBUF_INIT, sb = SBUF_INIT;
+	char *last = NULL, hash[65], *head;
+	const char *cwd = rb->cwd ? rb->cwd : rb->to_root;
+	size_t no = 0;
+	int error = 0;
+	cJSON *h;
+
+	*err = NULL;
+	for (size_t at = 0, n; at < len && error >= 0; at += n + (at + n < len)) {
+		const char *nl = memchr(text + at, '\n', len - at);
+
+		n = nl ? (size_t)(nl - (text + at)) : len - at;
+		no++;
+		if (json_skip_ws(text, at, at + n) < at + n)
+			error = gemini_line(&body, err, rb, &last, text + at, n, no);
+	}
+	if (error >= 0 && !rb->lines) {
+		*err = xstrdup("the stored transcript holds no message");
+		error = GS_ERROR;
+	}
+	if (error < 0) {
+		sbuf_release(&body);
+		free(last);
+		return GS_ERROR;
+	}
+	sha256_hex(hash, cwd, strlen(cwd));
+	h = cJSON_CreateObject();
+	json_set_str(h, "sessionId", rb->session);
+	json_set_str(h, "projectHash", hash);
+	json_set_str(h, "startTime", rb->started ? rb->started : "1970-01-01T00:00:00.000Z");
+	json_set_str(h, "lastUpdated", last ? last : "1970-01-01T00:00:00.000Z");
+	json_set_str(h, "kind", "main");
+	head = cJSON_PrintUnformatted(h);
+	sbuf_adds(&sb, head);
+	sbuf_addch(&sb, '\n');
+	sbuf_add(&sb, body.buf, body.len);
+	rb->lines++;
+	rb->text = sbuf_detach(&sb, &rb->len);
+	free(head);
+	cJSON_Delete(h);
+	sbuf_release(&body);
+	free(last);
+	return 0;
+}
+
+/* session-<YYYY-MM-DDTHH-MM of its start>-<its id's first 8>.jsonl, as the CLI names a chat */
+static char *gemini_path(const struct agent_rebuild *rb, const char *cwd, const char *project)
+{
+	char stamp[17] = "1970-01-01T00-00", hash[65];
+	const char *t = rb->started;
+
+	if (t && strlen(t) >= 16 && strspn(t, "0123456789-T:") >= 16)
+		for (int i = 0; i < 16; i++)
+			stamp[i] = t[i] == ':' ? '-' : t[i];
+	if (!project) {
+		sha256_hex(hash, cwd, strlen(cwd));
+		project = hash;
+	}
+	return xstrfmt("tmp/%s/chats/session-%s-%.8s.jsonl", project, stamp, rb->session);
+}
+
 const struct agent_rebuilder agent_gemini_cli_rebuilder = {
-	.why_not = "Gemini CLI keeps a chat under a project name its own registry gives, with a header "
-		   "the stored transcript does not keep",
+	.rebuild = gemini_rebuild,
+	.path = gemini_path,
+	.registry = "projects.json",
 };

@@ -292,20 +292,64 @@ static void carry_clear(struct carry *k)
 	free(k->file);
 	free(k->folder);
 	free(k->rb.text);
+	free(k->rb.started);
+}
+
+/*
+ * The recorded root when the lines say no folder (Gemini CLI's): the
+ * folder a file the session recorded (relative) was written in, as a
+ * tool's argument says it; else this clone's top: nothing moves.
+ */
+static char *root_of_files(const cJSON *state, const struct sbuf *text, const char *top)
+{
+	const cJSON *f;
+	char *root = NULL;
+	int tried = 0;
+
+	cJSON_ArrayForEach(f, cJSON_GetObjectItemCaseSensitive(state, "files"))
+		if (!root && f->string && tried++ < 200)
+			root = agent_root_of(text->buf, text->len, f->string);
+	return root ? root : xstrdup(top);
+}
+
+/* What the agent's registry names the project at cwd (a folder name), or NULL. */
+static char *registry_name(const char *folder, const char *registry, const char *cwd)
+{
+	char *path = xstrfmt("%s/%s", folder, registry), *text = NULL, *err = NULL, *name = NULL;
+	size_t len = 0;
+	cJSON *o = NULL;
+
+	if (access(path, F_OK) == 0 && gs_read_file(&text, &len, path, 16 << 20) == 0 &&
+	    json_parse(&o, text, len, 16 << 20, &err) == 0) {
+		const char *v = json_str(cJSON_GetObjectItemCaseSensitive(o, "projects"), cwd);
+
+		if (v && agent_session_id_ok(v))
+			name = xstrdup(v);
+	}
+	gs_error_clear();
+	cJSON_Delete(o);
+	free(err);
+	free(text);
+	free(path);
+	return name;
 }
 
 /* The file rebuilt from text, for this clone: k->rb, k->cwd, k->file. */
-static int rebuild(struct carry *k, struct cmd_ctx *c, const struct sbuf *text)
+static int rebuild(struct carry *k, struct cmd_ctx *c, const cJSON *state, const struct sbuf *text)
 {
 	const struct agent_rebuilder *r = k->d->rebuilder;
-	char *said = r->cwd(text->buf, text->len), *err = NULL;
+	char *said = r->cwd ? r->cwd(text->buf, text->len) : NULL, *err = NULL, *project = NULL;
 	const char *wd = store_workdir(c->st);
 
 	if (!wd || !(k->top = realpath(wd, NULL)))
 		return gs_error("resume --agent needs a work tree");
-	/* a transcript that says no folder ran at the top of the work tree */
-	recorded_root(&k->root, &k->rel, said ? said : k->top, k->top);
-	free(said);
+	if (said) {
+		recorded_root(&k->root, &k->rel, said, k->top);
+		free(said);
+	} else {
+		k->root = root_of_files(state, text, k->top);
+		k->rel = xstrdup("");
+	}
 	k->cwd = *k->rel ? xstrfmt("%s/%s", k->top, k->rel) : xstrdup(k->top);
 	k->rb.session = json_str(k->agent, "session");
 	k->rb.from_root = strcmp(k->root, k->top) ? k->root : NULL;
@@ -316,7 +360,10 @@ static int rebuild(struct carry *k, struct cmd_ctx *c, const struct sbuf *text)
 		free(err);
 		return GS_ERROR;
 	}
-	k->file = r->path(k->cwd, k->rb.session);
+	if (r->registry)
+		project = registry_name(k->folder, r->registry, k->cwd);
+	k->file = r->path(&k->rb, k->cwd, project);
+	free(project);
 	if (!k->file || *k->file == '/' || strstr(k->file, "..") || !strchr(k->file, '/'))
 		return gs_error("no place for agent '%s's session in its folder", json_str(k->agent, "id"));
 	return 0;
@@ -411,7 +458,7 @@ int agent_resume(struct cmd_ctx *c, const char *spec, const char *given, int for
 		error = gs_error("no home folder: set HOME");
 		goto cleanup;
 	}
-	if ((error = read_whole(&text, c, tip.commit, k.agent)) < 0 || (error = rebuild(&k, c, &text)) < 0 ||
+	if ((error = read_whole(&text, c, tip.commit, k.agent)) < 0 || (error = rebuild(&k, c, state, &text)) < 0 ||
 	    (!force && (error = refuse_existing(k.folder, k.file)) < 0))
 		goto cleanup;
 	if (strcmp(json_str(state, "status"), ST_IN_PROGRESS) && strcmp(json_str(state, "status"), ST_PAUSED))

@@ -115,11 +115,11 @@ test_expect_success 'CLAUDE_CONFIG_DIR moves the agent'"'"'s folder; --json says
 	test -f "$T/claude-config/projects/$(project_dir "$B/src")/$A_SID.jsonl"
 '
 
-test_expect_success 'refused: an unknown agent, an agent with no session file to rebuild, an agent not in the session' '
+test_expect_success 'refused: an unknown agent, an agent of a CLI the session has none of, an agent not in the session' '
 	test_must_fail on bob git session resume --agent copilot 2>err &&
 	grep "^error: unknown agent .copilot.: it is claude-code or gemini-cli" err &&
 	test_must_fail on bob git session resume --agent gemini-cli 2>err &&
-	grep "^error: cannot rebuild a gemini-cli session: Gemini CLI keeps" err &&
+	grep "^error: the session has no gemini-cli agent whose conversation its hooks recorded" err &&
 	! test -e "$T/home-bob/.gemini" &&
 	test_must_fail on bob git session resume --agent claude-code:claude-nobody 2>err &&
 	grep "^error: the session has no claude-code agent .claude-nobody." err &&
@@ -243,6 +243,83 @@ test_expect_success CLAUDE_CODE 'Bob, another home, another clone: rebuilt, and 
 	done >kept &&
 	test "$(grep -c "\"content\":\"write the notes\"" kept)" = 1 &&
 	test "$(grep -c "\"content\":\"carry on, Bob here\"" kept)" = 1
+'
+
+# --- the real Gemini CLI ---
+
+test_have_prereq GEMINI_CLI ||
+	say "# the Gemini CLI tests are skipped: no Node.js, or no tests/agents/node_modules (make deps installs it)"
+
+printf '#!/bin/sh\nexec node "%s" "$@"\n' "$agents/node_modules/@google/gemini-cli/bundle/gemini.js" >"$T/bin/gemini" &&
+chmod +x "$T/bin/gemini"
+gemini_in () {
+	gm_who=$1; shift
+	(cd "$(test $gm_who = bob && echo "$B" || echo "$T/$gm_who")" &&
+	 env HOME="$T/gem-$gm_who" PATH="$T/bin:$PATH" GOOGLE_GEMINI_BASE_URL="http://127.0.0.1:$PORT" GEMINI_API_KEY=test \
+		GEMINI_CLI_NO_RELAUNCH=true timeout 120 "$@")
+}
+
+test_expect_success GEMINI_CLI 'Alice'"'"'s Gemini CLI: two prompts, recorded by the hooks, pushed' '
+	gemini_home "$T/gem-alice" "$T/alice" && gemini_home "$T/gem-bob" "$B" &&
+	for who in alice bob
+	do
+		on $who git session hooks install --agent gemini-cli >/dev/null &&
+		on $who sh -c "echo /.gemini/ >>.git/info/exclude" || return 1
+	done &&
+	test_tick && on alice git session start "Gemini" --id gem -q --pause-current &&
+	cat >gscript.json <<-EOF &&
+	[{"match": "write the plan", "calls": [{"name": "write_file", "input": {"file_path": "$T/alice/plan.md", "content": "step one\\n"}}], "answer": "Alicegem one: the plan is written."},
+	 {"match": "what is the plan", "answer": "Alicegem two: step one."},
+	 {"match": "go on, Bob here", "answer": "Bobgem: going on."}]
+	EOF
+	serve gscript.json &&
+	gemini_in alice gemini -p "write the plan" -m gemini-2.5-flash -y >out 2>err &&
+	gemini_in alice gemini --resume latest -p "what is the plan" -m gemini-2.5-flash -y >>out 2>>err ; rc=$?; stop_server; test $rc = 0 &&
+	grep "Alicegem two" out &&
+	on alice git log --format=%s refs/sessions/gem >log &&
+	grep "^turn of gemini-[0-9a-f]*: \"Alicegem two: step one.\"" log &&
+	on alice git session push >/dev/null
+'
+
+test_expect_success GEMINI_CLI 'Bob: rebuilt where Gemini CLI moves a new folder'"'"'s chats from, and gemini --resume carries it on' '
+	on bob git session pull -q &&
+	(cd "$B" && HOME="$T/gem-bob" git session resume --agent gemini-cli gem) >cmd 2>err &&
+	grep "^gemini --resume [0-9a-f-]*$" cmd &&
+	sid=$(sed "s/.* //" cmd) &&
+	hash=$(printf %s "$B" | sha256sum | cut -c1-64) &&
+	ls "$T/gem-bob/.gemini/tmp/$hash/chats/"session-*-$(echo $sid | cut -c1-8).jsonl &&
+	MODEL_SERVER_BODIES="$T/gbodies" && export MODEL_SERVER_BODIES &&
+	serve gscript.json &&
+	gemini_in bob sh -c "$(cat cmd) -p \"go on, Bob here\" -m gemini-2.5-flash -y" >out 2>err ; rc=$?; stop_server
+	unset MODEL_SERVER_BODIES
+	test $rc = 0 &&
+	grep "Bobgem: going on." out &&
+	python3 - "$T/gbodies" "$T" "$B" <<-\EOF &&
+	import json, sys
+	T, B = sys.argv[2], sys.argv[3]
+	bodies = [json.loads(l[l.index("{"):]) for l in open(sys.argv[1]) if "{" in l]
+	last = [b for b in bodies if "go on, Bob here" in json.dumps(b.get("contents", []))][-1]
+	said = json.dumps(last["contents"])
+	for text in ("write the plan", "Alicegem one: the plan is written.", "what is the plan", "Alicegem two: step one.",
+	             "go on, Bob here"):
+	    assert text in said, text
+	assert (B + "/plan.md") in said and (T + "/alice/plan.md") not in said
+	EOF
+	on bob git log --format=%s refs/sessions/gem >log &&
+	grep "^turn of gemini-[0-9a-f]*: \"Bobgem: going on.\"" log &&
+	for part in $(on bob git ls-tree -r --name-only refs/sessions/gem -- transcripts)
+	do
+		on bob git cat-file -p refs/sessions/gem:$part || return 1
+	done >kept &&
+	test "$(grep -c "\"text\":\"write the plan\"" kept)" = 1 &&
+	test "$(grep -c "\"text\":\"go on, Bob here\"" kept)" = 1
+'
+
+on_gem_bob () { (cd "$B" && HOME="$T/gem-bob" "$@"); }
+test_expect_success GEMINI_CLI 'Gemini CLI named the folder since: the chat it keeps there is not replaced without --force' '
+	test_must_fail on_gem_bob git session resume --agent gemini-cli gem 2>err &&
+	grep "^error: .*/.gemini/tmp/[a-z0-9-]*/chats/session-.*exists" err &&
+	! grep "/tmp/[0-9a-f]\{64\}/" err
 '
 
 test_done

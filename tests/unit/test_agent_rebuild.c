@@ -3,8 +3,8 @@
  * stored transcript: lines relinked over those the filter left out, a
  * message written again passed over, paths moved to this clone (whole
  * paths only), the session id each line says; lines that redaction left
- * unreadable refused; Claude Code's project folder names; session ids
- * safe as file names.
+ * unreadable refused; Claude Code's project folder names; Gemini CLI's
+ * chat, its header made; session ids safe as file names.
  */
 #include "helpers.h"
 #include "git-session/agent.h"
@@ -193,14 +193,69 @@ static void test_session_id(void **state)
 		assert_false(agent_session_id_ok(bad[i]));
 }
 
-static void test_gemini_refuses(void **state)
+static void test_gemini(void **state)
 {
+	static const char chat[] =
+		"{\"id\":\"m1\",\"timestamp\":\"2026-11-26T08:58:50.801Z\",\"type\":\"user\",\"content\":[{\"text\":\"write notes\"}]}\n"
+		"{\"id\":\"m2\",\"timestamp\":\"2026-11-26T08:58:51.055Z\",\"type\":\"gemini\",\"content\":\"\","
+		"\"toolCalls\":[{\"name\":\"write_file\",\"args\":{\"file_path\":\"/h/a/p/notes.md\"}}]}\n"
+		"{\"id\":\"m3\",\"timestamp\":\"2026-11-26T08:58:51.243Z\",\"type\":\"user\",\"content\":[{\"functionResponse\":"
+		"{\"name\":\"write_file\",\"response\":{\"output\":\"wrote /h/a/p/notes.md\"}}}]}\n";
+	const struct agent_dialect *d = agent_dialect("gemini-cli");
+	struct agent_rebuild rb = { .session = "d9746273-db64-4a7a-ac64-f09431229110", .from_root = "/h/a/p",
+				    .to_root = "/tmp/gx/bob", .cwd = "/tmp/gx/bob" };
+	char *err = NULL, *path, *root;
+	cJSON *h;
+
+	(void)state;
+	root = agent_root_of(chat, strlen(chat), "notes.md");
+	assert_string_equal(root, "/h/a/p");
+	free(root);
+	assert_null(agent_root_of(chat, strlen(chat), "other.md"));
+	assert_int_equal(d->rebuilder->rebuild(&rb, &err, chat, strlen(chat)), 0);
+	assert_int_equal(rb.lines, 4);
+	h = line_at(rb.text, 0);
+	assert_string_equal(json_str(h, "sessionId"), rb.session);
+	/* SHA-256 of the folder, as the CLI names a project it has not named yet */
+	assert_string_equal(json_str(h, "projectHash"),
+			    "2e356c285611a3e8dfd3fda6e1fffdc23921627ed2f2db54b7f90a9cc1d893fc");
+	assert_string_equal(json_str(h, "startTime"), "2026-11-26T08:58:50.801Z");
+	assert_string_equal(json_str(h, "lastUpdated"), "2026-11-26T08:58:51.243Z");
+	cJSON_Delete(h);
+	assert_non_null(strstr(rb.text, "\"file_path\":\"/tmp/gx/bob/notes.md\""));
+	assert_non_null(strstr(rb.text, "wrote /tmp/gx/bob/notes.md"));
+	path = d->rebuilder->path(&rb, rb.cwd, NULL);
+	assert_string_equal(path, "tmp/2e356c285611a3e8dfd3fda6e1fffdc23921627ed2f2db54b7f90a9cc1d893fc/chats/"
+			    "session-2026-11-26T08-58-d9746273.jsonl");
+	free(path);
+	path = d->rebuilder->path(&rb, rb.cwd, "bob");
+	assert_string_equal(path, "tmp/bob/chats/session-2026-11-26T08-58-d9746273.jsonl");
+	free(path);
+	free(rb.text);
+	free(rb.started);
+}
+
+static void test_gemini_refused(void **state)
+{
+	static const char *const bad[] = {
+		"{\"id\":\"m1\",\"type\":\"user\"}\n",
+		"{\"type\":\"user\",\"content\":\"x\"}\n",
+		"[REDACTED]\n",
+		"\n",
+	};
 	const struct agent_dialect *d = agent_dialect("gemini-cli");
 
 	(void)state;
-	assert_non_null(d->rebuilder);
-	assert_null(d->rebuilder->rebuild);
-	assert_non_null(d->rebuilder->why_not);
+	for (size_t i = 0; i < ARRAY_SIZE(bad); i++) {
+		struct agent_rebuild rb = { .session = "s", .to_root = "/x" };
+		char *err = NULL;
+
+		assert_int_equal(d->rebuilder->rebuild(&rb, &err, bad[i], strlen(bad[i])), GS_ERROR);
+		assert_non_null(err);
+		assert_null(rb.text);
+		free(err);
+		free(rb.started);
+	}
 }
 
 int main(void)
@@ -212,7 +267,8 @@ int main(void)
 		cmocka_unit_test(test_path_move),
 		cmocka_unit_test(test_project_dir),
 		cmocka_unit_test(test_session_id),
-		cmocka_unit_test(test_gemini_refuses),
+		cmocka_unit_test(test_gemini),
+		cmocka_unit_test(test_gemini_refused),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
