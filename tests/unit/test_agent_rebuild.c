@@ -10,6 +10,7 @@
 #include "git-session/agent.h"
 #include "git-session/agent_rebuild.h"
 #include "git-session/json.h"
+#include "git-session/sha256.h"
 
 static const char stored[] =
 	"{\"parentUuid\":null,\"type\":\"user\",\"message\":{\"role\":\"user\",\"content\":\"fix /home/a/proj/x.c\"},"
@@ -258,6 +259,22 @@ static void test_gemini_refused(void **state)
 	}
 }
 
+/* One block, two blocks of padding, a whole block: as sha256sum says. */
+static void test_sha256(void **state)
+{
+	char out[65], buf[120];
+
+	(void)state;
+	sha256_hex(out, "", 0);
+	assert_string_equal(out, "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
+	memset(buf, 'b', 119);
+	sha256_hex(out, buf, 119);
+	assert_string_equal(out, "68297a9eb141ce16bbc0847da1c0c48e2858704feaa13993bde29f87a198a6e1");
+	memset(buf, 'a', 64);
+	sha256_hex(out, buf, 64);
+	assert_string_equal(out, "ffe054fe7ae0cb6dc65c3af9b61d5209f439851db43d0ba5997337df154668eb");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -267,6 +284,7 @@ int main(void)
 		cmocka_unit_test(test_path_move),
 		cmocka_unit_test(test_project_dir),
 		cmocka_unit_test(test_session_id),
+		cmocka_unit_test(test_sha256),
 		cmocka_unit_test(test_gemini),
 		cmocka_unit_test(test_gemini_refused),
 	};
