@@ -266,11 +266,11 @@ static void claude_move_paths(cJSON *line, const struct agent_rebuild *rb)
 }
 
 /* One line into sb: 0 kept, 1 passed over (a message written again), GS_ERROR with *err. */
-static int claude_line(struct sbuf *sb, char **err, struct agent_rebuild *rb, struct idset *seen, char **prev,
+static int claude_line(struct sbuf *sb, char **err, struct agent_rebuild *rb, struct idset *seen, char *prevs[2],
 		       char **prev_time, const char *line, size_t len, size_t no)
 {
 	cJSON *o = NULL, *parent;
-	char *perr = NULL, *text;
+	char *perr = NULL, *text, **prev;
 	const char *why, *uuid;
 
 	if (json_parse(&o, line, len, TRANSCRIPT_LINE_MAX, &perr) < 0 || !cJSON_IsObject(o)) {
@@ -291,6 +291,8 @@ static int claude_line(struct sbuf *sb, char **err, struct agent_rebuild *rb, st
 	}
 	claude_fill(o, rb, *prev_time, no);
 	uuid = json_str(o, "uuid");
+	/* a sub-agent's lines (older CLIs kept them here) chain apart from the conversation's */
+	prev = &prevs[cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(o, "isSidechain"))];
 	/* the CLI walks back from the newest line by parentUuid: a parent left out would end the walk */
 	parent = cJSON_GetObjectItemCaseSensitive(o, "parentUuid");
 	if (cJSON_IsString(parent) && !idset_has(seen, parent->valuestring)) {
@@ -322,7 +324,7 @@ static int claude_rebuild(struct agent_rebuild *rb, char **err, const char *text
 {
 	struct sbuf sb = SBUF_INIT;
 	struct idset seen = { 0 };
-	char *prev = NULL, *prev_time = NULL;
+	char *prev[2] = { NULL, NULL }, *prev_time = NULL;
 	size_t no = 0;
 	int error = 0;
 
@@ -333,14 +335,15 @@ static int claude_rebuild(struct agent_rebuild *rb, char **err, const char *text
 		n = nl ? (size_t)(nl - (text + at)) : len - at;
 		no++;
 		if (json_skip_ws(text, at, at + n) < at + n)
-			error = claude_line(&sb, err, rb, &seen, &prev, &prev_time, text + at, n, no);
+			error = claude_line(&sb, err, rb, &seen, prev, &prev_time, text + at, n, no);
 	}
 	if (error >= 0 && !rb->lines) {
 		*err = xstrdup("the stored transcript holds no line of the conversation");
 		error = GS_ERROR;
 	}
 	idset_clear(&seen);
-	free(prev);
+	free(prev[0]);
+	free(prev[1]);
 	free(prev_time);
 	if (error < 0) {
 		sbuf_release(&sb);

@@ -183,78 +183,86 @@ static int exists_error(const char *path)
 	return error;
 }
 
-/* Refused before anything is written: the agent's session file of that id is there. */
-static int refuse_existing(const char *folder, const char *rel)
+/*
+ * folder, then each folder of dir in it, made as the agent makes them
+ * (0777 less the umask); each checked to be in folder (symbolic links
+ * resolved) before the next is made in it.
+ */
+static int make_dirs_inside(const char *folder, const char *dir)
 {
-	char *path = xstrfmt("%s/%s", folder, rel);
-	struct stat sb;
-	int error = lstat(path, &sb) == 0 ? exists_error(path) : 0;
+	char *real_folder = NULL, *path = NULL;
+	size_t n;
+	int error = 0;
 
+	if (mkdir(folder, 0777) < 0 && errno != EEXIST)
+		return gs_error("cannot make '%s': %s", folder, strerror(errno));
+	if (!(real_folder = realpath(folder, NULL)))
+		return gs_error("cannot read '%s': %s", folder, strerror(errno));
+	n = strlen(real_folder);
+	for (const char *p = dir; !error && *p; p += strcspn(p, "/"), p += *p == '/') {
+		char *real;
+
+		free(path);
+		path = xstrfmt("%s/%.*s", folder, (int)(p + strcspn(p, "/") - dir), dir);
+		if (mkdir(path, 0777) < 0 && errno != EEXIST) {
+			error = gs_error("cannot make '%s': %s", path, strerror(errno));
+			break;
+		}
+		real = realpath(path, NULL);
+		if (!real || strncmp(real, real_folder, n) || real[n] != '/')
+			error = gs_error("'%s' is not in the agent's folder '%s'", path, folder);
+		free(real);
+	}
 	free(path);
+	free(real_folder);
 	return error;
 }
 
 /*
- * text written at folder/rel: its folders made as the agent makes them,
- * never outside folder, through a temporary file; an existing file is
- * replaced only with force.
+ * The place of folder/rel made ready, before the session records
+ * anything: its folders made, and refused when they lead out of folder
+ * or (without force) the agent has a session file of that id there.
+ */
+static int prepare_place(const char *folder, const char *rel, int force)
+{
+	char *path = xstrfmt("%s/%s", folder, rel), *dir = xstrndup(rel, (size_t)(strrchr(rel, '/') - rel));
+	struct stat sb;
+	int error = make_dirs_inside(folder, dir);
+
+	if (!error && !force && lstat(path, &sb) == 0)
+		error = exists_error(path);
+	free(path);
+	free(dir);
+	return error;
+}
+
+/*
+ * text written at folder/rel (prepare_place made its folders) through a
+ * temporary file; an existing file is replaced only with force.
  */
 static int write_session(const char *folder, const char *rel, const char *text, size_t len, int force)
 {
-	char *path = xstrfmt("%s/%s", folder, rel), *dir = xstrndup(rel, (size_t)(strrchr(rel, '/') - rel));
-	char *tmp = NULL, *real_dir = NULL, *real_folder = NULL;
-	struct stat sb;
-	int fd = -1, error = 0;
-	size_t n;
+	char *path = xstrfmt("%s/%s", folder, rel), *tmp = xstrfmt("%s.git-session-%ld.tmp", path, (long)getpid());
+	int fd, error = 0;
 
-	if (mkdir(folder, 0777) < 0 && errno != EEXIST) {
-		error = gs_error("cannot make '%s': %s", folder, strerror(errno));
-		goto cleanup;
-	}
-	tmp = xstrfmt("%s/", folder);
-	error = gs_make_dirs(tmp, dir);
-	free(tmp);
-	if (error < 0)
-		goto cleanup;
-	real_folder = realpath(folder, NULL);
-	tmp = xstrfmt("%s/%s", folder, dir);
-	real_dir = realpath(tmp, NULL);
-	n = real_folder ? strlen(real_folder) : 0;
-	if (!real_dir || !real_folder || strncmp(real_dir, real_folder, n) || (real_dir[n] != '/' && real_dir[n])) {
-		error = gs_error("'%s' is not in the agent's folder '%s'", tmp, folder);
-		goto cleanup;
-	}
-	if (!force && lstat(path, &sb) == 0) {
-		error = exists_error(path);
-		goto cleanup;
-	}
-	free(tmp);
-	tmp = xstrfmt("%s.git-session-%ld.tmp", path, (long)getpid());
 	if ((fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600)) < 0) {
 		error = gs_error("cannot write '%s': %s", tmp, strerror(errno));
-		free(tmp);
-		tmp = NULL;
 		goto cleanup;
 	}
-	if (gs_write_in_full(fd, text, len) < 0 || fsync(fd) < 0 || close(fd) < 0) {
+	if (gs_write_in_full(fd, text, len) < 0 || fsync(fd) < 0) {
 		error = gs_error("cannot write '%s': %s", tmp, strerror(errno));
-		fd = -1;
-		goto cleanup;
-	}
-	fd = -1;
-	/* without --force, link(2) refuses a file made meanwhile, where rename(2) would replace it */
-	if (force ? rename(tmp, path) < 0 : link(tmp, path) < 0)
-		error = errno == EEXIST ? exists_error(path) : gs_error("cannot write '%s': %s", path, strerror(errno));
-cleanup:
-	if (fd >= 0)
 		close(fd);
-	if (tmp && (error < 0 || !force))
+	} else if (close(fd) < 0) {
+		error = gs_error("cannot write '%s': %s", tmp, strerror(errno));
+	/* without --force, link(2) refuses a file made meanwhile, where rename(2) would replace it */
+	} else if (force ? rename(tmp, path) < 0 : link(tmp, path) < 0) {
+		error = errno == EEXIST ? exists_error(path) : gs_error("cannot write '%s': %s", path, strerror(errno));
+	}
+	if (error < 0 || !force)
 		unlink(tmp);
+cleanup:
 	free(tmp);
 	free(path);
-	free(dir);
-	free(real_dir);
-	free(real_folder);
 	return error;
 }
 
@@ -459,7 +467,7 @@ int agent_resume(struct cmd_ctx *c, const char *spec, const char *given, int for
 		goto cleanup;
 	}
 	if ((error = read_whole(&text, c, tip.commit, k.agent)) < 0 || (error = rebuild(&k, c, state, &text)) < 0 ||
-	    (!force && (error = refuse_existing(k.folder, k.file)) < 0))
+	    (error = prepare_place(k.folder, k.file, force)) < 0)
 		goto cleanup;
 	if (strcmp(json_str(state, "status"), ST_IN_PROGRESS) && strcmp(json_str(state, "status"), ST_PAUSED))
 		gs_warning("session '%s' is %s: the agent's next turns are not recorded in it", id,

@@ -12,6 +12,8 @@ on () {
 	on_who=$1; shift
 	(cd "$(test $on_who = bob && echo "$B" || echo "$T/$on_who")" && HOME="$T/home-$on_who" && export HOME && "$@")
 }
+# on_home <name> <command>...: in Bob's clone, under another home
+on_home () { oh_home=$1; shift; (cd "$B" && HOME="$T/home-$oh_home" && export HOME && "$@"); }
 # the folder Claude Code keeps a project's sessions in, for a working folder
 project_dir () { python3 -c 'import re, sys; print(re.sub("[^A-Za-z0-9]", "-", sys.argv[1]))' "$1"; }
 
@@ -125,6 +127,16 @@ test_expect_success 'refused: an unknown agent, an agent of a CLI the session ha
 	grep "^error: the session has no claude-code agent .claude-nobody." err &&
 	test_must_fail on bob git session resume --force 2>err &&
 	grep "^error: --force needs --agent" err
+'
+
+test_expect_success 'refused: a folder of the agent'"'"'s that leads out of it' '
+	mkdir -p "$T/home-eve/.claude" "$T/outside" &&
+	ln -s "$T/outside" "$T/home-eve/.claude/projects" &&
+	before=$(on bob git rev-parse refs/sessions/carry) &&
+	test_must_fail on_home eve git session resume --agent claude-code carry 2>err &&
+	grep "^error: .*/.claude/projects. is not in the agent.s folder" err &&
+	test -z "$(ls -A "$T/outside")" &&
+	test "$(on bob git rev-parse refs/sessions/carry)" = "$before"
 '
 
 # refused <who> <grep pattern>: resume --agent fails with that error and writes nothing

@@ -107,6 +107,34 @@ static void test_filled(void **state)
 	free(again.text);
 }
 
+/* A sub-agent's lines among the conversation's: a line relinked hangs on the last of its own chain. */
+static void test_sidechain(void **state)
+{
+	static const char mixed[] =
+		"{\"type\":\"user\",\"uuid\":\"m1\",\"parentUuid\":null,\"message\":{\"role\":\"user\",\"content\":\"go\"}}\n"
+		"{\"type\":\"user\",\"uuid\":\"s1\",\"parentUuid\":null,\"isSidechain\":true,"
+		"\"message\":{\"role\":\"user\",\"content\":\"sub\"}}\n"
+		"{\"type\":\"assistant\",\"uuid\":\"m2\",\"parentUuid\":\"gone\",\"message\":{\"role\":\"assistant\","
+		"\"content\":[]}}\n"
+		"{\"type\":\"assistant\",\"uuid\":\"s2\",\"parentUuid\":\"gone2\",\"isSidechain\":true,"
+		"\"message\":{\"role\":\"assistant\",\"content\":[]}}\n";
+	const struct agent_dialect *d = agent_dialect("claude-code");
+	struct agent_rebuild rb = { .session = "s", .to_root = "/c" };
+	char *err = NULL;
+	cJSON *o;
+
+	(void)state;
+	assert_int_equal(d->rebuilder->rebuild(&rb, &err, mixed, strlen(mixed)), 0);
+	assert_int_equal(rb.relinked, 2);
+	o = line_at(rb.text, 2);
+	assert_string_equal(json_str(o, "parentUuid"), "m1");
+	cJSON_Delete(o);
+	o = line_at(rb.text, 3);
+	assert_string_equal(json_str(o, "parentUuid"), "s1");
+	cJSON_Delete(o);
+	free(rb.text);
+}
+
 static void test_refused(void **state)
 {
 	static const char *const bad[] = {
@@ -280,6 +308,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_claude),
 		cmocka_unit_test(test_filled),
+		cmocka_unit_test(test_sidechain),
 		cmocka_unit_test(test_refused),
 		cmocka_unit_test(test_path_move),
 		cmocka_unit_test(test_project_dir),
