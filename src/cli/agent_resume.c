@@ -103,8 +103,8 @@ static int read_whole(struct sbuf *out, struct cmd_ctx *c, const char *commit, c
 	else if (!p.n)
 		error = gs_error("no transcript of agent '%s' is kept (session.transcripts false?)", id);
 	else if (p.gap || p.n != parts)
-		error = gs_error("the transcript of agent '%s' is not kept whole: %d of its %d parts, numbered "
-				 "with gaps", id, p.n, parts);
+		error = gs_error("the transcript of agent '%s' is not kept whole: %d part%s kept of the %d recorded%s",
+				 id, p.n, p.n == 1 ? "" : "s", parts, p.gap ? ", numbered with gaps" : "");
 	if (error < 0)
 		goto cleanup;
 	*out = p.text;
@@ -131,7 +131,9 @@ static void recorded_root(char **root, char **rel, const char *cwd, const char *
 		char *here;
 		int is_dir;
 
-		if (p[-1] != '/')
+		/* a part that climbs (..) is no folder of the work tree */
+		if (p[-1] != '/' || strstr(p - 1, "/../") || strstr(p - 1, "/./") ||
+		    (n >= 3 && !strncmp(cwd + n - 3, "/..", 3)) || (n >= 2 && !strncmp(cwd + n - 2, "/.", 2)))
 			continue;
 		here = xstrfmt("%s/%.*s", top, (int)(cwd + n - p), p);
 		is_dir = stat(here, &sb) == 0 && S_ISDIR(sb.st_mode);
