@@ -226,9 +226,15 @@ static char *made_uuid(const char *session, size_t no)
  */
 static void claude_fill(cJSON *o, struct agent_rebuild *rb, const char *prev_time, size_t no)
 {
+	static const char *const chained[] = { "user", "assistant", "system", "attachment" };
+	const char *type = json_str(o, "type");
+	size_t i = 0;
 	char *uuid;
 
-	if (!strcmp(json_str(o, "type"), "summary"))
+	/* the CLI's records of its own (a summary, a queue, the last prompt) are in no chain */
+	while (i < ARRAY_SIZE(chained) && strcmp(type, chained[i]))
+		i++;
+	if (i == ARRAY_SIZE(chained))
 		return;
 	if (!cJSON_GetObjectItemCaseSensitive(o, "uuid")) {
 		uuid = made_uuid(rb->session, no);

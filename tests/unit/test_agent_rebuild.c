@@ -79,6 +79,7 @@ static void test_filled(void **state)
 		"{\"type\":\"user\",\"message\":{\"role\":\"user\",\"content\":\"hello\"}}\n"
 		"{\"type\":\"assistant\",\"timestamp\":\"2026-01-01T00:00:00Z\",\"message\":{\"role\":\"assistant\","
 		"\"content\":[{\"type\":\"text\",\"text\":\"hi\"}]}}\n"
+		"{\"type\":\"last-prompt\",\"lastPrompt\":\"hello\"}\n"
 		"{\"type\":\"user\",\"message\":{\"role\":\"user\",\"content\":\"again\"}}\n";
 	const struct agent_dialect *d = agent_dialect("claude-code");
 	struct agent_rebuild rb = { .session = "s-2", .to_root = "/c", .cwd = "/c/sub" }, again = rb;
@@ -87,8 +88,12 @@ static void test_filled(void **state)
 
 	(void)state;
 	assert_int_equal(d->rebuilder->rebuild(&rb, &err, bare, strlen(bare)), 0);
+	o[0] = line_at(rb.text, 2);	/* the CLI's own record: as it was */
+	assert_null(cJSON_GetObjectItem(o[0], "uuid"));
+	assert_null(cJSON_GetObjectItem(o[0], "parentUuid"));
+	cJSON_Delete(o[0]);
 	for (size_t i = 0; i < 3; i++) {
-		o[i] = line_at(rb.text, i);
+		o[i] = line_at(rb.text, i < 2 ? i : 3);
 		assert_int_equal(strlen(json_str(o[i], "uuid")), 36);
 		assert_string_equal(json_str(o[i], "cwd"), "/c/sub");
 		assert_non_null(json_str(o[i], "timestamp"));
