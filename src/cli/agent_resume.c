@@ -425,10 +425,9 @@ static void report(const struct carry *k, int json, int quiet)
 		json_set_str(o, "command", cmd);
 		view_print_json(o);
 		cJSON_Delete(o);
-	} else {
-		if (!quiet)
-			fprintf(stderr, "Rebuilt %s session %s (%zu lines) in %s/%s\n", k->d->name, k->rb.session,
-				k->rb.lines, k->folder, k->file);
+	} else if (!quiet) {
+		fprintf(stderr, "Rebuilt %s session %s (%zu lines) in %s/%s\n", k->d->name, k->rb.session,
+			k->rb.lines, k->folder, k->file);
 		printf("%s\n", cmd);
 	}
 	free(cmd);

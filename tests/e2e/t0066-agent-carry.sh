@@ -107,7 +107,9 @@ test_expect_success 'an agent session file of that id: refused without --force, 
 	test "$(cat "$file")" = mine &&
 	on bob git session resume --agent claude-code:claude-a11ce000 --force carry >out 2>/dev/null &&
 	test "$(wc -l <"$file")" = 4 &&
-	! ls "${file%/*}" | grep tmp
+	! ls "${file%/*}" | grep tmp &&
+	on bob git session resume --agent claude-code --force -q carry >out 2>err &&
+	test_must_be_empty out && test_must_be_empty err
 '
 
 test_expect_success 'CLAUDE_CONFIG_DIR moves the agent'"'"'s folder; --json says what was written' '
