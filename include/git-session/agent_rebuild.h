@@ -18,7 +18,8 @@ struct agent_dialect;
 struct agent_rebuild {
 	/* in */
 	const char *session;	/* the agent's own session id: the file's name, each line's session */
-	const char *from_root;	/* the project root the lines were written in, or NULL: no path moved */
+	/* the project roots the lines were written under (NULL-terminated; a conversation carried between clones has several), or NULL */
+	const char *const *from_roots;
 	const char *to_root;	/* this clone's work tree */
 	const char *cwd;	/* the working folder of a line that says none */
 	/* out, the caller frees */
@@ -36,8 +37,11 @@ struct agent_rebuild {
 struct agent_rebuilder {
 	/* rb->text from the stored text; GS_ERROR with *err (the caller frees) when a line cannot be read */
 	int (*rebuild)(struct agent_rebuild *rb, char **err, const char *text, size_t len);
-	/* The working folder the transcript's lines say (the first that does), or NULL; the caller frees it. */
-	char *(*cwd)(const char *text, size_t len);
+	/*
+	 * The working folders the transcript's lines say, each once, the
+	 * latest last (*n 0 when none does); the caller frees each and *out.
+	 */
+	void (*cwds)(char ***out, size_t *n, const char *text, size_t len);
 	/*
 	 * Where the file rebuilt as rb goes, relative to the agent's own
 	 * folder, for a session run in cwd: project is what the agent's

@@ -68,18 +68,19 @@ char *agent_path_move(const char *s, const char *from, const char *to)
 	return sbuf_detach(&sb, NULL);
 }
 
-/* Each string in v (an object's, an array's, or v) with its paths moved. */
-static void move_strings(cJSON *v, const char *from, const char *to)
+/* Each string in v (an object's, an array's, or v) with its paths under each of rb's roots moved. */
+static void move_strings(cJSON *v, const struct agent_rebuild *rb)
 {
 	cJSON *m;
 	char *s;
 
-	if (cJSON_IsString(v) && (s = agent_path_move(v->valuestring, from, to))) {
-		cJSON_SetValuestring(v, s);
-		free(s);
-	}
+	for (size_t i = 0; cJSON_IsString(v) && rb->from_roots && rb->from_roots[i]; i++)
+		if ((s = agent_path_move(v->valuestring, rb->from_roots[i], rb->to_root))) {
+			cJSON_SetValuestring(v, s);
+			free(s);
+		}
 	cJSON_ArrayForEach(m, ((cJSON_IsObject(v) || cJSON_IsArray(v)) ? v : NULL))
-		move_strings(m, from, to);
+		move_strings(m, rb);
 }
 
 /* The next UTF-8 character of s as UTF-16 code units: *cp its code point; bytes taken. */
@@ -258,16 +259,16 @@ static void claude_move_paths(cJSON *line, const struct agent_rebuild *rb)
 								"content");
 	cJSON *block;
 
-	if (!rb->from_root || !rb->to_root)
+	if (!rb->from_roots || !rb->to_root)
 		return;
-	move_strings(cJSON_GetObjectItemCaseSensitive(line, "cwd"), rb->from_root, rb->to_root);
+	move_strings(cJSON_GetObjectItemCaseSensitive(line, "cwd"), rb);
 	cJSON_ArrayForEach(block, (cJSON_IsArray(content) ? content : NULL)) {
 		const char *type = json_str(block, "type");
 
 		if (type && !strcmp(type, "tool_use"))
-			move_strings(cJSON_GetObjectItemCaseSensitive(block, "input"), rb->from_root, rb->to_root);
+			move_strings(cJSON_GetObjectItemCaseSensitive(block, "input"), rb);
 		else if (type && !strcmp(type, "tool_result"))
-			move_strings(cJSON_GetObjectItemCaseSensitive(block, "content"), rb->from_root, rb->to_root);
+			move_strings(cJSON_GetObjectItemCaseSensitive(block, "content"), rb);
 	}
 }
 
@@ -295,6 +296,7 @@ static int claude_line(struct sbuf *sb, char **err, struct agent_rebuild *rb, st
 		cJSON_Delete(o);
 		return 1;
 	}
+	claude_move_paths(o, rb);
 	claude_fill(o, rb, *prev_time, no);
 	uuid = json_str(o, "uuid");
 	/* a sub-agent's lines (older CLIs kept them here) chain apart from the conversation's */
@@ -307,7 +309,6 @@ static int claude_line(struct sbuf *sb, char **err, struct agent_rebuild *rb, st
 	}
 	if (cJSON_GetObjectItemCaseSensitive(o, "sessionId"))
 		json_set_str(o, "sessionId", rb->session);
-	claude_move_paths(o, rb);
 	if (uuid) {
 		idset_add(seen, uuid);
 		free(*prev);
@@ -359,20 +360,36 @@ static int claude_rebuild(struct agent_rebuild *rb, char **err, const char *text
 	return 0;
 }
 
-static char *claude_cwd(const char *text, size_t len)
+static void claude_cwds(char ***out, size_t *n, const char *text, size_t len)
 {
 	static const char *const key = "cwd";
+	char *last = NULL;
 
-	for (size_t at = 0, n; at < len; at += n + 1) {
+	*out = NULL;
+	*n = 0;
+	for (size_t at = 0, k; at < len; at += k + 1) {
 		const char *nl = memchr(text + at, '\n', len - at);
 		char *v = NULL;
+		size_t i = 0;
 
-		n = nl ? (size_t)(nl - (text + at)) : len - at;
-		if (json_scan_top(&v, text + at, n, &key, 1) == 0 && v && *v == '/')
-			return v;
-		free(v);
+		k = nl ? (size_t)(nl - (text + at)) : len - at;
+		if (json_scan_top(&v, text + at, k, &key, 1) < 0 || !v || *v != '/' || (last && !strcmp(v, last))) {
+			free(v);
+			continue;
+		}
+		while (i < *n && strcmp((*out)[i], v))
+			i++;
+		if (i < *n) {	/* seen before: now the latest */
+			free((*out)[i]);
+			memmove(*out + i, *out + i + 1, (*n - i - 1) * sizeof(**out));
+			(*n)--;
+		} else if (*n == 64) {
+			free(v);
+			continue;
+		}
+		*out = xrealloc(*out, (*n + 1) * sizeof(**out));
+		(*out)[(*n)++] = last = v;
 	}
-	return NULL;
 }
 
 static char *claude_path(const struct agent_rebuild *rb, const char *cwd, const char *project)
@@ -385,7 +402,7 @@ static char *claude_path(const struct agent_rebuild *rb, const char *cwd, const 
 
 const struct agent_rebuilder agent_claude_code_rebuilder = {
 	.rebuild = claude_rebuild,
-	.cwd = claude_cwd,
+	.cwds = claude_cwds,
 	.path = claude_path,
 };
 
@@ -435,13 +452,13 @@ static void gemini_move_paths(cJSON *line, const struct agent_rebuild *rb)
 {
 	cJSON *part;
 
-	if (!rb->from_root || !rb->to_root)
+	if (!rb->from_roots || !rb->to_root)
 		return;
-	move_strings(cJSON_GetObjectItemCaseSensitive(line, "toolCalls"), rb->from_root, rb->to_root);
+	move_strings(cJSON_GetObjectItemCaseSensitive(line, "toolCalls"), rb);
 	cJSON_ArrayForEach(part, (cJSON_IsArray(cJSON_GetObjectItemCaseSensitive(line, "content")) ?
 				  cJSON_GetObjectItemCaseSensitive(line, "content") : NULL)) {
-		move_strings(cJSON_GetObjectItemCaseSensitive(part, "functionCall"), rb->from_root, rb->to_root);
-		move_strings(cJSON_GetObjectItemCaseSensitive(part, "functionResponse"), rb->from_root, rb->to_root);
+		move_strings(cJSON_GetObjectItemCaseSensitive(part, "functionCall"), rb);
+		move_strings(cJSON_GetObjectItemCaseSensitive(part, "functionResponse"), rb);
 	}
 }
 

@@ -289,14 +289,17 @@ static char *resume_command(const struct agent_dialect *d, const char *session, 
 struct carry {
 	const struct agent_dialect *d;
 	const cJSON *agent;
-	char *top, *root, *rel, *cwd, *file, *folder;
+	char *top, **roots, *rel, *cwd, *file, *folder;	/* roots: NULL-terminated */
+	size_t nroots;
 	struct agent_rebuild rb;
 };
 
 static void carry_clear(struct carry *k)
 {
 	free(k->top);
-	free(k->root);
+	for (size_t i = 0; i < k->nroots; i++)
+		free(k->roots[i]);
+	free(k->roots);
 	free(k->rel);
 	free(k->cwd);
 	free(k->file);
@@ -344,25 +347,60 @@ static char *registry_name(const char *folder, const char *registry, const char 
 	return name;
 }
 
+/*
+ * The roots the lines were written under, from the working folders they
+ * say (a conversation carried between clones says several), else from a
+ * recorded file; k->rel the latest folder's place in the work tree.
+ */
+static void find_roots(struct carry *k, const struct agent_rebuilder *r, const cJSON *state, const struct sbuf *text)
+{
+	char **cwds = NULL;
+	size_t n = 0;
+
+	if (r->cwds)
+		r->cwds(&cwds, &n, text->buf, text->len);
+	k->roots = xcalloc(n + 2, sizeof(*k->roots));
+	for (size_t i = 0; i < n; i++) {
+		char *root, *rel;
+
+		recorded_root(&root, &rel, cwds[i], k->top);
+		for (size_t j = 0; root && j < k->nroots; j++)
+			if (!strcmp(k->roots[j], root))
+				free(root), root = NULL;
+		if (root && strcmp(root, k->top))
+			k->roots[k->nroots++] = root;
+		else
+			free(root);
+		free(k->rel);
+		k->rel = rel;
+		free(cwds[i]);
+	}
+	free(cwds);
+	if (!n) {
+		char *root = root_of_files(state, text, k->top);
+
+		if (strcmp(root, k->top))
+			k->roots[k->nroots++] = root;
+		else
+			free(root);
+	}
+	if (!k->rel)
+		k->rel = xstrdup("");
+}
+
 /* The file rebuilt from text, for this clone: k->rb, k->cwd, k->file. */
 static int rebuild(struct carry *k, struct cmd_ctx *c, const cJSON *state, const struct sbuf *text)
 {
 	const struct agent_rebuilder *r = k->d->rebuilder;
-	char *said = r->cwd ? r->cwd(text->buf, text->len) : NULL, *err = NULL, *project = NULL;
 	const char *wd = store_workdir(c->st);
+	char *err = NULL, *project = NULL;
 
 	if (!wd || !(k->top = realpath(wd, NULL)))
 		return gs_error("resume --agent needs a work tree");
-	if (said) {
-		recorded_root(&k->root, &k->rel, said, k->top);
-		free(said);
-	} else {
-		k->root = root_of_files(state, text, k->top);
-		k->rel = xstrdup("");
-	}
+	find_roots(k, r, state, text);
 	k->cwd = *k->rel ? xstrfmt("%s/%s", k->top, k->rel) : xstrdup(k->top);
 	k->rb.session = json_str(k->agent, "session");
-	k->rb.from_root = strcmp(k->root, k->top) ? k->root : NULL;
+	k->rb.from_roots = k->nroots ? (const char *const *)k->roots : NULL;
 	k->rb.to_root = k->top;
 	k->rb.cwd = k->cwd;
 	if (r->rebuild(&k->rb, &err, text->buf, text->len) < 0) {

@@ -12,6 +12,8 @@ on () {
 	on_who=$1; shift
 	(cd "$(test $on_who = bob && echo "$B" || echo "$T/$on_who")" && HOME="$T/home-$on_who" && export HOME && "$@")
 }
+# on_real <who> <command>...: in who's clone, under the home who runs the real CLIs in
+on_real () { or_who=$1; shift; (cd "$T/$or_who" && HOME="$T/real-$or_who" && export HOME && "$@"); }
 # on_home <name> <command>...: in Bob's clone, under another home
 on_home () { oh_home=$1; shift; (cd "$B" && HOME="$T/home-$oh_home" && export HOME && "$@"); }
 # the folder Claude Code keeps a project's sessions in, for a working folder
@@ -257,6 +259,18 @@ test_expect_success CLAUDE_CODE 'Bob, another home, another clone: rebuilt, and 
 	done >kept &&
 	test "$(grep -c "\"content\":\"write the notes\"" kept)" = 1 &&
 	test "$(grep -c "\"content\":\"carry on, Bob here\"" kept)" = 1
+'
+
+test_expect_success CLAUDE_CODE 'and back: Alice pulls Bob'"'"'s turn and rebuilds over her own file, every path hers' '
+	on bob git session push >/dev/null &&
+	on alice git session pull -q &&
+	test_must_fail on_real alice git session resume --agent claude-code real 2>err &&
+	grep "exists" err &&
+	on_real alice git session resume --agent claude-code --force real >cmd 2>/dev/null &&
+	sid=$(sed "s/.* //" cmd) &&
+	f="$T/real-alice/.claude/projects/$(project_dir "$T/alice")/$sid.jsonl" &&
+	grep -q "carry on, Bob here" "$f" && grep -q "Alicereply one" "$f" &&
+	! grep -q "$B" "$f"
 '
 
 # --- the real Gemini CLI ---

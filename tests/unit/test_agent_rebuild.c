@@ -41,13 +41,18 @@ static cJSON *line_at(const char *text, size_t n)
 static void test_claude(void **state)
 {
 	const struct agent_dialect *d = agent_dialect("claude-code");
-	struct agent_rebuild rb = { .session = "s-1", .from_root = "/home/a/proj", .to_root = "/srv/b/clone" };
-	char *err = NULL, *cwd = d->rebuilder->cwd(stored, strlen(stored));
+	static const char *const roots[] = { "/home/a/proj", NULL };
+	struct agent_rebuild rb = { .session = "s-1", .from_roots = roots, .to_root = "/srv/b/clone" };
+	char *err = NULL, **cwds;
+	size_t n;
 	cJSON *o;
 
 	(void)state;
-	assert_string_equal(cwd, "/home/a/proj/src");
-	free(cwd);
+	d->rebuilder->cwds(&cwds, &n, stored, strlen(stored));
+	assert_int_equal(n, 1);
+	assert_string_equal(cwds[0], "/home/a/proj/src");
+	free(cwds[0]);
+	free(cwds);
 	assert_int_equal(d->rebuilder->rebuild(&rb, &err, stored, strlen(stored)), 0);
 	assert_null(err);
 	assert_int_equal(rb.lines, 4);
@@ -137,6 +142,34 @@ static void test_sidechain(void **state)
 	o = line_at(rb.text, 3);
 	assert_string_equal(json_str(o, "parentUuid"), "s1");
 	cJSON_Delete(o);
+	free(rb.text);
+}
+
+/* Carried from Alice to Bob and back: each clone's folders, the latest last; every root moved. */
+static void test_carried(void **state)
+{
+	static const char both[] =
+		"{\"type\":\"user\",\"uuid\":\"a\",\"cwd\":\"/home/alice/p\",\"message\":{\"role\":\"user\",\"content\":[]}}\n"
+		"{\"type\":\"user\",\"uuid\":\"b\",\"cwd\":\"/home/bob/q/sub\",\"message\":{\"role\":\"user\",\"content\":[]}}\n"
+		"{\"type\":\"user\",\"uuid\":\"c\",\"cwd\":\"/home/alice/p\",\"message\":{\"role\":\"user\",\"content\":[]}}\n"
+		"{\"type\":\"user\",\"uuid\":\"d\",\"cwd\":\"/home/bob/q/sub\",\"message\":{\"role\":\"user\",\"content\":[]}}\n";
+	static const char *const roots[] = { "/home/alice/p", "/home/bob/q", NULL };
+	const struct agent_dialect *d = agent_dialect("claude-code");
+	struct agent_rebuild rb = { .session = "s", .from_roots = roots, .to_root = "/srv/c" };
+	char *err = NULL, **cwds;
+	size_t n;
+
+	(void)state;
+	d->rebuilder->cwds(&cwds, &n, both, strlen(both));
+	assert_int_equal(n, 2);
+	assert_string_equal(cwds[0], "/home/alice/p");
+	assert_string_equal(cwds[1], "/home/bob/q/sub");
+	for (size_t i = 0; i < n; i++)
+		free(cwds[i]);
+	free(cwds);
+	assert_int_equal(d->rebuilder->rebuild(&rb, &err, both, strlen(both)), 0);
+	assert_null(strstr(rb.text, "/home/"));
+	assert_non_null(strstr(rb.text, "\"cwd\":\"/srv/c/sub\""));
 	free(rb.text);
 }
 
@@ -236,7 +269,8 @@ static void test_gemini(void **state)
 		"{\"id\":\"m3\",\"timestamp\":\"2026-11-26T08:58:51.243Z\",\"type\":\"user\",\"content\":[{\"functionResponse\":"
 		"{\"name\":\"write_file\",\"response\":{\"output\":\"wrote /h/a/p/notes.md\"}}}]}\n";
 	const struct agent_dialect *d = agent_dialect("gemini-cli");
-	struct agent_rebuild rb = { .session = "d9746273-db64-4a7a-ac64-f09431229110", .from_root = "/h/a/p",
+	static const char *const roots[] = { "/h/a/p", NULL };
+	struct agent_rebuild rb = { .session = "d9746273-db64-4a7a-ac64-f09431229110", .from_roots = roots,
 				    .to_root = "/tmp/gx/bob", .cwd = "/tmp/gx/bob" };
 	char *err = NULL, *path, *root;
 	cJSON *h;
@@ -314,6 +348,7 @@ int main(void)
 		cmocka_unit_test(test_claude),
 		cmocka_unit_test(test_filled),
 		cmocka_unit_test(test_sidechain),
+		cmocka_unit_test(test_carried),
 		cmocka_unit_test(test_refused),
 		cmocka_unit_test(test_path_move),
 		cmocka_unit_test(test_project_dir),
