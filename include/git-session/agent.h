@@ -100,6 +100,7 @@ struct agent_dialect {
 	const char *resume;		/* the shell command that resumes one of its sessions, given its id */
 	const char *settings;		/* the project's settings file, from the work tree's top */
 	const char *settings_local;	/* one person's, which the agent reads too (NULL: none) */
+	const char *settings_user;	/* the user's, for every project: in the agent's folder (below) */
 	const struct agent_settings_ops *settings_ops;
 	int timeout;			/* a hook's timeout, in the unit the agent counts */
 	const struct agent_hook_event *events;
