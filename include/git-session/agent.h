@@ -193,6 +193,23 @@ struct agent_usage {
 void agent_usage_scan(struct agent_usage *u, const struct agent_dialect *d, const char *text, size_t len);
 
 /*
+ * The files a patch in the apply_patch format names, in its order: each
+ * added, updated, deleted, or the new name of the update before it
+ * (AGENT_PATCH_MOVE_TO). Paths are as the patch says them, unchecked.
+ * -1 (nothing in *out) when there is no "*** Begin Patch", a header
+ * names no path, a move follows no update, or it names more than
+ * AGENT_PATCH_FILES_MAX files. agent_patch_files_free frees *out.
+ */
+#define AGENT_PATCH_FILES_MAX 1000
+enum agent_patch_kind { AGENT_PATCH_ADD, AGENT_PATCH_UPDATE, AGENT_PATCH_DELETE, AGENT_PATCH_MOVE_TO };
+struct agent_patch_file {
+	char *path;
+	enum agent_patch_kind kind;
+};
+int agent_patch_files(struct agent_patch_file **out, size_t *n, const char *patch);
+void agent_patch_files_free(struct agent_patch_file *v, size_t n);
+
+/*
  * The settings text with our hooks added, each event's group running
  * command_prefix + " " + event (*out NULL when they are there already);
  * text may be NULL (no file yet). GS_ERROR with *err when the text is
