@@ -3,7 +3,8 @@
  * the usage scan never fails and counts only what a turn may record,
  * whole numbers from 0 to AGENT_TOKENS_MAX, each message once; read as a
  * conversation, every item is bounded valid UTF-8; the lines a stored
- * part keeps are lines of the input.
+ * part keeps are lines of the input; an apply_patch patch names at most
+ * AGENT_PATCH_FILES_MAX paths, each text of the input.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -64,8 +65,28 @@ static void converse(const struct agent_dialect *d, const uint8_t *data, size_t 
 	free(kept);
 }
 
+static void patch(const uint8_t *data, size_t size)
+{
+	char *text = xstrndup((const char *)data, size);
+	struct agent_patch_file *v;
+	size_t n;
+
+	if (agent_patch_files(&v, &n, text) == 0) {
+		if (n > AGENT_PATCH_FILES_MAX)
+			abort();
+		for (size_t i = 0; i < n; i++)
+			if (!*v[i].path || !strstr(text, v[i].path))
+				abort();
+		agent_patch_files_free(v, n);
+	} else if (v || n) {
+		abort();
+	}
+	free(text);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
+	patch(data, size);
 	for (size_t i = 0; agent_dialects[i]; i++) {
 		scan(agent_dialects[i], data, size);
 		converse(agent_dialects[i], data, size);

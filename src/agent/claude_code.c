@@ -326,6 +326,7 @@ const struct agent_dialect agent_claude_code = {
 	.resume = "claude --resume",
 	.settings = ".claude/settings.json",
 	.settings_local = ".claude/settings.local.json",
+	.settings_user = "settings.json",
 	.settings_ops = &agent_json_hooks,
 	.timeout = 10,	/* seconds */
 	.events = claude_code_events,

@@ -216,6 +216,7 @@ const struct agent_dialect agent_gemini_cli = {
 	.stem = "gemini",
 	.resume = "gemini --resume",
 	.settings = ".gemini/settings.json",
+	.settings_user = "settings.json",
 	.settings_ops = &agent_json_hooks,
 	.timeout = 10000,	/* milliseconds */
 	.events = gemini_cli_events,
