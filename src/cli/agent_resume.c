@@ -448,7 +448,7 @@ static int carry_on(struct cmd_ctx *c, const char *id, const cJSON *state, const
 
 static void report(const struct carry *k, int json, int quiet)
 {
-	char *cmd = resume_command(k->d, k->rb.session, k->cwd);
+	char *cmd = resume_command(k->d, k->rb.session, k->cwd), *path = xstrfmt("%s/%s", k->folder, k->file);
 	cJSON *o;
 
 	if (json) {
@@ -457,6 +457,7 @@ static void report(const struct carry *k, int json, int quiet)
 		json_set_str(o, "cli", k->d->name);
 		json_set_str(o, "session", k->rb.session);
 		json_set_str(o, "file", k->file);
+		json_set(o, "path", cJSON_CreateString(path));
 		json_set_str(o, "cwd", k->cwd);
 		json_set_num(o, "lines", (double)k->rb.lines);
 		json_set_num(o, "relinked", (double)k->rb.relinked);
@@ -464,10 +465,11 @@ static void report(const struct carry *k, int json, int quiet)
 		view_print_json(o);
 		cJSON_Delete(o);
 	} else if (!quiet) {
-		fprintf(stderr, "Rebuilt %s session %s (%zu lines) in %s/%s\n", k->d->name, k->rb.session,
-			k->rb.lines, k->folder, k->file);
+		fprintf(stderr, "Rebuilt %s session %s (%zu lines) in %s\n", k->d->name, k->rb.session, k->rb.lines,
+			path);
 		printf("%s\n", cmd);
 	}
+	free(path);
 	free(cmd);
 }
 
