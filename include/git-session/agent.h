@@ -75,6 +75,7 @@ struct agent_event {
 
 struct agent_dialect;
 struct transcript;
+struct agent_rebuilder;
 
 /*
  * Our hooks in an agent's own configuration, edited in place: what was
@@ -146,6 +147,8 @@ struct agent_dialect {
 	 * bytes of a kept line to leave out, a member the CLI adds for itself.
 	 */
 	int (*keeps_line)(const char *line, size_t len, size_t cut[2]);
+	/* How its own session file is rebuilt from the stored transcript (agent_rebuild.h). */
+	const struct agent_rebuilder *rebuilder;
 };
 
 /* The dialect of an agent by name, NULL when unknown; agent_dialects lists them all, NULL-terminated. */

@@ -345,4 +345,5 @@ const struct agent_dialect agent_claude_code = {
 	.scan_reply = claude_code_scan_reply,
 	.read_line = claude_code_read_line,
 	.keeps_line = claude_code_keeps_line,
+	.rebuilder = &agent_claude_code_rebuilder,
 };

@@ -235,4 +235,5 @@ const struct agent_dialect agent_gemini_cli = {
 	.scan_reply = gemini_cli_scan_reply,
 	.read_line = gemini_cli_read_line,
 	.keeps_line = gemini_cli_keeps_line,
+	.rebuilder = &agent_gemini_cli_rebuilder,
 };
