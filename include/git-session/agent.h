@@ -26,7 +26,7 @@
  * agent_<file>, its struct agent_dialect. Nothing outside that file
  * tells one agent from another: what differs is in the dialect.
  */
-#define GS_AGENTS(X) X(claude_code) X(gemini_cli)
+#define GS_AGENTS(X) X(claude_code) X(gemini_cli) X(codex)
 
 enum agent_event_kind {
 	AE_NONE,
@@ -71,10 +71,34 @@ struct agent_event {
 	double ms;			/* how long it ran, 0 to AGENT_MS_MAX */
 	const char *trigger;		/* of a compaction: "manual", "auto" */
 	const char *reason;		/* why the agent's session ended */
+	const char *patch;		/* the patch a patch tool applied (apply_patch format); NULL for other tools */
+	const char *cwd;		/* the directory the agent ran in, which a patch's relative paths are from */
 };
 
 struct agent_dialect;
 struct transcript;
+
+/*
+ * An agent's own gate on the hooks it reads, beyond the file: entries of
+ * the user's config file (in the agent's folder) that the agent needs
+ * before it runs them (Codex: a trusted project, each hook's trusted hash).
+ */
+struct agent_trust_ops {
+	const char *file;	/* the user's config file, in the agent's folder */
+	/*
+	 * The entries that open the hooks running command_prefix in settings
+	 * (the hooks file's text, at path) for project (NULL: every project,
+	 * the user's own hooks); NULL when there are none. The caller frees it.
+	 */
+	char *(*entries)(const char *settings, size_t len, const char *path, const char *project,
+			 const char *command_prefix);
+	/*
+	 * Of entries, *add those config (len bytes, NULL: none) lacks, to append
+	 * (NULL: none), and *conflict the first it holds otherwise (NULL: none),
+	 * which only the user can change. The caller frees both.
+	 */
+	void (*plan)(char **add, char **conflict, const char *config, size_t len, const char *entries);
+};
 struct agent_rebuilder;
 
 /*
@@ -106,6 +130,7 @@ struct agent_dialect {
 	int timeout;			/* a hook's timeout, in the unit the agent counts */
 	const struct agent_hook_event *events;
 	const char *const *write_tools;	/* tools whose file is recorded */
+	const char *const *patch_tools;	/* tools whose patch's files are recorded (NULL: none) */
 	const char *const *agent_tools;	/* tools that run a sub-agent */
 	const char *const *shell_tools;	/* tools that run a shell command: recorded as agent.run */
 	/* how prompts the CLI sends itself start (a sub-agent's notice, a command): not the user's */
@@ -149,6 +174,8 @@ struct agent_dialect {
 	int (*keeps_line)(const char *line, size_t len, size_t cut[2]);
 	/* How its own session file is rebuilt from the stored transcript (agent_rebuild.h). */
 	const struct agent_rebuilder *rebuilder;
+	/* Its gate on our hooks (NULL: none): what install records, with the user's consent. */
+	const struct agent_trust_ops *trust;
 };
 
 /* The dialect of an agent by name, NULL when unknown; agent_dialects lists them all, NULL-terminated. */
@@ -163,7 +190,7 @@ size_t agent_event_count(const struct agent_dialect *d);
 
 /*
  * What payload says, in d's dialect; path only for one of d's
- * write_tools, command only for one of its shell_tools, prompt only for
+ * write_tools, patch only for one of its patch_tools, command only for one of its shell_tools, prompt only for
  * the user's (not one of its own_prompts). A number out of its range (an
  * exit status, a duration) is not known.
  */

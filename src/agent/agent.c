@@ -58,7 +58,7 @@ size_t agent_event_count(const struct agent_dialect *d)
 
 static int listed(const char *const *list, const char *s)
 {
-	for (; s && *list; list++)
+	for (; s && list && *list; list++)
 		if (!strcmp(*list, s))
 			return 1;
 	return 0;
@@ -83,6 +83,8 @@ void agent_read_event(struct agent_event *out, const struct agent_dialect *d, co
 	for (const char *const *p = d->own_prompts; p && *p && out->prompt; p++)
 		if (!strncmp(out->prompt, *p, strlen(*p)))
 			out->prompt = NULL;
+	if (!listed(d->patch_tools, out->tool) || (out->patch && !*out->patch))
+		out->patch = NULL;
 	/* a command for the tools that run one */
 	if (!listed(d->shell_tools, out->tool) || (out->command && !*out->command)) {
 		out->command = NULL;

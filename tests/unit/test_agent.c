@@ -218,8 +218,8 @@ static void test_table(void **unused)
 		for (const struct agent_hook_event *e = (*d)->events; e->event; e++)
 			assert_int_equal(agent_event_kind(*d, e->event), e->kind);
 	}
-	assert_int_equal(n, 2);
-	assert_string_equal(names, "claude-code or gemini-cli");
+	assert_int_equal(n, 3);
+	assert_string_equal(names, "claude-code, gemini-cli or codex");
 	free(names);
 }
 
