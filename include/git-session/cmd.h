@@ -157,7 +157,8 @@ int cmd_agent_hook(const struct agent_dialect *d, const char *event, struct cmd_
  * project (--user).
  */
 enum agent_scope { AGENT_SCOPE_PROJECT, AGENT_SCOPE_LOCAL, AGENT_SCOPE_USER };
-int cmd_agent_setup_install(struct cmd_ctx *c, const struct agent_dialect *d, enum agent_scope scope);
+/* trust: record in the user's config the trust the agent's gate asks (agent_dialect.trust) */
+int cmd_agent_setup_install(struct cmd_ctx *c, const struct agent_dialect *d, enum agent_scope scope, int trust);
 int cmd_agent_setup_uninstall(struct cmd_ctx *c, const struct agent_dialect *d, enum agent_scope scope);
 void cmd_agent_setup_status(struct cmd_ctx *c);
 int cmd_transcript(int argc, const char **argv, struct cmd_ctx *c);
