@@ -73,6 +73,7 @@ struct agent_event {
 	const char *reason;		/* why the agent's session ended */
 	const char *patch;		/* the patch a patch tool applied (apply_patch format); NULL for other tools */
 	const char *cwd;		/* the directory the agent ran in, which a patch's relative paths are from */
+	const char *call;		/* the tool call's id, which its transcript may name */
 };
 
 struct agent_dialect;
@@ -174,6 +175,13 @@ struct agent_dialect {
 	int (*keeps_line)(const char *line, size_t len, size_t cut[2]);
 	/* How its own session file is rebuilt from the stored transcript (agent_rebuild.h). */
 	const struct agent_rebuilder *rebuilder;
+	/*
+	 * When its payload says no shell command's outcome, its transcript may
+	 * (NULL: not): of the lines holding exit_mark, the one scan_exit finds
+	 * ev->call's outcome in (1), which it fills in ev (exit, ms, failed).
+	 */
+	const char *exit_mark;
+	int (*scan_exit)(struct agent_event *ev, const cJSON *line);
 	/* Its gate on our hooks (NULL: none): what install records, with the user's consent. */
 	const struct agent_trust_ops *trust;
 };

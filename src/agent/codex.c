@@ -51,6 +51,34 @@ static void codex_read_event(struct agent_event *ev, const cJSON *payload)
 	ev->command = json_str(in, "command");
 	ev->patch = json_str(in, "command");
 	ev->trigger = json_str(payload, "trigger");
+	ev->call = json_str(payload, "tool_use_id");
+}
+
+/*
+ * {"type": "event_msg", "payload": {"type": "item_completed", "item":
+ * {"type": "CommandExecution", "id": <the call>, "exit_code", "duration":
+ * {"secs", "nanos"}}}}: a shell call's outcome, which Bash's payload does
+ * not say.
+ */
+static int codex_scan_exit(struct agent_event *ev, const cJSON *line)
+{
+	const cJSON *p = cJSON_GetObjectItemCaseSensitive(line, "payload");
+	const cJSON *item = cJSON_GetObjectItemCaseSensitive(p, "item");
+	const cJSON *dur = cJSON_GetObjectItemCaseSensitive(item, "duration");
+	const char *type = json_str(item, "type"), *id = json_str(item, "id");
+	double secs, nanos;
+
+	if (!ev->call || !type || strcmp(type, "CommandExecution") || !id || strcmp(id, ev->call))
+		return 0;
+	ev->has_exit = agent_number(&ev->exit, cJSON_GetObjectItemCaseSensitive(item, "exit_code"), AGENT_EXIT_MIN,
+				    AGENT_EXIT_MAX);
+	ev->failed = !ev->has_exit || ev->exit != 0;
+	if (agent_number(&secs, cJSON_GetObjectItemCaseSensitive(dur, "secs"), 0, AGENT_MS_MAX / 1000) &&
+	    agent_number(&nanos, cJSON_GetObjectItemCaseSensitive(dur, "nanos"), 0, 999999999)) {
+		ev->ms = (double)(long long)(secs * 1000 + nanos / 1e6);
+		ev->has_ms = 1;
+	}
+	return 1;
 }
 
 /*
@@ -227,5 +255,7 @@ const struct agent_dialect agent_codex = {
 	.scan_usage = codex_scan_usage,
 	.read_line = codex_read_line,
 	.keeps_line = codex_keeps_line,
+	.exit_mark = "\"CommandExecution\"",
+	.scan_exit = codex_scan_exit,
 	.trust = &agent_codex_trust,
 };

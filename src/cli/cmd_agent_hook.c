@@ -243,6 +243,8 @@ static int on_tool_after(struct hook_run *r)
 		return 0;
 	if ((error = tool_caller(&who, r)) < 0 || !who)
 		return error;
+	if (r->ev.command)
+		hook_transcript_exit(r);
 	error = r->ev.command ? record_run(r, who) : r->ev.patch ? record_patch(r, who) : record_write(r, who);
 	free(who);
 	return error;

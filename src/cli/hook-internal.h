@@ -56,6 +56,13 @@ const cJSON *hook_agents(struct hook_run *r);
 int hook_read_turn(struct state_op **out, int *messages, struct hook_run *r, const cJSON *a, const char *path);
 
 /*
+ * A shell call's outcome, when its payload says none, from the end of
+ * the agent's transcript, where its CLI wrote it (agent_dialect.scan_exit):
+ * r->ev's exit, ms and failed; left unknown when it is not there.
+ */
+void hook_transcript_exit(struct hook_run *r);
+
+/*
  * The files agent a's shell commands changed since its last turn, as a
  * checkpoint by it to write (*out NULL when none, or when it ran no
  * command since): the work tree against the index and HEAD as git status

@@ -120,8 +120,11 @@ test_expect_success 'payloads: a prompt, each file of a patch, a shell command, 
 	patch "*** Begin Patch\n*** Update File: hello.txt\n@@\n hello\n-world\n+codex\n*** Add File: gone.txt\n+bye\n*** End Patch\n" 2 &&
 	rm gone.txt && mv hello.txt moved.txt &&
 	patch "*** Begin Patch\n*** Delete File: gone.txt\n*** Update File: hello.txt\n*** Move to: moved.txt\n@@\n hello\n-codex\n+moved\n*** End Patch\n" 3 &&
+	# Bash says no exit status: the rollout does, written before the hook runs
+	echo "{\"timestamp\":\"t\",\"type\":\"event_msg\",\"payload\":{\"type\":\"item_completed\",\"item\":{\"type\":\"CommandExecution\",\"id\":\"call_4\",\"exit_code\":3,\"duration\":{\"secs\":1,\"nanos\":6430000}}}}" >"$T" &&
 	codex PostToolUse ",\"tool_name\":\"Bash\",\"tool_input\":{\"command\":\"echo shell-ran && exit 3\"},\"tool_response\":\"shell-ran\n\",\"tool_use_id\":\"call_4\"" &&
-	cat >"$T" <<-EOF &&
+	codex PostToolUse ",\"tool_name\":\"Bash\",\"tool_input\":{\"command\":\"echo not-in-rollout\"},\"tool_response\":\"x\",\"tool_use_id\":\"call_9\"" &&
+	cat >>"$T" <<-EOF &&
 	{"timestamp":"t","type":"session_meta","payload":{"id":"$SID","cwd":"$R"}}
 	{"timestamp":"t","type":"response_item","payload":{"type":"message","role":"developer","content":[{"type":"input_text","text":"instructions"}]}}
 	{"timestamp":"t","type":"response_item","payload":{"type":"message","role":"user","content":[{"type":"input_text","text":"please create the greeting files"}]}}
@@ -138,7 +141,8 @@ test_expect_success 'payloads: a prompt, each file of a patch, a shell command, 
 	grep "^file created: hello.txt by $AGENT$" log &&
 	grep "^checkpoint: 2 files by $AGENT$" log &&
 	grep "^checkpoint: 3 files by $AGENT$" log &&
-	grep "^run by $AGENT: \"echo shell-ran && exit 3\" (exit unknown)$" log &&
+	grep "^run by $AGENT: \"echo shell-ran && exit 3\" (exit 3, 1006 ms)$" log &&
+	grep "^run by $AGENT: \"echo not-in-rollout\" (exit unknown)$" log &&
 	grep "^turn of $AGENT: \"All done.\" (+803 in, +50 out; transcript part 1[;)]" log &&
 	session_json >s &&
 	test "$(json_field s "[d[\"files\"][p][\"status\"] for p in (\"hello.txt\", \"gone.txt\", \"moved.txt\")]")" = \
@@ -221,7 +225,7 @@ test_expect_success CODEX_CLI 'Codex: a run that creates, patches and runs is a 
 	[{"match": "greeting files", "calls": [
 	 {"name": "apply_patch", "input": "*** Begin Patch\\n*** Add File: greet.txt\\n+hello\\n*** End Patch\\n"},
 	 {"name": "apply_patch", "input": "*** Begin Patch\\n*** Update File: greet.txt\\n@@\\n-hello\\n+codex\\n*** End Patch\\n"},
-	 {"name": "exec_command", "input": {"cmd": "echo shell-ran"}}], "answer": "All done."}]
+	 {"name": "exec_command", "input": {"cmd": "echo shell-ran; exit 3"}}], "answer": "All done."}]
 	EOF
 	codex_run "please make the greeting files" &&
 	grep "All done." ../codex.out &&
@@ -232,7 +236,7 @@ test_expect_success CODEX_CLI 'Codex: a run that creates, patches and runs is a 
 	grep "^note: \"please make the greeting files\"$" log &&
 	grep "^file created: greet.txt by $agent$" log &&
 	grep "^file modified: greet.txt by $agent$" log &&
-	grep "^run by $agent: \"echo shell-ran\"" log &&
+	grep "^run by $agent: \"echo shell-ran; exit 3\" (exit 3, [0-9]* ms)$" log &&
 	grep "^turn of $agent: \"All done.\" (+[1-9][0-9]* in, +[1-9][0-9]* out; transcript part 1)$" log &&
 	test "$(git rev-parse SESSION_HEAD:files/greet.txt)" = "$(git hash-object greet.txt)" &&
 	session_json >s &&
