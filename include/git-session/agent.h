@@ -119,6 +119,7 @@ struct agent_settings_ops {
 
 /* agent_dialect.flags */
 #define AGENT_COMPACT_MANUAL_ONLY 1u	/* only a compaction the user asked for is recorded */
+#define AGENT_HOOKS_EACH_FILE 2u	/* the same hook in two of its settings files runs twice */
 
 struct agent_dialect {
 	const char *name;		/* as given to --agent and `hook` */

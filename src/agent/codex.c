@@ -249,6 +249,7 @@ const struct agent_dialect agent_codex = {
 	.shell_tools = codex_shell_tools,
 	.folder = ".codex",
 	.folder_env = "CODEX_HOME",
+	.flags = AGENT_HOOKS_EACH_FILE,
 	.block_exit = 2,
 	.read_event = codex_read_event,
 	.usage_mark = "\"token_usage_record\"",

@@ -392,6 +392,24 @@ cleanup:
 	return error;
 }
 
+/* An agent that runs a hook of each file: said when ours are in another of its files too. */
+static void twice_warning(struct cmd_ctx *c, const struct agent_dialect *d, enum agent_scope scope)
+{
+	for (enum agent_scope o = AGENT_SCOPE_PROJECT; o <= AGENT_SCOPE_USER; o++) {
+		struct settings_file other = { d };
+
+		if (o == scope || (o == AGENT_SCOPE_LOCAL && !d->settings_local) || (o == AGENT_SCOPE_USER && !d->settings_user))
+			continue;
+		if (settings_read(&other, c, d, o) == 0 && other.text &&
+		    agent_settings_count(other.text, other.len, d, other.command) > 0) {
+			gs_warning("%s runs the hooks of '%s' too: each event would be recorded twice", d->name, other.rel);
+			gs_hint("keep one: git session hooks uninstall --agent %s%s", d->name,
+				o == AGENT_SCOPE_USER ? " --user" : o == AGENT_SCOPE_LOCAL ? " --local" : "");
+		}
+		settings_release(&other);
+	}
+}
+
 /* Adds our hooks to the agent's settings, keeping what the file had, as it was. */
 int cmd_agent_setup_install(struct cmd_ctx *c, const struct agent_dialect *d, enum agent_scope scope, int trust)
 {
@@ -419,6 +437,8 @@ int cmd_agent_setup_install(struct cmd_ctx *c, const struct agent_dialect *d, en
 	       excluded ? ", which .git/info/exclude leaves out of git" : "");
 	if (d->trust && (error = trust_install(c, &f, out, trust)) < 0)
 		goto cleanup;
+	if (d->flags & AGENT_HOOKS_EACH_FILE)
+		twice_warning(c, d, scope);
 	if (scope == AGENT_SCOPE_USER && store_config_bool(&auto_start, c->st, "session.agentAutoStart", 1) == 0 &&
 	    auto_start) {
 		gs_hint("%s now starts a session in every repository it works in; to record only", d->name);

@@ -105,6 +105,10 @@ test_expect_success 'the user scope: $CODEX_HOME/hooks.json, round trip' '
 	git session hooks install --agent codex --user --trust >out 2>&1 &&
 	grep "hooks.state.\"$CODEX_HOME/hooks.json:stop:0:0\"" "$CODEX_HOME/config.toml" &&
 	! grep "projects" "$CODEX_HOME/config.toml" &&
+	! grep "twice" out &&
+	git session hooks install --agent codex >out 2>&1 &&
+	grep "codex runs the hooks of .$CODEX_HOME/hooks.json. too: each event would be recorded twice" out &&
+	git session hooks uninstall --agent codex >/dev/null &&
 	git session hooks uninstall --agent codex --user &&
 	test_cmp ../user.orig "$CODEX_HOME/hooks.json" &&
 	test_must_be_empty "$CODEX_HOME/config.toml" &&
