@@ -200,7 +200,7 @@ codex_run () {
 	cat >../codex-run.sh <<-EOF &&
 	ip link set lo up 2>/dev/null
 	cd "$R"
-	rm -f ../port; node "$agents/model-server.js" ../script.json ../port & server=\$!
+	rm -f ../port; MODEL_SERVER_BODIES=../bodies.log node "$agents/model-server.js" ../script.json ../port & server=\$!
 	for i in \$(seq 1 600); do test -s ../port && break; sleep 0.05; done
 	SCRIPTED_API_KEY=test timeout 120 "$agents/node_modules/.bin/codex" exec \
 		-c "model_providers.scripted.base_url=\"http://127.0.0.1:\$(cat ../port)/v1\"" "\$1" </dev/null >../codex.out 2>../codex.err
@@ -247,11 +247,31 @@ test_expect_success CODEX_CLI 'Codex: a run that creates, patches and runs is a 
 	test "$(json_field s "d[\"tokens\"][\"by_agent\"][\"$agent\"][\"cached\"] > 0")" = true
 '
 
+test_expect_success CODEX_CLI 'Codex: past the budget, its PreToolUse refuses the call and the model is told why' '
+	git session tokens budget 10 >/dev/null &&
+	git config session.enforceBudget true &&
+	cat >../script.json <<-EOF &&
+	[{"match": "over budget", "calls": [
+	 {"name": "apply_patch", "input": "*** Begin Patch\\n*** Add File: refused.txt\\n+no\\n*** End Patch\\n"}], "answer": "Stopped."}]
+	EOF
+	rm -f ../bodies.log &&
+	codex_run "write over budget" &&
+	! test -e refused.txt &&
+	grep "Command blocked by PreToolUse hook: git-session: session .* no more tool calls" ../bodies.log &&
+	git config session.enforceBudget false
+'
+
 test_expect_success CODEX_CLI 'Codex: untrusted hooks run nothing, and hooks status says so' '
 	git session hooks uninstall --agent codex >/dev/null &&
 	git session hooks install --agent codex >/dev/null 2>err &&
 	grep "skips them without a word" err &&
-	git session hooks status | grep "NOT trusted"
+	git session hooks status | grep "NOT trusted" &&
+	git rev-parse SESSION_HEAD >before &&
+	echo "[{\"match\": \"untrusted\", \"calls\": [], \"answer\": \"Untrusted done.\"}]" >../script.json &&
+	codex_run "an untrusted prompt" &&
+	grep "Untrusted done." ../codex.out &&
+	git rev-parse SESSION_HEAD >after &&
+	test_cmp before after
 '
 
 test_done
