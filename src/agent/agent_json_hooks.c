@@ -163,7 +163,7 @@ static char *hook_cmd(const char *prefix, const char *event)
 }
 
 /* Whether command runs our hooks: prefix, behind the guard or (an older install) alone. */
-static int our_command(const char *command, const char *prefix)
+int agent_json_hooks_ours(const char *command, const char *prefix)
 {
 	if (command && !strncmp(command, GUARD, strlen(GUARD)))
 		command += strlen(GUARD);
@@ -204,7 +204,7 @@ static int ours(const char *b, size_t from, size_t to, const char *prefix, const
 	int found = 0, same = 0;
 
 	cJSON_ArrayForEach(h, cJSON_GetObjectItemCaseSensitive(g, "hooks"))
-		if (our_command(json_str(h, "command"), prefix)) {
+		if (agent_json_hooks_ours(json_str(h, "command"), prefix)) {
 			found = 1;
 			same |= cmd && !strcmp(json_str(h, "command"), cmd);
 		}

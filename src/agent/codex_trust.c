@@ -93,7 +93,7 @@ static int hook_blocks(struct sbuf *sb, const cJSON *hooks, const char *file, co
 				const char *cmd = json_str(h, "command"), *type = json_str(h, "type");
 				char hash[65];
 
-				if (type && !strcmp(type, "command") && cmd && strstr(cmd, prefix)) {
+				if (type && !strcmp(type, "command") && agent_json_hooks_ours(cmd, prefix)) {
 					hook_hash(hash, label.buf, ev->string, h, cJSON_GetObjectItemCaseSensitive(g, "matcher"));
 					sbuf_addf(sb, "[hooks.state.\"%s:%s:%d:%d\"]\ntrusted_hash = \"sha256:%s\"\n\n", file,
 						  label.buf, gi, hi, hash);

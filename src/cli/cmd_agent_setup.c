@@ -272,7 +272,7 @@ static int trust_plan(char **add, char **conflict, char **config, char **cur, si
 		      const struct settings_file *f, const char *text)
 {
 	const struct agent_trust_ops *t = f->d->trust;
-	char *project = NULL, *entries;
+	char *project = NULL, *entries, *real;
 	const char *wd = store_workdir(c->st);
 	size_t n = strlen(wd);
 
@@ -280,8 +280,12 @@ static int trust_plan(char **add, char **conflict, char **config, char **cur, si
 	*len = 0;
 	if (!(*config = trust_path(f->d)))
 		return gs_error("cannot find %s's folder of yours: HOME is not set", f->d->name);
+	if ((real = realpath(*config, NULL))) {	/* a link (to dotfiles) is written through */
+		free(*config);
+		*config = real;
+	}
 	if (f->scope != AGENT_SCOPE_USER)
-		project = xstrndup(wd, n && n > 1 && wd[n - 1] == '/' ? n - 1 : n);
+		project = xstrndup(wd, n > 1 && wd[n - 1] == '/' ? n - 1 : n);
 	/* the hooks are keyed by the file's path as the agent finds it: the user's as its folder says */
 	entries = t->entries(text, strlen(text), f->scope == AGENT_SCOPE_USER ? f->rel : f->path, project,
 			     f->command);
