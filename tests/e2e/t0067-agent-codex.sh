@@ -194,7 +194,7 @@ test_expect_success 'the budget: a tool call past it is refused with exit 2 and 
 	git session close >/dev/null
 '
 
-# codex_run <prompt>: the real Codex, headless, against the scripted model, in a
+# codex_run <prompt> [<option>]: the real Codex, headless, against the scripted model, in a
 # network namespace with loopback only where the machine allows
 codex_run () {
 	cat >../codex-run.sh <<-EOF &&
@@ -202,11 +202,11 @@ codex_run () {
 	cd "$R"
 	rm -f ../port; MODEL_SERVER_BODIES=../bodies.log node "$agents/model-server.js" ../script.json ../port & server=\$!
 	for i in \$(seq 1 600); do test -s ../port && break; sleep 0.05; done
-	SCRIPTED_API_KEY=test timeout 120 "$agents/node_modules/.bin/codex" exec \
+	SCRIPTED_API_KEY=test timeout 120 "$agents/node_modules/.bin/codex" exec \${2:+"\$2"} \
 		-c "model_providers.scripted.base_url=\"http://127.0.0.1:\$(cat ../port)/v1\"" "\$1" </dev/null >../codex.out 2>../codex.err
 	rc=\$?; kill \$server; wait \$server 2>/dev/null; exit \$rc
 	EOF
-	if unshare -rn true 2>/dev/null; then unshare -rn sh ../codex-run.sh "$1"; else sh ../codex-run.sh "$1"; fi
+	if unshare -rn true 2>/dev/null; then unshare -rn sh ../codex-run.sh "$@"; else sh ../codex-run.sh "$@"; fi
 }
 
 test_expect_success CODEX_CLI 'Codex: a run that creates, patches and runs is a session, checked with plain git' '
@@ -245,6 +245,25 @@ test_expect_success CODEX_CLI 'Codex: a run that creates, patches and runs is a 
 	test "$(git rev-parse SESSION_HEAD:files/greet.txt)" = "$(git hash-object greet.txt)" &&
 	session_json >s &&
 	test "$(json_field s "d[\"tokens\"][\"by_agent\"][\"$agent\"][\"cached\"] > 0")" = true
+'
+
+test_expect_success CODEX_CLI 'Codex: a sub-agent (multi_agent_v2) is an agent of its type, its patch its own' '
+	cat >../script.json <<-EOF &&
+	[{"match": "delegate the greeting", "calls": [
+	  {"name": "spawn_agent", "input": {"message": "subtask: write hi.txt", "task_name": "say_hi", "fork_turns": "none"}},
+	  {"name": "wait_agent", "input": {"timeout_ms": 10000}}], "answer": "Parent done."},
+	 {"match": "subtask: write hi.txt", "calls": [
+	  {"name": "apply_patch", "input": "*** Begin Patch\\n*** Add File: hi.txt\\n+hi\\n*** End Patch\\n"}], "answer": "hi from sub-agent"}]
+	EOF
+	codex_run "please delegate the greeting" "--enable=multi_agent_v2" &&
+	grep "Parent done." ../codex.out &&
+	session_json >s &&
+	sub=$(json_field s "d[\"files\"][\"hi.txt\"][\"agent\"]") &&
+	case $sub in default-*) ;; *) echo "hi.txt credited to $sub"; false ;; esac &&
+	test "$(json_field s "[[a[k] for k in (\"status\", \"result_summary\")] for a in d[\"agents\"] if a[\"id\"] == \"$sub\"]")" = \
+		"[[\"completed\", \"hi from sub-agent\"]]" &&
+	test "$(json_field s "[a[\"tokens\"][\"output\"] > 0 for a in d[\"agents\"] if a[\"id\"] == \"$sub\"]")" = "[true]" &&
+	test "$(git rev-parse SESSION_HEAD:files/hi.txt)" = "$(git hash-object hi.txt)"
 '
 
 test_expect_success CODEX_CLI 'Codex: past the budget, its PreToolUse refuses the call and the model is told why' '
