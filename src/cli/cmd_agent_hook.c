@@ -302,10 +302,11 @@ cleanup:
 	return error;
 }
 
+/* A sub-agent's transcript read again: what its CLI wrote after its stop is a turn when it holds a message. */
 static int record_turn(struct hook_run *r, const cJSON *a, const char *path, const char *said)
 {
 	struct state_op *op;
-	int error = read_turn(&op, r, a, path, said, 0);
+	int error = read_turn(&op, r, a, path, said, 1);
 
 	return error < 0 || !op ? error : hook_write_op(r, op);
 }

@@ -263,7 +263,10 @@ test_expect_success CODEX_CLI 'Codex: a sub-agent (multi_agent_v2) is an agent o
 	test "$(json_field s "[[a[k] for k in (\"status\", \"result_summary\")] for a in d[\"agents\"] if a[\"id\"] == \"$sub\"]")" = \
 		"[[\"completed\", \"hi from sub-agent\"]]" &&
 	test "$(json_field s "[a[\"tokens\"][\"output\"] > 0 for a in d[\"agents\"] if a[\"id\"] == \"$sub\"]")" = "[true]" &&
-	test "$(git rev-parse SESSION_HEAD:files/hi.txt)" = "$(git hash-object hi.txt)"
+	test "$(git rev-parse SESSION_HEAD:files/hi.txt)" = "$(git hash-object hi.txt)" &&
+	# what Codex writes to its rollout after the stop holds no message: no turn of it
+	git log --format=%s SESSION_HEAD >log &&
+	! grep "^turn of $sub" log
 '
 
 test_expect_success CODEX_CLI 'Codex: past the budget, its PreToolUse refuses the call and the model is told why' '
