@@ -68,6 +68,8 @@ assert sorted(h) == sorted([\"SessionStart\", \"UserPromptSubmit\", \"PreToolUse
 test_expect_success 'install --trust records the trust Codex asks, by its hash, and uninstall takes it out exactly' '
 	printf "model = \"gpt-5.5\"\n\n[projects.\"/elsewhere\"]\ntrust_level = \"trusted\"" >"$CODEX_HOME/config.toml" &&
 	cp "$CODEX_HOME/config.toml" ../config.orig &&
+	test_expect_code 129 git session hooks install --agent claude-code --trust 2>err &&
+	grep "^error: claude-code runs its hooks with no trust to record" err &&
 	git session hooks install --agent codex --trust >out 2>err &&
 	test_must_be_empty err &&
 	grep "^Trusted them for codex in .$CODEX_HOME/config.toml.$" out &&
