@@ -71,6 +71,8 @@ struct agent_event {
 	double ms;			/* how long it ran, 0 to AGENT_MS_MAX */
 	const char *trigger;		/* of a compaction: "manual", "auto" */
 	const char *reason;		/* why the agent's session ended */
+	const char *source;		/* why a session starts: "startup", "resume", "clear", "compact" */
+	const char *summary;		/* of a compaction: the summary the agent made, when the payload says it */
 };
 
 struct agent_dialect;
@@ -145,6 +147,12 @@ struct agent_dialect {
 	 * bytes of a kept line to leave out, a member the CLI adds for itself.
 	 */
 	int (*keeps_line)(const char *line, size_t len, size_t cut[2]);
+	/*
+	 * What a hook prints on stdout at a start to hand the agent text as
+	 * added context, in the agent's documented channel; NULL when it
+	 * takes none. The caller frees it.
+	 */
+	char *(*start_context)(const char *text);
 };
 
 /* The dialect of an agent by name, NULL when unknown; agent_dialects lists them all, NULL-terminated. */

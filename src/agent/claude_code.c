@@ -74,6 +74,7 @@ static void claude_code_read_event(struct agent_event *ev, const cJSON *payload)
 	claude_code_outcome(ev, payload, resp);
 	ev->trigger = json_str(payload, "trigger");
 	ev->reason = json_str(payload, "reason");
+	ev->source = json_str(payload, "source");
 }
 
 /* {"message": {"id", "usage": {...}}}: one line per content block, each with the message's usage. */
@@ -344,4 +345,5 @@ const struct agent_dialect agent_claude_code = {
 	.scan_reply = claude_code_scan_reply,
 	.read_line = claude_code_read_line,
 	.keeps_line = claude_code_keeps_line,
+	.start_context = agent_start_context_json,
 };

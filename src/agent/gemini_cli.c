@@ -77,6 +77,7 @@ static void gemini_cli_read_event(struct agent_event *ev, const cJSON *payload)
 	gemini_cli_outcome(ev, resp);
 	ev->trigger = json_str(payload, "trigger");
 	ev->reason = json_str(payload, "reason");
+	ev->source = json_str(payload, "source");
 }
 
 /* {"id", "type": "gemini", "tokens": {...}}: a message written again as it grows. */
@@ -234,4 +235,5 @@ const struct agent_dialect agent_gemini_cli = {
 	.scan_reply = gemini_cli_scan_reply,
 	.read_line = gemini_cli_read_line,
 	.keeps_line = gemini_cli_keeps_line,
+	.start_context = agent_start_context_json,
 };

@@ -12,11 +12,13 @@
  * stands in the agent's way: what fails is said on stderr and the exit
  * is 0, save the budget's refusal (the dialect's block_exit, which the
  * agent reads as "do not run this tool"). Nothing is printed on stdout,
- * which the agents read as instructions.
+ * which the agents read as instructions, but the session's brief at a
+ * start (print_brief), in the agent's channel for added context.
  */
 #include "git-session/agent.h"
 #include "git-session/cmd.h"
 #include "git-session/json.h"
+#include "git-session/report.h"
 #include "git-session/util.h"
 #include "git-session/store_worktree.h"
 #include "hook-internal.h"
@@ -49,12 +51,76 @@ static int read_stdin(char **out, size_t *len)
 	return 0;
 }
 
-/* A known agent's new agent session (a resume, a compaction) waits for its prompt, which resumes it. */
+/* The paths of the manifest changed in the work tree since the checkpoint, as resume finds them. */
+static cJSON *changed_files(struct hook_run *r, const cJSON *state)
+{
+	const cJSON *files = cJSON_GetObjectItemCaseSensitive(state, "files"), *rec;
+	cJSON *scan = NULL, *out;
+
+	if (!store_workdir(r->c->st) || !cJSON_GetArraySize(files) || store_worktree_scan(&scan, r->c->st, files) < 0)
+		return NULL;
+	out = cJSON_CreateArray();
+	cJSON_ArrayForEach(rec, files) {
+		const char *kind = report_file_kind(state, rec, cJSON_GetObjectItemCaseSensitive(scan, rec->string));
+
+		if (!strcmp(kind, "modified") || !strcmp(kind, "deleted") || !strcmp(kind, "recreated"))
+			cJSON_AddItemToArray(out, cJSON_CreateString(rec->string));
+	}
+	cJSON_Delete(scan);
+	return out;
+}
+
+/*
+ * The session's brief (report_brief) on stdout, in the agent's channel
+ * for added context: the one thing a hook prints there, and only whole,
+ * when all went well. session.agentBrief false turns it off.
+ */
+static int print_brief(struct hook_run *r)
+{
+	struct report_ctx ctx = { 0 };
+	struct store_tip tip = { 0 };
+	cJSON *state = NULL, *changed = NULL;
+	char *ref = NULL, *active = NULL, *text = NULL, *out = NULL;
+	int on, error;
+
+	if (!r->session || !r->d->start_context ||
+	    (error = store_config_bool(&on, r->c->st, "session.agentBrief", 1)) < 0 || !on)
+		return 0;
+	ref = engine_refname(r->session);
+	if ((error = engine_load_view(&state, &tip, ctx.before, r->c->st, ref)) < 0 ||
+	    (error = store_active(&active, r->c->st)) < 0 || (error = store_now(&ctx.now, r->c->st)) < 0 ||
+	    (error = store_config_int(&ctx.stale_after, r->c->st, "session.staleAfter", REPORT_STALE_AFTER)) < 0)
+		goto cleanup;
+	ctx.checkpoint = tip.commit;
+	ctx.active = active && !strcmp(active, r->session);
+	ctx.max_retries = r->c->eng.lim.max_retries;
+	changed = changed_files(r, state);
+	text = report_brief(state, &ctx, changed, REPORT_BRIEF_TOKENS);
+	out = r->d->start_context(text);
+	if (fputs(out, stdout) == EOF || putchar('\n') == EOF || fflush(stdout) == EOF)
+		error = gs_error("cannot print the session's brief: %s", strerror(errno));
+cleanup:
+	cJSON_Delete(state);
+	cJSON_Delete(changed);
+	store_tip_clear(&tip);
+	free(ref);
+	free(active);
+	free(text);
+	free(out);
+	return error;
+}
+
+/*
+ * A known agent's new agent session (a resume, a compaction) waits for
+ * its prompt, which resumes it; the agent gets the session's brief.
+ */
 static int on_start(struct hook_run *r)
 {
-	if (!r->session || r->linked)
-		return 0;
-	return hook_attach(r, r->agent, r->d->name, NULL);
+	int error;
+
+	if (r->session && !r->linked && (error = hook_attach(r, r->agent, r->d->name, NULL)) < 0)
+		return error;
+	return print_brief(r);
 }
 
 static int on_prompt(struct hook_run *r)

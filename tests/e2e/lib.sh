@@ -219,11 +219,17 @@ json_field () {
 }
 
 # ev <agent> <event> <json>: the agent's hook as the agent runs it, its
-# stderr in ev.err; it must print nothing on stdout
+# stderr in ev.err, its stdout in ev.out (at a start, the brief only)
 ev () {
 	printf '%s' "$3" | git-session hook "$1" "$2" >ev.out 2>ev.err
 	ev_rc=$?
-	test_must_be_empty ev.out || return 1
+	# stdout is the agent's: nothing, but at a start the session's brief as its added context
+	case "$2" in
+	SessionStart) test ! -s ev.out || python3 -c "import json, sys; o = json.load(open(sys.argv[1])); \
+assert list(o) == [\"hookSpecificOutput\"] and o[\"hookSpecificOutput\"][\"hookEventName\"] == \"SessionStart\" \
+and isinstance(o[\"hookSpecificOutput\"][\"additionalContext\"], str), o" ev.out || return 1 ;;
+	*) test_must_be_empty ev.out || return 1 ;;
+	esac
 	return $ev_rc
 }
 
