@@ -52,12 +52,12 @@ static int read_stdin(char **out, size_t *len)
 }
 
 /* The paths of the manifest changed in the work tree since the checkpoint, as resume finds them. */
-static cJSON *changed_files(struct hook_run *r, const cJSON *state)
+static cJSON *changed_files(gs_store *st, const cJSON *state)
 {
 	const cJSON *files = cJSON_GetObjectItemCaseSensitive(state, "files"), *rec;
 	cJSON *scan = NULL, *out;
 
-	if (!store_workdir(r->c->st) || !cJSON_GetArraySize(files) || store_worktree_scan(&scan, r->c->st, files) < 0)
+	if (!store_workdir(st) || !cJSON_GetArraySize(files) || store_worktree_scan(&scan, st, files) < 0)
 		return NULL;
 	out = cJSON_CreateArray();
 	cJSON_ArrayForEach(rec, files) {
@@ -70,41 +70,50 @@ static cJSON *changed_files(struct hook_run *r, const cJSON *state)
 	return out;
 }
 
-/*
- * The session's brief (report_brief) on stdout, in the agent's channel
- * for added context: the one thing a hook prints there, and only whole,
- * when all went well. session.agentBrief false turns it off.
- */
-static int print_brief(struct hook_run *r)
+int hook_brief(char **out, gs_store *st, const char *id, int max_retries)
 {
 	struct report_ctx ctx = { 0 };
 	struct store_tip tip = { 0 };
 	cJSON *state = NULL, *changed = NULL;
-	char *ref = NULL, *active = NULL, *text = NULL, *out = NULL;
-	int on, error;
+	char *ref = engine_refname(id), *active = NULL;
+	int error;
 
-	if (!r->session || !r->d->start_context ||
-	    (error = store_config_bool(&on, r->c->st, "session.agentBrief", 1)) < 0 || !on)
-		return 0;
-	ref = engine_refname(r->session);
-	if ((error = engine_load_view(&state, &tip, ctx.before, r->c->st, ref)) < 0 ||
-	    (error = store_active(&active, r->c->st)) < 0 || (error = store_now(&ctx.now, r->c->st)) < 0 ||
-	    (error = store_config_int(&ctx.stale_after, r->c->st, "session.staleAfter", REPORT_STALE_AFTER)) < 0)
+	*out = NULL;
+	if ((error = engine_load_view(&state, &tip, ctx.before, st, ref)) < 0 ||
+	    (error = store_active(&active, st)) < 0 || (error = store_now(&ctx.now, st)) < 0 ||
+	    (error = store_config_int(&ctx.stale_after, st, "session.staleAfter", REPORT_STALE_AFTER)) < 0)
 		goto cleanup;
 	ctx.checkpoint = tip.commit;
-	ctx.active = active && !strcmp(active, r->session);
-	ctx.max_retries = r->c->eng.lim.max_retries;
-	changed = changed_files(r, state);
-	text = report_brief(state, &ctx, changed, REPORT_BRIEF_TOKENS);
-	out = r->d->start_context(text);
-	if (fputs(out, stdout) == EOF || putchar('\n') == EOF || fflush(stdout) == EOF)
-		error = gs_error("cannot print the session's brief: %s", strerror(errno));
+	ctx.active = active && !strcmp(active, id);
+	ctx.max_retries = max_retries;
+	changed = changed_files(st, state);
+	*out = report_brief(state, &ctx, changed, REPORT_BRIEF_TOKENS);
 cleanup:
 	cJSON_Delete(state);
 	cJSON_Delete(changed);
 	store_tip_clear(&tip);
 	free(ref);
 	free(active);
+	return error;
+}
+
+/*
+ * The session's brief on stdout, in the agent's channel for added
+ * context: the one thing a hook prints there, and only whole, when all
+ * went well. session.agentBrief false turns it off.
+ */
+static int print_brief(struct hook_run *r)
+{
+	char *text = NULL, *out;
+	int on, error = 0;
+
+	if (!r->session || !r->d->start_context ||
+	    (error = store_config_bool(&on, r->c->st, "session.agentBrief", 1)) < 0 || !on ||
+	    (error = hook_brief(&text, r->c->st, r->session, r->c->eng.lim.max_retries)) < 0)
+		return error;
+	out = r->d->start_context(text);
+	if (fputs(out, stdout) == EOF || putchar('\n') == EOF || fflush(stdout) == EOF)
+		error = gs_error("cannot print the session's brief: %s", strerror(errno));
 	free(text);
 	free(out);
 	return error;

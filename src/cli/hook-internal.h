@@ -41,6 +41,13 @@ int hook_start_session(struct hook_run *r, const char *prompt);
 /* The agent, or a sub-agent of parent, attached to the run's session with who runs it and its CLI. */
 int hook_attach(struct hook_run *r, const char *agent, const char *type, const char *parent);
 
+/*
+ * The brief of session id (report_brief, within REPORT_BRIEF_TOKENS) in
+ * *out, with the files changed in the work tree since its checkpoint:
+ * what an agent gets at its start, and the MCP server's session-brief.
+ */
+int hook_brief(char **out, gs_store *st, const char *id, int max_retries);
+
 /* The session's state with its agents, read once per run; NULL when it cannot be read (said). */
 const cJSON *hook_agents(struct hook_run *r);
 
