@@ -95,6 +95,12 @@ struct agent_settings_ops {
 
 /* agent_dialect.flags */
 #define AGENT_COMPACT_MANUAL_ONLY 1u	/* only a compaction the user asked for is recorded */
+/*
+ * The session's brief goes with the first prompt after a start, not the
+ * start: the CLI puts a start's context before the prompt of a headless
+ * run, where a slash command is one no more.
+ */
+#define AGENT_BRIEF_AT_PROMPT 2u
 
 struct agent_dialect {
 	const char *name;		/* as given to --agent and `hook` */
@@ -148,11 +154,13 @@ struct agent_dialect {
 	 */
 	int (*keeps_line)(const char *line, size_t len, size_t cut[2]);
 	/*
-	 * What a hook prints on stdout at a start to hand the agent text as
+	 * What the hook of event prints on stdout to hand the agent text as
 	 * added context, in the agent's documented channel; NULL when it
 	 * takes none. The caller frees it.
 	 */
-	char *(*start_context)(const char *text);
+	char *(*context_out)(const char *event, const char *text);
+	/* What a transcript line holding a compaction's summary holds (NULL: its transcript keeps none). */
+	const char *summary_mark;
 };
 
 /* The dialect of an agent by name, NULL when unknown; agent_dialects lists them all, NULL-terminated. */

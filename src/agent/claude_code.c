@@ -345,5 +345,7 @@ const struct agent_dialect agent_claude_code = {
 	.scan_reply = claude_code_scan_reply,
 	.read_line = claude_code_read_line,
 	.keeps_line = claude_code_keeps_line,
-	.start_context = agent_start_context_json,
+	.context_out = agent_context_json,
+	/* the summary it made, a user message after the compact_boundary */
+	.summary_mark = "\"isCompactSummary\"",
 };

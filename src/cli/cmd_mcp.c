@@ -334,16 +334,12 @@ static cJSON *resource(const char *uri, const char *name, const char *descriptio
 
 static cJSON *list_resources(struct server *s)
 {
-	cJSON *result = cJSON_CreateObject(), *list = json_arr(result, "resources"), *brief;
+	cJSON *result = cJSON_CreateObject(), *list = json_arr(result, "resources");
 	char **ids = NULL;
 	size_t n = 0;
 
 	cJSON_AddItemToArray(list, resource(ACTIVE_URI, "active session",
 					    "The whole state of this worktree's active session"));
-	brief = resource(ACTIVE_URI BRIEF_SUFFIX, "active session's brief",
-			 "Where this worktree's active session stands, for an agent that picks it up (Markdown)");
-	json_set_str(brief, "mimeType", "text/markdown");
-	cJSON_AddItemToArray(list, brief);
 	if (store_list(&ids, &n, s->st, SESSIONS_PREFIX) == 0)
 		for (size_t i = 0; i < n; i++) {
 			char *uri = xstrfmt("%s%s", SESSION_URI, ids[i]), *what = xstrfmt("The whole state of session %s", ids[i]);

@@ -190,17 +190,25 @@ static void section_talk(struct sbuf *sb, const cJSON *state, const cJSON *st)
 	}
 }
 
+/* A command that failed: its status was not 0, or its CLI said so. */
+static int run_failed(const cJSON *run)
+{
+	const cJSON *exit = cJSON_GetObjectItemCaseSensitive(run, "exit");
+
+	return json_bool(run, "failed", 0) || (cJSON_IsNumber(exit) && exit->valuedouble != 0);
+}
+
 /* A command an agent ran that failed, and that it has not run since with success. */
 static int failed_since(const cJSON *run)
 {
 	const char *cmd = json_str(run, "command");
 
-	if (!json_bool(run, "failed", 0) || !cmd)
+	if (!cmd || !run_failed(run))
 		return 0;
 	for (const cJSON *later = run->next; later; later = later->next) {
 		const char *c2 = json_str(later, "command");
 
-		if (c2 && !strcmp(c2, cmd) && !json_bool(later, "failed", 0))
+		if (c2 && !strcmp(c2, cmd) && !run_failed(later))
 			return 0;
 	}
 	return 1;
