@@ -1,11 +1,11 @@
 /*
- * report_brief.c - the brief an agent gets when it starts, resumes or
- * compacts in a session: a short Markdown text of what the session
- * holds (goal, where it stands, the context summary, the last prompts
- * and replies, failures not resolved, open tasks, decisions, files, who
- * worked on it last). Every text in it is redacted and made one line;
- * the whole is kept within a budget of tokens by clipping and dropping
- * the sections that matter least. Pure.
+ * report_brief.c - the brief an agent gets when it starts in a session.
+ * A short Markdown text of what the session holds (goal, where it
+ * stands, the context summary, the last prompts and replies, failures
+ * not resolved, open tasks, decisions, files, who worked on it last),
+ * for an agent that starts, resumes or compacts. Every text in it is
+ * redacted and made one line; the whole is kept within a budget of
+ * tokens by clipping and dropping the sections that matter least. Pure.
  */
 #include "report-internal.h"
 #include "git-session/json.h"
