@@ -161,6 +161,12 @@ struct agent_dialect {
 	char *(*context_out)(const char *event, const char *text);
 	/* What a transcript line holding a compaction's summary holds (NULL: its transcript keeps none). */
 	const char *summary_mark;
+	/*
+	 * The summary proper in the text of such a line, without what the
+	 * CLI wraps it in for its own model (NULL: the text is it); the
+	 * caller frees it.
+	 */
+	char *(*summary_of)(const char *text);
 };
 
 /* The dialect of an agent by name, NULL when unknown; agent_dialects lists them all, NULL-terminated. */

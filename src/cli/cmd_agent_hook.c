@@ -72,8 +72,12 @@ static char *last_summary(const struct agent_dialect *d, const char *text, size_
 			line = nl + 1;
 		nl = memchr(line, '\n', (size_t)(end - line));
 		/* not a title the CLI keeps for its list of sessions */
-		if (memmem(line, nl ? (size_t)(nl - line) : (size_t)(end - line), d->summary_mark, strlen(d->summary_mark)))
-			found = hook_clip(t.items[i].text, REPORT_SUMMARY_MAX);
+		if (memmem(line, nl ? (size_t)(nl - line) : (size_t)(end - line), d->summary_mark, strlen(d->summary_mark))) {
+			char *own = d->summary_of ? d->summary_of(t.items[i].text) : NULL;
+
+			found = hook_clip(own ? own : t.items[i].text, REPORT_SUMMARY_MAX);
+			free(own);
+		}
 	}
 	transcript_clear(&t);
 	return found;

@@ -169,8 +169,8 @@ test_expect_success 'Claude Code compacts: its summary becomes the context summa
 	test "$(git log --format=%s SESSION_HEAD | grep -c "^summary: \"Summaryword")" = 1
 '
 
-test_expect_success 'a summary the CLI writes after the start is kept at the next turn' '
-	cl_line user ",\"isCompactSummary\":true,\"message\":{\"role\":\"user\",\"content\":\"Laterword: kept at the turn\"}" >>"$T" &&
+test_expect_success 'a summary the CLI writes after the start is kept at the next turn, without its wrapping' '
+	cl_line user ",\"isCompactSummary\":true,\"message\":{\"role\":\"user\",\"content\":\"This session is being continued from a previous conversation that ran out of context. The summary below covers the earlier portion of the conversation.\\n\\n<system-reminder>\\n<tools-used-before-summary></tools-used-before-summary>\\n</system-reminder>\\nLaterword: kept at the turn\\n\\nIf you need specific details from before compaction, read the full transcript at: /home/alice/.claude/projects/x.jsonl\\nContinue the conversation from where it left off without asking the user any further questions.\"}" >>"$T" &&
 	claude Stop ",\"last_assistant_message\":\"ok\"" &&
 	session_json >s &&
 	test "$(json_field s "d[\"context_summary\"]")" = "Laterword: kept at the turn"
@@ -266,9 +266,10 @@ test_expect_success CLAUDE_CODE 'Claude Code: /compact, and the summary it wrote
 	claude_run "/compact" --resume $CSID ; rc=$?; stop_server; test $rc = 0 &&
 	session_json >s &&
 	json_field s "d[\"context_summary\"]" >summary &&
-	grep "^This session is being continued from a previous conversation" summary &&
+	grep -F "Hello." summary &&
+	! grep -e "This session is being continued" -e "Continue the conversation" -e claude-home summary &&
 	git log --format=%s SESSION_HEAD >log &&
-	test $(grep -c "^summary: \"This session is being continued" log) = 1
+	test $(grep -c "^summary: \"Hello." log) = 1
 '
 
 test_expect_success GEMINI_CLI 'Gemini CLI: a new agent session hands the brief to the model in its first request' '

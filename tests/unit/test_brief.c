@@ -3,6 +3,7 @@
  * order of its sections, redaction, and text made safe to quote.
  */
 #include "helpers.h"
+#include "git-session/agent.h"
 #include "git-session/report.h"
 
 static const struct report_ctx ctx = { "abc", 1, 1735787045, 2 };	/* 2025-01-02T03:04:05Z */
@@ -173,6 +174,44 @@ static void test_brief_empty_session(void **unused)
 	cJSON_Delete(st);
 }
 
+/* Claude Code's compaction summary without its wrapping, which told to another agent would be orders. */
+static void test_claude_summary_unwrapped(void **unused)
+{
+	const struct agent_dialect *d = agent_dialect("claude-code");
+	char *s;
+
+	(void)unused;
+	assert_non_null(d->summary_of);
+	s = d->summary_of("This session is being continued from a previous conversation that ran out of context. "
+			  "The summary below covers the earlier portion of the conversation.\n\n<system-reminder>\n"
+			  "<tools-used-before-summary>Bash</tools-used-before-summary>\n</system-reminder>\n"
+			  "Summary:\n1. The todo list is written.\n\nIf you need specific details from before "
+			  "compaction, read the full transcript at: /home/a/x.jsonl\nContinue the conversation from "
+			  "where it left off without asking the user any further questions.");
+	assert_string_equal(s, "Summary:\n1. The todo list is written.");
+	free(s);
+	s = d->summary_of("a summary of its own");
+	assert_string_equal(s, "a summary of its own");
+	free(s);
+	assert_null(agent_dialect("gemini-cli")->summary_mark);
+}
+
+/* Gemini CLI's prompt without the context a start's hook put before it. */
+static void test_gemini_prompt_without_context(void **unused)
+{
+	cJSON *p = cJSON_Parse("{\"session_id\": \"s\", \"prompt\": "
+			       "\"<hook_context># git-session &lt;x&gt;</hook_context>\\n\\nedit plans\"}");
+	struct agent_event ev;
+
+	(void)unused;
+	agent_read_event(&ev, agent_dialect("gemini-cli"), p);
+	assert_string_equal(ev.prompt, "edit plans");
+	cJSON_ReplaceItemInObject(p, "prompt", cJSON_CreateString("<hook_context> not closed"));
+	agent_read_event(&ev, agent_dialect("gemini-cli"), p);
+	assert_string_equal(ev.prompt, "<hook_context> not closed");
+	cJSON_Delete(p);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -180,6 +219,8 @@ int main(void)
 		cmocka_unit_test(test_brief_budget),
 		cmocka_unit_test(test_brief_redacts_and_escapes),
 		cmocka_unit_test(test_brief_empty_session),
+		cmocka_unit_test(test_claude_summary_unwrapped),
+		cmocka_unit_test(test_gemini_prompt_without_context),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
