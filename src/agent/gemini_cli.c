@@ -129,8 +129,9 @@ static void parts_text(struct sbuf *sb, const cJSON *content)
 
 	if (cJSON_IsString(content))
 		sbuf_adds(sb, content->valuestring);
+	/* not a hook's added context (BeforeAgent's, a part of its own): no one said it */
 	cJSON_ArrayForEach(p, (cJSON_IsArray(content) ? content : NULL))
-		if (json_str(p, "text") && !json_bool(p, "thought", 0))
+		if (json_str(p, "text") && !json_bool(p, "thought", 0) && strncmp(json_str(p, "text"), "<hook_context>", 14))
 			sbuf_addf(sb, "%s%s", sb->len ? "\n" : "", json_str(p, "text"));
 }
 
