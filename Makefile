@@ -30,7 +30,8 @@ WARNINGS = -Wall -Wextra -Werror -Wformat-security -Wold-style-definition \
 CFLAGS ?= -O2 -g
 # pkg-config and the compiler are asked once per make, not once per object
 PKG_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null)
-PKG_LIBS := $(shell $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null) -lm
+# mbed TLS's crypto: libgit2's, for the SHA-256 that names an agent's project folder
+PKG_LIBS := $(shell $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null) -lmbedcrypto -lm
 ALL_CFLAGS = -std=gnu11 -D_GNU_SOURCE $(WARNINGS) $(CFLAGS) -Iinclude $(PKG_CFLAGS)
 LIBS = $(PKG_LIBS)
 
@@ -145,7 +146,7 @@ FUZZ_SRC = $(foreach l,model format agent util,$(wildcard src/$(l)/*.c))
 FUZZ_TARGETS += redact
 FUZZ_FLAGS := -g -O1 -std=gnu11 -D_GNU_SOURCE -fsanitize=fuzzer,address,undefined \
 	-fno-sanitize-recover=all -Iinclude -Isrc $(shell $(PKG_CONFIG) --cflags libcjson yaml-0.1 2>/dev/null)
-FUZZ_LIBS := $(shell $(PKG_CONFIG) --libs libcjson yaml-0.1 2>/dev/null) -lm
+FUZZ_LIBS := $(shell $(PKG_CONFIG) --libs libcjson yaml-0.1 2>/dev/null) -lmbedcrypto -lm
 FUZZ_SECONDS ?= 60
 FUZZ_CC ?= clang
 FUZZ_TARGETS += manifest

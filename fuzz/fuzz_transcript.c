@@ -3,13 +3,17 @@
  * the usage scan never fails and counts only what a turn may record,
  * whole numbers from 0 to AGENT_TOKENS_MAX, each message once; read as a
  * conversation, every item is bounded valid UTF-8; the lines a stored
- * part keeps are lines of the input.
+ * part keeps are lines of the input; an apply_patch patch names at most
+ * AGENT_PATCH_FILES_MAX paths, each text of the input; the agent's own
+ * session file rebuilt from it is valid UTF-8, a line of it for each
+ * line read, or refused with a reason.
  */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "git-session/agent.h"
+#include "git-session/agent_rebuild.h"
 #include "git-session/json.h"
 #include "git-session/transcript.h"
 #include "git-session/util.h"
@@ -64,11 +68,60 @@ static void converse(const struct agent_dialect *d, const uint8_t *data, size_t 
 	free(kept);
 }
 
+static void patch(const uint8_t *data, size_t size)
+{
+	char *text = xstrndup((const char *)data, size);
+	struct agent_patch_file *v;
+	size_t n;
+
+	if (agent_patch_files(&v, &n, text) == 0) {
+		if (n > AGENT_PATCH_FILES_MAX)
+			abort();
+		for (size_t i = 0; i < n; i++)
+			if (!*v[i].path || !strstr(text, v[i].path))
+				abort();
+		agent_patch_files_free(v, n);
+	} else if (v || n) {
+		abort();
+	}
+	free(text);
+}
+
+static void rebuild(const struct agent_dialect *d, const uint8_t *data, size_t size)
+{
+	static const char *const roots[] = { "/home/a/p", "/", NULL };
+	struct agent_rebuild rb = { .session = "s", .from_roots = roots, .to_root = "/c", .cwd = "/c/d" };
+	char *err = NULL, **cwds = NULL;
+	size_t n = 0, lines = 0;
+
+	if (!d->rebuilder || !d->rebuilder->rebuild)
+		return;
+	if (d->rebuilder->rebuild(&rb, &err, (const char *)data, size) < 0) {
+		if (!err || rb.text)
+			abort();
+	} else {
+		for (size_t i = 0; i < rb.len; i++)
+			lines += rb.text[i] == '\n';
+		if (err || lines != rb.lines || !gs_utf8_valid(rb.text, rb.len))
+			abort();
+	}
+	if (d->rebuilder->cwds)
+		d->rebuilder->cwds(&cwds, &n, (const char *)data, size);
+	for (size_t i = 0; i < n; i++)
+		free(cwds[i]);
+	free(cwds);
+	free(err);
+	free(rb.text);
+	free(rb.started);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
+	patch(data, size);
 	for (size_t i = 0; agent_dialects[i]; i++) {
 		scan(agent_dialects[i], data, size);
 		converse(agent_dialects[i], data, size);
+		rebuild(agent_dialects[i], data, size);
 	}
 	return 0;
 }

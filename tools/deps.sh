@@ -54,12 +54,16 @@ then
 	fi
 	# The agent hooks' end-to-end tests run the real CLIs (pinned in
 	# tests/agents/package-lock.json) offline, against a scripted model.
-	if test -d "$top/tests/agents/node_modules/@anthropic-ai/claude-code" &&
-		test -d "$top/tests/agents/node_modules/@google/gemini-cli"
+	missing_cli=
+	for cli in @anthropic-ai/claude-code @google/gemini-cli @openai/codex @qwen-code/qwen-code @github/copilot opencode-ai
+	do
+		test -f "$top/tests/agents/node_modules/$cli/package.json" || missing_cli="$missing_cli $cli"
+	done
+	if test -z "$missing_cli"
 	then
-		echo "deps: Claude Code and Gemini CLI are present"
+		echo "deps: the agent CLIs are present"
 	else
-		echo "deps: installing Claude Code and Gemini CLI for the tests (npm ci)"
+		echo "deps: installing the agent CLIs for the tests (npm ci):$missing_cli"
 		(cd "$top/tests/agents" && npm ci --no-audit --no-fund --loglevel=error) ||
 			echo "deps: could not install the agent CLIs: their tests will be skipped"
 	fi

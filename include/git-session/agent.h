@@ -77,6 +77,7 @@ struct agent_event {
 
 struct agent_dialect;
 struct transcript;
+struct agent_rebuilder;
 
 /*
  * Our hooks in an agent's own configuration, edited in place: what was
@@ -108,6 +109,7 @@ struct agent_dialect {
 	const char *resume;		/* the shell command that resumes one of its sessions, given its id */
 	const char *settings;		/* the project's settings file, from the work tree's top */
 	const char *settings_local;	/* one person's, which the agent reads too (NULL: none) */
+	const char *settings_user;	/* the user's, for every project: in the agent's folder (below) */
 	const struct agent_settings_ops *settings_ops;
 	int timeout;			/* a hook's timeout, in the unit the agent counts */
 	const struct agent_hook_event *events;
@@ -167,6 +169,8 @@ struct agent_dialect {
 	 * caller frees it.
 	 */
 	char *(*summary_of)(const char *text);
+	/* How its own session file is rebuilt from the stored transcript (agent_rebuild.h). */
+	const struct agent_rebuilder *rebuilder;
 };
 
 /* The dialect of an agent by name, NULL when unknown; agent_dialects lists them all, NULL-terminated. */
@@ -212,6 +216,23 @@ struct agent_usage {
 	char reply[4096];	/* the last text a message of the scan said, cut at a character; "" when none */
 };
 void agent_usage_scan(struct agent_usage *u, const struct agent_dialect *d, const char *text, size_t len);
+
+/*
+ * The files a patch in the apply_patch format names, in its order: each
+ * added, updated, deleted, or the new name of the update before it
+ * (AGENT_PATCH_MOVE_TO). Paths are as the patch says them, unchecked.
+ * -1 (nothing in *out) when there is no "*** Begin Patch", a header
+ * names no path, a move follows no update, or it names more than
+ * AGENT_PATCH_FILES_MAX files. agent_patch_files_free frees *out.
+ */
+#define AGENT_PATCH_FILES_MAX 1000
+enum agent_patch_kind { AGENT_PATCH_ADD, AGENT_PATCH_UPDATE, AGENT_PATCH_DELETE, AGENT_PATCH_MOVE_TO };
+struct agent_patch_file {
+	char *path;
+	enum agent_patch_kind kind;
+};
+int agent_patch_files(struct agent_patch_file **out, size_t *n, const char *patch);
+void agent_patch_files_free(struct agent_patch_file *v, size_t n);
 
 /*
  * The settings text with our hooks added, each event's group running

@@ -152,10 +152,13 @@ struct agent_dialect;
 int cmd_agent_hook(const struct agent_dialect *d, const char *event, struct cmd_ctx *c);
 /*
  * `hooks --agent`: our hooks in an agent's own settings, and their state
- * (cmd_agent_setup.c); local: in its file of one person's, which git leaves out.
+ * (cmd_agent_setup.c). Which settings: the project's, shared; its file of
+ * one person's, which git leaves out (--local); the user's own, for every
+ * project (--user).
  */
-int cmd_agent_setup_install(struct cmd_ctx *c, const struct agent_dialect *d, int local);
-int cmd_agent_setup_uninstall(struct cmd_ctx *c, const struct agent_dialect *d, int local);
+enum agent_scope { AGENT_SCOPE_PROJECT, AGENT_SCOPE_LOCAL, AGENT_SCOPE_USER };
+int cmd_agent_setup_install(struct cmd_ctx *c, const struct agent_dialect *d, enum agent_scope scope);
+int cmd_agent_setup_uninstall(struct cmd_ctx *c, const struct agent_dialect *d, enum agent_scope scope);
 void cmd_agent_setup_status(struct cmd_ctx *c);
 int cmd_transcript(int argc, const char **argv, struct cmd_ctx *c);
 int cmd_grep(int argc, const char **argv, struct cmd_ctx *c);

@@ -13,6 +13,8 @@ GS_AGENTS(GS_AGENT_EXTERN)
 
 /* Our hooks in a JSON settings file shaped as Claude Code's (agent_json_hooks.c). */
 extern const struct agent_settings_ops agent_json_hooks;
+/* How each agent's own session file is rebuilt (agent_rebuild.c). */
+extern const struct agent_rebuilder agent_claude_code_rebuilder, agent_gemini_cli_rebuilder;
 
 /* One count of a usage: absent or null is 0; -1 when it is not a whole number from 0 to AGENT_TOKENS_MAX. */
 int agent_usage_number(double *out, const cJSON *usage, const char *key);

@@ -364,6 +364,7 @@ const struct agent_dialect agent_claude_code = {
 	.resume = "claude --resume",
 	.settings = ".claude/settings.json",
 	.settings_local = ".claude/settings.local.json",
+	.settings_user = "settings.json",
 	.settings_ops = &agent_json_hooks,
 	.timeout = 10,	/* seconds */
 	.events = claude_code_events,
@@ -386,4 +387,5 @@ const struct agent_dialect agent_claude_code = {
 	/* the summary it made, a user message after the compact_boundary */
 	.summary_mark = "\"isCompactSummary\"",
 	.summary_of = claude_code_summary_of,
+	.rebuilder = &agent_claude_code_rebuilder,
 };

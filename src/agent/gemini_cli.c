@@ -237,6 +237,7 @@ const struct agent_dialect agent_gemini_cli = {
 	.stem = "gemini",
 	.resume = "gemini --resume",
 	.settings = ".gemini/settings.json",
+	.settings_user = "settings.json",
 	.settings_ops = &agent_json_hooks,
 	.timeout = 10000,	/* milliseconds */
 	.events = gemini_cli_events,
@@ -256,4 +257,5 @@ const struct agent_dialect agent_gemini_cli = {
 	.read_line = gemini_cli_read_line,
 	.keeps_line = gemini_cli_keeps_line,
 	.context_out = agent_context_json,
+	.rebuilder = &agent_gemini_cli_rebuilder,
 };

@@ -1,9 +1,10 @@
 /*
  * cmd_agent_setup.c - `git session hooks (install | uninstall) --agent
- * <agent> [--local]`: our hooks in an agent's own settings, the
- * project's or one person's. They are added keeping what the file had
- * (--local: and a line of info/exclude that leaves the file out of git),
- * taken out again giving it back, and shown by `hooks status`.
+ * <agent> [--local | --user]`: our hooks in an agent's own settings, the
+ * project's, one person's in the project or the user's for every
+ * project. They are added keeping what the file had (--local: and a line
+ * of info/exclude that leaves the file out of git), taken out again
+ * giving it back, and shown by `hooks status`.
  */
 #include "git-session/agent.h"
 #include "git-session/cmd.h"
@@ -20,7 +21,8 @@
 /* The agent's settings file: read, edited, written back. */
 struct settings_file {
 	const struct agent_dialect *d;
-	const char *rel;	/* from the work tree's top: d->settings or d->settings_local */
+	enum agent_scope scope;
+	char *rel;		/* as said: from the work tree's top, or the user's file whole */
 	char *key;		/* of what install keeps to give the file back */
 	char *path;		/* in the work tree */
 	char *command;		/* what our hooks run, the event aside */
@@ -30,28 +32,58 @@ struct settings_file {
 
 static void settings_release(struct settings_file *f)
 {
+	free(f->rel);
 	free(f->key);
 	free(f->path);
 	free(f->command);
 	free(f->text);
 }
 
+/* The agent's own folder of the user's: $folder_env, or .folder in $home_env or the home; NULL with no home. */
+static char *user_folder(const struct agent_dialect *d)
+{
+	const char *dir = d->folder_env ? getenv(d->folder_env) : NULL, *home;
+
+	if (dir && *dir)
+		return xstrdup(dir);
+	home = d->home_env && getenv(d->home_env) && *getenv(d->home_env) ? getenv(d->home_env) : getenv("HOME");
+	return home && *home ? xstrfmt("%s/%s", home, d->folder) : NULL;
+}
+
+static const char *const scope_keys[] = { "", ".local", ".user" };
+
 /*
  * The file, read when there. Our hooks run the binary itself, not
- * through git's wrapper (a process less).
+ * through git's wrapper (a process less). The user's file may be a link
+ * (to their dotfiles): what it points to is written, the link kept.
  */
-static int settings_read(struct settings_file *f, struct cmd_ctx *c, const struct agent_dialect *d, int local)
+static int settings_read(struct settings_file *f, struct cmd_ctx *c, const struct agent_dialect *d,
+			 enum agent_scope scope)
 {
 	const char *wd = store_workdir(c->st);
+	char *dir, *real;
 	size_t n = strlen(wd);
 
 	f->d = d;
-	f->rel = local ? d->settings_local : d->settings;
-	f->key = local ? xstrfmt("%s.local", d->name) : xstrdup(d->name);
-	f->path = xstrfmt("%s%s%s", wd, n && wd[n - 1] == '/' ? "" : "/", f->rel);
+	f->scope = scope;
+	f->key = xstrfmt("%s%s", d->name, scope_keys[scope]);
 	f->command = xstrfmt("git-session hook %s", d->name);
 	f->text = NULL;
 	f->len = 0;
+	if (scope == AGENT_SCOPE_USER) {
+		if (!(dir = user_folder(d)))
+			return gs_error("cannot find %s's folder of yours: HOME is not set", d->name);
+		f->path = xstrfmt("%s/%s", dir, d->settings_user);
+		f->rel = xstrdup(f->path);
+		free(dir);
+		if ((real = realpath(f->path, NULL))) {
+			free(f->path);
+			f->path = real;
+		}
+	} else {
+		f->rel = xstrdup(scope == AGENT_SCOPE_LOCAL ? d->settings_local : d->settings);
+		f->path = xstrfmt("%s%s%s", wd, n && wd[n - 1] == '/' ? "" : "/", f->rel);
+	}
 	if (access(f->path, F_OK) < 0)
 		return 0;
 	return gs_read_file(&f->text, &f->len, f->path, 16u << 20);
@@ -198,25 +230,31 @@ static int keep_original(struct cmd_ctx *c, const struct settings_file *f, const
 	return error;
 }
 
-/* Which file: --local asks for the agent's settings of one person's, which not every agent has. */
-static int settings_choose(struct cmd_ctx *c, const struct agent_dialect *d, int local)
+/*
+ * Which file: --local asks for the agent's settings of one person's,
+ * which not every agent has. The user's are theirs to link where they
+ * like; the project's are not followed beyond a link.
+ */
+static int settings_choose(struct cmd_ctx *c, const struct agent_dialect *d, enum agent_scope scope)
 {
-	if (!local || d->settings_local)
-		return settings_refused(c, d, local ? d->settings_local : d->settings);
+	if (scope == AGENT_SCOPE_USER)
+		return d->settings_user ? 0 : gs_error("%s has no settings of the user's", d->name);
+	if (scope == AGENT_SCOPE_PROJECT || d->settings_local)
+		return settings_refused(c, d, scope == AGENT_SCOPE_LOCAL ? d->settings_local : d->settings);
 	gs_error("%s has no settings of one person's in the project", d->name);
-	gs_hint("install without --local, and keep '%s' out of git: echo /%s >>.git/info/exclude",
+	gs_hint("install with --user, or without --local and keep '%s' out of git: echo /%s >>.git/info/exclude",
 		d->settings, d->settings);
 	return GS_ERROR;
 }
 
-/* Adds our hooks to the agent's project settings, keeping what the file had, as it was. */
-int cmd_agent_setup_install(struct cmd_ctx *c, const struct agent_dialect *d, int local)
+/* Adds our hooks to the agent's settings, keeping what the file had, as it was. */
+int cmd_agent_setup_install(struct cmd_ctx *c, const struct agent_dialect *d, enum agent_scope scope)
 {
 	struct settings_file f = { d };
 	char *out = NULL, *err = NULL;
-	int made_dir = 0, excluded = 0, error;
+	int made_dir = 0, excluded = 0, auto_start, error;
 
-	if ((error = settings_choose(c, d, local)) < 0 || (error = settings_read(&f, c, d, local)) < 0)
+	if ((error = settings_choose(c, d, scope)) < 0 || (error = settings_read(&f, c, d, scope)) < 0)
 		goto cleanup;
 	if (agent_settings_add(&out, &err, f.text, f.len, d, f.command) < 0) {
 		error = gs_error("cannot add the hooks to '%s': %s", f.rel, err);
@@ -228,11 +266,16 @@ int cmd_agent_setup_install(struct cmd_ctx *c, const struct agent_dialect *d, in
 		goto cleanup;
 	}
 	if ((error = write_settings(f.path, out, &made_dir)) < 0 ||
-	    (local && (error = exclude_add(&excluded, c, &f)) < 0) ||
+	    (scope == AGENT_SCOPE_LOCAL && (error = exclude_add(&excluded, c, &f)) < 0) ||
 	    (error = keep_original(c, &f, out, made_dir, excluded)) < 0)
 		goto cleanup;
 	printf("Installed the git-session hooks for %s in '%s'%s\n", d->name, f.rel,
 	       excluded ? ", which .git/info/exclude leaves out of git" : "");
+	if (scope == AGENT_SCOPE_USER && store_config_bool(&auto_start, c->st, "session.agentAutoStart", 1) == 0 &&
+	    auto_start) {
+		gs_hint("%s now starts a session in every repository it works in; to record only", d->name);
+		gs_hint("where one is active: git config --global session.agentAutoStart false");
+	}
 cleanup:
 	settings_release(&f);
 	free(out);
@@ -293,12 +336,12 @@ static int take_out(int *done, const struct settings_file *f)
 	return error;
 }
 
-int cmd_agent_setup_uninstall(struct cmd_ctx *c, const struct agent_dialect *d, int local)
+int cmd_agent_setup_uninstall(struct cmd_ctx *c, const struct agent_dialect *d, enum agent_scope scope)
 {
 	struct settings_file f = { d };
 	int error, done;
 
-	if ((error = settings_choose(c, d, local)) < 0 || (error = settings_read(&f, c, d, local)) < 0 ||
+	if ((error = settings_choose(c, d, scope)) < 0 || (error = settings_read(&f, c, d, scope)) < 0 ||
 	    (error = give_back(&done, c, &f)) < 0 || (!done && (error = take_out(&done, &f)) < 0))
 		goto cleanup;
 	error = store_agent_backup_drop(c->st, f.key);
@@ -311,17 +354,19 @@ cleanup:
 	return error;
 }
 
-/* One line of `hooks status`: where the agent's hooks are, if anywhere; a local file only when it has them. */
-static void status_line(struct cmd_ctx *c, const struct agent_dialect *d, int local)
+/* One line of `hooks status`: where the agent's hooks are, if anywhere; a file of one person's only when it has them. */
+static void status_line(struct cmd_ctx *c, const struct agent_dialect *d, enum agent_scope scope)
 {
 	struct settings_file f = { d };
 	size_t all = agent_event_count(d);
 	int n;
 
-	if (settings_read(&f, c, d, local) < 0)
+	if (settings_read(&f, c, d, scope) < 0) {
+		free(f.text);
 		f.text = NULL;
+	}
 	n = agent_settings_count(f.text, f.len, d, f.command);
-	if (n || !local) {
+	if (n || scope == AGENT_SCOPE_PROJECT) {
 		printf("  %-20s %s", d->name, n == 0 ? "not installed" : (size_t)n == all ? "installed" : "partly installed");
 		if (n)
 			printf(" (%d of %zu events, %s)", n, all, f.rel);
@@ -333,8 +378,10 @@ static void status_line(struct cmd_ctx *c, const struct agent_dialect *d, int lo
 void cmd_agent_setup_status(struct cmd_ctx *c)
 {
 	for (size_t i = 0; agent_dialects[i]; i++) {
-		status_line(c, agent_dialects[i], 0);
+		status_line(c, agent_dialects[i], AGENT_SCOPE_PROJECT);
 		if (agent_dialects[i]->settings_local)
-			status_line(c, agent_dialects[i], 1);
+			status_line(c, agent_dialects[i], AGENT_SCOPE_LOCAL);
+		if (agent_dialects[i]->settings_user)
+			status_line(c, agent_dialects[i], AGENT_SCOPE_USER);
 	}
 }

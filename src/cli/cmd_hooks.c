@@ -129,13 +129,15 @@ static int hooks_status(struct cmd_ctx *c, const char *dir, int from_config)
 static int hooks_command(int argc, const char **argv, struct cmd_ctx *c, const char *const *hooks_usage,
 			 const char *agent_help, const char *agents)
 {
-	int force = 0, pre_commit = 0, prepare = 0, local = 0, from_config, error;
+	int force = 0, pre_commit = 0, prepare = 0, local = 0, user = 0, from_config, error;
 	const char *sub, *agent = NULL;
 	const struct agent_dialect *d = NULL;
+	enum agent_scope scope;
 	char *dir = NULL;
 	const struct option opts[] = {
 		{ OPT_STRING, 0, "agent", &agent, "<agent>", agent_help },
-		{ OPT_BOOL, 0, "local", &local, NULL, "with --agent: in the agent's settings of yours, which git leaves out" },
+		{ OPT_BOOL, 0, "local", &local, NULL, "with --agent: in the project's settings of yours, which git leaves out" },
+		{ OPT_BOOL, 0, "user", &user, NULL, "with --agent: in your own settings, for every project" },
 		{ OPT_BOOL, 0, "force", &force, NULL, "install even where a hook manager owns the hooks" },
 		{ OPT_BOOL, 0, "pre-commit", &pre_commit, NULL, "also checkpoint the staged files before each commit" },
 		{ OPT_BOOL, 0, "prepare-commit-msg", &prepare, NULL, "also show the Session-Id trailer in the editor" },
@@ -151,15 +153,19 @@ static int hooks_command(int argc, const char **argv, struct cmd_ctx *c, const c
 	sub = argv[0];
 	if (agent && !(d = agent_dialect(agent)))
 		return cmd_exit(cmd_usage_error(hooks_usage, opts, "unknown agent '%s' (%s)", agent, agents));
-	if (local && (!d || !strcmp(sub, "status")))
-		return cmd_exit(cmd_usage_error(hooks_usage, opts, "--local goes with install or uninstall --agent"));
+	if ((local || user) && (!d || !strcmp(sub, "status")))
+		return cmd_exit(cmd_usage_error(hooks_usage, opts, "--%s goes with install or uninstall --agent",
+						local ? "local" : "user"));
+	if (local && user)
+		return cmd_exit(cmd_usage_error(hooks_usage, opts, "--local and --user cannot be used together"));
 	if (d && cmd_need_work_tree(c) < 0)	/* the agents' hooks only: git's live in the git directory */
 		return EXIT_FAILED;
 	if (d && !strcmp(sub, "status"))
 		d = NULL;
+	scope = local ? AGENT_SCOPE_LOCAL : user ? AGENT_SCOPE_USER : AGENT_SCOPE_PROJECT;
 	if (d)
-		return cmd_exit(!strcmp(sub, "install") ? cmd_agent_setup_install(c, d, local) :
-				cmd_agent_setup_uninstall(c, d, local));
+		return cmd_exit(!strcmp(sub, "install") ? cmd_agent_setup_install(c, d, scope) :
+				cmd_agent_setup_uninstall(c, d, scope));
 	if ((error = store_hooks_dir(&dir, &from_config, c->st)) < 0)
 		return EXIT_FAILED;
 	if (!strcmp(sub, "install")) {
@@ -179,7 +185,7 @@ static int hooks_command(int argc, const char **argv, struct cmd_ctx *c, const c
 int cmd_hooks(int argc, const char **argv, struct cmd_ctx *c)
 {
 	char *names = agent_names(" | ", " | "), *agents = agent_names(", ", " or ");
-	char *agent_usage = xstrfmt("git session hooks (install | uninstall) [--local] --agent <%s>", names);
+	char *agent_usage = xstrfmt("git session hooks (install | uninstall) [--local | --user] --agent <%s>", names);
 	char *agent_help = xstrfmt("the agent's own hooks: %s", agents);
 	const char *const usage[] = {
 		"git session hooks install [--force] [--pre-commit] [--prepare-commit-msg]",

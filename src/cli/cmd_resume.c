@@ -9,6 +9,7 @@
 #include "git-session/util.h"
 #include "git-session/view.h"
 #include "git-session/store_worktree.h"
+#include "resume-internal.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -181,9 +182,11 @@ cleanup:
 int cmd_resume(int argc, const char **argv, struct cmd_ctx *c)
 {
 	static const char *const usage[] = {
-		"git session resume [<id>] [--json] [--dry-run] [--diff] [--exit-code] [-q]", NULL,
+		"git session resume [<id>] [--json] [--dry-run] [--diff] [--exit-code] [-q]",
+		"git session resume --agent <name>[:<agent>] [<id>] [--force] [--json] [-q]", NULL,
 	};
-	int dry_run = 0, show_diff = 0, exit_code = 0, quiet = 0, error;
+	int dry_run = 0, show_diff = 0, exit_code = 0, quiet = 0, force = 0, error;
+	const char *agent = NULL;
 	struct report_opts o = { 0 };
 	struct report_ctx ctx = { 0 };
 	struct store_tip tip = { 0 };
@@ -196,11 +199,22 @@ int cmd_resume(int argc, const char **argv, struct cmd_ctx *c)
 		{ OPT_BOOL, 0, "diff", &show_diff, NULL, "show how modified files differ from what was recorded" },
 		{ OPT_BOOL, 0, "exit-code", &exit_code, NULL, "exit 1 when anything changed behind the session" },
 		{ OPT_BOOL, 'q', "quiet", &quiet, NULL, "print nothing" },
+		{ OPT_STRING, 0, "agent", &agent, "<name>", "rebuild the agent's own session from its stored transcript" },
+		{ OPT_BOOL, 0, "force", &force, NULL, "with --agent: replace the agent's session file of that id" },
 		OPT_END_MARK,
 	};
 
 	if ((error = parse_options(&argc, argv, opts, usage, 0)) < 0 ||
-	    (error = cmd_no_more_args(argc, 1, usage)) < 0 ||
+	    (error = cmd_no_more_args(argc, 1, usage)) < 0)
+		goto cleanup;
+	if (agent || force) {
+		if (!agent || dry_run || show_diff || exit_code)
+			error = gs_error(agent ? "--agent takes no --dry-run, --diff or --exit-code" : "--force needs --agent");
+		else
+			error = agent_resume(c, agent, argc ? argv[0] : NULL, force, o.json, quiet);
+		goto cleanup;
+	}
+	if (
 	    (error = cmd_load_target(&state, &tip, &ctx, &id, c, argc ? argv[0] : NULL)) < 0 ||
 	    (error = view_start(&v, c, &o)) < 0)
 		goto cleanup;

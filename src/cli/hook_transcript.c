@@ -273,7 +273,8 @@ static int turn_usage(struct state_op *op, const struct agent_dialect *d, const 
  * session.transcripts is false, its one line is too long to read, or
  * the agent's kept transcript (t's bytes) would pass
  * session.transcriptLimit. By default (true) only the conversation's
- * lines are kept (transcript_filter); `all` keeps every line.
+ * lines are kept (transcript_filter); `all` keeps every line. A part
+ * left out says so ("dropped"): the transcript kept is not whole.
  */
 static int keep_turn(struct state_op *op, struct cmd_ctx *c, const struct agent_dialect *d, const char *agent,
 		     const cJSON *t, const struct turn_part *p)
@@ -287,8 +288,11 @@ static int keep_turn(struct state_op *op, struct cmd_ctx *c, const struct agent_
 	if ((!all && (error = store_config_bool(&keep, c->st, "session.transcripts", 1)) < 0) ||
 	    (error = store_config_int(&limit, c->st, "session.transcriptLimit", AGENT_TRANSCRIPT_LIMIT)) < 0)
 		return error;
-	if (!keep || p->long_line)
+	/* a part left out: the kept transcript cannot give the agent its conversation back */
+	if (!keep || p->long_line) {
+		json_set_bool(op_args(op), "dropped", 1);
 		return 0;
+	}
 	if (!all)
 		transcript_filter(&kept, &n, d, p->text, p->len);
 	if (!n)
@@ -296,6 +300,7 @@ static int keep_turn(struct state_op *op, struct cmd_ctx *c, const struct agent_
 	else if (json_num(t, "bytes", 0) + (double)n > (double)limit) {
 		gs_warning("the transcript of agent '%s' passed session.transcriptLimit (%lld bytes): its later parts are not kept",
 			   agent, (long long)limit);
+		json_set_bool(op_args(op), "dropped", 1);
 		error = 0;
 	} else {
 		error = keep_part(op, c, agent, kept ? kept : p->text, n, json_num(t, "parts", 0) + 1);

@@ -392,6 +392,9 @@ static int turn_apply(struct apply_ctx *c, cJSON *a, int paren)
 		json_set_num(t, "parts", json_num(t, "parts", 0) + 1);
 		json_set_num(t, "bytes", json_num(t, "bytes", 0) + bytes);
 	}
+	/* a part its hooks did not keep: the kept transcript is not the whole conversation */
+	if (json_bool(c->args, "dropped", 0))
+		json_set_bool(t, "incomplete", 1);
 	if (cJSON_IsObject(last))
 		json_set(t, "last", cJSON_Duplicate(last, 1));
 	/* the agent CLI's running total of usage, for a compaction's tokens (agent.h) */

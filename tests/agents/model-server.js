@@ -1,9 +1,11 @@
 // model-server.js - a scripted model on 127.0.0.1 for the agent CLIs'
 // end-to-end tests: it speaks enough of the Anthropic Messages API
-// (POST /v1/messages, streamed) and of the Gemini API (POST
+// (POST /v1/messages, streamed), of the Gemini API (POST
 // /v1beta/models/<m>:streamGenerateContent?alt=sse, and :generateContent)
-// to make Claude Code and Gemini CLI call the tools a script names, with
-// no network.
+// and of OpenAI's Chat Completions (POST .../chat/completions, streamed or
+// not; GET .../models) to make Claude Code, Gemini CLI and the CLIs that
+// speak Chat Completions (Qwen Code, Copilot CLI, OpenCode) call the tools
+// a script names, with no network.
 //
 //   node model-server.js <script.json> <port-file>
 //
@@ -14,7 +16,10 @@
 // conversations in turn. A request for a summary (a compaction) gets the
 // "summary" of the entry whose match is "/compact" (or a fixed one) in the
 // CLI's summary markup; any other request (a title) gets "ok". Each answer
-// reports usage, so that the transcripts carry tokens. MODEL_SERVER_LOG
+// reports usage, so that the transcripts carry tokens. A call with
+// "custom": true is a free-form tool call, its "input" a string (Copilot
+// CLI's apply_patch): in Chat Completions, {"type": "custom", "custom":
+// {name, input}}. MODEL_SERVER_LOG
 // names a file that gets each request's method and path; MODEL_SERVER_BODIES
 // one that gets each body too.
 'use strict';
@@ -61,12 +66,14 @@ function summary(gemini) {
 		`<analysis>The session so far.</analysis>\n<summary>${text}</summary>`;
 }
 
-function sse(res, events) {
+// done: OpenAI's streams end with "data: [DONE]"
+function sse(res, events, done) {
 	res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
 	for (const [name, data] of events) {
 		if (name) res.write(`event: ${name}\n`);
 		res.write(`data: ${JSON.stringify(data)}\n\n`);
 	}
+	if (done) res.write('data: [DONE]\n\n');
 	res.end();
 }
 
@@ -123,6 +130,51 @@ function gemini(req, res, streamed) {
 	res.end(JSON.stringify(answer));
 }
 
+// OpenAI Chat Completions: {messages: [{role, content, tool_calls}], tools, stream}
+function openaiChat(req, res) {
+	const msgs = req.messages || [];
+	const turns = msgs.map((m) => ({
+		user: m.role === 'user',
+		text: textOf(m.content),
+		calls: m.role === 'assistant' && Array.isArray(m.tool_calls) && m.tool_calls.length > 0,
+	}));
+	const hasTools = Array.isArray(req.tools) && req.tools.length > 0;
+	const { conv, call } = hasTools ? converse(turns) : {};
+	const id = `chatcmpl-${++seq}`, created = Math.floor(Date.now() / 1000), model = req.model || 'test-model';
+	const last = turns.length ? turns[turns.length - 1].text : '';
+	// titles, summaries and checks with no tools get "ok" ({} when they ask for JSON)
+	const text = call ? null : conv ? conv.answer || 'Done.' : /json/i.test(last) && !hasTools ? '{}' : 'ok';
+	const usage = { prompt_tokens: 1000 + seq, completion_tokens: 20, total_tokens: 1020 + seq,
+		prompt_tokens_details: { cached_tokens: 100 } };
+	const tc = call && (call.custom ? { id: `call_${seq}`, type: 'custom', custom: { name: call.name, input: call.input } } :
+		{ id: `call_${seq}`, type: 'function', function: { name: call.name, arguments: JSON.stringify(call.input) } });
+	const finish = call ? 'tool_calls' : 'stop';
+	if (!req.stream) {
+		const message = { role: 'assistant', content: text };
+		if (tc) message.tool_calls = [tc];
+		res.writeHead(200, { 'content-type': 'application/json' });
+		res.end(JSON.stringify({ id, object: 'chat.completion', created, model,
+			choices: [{ index: 0, message, finish_reason: finish }], usage }));
+		return;
+	}
+	const chunk = (delta, finishReason) => [null, { id, object: 'chat.completion.chunk', created, model,
+		choices: [{ index: 0, delta, finish_reason: finishReason }] }];
+	const events = [chunk({ role: 'assistant', content: '' }, null)];
+	if (tc && tc.custom) {
+		events.push(chunk({ tool_calls: [{ index: 0, id: tc.id, type: 'custom', custom: { name: tc.custom.name, input: '' } }] }, null));
+		events.push(chunk({ tool_calls: [{ index: 0, custom: { input: tc.custom.input } }] }, null));
+	} else if (tc) {
+		events.push(chunk({ tool_calls: [{ index: 0, id: tc.id, type: 'function', function: { name: tc.function.name, arguments: '' } }] }, null));
+		events.push(chunk({ tool_calls: [{ index: 0, function: { arguments: tc.function.arguments } }] }, null));
+	} else {
+		events.push(chunk({ content: text }, null));
+	}
+	events.push(chunk({}, finish));
+	// the usage: a last chunk with no choices, as stream_options.include_usage asks
+	events.push([null, { id, object: 'chat.completion.chunk', created, model, choices: [], usage }]);
+	sse(res, events, true);
+}
+
 const server = http.createServer((req, res) => {
 	let body = '';
 	req.on('data', (d) => { body += d; });
@@ -140,6 +192,12 @@ const server = http.createServer((req, res) => {
 			gemini(parsed, res, true);
 		} else if (req.method === 'POST' && req.url.includes(':generateContent')) {
 			gemini(parsed, res, false);
+		} else if (req.method === 'POST' && req.url.split('?')[0].endsWith('/chat/completions')) {
+			openaiChat(parsed, res);
+		} else if (req.method === 'GET' && req.url.split('?')[0].endsWith('/models')) {
+			res.writeHead(200, { 'content-type': 'application/json' });
+			res.end(JSON.stringify({ object: 'list', data: [{ id: process.env.MODEL_SERVER_MODEL || 'test-model',
+				object: 'model', created: 0, owned_by: 'test' }] }));
 		} else if (req.method === 'POST' && req.url.includes(':countTokens')) {
 			res.writeHead(200, { 'content-type': 'application/json' });
 			res.end(JSON.stringify({ totalTokens: 100 }));

@@ -23,7 +23,12 @@ claude_run () {
 }
 
 gemini_run () {
-	env HOME="$TRASH_DIRECTORY/gemini-home" GOOGLE_GEMINI_BASE_URL="http://127.0.0.1:$PORT" GEMINI_API_KEY=test \
+	GEMINI_HOME_DIR="$TRASH_DIRECTORY/gemini-home" gemini_run_home "$1"
+}
+
+# gemini_run_home <prompt>: as gemini_run, with the home in $GEMINI_HOME_DIR
+gemini_run_home () {
+	env HOME="${GEMINI_HOME_DIR:-$TRASH_DIRECTORY/gemini-home-g}" GOOGLE_GEMINI_BASE_URL="http://127.0.0.1:$PORT" GEMINI_API_KEY=test \
 		GEMINI_CLI_NO_RELAUNCH=true timeout 120 node "$agents/node_modules/@google/gemini-cli/bundle/gemini.js" \
 		-p "$1" -m gemini-2.5-flash -y >gemini.out 2>gemini.err
 }
@@ -153,6 +158,27 @@ test_expect_success CLAUDE_CODE 'Claude Code on a machine without git-session: t
 	 grep "Hi there." claude.out &&
 	 grep "git-session: not found\|git-session: command not found" unguarded.out &&
 	 ! grep "git-session: not found\|git-session: command not found\|hook.*failed\|failed.*hook" claude.out claude.err &&
+	 test_must_fail git rev-parse -q --verify SESSION_HEAD)
+'
+
+test_expect_success GEMINI_CLI 'Gemini CLI on a machine without git-session: the committed hooks say nothing' '
+	git init -q "$TRASH_DIRECTORY/teammate-g" && (cd "$TRASH_DIRECTORY/teammate-g" &&
+	 gemini_home "$TRASH_DIRECTORY/gemini-home-g" "$TRASH_DIRECTORY/teammate-g" &&
+	 git session hooks install --agent gemini-cli >/dev/null &&
+	 cp .gemini/settings.json ../guarded-g.json &&
+	 sed "s/command -v git-session >\/dev\/null 2>&1 || exit 0; //" ../guarded-g.json >../unguarded-g.json &&
+	 ! grep "command -v" ../unguarded-g.json &&
+	 printf "[{\"match\": \"hello\", \"answer\": \"Hi there.\"}]\n" >script.json &&
+	 serve script.json &&
+	 cp ../unguarded-g.json .gemini/settings.json &&
+	 PATH=$(no_gs_path) gemini_run_home "hello"; rc1=$? &&
+	 cat gemini.out gemini.err >unguarded.out &&
+	 cp ../guarded-g.json .gemini/settings.json &&
+	 PATH=$(no_gs_path) gemini_run_home "hello"; rc2=$?; stop_server &&
+	 test $rc1 = 0 && test $rc2 = 0 &&
+	 grep "Hi there." gemini.out &&
+	 grep "git-session: not found\|git-session: command not found" unguarded.out &&
+	 ! grep -i "not found\|blocked\|hook.*fail\|fail.*hook" gemini.out gemini.err &&
 	 test_must_fail git rev-parse -q --verify SESSION_HEAD)
 '
 

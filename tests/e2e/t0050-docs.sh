@@ -165,7 +165,7 @@ test_expect_success 'the agents of the table are in the man page, the README, co
 	test_expect_code 129 git session hooks -h >usage 2>&1 &&
 	sed -n "s/.* --agent <\(.*\)>\$/\1/p" usage | tr -d " " | tr "|" "\n" >agents &&
 	test_line_count -ge 2 agents &&
-	sed -n "s/.*hooks (install | uninstall) \[--local\] --agent (\(.*\))\$/\1/p" man.txt | tr -d " " | tr "|" "\n" | sort -u >in-man &&
+	sed -n "s/.*hooks (install | uninstall) \[--local | --user\] --agent (\(.*\))\$/\1/p" man.txt | tr -d " " | tr "|" "\n" | sort -u >in-man &&
 	sort agents >expect && test_cmp expect in-man &&
 	while read agent
 	do

@@ -4,11 +4,21 @@ test_description='a large state: collections past 256 entries live under state/,
 
 id=2025-11-21-large
 notes () { i=$1; while test $i -le $2; do echo "note $i"; i=$((i + 1)); done; }
+# Each line of stdin as one call of the tool $1 (its text argument $2), a checkpoint each, in one MCP server:
+# one process for hundreds of checkpoints, as an agent's MCP client writes them.
+mcp_calls () {
+	{
+		echo '{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"sh","version":"1"}}}' &&
+		n=0 && while read text; do n=$((n + 1)); echo "{\"jsonrpc\":\"2.0\",\"id\":$n,\"method\":\"tools/call\",\"params\":{\"name\":\"$1\",\"arguments\":{\"$2\":\"$text\"}}}"; done
+	} | git session mcp >mcp.out &&
+	! grep "\"isError\":true" mcp.out && ! grep "\"error\":" mcp.out
+}
 changed () { git diff-tree -r --no-commit-id --name-only "$1~1" "$1" | sort; }
 
 test_expect_success 'setup: 300 notes and 300 files' '
 	git session start large --phase Build -q &&
-	notes 1 300 | while read n; do git session note -q "$n" || exit 1; done &&
+	notes 1 300 | mcp_calls note_add text &&
+	test $(git rev-list --count SESSION_HEAD) = 301 &&
 	mkdir -p src &&
 	i=0 && while test $i -lt 300; do echo "int f$i;" >src/f$i.c; i=$((i + 1)); done &&
 	git add src && git commit -q -m files &&
@@ -135,7 +145,7 @@ test_expect_success 'export, and merges through push and pull, carry the whole s
 
 test_expect_success 'a collection that shrinks back into session.json leaves state/' '
 	git session start small --id small -q --pause-current &&
-	notes 1 257 | while read n; do git session note -q "$n" || exit 1; done &&
+	notes 1 257 | mcp_calls note_add text &&
 	git ls-tree --name-only SESSION_HEAD:state >dirs && echo notes >expect && test_cmp expect dirs &&
 	git session rollback --to SESSION_HEAD~2 >out &&
 	git show SESSION_HEAD:session.json >core &&
@@ -146,9 +156,8 @@ test_expect_success 'a collection that shrinks back into session.json leaves sta
 
 test_expect_success 'a list that only grows is appended to in session.json: its chunks are not read' '
 	git session switch -q $id && git session close -q && git session start long --id long -q &&
-	notes 1 520 | while read n; do git session note -q "$n" || exit 1; done &&
-	decided=0 && while test $decided -lt 515; do
-		git session decide -q "d$decided" || exit 1; decided=$((decided + 1)); done &&
+	notes 1 520 | mcp_calls note_add text &&
+	i=0 && while test $i -lt 515; do echo "d$i"; i=$((i + 1)); done | mcp_calls decision_record decision &&
 	git ls-tree --name-only SESSION_HEAD:state/notes >chunks &&
 	test_line_count = 8 chunks &&
 	first=$(git rev-parse SESSION_HEAD:state/notes/000000.json) &&

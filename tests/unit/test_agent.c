@@ -358,6 +358,59 @@ static void test_dialects(void **unused)
 	assert_null(agent_dialect("cursor"));
 }
 
+/* the headers of an apply_patch patch, in its order; what is before Begin and after End is not read */
+static void test_patch_files(void **unused)
+{
+	const char *patch = "apply_patch <<'EOF'\n*** Begin Patch\r\n*** Add File: docs/new.md\n+# new\n"
+			    "*** Update File:   src/a.c  \n@@ int a;\n-int a;\n+int b;\n*** Move to: src/b.c\n"
+			    "*** Delete File: old.txt\n+*** Add File: not-a-header\n*** End Patch\n"
+			    "*** Add File: after-the-end\nEOF\n";
+	struct agent_patch_file *v;
+	size_t n;
+
+	(void)unused;
+	assert_int_equal(agent_patch_files(&v, &n, patch), 0);
+	assert_int_equal(n, 4);
+	assert_string_equal(v[0].path, "docs/new.md");
+	assert_int_equal(v[0].kind, AGENT_PATCH_ADD);
+	assert_string_equal(v[1].path, "src/a.c");
+	assert_int_equal(v[1].kind, AGENT_PATCH_UPDATE);
+	assert_string_equal(v[2].path, "src/b.c");
+	assert_int_equal(v[2].kind, AGENT_PATCH_MOVE_TO);
+	assert_string_equal(v[3].path, "old.txt");
+	assert_int_equal(v[3].kind, AGENT_PATCH_DELETE);
+	agent_patch_files_free(v, n);
+	/* refused whole: no begin, a header with no path, a move with no update before it */
+	assert_int_equal(agent_patch_files(&v, &n, "*** Add File: a\n+x\n"), -1);
+	assert_null(v);
+	assert_int_equal(agent_patch_files(&v, &n, "*** Begin Patch\n*** Add File: a\n*** Delete File:  \n"), -1);
+	assert_null(v);
+	assert_int_equal(n, 0);
+	assert_int_equal(agent_patch_files(&v, &n, "*** Begin Patch\n*** Move to: b\n*** End Patch\n"), -1);
+	assert_int_equal(agent_patch_files(&v, &n, "*** Begin Patch\n*** End Patch\n"), 0);
+	assert_int_equal(n, 0);
+	agent_patch_files_free(v, n);
+}
+
+static void test_patch_files_many(void **unused)
+{
+	struct sbuf sb = SBUF_INIT;
+	struct agent_patch_file *v;
+	size_t n;
+
+	(void)unused;
+	sbuf_adds(&sb, "*** Begin Patch\n");
+	for (int i = 0; i < AGENT_PATCH_FILES_MAX; i++)
+		sbuf_addf(&sb, "*** Delete File: f%d\n", i);
+	assert_int_equal(agent_patch_files(&v, &n, sb.buf), 0);
+	assert_int_equal(n, AGENT_PATCH_FILES_MAX);
+	agent_patch_files_free(v, n);
+	sbuf_adds(&sb, "*** Delete File: one-more\n");
+	assert_int_equal(agent_patch_files(&v, &n, sb.buf), -1);
+	assert_null(v);
+	sbuf_release(&sb);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -372,6 +425,8 @@ int main(void)
 		cmocka_unit_test(test_read_shell),
 		cmocka_unit_test(test_settings_upgrade),
 		cmocka_unit_test(test_dialects),
+		cmocka_unit_test(test_patch_files),
+		cmocka_unit_test(test_patch_files_many),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

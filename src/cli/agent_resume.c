@@ -1,0 +1,529 @@
+/*
+ * agent_resume.c - `git session resume --agent <name>[:<agent>]`: the
+ * agent's own session file rebuilt, in this clone and this home, from the
+ * transcript the session keeps (agent_rebuild.h), and the one command
+ * that continues it printed. A transcript not kept whole is refused.
+ */
+#include "git-session/agent.h"
+#include "git-session/agent_rebuild.h"
+#include "git-session/cmd.h"
+#include "git-session/engine.h"
+#include "git-session/ops.h"
+#include "git-session/store.h"
+#include "git-session/json.h"
+#include "git-session/report.h"
+#include "git-session/state.h"
+#include "git-session/util.h"
+#include "git-session/view.h"
+#include "resume-internal.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* Whether agent a is a top-level session of d's CLI. */
+static int of_cli(const cJSON *a, const struct agent_dialect *d)
+{
+	const char *cli = json_str(a, "cli") ? json_str(a, "cli") : json_str(a, "type");
+	const char *id = json_str(a, "id");
+	size_t n = strlen(d->stem);
+
+	if (json_str(a, "parent") || !id)
+		return 0;
+	return cli ? !strcmp(cli, d->name) : !strncmp(id, d->stem, n) && id[n] == '-';
+}
+
+/* The agent to rebuild: the one named (its id, or its CLI's session id), else the newest of d's CLI. */
+static int pick_agent(const cJSON **out, const cJSON *state, const struct agent_dialect *d, const char *named)
+{
+	const cJSON *a, *best = NULL;
+	const char *best_at = "";
+
+	*out = NULL;
+	cJSON_ArrayForEach(a, cJSON_GetObjectItemCaseSensitive(state, "agents")) {
+		const char *at = json_str(cJSON_GetObjectItemCaseSensitive(a, "transcript"), "at");
+
+		if (!of_cli(a, d))
+			continue;
+		if (named && strcmp(named, json_str(a, "id")) &&
+		    (!json_str(a, "session") || strcmp(named, json_str(a, "session"))))
+			continue;
+		if (!best || strcmp(at ? at : "", best_at) >= 0)	/* ISO times; ties: the later started */
+			best = a, best_at = at ? at : "";
+	}
+	if (!best && named)
+		return gs_error("the session has no %s agent '%s'", d->name, named);
+	if (!best)
+		return gs_error("the session has no %s agent whose conversation its hooks recorded", d->name);
+	*out = best;
+	return 0;
+}
+
+struct parts {
+	struct sbuf text;
+	int n, gap;		/* parts read; a part not numbered next */
+};
+
+static int add_part(const char *path, const char *data, size_t len, void *payload)
+{
+	struct parts *p = payload;
+	const char *last = strrchr(path, '/');
+
+	if (!last || atoi(last + 1) != p->n + 1)
+		p->gap = 1;
+	p->n++;
+	sbuf_add(&p->text, data, len);
+	if (len && data[len - 1] != '\n')
+		sbuf_addch(&p->text, '\n');
+	return 0;
+}
+
+/* The agent's stored transcript, whole: refused when a part was not kept, or is missing. */
+static int read_whole(struct sbuf *out, struct cmd_ctx *c, const char *commit, const cJSON *a)
+{
+	const cJSON *t = cJSON_GetObjectItemCaseSensitive(a, "transcript");
+	const char *id = json_str(a, "id");
+	struct parts p = { SBUF_INIT, 0, 0 };
+	char *dir = xstrfmt("transcripts/%s", id);
+	int parts = (int)json_num(t, "parts", 0), error;
+
+	error = strchr(id, '/') || !strcmp(id, "..") ? 0 : store_walk_blobs(c->st, commit, dir, add_part, &p);
+	free(dir);
+	if (error < 0)
+		goto cleanup;
+	if (json_bool(t, "incomplete", 0))
+		error = gs_error("the transcript of agent '%s' is not kept whole: a part passed "
+				 "session.transcriptLimit, had a line too long to read, or came while "
+				 "session.transcripts was false", id);
+	else if (!p.n)
+		error = gs_error("no transcript of agent '%s' is kept (session.transcripts false?)", id);
+	else if (p.gap || p.n != parts)
+		error = gs_error("the transcript of agent '%s' is not kept whole: %d part%s kept of the %d recorded%s",
+				 id, p.n, p.n == 1 ? "" : "s", parts, p.gap ? ", numbered with gaps" : "");
+	if (error < 0)
+		goto cleanup;
+	*out = p.text;
+	return 0;
+cleanup:
+	sbuf_release(&p.text);
+	return error;
+}
+
+/*
+ * The project root the transcript's lines were written under, from their
+ * working folder cwd: cwd less the longest trailing part of it that is a
+ * folder of this work tree (top), as the agent may have run in one; *rel
+ * that part ("" at the top). The caller frees both.
+ */
+static void recorded_root(char **root, char **rel, const char *cwd, const char *top)
+{
+	size_t n = strlen(cwd);
+
+	while (n > 1 && cwd[n - 1] == '/')
+		n--;
+	for (const char *p = cwd + 1; p < cwd + n; p++) {
+		struct stat sb;
+		char *here;
+		int is_dir;
+
+		/* a part that climbs (..) is no folder of the work tree */
+		if (p[-1] != '/' || strstr(p - 1, "/../") || strstr(p - 1, "/./") ||
+		    (n >= 3 && !strncmp(cwd + n - 3, "/..", 3)) || (n >= 2 && !strncmp(cwd + n - 2, "/.", 2)))
+			continue;
+		here = xstrfmt("%s/%.*s", top, (int)(cwd + n - p), p);
+		is_dir = stat(here, &sb) == 0 && S_ISDIR(sb.st_mode);
+		free(here);
+		if (is_dir) {
+			*root = xstrndup(cwd, (size_t)(p - 1 - cwd));
+			*rel = xstrndup(p, (size_t)(cwd + n - p));
+			return;
+		}
+	}
+	*root = xstrndup(cwd, n);
+	*rel = xstrdup("");
+}
+
+/* The agent's own folder: $folder_env, or $home_env's or the home's folder; NULL when none is known. */
+static char *agent_folder(const struct agent_dialect *d)
+{
+	const char *env = d->folder_env ? getenv(d->folder_env) : NULL;
+	const char *home = d->home_env ? getenv(d->home_env) : NULL;
+
+	if (env && *env == '/')
+		return xstrdup(env);
+	if (!home || *home != '/')
+		home = getenv("HOME");
+	return home && *home == '/' ? xstrfmt("%s/%s", home, d->folder) : NULL;
+}
+
+/* s as one word of a POSIX shell's command line. */
+static void shell_word(struct sbuf *sb, const char *s)
+{
+	if (*s && !s[strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789/._-+=:,@")]) {
+		sbuf_adds(sb, s);
+		return;
+	}
+	sbuf_addch(sb, '\'');
+	for (; *s; s++)
+		if (*s == '\'')
+			sbuf_adds(sb, "'\\''");
+		else
+			sbuf_addch(sb, *s);
+	sbuf_addch(sb, '\'');
+}
+
+static int exists_error(const char *path)
+{
+	int error = gs_error("'%s' exists: the agent has a session of that id here", path);
+
+	gs_hint("'--force' replaces it with the conversation the session keeps");
+	return error;
+}
+
+/*
+ * folder, then each folder of dir in it, made as the agent makes them
+ * (0777 less the umask); each checked to be in folder (symbolic links
+ * resolved) before the next is made in it.
+ */
+static int make_dirs_inside(const char *folder, const char *dir)
+{
+	char *real_folder = NULL, *path = NULL;
+	size_t n;
+	int error = 0;
+
+	if (mkdir(folder, 0777) < 0 && errno != EEXIST)
+		return gs_error("cannot make '%s': %s", folder, strerror(errno));
+	if (!(real_folder = realpath(folder, NULL)))
+		return gs_error("cannot read '%s': %s", folder, strerror(errno));
+	n = strlen(real_folder);
+	for (const char *p = dir; !error && *p; p += strcspn(p, "/"), p += *p == '/') {
+		char *real;
+
+		free(path);
+		path = xstrfmt("%s/%.*s", folder, (int)(p + strcspn(p, "/") - dir), dir);
+		if (mkdir(path, 0777) < 0 && errno != EEXIST) {
+			error = gs_error("cannot make '%s': %s", path, strerror(errno));
+			break;
+		}
+		real = realpath(path, NULL);
+		if (!real || strncmp(real, real_folder, n) || real[n] != '/')
+			error = gs_error("'%s' is not in the agent's folder '%s'", path, folder);
+		free(real);
+	}
+	free(path);
+	free(real_folder);
+	return error;
+}
+
+/*
+ * The place of folder/rel made ready, before the session records
+ * anything: its folders made, and refused when they lead out of folder
+ * or (without force) the agent has a session file of that id there.
+ */
+static int prepare_place(const char *folder, const char *rel, int force)
+{
+	char *path = xstrfmt("%s/%s", folder, rel), *dir = xstrndup(rel, (size_t)(strrchr(rel, '/') - rel));
+	struct stat sb;
+	int error = make_dirs_inside(folder, dir);
+
+	if (!error && !force && lstat(path, &sb) == 0)
+		error = exists_error(path);
+	free(path);
+	free(dir);
+	return error;
+}
+
+/*
+ * text written at folder/rel (prepare_place made its folders) through a
+ * temporary file; an existing file is replaced only with force.
+ */
+static int write_session(const char *folder, const char *rel, const char *text, size_t len, int force)
+{
+	char *path = xstrfmt("%s/%s", folder, rel), *tmp = xstrfmt("%s.git-session-%ld.tmp", path, (long)getpid());
+	int fd, error = 0;
+
+	if ((fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600)) < 0) {
+		error = gs_error("cannot write '%s': %s", tmp, strerror(errno));
+		goto cleanup;
+	}
+	if (gs_write_in_full(fd, text, len) < 0 || fsync(fd) < 0) {
+		error = gs_error("cannot write '%s': %s", tmp, strerror(errno));
+		close(fd);
+	} else if (close(fd) < 0) {
+		error = gs_error("cannot write '%s': %s", tmp, strerror(errno));
+	/* without --force, link(2) refuses a file made meanwhile, where rename(2) would replace it */
+	} else if (force ? rename(tmp, path) < 0 : link(tmp, path) < 0) {
+		error = errno == EEXIST ? exists_error(path) : gs_error("cannot write '%s': %s", path, strerror(errno));
+	}
+	if (error < 0 || !force)
+		unlink(tmp);
+cleanup:
+	free(tmp);
+	free(path);
+	return error;
+}
+
+/* The command that continues the session, from the folder it ran in (here: the caller's). */
+static char *resume_command(const struct agent_dialect *d, const char *session, const char *cwd)
+{
+	struct sbuf sb = SBUF_INIT;
+	char *here = getcwd(NULL, 0), *real = here ? realpath(here, NULL) : NULL;
+
+	if (!real || strcmp(real, cwd)) {
+		sbuf_adds(&sb, "cd ");
+		shell_word(&sb, cwd);
+		sbuf_adds(&sb, " && ");
+	}
+	sbuf_addf(&sb, "%s ", d->resume);
+	shell_word(&sb, session);
+	free(here);
+	free(real);
+	return sbuf_detach(&sb, NULL);
+}
+
+struct carry {
+	const struct agent_dialect *d;
+	const cJSON *agent;
+	char *top, **roots, *rel, *cwd, *file, *folder;	/* roots: NULL-terminated */
+	size_t nroots;
+	struct agent_rebuild rb;
+};
+
+static void carry_clear(struct carry *k)
+{
+	free(k->top);
+	for (size_t i = 0; i < k->nroots; i++)
+		free(k->roots[i]);
+	free(k->roots);
+	free(k->rel);
+	free(k->cwd);
+	free(k->file);
+	free(k->folder);
+	free(k->rb.text);
+	free(k->rb.started);
+}
+
+/*
+ * The recorded root when the lines say no folder (Gemini CLI's): the
+ * folder a file the session recorded (relative) was written in, as a
+ * tool's argument says it; else this clone's top: nothing moves.
+ */
+static char *root_of_files(const cJSON *state, const struct sbuf *text, const char *top)
+{
+	const cJSON *f;
+	char *root = NULL;
+	int tried = 0;
+
+	cJSON_ArrayForEach(f, cJSON_GetObjectItemCaseSensitive(state, "files"))
+		if (!root && f->string && tried++ < 200)
+			root = agent_root_of(text->buf, text->len, f->string);
+	return root ? root : xstrdup(top);
+}
+
+/* What the agent's registry names the project at cwd (a folder name), or NULL. */
+static char *registry_name(const char *folder, const char *registry, const char *cwd)
+{
+	char *path = xstrfmt("%s/%s", folder, registry), *text = NULL, *err = NULL, *name = NULL;
+	size_t len = 0;
+	cJSON *o = NULL;
+
+	if (access(path, F_OK) == 0 && gs_read_file(&text, &len, path, 16 << 20) == 0 &&
+	    json_parse(&o, text, len, 16 << 20, &err) == 0) {
+		const char *v = json_str(cJSON_GetObjectItemCaseSensitive(o, "projects"), cwd);
+
+		if (v && agent_session_id_ok(v))
+			name = xstrdup(v);
+	}
+	gs_error_clear();
+	cJSON_Delete(o);
+	free(err);
+	free(text);
+	free(path);
+	return name;
+}
+
+/*
+ * The roots the lines were written under, from the working folders they
+ * say (a conversation carried between clones says several), else from a
+ * recorded file; k->rel the latest folder's place in the work tree.
+ */
+static void find_roots(struct carry *k, const struct agent_rebuilder *r, const cJSON *state, const struct sbuf *text)
+{
+	char **cwds = NULL;
+	size_t n = 0;
+
+	if (r->cwds)
+		r->cwds(&cwds, &n, text->buf, text->len);
+	k->roots = xcalloc(n + 2, sizeof(*k->roots));
+	for (size_t i = 0; i < n; i++) {
+		char *root, *rel;
+
+		recorded_root(&root, &rel, cwds[i], k->top);
+		for (size_t j = 0; root && j < k->nroots; j++)
+			if (!strcmp(k->roots[j], root))
+				free(root), root = NULL;
+		if (root && strcmp(root, k->top))
+			k->roots[k->nroots++] = root;
+		else
+			free(root);
+		free(k->rel);
+		k->rel = rel;
+		free(cwds[i]);
+	}
+	free(cwds);
+	if (!n) {
+		char *root = root_of_files(state, text, k->top);
+
+		if (strcmp(root, k->top))
+			k->roots[k->nroots++] = root;
+		else
+			free(root);
+	}
+	if (!k->rel)
+		k->rel = xstrdup("");
+}
+
+/* The file rebuilt from text, for this clone: k->rb, k->cwd, k->file. */
+static int rebuild(struct carry *k, struct cmd_ctx *c, const cJSON *state, const struct sbuf *text)
+{
+	const struct agent_rebuilder *r = k->d->rebuilder;
+	const char *wd = store_workdir(c->st);
+	char *err = NULL, *project = NULL;
+
+	if (!wd || !(k->top = realpath(wd, NULL)))
+		return gs_error("resume --agent needs a work tree");
+	find_roots(k, r, state, text);
+	k->cwd = *k->rel ? xstrfmt("%s/%s", k->top, k->rel) : xstrdup(k->top);
+	k->rb.session = json_str(k->agent, "session");
+	k->rb.from_roots = k->nroots ? (const char *const *)k->roots : NULL;
+	k->rb.to_root = k->top;
+	k->rb.cwd = k->cwd;
+	if (r->rebuild(&k->rb, &err, text->buf, text->len) < 0) {
+		gs_error("cannot rebuild agent '%s's session: %s", json_str(k->agent, "id"), err);
+		free(err);
+		return GS_ERROR;
+	}
+	if (r->registry)
+		project = registry_name(k->folder, r->registry, k->cwd);
+	k->file = r->path(&k->rb, k->cwd, project);
+	free(project);
+	if (!k->file || *k->file == '/' || strstr(k->file, "..") || !strchr(k->file, '/'))
+		return gs_error("no place for agent '%s's session in its folder", json_str(k->agent, "id"));
+	return 0;
+}
+
+/*
+ * The session made this worktree's active one (un-paused), the agent's
+ * own session linked to it, and its transcript recorded as read to the
+ * end of the file written: the CLI's next turns, appended to that file,
+ * are recorded in this session from there, not read again.
+ */
+static int carry_on(struct cmd_ctx *c, const char *id, const cJSON *state, const struct carry *k)
+{
+	struct state_op *op;
+	int error = 0;
+
+	if (!strcmp(json_str(state, "status"), ST_PAUSED)) {
+		op = op_new(OP_SESSION_RESUME, NULL);
+		error = engine_commit(NULL, &c->eng, id, op, NULL, 0);
+		op_free(op);
+	}
+	if (error < 0 || (error = store_set_active(c->st, id)) < 0 ||
+	    (error = store_agent_link(c->st, k->rb.session, id)) < 0)
+		return error;
+	op = op_new(OP_AGENT_TURN, NULL);
+	json_set_str(op_args(op), "agent", json_str(k->agent, "id"));
+	json_set_bool(op_args(op), "restart", 1);
+	json_set_num(op_args(op), "from", 0);
+	json_set_num(op_args(op), "to", (double)k->rb.len);
+	error = engine_commit(NULL, &c->eng, id, op, NULL, 0);
+	op_free(op);
+	return error;
+}
+
+static void report(const struct carry *k, int json, int quiet)
+{
+	char *cmd = resume_command(k->d, k->rb.session, k->cwd), *path = xstrfmt("%s/%s", k->folder, k->file);
+	cJSON *o;
+
+	if (json) {
+		o = cJSON_CreateObject();
+		json_set_str(o, "agent", json_str(k->agent, "id"));
+		json_set_str(o, "cli", k->d->name);
+		json_set_str(o, "session", k->rb.session);
+		json_set_str(o, "file", k->file);
+		json_set(o, "path", cJSON_CreateString(path));
+		json_set_str(o, "cwd", k->cwd);
+		json_set_num(o, "lines", (double)k->rb.lines);
+		json_set_num(o, "relinked", (double)k->rb.relinked);
+		json_set_str(o, "command", cmd);
+		view_print_json(o);
+		cJSON_Delete(o);
+	} else if (!quiet) {
+		fprintf(stderr, "Rebuilt %s session %s (%zu lines) in %s\n", k->d->name, k->rb.session, k->rb.lines,
+			path);
+		printf("%s\n", cmd);
+	}
+	free(path);
+	free(cmd);
+}
+
+int agent_resume(struct cmd_ctx *c, const char *spec, const char *given, int force, int json, int quiet)
+{
+	struct carry k = { 0 };
+	struct store_tip tip = { 0 };
+	struct report_ctx ctx = { 0 };
+	struct sbuf text = SBUF_INIT;
+	const char *colon = strchr(spec, ':');
+	char *name = colon ? xstrndup(spec, (size_t)(colon - spec)) : xstrdup(spec), *id = NULL, *names;
+	cJSON *state = NULL;
+	int error;
+
+	if (!(k.d = agent_dialect(name))) {
+		names = agent_names(", ", " or ");
+		error = gs_error("unknown agent '%s': it is %s", name, names);
+		free(names);
+		goto cleanup;
+	}
+	if (!k.d->rebuilder || !k.d->rebuilder->rebuild) {
+		error = gs_error("cannot rebuild a %s session: %s", k.d->name,
+				 k.d->rebuilder ? k.d->rebuilder->why_not : "it has no session file to write");
+		goto cleanup;
+	}
+	if ((error = cmd_load_target(&state, &tip, &ctx, &id, c, given)) < 0 ||
+	    (error = pick_agent(&k.agent, state, k.d, colon ? colon + 1 : NULL)) < 0)
+		goto cleanup;
+	if (!agent_session_id_ok(json_str(k.agent, "session"))) {
+		error = gs_error("agent '%s' has no session id of its CLI to resume, or one that is not a file name",
+				 json_str(k.agent, "id"));
+		goto cleanup;
+	}
+	if (!(k.folder = agent_folder(k.d))) {
+		error = gs_error("no home folder: set HOME");
+		goto cleanup;
+	}
+	if ((error = read_whole(&text, c, tip.commit, k.agent)) < 0 || (error = rebuild(&k, c, state, &text)) < 0 ||
+	    (error = prepare_place(k.folder, k.file, force)) < 0)
+		goto cleanup;
+	if (strcmp(json_str(state, "status"), ST_IN_PROGRESS) && strcmp(json_str(state, "status"), ST_PAUSED))
+		gs_warning("session '%s' is %s: the agent's next turns are not recorded in it", id,
+			   json_str(state, "status"));
+	else if ((error = carry_on(c, id, state, &k)) < 0)
+		goto cleanup;
+	if ((error = write_session(k.folder, k.file, k.rb.text, k.rb.len, force)) < 0)
+		goto cleanup;
+	report(&k, json, quiet);
+cleanup:
+	carry_clear(&k);
+	sbuf_release(&text);
+	cJSON_Delete(state);
+	store_tip_clear(&tip);
+	free(id);
+	free(name);
+	return error;
+}
