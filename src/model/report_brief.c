@@ -13,6 +13,7 @@
 #include "git-session/state.h"
 #include "git-session/util.h"
 
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -92,12 +93,23 @@ static const cJSON *last_agent(const cJSON *agents)
 	return best;
 }
 
+/* o's number key as a whole number, or "?" when it is none: a pulled session may hold anything there. */
+static void add_number(struct sbuf *sb, const cJSON *o, const char *key)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+
+	if (cJSON_IsNumber(v) && json_is_int(v->valuedouble) && v->valuedouble > -1e15 && v->valuedouble < 1e15)
+		sbuf_addf(sb, "%.0f", v->valuedouble);
+	else
+		sbuf_addch(sb, '?');
+}
+
 static void section_head(struct sbuf *sb, const cJSON *state, const cJSON *st)
 {
 	const cJSON *a = last_agent(cJSON_GetObjectItemCaseSensitive(st, "agents"));
 	const cJSON *next = cJSON_GetObjectItemCaseSensitive(st, "next");
-	const cJSON *phase = cJSON_IsNumber(cJSON_GetObjectItemCaseSensitive(state, "current_phase")) ?
-		state_phase(state, (int)json_num(state, "current_phase", 0)) : NULL;
+	double at = json_num(state, "current_phase", -1);
+	const cJSON *phase = json_is_int(at) && at >= 0 && at <= INT_MAX ? state_phase(state, (int)at) : NULL;
 
 	sbuf_adds(sb, "# git-session: the session this work is recorded in\n\n");
 	sbuf_adds(sb, "Session ");
@@ -224,7 +236,9 @@ static void section_failed(struct sbuf *sb, const cJSON *state, const cJSON *st)
 	cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(st, "unresolved_errors")) {
 		if (n++ == LIST_SHOWN)
 			break;
-		sbuf_addf(sb, "- Error %d (", (int)json_num(e, "number", 0));
+		sbuf_adds(sb, "- Error ");
+		add_number(sb, e, "number");
+		sbuf_adds(sb, " (");
 		add_text(sb, report_str_or(e, "type", "?"), 40);
 		sbuf_adds(sb, "): ");
 		add_text(sb, report_str_or(e, "message", ""), ITEM_MAX);
@@ -237,8 +251,11 @@ static void section_failed(struct sbuf *sb, const cJSON *state, const cJSON *st)
 			if (!failed_since(run) || n++ >= 2 * LIST_SHOWN)
 				continue;
 			sbuf_adds(sb, "- Command failed");
-			if (cJSON_IsNumber(cJSON_GetObjectItemCaseSensitive(run, "exit")))
-				sbuf_addf(sb, " (exit %d)", (int)json_num(run, "exit", 0));
+			if (cJSON_IsNumber(cJSON_GetObjectItemCaseSensitive(run, "exit"))) {
+				sbuf_adds(sb, " (exit ");
+				add_number(sb, run, "exit");
+				sbuf_addch(sb, ')');
+			}
 			sbuf_adds(sb, ", run by ");
 			add_text(sb, report_str_or(a, "id", "?"), 80);
 			sbuf_adds(sb, ": ");
@@ -266,7 +283,9 @@ static void section_tasks(struct sbuf *sb, const cJSON *state)
 		return;
 	sbuf_adds(sb, "\n## Open tasks\n");
 	for (int i = 0; i < n; i++) {
-		sbuf_addf(sb, "- [%d] ", (int)json_num(shown[i], "id", 0));
+		sbuf_adds(sb, "- [");
+		add_number(sb, shown[i], "id");
+		sbuf_adds(sb, "] ");
 		add_text(sb, json_str(shown[i], "title"), ITEM_MAX);
 		sbuf_addch(sb, '\n');
 	}
