@@ -458,8 +458,14 @@ static int run_event(struct hook_run *r)
 	}
 }
 
+static const char *hook_env(const char *name)
+{
+	return getenv(name);
+}
+
 int cmd_agent_hook(const struct agent_dialect *d, const char *event, struct cmd_ctx *c)
 {
+	const struct agent_dialect *guest;
 	struct hook_run r = { c, d, agent_event_kind(d, event) };
 	char *text = NULL, *err = NULL, *why;
 	cJSON *payload = NULL;
@@ -474,7 +480,15 @@ int cmd_agent_hook(const struct agent_dialect *d, const char *event, struct cmd_
 		error = gs_error("its payload is not JSON: %s", err);
 		goto cleanup;
 	}
+	/* another agent running these hooks is recorded as itself, and once: not when its own hooks run too */
+	if ((guest = agent_guest(d, payload, hook_env))) {
+		if (cmd_agent_setup_installed(c, guest))
+			goto cleanup;
+		r.d = d = guest;
+	}
 	agent_read_event(&r.ev, d, payload);
+	if (r.ev.skip)
+		goto cleanup;
 	r.agent = hook_agent_id(d->stem, r.ev.session);
 	if ((error = hook_find_session(&r)) < 0)
 		goto cleanup;
