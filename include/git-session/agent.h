@@ -95,6 +95,7 @@ struct agent_settings_ops {
 
 /* agent_dialect.flags */
 #define AGENT_COMPACT_MANUAL_ONLY 1u	/* only a compaction the user asked for is recorded */
+#define AGENT_TRANSCRIPT_LATE 2u	/* its transcript is whole only once it exits: a turn is read then */
 
 struct agent_dialect {
 	const char *name;		/* as given to --agent and `hook` */

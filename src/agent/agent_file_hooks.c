@@ -13,6 +13,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* As agent_json_hooks.c's: a committed file runs nothing, and says nothing, where git-session is not. */
+#define GUARD "command -v git-session >/dev/null 2>&1 || exit 0; "
+
 /* The whole file, as install writes it. */
 static char *file_text(const struct agent_dialect *d, const char *prefix)
 {
@@ -21,7 +24,7 @@ static char *file_text(const struct agent_dialect *d, const char *prefix)
 
 	sbuf_adds(&sb, "{\n  \"version\": 1,\n  \"hooks\": {\n");
 	for (e = d->events; e->event; e++) {
-		sbuf_addf(&sb, "    \"%s\": [\n      { \"type\": \"command\", \"bash\": \"", e->event);
+		sbuf_addf(&sb, "    \"%s\": [\n      { \"type\": \"command\", \"bash\": \"" GUARD, e->event);
 		json_string_encode(&sb, prefix, strlen(prefix));
 		sbuf_addf(&sb, " %s\", \"timeoutSec\": %d", e->event, d->timeout);
 		if (e->matcher)
@@ -32,10 +35,12 @@ static char *file_text(const struct agent_dialect *d, const char *prefix)
 	return sbuf_detach(&sb, NULL);
 }
 
-/* The command an entry runs: "bash", else "command". */
+/* The command an entry runs ("bash", else "command"), behind the guard or alone. */
 static const char *entry_command(const cJSON *entry)
 {
-	return json_str(entry, "bash") ? json_str(entry, "bash") : json_str(entry, "command");
+	const char *cmd = json_str(entry, "bash") ? json_str(entry, "bash") : json_str(entry, "command");
+
+	return cmd && !strncmp(cmd, GUARD, strlen(GUARD)) ? cmd + strlen(GUARD) : cmd;
 }
 
 /*

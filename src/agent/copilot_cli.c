@@ -240,6 +240,8 @@ const struct agent_dialect agent_copilot_cli = {
 	.shell_tools = copilot_cli_shell_tools,
 	.folder = ".copilot",
 	.folder_env = "COPILOT_HOME",
+	/* it writes its session store in bursts, a -p run's end only as it exits */
+	.flags = AGENT_TRANSCRIPT_LATE,
 	.block_exit = 2,
 	.read_event = copilot_cli_read_event,
 	.usage_mark = "\"apiCallId\"",

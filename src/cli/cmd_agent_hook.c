@@ -363,7 +363,11 @@ static int on_turn_end(struct hook_run *r)
 {
 	struct state_op *op;
 	const cJSON *a = NULL;
-	int error = turn_end(&op, &a, r, 0);
+	int error;
+
+	if ((r->d->flags & AGENT_TRANSCRIPT_LATE) && r->ev.transcript && !r->late)
+		return hook_turn_later(r, on_turn_end);
+	error = turn_end(&op, &a, r, 0);
 
 	return error < 0 || !op ? error : hook_write_op(r, op);
 }

@@ -259,7 +259,9 @@ static int settings_choose(struct cmd_ctx *c, const struct agent_dialect *d, enu
 /* The agent's gate before a project's hooks run, and what opens it: hint lines. */
 static void say_gate(struct cmd_ctx *c, const struct agent_dialect *d)
 {
-	char *text = xstrfmt(d->gate, store_workdir(c->st)), *line, *next;
+	const char *wd = store_workdir(c->st);
+	char *top = xstrndup(wd, strlen(wd) - (strlen(wd) > 1 && wd[strlen(wd) - 1] == '/'));
+	char *text = xstrfmt(d->gate, top), *line, *next;
 
 	for (line = text; line; line = next) {
 		if ((next = strchr(line, '\n')))
@@ -267,6 +269,7 @@ static void say_gate(struct cmd_ctx *c, const struct agent_dialect *d)
 		gs_hint("%s", line);
 	}
 	free(text);
+	free(top);
 }
 
 /* Adds our hooks to the agent's settings, keeping what the file had, as it was. */
