@@ -197,6 +197,8 @@ const struct agent_dialect agent_qwen_code = {
 	.shell_tools = qwen_code_shell_tools,
 	.own_prompts = qwen_code_own_prompts,
 	.folder = ".qwen",
+	/* it writes a turn's last response after its Stop */
+	.flags = AGENT_TRANSCRIPT_LATE,
 	.block_exit = 2,
 	.read_event = qwen_code_read_event,
 	.usage_mark = "\"usageMetadata\"",

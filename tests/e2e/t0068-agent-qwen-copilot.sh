@@ -24,8 +24,8 @@ hook () {
 late_hook () {
 	printf '%s\n' "$3" | env HOME="$H" A="$1" E="$2" sh -c 'sh -c "git-session hook \$A \$E; :"; :'
 }
-# turn_of <agent-stem>: the log once a turn of it is there; Copilot writes its session store as it
-# exits, and a process of git-session's reads it then
+# turn_of <agent-stem>: the log once a turn of it is there; Copilot and Qwen write the end of a turn
+# after their hook, and a process of git-session's reads it once they exit
 turn_of () {
 	for i in $(seq 1 300); do
 		git log --format=%s SESSION_HEAD >log && grep -q "^turn of $1" log && return 0
@@ -101,13 +101,13 @@ test_expect_success 'qwen-code: its payloads replayed; the empty prompt after a 
 	printf "%s\n" "{\"uuid\":\"u1\",\"sessionId\":\"q1\",\"type\":\"user\",\"message\":{\"role\":\"user\",\"parts\":[{\"text\":\"make the qwen notes\"}]}}" \
 		"{\"uuid\":\"u2\",\"sessionId\":\"q1\",\"type\":\"assistant\",\"message\":{\"role\":\"model\",\"parts\":[{\"text\":\"Qwen notes written.\"}]},\"usageMetadata\":{\"promptTokenCount\":1007,\"candidatesTokenCount\":27,\"thoughtsTokenCount\":0,\"cachedContentTokenCount\":100}}" \
 		"{\"uuid\":\"u3\",\"type\":\"system\",\"subtype\":\"ui_telemetry\"}" >"$t" &&
-	hook qwen-code Stop "{$p,\"hook_event_name\":\"Stop\",\"stop_hook_active\":false,\"last_assistant_message\":\"Qwen notes written.\"}" &&
-	git log --format=%s SESSION_HEAD >log &&
+	late_hook qwen-code Stop "{$p,\"hook_event_name\":\"Stop\",\"stop_hook_active\":false,\"last_assistant_message\":\"Qwen notes written.\"}" &&
+	turn_of qwen-q1 &&
 	test $(grep -c "^note: " log) = 1 && grep "^note: \"make the qwen notes\"" log &&
 	grep "^agent qwen-q1 started (qwen-code)$" log &&
 	grep "^file created: qnotes.md by qwen-q1$" log &&
 	grep "^run by qwen-q1: \"ls missing-file\" (exit 2, 1076 ms)$" log &&
-	grep "^turn of qwen-q1: \"Qwen notes written.\" (+907 in, +27 out; transcript part 1)$" log &&
+	grep "^turn of qwen-q1: \"Qwen notes written.\" (+907 in, +27 out; transcript part 1[; 0-9a-z]*)$" log &&
 	git cat-file -p SESSION_HEAD:transcripts/qwen-q1/000/000001 >part &&
 	grep -q "Qwen notes written" part && ! grep -q ui_telemetry part &&
 	git session close -q
@@ -215,7 +215,7 @@ test_expect_success QWEN_CLI 'Qwen Code: a prompt, a file created and patched, a
 	serve script.json &&
 	qwen_run "make the notes please" ; rc=$?; stop_server; test $rc = 0 &&
 	grep "Notes written and patched." qwen.out &&
-	git log --format=%s SESSION_HEAD >log &&
+	turn_of qwen- &&
 	agent=$(sed -n "s/^agent \(qwen-[0-9a-f]*\) started (qwen-code)$/\1/p" log) &&
 	test -n "$agent" &&
 	test $(grep -c "^note: " log) = 1 && grep "^note: \"make the notes please\"" log &&
@@ -223,7 +223,8 @@ test_expect_success QWEN_CLI 'Qwen Code: a prompt, a file created and patched, a
 	grep "^file modified: notes.md by $agent$" log &&
 	grep "^run by $agent: \"ls missing-file\" (exit 2, [0-9]* ms)$" log &&
 	grep "^run by $agent: \"echo done >out.txt\" (exit 0, [0-9]* ms)$" log &&
-	grep "^turn of $agent: \"Notes written and patched.\" (+[1-9][0-9]* in, +[1-9][0-9]* out; transcript part 1; 1 file)$" log &&
+	# five responses, each 1000 + n in (100 of them cached) and 20 + n out: the last, written after Stop, too
+	grep "^turn of $agent: \"Notes written and patched.\" (+4515 in, +100 out; transcript part 1; [0-9]* files\{0,1\})$" log &&
 	test "$(git rev-parse SESSION_HEAD:files/notes.md)" = "$(git hash-object notes.md)" &&
 	test "$(git show SESSION_HEAD:files/notes.md)" = "# notes
 patched line" &&
@@ -260,7 +261,7 @@ test_expect_success COPILOT_CLI 'Copilot CLI: a prompt, a file created and patch
 	grep "^file modified: cnotes2.md by $agent$" log &&
 	grep "^run by $agent: \"ls missing-file; echo done >cout.txt; exit 3\" (exit 3)$" log &&
 	test $(grep -c "^run by " log) = 1 &&
-	grep "^turn of $agent: \"Copilot notes written and patched.\" (+[1-9][0-9]* in, +[1-9][0-9]* out; transcript part 1; [0-9]* files\{0,1\})$" log &&
+	grep "^turn of $agent: \"Copilot notes written and patched.\" (+3610 in, +80 out; transcript part 1; [0-9]* files\{0,1\})$" log &&
 	test "$(git show SESSION_HEAD:files/cnotes2.md)" = "# notes
 patched line" &&
 	test "$(git rev-parse SESSION_HEAD:files/cout.txt)" = "$(git hash-object cout.txt)" &&
@@ -287,6 +288,42 @@ test_expect_success COPILOT_CLI 'Copilot CLI through Claude Code'"'"'s hooks alo
 	grep "^turn of $agent: \"Done via Claude hooks.\" (+[1-9][0-9]* in, +[1-9][0-9]* out; transcript part 1)$" log &&
 	! grep "(claude-code)" log &&
 	git session hooks uninstall --agent claude-code >/dev/null &&
+	git session close -q
+'
+
+test_expect_success QWEN_CLI 'Qwen Code: past the budget, the tool call is refused' '
+	git session hooks install --agent qwen-code >/dev/null 2>&1 &&
+	echo "[{\"match\": \"first\", \"answer\": \"ok\"}]" >script.json &&
+	serve script.json && qwen_run "first prompt" ; rc=$?; stop_server; test $rc = 0 &&
+	turn_of qwen- &&
+	git session tokens budget 100 -q &&
+	git config session.enforceBudget true &&
+	cat >script.json <<-EOF &&
+	[{"match": "write more", "calls": [{"name": "write_file", "input": {"file_path": "$R/more.txt", "content": "more\\n"}}], "answer": "Could not."}]
+	EOF
+	serve script.json &&
+	qwen_run "write more text" ; rc=$?; stop_server; test $rc = 0 &&
+	git config --unset session.enforceBudget &&
+	! test -e more.txt &&
+	git session hooks uninstall --agent qwen-code >/dev/null &&
+	git session close -q
+'
+
+test_expect_success COPILOT_CLI 'Copilot CLI: past the budget, the tool call is refused' '
+	git session hooks install --agent copilot-cli >/dev/null 2>&1 &&
+	echo "[{\"match\": \"first\", \"answer\": \"ok\"}]" >script.json &&
+	serve script.json && copilot_run "first prompt" ; rc=$?; stop_server; test $rc = 0 &&
+	turn_of copilot- &&
+	git session tokens budget 100 -q &&
+	git config session.enforceBudget true &&
+	cat >script.json <<-EOF &&
+	[{"match": "write more", "calls": [{"name": "create", "input": {"path": "$R/more.txt", "file_text": "more\\n"}}], "answer": "Could not."}]
+	EOF
+	serve script.json &&
+	copilot_run "write more text" ; rc=$?; stop_server; test $rc = 0 &&
+	git config --unset session.enforceBudget &&
+	! test -e more.txt &&
+	git session hooks uninstall --agent copilot-cli >/dev/null &&
 	git session close -q
 '
 
