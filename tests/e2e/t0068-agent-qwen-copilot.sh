@@ -98,6 +98,12 @@ test_expect_success 'qwen-code: its payloads replayed; the empty prompt after a 
 	hook qwen-code PostToolUse "{$p,\"tool_name\":\"write_file\",\"tool_input\":{\"file_path\":\"$R/qnotes.md\",\"content\":\"# notes\\n\"},\"tool_response\":{\"llmContent\":\"Successfully created and wrote to new file: $R/qnotes.md.\"},\"duration_ms\":4}" &&
 	hook qwen-code UserPromptSubmit "{$p,\"hook_event_name\":\"UserPromptSubmit\",\"prompt\":\"\"}" &&
 	hook qwen-code PostToolUseFailure "{$p,\"tool_name\":\"run_shell_command\",\"tool_input\":{\"command\":\"ls missing-file\"},\"error\":\"Command: ls missing-file\\nOutput: no\\nExit Code: 2\\nSignal: (none)\",\"duration_ms\":1076}" &&
+	st="$H/.qwen/projects/-repo/subagents/q1/agent-general-purpose-call_5.jsonl" && mkdir -p "${st%/*}" &&
+	hook qwen-code SubagentStart "{$p,\"hook_event_name\":\"SubagentStart\",\"agent_id\":\"general-purpose-call_5\",\"agent_type\":\"general-purpose\"}" &&
+	printf "sub\n" >qsub.txt &&
+	hook qwen-code PostToolUse "{$p,\"agent_id\":\"general-purpose-call_5\",\"agent_type\":\"general-purpose\",\"tool_name\":\"write_file\",\"tool_input\":{\"file_path\":\"$R/qsub.txt\",\"content\":\"sub\\n\"},\"tool_response\":{\"llmContent\":\"Successfully created and wrote to new file: $R/qsub.txt.\"}}" &&
+	echo "{\"uuid\":\"s1\",\"type\":\"assistant\",\"message\":{\"role\":\"model\",\"parts\":[]},\"usageMetadata\":{\"promptTokenCount\":500,\"candidatesTokenCount\":5,\"cachedContentTokenCount\":0}}" >"$st" &&
+	hook qwen-code SubagentStop "{$p,\"hook_event_name\":\"SubagentStop\",\"agent_id\":\"general-purpose-call_5\",\"agent_type\":\"general-purpose\",\"agent_transcript_path\":\"$st\",\"last_assistant_message\":\"Sub-agent finished.\"}" &&
 	printf "%s\n" "{\"uuid\":\"u1\",\"sessionId\":\"q1\",\"type\":\"user\",\"message\":{\"role\":\"user\",\"parts\":[{\"text\":\"make the qwen notes\"}]}}" \
 		"{\"uuid\":\"u2\",\"sessionId\":\"q1\",\"type\":\"assistant\",\"message\":{\"role\":\"model\",\"parts\":[{\"text\":\"Qwen notes written.\"}]},\"usageMetadata\":{\"promptTokenCount\":1007,\"candidatesTokenCount\":27,\"thoughtsTokenCount\":0,\"cachedContentTokenCount\":100}}" \
 		"{\"uuid\":\"u3\",\"type\":\"system\",\"subtype\":\"ui_telemetry\"}" >"$t" &&
@@ -108,6 +114,10 @@ test_expect_success 'qwen-code: its payloads replayed; the empty prompt after a 
 	grep "^file created: qnotes.md by qwen-q1$" log &&
 	grep "^run by qwen-q1: \"ls missing-file\" (exit 2, 1076 ms)$" log &&
 	grep "^turn of qwen-q1: \"Qwen notes written.\" (+907 in, +27 out; transcript part 1[; 0-9a-z]*)$" log &&
+	grep "^file created: qsub.txt by general-purpose-" log &&
+	session_json >s &&
+	test "$(json_field s "[[a[\"status\"], a[\"parent\"], a[\"cli\"]] for a in d[\"agents\"] if a[\"type\"] == \"general-purpose\"]")" = \
+		"[[\"completed\", \"qwen-q1\", \"qwen-code\"]]" &&
 	git cat-file -p SESSION_HEAD:transcripts/qwen-q1/000/000001 >part &&
 	grep -q "Qwen notes written" part && ! grep -q ui_telemetry part &&
 	git session close -q

@@ -489,14 +489,16 @@ static void test_file_hooks(void **unused)
 	const char *p = "git-session hook copilot-cli";
 	const char *foreign = "{\"version\":1,\"hooks\":{\"sessionStart\":[{\"type\":\"command\",\"bash\":\"echo hi\"}]}}";
 	char *out = NULL, *again = NULL, *err = NULL, *back = NULL;
+	const cJSON *hooks;
 	cJSON *v;
 
 	(void)unused;
 	assert_int_equal(agent_settings_add(&out, &err, NULL, 0, d, p), 0);
 	assert_non_null(v = cJSON_Parse(out));
 	assert_int_equal(json_num(v, "version", 0), 1);
-	assert_string_equal(json_str(cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(v,
-			    "hooks"), "agentStop"), 0), "bash"), "command -v git-session >/dev/null 2>&1 || exit 0; git-session hook copilot-cli agentStop");
+	hooks = cJSON_GetObjectItemCaseSensitive(v, "hooks");
+	assert_string_equal(json_str(cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(hooks, "agentStop"), 0), "bash"),
+			    "command -v git-session >/dev/null 2>&1 || exit 0; git-session hook copilot-cli agentStop");
 	cJSON_Delete(v);
 	assert_int_equal(agent_settings_count(out, strlen(out), d, p), (int)agent_event_count(d));
 	assert_int_equal(agent_settings_add(&again, &err, out, strlen(out), d, p), 0);
