@@ -1,12 +1,13 @@
 /*
- * hook_late.c - a turn whose transcript the agent has not written yet:
- * Copilot CLI writes its session store in bursts, the end of a turn run
- * with a prompt (-p) only as it exits, after its last hook; Qwen Code
- * writes a turn's last response after its Stop. A process of
- * our own, apart from the agent's (which does not wait for it), waits for
- * the agent to exit (at most LATE_WAIT_MS: a session that goes on has
- * written its turn by then) and the file to be whole, and records the
- * turn then, as the hook would have.
+ * hook_late.c - the turn of an agent that writes its transcript after
+ * its hook, read once the agent exits. Copilot CLI writes its session
+ * store in bursts, the end of a turn run with a prompt (-p) only as it
+ * exits, after its last hook; Qwen Code writes a turn's last response
+ * after its Stop. A process of our own, apart from the agent's (which
+ * does not wait for it), waits for the agent to exit (at most
+ * LATE_WAIT_MS: a session that goes on has written its turn by then) and
+ * the file to be whole, and records the turn then, as the hook would
+ * have.
  */
 #include "git-session/util.h"
 #include "hook-internal.h"
