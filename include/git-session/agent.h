@@ -71,6 +71,8 @@ struct agent_event {
 	double ms;			/* how long it ran, 0 to AGENT_MS_MAX */
 	const char *trigger;		/* of a compaction: "manual", "auto" */
 	const char *reason;		/* why the agent's session ended */
+	const char *source;		/* why a session starts: "startup", "resume", "clear", "compact" */
+	const char *summary;		/* of a compaction: the summary the agent made, when the payload says it */
 	int skip;			/* not the event its name says (a sub-agent's own prompt or turn): nothing recorded */
 };
 
@@ -95,7 +97,13 @@ struct agent_settings_ops {
 
 /* agent_dialect.flags */
 #define AGENT_COMPACT_MANUAL_ONLY 1u	/* only a compaction the user asked for is recorded */
-#define AGENT_TRANSCRIPT_LATE 2u	/* its transcript is whole only once it exits: a turn is read then */
+/*
+ * The session's brief goes with the first prompt after a start, not the
+ * start: the CLI puts a start's context before the prompt of a headless
+ * run, where a slash command is one no more.
+ */
+#define AGENT_BRIEF_AT_PROMPT 2u
+#define AGENT_TRANSCRIPT_LATE 4u	/* its transcript is whole only once it exits: a turn is read then */
 
 struct agent_dialect {
 	const char *name;		/* as given to --agent and `hook` */
@@ -149,6 +157,20 @@ struct agent_dialect {
 	 * bytes of a kept line to leave out, a member the CLI adds for itself.
 	 */
 	int (*keeps_line)(const char *line, size_t len, size_t cut[2]);
+	/*
+	 * What the hook of event prints on stdout to hand the agent text as
+	 * added context, in the agent's documented channel; NULL when it
+	 * takes none. The caller frees it.
+	 */
+	char *(*context_out)(const char *event, const char *text);
+	/* What a transcript line holding a compaction's summary holds (NULL: its transcript keeps none). */
+	const char *summary_mark;
+	/*
+	 * The summary proper in the text of such a line, without what the
+	 * CLI wraps it in for its own model (NULL: the text is it); the
+	 * caller frees it.
+	 */
+	char *(*summary_of)(const char *text);
 	/* How its own session file is rebuilt from the stored transcript (agent_rebuild.h). */
 	const struct agent_rebuilder *rebuilder;
 	/*
