@@ -165,6 +165,8 @@ char *cmd_agent_folder(const struct agent_dialect *d);
 int cmd_agent_setup_install(struct cmd_ctx *c, const struct agent_dialect *d, enum agent_scope scope);
 int cmd_agent_setup_uninstall(struct cmd_ctx *c, const struct agent_dialect *d, enum agent_scope scope);
 void cmd_agent_setup_status(struct cmd_ctx *c);
+/* Whether d's own hooks are in any of its settings files (the project's, one person's, the user's). */
+int cmd_agent_setup_installed(struct cmd_ctx *c, const struct agent_dialect *d);
 int cmd_transcript(int argc, const char **argv, struct cmd_ctx *c);
 int cmd_grep(int argc, const char **argv, struct cmd_ctx *c);
 int cmd_gc(int argc, const char **argv, struct cmd_ctx *c);

@@ -13,6 +13,8 @@ GS_AGENTS(GS_AGENT_EXTERN)
 
 /* Our hooks in a JSON settings file shaped as Claude Code's (agent_json_hooks.c). */
 extern const struct agent_settings_ops agent_json_hooks;
+/* Our hooks as a JSON file of their own, wholly ours (agent_file_hooks.c): Copilot CLI's .github/hooks/. */
+extern const struct agent_settings_ops agent_file_hooks;
 /* How each agent's own session file is rebuilt (agent_rebuild.c). */
 extern const struct agent_rebuilder agent_claude_code_rebuilder, agent_gemini_cli_rebuilder;
 

@@ -583,7 +583,11 @@ static int on_turn_end(struct hook_run *r)
 	struct state_op *op;
 	const cJSON *a = NULL;
 	double span[2];
-	int error = turn_end(&op, &a, r, 0);
+	int error;
+
+	if ((r->d->flags & AGENT_TRANSCRIPT_LATE) && r->ev.transcript && !r->late)
+		return hook_turn_later(r, on_turn_end);
+	error = turn_end(&op, &a, r, 0);
 
 	turn_span(span, op);
 	if (error < 0 || !op || (error = hook_write_op(r, op)) < 0)
@@ -685,8 +689,14 @@ static int run_event(struct hook_run *r)
 	}
 }
 
+static const char *hook_env(const char *name)
+{
+	return getenv(name);
+}
+
 int cmd_agent_hook(const struct agent_dialect *d, const char *event, struct cmd_ctx *c)
 {
+	const struct agent_dialect *guest;
 	struct hook_run r = { c, d, agent_event_kind(d, event), event };
 	char *text = NULL, *err = NULL, *why;
 	cJSON *payload = NULL;
@@ -701,7 +711,15 @@ int cmd_agent_hook(const struct agent_dialect *d, const char *event, struct cmd_
 		error = gs_error("its payload is not JSON: %s", err);
 		goto cleanup;
 	}
+	/* another agent running these hooks is recorded as itself, and once: not when its own hooks run too */
+	if ((guest = agent_guest(d, payload, hook_env))) {
+		if (cmd_agent_setup_installed(c, guest))
+			goto cleanup;
+		r.d = d = guest;
+	}
 	agent_read_event(&r.ev, d, payload);
+	if (r.ev.skip)
+		goto cleanup;
 	r.agent = hook_agent_id(d->stem, r.ev.session);
 	if ((error = hook_find_session(&r)) < 0)
 		goto cleanup;

@@ -124,18 +124,25 @@ static int settings_refused(struct cmd_ctx *c, const struct agent_dialect *d, co
 	return error;
 }
 
-/* Writes text to path as the file that was there was (its mode), making its folder when missing. */
-static int write_settings(const char *path, const char *text, int *made_dir)
+/*
+ * Writes text to path as the file that was there was (its mode), making
+ * its folders when missing: *made the first one made (NULL: none).
+ */
+static int write_settings(const char *path, const char *text, char **made)
 {
-	char *dir = xstrndup(path, (size_t)(strrchr(path, '/') - path));
+	char *dir = xstrndup(path, (size_t)(strrchr(path, '/') - path)), *base, *slash;
 	struct stat sb;
 	int mode = stat(path, &sb) == 0 ? (int)(sb.st_mode & 07777) : 0644, error = 0;
 
-	*made_dir = 0;
+	*made = NULL;
 	if (access(dir, F_OK) < 0) {
-		if (mkdir(dir, 0777) < 0)
-			error = gs_error("cannot make '%s': %s", dir, strerror(errno));
-		*made_dir = !error;
+		/* the deepest folder there is, and the rest made under it */
+		base = xstrdup(dir);
+		while ((slash = strrchr(base, '/')) && slash > base && (*slash = '\0', access(base, F_OK) < 0))
+			;
+		*made = xstrndup(dir, strlen(base) + 1 + strcspn(dir + strlen(base) + 1, "/"));
+		error = gs_make_dirs(base, dir + strlen(base));
+		free(base);
 	}
 	if (!error && (error = gs_write_file(path, text, strlen(text), mode)) == 0)
 		chmod(path, (mode_t)mode);
@@ -211,7 +218,7 @@ cleanup:
 }
 
 /* What install found and wrote, for uninstall to give back while the file is as install left it. */
-static int keep_original(struct cmd_ctx *c, const struct settings_file *f, const char *installed, int made_dir,
+static int keep_original(struct cmd_ctx *c, const struct settings_file *f, const char *installed, const char *made,
 			 int excluded)
 {
 	cJSON *keep = cJSON_CreateObject();
@@ -221,7 +228,9 @@ static int keep_original(struct cmd_ctx *c, const struct settings_file *f, const
 
 	json_set_str(keep, "original", f->text);
 	json_set_bool(keep, "created", f->text == NULL);
-	json_set_bool(keep, "made_dir", made_dir);
+	json_set_bool(keep, "made_dir", made != NULL);
+	if (made)
+		json_set_str(keep, "made", made);
 	json_set_num(keep, "excluded", excluded);
 	json_set_str(keep, "installed", installed);
 	kept = json_print(keep, 1, &len);
@@ -248,12 +257,28 @@ static int settings_choose(struct cmd_ctx *c, const struct agent_dialect *d, enu
 	return GS_ERROR;
 }
 
+/* The agent's gate before a project's hooks run, and what opens it: hint lines. */
+static void say_gate(struct cmd_ctx *c, const struct agent_dialect *d)
+{
+	const char *wd = store_workdir(c->st);
+	char *top = xstrndup(wd, strlen(wd) - (strlen(wd) > 1 && wd[strlen(wd) - 1] == '/'));
+	char *text = xstrfmt(d->gate, top), *line, *next;
+
+	for (line = text; line; line = next) {
+		if ((next = strchr(line, '\n')))
+			*next++ = '\0';
+		gs_hint("%s", line);
+	}
+	free(text);
+	free(top);
+}
+
 /* Adds our hooks to the agent's settings, keeping what the file had, as it was. */
 int cmd_agent_setup_install(struct cmd_ctx *c, const struct agent_dialect *d, enum agent_scope scope)
 {
 	struct settings_file f = { d };
-	char *out = NULL, *err = NULL;
-	int made_dir = 0, excluded = 0, auto_start, error;
+	char *out = NULL, *err = NULL, *made = NULL;
+	int excluded = 0, auto_start, error;
 
 	if ((error = settings_choose(c, d, scope)) < 0 || (error = settings_read(&f, c, d, scope)) < 0)
 		goto cleanup;
@@ -266,9 +291,9 @@ int cmd_agent_setup_install(struct cmd_ctx *c, const struct agent_dialect *d, en
 		printf("The git-session hooks for %s are in '%s' already\n", d->name, f.rel);
 		goto cleanup;
 	}
-	if ((error = write_settings(f.path, out, &made_dir)) < 0 ||
+	if ((error = write_settings(f.path, out, &made)) < 0 ||
 	    (scope == AGENT_SCOPE_LOCAL && (error = exclude_add(&excluded, c, &f)) < 0) ||
-	    (error = keep_original(c, &f, out, made_dir, excluded)) < 0)
+	    (error = keep_original(c, &f, out, made, excluded)) < 0)
 		goto cleanup;
 	printf("Installed the git-session hooks for %s in '%s'%s\n", d->name, f.rel,
 	       excluded ? ", which .git/info/exclude leaves out of git" : "");
@@ -277,8 +302,11 @@ int cmd_agent_setup_install(struct cmd_ctx *c, const struct agent_dialect *d, en
 		gs_hint("%s now starts a session in every repository it works in; to record only", d->name);
 		gs_hint("where one is active: git config --global session.agentAutoStart false");
 	}
+	if (scope != AGENT_SCOPE_USER && d->gate)
+		say_gate(c, d);
 cleanup:
 	settings_release(&f);
+	free(made);
 	free(out);
 	free(err);
 	return error;
@@ -291,10 +319,11 @@ cleanup:
  */
 static int give_back(int *done, struct cmd_ctx *c, const struct settings_file *f)
 {
-	char *kept = NULL, *err = NULL, *dir;
+	char *kept = NULL, *err = NULL, *dir, *made = NULL, *slash;
+	const char *top;
 	cJSON *keep = NULL;
 	size_t klen;
-	int error = 0, made_dir;
+	int error = 0;
 
 	*done = 0;
 	if (store_agent_backup_read(&kept, &klen, c->st, f->key) < 0 ||
@@ -305,7 +334,8 @@ static int give_back(int *done, struct cmd_ctx *c, const struct settings_file *f
 	if (json_num(keep, "excluded", 0) > 0 && (error = exclude_drop(c, f, (int)json_num(keep, "excluded", 0))) < 0)
 		goto cleanup;
 	if (!json_bool(keep, "created", 0)) {
-		error = write_settings(f->path, json_str(keep, "original"), &made_dir);
+		error = write_settings(f->path, json_str(keep, "original"), &made);
+		free(made);
 		goto cleanup;
 	}
 	if (unlink(f->path) < 0) {
@@ -313,8 +343,10 @@ static int give_back(int *done, struct cmd_ctx *c, const struct settings_file *f
 		goto cleanup;
 	}
 	dir = xstrndup(f->path, (size_t)(strrchr(f->path, '/') - f->path));
-	if (json_bool(keep, "made_dir", 0))
-		rmdir(dir);	/* only when empty */
+	/* the folders install made, each only when empty */
+	top = json_str(keep, "made") ? json_str(keep, "made") : json_bool(keep, "made_dir", 0) ? dir : NULL;
+	while (top && strlen(dir) >= strlen(top) && !rmdir(dir) && strcmp(dir, top) && (slash = strrchr(dir, '/')))
+		*slash = '\0';
 	free(dir);
 cleanup:
 	cJSON_Delete(keep);
@@ -326,12 +358,15 @@ cleanup:
 /* The file without our hooks, whatever else changed in it since; *done 1 when there were some. */
 static int take_out(int *done, const struct settings_file *f)
 {
-	char *out = NULL, *err = NULL;
-	int error = 0, made_dir;
+	char *out = NULL, *err = NULL, *made = NULL;
+	int error = 0;
 
 	*done = f->text && agent_settings_remove(&out, &err, f->text, f->len, f->d, f->command) == 0 && out;
-	if (*done)
-		error = write_settings(f->path, out, &made_dir);
+	if (*done && !*out && unlink(f->path) < 0)	/* a file wholly ours */
+		error = gs_error("cannot remove '%s': %s", f->path, strerror(errno));
+	else if (*done && *out)
+		error = write_settings(f->path, out, &made);
+	free(made);
 	free(out);
 	free(err);
 	return error;
@@ -353,6 +388,26 @@ int cmd_agent_setup_uninstall(struct cmd_ctx *c, const struct agent_dialect *d, 
 cleanup:
 	settings_release(&f);
 	return error;
+}
+
+int cmd_agent_setup_installed(struct cmd_ctx *c, const struct agent_dialect *d)
+{
+	static const enum agent_scope scopes[] = { AGENT_SCOPE_PROJECT, AGENT_SCOPE_LOCAL, AGENT_SCOPE_USER };
+	size_t mark = gs_error_mark();	/* a file that cannot be read has none */
+	int n = 0;
+
+	for (size_t i = 0; i < ARRAY_SIZE(scopes) && !n; i++) {
+		struct settings_file f = { d };
+
+		if ((scopes[i] == AGENT_SCOPE_LOCAL && !d->settings_local) ||
+		    (scopes[i] == AGENT_SCOPE_USER && !d->settings_user))
+			continue;
+		if (settings_read(&f, c, d, scopes[i]) == 0)
+			n = agent_settings_count(f.text, f.len, d, f.command);
+		settings_release(&f);
+	}
+	gs_error_rewind(mark);
+	return n > 0;
 }
 
 /* One line of `hooks status`: where the agent's hooks are, if anywhere; a file of one person's only when it has them. */

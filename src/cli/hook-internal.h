@@ -21,6 +21,7 @@ struct hook_run {
 	char *agent;			/* the agent's id in it */
 	int linked;			/* the agent is attached to session already */
 	cJSON *state;			/* the session's agents, when an event read them (hook_agents) */
+	int late;			/* run by hook_turn_later, the agent's transcript whole */
 };
 
 /* op written to the run's session as a checkpoint, then freed; a skipped one is no error (hook_session.c). */
@@ -78,5 +79,12 @@ int hook_read_turn(struct state_op **out, int *messages, struct hook_run *r, con
  * now, for the turn to keep.
  */
 int hook_shell_files(struct state_op **out, double *runs, struct hook_run *r, const cJSON *a);
+
+/*
+ * The turn of an agent whose transcript (r->ev.transcript) is not whole
+ * yet: a process of its own waits for it, then records it by turn with
+ * r->late set, the session found again (hook_late.c). Returns at once.
+ */
+int hook_turn_later(struct hook_run *r, int (*turn)(struct hook_run *r));
 
 #endif
