@@ -26,7 +26,7 @@
  * agent_<file>, its struct agent_dialect. Nothing outside that file
  * tells one agent from another: what differs is in the dialect.
  */
-#define GS_AGENTS(X) X(claude_code) X(gemini_cli) X(codex)
+#define GS_AGENTS(X) X(claude_code) X(gemini_cli) X(qwen_code) X(copilot_cli) X(codex)
 
 enum agent_event_kind {
 	AE_NONE,
@@ -74,6 +74,9 @@ struct agent_event {
 	const char *patch;		/* the patch a patch tool applied (apply_patch format); NULL for other tools */
 	const char *cwd;		/* the directory the agent ran in, which a patch's relative paths are from */
 	const char *call;		/* the tool call's id, which its transcript may name */
+	const char *source;		/* why a session starts: "startup", "resume", "clear", "compact" */
+	const char *summary;		/* of a compaction: the summary the agent made, when the payload says it */
+	int skip;			/* not the event its name says (a sub-agent's own prompt or turn): nothing recorded */
 };
 
 struct agent_dialect;
@@ -119,7 +122,14 @@ struct agent_settings_ops {
 
 /* agent_dialect.flags */
 #define AGENT_COMPACT_MANUAL_ONLY 1u	/* only a compaction the user asked for is recorded */
-#define AGENT_HOOKS_EACH_FILE 2u	/* the same hook in two of its settings files runs twice */
+/*
+ * The session's brief goes with the first prompt after a start, not the
+ * start: the CLI puts a start's context before the prompt of a headless
+ * run, where a slash command is one no more.
+ */
+#define AGENT_BRIEF_AT_PROMPT 2u
+#define AGENT_TRANSCRIPT_LATE 4u	/* its transcript is whole only once it exits: a turn is read then */
+#define AGENT_HOOKS_EACH_FILE 8u	/* the same hook in two of its settings files runs twice */
 
 struct agent_dialect {
 	const char *name;		/* as given to --agent and `hook` */
@@ -174,6 +184,20 @@ struct agent_dialect {
 	 * bytes of a kept line to leave out, a member the CLI adds for itself.
 	 */
 	int (*keeps_line)(const char *line, size_t len, size_t cut[2]);
+	/*
+	 * What the hook of event prints on stdout to hand the agent text as
+	 * added context, in the agent's documented channel; NULL when it
+	 * takes none. The caller frees it.
+	 */
+	char *(*context_out)(const char *event, const char *text);
+	/* What a transcript line holding a compaction's summary holds (NULL: its transcript keeps none). */
+	const char *summary_mark;
+	/*
+	 * The summary proper in the text of such a line, without what the
+	 * CLI wraps it in for its own model (NULL: the text is it); the
+	 * caller frees it.
+	 */
+	char *(*summary_of)(const char *text);
 	/* How its own session file is rebuilt from the stored transcript (agent_rebuild.h). */
 	const struct agent_rebuilder *rebuilder;
 	/*
@@ -185,6 +209,22 @@ struct agent_dialect {
 	int (*scan_exit)(struct agent_event *ev, const cJSON *line);
 	/* Its gate on our hooks (NULL: none): what install records, with the user's consent. */
 	const struct agent_trust_ops *trust;
+	/*
+	 * Another agent whose hooks this one runs too (Copilot CLI runs
+	 * Claude Code's .claude/settings.json): guest_of names it, claims
+	 * says whether a payload that came through them is this agent's,
+	 * given the hook's environment (env: getenv or a stand-in). The
+	 * runner then records it as this agent's, read by read_event, and
+	 * not at all when this agent's own hooks are installed too.
+	 */
+	const char *guest_of;
+	int (*claims)(const cJSON *payload, const char *(*env)(const char *name));
+	/*
+	 * What install says of a gate that keeps the project's hooks from
+	 * running until the user opens it (NULL: none): hint lines, '\n'
+	 * between them, %s the work tree.
+	 */
+	const char *gate;
 };
 
 /* The dialect of an agent by name, NULL when unknown; agent_dialects lists them all, NULL-terminated. */
@@ -192,6 +232,13 @@ const struct agent_dialect *agent_dialect(const char *name);
 extern const struct agent_dialect *const agent_dialects[];
 /* The agents' names for help and messages, sep between two, last before the last ("a, b or c"); the caller frees it. */
 char *agent_names(const char *sep, const char *last);
+
+/*
+ * The agent whose payload came through host's hooks (agent_dialect.claims),
+ * NULL when it is host's own.
+ */
+const struct agent_dialect *agent_guest(const struct agent_dialect *host, const cJSON *payload,
+					const char *(*env)(const char *name));
 
 enum agent_event_kind agent_event_kind(const struct agent_dialect *d, const char *event);
 /* How many events d's hooks are installed for. */
@@ -257,7 +304,10 @@ void agent_patch_files_free(struct agent_patch_file *v, size_t n);
  */
 int agent_settings_add(char **out, char **err, const char *text, size_t len, const struct agent_dialect *d,
 		       const char *command_prefix);
-/* The settings text with every group that runs command_prefix taken out; *out NULL when none was there. */
+/*
+ * The settings text with every group that runs command_prefix taken out;
+ * *out NULL when none was there, "" when the file, wholly ours, goes.
+ */
 int agent_settings_remove(char **out, char **err, const char *text, size_t len, const struct agent_dialect *d,
 			  const char *command_prefix);
 /* How many of d's events run command_prefix in the settings text. */

@@ -17,6 +17,8 @@ extern const struct agent_settings_ops agent_json_hooks;
 int agent_json_hooks_ours(const char *command, const char *command_prefix);
 /* Codex's trusted project and hooks (codex_trust.c). */
 extern const struct agent_trust_ops agent_codex_trust;
+/* Our hooks as a JSON file of their own, wholly ours (agent_file_hooks.c): Copilot CLI's .github/hooks/. */
+extern const struct agent_settings_ops agent_file_hooks;
 /* How each agent's own session file is rebuilt (agent_rebuild.c). */
 extern const struct agent_rebuilder agent_claude_code_rebuilder, agent_gemini_cli_rebuilder;
 
@@ -31,5 +33,8 @@ int agent_number(double *out, const cJSON *v, double min, double max);
  * when what follows it is not a status AGENT_EXIT_MIN to AGENT_EXIT_MAX.
  */
 int agent_exit_after(double *out, const char *text, const char *tag);
+
+/* {"hookSpecificOutput": {"hookEventName": event, "additionalContext": text}}: Claude Code's and Gemini CLI's. */
+char *agent_context_json(const char *event, const char *text);
 
 #endif

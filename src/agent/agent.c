@@ -39,6 +39,18 @@ char *agent_names(const char *sep, const char *last)
 	return sbuf_detach(&sb, NULL);
 }
 
+const struct agent_dialect *agent_guest(const struct agent_dialect *host, const cJSON *payload,
+					const char *(*env)(const char *name))
+{
+	for (size_t i = 0; agent_dialects[i]; i++) {
+		const struct agent_dialect *g = agent_dialects[i];
+
+		if (g->guest_of && g->claims && !strcmp(g->guest_of, host->name) && g->claims(payload, env))
+			return g;
+	}
+	return NULL;
+}
+
 enum agent_event_kind agent_event_kind(const struct agent_dialect *d, const char *event)
 {
 	for (const struct agent_hook_event *e = d->events; e->event; e++)
@@ -279,4 +291,16 @@ int agent_settings_remove(char **out, char **err, const char *text, size_t len, 
 int agent_settings_count(const char *text, size_t len, const struct agent_dialect *d, const char *command_prefix)
 {
 	return d->settings_ops->count(text, len, d, command_prefix);
+}
+
+char *agent_context_json(const char *event, const char *text)
+{
+	cJSON *out = cJSON_CreateObject(), *hso = json_obj(out, "hookSpecificOutput");
+	char *s;
+
+	json_set_str(hso, "hookEventName", event);
+	json_set_str(hso, "additionalContext", text);
+	s = cJSON_PrintUnformatted(out);
+	cJSON_Delete(out);
+	return s;
 }

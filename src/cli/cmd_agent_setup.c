@@ -39,15 +39,16 @@ static void settings_release(struct settings_file *f)
 	free(f->text);
 }
 
-/* The agent's own folder of the user's: $folder_env, or .folder in $home_env or the home; NULL with no home. */
-static char *user_folder(const struct agent_dialect *d)
+char *cmd_agent_folder(const struct agent_dialect *d)
 {
-	const char *dir = d->folder_env ? getenv(d->folder_env) : NULL, *home;
+	const char *env = d->folder_env ? getenv(d->folder_env) : NULL;
+	const char *home = d->home_env ? getenv(d->home_env) : NULL;
 
-	if (dir && *dir)
-		return xstrdup(dir);
-	home = d->home_env && getenv(d->home_env) && *getenv(d->home_env) ? getenv(d->home_env) : getenv("HOME");
-	return home && *home ? xstrfmt("%s/%s", home, d->folder) : NULL;
+	if (env && *env == '/')
+		return xstrdup(env);
+	if (!home || *home != '/')
+		home = getenv("HOME");
+	return home && *home == '/' ? xstrfmt("%s/%s", home, d->folder) : NULL;
 }
 
 static const char *const scope_keys[] = { "", ".local", ".user" };
@@ -71,7 +72,7 @@ static int settings_read(struct settings_file *f, struct cmd_ctx *c, const struc
 	f->text = NULL;
 	f->len = 0;
 	if (scope == AGENT_SCOPE_USER) {
-		if (!(dir = user_folder(d)))
+		if (!(dir = cmd_agent_folder(d)))
 			return gs_error("cannot find %s's folder of yours: HOME is not set", d->name);
 		f->path = xstrfmt("%s/%s", dir, d->settings_user);
 		f->rel = xstrdup(f->path);
@@ -123,18 +124,25 @@ static int settings_refused(struct cmd_ctx *c, const struct agent_dialect *d, co
 	return error;
 }
 
-/* Writes text to path as the file that was there was (its mode), making its folder when missing. */
-static int write_settings(const char *path, const char *text, int *made_dir)
+/*
+ * Writes text to path as the file that was there was (its mode), making
+ * its folders when missing: *made the first one made (NULL: none).
+ */
+static int write_settings(const char *path, const char *text, char **made)
 {
-	char *dir = xstrndup(path, (size_t)(strrchr(path, '/') - path));
+	char *dir = xstrndup(path, (size_t)(strrchr(path, '/') - path)), *base, *slash;
 	struct stat sb;
 	int mode = stat(path, &sb) == 0 ? (int)(sb.st_mode & 07777) : 0644, error = 0;
 
-	*made_dir = 0;
+	*made = NULL;
 	if (access(dir, F_OK) < 0) {
-		if (mkdir(dir, 0777) < 0)
-			error = gs_error("cannot make '%s': %s", dir, strerror(errno));
-		*made_dir = !error;
+		/* the deepest folder there is, and the rest made under it */
+		base = xstrdup(dir);
+		while ((slash = strrchr(base, '/')) && slash > base && (*slash = '\0', access(base, F_OK) < 0))
+			;
+		*made = xstrndup(dir, strlen(base) + 1 + strcspn(dir + strlen(base) + 1, "/"));
+		error = gs_make_dirs(base, dir + strlen(base));
+		free(base);
 	}
 	if (!error && (error = gs_write_file(path, text, strlen(text), mode)) == 0)
 		chmod(path, (mode_t)mode);
@@ -210,7 +218,7 @@ cleanup:
 }
 
 /* What install found and wrote, for uninstall to give back while the file is as install left it. */
-static int keep_original(struct cmd_ctx *c, const struct settings_file *f, const char *installed, int made_dir,
+static int keep_original(struct cmd_ctx *c, const struct settings_file *f, const char *installed, const char *made,
 			 int excluded)
 {
 	cJSON *keep = cJSON_CreateObject();
@@ -220,7 +228,9 @@ static int keep_original(struct cmd_ctx *c, const struct settings_file *f, const
 
 	json_set_str(keep, "original", f->text);
 	json_set_bool(keep, "created", f->text == NULL);
-	json_set_bool(keep, "made_dir", made_dir);
+	json_set_bool(keep, "made_dir", made != NULL);
+	if (made)
+		json_set_str(keep, "made", made);
 	json_set_num(keep, "excluded", excluded);
 	json_set_str(keep, "installed", installed);
 	kept = json_print(keep, 1, &len);
@@ -252,7 +262,7 @@ static int settings_choose(struct cmd_ctx *c, const struct agent_dialect *d, enu
 /* The user's config file the agent's gate reads; NULL with no home. */
 static char *trust_path(const struct agent_dialect *d)
 {
-	char *dir = user_folder(d), *path = dir ? xstrfmt("%s/%s", dir, d->trust->file) : NULL;
+	char *dir = cmd_agent_folder(d), *path = dir ? xstrfmt("%s/%s", dir, d->trust->file) : NULL;
 
 	free(dir);
 	return path;
@@ -307,8 +317,8 @@ static int trust_write(struct cmd_ctx *c, const struct settings_file *f, const c
 {
 	struct sbuf out = SBUF_INIT;
 	cJSON *keep = cJSON_CreateObject();
-	char *kept, *key = trust_key(f);
-	int made_dir, error;
+	char *kept, *key = trust_key(f), *made = NULL;
+	int error;
 	size_t klen;
 
 	sbuf_add(&out, cur ? cur : "", len);
@@ -321,12 +331,13 @@ static int trust_write(struct cmd_ctx *c, const struct settings_file *f, const c
 	json_set_str(keep, "config", config);
 	json_set_str(keep, "appended", out.buf + len);
 	kept = json_print(keep, 1, &klen);
-	if ((error = write_settings(config, out.buf, &made_dir)) == 0)
+	if ((error = write_settings(config, out.buf, &made)) == 0)
 		error = store_agent_backup_write(c->st, key, kept, klen);
 	cJSON_Delete(keep);
 	sbuf_release(&out);
 	free(kept);
 	free(key);
+	free(made);
 	return error;
 }
 
@@ -368,11 +379,11 @@ cleanup:
 /* Takes out of the agent's config what install appended to it, when it is still there as it was. */
 static int trust_uninstall(struct cmd_ctx *c, const struct settings_file *f)
 {
-	char *key = trust_key(f), *kept = NULL, *err = NULL, *cur = NULL, *at;
+	char *key = trust_key(f), *kept = NULL, *err = NULL, *cur = NULL, *made = NULL, *at;
 	const char *config, *appended;
 	cJSON *keep = NULL;
 	size_t klen, len, n;
-	int error = 0, made_dir;
+	int error = 0;
 
 	if (store_agent_backup_read(&kept, &klen, c->st, key) < 0 ||
 	    json_parse(&keep, kept, klen, klen + 1, &err) < 0 || !(config = json_str(keep, "config")) ||
@@ -382,7 +393,7 @@ static int trust_uninstall(struct cmd_ctx *c, const struct settings_file *f)
 	if (access(config, F_OK) == 0 && (error = gs_read_file(&cur, &len, config, 16u << 20)) == 0 &&
 	    (at = memmem(cur, len, appended, n))) {
 		memmove(at, at + n, len - (size_t)(at - cur) - n + 1);
-		if ((error = write_settings(config, cur, &made_dir)) == 0)
+		if ((error = write_settings(config, cur, &made)) == 0)
 			printf("Took the trust of them out of '%s'\n", config);
 	}
 	if (!error)
@@ -392,6 +403,7 @@ cleanup:
 	free(kept);
 	free(err);
 	free(cur);
+	free(made);
 	free(key);
 	return error;
 }
@@ -414,12 +426,28 @@ static void twice_warning(struct cmd_ctx *c, const struct agent_dialect *d, enum
 	}
 }
 
+/* The agent's gate before a project's hooks run, and what opens it: hint lines. */
+static void say_gate(struct cmd_ctx *c, const struct agent_dialect *d)
+{
+	const char *wd = store_workdir(c->st);
+	char *top = xstrndup(wd, strlen(wd) - (strlen(wd) > 1 && wd[strlen(wd) - 1] == '/'));
+	char *text = xstrfmt(d->gate, top), *line, *next;
+
+	for (line = text; line; line = next) {
+		if ((next = strchr(line, '\n')))
+			*next++ = '\0';
+		gs_hint("%s", line);
+	}
+	free(text);
+	free(top);
+}
+
 /* Adds our hooks to the agent's settings, keeping what the file had, as it was. */
 int cmd_agent_setup_install(struct cmd_ctx *c, const struct agent_dialect *d, enum agent_scope scope, int trust)
 {
 	struct settings_file f = { d };
-	char *out = NULL, *err = NULL;
-	int made_dir = 0, excluded = 0, auto_start, error;
+	char *out = NULL, *err = NULL, *made = NULL;
+	int excluded = 0, auto_start, error;
 
 	if ((error = settings_choose(c, d, scope)) < 0 || (error = settings_read(&f, c, d, scope)) < 0)
 		goto cleanup;
@@ -433,9 +461,9 @@ int cmd_agent_setup_install(struct cmd_ctx *c, const struct agent_dialect *d, en
 		error = d->trust ? trust_install(c, &f, f.text, trust) : 0;
 		goto cleanup;
 	}
-	if ((error = write_settings(f.path, out, &made_dir)) < 0 ||
+	if ((error = write_settings(f.path, out, &made)) < 0 ||
 	    (scope == AGENT_SCOPE_LOCAL && (error = exclude_add(&excluded, c, &f)) < 0) ||
-	    (error = keep_original(c, &f, out, made_dir, excluded)) < 0)
+	    (error = keep_original(c, &f, out, made, excluded)) < 0)
 		goto cleanup;
 	printf("Installed the git-session hooks for %s in '%s'%s\n", d->name, f.rel,
 	       excluded ? ", which .git/info/exclude leaves out of git" : "");
@@ -448,8 +476,11 @@ int cmd_agent_setup_install(struct cmd_ctx *c, const struct agent_dialect *d, en
 		gs_hint("%s now starts a session in every repository it works in; to record only", d->name);
 		gs_hint("where one is active: git config --global session.agentAutoStart false");
 	}
+	if (scope != AGENT_SCOPE_USER && d->gate)
+		say_gate(c, d);
 cleanup:
 	settings_release(&f);
+	free(made);
 	free(out);
 	free(err);
 	return error;
@@ -462,10 +493,11 @@ cleanup:
  */
 static int give_back(int *done, struct cmd_ctx *c, const struct settings_file *f)
 {
-	char *kept = NULL, *err = NULL, *dir;
+	char *kept = NULL, *err = NULL, *dir, *made = NULL, *slash;
+	const char *top;
 	cJSON *keep = NULL;
 	size_t klen;
-	int error = 0, made_dir;
+	int error = 0;
 
 	*done = 0;
 	if (store_agent_backup_read(&kept, &klen, c->st, f->key) < 0 ||
@@ -476,7 +508,8 @@ static int give_back(int *done, struct cmd_ctx *c, const struct settings_file *f
 	if (json_num(keep, "excluded", 0) > 0 && (error = exclude_drop(c, f, (int)json_num(keep, "excluded", 0))) < 0)
 		goto cleanup;
 	if (!json_bool(keep, "created", 0)) {
-		error = write_settings(f->path, json_str(keep, "original"), &made_dir);
+		error = write_settings(f->path, json_str(keep, "original"), &made);
+		free(made);
 		goto cleanup;
 	}
 	if (unlink(f->path) < 0) {
@@ -484,8 +517,10 @@ static int give_back(int *done, struct cmd_ctx *c, const struct settings_file *f
 		goto cleanup;
 	}
 	dir = xstrndup(f->path, (size_t)(strrchr(f->path, '/') - f->path));
-	if (json_bool(keep, "made_dir", 0))
-		rmdir(dir);	/* only when empty */
+	/* the folders install made, each only when empty */
+	top = json_str(keep, "made") ? json_str(keep, "made") : json_bool(keep, "made_dir", 0) ? dir : NULL;
+	while (top && strlen(dir) >= strlen(top) && !rmdir(dir) && strcmp(dir, top) && (slash = strrchr(dir, '/')))
+		*slash = '\0';
 	free(dir);
 cleanup:
 	cJSON_Delete(keep);
@@ -497,12 +532,15 @@ cleanup:
 /* The file without our hooks, whatever else changed in it since; *done 1 when there were some. */
 static int take_out(int *done, const struct settings_file *f)
 {
-	char *out = NULL, *err = NULL;
-	int error = 0, made_dir;
+	char *out = NULL, *err = NULL, *made = NULL;
+	int error = 0;
 
 	*done = f->text && agent_settings_remove(&out, &err, f->text, f->len, f->d, f->command) == 0 && out;
-	if (*done)
-		error = write_settings(f->path, out, &made_dir);
+	if (*done && !*out && unlink(f->path) < 0)	/* a file wholly ours */
+		error = gs_error("cannot remove '%s': %s", f->path, strerror(errno));
+	else if (*done && *out)
+		error = write_settings(f->path, out, &made);
+	free(made);
 	free(out);
 	free(err);
 	return error;
@@ -540,6 +578,26 @@ static int trusted(struct cmd_ctx *c, const struct settings_file *f)
 	free(config);
 	free(cur);
 	return ok;
+}
+
+int cmd_agent_setup_installed(struct cmd_ctx *c, const struct agent_dialect *d)
+{
+	static const enum agent_scope scopes[] = { AGENT_SCOPE_PROJECT, AGENT_SCOPE_LOCAL, AGENT_SCOPE_USER };
+	size_t mark = gs_error_mark();	/* a file that cannot be read has none */
+	int n = 0;
+
+	for (size_t i = 0; i < ARRAY_SIZE(scopes) && !n; i++) {
+		struct settings_file f = { d };
+
+		if ((scopes[i] == AGENT_SCOPE_LOCAL && !d->settings_local) ||
+		    (scopes[i] == AGENT_SCOPE_USER && !d->settings_user))
+			continue;
+		if (settings_read(&f, c, d, scopes[i]) == 0)
+			n = agent_settings_count(f.text, f.len, d, f.command);
+		settings_release(&f);
+	}
+	gs_error_rewind(mark);
+	return n > 0;
 }
 
 /* One line of `hooks status`: where the agent's hooks are, if anywhere; a file of one person's only when it has them. */

@@ -136,15 +136,22 @@ static int phase_to_start(char **text, char **cmd, const cJSON *state)
 	return 0;
 }
 
+/* Whether s, from a session a remote may have written, can be a word of a suggested shell command as it is. */
+static int plain_word(const char *s)
+{
+	size_t n = s ? strlen(s) : 0;
+
+	return n && n <= 128 && *s != '-' &&
+	       strspn(s, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._-") == n;
+}
+
 /* The shell command that resumes the agent's own session: when its CLI says how, and the id is plain. */
 static char *resume_command(const cJSON *a)
 {
 	const char *cli = report_agent_cli(a), *sid = json_str(a, "session");
 	const struct agent_dialect *d = cli ? agent_dialect(cli) : NULL;
-	size_t n = sid ? strlen(sid) : 0;
 
-	if (!d || !d->resume || !n || n > 128 ||
-	    strspn(sid, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._-") != n || *sid == '-')
+	if (!d || !d->resume || !plain_word(sid))
 		return NULL;
 	return xstrfmt("%s %s", d->resume, sid);
 }
@@ -162,11 +169,22 @@ static const cJSON *hooked_agent(const cJSON *state)
 	return best;
 }
 
-/* An agent session: go on in the agent, whose hooks record what it does. */
+/*
+ * An agent session: go on in the agent, whose hooks record what it does;
+ * one whose conversation is not on this machine (a teammate's) is
+ * carried here first.
+ */
 static void with_hooked_agent(char **text, char **cmd, const cJSON *a, const struct report_ctx *ctx)
 {
 	const char *id = json_str(a, "id") ? json_str(a, "id") : "";
 
+	for (const char *const *e = ctx->elsewhere; e && *e; e++)
+		if (!strcmp(*e, id)) {
+			if (plain_word(id) && plain_word(report_agent_cli(a)))
+				*cmd = xstrfmt("git session resume --agent %s:%s", report_agent_cli(a), id);
+			*text = xstrfmt("carry the conversation of agent %s to this machine, then resume it", id);
+			return;
+		}
 	if (!strcmp(report_str_or(a, "status", ""), ST_IN_PROGRESS) && !report_stale(a, ctx->now, ctx->stale_after)) {
 		*text = xstrfmt("continue with your agent %s: its hooks record the next prompt", id);
 		return;

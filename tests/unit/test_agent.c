@@ -218,8 +218,9 @@ static void test_table(void **unused)
 		for (const struct agent_hook_event *e = (*d)->events; e->event; e++)
 			assert_int_equal(agent_event_kind(*d, e->event), e->kind);
 	}
-	assert_int_equal(n, 3);
-	assert_string_equal(names, "claude-code, gemini-cli or codex");
+	assert_true(n >= 4);
+	assert_true(!strncmp(names, "claude-code, gemini-cli, qwen-code", 34) && strstr(names, "copilot-cli") &&
+		    strstr(names, "codex"));
 	free(names);
 }
 
@@ -356,6 +357,164 @@ static void test_dialects(void **unused)
 	assert_int_equal(agent_event_kind(agent_dialect("claude-code"), "Stop"), AE_TURN_END);
 	assert_int_equal(agent_event_kind(agent_dialect("claude-code"), "Nope"), AE_NONE);
 	assert_null(agent_dialect("cursor"));
+}
+
+/* Qwen Code: Claude's keys, Gemini's tools; the empty prompt after each tool batch is none */
+static void test_qwen_code(void **unused)
+{
+	const struct agent_dialect *d = agent_dialect("qwen-code");
+	cJSON *again = cJSON_Parse("{\"session_id\":\"q1\",\"hook_event_name\":\"UserPromptSubmit\",\"prompt\":\"\"}");
+	cJSON *w = cJSON_Parse("{\"session_id\":\"q1\",\"tool_name\":\"write_file\",\"tool_input\":{\"file_path\":\"/r/n.md\","
+			       "\"content\":\"x\"},\"tool_response\":{\"llmContent\":\"Successfully created and wrote to new "
+			       "file: /r/n.md.\"},\"duration_ms\":3}");
+	cJSON *f = cJSON_Parse("{\"session_id\":\"q1\",\"tool_name\":\"run_shell_command\",\"tool_input\":{\"command\":\"ls x\"},"
+			       "\"error\":\"Command: ls x\\nOutput: no\\nExit Code: 2\\nSignal: (none)\",\"duration_ms\":1076}");
+	const char *line = "{\"uuid\":\"u1\",\"type\":\"assistant\",\"message\":{\"role\":\"model\",\"parts\":[{\"text\":"
+			   "\"Done.\"}]},\"usageMetadata\":{\"promptTokenCount\":1007,\"candidatesTokenCount\":27,"
+			   "\"thoughtsTokenCount\":3,\"cachedContentTokenCount\":100}}\n";
+	struct agent_usage u = { 0 };
+	struct agent_event ev;
+
+	(void)unused;
+	assert_int_equal(agent_event_kind(d, "UserPromptSubmit"), AE_PROMPT);
+	agent_read_event(&ev, d, again);
+	assert_null(ev.prompt);
+	agent_read_event(&ev, d, w);
+	assert_true(!strcmp(ev.path, "/r/n.md") && ev.created && !ev.command);
+	agent_read_event(&ev, d, f);
+	assert_true(!strcmp(ev.command, "ls x") && ev.has_exit && ev.exit == 2 && ev.failed && ev.has_ms && ev.ms == 1076);
+	agent_usage_scan(&u, d, line, strlen(line));
+	assert_true(u.input == 907 && u.cached == 100 && u.output == 30 && u.messages == 1);
+	assert_string_equal(u.reply, "Done.");
+	cJSON_Delete(again);
+	cJSON_Delete(w);
+	cJSON_Delete(f);
+}
+
+/* Copilot CLI's own payloads: a sub-agent's are the session's, its prompt and turns not the user's */
+static void test_copilot_cli(void **unused)
+{
+	const struct agent_dialect *d = agent_dialect("copilot-cli");
+	cJSON *sh = cJSON_Parse("{\"sessionId\":\"s1\",\"timestamp\":1795683718377,\"toolName\":\"bash\",\"toolArgs\":"
+				"{\"command\":\"exit 3\"},\"toolResult\":{\"resultType\":\"success\",\"textResultForLlm\":"
+				"\"\\n<shellId: 0 completed with exit code 3>\"}}");
+	cJSON *sub = cJSON_Parse("{\"sessionId\":\"a1\",\"toolName\":\"create\",\"toolArgs\":{\"path\":\"/r/s.txt\","
+				 "\"file_text\":\"s\"},\"agentId\":\"a1\",\"agentType\":\"general-purpose\",\"parentAgentId\":\"s1\"}");
+	cJSON *subp = cJSON_Parse("{\"sessionId\":\"a1\",\"prompt\":\"sub task\",\"agentId\":\"a1\",\"parentAgentId\":\"s1\"}");
+	cJSON *subend = cJSON_Parse("{\"sessionId\":\"a1\",\"transcriptPath\":\"/h/.copilot/session-state/s1/events.jsonl\","
+				    "\"stopReason\":\"end_turn\",\"agentId\":\"a1\",\"parentAgentId\":\"s1\"}");
+	cJSON *substop = cJSON_Parse("{\"sessionId\":\"s1\",\"transcriptPath\":\"/t\",\"agentId\":\"a1\",\"agentName\":\"g\","
+				     "\"agentType\":\"g\",\"response\":\"Sub done.\",\"parentAgentId\":\"s1\"}");
+	const char *lines = "{\"type\":\"session.usage_record\",\"data\":{\"usage\":{\"inputTokens\":1001,\"outputTokens\":21,"
+			    "\"cacheReadTokens\":100,\"apiCallId\":\"c1\"}},\"id\":\"e1\"}\n"
+			    "{\"type\":\"assistant.message\",\"data\":{\"messageId\":\"m1\",\"content\":\"Notes written.\","
+			    "\"apiCallId\":\"c1\"},\"id\":\"e2\"}\n"
+			    "{\"type\":\"session.usage_record\",\"agentId\":\"a1\",\"data\":{\"usage\":{\"inputTokens\":5,"
+			    "\"outputTokens\":5,\"cacheReadTokens\":0,\"apiCallId\":\"c2\"}},\"id\":\"e3\"}\n";
+	struct agent_usage u = { 0 };
+	struct agent_event ev;
+
+	(void)unused;
+	assert_int_equal(agent_event_kind(d, "agentStop"), AE_TURN_END);
+	agent_read_event(&ev, d, sh);
+	assert_true(!strcmp(ev.session, "s1") && !strcmp(ev.command, "exit 3") && ev.has_exit && ev.exit == 3);
+	assert_true(ev.failed && !ev.has_ms && !ev.skip);
+	agent_read_event(&ev, d, sub);
+	assert_true(!strcmp(ev.session, "s1") && !strcmp(ev.subagent_id, "a1") && !strcmp(ev.path, "/r/s.txt"));
+	assert_true(ev.created && !ev.skip);
+	agent_read_event(&ev, d, subp);
+	assert_true(ev.skip);
+	agent_read_event(&ev, d, subend);
+	assert_true(ev.skip);
+	agent_read_event(&ev, d, substop);
+	assert_true(!ev.skip && !strcmp(ev.said, "Sub done.") && !ev.subagent_transcript);
+	agent_usage_scan(&u, d, lines, strlen(lines));
+	assert_true(u.input == 901 && u.cached == 100 && u.output == 21);
+	assert_string_equal(u.reply, "Notes written.");
+	cJSON_Delete(sh);
+	cJSON_Delete(sub);
+	cJSON_Delete(subp);
+	cJSON_Delete(subend);
+	cJSON_Delete(substop);
+}
+
+static const char *fake_env_value;
+static const char *fake_env(const char *name)
+{
+	return fake_env_value && !strncmp(fake_env_value, name, strlen(name)) && fake_env_value[strlen(name)] == '='
+		       ? fake_env_value + strlen(name) + 1 : NULL;
+}
+
+/* Copilot's payloads through Claude's hooks are Copilot's, read with its keys; Claude Code's stay Claude's */
+static void test_guest(void **unused)
+{
+	const struct agent_dialect *claude = agent_dialect("claude-code");
+	cJSON *cp = cJSON_Parse("{\"hook_event_name\":\"PostToolUse\",\"session_id\":\"9f\",\"timestamp\":\"2026-11-26T09:01:58.377Z\","
+				"\"cwd\":\"/r\",\"tool_name\":\"Edit\",\"tool_input\":{\"path\":\"/r/n.md\",\"old_str\":\"a\","
+				"\"new_str\":\"b\"},\"tool_result\":{\"result_type\":\"success\",\"text_result_for_llm\":\"ok\"}}");
+	cJSON *cs = cJSON_Parse("{\"sessionId\":\"7e\",\"timestamp\":1795683402118,\"agentName\":\"g\",\"agent_id\":\"b5\","
+				"\"agent_type\":\"g\",\"parent_agent_id\":\"7e\"}");
+	cJSON *cc = cJSON_Parse("{\"session_id\":\"a4\",\"transcript_path\":\"/h/.claude/projects/p/a4.jsonl\",\"cwd\":\"/r\","
+				"\"permission_mode\":\"bypassPermissions\",\"hook_event_name\":\"PreToolUse\",\"tool_name\":"
+				"\"Write\",\"tool_input\":{\"file_path\":\"/r/h.txt\",\"content\":\"h\"},\"tool_use_id\":\"t1\"}");
+	const struct agent_dialect *g;
+	struct agent_event ev;
+
+	(void)unused;
+	fake_env_value = NULL;
+	assert_ptr_equal(g = agent_guest(claude, cp, fake_env), agent_dialect("copilot-cli"));
+	agent_read_event(&ev, g, cp);
+	assert_true(!strcmp(ev.session, "9f") && !strcmp(ev.path, "/r/n.md") && !ev.created);
+	assert_ptr_equal(g = agent_guest(claude, cs, fake_env), agent_dialect("copilot-cli"));
+	agent_read_event(&ev, g, cs);
+	assert_true(!strcmp(ev.session, "7e") && !strcmp(ev.subagent_id, "b5") && !strcmp(ev.subagent_type, "g"));
+	/* Claude Code's own, with its environment or none; and what Claude Code's says wins over Copilot's */
+	assert_null(agent_guest(claude, cc, fake_env));
+	fake_env_value = "CLAUDECODE=1";
+	assert_null(agent_guest(claude, cc, fake_env));
+	assert_null(agent_guest(claude, cp, fake_env));
+	fake_env_value = "COPILOT_CLI=1";
+	assert_ptr_equal(agent_guest(claude, cc, fake_env), agent_dialect("copilot-cli"));
+	/* only through the hooks of the agent it is a guest of */
+	assert_null(agent_guest(agent_dialect("gemini-cli"), cp, fake_env));
+	fake_env_value = NULL;
+	cJSON_Delete(cp);
+	cJSON_Delete(cs);
+	cJSON_Delete(cc);
+}
+
+/* Copilot's hooks file is wholly ours: made, known, removed; one not ours is refused */
+static void test_file_hooks(void **unused)
+{
+	const struct agent_dialect *d = agent_dialect("copilot-cli");
+	const char *p = "git-session hook copilot-cli";
+	const char *foreign = "{\"version\":1,\"hooks\":{\"sessionStart\":[{\"type\":\"command\",\"bash\":\"echo hi\"}]}}";
+	char *out = NULL, *again = NULL, *err = NULL, *back = NULL;
+	const cJSON *hooks;
+	cJSON *v;
+
+	(void)unused;
+	assert_int_equal(agent_settings_add(&out, &err, NULL, 0, d, p), 0);
+	assert_non_null(v = cJSON_Parse(out));
+	assert_int_equal(json_num(v, "version", 0), 1);
+	hooks = cJSON_GetObjectItemCaseSensitive(v, "hooks");
+	assert_string_equal(json_str(cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(hooks, "agentStop"), 0), "bash"),
+			    "command -v git-session >/dev/null 2>&1 || exit 0; git-session hook copilot-cli agentStop");
+	cJSON_Delete(v);
+	assert_int_equal(agent_settings_count(out, strlen(out), d, p), (int)agent_event_count(d));
+	assert_int_equal(agent_settings_add(&again, &err, out, strlen(out), d, p), 0);
+	assert_null(again);
+	assert_int_equal(agent_settings_remove(&back, &err, out, strlen(out), d, p), 0);
+	assert_string_equal(back, "");
+	free(back);
+	assert_int_equal(agent_settings_add(&again, &err, foreign, strlen(foreign), d, p), -1);
+	assert_non_null(err);
+	free(err);
+	err = NULL;
+	assert_int_equal(agent_settings_count(foreign, strlen(foreign), d, p), 0);
+	assert_int_equal(agent_settings_remove(&back, &err, foreign, strlen(foreign), d, p), 0);
+	assert_null(back);
+	free(out);
 }
 
 /* the headers of an apply_patch patch, in its order; what is before Begin and after End is not read */
@@ -533,6 +692,10 @@ int main(void)
 		cmocka_unit_test(test_dialects),
 		cmocka_unit_test(test_patch_files),
 		cmocka_unit_test(test_patch_files_many),
+		cmocka_unit_test(test_qwen_code),
+		cmocka_unit_test(test_copilot_cli),
+		cmocka_unit_test(test_guest),
+		cmocka_unit_test(test_file_hooks),
 		cmocka_unit_test(test_codex_read_event),
 		cmocka_unit_test(test_codex_usage),
 		cmocka_unit_test(test_codex_exit),

@@ -243,6 +243,30 @@ static void test_status_agent_session(void **unused)
 	cJSON_ReplaceItemInObject(cJSON_GetArrayItem(cJSON_GetObjectItem(st, "agents"), 0), "status",
 				  cJSON_CreateString("completed"));
 	assert_string_equal(next_cmd(st), "claude --resume 1a2b-3c4d");
+	/* its conversation is not on this machine (a teammate's): carried here first, in progress or not */
+	{
+		static const char *const elsewhere[] = { "claude-1", NULL };
+		static const char *const hostile[] = { "claude-x;touch${IFS}pwned", NULL };
+		cJSON *was = cJSON_GetArrayItem(cJSON_GetObjectItem(st, "agents"), 0);
+		struct report_ctx here = ctx;
+		cJSON *rep;
+
+		here.elsewhere = elsewhere;
+		for (int i = 0; i < 2; i++) {
+			rep = report_status(st, &here);
+			assert_string_equal(json_str(cJSON_GetObjectItem(rep, "next"), "command"),
+					    "git session resume --agent claude-code:claude-1");
+			cJSON_Delete(rep);
+			cJSON_ReplaceItemInObject(was, "status", cJSON_CreateString("in_progress"));
+		}
+		/* an id a remote wrote that a shell would read as more than a word: no command made of it */
+		cJSON_ReplaceItemInObject(was, "id", cJSON_CreateString(hostile[0]));
+		here.elsewhere = hostile;
+		rep = report_status(st, &here);
+		assert_null(json_str(cJSON_GetObjectItem(rep, "next"), "command"));
+		assert_non_null(strstr(json_str(cJSON_GetObjectItem(rep, "next"), "text"), "carry the conversation"));
+		cJSON_Delete(rep);
+	}
 	cJSON_Delete(st);
 }
 
