@@ -51,6 +51,7 @@ static void codex_read_event(struct agent_event *ev, const cJSON *payload)
 	ev->command = json_str(in, "command");
 	ev->patch = json_str(in, "command");
 	ev->trigger = json_str(payload, "trigger");
+	ev->source = json_str(payload, "source");
 	ev->call = json_str(payload, "tool_use_id");
 }
 
@@ -256,6 +257,8 @@ const struct agent_dialect agent_codex = {
 	.scan_usage = codex_scan_usage,
 	.read_line = codex_read_line,
 	.keeps_line = codex_keeps_line,
+	/* hookSpecificOutput.additionalContext: a developer message to the model */
+	.context_out = agent_context_json,
 	.exit_mark = "\"CommandExecution\"",
 	.scan_exit = codex_scan_exit,
 	.trust = &agent_codex_trust,

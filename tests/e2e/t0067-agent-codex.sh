@@ -257,8 +257,11 @@ test_expect_success CODEX_CLI 'Codex: a sub-agent (multi_agent_v2) is an agent o
 	 {"match": "subtask: write hi.txt", "calls": [
 	  {"name": "apply_patch", "input": "*** Begin Patch\\n*** Add File: hi.txt\\n+hi\\n*** End Patch\\n"}], "answer": "hi from sub-agent"}]
 	EOF
+	rm -f ../bodies.log &&
 	codex_run "please delegate the greeting" "--enable=multi_agent_v2" &&
 	grep "Parent done." ../codex.out &&
+	# a session was active at its start: the model got its brief, as context Codex added
+	grep -q "please make the greeting files" ../bodies.log &&
 	session_json >s &&
 	sub=$(json_field s "d[\"files\"][\"hi.txt\"][\"agent\"]") &&
 	case $sub in default-*) ;; *) echo "hi.txt credited to $sub"; false ;; esac &&
