@@ -26,7 +26,7 @@
  * agent_<file>, its struct agent_dialect. Nothing outside that file
  * tells one agent from another: what differs is in the dialect.
  */
-#define GS_AGENTS(X) X(claude_code) X(gemini_cli)
+#define GS_AGENTS(X) X(claude_code) X(gemini_cli) X(opencode) X(cursor) X(generic)
 
 enum agent_event_kind {
 	AE_NONE,
@@ -71,7 +71,17 @@ struct agent_event {
 	double ms;			/* how long it ran, 0 to AGENT_MS_MAX */
 	const char *trigger;		/* of a compaction: "manual", "auto" */
 	const char *reason;		/* why the agent's session ended */
+	const char *patch;		/* an apply_patch patch: the files it names were written */
+	const char *agent;		/* the agent's name, when the payload gives it (the generic dialect) */
+	const char *refused;		/* why the payload is not read at all (an unknown version), or NULL */
+	int has_usage;			/* the payload carries the turn's tokens, as agent_dialect.scan_usage's */
+	double usage[3];
 };
+
+/* The longest agent name a payload may give: letters, digits, '-', '_', '.', a letter first. */
+#define AGENT_NAME_MAX 32
+/* Whether name is one a payload may give its agent (it becomes the agent's CLI and its ids' stem). */
+int agent_name_valid(const char *name);
 
 struct agent_dialect;
 struct transcript;
@@ -94,6 +104,8 @@ struct agent_settings_ops {
 
 /* agent_dialect.flags */
 #define AGENT_COMPACT_MANUAL_ONLY 1u	/* only a compaction the user asked for is recorded */
+#define AGENT_TOOLS_ANY 2u		/* the payload says which tool wrote a file or ran a command */
+#define AGENT_HOOKS_FLAT 4u		/* agent_json_hooks: {"version": 1, "hooks": {"<event>": [{"command"}]}} */
 
 struct agent_dialect {
 	const char *name;		/* as given to --agent and `hook` */
@@ -102,6 +114,8 @@ struct agent_dialect {
 	const char *settings;		/* the project's settings file, from the work tree's top */
 	const char *settings_local;	/* one person's, which the agent reads too (NULL: none) */
 	const char *settings_user;	/* the user's, for every project: in the agent's folder (below) */
+	/* the variable naming the project's folder, where the agent runs its hooks elsewhere (NULL: in it) */
+	const char *project_env;
 	const struct agent_settings_ops *settings_ops;
 	int timeout;			/* a hook's timeout, in the unit the agent counts */
 	const struct agent_hook_event *events;
@@ -149,6 +163,17 @@ struct agent_dialect {
 	int (*keeps_line)(const char *line, size_t len, size_t cut[2]);
 	/* How its own session file is rebuilt from the stored transcript (agent_rebuild.h). */
 	const struct agent_rebuilder *rebuilder;
+	/*
+	 * A hooks file wholly ours (agent_file_hooks): its whole text, our
+	 * hooks running command_prefix + " " + event; the caller frees it.
+	 */
+	char *(*hooks_file)(const struct agent_dialect *d, const char *command_prefix);
+	/*
+	 * Whether a payload that came through Claude Code's hooks is this
+	 * agent's (an agent that runs Claude's hooks too); *event its own
+	 * name for the event, which its payload says. NULL: never.
+	 */
+	int (*via_claude)(const char **event, const cJSON *payload);
 };
 
 /* The dialect of an agent by name, NULL when unknown; agent_dialects lists them all, NULL-terminated. */

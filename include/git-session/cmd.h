@@ -160,6 +160,8 @@ enum agent_scope { AGENT_SCOPE_PROJECT, AGENT_SCOPE_LOCAL, AGENT_SCOPE_USER };
 int cmd_agent_setup_install(struct cmd_ctx *c, const struct agent_dialect *d, enum agent_scope scope);
 int cmd_agent_setup_uninstall(struct cmd_ctx *c, const struct agent_dialect *d, enum agent_scope scope);
 void cmd_agent_setup_status(struct cmd_ctx *c);
+/* Whether d's own hooks are in its settings, the project's, one person's or the user's. */
+int cmd_agent_setup_installed(struct cmd_ctx *c, const struct agent_dialect *d);
 int cmd_transcript(int argc, const char **argv, struct cmd_ctx *c);
 int cmd_grep(int argc, const char **argv, struct cmd_ctx *c);
 int cmd_gc(int argc, const char **argv, struct cmd_ctx *c);

@@ -19,6 +19,11 @@ extern const struct agent_rebuilder agent_claude_code_rebuilder, agent_gemini_cl
 /* One count of a usage: absent or null is 0; -1 when it is not a whole number from 0 to AGENT_TOKENS_MAX. */
 int agent_usage_number(double *out, const cJSON *usage, const char *key);
 
+/* A payload's turn usage {input, output, cached} (keys as named) into ev: all three whole, 0 to AGENT_TOKENS_MAX. */
+void agent_payload_usage(struct agent_event *ev, const cJSON *usage, const char *const keys[3]);
+/* Our hooks in a file wholly ours, its text the dialect's hooks_file (agent_file_hooks.c). */
+extern const struct agent_settings_ops agent_file_hooks;
+
 /* v as a whole number from min to max into *out: 1, or 0 (and *out untouched) when it is not one. */
 int agent_number(double *out, const cJSON *v, double min, double max);
 /*

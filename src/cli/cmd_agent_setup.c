@@ -123,19 +123,35 @@ static int settings_refused(struct cmd_ctx *c, const struct agent_dialect *d, co
 	return error;
 }
 
-/* Writes text to path as the file that was there was (its mode), making its folder when missing. */
+/* The folder dir, and those above it that are missing: *made counts those made. */
+static int make_dirs(const char *dir, int *made)
+{
+	const char *slash = strrchr(dir, '/');
+	char *up;
+	int error = 0;
+
+	if (access(dir, F_OK) == 0)
+		return 0;
+	if (slash && slash != dir) {
+		up = xstrndup(dir, (size_t)(slash - dir));
+		error = make_dirs(up, made);
+		free(up);
+	}
+	if (!error && mkdir(dir, 0777) < 0)
+		return gs_error("cannot make '%s': %s", dir, strerror(errno));
+	*made += !error;
+	return error;
+}
+
+/* Writes text to path as the file that was there was (its mode), making its folders when missing. */
 static int write_settings(const char *path, const char *text, int *made_dir)
 {
 	char *dir = xstrndup(path, (size_t)(strrchr(path, '/') - path));
 	struct stat sb;
-	int mode = stat(path, &sb) == 0 ? (int)(sb.st_mode & 07777) : 0644, error = 0;
+	int mode = stat(path, &sb) == 0 ? (int)(sb.st_mode & 07777) : 0644, error;
 
 	*made_dir = 0;
-	if (access(dir, F_OK) < 0) {
-		if (mkdir(dir, 0777) < 0)
-			error = gs_error("cannot make '%s': %s", dir, strerror(errno));
-		*made_dir = !error;
-	}
+	error = make_dirs(dir, made_dir);
 	if (!error && (error = gs_write_file(path, text, strlen(text), mode)) == 0)
 		chmod(path, (mode_t)mode);
 	free(dir);
@@ -220,7 +236,7 @@ static int keep_original(struct cmd_ctx *c, const struct settings_file *f, const
 
 	json_set_str(keep, "original", f->text);
 	json_set_bool(keep, "created", f->text == NULL);
-	json_set_bool(keep, "made_dir", made_dir);
+	json_set_num(keep, "made_dir", made_dir);
 	json_set_num(keep, "excluded", excluded);
 	json_set_str(keep, "installed", installed);
 	kept = json_print(keep, 1, &len);
@@ -237,6 +253,12 @@ static int keep_original(struct cmd_ctx *c, const struct settings_file *f, const
  */
 static int settings_choose(struct cmd_ctx *c, const struct agent_dialect *d, enum agent_scope scope)
 {
+	if (!d->settings) {
+		gs_error("%s has no settings of its own to install hooks into", d->name);
+		gs_hint("have the agent's plugin or hook run 'git session hook %s <event>' (see doc/agent-hooks.md)",
+			d->name);
+		return GS_ERROR;
+	}
 	if (scope == AGENT_SCOPE_USER)
 		return d->settings_user ? 0 : gs_error("%s has no settings of the user's", d->name);
 	if (scope == AGENT_SCOPE_PROJECT || d->settings_local)
@@ -311,9 +333,14 @@ static int give_back(int *done, struct cmd_ctx *c, const struct settings_file *f
 		error = gs_error("cannot remove '%s': %s", f->path, strerror(errno));
 		goto cleanup;
 	}
-	dir = xstrndup(f->path, (size_t)(strrchr(f->path, '/') - f->path));
-	if (json_bool(keep, "made_dir", 0))
-		rmdir(dir);	/* only when empty */
+	/* the folders install made, when empty (an older install said true for one) */
+	made_dir = json_bool(keep, "made_dir", 0) ? 1 : (int)json_num(keep, "made_dir", 0);
+	dir = xstrdup(f->path);
+	for (char *slash; made_dir-- > 0 && (slash = strrchr(dir, '/')) && slash != dir;) {
+		*slash = '\0';
+		if (rmdir(dir) < 0)
+			break;
+	}
 	free(dir);
 cleanup:
 	cJSON_Delete(keep);
@@ -329,7 +356,9 @@ static int take_out(int *done, const struct settings_file *f)
 	int error = 0, made_dir;
 
 	*done = f->text && agent_settings_remove(&out, &err, f->text, f->len, f->d, f->command) == 0 && out;
-	if (*done)
+	if (*done && !*out && unlink(f->path) < 0)	/* a file wholly ours goes */
+		error = gs_error("cannot remove '%s': %s", f->path, strerror(errno));
+	else if (*done && *out)
 		error = write_settings(f->path, out, &made_dir);
 	free(out);
 	free(err);
@@ -375,9 +404,28 @@ static void status_line(struct cmd_ctx *c, const struct agent_dialect *d, enum a
 	settings_release(&f);
 }
 
+int cmd_agent_setup_installed(struct cmd_ctx *c, const struct agent_dialect *d)
+{
+	int n = 0;
+
+	for (enum agent_scope s = AGENT_SCOPE_PROJECT; d->settings && !n && s <= AGENT_SCOPE_USER; s++) {
+		struct settings_file f = { d };
+
+		if ((s == AGENT_SCOPE_LOCAL && !d->settings_local) || (s == AGENT_SCOPE_USER && !d->settings_user) ||
+		    (s != AGENT_SCOPE_USER && !store_workdir(c->st)))
+			continue;
+		if (settings_read(&f, c, d, s) == 0)
+			n = agent_settings_count(f.text, f.len, d, f.command);
+		settings_release(&f);
+	}
+	return n > 0;
+}
+
 void cmd_agent_setup_status(struct cmd_ctx *c)
 {
 	for (size_t i = 0; agent_dialects[i]; i++) {
+		if (!agent_dialects[i]->settings)
+			continue;
 		status_line(c, agent_dialects[i], AGENT_SCOPE_PROJECT);
 		if (agent_dialects[i]->settings_local)
 			status_line(c, agent_dialects[i], AGENT_SCOPE_LOCAL);
