@@ -169,6 +169,15 @@ struct agent_dialect {
 	 */
 	char *(*hooks_file)(const struct agent_dialect *d, const char *command_prefix);
 	/*
+	 * What install puts beside the settings file, {path from its folder,
+	 * text}, NULL-terminated: each written only when none of them is
+	 * there (a text NULL: a file that must not be there; a path ending in
+	 * '/': a folder), taken back by uninstall while as written. OpenCode
+	 * installs packages into a folder with a plugin unless it looks
+	 * installed already.
+	 */
+	const char *const (*aside)[2];
+	/*
 	 * Whether a payload that came through Claude Code's hooks is this
 	 * agent's (an agent that runs Claude's hooks too); *event its own
 	 * name for the event, which its payload says. NULL: never.

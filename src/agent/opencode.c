@@ -156,6 +156,21 @@ static void opencode_read_event(struct agent_event *ev, const cJSON *payload)
 	agent_payload_usage(ev, cJSON_GetObjectItemCaseSensitive(payload, "usage"), usage_keys);
 }
 
+/*
+ * OpenCode installs @opencode-ai/plugin into each of its folders at
+ * start, and waits for that before it loads a plugin: with no registry to
+ * reach, a minute or more. A folder with node_modules/ and a lock naming
+ * the package looks installed. Only where the folder has no packages of
+ * its own (OpenCode's .gitignore leaves all three out of git).
+ */
+static const char *const opencode_aside[][2] = {
+	{ "../package.json", NULL },
+	{ "../node_modules/", "" },
+	{ "../package-lock.json",
+	  "{\"lockfileVersion\":3,\"packages\":{\"\":{\"dependencies\":{\"@opencode-ai/plugin\":\"*\"}}}}\n" },
+	{ NULL, NULL },
+};
+
 const struct agent_dialect agent_opencode = {
 	.name = "opencode",
 	.stem = "opencode",
@@ -173,4 +188,5 @@ const struct agent_dialect agent_opencode = {
 	.block_exit = 2,
 	.read_event = opencode_read_event,
 	.hooks_file = opencode_plugin,
+	.aside = opencode_aside,
 };

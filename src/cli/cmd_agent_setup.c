@@ -269,6 +269,56 @@ static int settings_choose(struct cmd_ctx *c, const struct agent_dialect *d, enu
 	return GS_ERROR;
 }
 
+/* The path of what the dialect puts beside the settings file at path. */
+static char *aside_path(const char *path, const char *rel)
+{
+	return xstrfmt("%.*s/%s", (int)(strrchr(path, '/') - path), path, rel);
+}
+
+/* What the dialect puts beside the settings file, when none of it is there. */
+static int aside_add(const struct settings_file *f)
+{
+	const char *const (*a)[2] = f->d->aside;
+	int error = 0;
+
+	for (size_t i = 0; a && a[i][0] && !error; i++) {
+		char *p = aside_path(f->path, a[i][0]);
+
+		error = access(p, F_OK) == 0;	/* something there: the folder is the user's to manage */
+		free(p);
+	}
+	for (size_t i = 0; a && a[i][0] && !error; i++) {
+		char *p = aside_path(f->path, a[i][0]);
+		size_t n = strlen(p);
+
+		if (p[n - 1] == '/' && mkdir(p, 0777) < 0)
+			error = gs_error("cannot make '%s': %s", p, strerror(errno));
+		else if (p[n - 1] != '/' && a[i][1])
+			error = gs_write_file(p, a[i][1], strlen(a[i][1]), 0644);
+		free(p);
+	}
+	return error < 0 ? error : 0;
+}
+
+/* Takes back what aside_add wrote, while as written (a folder while empty). */
+static void aside_drop(const struct settings_file *f)
+{
+	const char *const (*a)[2] = f->d->aside;
+
+	for (size_t i = 0; a && a[i][0]; i++) {
+		char *p = aside_path(f->path, a[i][0]), *text = NULL;
+		size_t len = 0;
+
+		if (p[strlen(p) - 1] == '/')
+			rmdir(p);
+		else if (a[i][1] && gs_read_file(&text, &len, p, 1 << 20) == 0 && len == strlen(a[i][1]) &&
+			 !memcmp(text, a[i][1], len))
+			unlink(p);
+		free(text);
+		free(p);
+	}
+}
+
 /* Adds our hooks to the agent's settings, keeping what the file had, as it was. */
 int cmd_agent_setup_install(struct cmd_ctx *c, const struct agent_dialect *d, enum agent_scope scope)
 {
@@ -287,7 +337,7 @@ int cmd_agent_setup_install(struct cmd_ctx *c, const struct agent_dialect *d, en
 		printf("The git-session hooks for %s are in '%s' already\n", d->name, f.rel);
 		goto cleanup;
 	}
-	if ((error = write_settings(f.path, out, &made_dir)) < 0 ||
+	if ((error = write_settings(f.path, out, &made_dir)) < 0 || (error = aside_add(&f)) < 0 ||
 	    (scope == AGENT_SCOPE_LOCAL && (error = exclude_add(&excluded, c, &f)) < 0) ||
 	    (error = keep_original(c, &f, out, made_dir, excluded)) < 0)
 		goto cleanup;
@@ -370,8 +420,11 @@ int cmd_agent_setup_uninstall(struct cmd_ctx *c, const struct agent_dialect *d, 
 	struct settings_file f = { d };
 	int error, done;
 
-	if ((error = settings_choose(c, d, scope)) < 0 || (error = settings_read(&f, c, d, scope)) < 0 ||
-	    (error = give_back(&done, c, &f)) < 0 || (!done && (error = take_out(&done, &f)) < 0))
+	if ((error = settings_choose(c, d, scope)) < 0 || (error = settings_read(&f, c, d, scope)) < 0)
+		goto cleanup;
+	if (f.text && agent_settings_count(f.text, f.len, d, f.command) > 0)
+		aside_drop(&f);
+	if ((error = give_back(&done, c, &f)) < 0 || (!done && (error = take_out(&done, &f)) < 0))
 		goto cleanup;
 	error = store_agent_backup_drop(c->st, f.key);
 	if (!done)
