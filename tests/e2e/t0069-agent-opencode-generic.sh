@@ -315,6 +315,24 @@ test_expect_success OPENCODE 'OpenCode: a gpt-5.5 model patches with apply_patch
 	test "$(git rev-parse SESSION_HEAD:files/extra.txt)" = "$(git hash-object extra.txt)"
 '
 
+test_expect_success OPENCODE 'OpenCode: a task runs a sub-agent: an agent of its type under its parent, with its own tokens' '
+	cat >../oc-task.json <<-\EOT &&
+	[{"match": "sub task", "calls": [{"name": "write", "input": {"filePath": "sub.txt", "content": "from the sub-agent\n"}}], "answer": "Sub-agent finished."},
+	 {"match": "delegate", "calls": [{"name": "task", "input": {"description": "Write sub.txt", "prompt": "sub task: write sub.txt", "subagent_type": "general"}}],
+	  "answer": "Delegated."}]
+	EOT
+	opencode_run ../oc-task.json "delegate the writing" &&
+	test -f sub.txt &&
+	session_json >s &&
+	sub=$(json_field s "d[\"files\"][\"sub.txt\"][\"agent\"]") &&
+	case $sub in general-*) ;; *) echo "sub.txt credited to $sub"; false ;; esac &&
+	test "$(json_field s "[[a[k] for k in (\"type\", \"status\", \"cli\", \"last_reply\")] for a in d[\"agents\"] if a[\"id\"] == \"$sub\"]")" = \
+		"[[\"general\", \"completed\", \"opencode\", \"Sub-agent finished.\"]]" &&
+	parent=$(json_field s "[a[\"parent\"] for a in d[\"agents\"] if a[\"id\"] == \"$sub\"][0]") &&
+	case $parent in opencode-*) ;; *) echo "parent $parent"; false ;; esac &&
+	test "$(json_field s "d[\"tokens\"][\"by_agent\"][\"$sub\"][\"output\"] > 0")" = true
+'
+
 test_expect_success OPENCODE 'OpenCode: past the budget, the plugin refuses the tool call' '
 	git session tokens budget 100 -q &&
 	git config session.enforceBudget true &&
