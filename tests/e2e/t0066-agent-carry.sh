@@ -124,7 +124,7 @@ test_expect_success 'CLAUDE_CONFIG_DIR moves the agent'"'"'s folder; --json says
 
 test_expect_success 'refused: an unknown agent, an agent of a CLI the session has none of, an agent not in the session' '
 	test_must_fail on bob git session resume --agent copilot 2>err &&
-	grep "^error: unknown agent .copilot.: it is claude-code or gemini-cli" err &&
+	grep "^error: unknown agent .copilot.: it is claude-code, gemini-cli, .* or generic$" err &&
 	test_must_fail on bob git session resume --agent gemini-cli 2>err &&
 	grep "^error: the session has no gemini-cli agent whose conversation its hooks recorded" err &&
 	! test -e "$T/home-bob/.gemini" &&
