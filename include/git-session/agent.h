@@ -71,6 +71,8 @@ struct agent_event {
 	double ms;			/* how long it ran, 0 to AGENT_MS_MAX */
 	const char *trigger;		/* of a compaction: "manual", "auto" */
 	const char *reason;		/* why the agent's session ended */
+	const char *source;		/* why a session starts: "startup", "resume", "clear", "compact" */
+	const char *summary;		/* of a compaction: the summary the agent made, when the payload says it */
 	const char *patch;		/* an apply_patch patch: the files it names were written */
 	const char *agent;		/* the agent's name, when the payload gives it (the generic dialect) */
 	const char *refused;		/* why the payload is not read at all (an unknown version), or NULL */
@@ -104,8 +106,14 @@ struct agent_settings_ops {
 
 /* agent_dialect.flags */
 #define AGENT_COMPACT_MANUAL_ONLY 1u	/* only a compaction the user asked for is recorded */
-#define AGENT_TOOLS_ANY 2u		/* the payload says which tool wrote a file or ran a command */
-#define AGENT_HOOKS_FLAT 4u		/* agent_json_hooks: {"version": 1, "hooks": {"<event>": [{"command"}]}} */
+/*
+ * The session's brief goes with the first prompt after a start, not the
+ * start: the CLI puts a start's context before the prompt of a headless
+ * run, where a slash command is one no more.
+ */
+#define AGENT_BRIEF_AT_PROMPT 2u
+#define AGENT_TOOLS_ANY 4u		/* the payload says which tool wrote a file or ran a command */
+#define AGENT_HOOKS_FLAT 8u		/* agent_json_hooks: {"version": 1, "hooks": {"<event>": [{"command"}]}} */
 
 struct agent_dialect {
 	const char *name;		/* as given to --agent and `hook` */
@@ -161,6 +169,20 @@ struct agent_dialect {
 	 * bytes of a kept line to leave out, a member the CLI adds for itself.
 	 */
 	int (*keeps_line)(const char *line, size_t len, size_t cut[2]);
+	/*
+	 * What the hook of event prints on stdout to hand the agent text as
+	 * added context, in the agent's documented channel; NULL when it
+	 * takes none. The caller frees it.
+	 */
+	char *(*context_out)(const char *event, const char *text);
+	/* What a transcript line holding a compaction's summary holds (NULL: its transcript keeps none). */
+	const char *summary_mark;
+	/*
+	 * The summary proper in the text of such a line, without what the
+	 * CLI wraps it in for its own model (NULL: the text is it); the
+	 * caller frees it.
+	 */
+	char *(*summary_of)(const char *text);
 	/* How its own session file is rebuilt from the stored transcript (agent_rebuild.h). */
 	const struct agent_rebuilder *rebuilder;
 	/*

@@ -47,6 +47,17 @@ char *mcp_response(const cJSON *id, cJSON *result);
 char *mcp_error(const cJSON *id, int code, const char *message);
 char *mcp_notification(const char *method, cJSON *params);
 
+/*
+ * The prompts the server offers: MCP_BRIEF_PROMPT, a session's brief
+ * (report_brief) as a user message, for the session its optional
+ * argument "session" names, else the active one. mcp_prompts_list is
+ * prompts/list's result; mcp_prompt_result prompts/get's, text taken as
+ * the message.
+ */
+#define MCP_BRIEF_PROMPT "session-brief"
+cJSON *mcp_prompts_list(void);
+cJSON *mcp_prompt_result(const char *session, const char *text);
+
 /* The protocol revision to answer an initialize that asks for requested (which may be NULL). */
 const char *mcp_negotiate(const char *requested);
 

@@ -63,6 +63,24 @@ cJSON *report_resume(const cJSON *state, const cJSON *scan, const cJSON *project
  */
 const char *report_file_kind(const cJSON *state, const cJSON *rec, const cJSON *fact);
 
+/*
+ * The brief an agent gets when it starts, resumes or compacts in the
+ * session (and the MCP server's session-brief): Markdown, the session's
+ * goal and status, who worked on it last and what comes next, the
+ * context summary, the last prompts and the last reply, errors and
+ * failed commands not resolved, open tasks, decisions, files (changed:
+ * an array of paths changed in the work tree since the last checkpoint,
+ * or NULL). Every text redacted and made one line. At most max_tokens
+ * tokens, counted as REPORT_BYTES_PER_TOKEN bytes each: the sections
+ * that matter least are clipped, then dropped, never cutting a
+ * character. The caller frees it.
+ */
+#define REPORT_BRIEF_TOKENS 1500
+#define REPORT_BYTES_PER_TOKEN 4
+/* The most bytes of a context summary the brief shows, and a compaction's summary keeps. */
+#define REPORT_SUMMARY_MAX 4000
+char *report_brief(const cJSON *state, const struct report_ctx *ctx, const cJSON *changed, size_t max_tokens);
+
 /* "ok", "warning" (over 80% of the budget) or "critical" (over 95%). */
 const char *report_token_level(double used, double max);
 

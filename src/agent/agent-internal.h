@@ -33,4 +33,7 @@ int agent_number(double *out, const cJSON *v, double min, double max);
  */
 int agent_exit_after(double *out, const char *text, const char *tag);
 
+/* {"hookSpecificOutput": {"hookEventName": event, "additionalContext": text}}: Claude Code's and Gemini CLI's. */
+char *agent_context_json(const char *event, const char *text);
+
 #endif

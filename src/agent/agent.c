@@ -309,3 +309,15 @@ int agent_settings_count(const char *text, size_t len, const struct agent_dialec
 {
 	return d->settings_ops->count(text, len, d, command_prefix);
 }
+
+char *agent_context_json(const char *event, const char *text)
+{
+	cJSON *out = cJSON_CreateObject(), *hso = json_obj(out, "hookSpecificOutput");
+	char *s;
+
+	json_set_str(hso, "hookEventName", event);
+	json_set_str(hso, "additionalContext", text);
+	s = cJSON_PrintUnformatted(out);
+	cJSON_Delete(out);
+	return s;
+}

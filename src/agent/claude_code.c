@@ -74,6 +74,7 @@ static void claude_code_read_event(struct agent_event *ev, const cJSON *payload)
 	claude_code_outcome(ev, payload, resp);
 	ev->trigger = json_str(payload, "trigger");
 	ev->reason = json_str(payload, "reason");
+	ev->source = json_str(payload, "source");
 }
 
 /* {"message": {"id", "usage": {...}}}: one line per content block, each with the message's usage. */
@@ -320,6 +321,43 @@ static int claude_code_keeps_line(const char *line, size_t len, size_t cut[2])
 	return keep;
 }
 
+/*
+ * The summary Claude Code's compaction made, without the words it wraps
+ * it in for its own model: the paragraph before it ("This session is
+ * being continued..."), its reminders, and what follows it (the
+ * transcript's path, "Continue the conversation..."), which told to
+ * another agent would be orders.
+ */
+static char *claude_code_summary_of(const char *text)
+{
+	static const char intro[] = "This session is being continued from a previous conversation";
+	static const char *const tails[] = { "\nIf you need specific details from before compaction",
+					     "\nContinue the conversation from where it left off" };
+	struct sbuf sb = SBUF_INIT;
+	const char *p = text, *end = text + strlen(text), *r, *e;
+	char *out;
+
+	if (!strncmp(p, intro, strlen(intro)) && (r = strstr(p, "\n\n")))
+		p = r + 2;
+	for (size_t i = 0; i < ARRAY_SIZE(tails); i++)
+		if ((r = strstr(p, tails[i])) && r < end)
+			end = r;
+	while (p < end) {
+		r = strstr(p, "<system-reminder>");
+		if (!r || r >= end || !(e = strstr(r, "</system-reminder>")) || e >= end) {
+			sbuf_add(&sb, p, (size_t)(end - p));
+			break;
+		}
+		sbuf_add(&sb, p, (size_t)(r - p));
+		p = e + strlen("</system-reminder>");
+	}
+	while (sb.len && strchr(" \t\r\n", sb.buf[sb.len - 1]))
+		sb.buf[--sb.len] = '\0';
+	out = xstrdup(sb.buf ? sb.buf + strspn(sb.buf, " \t\r\n") : "");
+	sbuf_release(&sb);
+	return out;
+}
+
 const struct agent_dialect agent_claude_code = {
 	.name = "claude-code",
 	.stem = "claude",
@@ -345,5 +383,9 @@ const struct agent_dialect agent_claude_code = {
 	.scan_reply = claude_code_scan_reply,
 	.read_line = claude_code_read_line,
 	.keeps_line = claude_code_keeps_line,
+	.context_out = agent_context_json,
+	/* the summary it made, a user message after the compact_boundary */
+	.summary_mark = "\"isCompactSummary\"",
+	.summary_of = claude_code_summary_of,
 	.rebuilder = &agent_claude_code_rebuilder,
 };

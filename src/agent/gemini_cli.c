@@ -57,6 +57,23 @@ static void gemini_cli_outcome(struct agent_event *ev, const cJSON *resp)
 	ev->failed = r < 0 || stopped || (ev->has_exit && ev->exit != 0);
 }
 
+/*
+ * The user's prompt without the context a SessionStart hook added, which
+ * a headless run puts before it: "<hook_context>...</hook_context>\n\n"
+ * (the CLI escapes '<' and '>' inside, so the first end tag is its end).
+ */
+static const char *gemini_cli_own_text(const char *prompt)
+{
+	static const char open[] = "<hook_context>", close[] = "</hook_context>";
+	const char *end;
+
+	if (!prompt || strncmp(prompt, open, strlen(open)) || !(end = strstr(prompt, close)))
+		return prompt;
+	for (end += strlen(close); *end == '\n' || *end == '\r' || *end == ' '; end++)
+		;
+	return end;
+}
+
 static void gemini_cli_read_event(struct agent_event *ev, const cJSON *payload)
 {
 	const cJSON *in = cJSON_GetObjectItemCaseSensitive(payload, "tool_input");
@@ -64,7 +81,7 @@ static void gemini_cli_read_event(struct agent_event *ev, const cJSON *payload)
 	const char *said;
 
 	ev->session = json_str(payload, "session_id");
-	ev->prompt = json_str(payload, "prompt");
+	ev->prompt = gemini_cli_own_text(json_str(payload, "prompt"));
 	ev->tool = json_str(payload, "tool_name");
 	if (!(ev->path = json_str(in, "file_path")))
 		ev->path = json_str(in, "absolute_path");
@@ -77,6 +94,7 @@ static void gemini_cli_read_event(struct agent_event *ev, const cJSON *payload)
 	gemini_cli_outcome(ev, resp);
 	ev->trigger = json_str(payload, "trigger");
 	ev->reason = json_str(payload, "reason");
+	ev->source = json_str(payload, "source");
 }
 
 /* {"id", "type": "gemini", "tokens": {...}}: a message written again as it grows. */
@@ -111,8 +129,9 @@ static void parts_text(struct sbuf *sb, const cJSON *content)
 
 	if (cJSON_IsString(content))
 		sbuf_adds(sb, content->valuestring);
+	/* not a hook's added context (BeforeAgent's, a part of its own): no one said it */
 	cJSON_ArrayForEach(p, (cJSON_IsArray(content) ? content : NULL))
-		if (json_str(p, "text") && !json_bool(p, "thought", 0))
+		if (json_str(p, "text") && !json_bool(p, "thought", 0) && strncmp(json_str(p, "text"), "<hook_context>", 14))
 			sbuf_addf(sb, "%s%s", sb->len ? "\n" : "", json_str(p, "text"));
 }
 
@@ -159,8 +178,10 @@ static void gemini_message(struct transcript *t, const cJSON *m)
 	transcript_message(t, json_str(m, "id"));	/* a message grows: written again whole */
 	parts_text(&sb, cJSON_GetObjectItemCaseSensitive(m, "content"));
 	if (!strcmp(type, "user")) {
-		if (sb.len)	/* not the function responses it sends back */
-			transcript_prompt(t, sb.buf, sb.len);
+		const char *own = gemini_cli_own_text(sb.buf ? sb.buf : "");
+
+		if (*own)	/* not the function responses it sends back */
+			transcript_prompt(t, own, strlen(own));
 	} else if (!strcmp(type, "gemini")) {
 		cJSON_ArrayForEach(x, cJSON_GetObjectItemCaseSensitive(m, "thoughts")) {
 			char *s = xstrfmt("%s%s%s", json_str(x, "subject") ? json_str(x, "subject") : "",
@@ -227,7 +248,7 @@ const struct agent_dialect agent_gemini_cli = {
 	.folder = ".gemini",
 	.home_env = "GEMINI_CLI_HOME",
 	/* it asks before every turn (trigger "auto") whether it compresses: only a /compress counts */
-	.flags = AGENT_COMPACT_MANUAL_ONLY,
+	.flags = AGENT_COMPACT_MANUAL_ONLY | AGENT_BRIEF_AT_PROMPT,
 	.block_exit = 2,
 	.read_event = gemini_cli_read_event,
 	.usage_mark = "\"tokens\"",
@@ -235,5 +256,6 @@ const struct agent_dialect agent_gemini_cli = {
 	.scan_reply = gemini_cli_scan_reply,
 	.read_line = gemini_cli_read_line,
 	.keeps_line = gemini_cli_keeps_line,
+	.context_out = agent_context_json,
 	.rebuilder = &agent_gemini_cli_rebuilder,
 };

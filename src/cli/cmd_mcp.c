@@ -5,7 +5,8 @@
  * person at the shell share one code path: what it prints is captured,
  * its messages (errors, warnings, usage) collected as text, and what it
  * wrote comes back as a struct cmd_result. Sessions are resources; a
- * subscribed one is watched for new checkpoints.
+ * subscribed one is watched for new checkpoints. A session's brief, what
+ * an agent gets at its start, is a prompt and a resource.
  */
 #include "git-session/cmd.h"
 #include "git-session/json.h"
@@ -13,6 +14,7 @@
 #include "git-session/opts.h"
 #include "git-session/state.h"
 #include "git-session/util.h"
+#include "hook-internal.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -25,6 +27,7 @@
 
 #define ACTIVE_URI "git-session://active"
 #define SESSION_URI "git-session://sessions/"
+#define BRIEF_SUFFIX "/brief"	/* of a session's resource: its brief, as text */
 #define WATCH_MS 200	/* how often subscribed sessions are looked at */
 
 struct watch {
@@ -34,6 +37,7 @@ struct watch {
 
 struct server {
 	gs_store *st;
+	int max_retries;
 	int in;			/* the client's messages */
 	FILE *out;		/* our messages, and nothing else */
 	int log;		/* standard error, where fd 1 goes between calls */
@@ -228,6 +232,95 @@ static char *uri_session(struct server *s, const char *uri)
 	return xstrdup(uri + strlen(SESSION_URI));
 }
 
+/* The session id a resource names (the active one for ACTIVE_URI), or NULL; *brief when it is its brief. */
+static char *uri_session_brief(struct server *s, const char *uri, int *brief)
+{
+	size_t n = strlen(uri), k = strlen(BRIEF_SUFFIX);
+	char *base, *id;
+
+	*brief = n > k && !strcmp(uri + n - k, BRIEF_SUFFIX);
+	if (!*brief)
+		return uri_session(s, uri);
+	base = xstrndup(uri, n - k);
+	id = uri_session(s, base);
+	free(base);
+	return id;
+}
+
+/*
+ * Session id's brief (the active session's when id is NULL) in *text;
+ * else an error's message in *text, and the error.
+ */
+static int session_brief(char **text, char **sid, struct server *s, const char *id)
+{
+	char *err = NULL;
+	size_t mark = gs_error_mark();
+	int error;
+
+	*text = NULL;
+	*sid = NULL;
+	if (id && state_valid_id(id, &err) < 0) {
+		*text = xstrfmt("invalid session id: %s", err);
+		free(err);
+		return GS_ERROR;
+	}
+	if (!id && (store_active(sid, s->st) < 0 || !*sid)) {
+		*text = xstrdup("there is no active session in this worktree: name one");
+		gs_error_rewind(mark);
+		return GS_ERROR;
+	}
+	if (id)
+		*sid = xstrdup(id);
+	if ((error = hook_brief(text, s->st, *sid, s->max_retries)) < 0)
+		*text = error == GS_ENOTFOUND ? xstrfmt("no session '%s'", *sid)
+					      : xstrdup(gs_error_first(mark) ? gs_error_first(mark) : "cannot read it");
+	gs_error_rewind(mark);
+	return error;
+}
+
+/* prompts/get of the session brief: for the session the argument names, else the active one. */
+static char *get_prompt(struct server *s, const cJSON *id, const cJSON *params)
+{
+	const char *name = json_str(params, "name");
+	const cJSON *args = cJSON_GetObjectItemCaseSensitive(params, "arguments"), *given;
+	char *text, *sid, *reply;
+
+	if (!name || strcmp(name, MCP_BRIEF_PROMPT))
+		return mcp_error(id, MCP_INVALID_PARAMS, "unknown prompt");
+	given = cJSON_GetObjectItemCaseSensitive(args, "session");
+	if (given && !cJSON_IsString(given) && !cJSON_IsNull(given))
+		return mcp_error(id, MCP_INVALID_PARAMS, "invalid params: session is a session id");
+	if (session_brief(&text, &sid, s, cJSON_IsString(given) && *given->valuestring ? given->valuestring : NULL) < 0)
+		reply = mcp_error(id, MCP_INVALID_PARAMS, text);
+	else
+		reply = mcp_response(id, mcp_prompt_result(sid, text));
+	free(text);
+	free(sid);
+	return reply;
+}
+
+/* resources/read of a session's brief, as Markdown. */
+static char *read_brief(struct server *s, const cJSON *id, const char *uri, const char *sid)
+{
+	char *text, *name, *reply;
+	cJSON *result, *c;
+
+	if (session_brief(&text, &name, s, sid) < 0) {
+		reply = mcp_error(id, MCP_RESOURCE_NOT_FOUND, text);
+	} else {
+		result = cJSON_CreateObject();
+		c = cJSON_CreateObject();
+		json_set_str(c, "uri", uri);
+		json_set_str(c, "mimeType", "text/markdown");
+		json_set_str(c, "text", text);
+		cJSON_AddItemToArray(json_arr(result, "contents"), c);
+		reply = mcp_response(id, result);
+	}
+	free(text);
+	free(name);
+	return reply;
+}
+
 static cJSON *resource(const char *uri, const char *name, const char *description)
 {
 	cJSON *r = cJSON_CreateObject();
@@ -268,6 +361,12 @@ static cJSON *list_templates(void)
 	json_set_str(t, "description", "The whole state of a session, by id");
 	json_set_str(t, "mimeType", "application/json");
 	cJSON_AddItemToArray(json_arr(result, "resourceTemplates"), t);
+	t = cJSON_CreateObject();
+	json_set_str(t, "uriTemplate", SESSION_URI "{id}" BRIEF_SUFFIX);
+	json_set_str(t, "name", "session brief");
+	json_set_str(t, "description", "Where a session stands, for an agent that picks it up, by id (Markdown)");
+	json_set_str(t, "mimeType", "text/markdown");
+	cJSON_AddItemToArray(json_arr(result, "resourceTemplates"), t);
 	return result;
 }
 
@@ -276,12 +375,18 @@ static char *read_resource(struct server *s, const cJSON *id, const char *uri)
 {
 	const char *words[] = { "show", "--json", "--", NULL };
 	struct strlist argv = { words, 4 };
-	char *sid = uri ? uri_session(s, uri) : NULL, *reply;
+	int brief = 0;
+	char *sid = uri ? uri_session_brief(s, uri, &brief) : NULL, *reply;
 	struct captured run;
 	cJSON *result, *c;
 
 	if (!sid)
 		return mcp_error(id, MCP_RESOURCE_NOT_FOUND, "resource not found");
+	if (brief) {
+		reply = read_brief(s, id, uri, sid);
+		free(sid);
+		return reply;
+	}
 	words[3] = sid;
 	run_captured(&run, s, &argv);
 	if (run.code) {
@@ -308,7 +413,8 @@ static char *read_resource(struct server *s, const cJSON *id, const char *uri)
 /* What a watched resource is now: "<id> <tip>", or "" when it names nothing. */
 static char *looked_at(struct server *s, const char *uri)
 {
-	char *sid = uri_session(s, uri), *ref, tip[HEX_SZ] = "", *seen;
+	int brief;
+	char *sid = uri_session_brief(s, uri, &brief), *ref, tip[HEX_SZ] = "", *seen;
 
 	if (!sid)
 		return xstrdup("");
@@ -341,10 +447,11 @@ static void watch_all(struct server *s)
 
 static char *subscribe(struct server *s, const cJSON *id, const char *uri, int on)
 {
-	char *sid = uri ? uri_session(s, uri) : NULL;
+	int brief;
+	char *sid = uri ? uri_session_brief(s, uri, &brief) : NULL;
 	size_t i;
 
-	if (!sid && (!uri || strcmp(uri, ACTIVE_URI)))
+	if (!sid && (!uri || (strcmp(uri, ACTIVE_URI) && strcmp(uri, ACTIVE_URI BRIEF_SUFFIX))))
 		return mcp_error(id, MCP_RESOURCE_NOT_FOUND, "resource not found");
 	free(sid);
 	for (i = 0; i < s->nwatch && strcmp(s->watch[i].uri, uri); i++)
@@ -369,6 +476,7 @@ static char *initialize(struct server *s, const cJSON *id, const cJSON *params)
 	json_set_bool(json_obj(caps, "tools"), "listChanged", 0);
 	json_set_bool(json_obj(caps, "resources"), "subscribe", 1);
 	json_set_bool(json_obj(caps, "resources"), "listChanged", 0);
+	json_set_bool(json_obj(caps, "prompts"), "listChanged", 0);
 	info = json_obj(r, "serverInfo");
 	json_set_str(info, "name", "git-session");
 	json_set_str(info, "title", "git-session");
@@ -377,7 +485,7 @@ static char *initialize(struct server *s, const cJSON *id, const cJSON *params)
 		     "Session state for multi-step, multi-agent work, kept in this git repository: each change "
 		     "is a checkpoint commit on refs/sessions/<id>. Start or resume a session first; the other "
 		     "write tools act on the active session. Read the state with session_status or the "
-		     "session resources.");
+		     "session resources; the session-brief prompt tells where a session stands.");
 	s->initialized = 1;
 	return mcp_response(id, r);
 }
@@ -414,6 +522,10 @@ static char *answer(struct server *s, const struct mcp_msg *m)
 		free(msg);
 		return reply;
 	}
+	if (!strcmp(method, "prompts/list"))
+		return mcp_response(m->id, mcp_prompts_list());
+	if (!strcmp(method, "prompts/get"))
+		return get_prompt(s, m->id, m->params);
 	if (!strcmp(method, "resources/list"))
 		return mcp_response(m->id, list_resources(s));
 	if (!strcmp(method, "resources/templates/list"))
@@ -520,6 +632,7 @@ int cmd_mcp(int argc, const char **argv, struct cmd_ctx *c)
 	/* the protocol gets private copies of fds 0 and 1; commands get /dev/null and a file */
 	fflush(stdout);
 	s.st = c->st;
+	s.max_retries = c->eng.lim.max_retries;
 	s.in = dup(0);
 	s.log = dup(2);
 	s.out = fdopen(dup(1), "w");

@@ -15,6 +15,7 @@ struct hook_run {
 	struct cmd_ctx *c;
 	const struct agent_dialect *d;
 	enum agent_event_kind kind;
+	const char *event;		/* the agent's name for it */
 	struct agent_event ev;		/* what the payload says */
 	char *session;			/* the git session it records into */
 	char *agent;			/* the agent's id in it */
@@ -41,8 +42,21 @@ int hook_start_session(struct hook_run *r, const char *prompt);
 /* The agent, or a sub-agent of parent, attached to the run's session with who runs it and its CLI. */
 int hook_attach(struct hook_run *r, const char *agent, const char *type, const char *parent);
 
+/*
+ * The brief of session id (report_brief, within REPORT_BRIEF_TOKENS) in
+ * *out, with the files changed in the work tree since its checkpoint:
+ * what an agent gets at its start, and the MCP server's session-brief.
+ */
+int hook_brief(char **out, gs_store *st, const char *id, int max_retries);
+
 /* The session's state with its agents, read once per run; NULL when it cannot be read (said). */
 const cJSON *hook_agents(struct hook_run *r);
+
+/*
+ * The transcript at path, opened to read: *fd -1 when there is none yet,
+ * or it is not in the agent's folder nor the work tree (said in a warning).
+ */
+void hook_open_transcript(int *fd, struct hook_run *r, const char *path);
 
 /*
  * The turn of agent a (its entry in the session's state) in *out, an

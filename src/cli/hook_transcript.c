@@ -95,7 +95,7 @@ static const char *transcript_refused(struct hook_run *r, const char *real)
  * or it is not one to read (said in a warning). Never waits: a FIFO or
  * a device is refused before a byte is read.
  */
-static void open_transcript(int *fd, struct hook_run *r, const char *path)
+void hook_open_transcript(int *fd, struct hook_run *r, const char *path)
 {
 	char *real = realpath(path, NULL);
 	const char *why = NULL;
@@ -321,7 +321,7 @@ int hook_read_turn(struct state_op **out, int *messages, struct hook_run *r, con
 
 	*out = NULL;
 	*messages = 0;
-	open_transcript(&fd, r, path);
+	hook_open_transcript(&fd, r, path);
 	if (fd < 0 || fstat(fd, &sb) < 0)
 		goto cleanup;
 	op = op_new(OP_AGENT_TURN, NULL);

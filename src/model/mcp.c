@@ -116,3 +116,34 @@ int mcp_parse(struct mcp_msg *out, const char *line, size_t len, char **reply)
 	out->params = params;
 	return 0;
 }
+
+cJSON *mcp_prompts_list(void)
+{
+	cJSON *r = cJSON_CreateObject(), *p = cJSON_CreateObject(), *arg = cJSON_CreateObject();
+
+	json_set_str(p, "name", MCP_BRIEF_PROMPT);
+	json_set_str(p, "title", "Session brief");
+	json_set_str(p, "description", "Where a git-session session stands, for an agent that picks it up: its goal, "
+		     "status and next step, context summary, last prompts and reply, failures not resolved, open "
+		     "tasks, decisions and files; redacted, at most about 1,500 tokens");
+	json_set_str(arg, "name", "session");
+	json_set_str(arg, "description", "the session's id; this worktree's active session when not given");
+	json_set_bool(arg, "required", 0);
+	cJSON_AddItemToArray(json_arr(p, "arguments"), arg);
+	cJSON_AddItemToArray(json_arr(r, "prompts"), p);
+	return r;
+}
+
+cJSON *mcp_prompt_result(const char *session, const char *text)
+{
+	cJSON *r = cJSON_CreateObject(), *m = cJSON_CreateObject(), *c = json_obj(m, "content");
+	char *what = xstrfmt("The brief of git-session session %s", session);
+
+	json_set_str(r, "description", what);
+	json_set_str(m, "role", "user");
+	json_set_str(c, "type", "text");
+	json_set_str(c, "text", text);
+	cJSON_AddItemToArray(json_arr(r, "messages"), m);
+	free(what);
+	return r;
+}

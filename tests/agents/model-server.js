@@ -30,9 +30,11 @@ const script = JSON.parse(fs.readFileSync(process.argv[2], 'utf8'));
 const log = process.env.MODEL_SERVER_LOG;
 const bodies = process.env.MODEL_SERVER_BODIES;
 
+// what the user said: not the context a hook added, which Gemini CLI puts before the prompt
+// (git-session's brief quotes earlier prompts)
 function textOf(content) {
-	if (typeof content === 'string') return content;
-	return (content || []).map((b) => b.text || '').join(' ');
+	const text = typeof content === 'string' ? content : (content || []).map((b) => b.text || '').join(' ');
+	return text.replace(/<hook_context>[\s\S]*?<\/hook_context>/g, '');
 }
 
 function pick(userTexts) {
@@ -112,7 +114,7 @@ function gemini(req, res, streamed) {
 	const contents = req.contents || [];
 	const turns = contents.map((c) => ({
 		user: c.role === 'user',
-		text: (c.parts || []).map((p) => p.text || '').join(' '),
+		text: textOf(c.parts),
 		calls: c.role === 'model' && (c.parts || []).some((p) => p.functionCall),
 	}));
 	const compacting = turns.length > 0 && compactPrompt.test(turns[turns.length - 1].text);

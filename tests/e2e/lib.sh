@@ -219,12 +219,24 @@ json_field () {
 }
 
 # ev <agent> <event> <json>: the agent's hook as the agent runs it, its
-# stderr in ev.err; it must print nothing on stdout
+# stderr in ev.err, its stdout in ev.out (at a start, the brief only)
 ev () {
 	printf '%s' "$3" | git-session hook "$1" "$2" >ev.out 2>ev.err
 	ev_rc=$?
-	test_must_be_empty ev.out || return 1
+	hook_stdout_ok "$2" ev.out || return 1
 	return $ev_rc
+}
+
+# hook_stdout_ok <event> <file>: what a hook printed for the agent, the
+# file, is nothing, but at a start (or Gemini CLI's first prompt after it)
+# the session's brief as added context
+hook_stdout_ok () {
+	case "$1" in
+	SessionStart|BeforeAgent) test ! -s "$2" || python3 -c "import json, sys; o = json.load(open(sys.argv[1])); \
+assert list(o) == [\"hookSpecificOutput\"] and o[\"hookSpecificOutput\"][\"hookEventName\"] == sys.argv[2] \
+and isinstance(o[\"hookSpecificOutput\"][\"additionalContext\"], str), o" "$2" "$1" ;;
+	*) test_must_be_empty "$2" ;;
+	esac
 }
 
 test_done () {

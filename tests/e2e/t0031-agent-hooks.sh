@@ -355,9 +355,10 @@ test_expect_success 'a compaction'"'"'s tokens: the growth of the running total 
 	done &&
 	claude SessionEnd ",\"reason\":\"other\"" &&
 	test_must_be_empty ev.err &&
-	git log --format=%s -2 refs/sessions/$id >log &&
-	sed -n 1p log | grep "^agent $AGENT done: \"session ended (other)\" (+114 in, +20 out; transcript part [0-9]*)$" &&
-	sed -n 2p log | grep "^agent $AGENT compacts its context (manual)$"
+	git log --format=%s -3 refs/sessions/$id >log &&
+	sed -n 1p log | grep "^summary: \"Summary\"$" &&
+	sed -n 2p log | grep "^agent $AGENT done: \"session ended (other)\" (+114 in, +20 out; transcript part [0-9]*)$" &&
+	sed -n 3p log | grep "^agent $AGENT compacts its context (manual)$"
 '
 
 test_expect_success 'a compaction with no running total before it counts no tokens of the whole session' '

@@ -8,7 +8,7 @@ AGENT=claude-5e5e5e5e
 
 ev () {
 	printf '%s' "$2" | git-session hook claude-code "$1" >ev.out 2>ev.err &&
-	test_must_be_empty ev.out &&
+	hook_stdout_ok "$1" ev.out &&
 	test_must_be_empty ev.err
 }
 all_objects () { git cat-file --batch-all-objects --batch; }

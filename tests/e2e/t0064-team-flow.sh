@@ -25,7 +25,7 @@ claude () {
 	printf '{"session_id":"%s","transcript_path":"%s","cwd":"%s","hook_event_name":"%s"%s}' \
 		"$(claude_sid $cl_who)" "$(claude_file $cl_who)" "$T/$cl_who" "$cl_event" "$*" |
 		on $cl_who git-session hook claude-code $cl_event >"$T/hook.out" 2>"$T/hook.err" &&
-	test_must_be_empty "$T/hook.out" && test_must_be_empty "$T/hook.err"
+	hook_stdout_ok $cl_event "$T/hook.out" && test_must_be_empty "$T/hook.err"
 }
 # gemini <who> <n> <event> [<more payload fields>]: who's n-th Gemini CLI chat runs its hook
 gemini () {
@@ -35,7 +35,7 @@ gemini () {
 		"$(gemini_sid $gm_who $gm_n)" "$(gemini_file $gm_who $gm_n)" "$T/$gm_who" "$gm_event" \
 		"$(date -u -d "${GIT_AUTHOR_DATE% *}" +%Y-%m-%dT%H:%M:%SZ)" "$*" |
 		on $gm_who git-session hook gemini-cli $gm_event >"$T/hook.out" 2>"$T/hook.err" &&
-	test_must_be_empty "$T/hook.out" && test_must_be_empty "$T/hook.err"
+	hook_stdout_ok $gm_event "$T/hook.out" && test_must_be_empty "$T/hook.err"
 }
 
 # Transcript lines as the CLIs write them (texts without quotes or backslashes).
