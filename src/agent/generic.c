@@ -41,6 +41,11 @@ static void generic_read_event(struct agent_event *ev, const cJSON *payload)
 		ev->refused = "it has no \"agent\", the name of the agent it comes from";
 		return;
 	}
+	/* an agent with a dialect of its own is read by it: its transcript, its resume */
+	if (agent_dialect(ev->agent)) {
+		ev->refused = "its \"agent\" has a dialect of its own: run 'git session hook <agent> <event>'";
+		return;
+	}
 	ev->session = json_str(payload, "session_id");
 	ev->prompt = json_str(payload, "prompt");
 	ev->tool = json_str(payload, "tool");

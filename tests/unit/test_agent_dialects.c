@@ -45,6 +45,7 @@ static void test_generic(void **unused)
 		"{\"version\":1}", "{\"version\":1,\"agent\":\"../x\"}", "{\"version\":1,\"agent\":\"1abc\"}",
 		"{\"version\":1,\"agent\":\"a b\"}", "{\"version\":1,\"agent\":\"ab.\"}", "{\"version\":1,\"agent\":\"\"}",
 		"{\"version\":1,\"agent\":\"abcdefghijabcdefghijabcdefghijabc\"}", "{\"version\":1,\"agent\":7}",
+		"{\"version\":1,\"agent\":\"claude-code\"}", "{\"version\":1,\"agent\":\"generic\"}",
 	};
 	for (size_t i = 0; i < sizeof(refused) / sizeof(*refused); i++) {
 		read_ev(&ev, &p, "generic", refused[i]);
