@@ -62,7 +62,7 @@ static void cursor_read_event(struct agent_event *ev, const cJSON *payload)
 		ev->path = json_str(in, "path");
 	ev->command = json_str(in, "command");
 	shell_outcome(ev, payload);
-	ev->subagent_id = json_str(payload, "subagent_id");
+	/* subagentStop names no subagent_id: a sub-agent is known by its type alone, start and stop */
 	ev->subagent_type = json_str(payload, "subagent_type");
 	ev->said = json_str(payload, "summary");
 	ev->trigger = json_str(payload, "trigger");

@@ -193,6 +193,8 @@ test_expect_success 'cursor: its documented payloads through its own hooks' '
 	cursor afterFileEdit "" ",\"file_path\":\"$R/parser.c\",\"edits\":[{\"old_string\":\"a\",\"new_string\":\"b\"}]" &&
 	cursor preToolUse "" ",\"tool_name\":\"Shell\",\"tool_input\":{\"command\":\"make\",\"working_directory\":\"$R\"},\"tool_use_id\":\"t1\",\"cwd\":\"\"" &&
 	cursor postToolUse "" ",\"tool_name\":\"Shell\",\"tool_input\":{\"command\":\"make test\"},\"tool_output\":\"{\\\"exitCode\\\":1,\\\"stdout\\\":\\\"1 failed\\\"}\",\"tool_use_id\":\"t1\",\"cwd\":\"\",\"duration\":5432" &&
+	cursor subagentStart "" ",\"subagent_id\":\"abc-123\",\"subagent_type\":\"explore\",\"task\":\"Explore the parser\",\"parent_conversation_id\":\"$CUR\",\"tool_call_id\":\"tc-789\"" &&
+	cursor subagentStop "" ",\"subagent_type\":\"explore\",\"status\":\"completed\",\"task\":\"Explore the parser\",\"summary\":\"The parser is fine.\",\"duration_ms\":4500,\"modified_files\":[],\"agent_transcript_path\":\"/nonexistent/t.txt\"" &&
 	cursor stop "" ",\"status\":\"completed\",\"loop_count\":0" &&
 	cursor sessionEnd "" ",\"session_id\":\"$CUR\",\"reason\":\"completed\",\"duration_ms\":45000" &&
 	test_must_be_empty ev.err &&
@@ -202,7 +204,9 @@ test_expect_success 'cursor: its documented payloads through its own hooks' '
 	grep "^file created: parser.c by cursor-cafe0001$\|^file modified: parser.c by cursor-cafe0001$" log &&
 	grep "^run by cursor-cafe0001: \"make test\" (exit 1, 5432 ms)$" log &&
 	session_json >s &&
-	test "$(json_field s "[[a[\"cli\"], a[\"status\"]] for a in d[\"agents\"]]")" = "[[\"cursor\", \"completed\"]]"
+	test "$(json_field s "[[a[\"cli\"], a[\"status\"], a.get(\"parent\")] for a in d[\"agents\"]]")" = \
+		"[[\"cursor\", \"completed\", null], [\"cursor\", \"completed\", \"cursor-cafe0001\"]]" &&
+	test "$(json_field s "[a[\"result_summary\"] for a in d[\"agents\"] if a[\"type\"] == \"explore\"]")" = "[\"The parser is fine.\"]"
 '
 
 test_expect_success 'cursor: through Claude Code'"'"'s hooks, recorded once, as cursor, while its own are installed too' '
