@@ -50,6 +50,14 @@ struct agent_rebuilder {
 	char *(*path)(const struct agent_rebuild *rb, const char *cwd, const char *project);
 	/* A JSON file in the agent's folder whose "projects" names each project's folder, or NULL. */
 	const char *registry;
+	/*
+	 * Where a session of the agent is, in any project: the glob(7)
+	 * pattern find_before, its session id (a safe one; its first
+	 * find_id_len characters when not 0), find_after, in the agent's
+	 * folder; none when find_before is NULL.
+	 */
+	const char *find_before, *find_after;
+	int find_id_len;
 	const char *why_not;	/* when rebuild is NULL */
 };
 

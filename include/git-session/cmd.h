@@ -157,6 +157,11 @@ int cmd_agent_hook(const struct agent_dialect *d, const char *event, struct cmd_
  * project (--user).
  */
 enum agent_scope { AGENT_SCOPE_PROJECT, AGENT_SCOPE_LOCAL, AGENT_SCOPE_USER };
+/*
+ * The agent's own folder of the user's: $folder_env, else its folder in
+ * $home_env or the home (absolute paths only); NULL with no home.
+ */
+char *cmd_agent_folder(const struct agent_dialect *d);
 int cmd_agent_setup_install(struct cmd_ctx *c, const struct agent_dialect *d, enum agent_scope scope);
 int cmd_agent_setup_uninstall(struct cmd_ctx *c, const struct agent_dialect *d, enum agent_scope scope);
 void cmd_agent_setup_status(struct cmd_ctx *c);

@@ -22,6 +22,8 @@ struct report_ctx {
 	int before[SPLIT_COUNT];	/* of lists loaded as their tail, the entries not loaded */
 	int64_t stale_after;	/* session.staleAfter: seconds with no operation before an agent or phase is stale */
 	const cJSON *remote;	/* where the session stands against its remote, or NULL (cmd_status.c) */
+	/* agents whose CLI's own session is not on this machine (NULL-terminated, or NULL): resumed by resume --agent */
+	const char *const *elsewhere;
 };
 
 #define REPORT_STALE_AFTER 1800

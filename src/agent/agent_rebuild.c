@@ -404,6 +404,8 @@ const struct agent_rebuilder agent_claude_code_rebuilder = {
 	.rebuild = claude_rebuild,
 	.cwds = claude_cwds,
 	.path = claude_path,
+	.find_before = "projects/*/",
+	.find_after = ".jsonl",
 };
 
 char *agent_root_of(const char *text, size_t len, const char *rel)
@@ -564,4 +566,7 @@ const struct agent_rebuilder agent_gemini_cli_rebuilder = {
 	.rebuild = gemini_rebuild,
 	.path = gemini_path,
 	.registry = "projects.json",
+	.find_before = "tmp/*/chats/session-*-",
+	.find_id_len = 8,
+	.find_after = ".json*",
 };

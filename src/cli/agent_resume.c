@@ -20,6 +20,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <glob.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -146,19 +147,6 @@ static void recorded_root(char **root, char **rel, const char *cwd, const char *
 	}
 	*root = xstrndup(cwd, n);
 	*rel = xstrdup("");
-}
-
-/* The agent's own folder: $folder_env, or $home_env's or the home's folder; NULL when none is known. */
-static char *agent_folder(const struct agent_dialect *d)
-{
-	const char *env = d->folder_env ? getenv(d->folder_env) : NULL;
-	const char *home = d->home_env ? getenv(d->home_env) : NULL;
-
-	if (env && *env == '/')
-		return xstrdup(env);
-	if (!home || *home != '/')
-		home = getenv("HOME");
-	return home && *home == '/' ? xstrfmt("%s/%s", home, d->folder) : NULL;
 }
 
 /* s as one word of a POSIX shell's command line. */
@@ -503,7 +491,7 @@ int agent_resume(struct cmd_ctx *c, const char *spec, const char *given, int for
 				 json_str(k.agent, "id"));
 		goto cleanup;
 	}
-	if (!(k.folder = agent_folder(k.d))) {
+	if (!(k.folder = cmd_agent_folder(k.d))) {
 		error = gs_error("no home folder: set HOME");
 		goto cleanup;
 	}
@@ -527,3 +515,43 @@ cleanup:
 	free(name);
 	return error;
 }
+
+/* Whether a session of the agent with its own session id sid is in its folder on this machine. */
+static int session_here(const struct agent_dialect *d, const char *sid)
+{
+	const struct agent_rebuilder *r = d->rebuilder;
+	char *folder = cmd_agent_folder(d), *pattern;
+	int n = r->find_id_len ? r->find_id_len : (int)strlen(sid), found;
+	glob_t g;
+
+	if (!folder)
+		return 0;
+	pattern = xstrfmt("%s/%s%.*s%s", folder, r->find_before, n, sid, r->find_after);
+	found = glob(pattern, GLOB_NOSORT, NULL, &g) == 0;
+	if (found)
+		globfree(&g);
+	free(pattern);
+	free(folder);
+	return found;
+}
+
+const char **agent_resume_elsewhere(const cJSON *state)
+{
+	const cJSON *a, *agents = cJSON_GetObjectItemCaseSensitive(state, "agents");
+	const char **v = xcalloc((size_t)cJSON_GetArraySize(agents) + 1, sizeof(*v));
+	size_t n = 0;
+
+	cJSON_ArrayForEach(a, agents) {
+		const char *sid = json_str(a, "session");
+
+		for (size_t i = 0; agent_dialects[i]; i++) {
+			const struct agent_dialect *d = agent_dialects[i];
+
+			if (of_cli(a, d) && d->rebuilder && d->rebuilder->find_before && sid &&
+			    agent_session_id_ok(sid) && !session_here(d, sid))
+				v[n++] = json_str(a, "id");
+		}
+	}
+	return v;
+}
+

@@ -39,15 +39,16 @@ static void settings_release(struct settings_file *f)
 	free(f->text);
 }
 
-/* The agent's own folder of the user's: $folder_env, or .folder in $home_env or the home; NULL with no home. */
-static char *user_folder(const struct agent_dialect *d)
+char *cmd_agent_folder(const struct agent_dialect *d)
 {
-	const char *dir = d->folder_env ? getenv(d->folder_env) : NULL, *home;
+	const char *env = d->folder_env ? getenv(d->folder_env) : NULL;
+	const char *home = d->home_env ? getenv(d->home_env) : NULL;
 
-	if (dir && *dir)
-		return xstrdup(dir);
-	home = d->home_env && getenv(d->home_env) && *getenv(d->home_env) ? getenv(d->home_env) : getenv("HOME");
-	return home && *home ? xstrfmt("%s/%s", home, d->folder) : NULL;
+	if (env && *env == '/')
+		return xstrdup(env);
+	if (!home || *home != '/')
+		home = getenv("HOME");
+	return home && *home == '/' ? xstrfmt("%s/%s", home, d->folder) : NULL;
 }
 
 static const char *const scope_keys[] = { "", ".local", ".user" };
@@ -71,7 +72,7 @@ static int settings_read(struct settings_file *f, struct cmd_ctx *c, const struc
 	f->text = NULL;
 	f->len = 0;
 	if (scope == AGENT_SCOPE_USER) {
-		if (!(dir = user_folder(d)))
+		if (!(dir = cmd_agent_folder(d)))
 			return gs_error("cannot find %s's folder of yours: HOME is not set", d->name);
 		f->path = xstrfmt("%s/%s", dir, d->settings_user);
 		f->rel = xstrdup(f->path);

@@ -163,6 +163,7 @@ static int resume_report(cJSON **r, cJSON **state, struct store_tip *tip, struct
 			 struct cmd_ctx *c, const char *id, int dry_run)
 {
 	cJSON *scan = NULL, *project = NULL, *plans = NULL;
+	const char **elsewhere = NULL;
 	int error;
 
 	*r = NULL;
@@ -170,9 +171,12 @@ static int resume_report(cJSON **r, cJSON **state, struct store_tip *tip, struct
 	    (!dry_run && (error = activate(state, tip, c, id)) < 0))
 		goto cleanup;
 	ctx->active = ctx->active || !dry_run;
+	ctx->elsewhere = elsewhere = agent_resume_elsewhere(*state);
 	*r = report_resume(*state, scan, project, plans, ctx);
+	ctx->elsewhere = NULL;
 	json_set_bool(*r, "activated", !dry_run);
 cleanup:
+	free(elsewhere);
 	cJSON_Delete(scan);
 	cJSON_Delete(project);
 	cJSON_Delete(plans);

@@ -10,6 +10,7 @@
 #include "git-session/pager.h"
 #include "git-session/report.h"
 #include "git-session/util.h"
+#include "resume-internal.h"
 #include "git-session/view.h"
 #include "remote-internal.h"
 
@@ -71,6 +72,7 @@ static int run_report(int argc, const char **argv, struct cmd_ctx *c, const char
 	struct report_ctx ctx = { 0 };
 	struct store_tip tip = { 0 };
 	cJSON *state = NULL, *r = NULL, *remote = NULL;
+	const char **elsewhere = NULL;
 	char *id = NULL;
 	struct view v;
 	int error;
@@ -82,6 +84,7 @@ static int run_report(int argc, const char **argv, struct cmd_ctx *c, const char
 		goto cleanup;
 	if (rep->remote)
 		ctx.remote = remote = remote_standing(c, id, tip.commit);
+	ctx.elsewhere = elsewhere = agent_resume_elsewhere(state);
 	r = rep->build(state, &ctx);
 	if (o->json) {
 		view_print_json(r);
@@ -90,6 +93,7 @@ static int run_report(int argc, const char **argv, struct cmd_ctx *c, const char
 		view_finish(&v);
 	}
 cleanup:
+	free(elsewhere);
 	cJSON_Delete(r);
 	cJSON_Delete(remote);
 	cJSON_Delete(state);

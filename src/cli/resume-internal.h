@@ -6,6 +6,7 @@
 #define GIT_SESSION_RESUME_INTERNAL_H
 
 struct cmd_ctx;
+#include <cjson/cJSON.h>
 
 /*
  * The session of agent spec ("<cli>" or "<cli>:<agent id or its CLI's
@@ -14,5 +15,13 @@ struct cmd_ctx;
  * existing file of that id replaced only with force.
  */
 int agent_resume(struct cmd_ctx *c, const char *spec, const char *given, int force, int json, int quiet);
+
+/*
+ * The ids of the session's agents, run by a CLI whose session resume
+ * --agent rebuilds, whose CLI's own session is not on this machine: a
+ * teammate's, or one from another clone (NULL-terminated; the caller
+ * frees the array, not the ids, which are state's).
+ */
+const char **agent_resume_elsewhere(const cJSON *state);
 
 #endif

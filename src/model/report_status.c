@@ -162,11 +162,21 @@ static const cJSON *hooked_agent(const cJSON *state)
 	return best;
 }
 
-/* An agent session: go on in the agent, whose hooks record what it does. */
+/*
+ * An agent session: go on in the agent, whose hooks record what it does;
+ * one whose conversation is not on this machine (a teammate's) is
+ * carried here first.
+ */
 static void with_hooked_agent(char **text, char **cmd, const cJSON *a, const struct report_ctx *ctx)
 {
 	const char *id = json_str(a, "id") ? json_str(a, "id") : "";
 
+	for (const char *const *e = ctx->elsewhere; e && *e; e++)
+		if (!strcmp(*e, id)) {
+			*cmd = xstrfmt("git session resume --agent %s:%s", report_agent_cli(a), id);
+			*text = xstrfmt("carry the conversation of agent %s to this machine, then resume it", id);
+			return;
+		}
 	if (!strcmp(report_str_or(a, "status", ""), ST_IN_PROGRESS) && !report_stale(a, ctx->now, ctx->stale_after)) {
 		*text = xstrfmt("continue with your agent %s: its hooks record the next prompt", id);
 		return;

@@ -71,6 +71,9 @@ test_expect_success 'Alice: a conversation in src/, a line the stored filter lea
 file=$T/home-bob/.claude/projects/$(project_dir "$B/src")/$A_SID.jsonl
 test_expect_success 'Bob: pulled, rebuilt under his home, in src/ of his clone; the command to continue printed' '
 	on bob git session pull -q &&
+	on bob git session status carry >status &&
+	grep "^Next: carry the conversation of agent claude-a11ce000 to this machine, then resume it$" status &&
+	grep "^      git session resume --agent claude-code:claude-a11ce000$" status &&
 	on bob git session resume --agent claude-code carry >out 2>err &&
 	echo "cd $B/src && claude --resume $A_SID" >expect &&
 	test_cmp expect out &&
@@ -92,6 +95,8 @@ test_expect_success 'Bob: pulled, rebuilt under his home, in src/ of his clone; 
 '
 
 test_expect_success 'the session is active in Bob'"'"'s clone, the agent linked, its file recorded as read' '
+	on bob git session status >status &&
+	! grep "carry the conversation" status &&
 	test "$(on bob git symbolic-ref SESSION_HEAD)" = refs/sessions/carry &&
 	on bob git log -1 --format=%s SESSION_HEAD >subject &&
 	grep "^turn of claude-a11ce000: +0 in, +0 out$" subject &&

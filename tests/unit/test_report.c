@@ -243,6 +243,22 @@ static void test_status_agent_session(void **unused)
 	cJSON_ReplaceItemInObject(cJSON_GetArrayItem(cJSON_GetObjectItem(st, "agents"), 0), "status",
 				  cJSON_CreateString("completed"));
 	assert_string_equal(next_cmd(st), "claude --resume 1a2b-3c4d");
+	/* its conversation is not on this machine (a teammate's): carried here first, in progress or not */
+	{
+		static const char *const elsewhere[] = { "claude-1", NULL };
+		cJSON *was = cJSON_GetArrayItem(cJSON_GetObjectItem(st, "agents"), 0);
+		struct report_ctx here = ctx;
+		cJSON *rep;
+
+		here.elsewhere = elsewhere;
+		for (int i = 0; i < 2; i++) {
+			rep = report_status(st, &here);
+			assert_string_equal(json_str(cJSON_GetObjectItem(rep, "next"), "command"),
+					    "git session resume --agent claude-code:claude-1");
+			cJSON_Delete(rep);
+			cJSON_ReplaceItemInObject(was, "status", cJSON_CreateString("in_progress"));
+		}
+	}
 	cJSON_Delete(st);
 }
 
