@@ -346,3 +346,24 @@ cleanup:
 	free(part.text);
 	return error;
 }
+
+int hook_payload_turn(struct state_op **out, int *messages, struct hook_run *r, const cJSON *a)
+{
+	double at = json_num(cJSON_GetObjectItemCaseSensitive(a, "transcript"), "offset", 0);
+	struct state_op *op;
+
+	*out = NULL;
+	*messages = 0;
+	if (!r->ev.has_usage)
+		return 0;
+	op = op_new(OP_AGENT_TURN, NULL);
+	json_set_str(op_args(op), "agent", json_str(a, "id"));
+	json_set_num(op_args(op), "from", at);
+	json_set_num(op_args(op), "to", at);
+	json_set_num(op_args(op), "input", r->ev.usage[0]);
+	json_set_num(op_args(op), "output", r->ev.usage[1]);
+	json_set_num(op_args(op), "cached", r->ev.usage[2]);
+	*messages = 1;
+	*out = op;
+	return 0;
+}
