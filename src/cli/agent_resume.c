@@ -13,6 +13,7 @@
 #include "git-session/json.h"
 #include "git-session/report.h"
 #include "git-session/state.h"
+#include "git-session/transcript.h"
 #include "git-session/util.h"
 #include "git-session/view.h"
 #include "resume-internal.h"
@@ -413,6 +414,7 @@ static int rebuild(struct carry *k, struct cmd_ctx *c, const cJSON *state, const
  */
 static int carry_on(struct cmd_ctx *c, const char *id, const cJSON *state, const struct carry *k)
 {
+	char head[TRANSCRIPT_MARK_SZ], tail[TRANSCRIPT_MARK_SZ];
 	struct state_op *op;
 	int error = 0;
 
@@ -429,6 +431,10 @@ static int carry_on(struct cmd_ctx *c, const char *id, const cJSON *state, const
 	json_set_bool(op_args(op), "restart", 1);
 	json_set_num(op_args(op), "from", 0);
 	json_set_num(op_args(op), "to", (double)k->rb.len);
+	/* this file's marks: where the conversation goes on from now, which another machine's file is not */
+	transcript_edge_marks(head, tail, k->rb.text, k->rb.len);
+	json_set_str(op_args(op), "head", head);
+	json_set_str(op_args(op), "tail", tail);
 	error = engine_commit(NULL, &c->eng, id, op, NULL, 0);
 	op_free(op);
 	return error;

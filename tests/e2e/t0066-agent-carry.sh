@@ -217,6 +217,35 @@ claude_in () {
 		CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1 DISABLE_AUTOUPDATER=1 IS_SANDBOX=1 timeout 120 "$@")
 }
 
+test_expect_success 'carried on by Bob: a turn in Alice'"'"'s own older file is not recorded over his; --force takes it back' '
+	on alice git session resume -q carry && on alice git session push -q && on bob git session pull -q &&
+	tl alice $A_SID "$(line u9 "\"u4\"" user "$T/alice/src" "{\"role\":\"user\",\"content\":\"alice again\"}")" &&
+	printf "%s\n" "$(line u5 "\"u4\"" user "$B/src" "{\"role\":\"user\",\"content\":\"bob goes on\"}")" >>"$file" &&
+	test_tick &&
+	printf "{\"session_id\":\"%s\",\"transcript_path\":\"%s\",\"cwd\":\"%s\",\"hook_event_name\":\"Stop\"}" \
+		$A_SID "$file" "$B/src" | on bob git-session hook claude-code Stop &&
+	on bob git log -1 --format=%s SESSION_HEAD >subject &&
+	grep "^turn of claude-a11ce000: .*transcript part 2" subject &&
+	on bob git session push -q &&
+	on alice git session pull -q &&
+	hook alice $A_SID "$T/alice/src" Stop 2>err &&
+	grep "^warning: the conversation of agent .claude-a11ce000. goes on in another file" err &&
+	grep "git session resume --agent claude-code:claude-a11ce000 --force" err &&
+	on alice git log -1 --format=%s refs/sessions/carry >subject &&
+	! grep "transcript part 3" subject &&
+	{ on alice git session resume --agent claude-code --force carry >out 2>err2 || { cat err2; false; }; } &&
+	alice_file=$T/home-alice/.claude/projects/$(project_dir "$T/alice/src")/$A_SID.jsonl &&
+	printf "%s\n" "$(line u6 "\"u5\"" user "$T/alice/src" "{\"role\":\"user\",\"content\":\"alice takes it back\"}")" >>"$alice_file" &&
+	test_tick &&
+	printf "{\"session_id\":\"%s\",\"transcript_path\":\"%s\",\"cwd\":\"%s\",\"hook_event_name\":\"Stop\"}" \
+		$A_SID "$alice_file" "$T/alice/src" | on alice git-session hook claude-code Stop 2>err &&
+	test_must_be_empty err &&
+	on alice git log -1 --format=%s refs/sessions/carry >subject &&
+	grep "transcript part 3" subject &&
+	on alice git session transcript --agent claude-a11ce000 --raw refs/sessions/carry >raw &&
+	grep "alice takes it back" raw && grep "bob goes on" raw && ! grep "alice again" raw
+'
+
 test_expect_success CLAUDE_CODE 'Alice'"'"'s Claude Code: two prompts, recorded by the hooks, pushed' '
 	mkdir -p "$T/real-alice" "$T/real-bob" &&
 	test_tick && on alice git session start "Real" --id real -q --pause-current &&
