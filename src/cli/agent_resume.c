@@ -449,12 +449,17 @@ static void report(const struct carry *k, int json, int quiet)
 		json_set_str(o, "cwd", k->cwd);
 		json_set_num(o, "lines", (double)k->rb.lines);
 		json_set_num(o, "relinked", (double)k->rb.relinked);
+		json_set_num(o, "thinking_dropped", (double)k->rb.unsealed);
 		json_set_str(o, "command", cmd);
 		view_print_json(o);
 		cJSON_Delete(o);
 	} else if (!quiet) {
-		fprintf(stderr, "Rebuilt %s session %s (%zu lines) in %s\n", k->d->name, k->rb.session, k->rb.lines,
-			path);
+		fprintf(stderr, "Rebuilt %s session %s (%zu lines", k->d->name, k->rb.session, k->rb.lines);
+		/* a signature redaction changed is refused by the API: those blocks are not sent back */
+		if (k->rb.unsealed)
+			fprintf(stderr, ", %zu thinking block%s left out: redacted", k->rb.unsealed,
+				k->rb.unsealed == 1 ? "" : "s");
+		fprintf(stderr, ") in %s\n", path);
 		printf("%s\n", cmd);
 	}
 	free(path);

@@ -123,7 +123,7 @@ test_expect_success 'CLAUDE_CONFIG_DIR moves the agent'"'"'s folder; --json says
 	(cd "$B" && HOME="$T/home-bob" CLAUDE_CONFIG_DIR="$T/claude-config" git session resume --agent claude-code:$A_SID --json) >j &&
 	test "$(json_field j "d[\"file\"]")" = "projects/$(project_dir "$B/src")/$A_SID.jsonl" &&
 	test "$(json_field j "d[\"path\"]")" = "$T/claude-config/projects/$(project_dir "$B/src")/$A_SID.jsonl" &&
-	test "$(json_field j "[d[\"agent\"], d[\"lines\"], d[\"relinked\"]]")" = "[\"claude-a11ce000\", 4, 1]" &&
+	test "$(json_field j "[d[\"agent\"], d[\"lines\"], d[\"relinked\"], d[\"thinking_dropped\"]]")" = "[\"claude-a11ce000\", 4, 1, 0]" &&
 	test -f "$T/claude-config/projects/$(project_dir "$B/src")/$A_SID.jsonl"
 '
 
