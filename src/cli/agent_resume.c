@@ -434,6 +434,22 @@ static int carry_on(struct cmd_ctx *c, const char *id, const cJSON *state, const
 	return error;
 }
 
+/*
+ * The file written taken away again when the session could not record
+ * it: the agent's turns in it would be read from its start, as another
+ * conversation, and a second run needs no --force.
+ */
+static void uncarry(const struct carry *k)
+{
+	char *path = xstrfmt("%s/%s", k->folder, k->file);
+
+	if (unlink(path) < 0)
+		gs_error("the session did not record '%s', and it cannot be removed: %s", path, strerror(errno));
+	else
+		gs_error("the session did not record '%s': it is removed again", path);
+	free(path);
+}
+
 static void report(const struct carry *k, int json, int quiet)
 {
 	char *cmd = resume_command(k->d, k->rb.session, k->cwd), *path = xstrfmt("%s/%s", k->folder, k->file);
@@ -503,13 +519,16 @@ int agent_resume(struct cmd_ctx *c, const char *spec, const char *given, int for
 	if ((error = read_whole(&text, c, tip.commit, k.agent)) < 0 || (error = rebuild(&k, c, state, &text)) < 0 ||
 	    (error = prepare_place(k.folder, k.file, force)) < 0)
 		goto cleanup;
+	/* the file first: a checkpoint must not record reading a file that is not there */
+	if ((error = write_session(k.folder, k.file, k.rb.text, k.rb.len, force)) < 0)
+		goto cleanup;
 	if (strcmp(json_str(state, "status"), ST_IN_PROGRESS) && strcmp(json_str(state, "status"), ST_PAUSED))
 		gs_warning("session '%s' is %s: the agent's next turns are not recorded in it", id,
 			   json_str(state, "status"));
-	else if ((error = carry_on(c, id, state, &k)) < 0)
+	else if ((error = carry_on(c, id, state, &k)) < 0) {
+		uncarry(&k);
 		goto cleanup;
-	if ((error = write_session(k.folder, k.file, k.rb.text, k.rb.len, force)) < 0)
-		goto cleanup;
+	}
 	report(&k, json, quiet);
 cleanup:
 	carry_clear(&k);

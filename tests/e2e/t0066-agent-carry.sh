@@ -119,6 +119,35 @@ test_expect_success 'an agent session file of that id: refused without --force, 
 	test_must_be_empty out && test_must_be_empty err
 '
 
+test_expect_success 'the file cannot be written (a folder in its place): no checkpoint records it' '
+	before=$(on bob git rev-parse refs/sessions/carry) &&
+	mv "$file" "$file.keep" && mkdir "$file" && echo x >"$file/in" &&
+	test_must_fail on bob git session resume --agent claude-code --force carry >out 2>err &&
+	grep "^error: cannot write .*$A_SID.jsonl" err &&
+	test "$(on bob git rev-parse refs/sessions/carry)" = "$before" &&
+	rm -r "$file" && mv "$file.keep" "$file" &&
+	! ls "${file%/*}" | grep tmp
+'
+
+test_expect_success 'the session cannot record the file written: it is removed again, and said' '
+	rm "$file" &&
+	before=$(on bob git rev-parse refs/sessions/carry) &&
+	# a folder where the session links the agent to it
+	link="$(on bob git rev-parse --git-common-dir)/git-session/agents/$A_SID" &&
+	case "$link" in /*) ;; *) link="$B/$link" ;; esac &&
+	mv "$link" "$link.keep" && mkdir "$link" && echo x >"$link/in" &&
+	test_must_fail on bob git session resume --agent claude-code carry >out 2>err
+	rc=$?
+	rm -r "$link" && mv "$link.keep" "$link" &&
+	test $rc = 0 &&
+	grep "^error: the session did not record .*$A_SID.jsonl.: it is removed again" err &&
+	test_must_be_empty out &&
+	! test -e "$file" &&
+	test "$(on bob git rev-parse refs/sessions/carry)" = "$before" &&
+	on bob git session resume --agent claude-code -q carry >/dev/null &&
+	test "$(wc -l <"$file")" = 4
+'
+
 test_expect_success 'CLAUDE_CONFIG_DIR moves the agent'"'"'s folder; --json says what was written' '
 	(cd "$B" && HOME="$T/home-bob" CLAUDE_CONFIG_DIR="$T/claude-config" git session resume --agent claude-code:$A_SID --json) >j &&
 	test "$(json_field j "d[\"file\"]")" = "projects/$(project_dir "$B/src")/$A_SID.jsonl" &&
