@@ -256,6 +256,16 @@ cleanup:
 	return error;
 }
 
+/* The agent's file of the session under an older format's name, replaced by the one written: removed. */
+static void remove_old(const char *folder, const char *rel)
+{
+	char *path = xstrfmt("%s/%s", folder, rel);
+
+	if (unlink(path) < 0 && errno != ENOENT)
+		gs_warning("cannot remove '%s', which the file written replaces: %s", path, strerror(errno));
+	free(path);
+}
+
 /* The command that continues the session, from the folder it ran in (here: the caller's). */
 static char *resume_command(const struct agent_dialect *d, const char *session, const char *cwd)
 {
@@ -405,6 +415,77 @@ static int rebuild(struct carry *k, struct cmd_ctx *c, const cJSON *state, const
 	return 0;
 }
 
+/* The session id a chat file's header (its first key) names, or NULL. The caller frees it. */
+static char *chat_session(const char *path)
+{
+	static const char *const key = "sessionId";
+	char buf[16384], *v = NULL;
+	struct stat sb;
+	ssize_t n = -1;
+	int fd;
+
+	if (lstat(path, &sb) < 0 || !S_ISREG(sb.st_mode) || (fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)) < 0)
+		return NULL;
+	n = read(fd, buf, sizeof(buf));
+	close(fd);
+	if (n <= 0 || json_scan_top(&v, buf, (size_t)n, &key, 1) < 0) {
+		free(v);
+		return NULL;
+	}
+	return v;
+}
+
+/*
+ * A file of the agent's that holds its session of this id under another
+ * name than k->file (Gemini CLI names a chat by the minute it made the
+ * file): with force, k->file becomes it, or *old when it is of another
+ * format, removed once the new one is written; without, refused.
+ */
+static int existing_session(char **old, struct carry *k, int force)
+{
+	const struct agent_rebuilder *r = k->d->rebuilder;
+	char *pattern, *found = NULL, *want = xstrfmt("%s/%s", k->folder, k->file);
+	size_t n = strlen(k->folder) + 1;
+	int error = 0;
+	glob_t g;
+
+	*old = NULL;
+	if (!r->find_before || !r->find_id_len) {
+		free(want);
+		return 0;
+	}
+	pattern = xstrfmt("%s/%s%.*s%s", k->folder, r->find_before, r->find_id_len, k->rb.session, r->find_after);
+	if (glob(pattern, 0, NULL, &g) == 0) {
+		for (size_t i = 0; i < g.gl_pathc && (!found || strcmp(found, want)); i++) {
+			char *sid = chat_session(g.gl_pathv[i]);
+
+			if (sid && !strcmp(sid, k->rb.session) && strncmp(g.gl_pathv[i], want, n) == 0 &&
+			    !strstr(g.gl_pathv[i] + n, "/../")) {
+				free(found);
+				found = xstrdup(g.gl_pathv[i]);
+			}
+			free(sid);
+		}
+		globfree(&g);
+	}
+	if (found && strcmp(found, want)) {
+		const char *ext = strrchr(k->file, '.'), *fext = strrchr(found, '.');
+
+		if (!force)
+			error = exists_error(found);
+		else if (ext && fext && !strcmp(ext, fext)) {
+			free(k->file);
+			k->file = xstrdup(found + n);
+		} else {
+			*old = xstrdup(found + n);
+		}
+	}
+	free(found);
+	free(pattern);
+	free(want);
+	return error;
+}
+
 /*
  * The session made this worktree's active one (un-paused), the agent's
  * own session linked to it, and its transcript recorded as read to the
@@ -489,7 +570,7 @@ int agent_resume(struct cmd_ctx *c, const char *spec, const char *given, int for
 	struct report_ctx ctx = { 0 };
 	struct sbuf text = SBUF_INIT;
 	const char *colon = strchr(spec, ':');
-	char *name = colon ? xstrndup(spec, (size_t)(colon - spec)) : xstrdup(spec), *id = NULL, *names;
+	char *name = colon ? xstrndup(spec, (size_t)(colon - spec)) : xstrdup(spec), *id = NULL, *names, *old = NULL;
 	cJSON *state = NULL;
 	int error;
 
@@ -517,7 +598,7 @@ int agent_resume(struct cmd_ctx *c, const char *spec, const char *given, int for
 		goto cleanup;
 	}
 	if ((error = read_whole(&text, c, tip.commit, k.agent)) < 0 || (error = rebuild(&k, c, state, &text)) < 0 ||
-	    (error = prepare_place(k.folder, k.file, force)) < 0)
+	    (error = existing_session(&old, &k, force)) < 0 || (error = prepare_place(k.folder, k.file, force)) < 0)
 		goto cleanup;
 	/* the file first: a checkpoint must not record reading a file that is not there */
 	if ((error = write_session(k.folder, k.file, k.rb.text, k.rb.len, force)) < 0)
@@ -529,12 +610,15 @@ int agent_resume(struct cmd_ctx *c, const char *spec, const char *given, int for
 		uncarry(&k);
 		goto cleanup;
 	}
+	if (old)
+		remove_old(k.folder, old);
 	report(&k, json, quiet);
 cleanup:
 	carry_clear(&k);
 	sbuf_release(&text);
 	cJSON_Delete(state);
 	store_tip_clear(&tip);
+	free(old);
 	free(id);
 	free(name);
 	return error;

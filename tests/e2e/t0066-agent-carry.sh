@@ -230,6 +230,44 @@ test_expect_success 'refused: a stored line the agent cannot read (not JSON, its
 	refused alice "^error: cannot rebuild agent .claude-bad2.s session: line 1 of the stored transcript cannot be read back: its message has no role or content"
 '
 
+G_SID=9e9e9e9e-0000-4000-8000-000000000001
+test_expect_success 'Gemini CLI: its chat of that id, named by another minute, refused without --force and replaced with it' '
+	test_tick && on alice git session start "Gemini chat" --id gsyn -q --pause-current &&
+	chats="$T/home-alice/.gemini/tmp" &&
+	mkdir -p "$chats/alice/chats" "$chats/other/chats" &&
+	G="$chats/alice/chats/session-2025-11-21T09-59-9e9e9e9e.jsonl" &&
+	gem () { printf "{\"session_id\":\"%s\",\"transcript_path\":\"%s\",\"cwd\":\"%s\",\"hook_event_name\":\"%s\",\"timestamp\":\"2025-11-21T10:00:00Z\"%s}" \
+		$G_SID "$G" "$T/alice" "$1" "$2" | on alice git session hook gemini-cli "$1"; } &&
+	gem SessionStart ",\"source\":\"startup\"" &&
+	cat >"$G" <<-EOF &&
+	{"sessionId":"$G_SID","projectHash":"x","startTime":"2025-11-21T09:59:58Z","lastUpdated":"2025-11-21T10:00:02Z","kind":"main"}
+	{"id":"m1","timestamp":"2025-11-21T10:00:01Z","type":"user","content":[{"text":"plan it"}]}
+	{"id":"m2","timestamp":"2025-11-21T10:00:02Z","type":"gemini","content":"planned"}
+	EOF
+	gem AfterAgent ",\"prompt\":\"plan it\",\"prompt_response\":\"planned\",\"stop_hook_active\":false" &&
+	# the same first 8 characters, another session: not the one
+	decoy="$chats/other/chats/session-2025-11-21T10-00-9e9e9e9e.jsonl" &&
+	echo "{\"sessionId\":\"9e9e9e9e-ffff-4000-8000-000000000002\",\"kind\":\"main\"}" >"$decoy" &&
+	cp "$decoy" decoy.orig &&
+	test_must_fail on alice git session resume --agent gemini-cli gsyn >out 2>err &&
+	grep "^error: .$G. exists" err &&
+	test_must_be_empty out &&
+	on alice git session resume --agent gemini-cli --force gsyn >out 2>err &&
+	grep "^Rebuilt gemini-cli session $G_SID (3 lines) in $G$" err &&
+	test "$(head -n 1 "$G" | json_field /dev/stdin "d[\"sessionId\"]")" = $G_SID &&
+	grep "\"text\":\"plan it\"" "$G" &&
+	test_cmp decoy.orig "$decoy" &&
+	test "$(find "$chats" -type f | wc -l)" = 2
+'
+
+test_expect_success 'Gemini CLI: only a chat of another session with those 8 characters: a new one written beside it' '
+	rm "$G" &&
+	on alice git session resume --agent gemini-cli gsyn >out 2>err &&
+	hash=$(printf %s "$T/alice" | sha256sum | cut -c1-64) &&
+	test -f "$chats/$hash/chats/session-2025-11-21T10-00-9e9e9e9e.jsonl" &&
+	test_cmp decoy.orig "$decoy"
+'
+
 # --- the real Claude Code ---
 
 test_have_prereq CLAUDE_CODE ||
