@@ -115,38 +115,105 @@ cleanup:
 	return error;
 }
 
+/* Whether rel is a folder of the work tree at top. */
+static int is_dir_here(const char *top, const char *rel)
+{
+	char *here = xstrfmt("%s/%s", top, rel);
+	struct stat sb;
+	int is_dir = stat(here, &sb) == 0 && S_ISDIR(sb.st_mode);
+
+	free(here);
+	return is_dir;
+}
+
+/*
+ * How many of the absolute paths under root that text names (a tool's
+ * arguments, its results) are files of this clone when moved to top: the
+ * evidence for root against another reading of a working folder.
+ */
+static size_t paths_here(const struct sbuf *text, const char *root, const char *top)
+{
+	char *under = xstrfmt("%s/", root);
+	size_t n = strlen(under), found = 0, tried = 0;
+	const char *end = text->buf + text->len;
+
+	for (const char *hit = text->buf; tried < 500 && (hit = memmem(hit, (size_t)(end - hit), under, n));
+	     hit += n) {
+		const char *rest = hit + n;
+		size_t k = strcspn(rest, "\"\\ \t\n'`:,;()[]{}<>");
+		struct stat sb;
+		char *here;
+
+		/* a whole path: not the end of a longer one */
+		if ((hit > text->buf && (hit[-1] == '/' || hit[-1] == '.' || hit[-1] == '_' || hit[-1] == '-' ||
+					 (hit[-1] >= 'A' && hit[-1] <= 'Z') || (hit[-1] >= 'a' && hit[-1] <= 'z') ||
+					 (hit[-1] >= '0' && hit[-1] <= '9'))) ||
+		    !k || (size_t)(end - rest) < k)
+			continue;
+		tried++;
+		here = xstrfmt("%s/%.*s", top, (int)k, rest);
+		/* files only: the working folder itself is named in every line */
+		found += !strstr(here, "/../") && lstat(here, &sb) == 0 && !S_ISDIR(sb.st_mode);
+		free(here);
+	}
+	free(under);
+	return found;
+}
+
 /*
  * The project root the transcript's lines were written under, from their
- * working folder cwd: cwd less the longest trailing part of it that is a
- * folder of this work tree (top), as the agent may have run in one; *rel
- * that part ("" at the top). The caller frees both.
+ * working folder cwd, and *rel cwd's place in this work tree (top), ""
+ * at its top. known (the root recorded files' paths give) wins when cwd
+ * is in it; else, of the readings of cwd (less a trailing part of it that
+ * is a folder here, or whole), the one under which most paths text names
+ * are here; on a tie the longest such part. The caller frees both.
  */
-static void recorded_root(char **root, char **rel, const char *cwd, const char *top)
+static void recorded_root(char **root, char **rel, const char *cwd, const char *top, const char *known,
+			  const struct sbuf *text)
 {
-	size_t n = strlen(cwd);
+	size_t n = strlen(cwd), kn = known ? strlen(known) : 0, best_n, best = 0, score;
+	int chosen = 0;
 
 	while (n > 1 && cwd[n - 1] == '/')
 		n--;
-	for (const char *p = cwd + 1; p < cwd + n; p++) {
-		struct stat sb;
-		char *here;
-		int is_dir;
+	best_n = n;
+	/* a reading whose part climbs (..) names no folder of the work tree */
+	if (strstr(cwd, "/../") || strstr(cwd, "/./") || (n >= 3 && !strncmp(cwd + n - 3, "/..", 3)) ||
+	    (n >= 2 && !strncmp(cwd + n - 2, "/.", 2)))
+		goto done;
+	for (const char *p = cwd + 1; p <= cwd + n; p++) {
+		size_t at = n;
+		char *r;
 
-		/* a part that climbs (..) is no folder of the work tree */
-		if (p[-1] != '/' || strstr(p - 1, "/../") || strstr(p - 1, "/./") ||
-		    (n >= 3 && !strncmp(cwd + n - 3, "/..", 3)) || (n >= 2 && !strncmp(cwd + n - 2, "/.", 2)))
-			continue;
-		here = xstrfmt("%s/%.*s", top, (int)(cwd + n - p), p);
-		is_dir = stat(here, &sb) == 0 && S_ISDIR(sb.st_mode);
-		free(here);
-		if (is_dir) {
-			*root = xstrndup(cwd, (size_t)(p - 1 - cwd));
-			*rel = xstrndup(p, (size_t)(cwd + n - p));
-			return;
+		if (p < cwd + n) {
+			char *part;
+			int dir;
+
+			if (p[-1] != '/')
+				continue;
+			part = xstrndup(p, (size_t)(cwd + n - p));
+			dir = is_dir_here(top, part);
+			free(part);
+			if (!dir)
+				continue;
+			at = (size_t)(p - 1 - cwd);
+		}
+		if (known && at == kn && !strncmp(cwd, known, kn)) {	/* the recorded files' root */
+			best_n = at;
+			break;
+		}
+		r = xstrndup(cwd, at);
+		score = at > 1 ? paths_here(text, r, top) : 0;
+		free(r);
+		if (!chosen || score > best) {
+			best_n = at;
+			best = score;
+			chosen = 1;
 		}
 	}
-	*root = xstrndup(cwd, n);
-	*rel = xstrdup("");
+done:
+	*root = xstrndup(cwd, best_n);
+	*rel = best_n < n ? xstrndup(cwd + best_n + 1, n - best_n - 1) : xstrdup("");
 }
 
 /* s as one word of a POSIX shell's command line. */
@@ -307,20 +374,41 @@ static void carry_clear(struct carry *k)
 }
 
 /*
- * The recorded root when the lines say no folder (Gemini CLI's): the
- * folder a file the session recorded (relative) was written in, as a
- * tool's argument says it; else this clone's top: nothing moves.
+ * The folder the files the session recorded (relative) were written in,
+ * as tools' arguments say their paths: the one most of them give (the
+ * shortest of a tie: a file of the same name deeper is another), or NULL.
  */
-static char *root_of_files(const cJSON *state, const struct sbuf *text, const char *top)
+static char *root_of_files(const cJSON *state, const struct sbuf *text)
 {
+	struct roots { char *root; int votes; } v[16];
 	const cJSON *f;
-	char *root = NULL;
+	size_t n = 0, best = 0;
 	int tried = 0;
+	char *root;
 
-	cJSON_ArrayForEach(f, cJSON_GetObjectItemCaseSensitive(state, "files"))
-		if (!root && f->string && tried++ < 200)
-			root = agent_root_of(text->buf, text->len, f->string);
-	return root ? root : xstrdup(top);
+	cJSON_ArrayForEach(f, cJSON_GetObjectItemCaseSensitive(state, "files")) {
+		size_t i = 0;
+
+		if (!f->string || tried++ >= 200 || !(root = agent_root_of(text->buf, text->len, f->string)))
+			continue;
+		while (i < n && strcmp(v[i].root, root))
+			i++;
+		if (i < n)
+			v[i].votes++, free(root);
+		else if (n < ARRAY_SIZE(v))
+			v[n].root = root, v[n++].votes = 1;
+		else
+			free(root);
+	}
+	for (size_t i = 1; i < n; i++)
+		if (v[i].votes > v[best].votes ||
+		    (v[i].votes == v[best].votes && strlen(v[i].root) < strlen(v[best].root)))
+			best = i;
+	root = n ? v[best].root : NULL;
+	for (size_t i = 0; i < n; i++)
+		if (i != best)
+			free(v[i].root);
+	return root;
 }
 
 /* What the agent's registry names the project at cwd (a folder name), or NULL. */
@@ -352,7 +440,7 @@ static char *registry_name(const char *folder, const char *registry, const char 
  */
 static void find_roots(struct carry *k, const struct agent_rebuilder *r, const cJSON *state, const struct sbuf *text)
 {
-	char **cwds = NULL;
+	char **cwds = NULL, *known = root_of_files(state, text);
 	size_t n = 0;
 
 	if (r->cwds)
@@ -361,7 +449,7 @@ static void find_roots(struct carry *k, const struct agent_rebuilder *r, const c
 	for (size_t i = 0; i < n; i++) {
 		char *root, *rel;
 
-		recorded_root(&root, &rel, cwds[i], k->top);
+		recorded_root(&root, &rel, cwds[i], k->top, known, text);
 		for (size_t j = 0; root && j < k->nroots; j++)
 			if (!strcmp(k->roots[j], root))
 				free(root), root = NULL;
@@ -374,14 +462,10 @@ static void find_roots(struct carry *k, const struct agent_rebuilder *r, const c
 		free(cwds[i]);
 	}
 	free(cwds);
-	if (!n) {
-		char *root = root_of_files(state, text, k->top);
-
-		if (strcmp(root, k->top))
-			k->roots[k->nroots++] = root;
-		else
-			free(root);
-	}
+	/* the lines say no folder (Gemini CLI's): the recorded files' root, else nothing moves */
+	if (!n && known && strcmp(known, k->top))
+		k->roots[k->nroots++] = known, known = NULL;
+	free(known);
 	if (!k->rel)
 		k->rel = xstrdup("");
 }

@@ -230,6 +230,44 @@ test_expect_success 'refused: a stored line the agent cannot read (not JSON, its
 	refused alice "^error: cannot rebuild agent .claude-bad2.s session: line 1 of the stored transcript cannot be read back: its message has no role or content"
 '
 
+# Alice's clone is $T/alice, and the project has a folder alice/ too: the working folder
+# $T/alice read as "$T, then alice/" would put the conversation in Bob's alice/
+test_expect_success 'a folder named like the clone: the paths the conversation names that are here tell the root' '
+	mkdir -p "$T/alice/alice" && echo "# notes" >"$T/alice/alice/notes.md" &&
+	on alice git add alice/notes.md && test_tick && on alice git commit -q -m "notes" &&
+	on alice git push -q origin main && on bob git pull -q origin main &&
+	test_tick && on alice git session start "Named" --id named -q --pause-current &&
+	hook alice n1 "$T/alice" SessionStart ",\"source\":\"startup\"" >/dev/null &&
+	tl alice n1 "$(line u1 null user "$T/alice" "{\"role\":\"user\",\"content\":\"read app.c\"}")" \
+		"$(line u2 "\"u1\"" assistant "$T/alice" "{\"role\":\"assistant\",\"content\":[{\"type\":\"tool_use\",\"id\":\"t1\",\"name\":\"Read\",\"input\":{\"file_path\":\"$T/alice/src/app.c\"}}]}")" &&
+	hook alice n1 "$T/alice" Stop &&
+	on alice git session push >/dev/null && on bob git session pull -q &&
+	on bob git session resume --agent claude-code named >out 2>/dev/null &&
+	echo "claude --resume n1" >expect &&
+	test_cmp expect out &&
+	f="$T/home-bob/.claude/projects/$(project_dir "$B")/n1.jsonl" &&
+	test "$(head -n 1 "$f" | json_field /dev/stdin "d[\"cwd\"]")" = "$B" &&
+	grep -q "\"file_path\":\"$B/src/app.c\"" "$f"
+'
+
+test_expect_success 'a folder named like the clone: a file the session recorded tells the root, though not here' '
+	test_tick && on alice git session start "Named 2" --id named2 -q --pause-current &&
+	hook alice n2 "$T/alice" SessionStart ",\"source\":\"startup\"" >/dev/null &&
+	echo draft >"$T/alice/draft.txt" &&
+	tl alice n2 "$(line u1 null user "$T/alice" "{\"role\":\"user\",\"content\":\"draft it\"}")" \
+		"$(line u2 "\"u1\"" assistant "$T/alice" "{\"role\":\"assistant\",\"content\":[{\"type\":\"tool_use\",\"id\":\"t1\",\"name\":\"Write\",\"input\":{\"file_path\":\"$T/alice/draft.txt\",\"content\":\"draft\"}}]}")" &&
+	hook alice n2 "$T/alice" PostToolUse ",\"tool_name\":\"Write\",\"tool_input\":{\"file_path\":\"$T/alice/draft.txt\",\"content\":\"draft\"},\"tool_response\":{}" &&
+	hook alice n2 "$T/alice" Stop &&
+	rm "$T/alice/draft.txt" &&
+	on alice git session push >/dev/null && on bob git session pull -q &&
+	on bob git session show --json named2 >s &&
+	test "$(json_field s "sorted(d[\"files\"])")" = "[\"draft.txt\"]" &&
+	on bob git session resume --agent claude-code named2 >out 2>/dev/null &&
+	echo "claude --resume n2" >expect &&
+	test_cmp expect out &&
+	grep -q "\"file_path\":\"$B/draft.txt\"" "$T/home-bob/.claude/projects/$(project_dir "$B")/n2.jsonl"
+'
+
 G_SID=9e9e9e9e-0000-4000-8000-000000000001
 test_expect_success 'Gemini CLI: its chat of that id, named by another minute, refused without --force and replaced with it' '
 	test_tick && on alice git session start "Gemini chat" --id gsyn -q --pause-current &&
