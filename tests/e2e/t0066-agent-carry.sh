@@ -230,6 +230,30 @@ test_expect_success 'refused: a stored line the agent cannot read (not JSON, its
 	refused alice "^error: cannot rebuild agent .claude-bad2.s session: line 1 of the stored transcript cannot be read back: its message has no role or content"
 '
 
+test_expect_success 'a thinking signature redaction changed: the block left out, its line relinked over, and said' '
+	test_tick && on alice git session start "Thinking" --id think -q --pause-current &&
+	hook alice th1 "$T/alice" SessionStart ",\"source\":\"startup\"" >/dev/null &&
+	sig=$(python3 -c "import base64, hashlib; print(base64.b64encode(b\"\".join(hashlib.sha256(bytes([i])).digest() for i in range(12))).decode())") &&
+	tl alice th1 "$(line u1 null user "$T/alice" "{\"role\":\"user\",\"content\":\"think\"}")" \
+		"$(line u2 "\"u1\"" assistant "$T/alice" "{\"role\":\"assistant\",\"content\":[{\"type\":\"thinking\",\"thinking\":\"hmm\",\"signature\":\"$sig\"}]}")" \
+		"$(line u3 "\"u2\"" assistant "$T/alice" "{\"role\":\"assistant\",\"content\":[{\"type\":\"thinking\",\"thinking\":\"ok\",\"signature\":\"EqoB\"},{\"type\":\"text\",\"text\":\"done\"}]}")" &&
+	hook alice th1 "$T/alice" Stop &&
+	# the signature, high-entropy, was redacted when stored
+	for part in $(on alice git ls-tree -r --name-only refs/sessions/think -- transcripts)
+	do
+		on alice git cat-file -p refs/sessions/think:$part || return 1
+	done >kept &&
+	grep -q "\"signature\":\"\[REDACTED:" kept &&
+	rm -rf "$T/home-alice/.claude/projects/$(project_dir "$T/alice")" &&
+	on alice git session resume --agent claude-code think >out 2>err &&
+	grep "^Rebuilt claude-code session th1 (2 lines, 1 thinking block left out: redacted) in " err &&
+	f="$T/home-alice/.claude/projects/$(project_dir "$T/alice")/th1.jsonl" &&
+	! grep REDACTED "$f" &&
+	test "$(sed -n 2p "$f" | json_field /dev/stdin "[d[\"uuid\"], d[\"parentUuid\"], d[\"message\"][\"content\"][0][\"signature\"]]")" = "[\"u3\", \"u1\", \"EqoB\"]" &&
+	on alice git session resume --agent claude-code --force --json think >j &&
+	test "$(json_field j "d[\"thinking_dropped\"]")" = 1
+'
+
 # Alice's clone is $T/alice, and the project has a folder alice/ too: the working folder
 # $T/alice read as "$T, then alice/" would put the conversation in Bob's alice/
 test_expect_success 'a folder named like the clone: the paths the conversation names that are here tell the root' '
