@@ -348,6 +348,7 @@ claude_in () {
 
 test_expect_success 'carried on by Bob: a turn in Alice'"'"'s own older file is not recorded over his; --force takes it back' '
 	on alice git session resume -q carry && on alice git session push -q && on bob git session pull -q &&
+	on bob git session resume --agent claude-code --force -q carry &&
 	tl alice $A_SID "$(line u9 "\"u4\"" user "$T/alice/src" "{\"role\":\"user\",\"content\":\"alice again\"}")" &&
 	printf "%s\n" "$(line u5 "\"u4\"" user "$B/src" "{\"role\":\"user\",\"content\":\"bob goes on\"}")" >>"$file" &&
 	test_tick &&
