@@ -26,7 +26,7 @@
  * agent_<file>, its struct agent_dialect. Nothing outside that file
  * tells one agent from another: what differs is in the dialect.
  */
-#define GS_AGENTS(X) X(claude_code) X(gemini_cli) X(qwen_code) X(copilot_cli) X(codex)
+#define GS_AGENTS(X) X(claude_code) X(gemini_cli) X(qwen_code) X(copilot_cli) X(codex) X(opencode) X(cursor) X(generic)
 
 enum agent_event_kind {
 	AE_NONE,
@@ -71,13 +71,22 @@ struct agent_event {
 	double ms;			/* how long it ran, 0 to AGENT_MS_MAX */
 	const char *trigger;		/* of a compaction: "manual", "auto" */
 	const char *reason;		/* why the agent's session ended */
-	const char *patch;		/* the patch a patch tool applied (apply_patch format); NULL for other tools */
 	const char *cwd;		/* the directory the agent ran in, which a patch's relative paths are from */
 	const char *call;		/* the tool call's id, which its transcript may name */
 	const char *source;		/* why a session starts: "startup", "resume", "clear", "compact" */
 	const char *summary;		/* of a compaction: the summary the agent made, when the payload says it */
 	int skip;			/* not the event its name says (a sub-agent's own prompt or turn): nothing recorded */
+	const char *patch;		/* an apply_patch patch: the files it names were written */
+	const char *agent;		/* the agent's name, when the payload gives it (the generic dialect) */
+	const char *refused;		/* why the payload is not read at all (an unknown version), or NULL */
+	int has_usage;			/* the payload carries the turn's tokens, as agent_dialect.scan_usage's */
+	double usage[3];
 };
+
+/* The longest agent name a payload may give: letters, digits, '-', '_', '.', a letter first. */
+#define AGENT_NAME_MAX 32
+/* Whether name is one a payload may give its agent (it becomes the agent's CLI and its ids' stem). */
+int agent_name_valid(const char *name);
 
 struct agent_dialect;
 struct transcript;
@@ -129,7 +138,9 @@ struct agent_settings_ops {
  */
 #define AGENT_BRIEF_AT_PROMPT 2u
 #define AGENT_TRANSCRIPT_LATE 4u	/* its transcript is whole only once it exits: a turn is read then */
-#define AGENT_HOOKS_EACH_FILE 8u	/* the same hook in two of its settings files runs twice */
+#define AGENT_TOOLS_ANY 8u		/* the payload says which tool wrote a file or ran a command */
+#define AGENT_HOOKS_FLAT 16u		/* agent_json_hooks: {"version": 1, "hooks": {"<event>": [{"command"}]}} */
+#define AGENT_HOOKS_EACH_FILE 32u	/* the same hook in two of its settings files runs twice */
 
 struct agent_dialect {
 	const char *name;		/* as given to --agent and `hook` */
@@ -138,11 +149,12 @@ struct agent_dialect {
 	const char *settings;		/* the project's settings file, from the work tree's top */
 	const char *settings_local;	/* one person's, which the agent reads too (NULL: none) */
 	const char *settings_user;	/* the user's, for every project: in the agent's folder (below) */
+	/* the variable naming the project's folder, where the agent runs its hooks elsewhere (NULL: in it) */
+	const char *project_env;
 	const struct agent_settings_ops *settings_ops;
 	int timeout;			/* a hook's timeout, in the unit the agent counts */
 	const struct agent_hook_event *events;
 	const char *const *write_tools;	/* tools whose file is recorded */
-	const char *const *patch_tools;	/* tools whose patch's files are recorded (NULL: none) */
 	const char *const *agent_tools;	/* tools that run a sub-agent */
 	const char *const *shell_tools;	/* tools that run a shell command: recorded as agent.run */
 	/* how prompts the CLI sends itself start (a sub-agent's notice, a command): not the user's */
@@ -214,8 +226,10 @@ struct agent_dialect {
 	 * Claude Code's .claude/settings.json): guest_of names it, claims
 	 * says whether a payload that came through them is this agent's,
 	 * given the hook's environment (env: getenv or a stand-in). The
-	 * runner then records it as this agent's, read by read_event, and
-	 * not at all when this agent's own hooks are installed too.
+	 * runner then records it as this agent's, read by read_event, under
+	 * the event's name in the payload (hook_event_name) when that is one
+	 * of this agent's (Cursor names its own), and not at all when this
+	 * agent's own hooks are installed too.
 	 */
 	const char *guest_of;
 	int (*claims)(const cJSON *payload, const char *(*env)(const char *name));
@@ -225,6 +239,20 @@ struct agent_dialect {
 	 * between them, %s the work tree.
 	 */
 	const char *gate;
+	/*
+	 * A hooks file wholly ours (agent_file_hooks): its whole text, our
+	 * hooks running command_prefix + " " + event; the caller frees it.
+	 */
+	char *(*hooks_file)(const struct agent_dialect *d, const char *command_prefix);
+	/*
+	 * What install puts beside the settings file, {path from its folder,
+	 * text}, NULL-terminated: each written only when none of them is
+	 * there (a text NULL: a file that must not be there; a path ending in
+	 * '/': a folder), taken back by uninstall while as written. OpenCode
+	 * installs packages into a folder with a plugin unless it looks
+	 * installed already.
+	 */
+	const char *const (*aside)[2];
 };
 
 /* The dialect of an agent by name, NULL when unknown; agent_dialects lists them all, NULL-terminated. */
@@ -246,7 +274,7 @@ size_t agent_event_count(const struct agent_dialect *d);
 
 /*
  * What payload says, in d's dialect; path only for one of d's
- * write_tools, patch only for one of its patch_tools, command only for one of its shell_tools, prompt only for
+ * write_tools, prompt only for
  * the user's (not one of its own_prompts). A number out of its range (an
  * exit status, a duration) is not known.
  */

@@ -28,6 +28,7 @@ struct agent_rebuild {
 	char *started;		/* the time of its first message, or NULL */
 	size_t lines;		/* the lines it holds */
 	size_t relinked;	/* lines whose parent the stored transcript did not keep */
+	size_t unsealed;	/* thinking blocks left out: redaction changed what their signature seals */
 };
 
 /*

@@ -95,6 +95,19 @@ void transcript_read(struct transcript *t, const char *text, size_t len);
  */
 void transcript_filter(char **out, size_t *outlen, const struct agent_dialect *d, const char *text, size_t len);
 
+/*
+ * The mark of a transcript's line (its bytes, newline left out): 16 hex
+ * digits of its SHA-256, and a NUL. A session keeps the marks of an
+ * agent's first line and of the last line read, so that a hook knows
+ * whether the file it reads is the one the offsets it has were counted
+ * in (another machine's, after a conversation was carried, is not).
+ */
+#define TRANSCRIPT_MARK_SZ 17
+void transcript_line_mark(char out[TRANSCRIPT_MARK_SZ], const char *line, size_t len);
+/* The marks of text's first line and of its last whole line; "" when it has none. */
+void transcript_edge_marks(char head[TRANSCRIPT_MARK_SZ], char tail[TRANSCRIPT_MARK_SZ], const char *text,
+			   size_t len);
+
 /* The one-line summary of a tool call's arguments: the command, the path, the pattern... The caller frees it. */
 char *transcript_args_summary(const cJSON *input);
 

@@ -11,6 +11,9 @@
 GS_AGENTS(GS_AGENT_EXTERN)
 #undef GS_AGENT_EXTERN
 
+/* What a hook command starts with: a committed file runs nothing, and says nothing, where git-session is not. */
+#define AGENT_HOOK_GUARD "command -v git-session >/dev/null 2>&1 || exit 0; "
+
 /* Our hooks in a JSON settings file shaped as Claude Code's (agent_json_hooks.c). */
 extern const struct agent_settings_ops agent_json_hooks;
 /* Whether a hook's command is ours: command_prefix, behind the guard our hooks start with or alone. */
@@ -24,6 +27,11 @@ extern const struct agent_rebuilder agent_claude_code_rebuilder, agent_gemini_cl
 
 /* One count of a usage: absent or null is 0; -1 when it is not a whole number from 0 to AGENT_TOKENS_MAX. */
 int agent_usage_number(double *out, const cJSON *usage, const char *key);
+
+/* A payload's turn usage {input, output, cached} (keys as named) into ev: all three whole, 0 to AGENT_TOKENS_MAX. */
+void agent_payload_usage(struct agent_event *ev, const cJSON *usage, const char *const keys[3]);
+/* Our hooks in a file wholly ours, its text the dialect's hooks_file (agent_file_hooks.c). */
+extern const struct agent_settings_ops agent_file_hooks;
 
 /* v as a whole number from min to max into *out: 1, or 0 (and *out untouched) when it is not one. */
 int agent_number(double *out, const cJSON *v, double min, double max);

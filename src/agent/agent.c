@@ -87,21 +87,50 @@ void agent_read_event(struct agent_event *out, const struct agent_dialect *d, co
 	d->read_event(out, payload);
 	if (!out->session)
 		out->session = "";
+	if (out->agent && !agent_name_valid(out->agent))
+		out->refused = "its agent name is not letters, digits, '-', '_' or '.' (a letter first, at most 32)";
 	/* a file is recorded for the tools that write one */
-	if (!listed(d->write_tools, out->tool) || (out->path && !*out->path)) {
+	if ((!(d->flags & AGENT_TOOLS_ANY) && !listed(d->write_tools, out->tool)) || (out->path && !*out->path)) {
 		out->path = NULL;
 		out->created = 0;
 	}
+	if ((!(d->flags & AGENT_TOOLS_ANY) && !listed(d->write_tools, out->tool)) || (out->patch && !*out->patch))
+		out->patch = NULL;
 	for (const char *const *p = d->own_prompts; p && *p && out->prompt; p++)
 		if (!strncmp(out->prompt, *p, strlen(*p)))
 			out->prompt = NULL;
-	if (!listed(d->patch_tools, out->tool) || (out->patch && !*out->patch))
-		out->patch = NULL;
 	/* a command for the tools that run one */
-	if (!listed(d->shell_tools, out->tool) || (out->command && !*out->command)) {
+	if ((!(d->flags & AGENT_TOOLS_ANY) && !listed(d->shell_tools, out->tool)) || (out->command && !*out->command)) {
 		out->command = NULL;
 		out->has_exit = out->has_ms = 0;
 	}
+}
+
+int agent_name_valid(const char *name)
+{
+	size_t n = 0;
+
+	if (!name || !(('a' <= *name && *name <= 'z') || ('A' <= *name && *name <= 'Z')))
+		return 0;
+	for (; name[n]; n++)
+		if (!(('a' <= name[n] && name[n] <= 'z') || ('A' <= name[n] && name[n] <= 'Z') ||
+		      ('0' <= name[n] && name[n] <= '9') || name[n] == '-' || name[n] == '_' || name[n] == '.'))
+			return 0;
+	return n <= AGENT_NAME_MAX && name[n - 1] != '.';
+}
+
+/* A payload's turn usage {input, output, cached} (keys as named) into ev: all three whole, 0 to AGENT_TOKENS_MAX. */
+void agent_payload_usage(struct agent_event *ev, const cJSON *usage, const char *const keys[3])
+{
+	double v[3];
+
+	if (!cJSON_IsObject(usage))
+		return;
+	for (int i = 0; i < 3; i++)
+		if (agent_usage_number(&v[i], usage, keys[i]) < 0)
+			return;
+	memcpy(ev->usage, v, sizeof(v));
+	ev->has_usage = 1;
 }
 
 int agent_number(double *out, const cJSON *v, double min, double max)

@@ -1,11 +1,12 @@
 /*
- * agent_file_hooks.c - our hooks as a JSON file of their own, wholly
- * ours, for an agent that reads every file of a folder of hooks files.
- * That is Copilot CLI's .github/hooks/git-session.json: {"version": 1,
- * "hooks": {"<event>": [{"type": "command", "bash", "timeoutSec"[,
- * "matcher"]}]}}. Install writes it, uninstall removes it (an empty text
- * out), and a file of that name that runs anything else is not ours to
- * touch. */
+ * agent_file_hooks.c - our hooks in a file wholly ours (a plugin, a hooks
+ * file of our own in the agent's folder of them, as Copilot CLI's
+ * .github/hooks/git-session.json): the dialect's hooks_file writes its
+ * whole text. Install writes it, or writes it again when an older
+ * install's differs; uninstall removes it (an empty text out). A file of
+ * that name that is not ours is not touched: one that never runs our
+ * command, or a JSON hooks file with a hook of someone else's in it.
+ */
 #include "agent-internal.h"
 #include "git-session/json.h"
 #include "git-session/util.h"
@@ -13,57 +14,37 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* As agent_json_hooks.c's: a committed file runs nothing, and says nothing, where git-session is not. */
-#define GUARD "command -v git-session >/dev/null 2>&1 || exit 0; "
-
-/* The whole file, as install writes it. */
-static char *file_text(const struct agent_dialect *d, const char *prefix)
-{
-	struct sbuf sb = SBUF_INIT;
-	const struct agent_hook_event *e;
-
-	sbuf_adds(&sb, "{\n  \"version\": 1,\n  \"hooks\": {\n");
-	for (e = d->events; e->event; e++) {
-		sbuf_addf(&sb, "    \"%s\": [\n      { \"type\": \"command\", \"bash\": \"" GUARD, e->event);
-		json_string_encode(&sb, prefix, strlen(prefix));
-		sbuf_addf(&sb, " %s\", \"timeoutSec\": %d", e->event, d->timeout);
-		if (e->matcher)
-			sbuf_addf(&sb, ", \"matcher\": \"^(%s)$\"", e->matcher);
-		sbuf_addf(&sb, " }\n    ]%s\n", e[1].event ? "," : "");
-	}
-	sbuf_adds(&sb, "  }\n}\n");
-	return sbuf_detach(&sb, NULL);
-}
-
-/* The command an entry runs ("bash", else "command"), behind the guard or alone. */
+/* The command a JSON hooks file's entry runs ("bash", else "command"), the guard left out. */
 static const char *entry_command(const cJSON *entry)
 {
 	const char *cmd = json_str(entry, "bash") ? json_str(entry, "bash") : json_str(entry, "command");
 
-	return cmd && !strncmp(cmd, GUARD, strlen(GUARD)) ? cmd + strlen(GUARD) : cmd;
+	return cmd && !strncmp(cmd, AGENT_HOOK_GUARD, strlen(AGENT_HOOK_GUARD)) ? cmd + strlen(AGENT_HOOK_GUARD) : cmd;
 }
 
 /*
- * Whether the text is a hooks file of ours, every hook it has running
- * prefix: 1; 0 when it runs anything else or is not such a file; *n how
- * many of d's events run ours.
+ * A JSON hooks file ({"hooks": {"<event>": [{"bash" | "command"}]}}):
+ * 1 when each of its hooks runs prefix with its event, 0 when one runs
+ * anything else; *n how many of d's events run ours. -1 when the text is
+ * no such file.
  */
-static int ours(int *n, const char *text, size_t len, const struct agent_dialect *d, const char *prefix)
+static int json_ours(int *n, const char *text, size_t len, const struct agent_dialect *d, const char *prefix)
 {
 	cJSON *root = NULL;
 	const cJSON *hooks, *ev, *entry;
 	char *err = NULL;
 	size_t plen = strlen(prefix);
-	int mine = 0;
+	int mine = -1;
 
 	*n = 0;
-	if (!text || json_parse(&root, text, len, len + 1, &err) < 0 || !cJSON_IsObject(root) ||
+	if (json_parse(&root, text, len, len + 1, &err) < 0 || !cJSON_IsObject(root) ||
 	    !cJSON_IsObject(hooks = cJSON_GetObjectItemCaseSensitive(root, "hooks")))
 		goto cleanup;
 	mine = 1;
 	cJSON_ArrayForEach(ev, hooks) {
 		int has = 0;
 
+		mine = mine && cJSON_IsArray(ev);
 		cJSON_ArrayForEach(entry, (cJSON_IsArray(ev) ? ev : NULL)) {
 			const char *cmd = entry_command(entry);
 
@@ -72,8 +53,6 @@ static int ours(int *n, const char *text, size_t len, const struct agent_dialect
 			else
 				has = 1;
 		}
-		if (!cJSON_IsArray(ev))
-			mine = 0;
 		*n += has && agent_event_kind(d, ev->string) != AE_NONE;
 	}
 cleanup:
@@ -82,48 +61,62 @@ cleanup:
 	return mine;
 }
 
-static int file_add(char **out, char **err, const char *text, size_t len, const struct agent_dialect *d,
-		    const char *command_prefix)
+/* Whether the file is ours; *n how many of d's events it runs ours for. */
+static int ours(int *n, const char *text, size_t len, const struct agent_dialect *d, const char *prefix)
 {
-	char *want = file_text(d, command_prefix);
+	char *want;
+	int r;
+
+	*n = 0;
+	if (!text || !memmem(text, len, prefix, strlen(prefix)))
+		return 0;
+	want = d->hooks_file(d, prefix);
+	if (strlen(want) == len && !memcmp(want, text, len))
+		*n = (int)agent_event_count(d);
+	free(want);
+	if (*n)
+		return 1;
+	if ((r = json_ours(n, text, len, d, prefix)) >= 0)
+		return r;
+	*n = 1;		/* an older install's plugin */
+	return 1;
+}
+
+static int file_hooks_add(char **out, char **err, const char *text, size_t len, const struct agent_dialect *d,
+			  const char *prefix)
+{
+	char *want = d->hooks_file(d, prefix);
 	int n;
 
 	*out = NULL;
 	*err = NULL;
-	if (text && !ours(&n, text, len, d, command_prefix)) {
+	if (text && !ours(&n, text, len, d, prefix)) {
 		free(want);
-		*err = xstrdup("the file is not git-session's: it runs other hooks, or is not a hooks file");
+		*err = xstrdup("the file is not git-session's: it runs other hooks, or none of ours; move it away first");
 		return GS_ERROR;
 	}
-	if (text && len == strlen(want) && !memcmp(text, want, len)) {
-		free(want);
-		return 0;
-	}
-	*out = want;	/* new, or ours as an older git-session wrote it */
+	if (text && strlen(want) == len && !memcmp(want, text, len))
+		free(want);	/* there already */
+	else
+		*out = want;	/* new, or ours as an older git-session wrote it */
 	return 0;
 }
 
-static int file_remove(char **out, char **err, const char *text, size_t len, const struct agent_dialect *d,
-		       const char *command_prefix)
+static int file_hooks_remove(char **out, char **err, const char *text, size_t len, const struct agent_dialect *d,
+			     const char *prefix)
 {
 	int n;
 
-	*out = NULL;
 	*err = NULL;
-	if (text && ours(&n, text, len, d, command_prefix) && n)
-		*out = xstrdup("");	/* no file at all */
+	*out = ours(&n, text, len, d, prefix) && n ? xstrdup("") : NULL;	/* "": no file at all */
 	return 0;
 }
 
-static int file_count(const char *text, size_t len, const struct agent_dialect *d, const char *command_prefix)
+static int file_hooks_count(const char *text, size_t len, const struct agent_dialect *d, const char *prefix)
 {
 	int n;
 
-	return text && ours(&n, text, len, d, command_prefix) ? n : 0;
+	return ours(&n, text, len, d, prefix) ? n : 0;
 }
 
-const struct agent_settings_ops agent_file_hooks = {
-	.add = file_add,
-	.remove = file_remove,
-	.count = file_count,
-};
+const struct agent_settings_ops agent_file_hooks = { file_hooks_add, file_hooks_remove, file_hooks_count };

@@ -2,7 +2,9 @@
  * agent_json_hooks.c - our hooks in an agent's JSON settings file, shaped
  * as Claude Code's. That is "hooks": {"<Event>": [{"matcher", "hooks":
  * [{"type", "command", "timeout"}]}]}, edited in place as text, so that
- * what the user wrote stays byte for byte.
+ * what the user wrote stays byte for byte. With AGENT_HOOKS_FLAT (Cursor)
+ * the file is {"version": 1, "hooks": {"<event>": [{"command", "matcher",
+ * "timeout"}]}}: each entry is one hook.
  */
 #include "agent-internal.h"
 #include "git-session/json.h"
@@ -154,28 +156,59 @@ static char *insert(const char *b, size_t len, size_t open, const char *key, con
  * nothing, and no error on each event (git alone would say "'session' is
  * not a git command"). The CLIs run a hook's command through the shell.
  */
-#define GUARD "command -v git-session >/dev/null 2>&1 || exit 0; "
+#define GUARD AGENT_HOOK_GUARD
 
-/* The command of our hook for event; the caller frees it. */
-static char *hook_cmd(const char *prefix, const char *event)
+/*
+ * The command of our hook for event, in the project's folder first when
+ * the agent runs hooks elsewhere (d->project_env names it); the caller
+ * frees it.
+ */
+static char *hook_cmd(const struct agent_dialect *d, const char *prefix, const char *event)
 {
+	if (d->project_env)
+		return xstrfmt(GUARD "cd \"${%s:-.}\" && %s %s", d->project_env, prefix, event);
 	return xstrfmt(GUARD "%s %s", prefix, event);
 }
 
-/* Whether command runs our hooks: prefix, behind the guard or (an older install) alone. */
+/* Whether command runs our hooks: prefix, behind the guard (and a cd) or (an older install) alone. */
 int agent_json_hooks_ours(const char *command, const char *prefix)
 {
+	const char *and;
+
 	if (command && !strncmp(command, GUARD, strlen(GUARD)))
 		command += strlen(GUARD);
+	if (command && !strncmp(command, "cd \"", 4) && (and = strstr(command, "\" && ")))
+		command = and + 5;
 	return command && !strncmp(command, prefix, strlen(prefix));
 }
 
-/* Our group for one event: {"matcher", "hooks": [{"type", "command", "timeout"}]} */
+/* The hooks of a group, a copy: its "hooks", or the entry itself in a flat file. The caller frees it. */
+static cJSON *group_hooks(const cJSON *g, const struct agent_dialect *d)
+{
+	cJSON *all = cJSON_CreateArray();
+
+	if (!(d->flags & AGENT_HOOKS_FLAT))
+		cJSON_Delete(all), all = cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(g, "hooks"), 1);
+	else if (cJSON_IsObject(g))
+		cJSON_AddItemToArray(all, cJSON_Duplicate(g, 1));
+	return all;
+}
+
+/* Our group for one event: {"matcher", "hooks": [{"type", "command", "timeout"}]}, or flat {"command", "matcher", "timeout"} */
 static cJSON *group(const struct agent_dialect *d, const struct agent_hook_event *e, const char *prefix)
 {
 	cJSON *g = cJSON_CreateObject(), *h = cJSON_CreateObject();
-	char *cmd = hook_cmd(prefix, e->event);
+	char *cmd = hook_cmd(d, prefix, e->event);
 
+	if (d->flags & AGENT_HOOKS_FLAT) {
+		cJSON_Delete(h);
+		json_set_str(g, "command", cmd);
+		if (e->matcher)
+			json_set_str(g, "matcher", e->matcher);
+		json_set_num(g, "timeout", d->timeout);
+		free(cmd);
+		return g;
+	}
 	if (e->matcher)
 		json_set_str(g, "matcher", e->matcher);
 	json_set_str(h, "type", "command");
@@ -197,19 +230,20 @@ static int same_matcher(const char *a, const char *b)
  * (prefix); *stale too when its matcher is not matcher or its command is
  * not cmd (an older install's: the group is written again).
  */
-static int ours(const char *b, size_t from, size_t to, const char *prefix, const char *cmd, const char *matcher,
-		int *stale)
+static int ours(const struct agent_dialect *d, const char *b, size_t from, size_t to, const char *prefix,
+		const char *cmd, const char *matcher, int *stale)
 {
-	cJSON *g = cJSON_ParseWithLength(b + from, to - from), *h;
+	cJSON *g = cJSON_ParseWithLength(b + from, to - from), *h, *hs = group_hooks(g, d);
 	int found = 0, same = 0;
 
-	cJSON_ArrayForEach(h, cJSON_GetObjectItemCaseSensitive(g, "hooks"))
+	cJSON_ArrayForEach(h, hs)
 		if (agent_json_hooks_ours(json_str(h, "command"), prefix)) {
 			found = 1;
 			same |= cmd && !strcmp(json_str(h, "command"), cmd);
 		}
 	if (stale)
 		*stale = found && (!same_matcher(json_str(g, "matcher"), matcher) || !same);
+	cJSON_Delete(hs);
 	cJSON_Delete(g);
 	return found;
 }
@@ -274,7 +308,7 @@ static int add_one(char **out, const char *b, size_t len, size_t open, const str
 	}
 	for (const struct agent_hook_event *x = d->events; x->event && !added; x++) {
 		cJSON *g = group(d, x, prefix), *arr;
-		char *cmd = hook_cmd(prefix, x->event);
+		char *cmd = hook_cmd(d, prefix, x->event);
 		size_t nel, aclose;
 		struct item *el = NULL;
 		int have = 0, stale = 0;
@@ -295,7 +329,7 @@ static int add_one(char **out, const char *b, size_t len, size_t open, const str
 			break;
 		}
 		for (size_t i = 0; i < nel && !have; i++)
-			if ((have = ours(b, el[i].start, el[i].end, prefix, cmd, x->matcher, &stale)) && stale) {
+			if ((have = ours(d, b, el[i].start, el[i].end, prefix, cmd, x->matcher, &stale)) && stale) {
 				*out = replace(b, len, &el[i], g, unit, 3);
 				added = 1;
 			}
@@ -315,13 +349,15 @@ static int add_one(char **out, const char *b, size_t len, size_t open, const str
 static int json_hooks_add(char **out, char **err, const char *text, size_t len, const struct agent_dialect *d,
 			  const char *prefix)
 {
-	char unit[16], *cur = xstrdup(text ? text : "{}\n"), *next = NULL;
+	/* a new flat file says its version */
+	const char *empty = d->flags & AGENT_HOOKS_FLAT ? "{\n  \"version\": 1\n}\n" : "{}\n";
+	char unit[16], *cur = xstrdup(text ? text : empty), *next = NULL;
 	size_t open;
 	int r = 0, changed = 0;
 
 	*out = NULL;
 	*err = NULL;
-	len = text ? len : 3;
+	len = text ? len : strlen(empty);
 	indent_unit(unit, text, len);
 	while (!(r = root_object(&open, err, cur, len)) && (r = add_one(&next, cur, len, open, d, prefix, unit)) > 0) {
 		free(cur);
@@ -361,7 +397,8 @@ static char *cut(const char *b, size_t len, size_t from, size_t to)
 }
 
 /* One step: takes out the first of our groups (or what it leaves empty); 1 when it took one. */
-static int remove_one(char **out, const char *b, size_t len, size_t open, const char *prefix)
+static int remove_one(char **out, const char *b, size_t len, size_t open, const struct agent_dialect *d,
+		      const char *prefix)
 {
 	struct item *top = NULL, *ev = NULL, *el = NULL;
 	size_t ntop, nev = 0, nel, tclose, close, from = 0, to = 0;
@@ -376,7 +413,7 @@ static int remove_one(char **out, const char *b, size_t len, size_t open, const 
 		if (b[ev[e].value] != '[' || items(&el, &nel, &close, b, len, ev[e].value) < 0)
 			continue;
 		for (size_t i = 0; i < nel && !found; i++) {
-			if (!ours(b, el[i].start, el[i].end, prefix, NULL, NULL, NULL))
+			if (!ours(d, b, el[i].start, el[i].end, prefix, NULL, NULL, NULL))
 				continue;
 			found = 1;
 			if (nel > 1)
@@ -410,7 +447,7 @@ static int json_hooks_remove(char **out, char **err, const char *text, size_t le
 
 	*out = NULL;
 	*err = NULL;
-	while (!(r = root_object(&open, err, cur, len)) && (r = remove_one(&next, cur, len, open, prefix)) > 0) {
+	while (!(r = root_object(&open, err, cur, len)) && (r = remove_one(&next, cur, len, open, d, prefix)) > 0) {
 		free(cur);
 		cur = next;
 		len = strlen(cur);
@@ -435,15 +472,19 @@ static int json_hooks_count(const char *text, size_t len, const struct agent_dia
 		return 0;
 	}
 	for (const struct agent_hook_event *x = d->events; x->event; x++) {
-		char *cmd = hook_cmd(prefix, x->event);
+		char *cmd = hook_cmd(d, prefix, x->event);
 		int found = 0;
 
 		groups = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(v, "hooks"), x->event);
 		/* a group of an older install, for other tools, is not this one */
-		cJSON_ArrayForEach(g, groups)
-			cJSON_ArrayForEach(h, cJSON_GetObjectItemCaseSensitive(g, "hooks"))
+		cJSON_ArrayForEach(g, groups) {
+			cJSON *hs = group_hooks(g, d);
+
+			cJSON_ArrayForEach(h, hs)
 				found |= json_str(h, "command") && !strcmp(json_str(h, "command"), cmd) &&
 					  same_matcher(json_str(g, "matcher"), x->matcher);
+			cJSON_Delete(hs);
+		}
 		n += found;
 		free(cmd);
 	}

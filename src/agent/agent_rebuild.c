@@ -272,13 +272,55 @@ static void claude_move_paths(cJSON *line, const struct agent_rebuild *rb)
 	}
 }
 
-/* One line into sb: 0 kept, 1 passed over (a message written again), GS_ERROR with *err. */
+/* Whether s is a signature as the API gave it (base64): redaction's "[REDACTED:...]" is not. */
+static int sealed(const char *s)
+{
+	return s && !s[strspn(s, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/=_-")];
+}
+
+/*
+ * A message's thinking blocks whose signature, or the text it seals,
+ * redaction changed, left out: the API refuses them. How many; *emptied
+ * when no block is left.
+ */
+static size_t claude_unseal(cJSON *line, int *emptied)
+{
+	cJSON *content = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(line, "message"),
+							  "content");
+	cJSON *block, *next;
+	size_t n = 0;
+
+	*emptied = 0;
+	for (block = cJSON_IsArray(content) ? content->child : NULL; block; block = next) {
+		const char *type = json_str(block, "type"), *text;
+
+		next = block->next;
+		if (!type)
+			continue;
+		if (!strcmp(type, "thinking"))
+			text = json_str(block, "thinking");
+		else if (!strcmp(type, "redacted_thinking"))
+			text = NULL;
+		else
+			continue;
+		if (sealed(json_str(block, !strcmp(type, "thinking") ? "signature" : "data")) &&
+		    !(text && strstr(text, "[REDACTED:")))
+			continue;
+		cJSON_Delete(cJSON_DetachItemViaPointer(content, block));
+		n++;
+	}
+	*emptied = n && !cJSON_GetArraySize(content);
+	return n;
+}
+
+/* One line into sb: 0 kept, 1 passed over (a message written again, or left empty), GS_ERROR with *err. */
 static int claude_line(struct sbuf *sb, char **err, struct agent_rebuild *rb, struct idset *seen, char *prevs[2],
 		       char **prev_time, const char *line, size_t len, size_t no)
 {
 	cJSON *o = NULL, *parent;
 	char *perr = NULL, *text, **prev;
 	const char *why, *uuid;
+	int emptied;
 
 	if (json_parse(&o, line, len, TRANSCRIPT_LINE_MAX, &perr) < 0 || !cJSON_IsObject(o)) {
 		*err = xstrfmt("line %zu of the stored transcript is not a JSON object%s%s", no, perr ? ": " : "",
@@ -293,6 +335,12 @@ static int claude_line(struct sbuf *sb, char **err, struct agent_rebuild *rb, st
 		return GS_ERROR;
 	}
 	if ((uuid = json_str(o, "uuid")) && idset_has(seen, uuid)) {
+		cJSON_Delete(o);
+		return 1;
+	}
+	/* a message with nothing left is left out: the lines after it are relinked over it */
+	rb->unsealed += claude_unseal(o, &emptied);
+	if (emptied) {
 		cJSON_Delete(o);
 		return 1;
 	}

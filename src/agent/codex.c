@@ -25,8 +25,8 @@ static const struct agent_hook_event codex_events[] = {
 	{ "PreCompact", AE_COMPACT, NULL },
 	{ NULL, AE_NONE, NULL },
 };
-static const char *const codex_writers[] = { NULL };
-static const char *const codex_patchers[] = { "apply_patch", NULL };
+/* its edits are patches: the files each names */
+static const char *const codex_writers[] = { "apply_patch", NULL };
 static const char *const codex_agent_tools[] = { "collaborationspawn_agent", NULL };
 static const char *const codex_shell_tools[] = { "Bash", NULL };
 
@@ -245,7 +245,6 @@ const struct agent_dialect agent_codex = {
 	.timeout = 10,	/* seconds */
 	.events = codex_events,
 	.write_tools = codex_writers,
-	.patch_tools = codex_patchers,
 	.agent_tools = codex_agent_tools,
 	.shell_tools = codex_shell_tools,
 	.folder = ".codex",

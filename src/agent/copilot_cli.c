@@ -226,6 +226,28 @@ static int copilot_cli_keeps_line(const char *line, size_t len, size_t cut[2])
 	return keep;
 }
 
+/*
+ * Our hooks file, .github/hooks/git-session.json: {"version": 1, "hooks":
+ * {"<event>": [{"type": "command", "bash", "timeoutSec"[, "matcher"]}]}}.
+ */
+static char *copilot_cli_hooks_file(const struct agent_dialect *d, const char *prefix)
+{
+	struct sbuf sb = SBUF_INIT;
+	const struct agent_hook_event *e;
+
+	sbuf_adds(&sb, "{\n  \"version\": 1,\n  \"hooks\": {\n");
+	for (e = d->events; e->event; e++) {
+		sbuf_addf(&sb, "    \"%s\": [\n      { \"type\": \"command\", \"bash\": \"" AGENT_HOOK_GUARD, e->event);
+		json_string_encode(&sb, prefix, strlen(prefix));
+		sbuf_addf(&sb, " %s\", \"timeoutSec\": %d", e->event, d->timeout);
+		if (e->matcher)
+			sbuf_addf(&sb, ", \"matcher\": \"^(%s)$\"", e->matcher);
+		sbuf_addf(&sb, " }\n    ]%s\n", e[1].event ? "," : "");
+	}
+	sbuf_adds(&sb, "  }\n}\n");
+	return sbuf_detach(&sb, NULL);
+}
+
 const struct agent_dialect agent_copilot_cli = {
 	.name = "copilot-cli",
 	.stem = "copilot",
@@ -233,6 +255,7 @@ const struct agent_dialect agent_copilot_cli = {
 	.settings = ".github/hooks/git-session.json",
 	.settings_user = "hooks/git-session.json",
 	.settings_ops = &agent_file_hooks,
+	.hooks_file = copilot_cli_hooks_file,
 	.timeout = 10,	/* seconds */
 	.events = copilot_cli_events,
 	.write_tools = copilot_cli_writers,

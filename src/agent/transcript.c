@@ -7,6 +7,7 @@
 #include "agent-internal.h"
 #include "git-session/json.h"
 #include "git-session/transcript.h"
+#include "git-session/sha256.h"
 #include "git-session/util.h"
 
 #include <stdio.h>
@@ -358,3 +359,31 @@ void transcript_filter(char **out, size_t *outlen, const struct agent_dialect *d
 	}
 	*out = sbuf_detach(&sb, outlen);
 }
+
+void transcript_line_mark(char out[TRANSCRIPT_MARK_SZ], const char *line, size_t len)
+{
+	char hex[65];
+
+	if (len && line[len - 1] == '\n')
+		len--;
+	sha256_hex(hex, line, len);
+	memcpy(out, hex, TRANSCRIPT_MARK_SZ - 1);
+	out[TRANSCRIPT_MARK_SZ - 1] = '\0';
+}
+
+void transcript_edge_marks(char head[TRANSCRIPT_MARK_SZ], char tail[TRANSCRIPT_MARK_SZ], const char *text,
+			   size_t len)
+{
+	const char *nl = memchr(text, '\n', len), *last;
+
+	*head = *tail = '\0';
+	if (!nl)
+		return;
+	transcript_line_mark(head, text, (size_t)(nl - text));
+	while (len && text[len - 1] != '\n')
+		len--;	/* a line still being written is not read yet */
+	for (last = text + len - 1; last > text && last[-1] != '\n'; last--)
+		;
+	transcript_line_mark(tail, last, (size_t)(text + len - last));
+}
+

@@ -13,6 +13,7 @@
 #include "git-session/json.h"
 #include "git-session/report.h"
 #include "git-session/state.h"
+#include "git-session/transcript.h"
 #include "git-session/util.h"
 #include "git-session/view.h"
 #include "resume-internal.h"
@@ -115,38 +116,105 @@ cleanup:
 	return error;
 }
 
+/* Whether rel is a folder of the work tree at top. */
+static int is_dir_here(const char *top, const char *rel)
+{
+	char *here = xstrfmt("%s/%s", top, rel);
+	struct stat sb;
+	int is_dir = stat(here, &sb) == 0 && S_ISDIR(sb.st_mode);
+
+	free(here);
+	return is_dir;
+}
+
+/*
+ * How many of the absolute paths under root that text names (a tool's
+ * arguments, its results) are files of this clone when moved to top: the
+ * evidence for root against another reading of a working folder.
+ */
+static size_t paths_here(const struct sbuf *text, const char *root, const char *top)
+{
+	char *under = xstrfmt("%s/", root);
+	size_t n = strlen(under), found = 0, tried = 0;
+	const char *end = text->buf + text->len;
+
+	for (const char *hit = text->buf; tried < 500 && (hit = memmem(hit, (size_t)(end - hit), under, n));
+	     hit += n) {
+		const char *rest = hit + n;
+		size_t k = strcspn(rest, "\"\\ \t\n'`:,;()[]{}<>");
+		struct stat sb;
+		char *here;
+
+		/* a whole path: not the end of a longer one */
+		if ((hit > text->buf && (hit[-1] == '/' || hit[-1] == '.' || hit[-1] == '_' || hit[-1] == '-' ||
+					 (hit[-1] >= 'A' && hit[-1] <= 'Z') || (hit[-1] >= 'a' && hit[-1] <= 'z') ||
+					 (hit[-1] >= '0' && hit[-1] <= '9'))) ||
+		    !k || (size_t)(end - rest) < k)
+			continue;
+		tried++;
+		here = xstrfmt("%s/%.*s", top, (int)k, rest);
+		/* files only: the working folder itself is named in every line */
+		found += !strstr(here, "/../") && lstat(here, &sb) == 0 && !S_ISDIR(sb.st_mode);
+		free(here);
+	}
+	free(under);
+	return found;
+}
+
 /*
  * The project root the transcript's lines were written under, from their
- * working folder cwd: cwd less the longest trailing part of it that is a
- * folder of this work tree (top), as the agent may have run in one; *rel
- * that part ("" at the top). The caller frees both.
+ * working folder cwd, and *rel cwd's place in this work tree (top), ""
+ * at its top. known (the root recorded files' paths give) wins when cwd
+ * is in it; else, of the readings of cwd (less a trailing part of it that
+ * is a folder here, or whole), the one under which most paths text names
+ * are here; on a tie the longest such part. The caller frees both.
  */
-static void recorded_root(char **root, char **rel, const char *cwd, const char *top)
+static void recorded_root(char **root, char **rel, const char *cwd, const char *top, const char *known,
+			  const struct sbuf *text)
 {
-	size_t n = strlen(cwd);
+	size_t n = strlen(cwd), kn = known ? strlen(known) : 0, best_n, best = 0, score;
+	int chosen = 0;
 
 	while (n > 1 && cwd[n - 1] == '/')
 		n--;
-	for (const char *p = cwd + 1; p < cwd + n; p++) {
-		struct stat sb;
-		char *here;
-		int is_dir;
+	best_n = n;
+	/* a reading whose part climbs (..) names no folder of the work tree */
+	if (strstr(cwd, "/../") || strstr(cwd, "/./") || (n >= 3 && !strncmp(cwd + n - 3, "/..", 3)) ||
+	    (n >= 2 && !strncmp(cwd + n - 2, "/.", 2)))
+		goto done;
+	for (const char *p = cwd + 1; p <= cwd + n; p++) {
+		size_t at = n;
+		char *r;
 
-		/* a part that climbs (..) is no folder of the work tree */
-		if (p[-1] != '/' || strstr(p - 1, "/../") || strstr(p - 1, "/./") ||
-		    (n >= 3 && !strncmp(cwd + n - 3, "/..", 3)) || (n >= 2 && !strncmp(cwd + n - 2, "/.", 2)))
-			continue;
-		here = xstrfmt("%s/%.*s", top, (int)(cwd + n - p), p);
-		is_dir = stat(here, &sb) == 0 && S_ISDIR(sb.st_mode);
-		free(here);
-		if (is_dir) {
-			*root = xstrndup(cwd, (size_t)(p - 1 - cwd));
-			*rel = xstrndup(p, (size_t)(cwd + n - p));
-			return;
+		if (p < cwd + n) {
+			char *part;
+			int dir;
+
+			if (p[-1] != '/')
+				continue;
+			part = xstrndup(p, (size_t)(cwd + n - p));
+			dir = is_dir_here(top, part);
+			free(part);
+			if (!dir)
+				continue;
+			at = (size_t)(p - 1 - cwd);
+		}
+		if (known && at == kn && !strncmp(cwd, known, kn)) {	/* the recorded files' root */
+			best_n = at;
+			break;
+		}
+		r = xstrndup(cwd, at);
+		score = at > 1 ? paths_here(text, r, top) : 0;
+		free(r);
+		if (!chosen || score > best) {
+			best_n = at;
+			best = score;
+			chosen = 1;
 		}
 	}
-	*root = xstrndup(cwd, n);
-	*rel = xstrdup("");
+done:
+	*root = xstrndup(cwd, best_n);
+	*rel = best_n < n ? xstrndup(cwd + best_n + 1, n - best_n - 1) : xstrdup("");
 }
 
 /* s as one word of a POSIX shell's command line. */
@@ -256,6 +324,16 @@ cleanup:
 	return error;
 }
 
+/* The agent's file of the session under an older format's name, replaced by the one written: removed. */
+static void remove_old(const char *folder, const char *rel)
+{
+	char *path = xstrfmt("%s/%s", folder, rel);
+
+	if (unlink(path) < 0 && errno != ENOENT)
+		gs_warning("cannot remove '%s', which the file written replaces: %s", path, strerror(errno));
+	free(path);
+}
+
 /* The command that continues the session, from the folder it ran in (here: the caller's). */
 static char *resume_command(const struct agent_dialect *d, const char *session, const char *cwd)
 {
@@ -297,20 +375,41 @@ static void carry_clear(struct carry *k)
 }
 
 /*
- * The recorded root when the lines say no folder (Gemini CLI's): the
- * folder a file the session recorded (relative) was written in, as a
- * tool's argument says it; else this clone's top: nothing moves.
+ * The folder the files the session recorded (relative) were written in,
+ * as tools' arguments say their paths: the one most of them give (the
+ * shortest of a tie: a file of the same name deeper is another), or NULL.
  */
-static char *root_of_files(const cJSON *state, const struct sbuf *text, const char *top)
+static char *root_of_files(const cJSON *state, const struct sbuf *text)
 {
+	struct roots { char *root; int votes; } v[16];
 	const cJSON *f;
-	char *root = NULL;
+	size_t n = 0, best = 0;
 	int tried = 0;
+	char *root;
 
-	cJSON_ArrayForEach(f, cJSON_GetObjectItemCaseSensitive(state, "files"))
-		if (!root && f->string && tried++ < 200)
-			root = agent_root_of(text->buf, text->len, f->string);
-	return root ? root : xstrdup(top);
+	cJSON_ArrayForEach(f, cJSON_GetObjectItemCaseSensitive(state, "files")) {
+		size_t i = 0;
+
+		if (!f->string || tried++ >= 200 || !(root = agent_root_of(text->buf, text->len, f->string)))
+			continue;
+		while (i < n && strcmp(v[i].root, root))
+			i++;
+		if (i < n)
+			v[i].votes++, free(root);
+		else if (n < ARRAY_SIZE(v))
+			v[n].root = root, v[n++].votes = 1;
+		else
+			free(root);
+	}
+	for (size_t i = 1; i < n; i++)
+		if (v[i].votes > v[best].votes ||
+		    (v[i].votes == v[best].votes && strlen(v[i].root) < strlen(v[best].root)))
+			best = i;
+	root = n ? v[best].root : NULL;
+	for (size_t i = 0; i < n; i++)
+		if (i != best)
+			free(v[i].root);
+	return root;
 }
 
 /* What the agent's registry names the project at cwd (a folder name), or NULL. */
@@ -342,7 +441,7 @@ static char *registry_name(const char *folder, const char *registry, const char 
  */
 static void find_roots(struct carry *k, const struct agent_rebuilder *r, const cJSON *state, const struct sbuf *text)
 {
-	char **cwds = NULL;
+	char **cwds = NULL, *known = root_of_files(state, text);
 	size_t n = 0;
 
 	if (r->cwds)
@@ -351,7 +450,7 @@ static void find_roots(struct carry *k, const struct agent_rebuilder *r, const c
 	for (size_t i = 0; i < n; i++) {
 		char *root, *rel;
 
-		recorded_root(&root, &rel, cwds[i], k->top);
+		recorded_root(&root, &rel, cwds[i], k->top, known, text);
 		for (size_t j = 0; root && j < k->nroots; j++)
 			if (!strcmp(k->roots[j], root))
 				free(root), root = NULL;
@@ -364,14 +463,10 @@ static void find_roots(struct carry *k, const struct agent_rebuilder *r, const c
 		free(cwds[i]);
 	}
 	free(cwds);
-	if (!n) {
-		char *root = root_of_files(state, text, k->top);
-
-		if (strcmp(root, k->top))
-			k->roots[k->nroots++] = root;
-		else
-			free(root);
-	}
+	/* the lines say no folder (Gemini CLI's): the recorded files' root, else nothing moves */
+	if (!n && known && strcmp(known, k->top))
+		k->roots[k->nroots++] = known, known = NULL;
+	free(known);
 	if (!k->rel)
 		k->rel = xstrdup("");
 }
@@ -405,6 +500,77 @@ static int rebuild(struct carry *k, struct cmd_ctx *c, const cJSON *state, const
 	return 0;
 }
 
+/* The session id a chat file's header (its first key) names, or NULL. The caller frees it. */
+static char *chat_session(const char *path)
+{
+	static const char *const key = "sessionId";
+	char buf[16384], *v = NULL;
+	struct stat sb;
+	ssize_t n = -1;
+	int fd;
+
+	if (lstat(path, &sb) < 0 || !S_ISREG(sb.st_mode) || (fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)) < 0)
+		return NULL;
+	n = read(fd, buf, sizeof(buf));
+	close(fd);
+	if (n <= 0 || json_scan_top(&v, buf, (size_t)n, &key, 1) < 0) {
+		free(v);
+		return NULL;
+	}
+	return v;
+}
+
+/*
+ * A file of the agent's that holds its session of this id under another
+ * name than k->file (Gemini CLI names a chat by the minute it made the
+ * file): with force, k->file becomes it, or *old when it is of another
+ * format, removed once the new one is written; without, refused.
+ */
+static int existing_session(char **old, struct carry *k, int force)
+{
+	const struct agent_rebuilder *r = k->d->rebuilder;
+	char *pattern, *found = NULL, *want = xstrfmt("%s/%s", k->folder, k->file);
+	size_t n = strlen(k->folder) + 1;
+	int error = 0;
+	glob_t g;
+
+	*old = NULL;
+	if (!r->find_before || !r->find_id_len) {
+		free(want);
+		return 0;
+	}
+	pattern = xstrfmt("%s/%s%.*s%s", k->folder, r->find_before, r->find_id_len, k->rb.session, r->find_after);
+	if (glob(pattern, 0, NULL, &g) == 0) {
+		for (size_t i = 0; i < g.gl_pathc && (!found || strcmp(found, want)); i++) {
+			char *sid = chat_session(g.gl_pathv[i]);
+
+			if (sid && !strcmp(sid, k->rb.session) && strncmp(g.gl_pathv[i], want, n) == 0 &&
+			    !strstr(g.gl_pathv[i] + n, "/../")) {
+				free(found);
+				found = xstrdup(g.gl_pathv[i]);
+			}
+			free(sid);
+		}
+		globfree(&g);
+	}
+	if (found && strcmp(found, want)) {
+		const char *ext = strrchr(k->file, '.'), *fext = strrchr(found, '.');
+
+		if (!force)
+			error = exists_error(found);
+		else if (ext && fext && !strcmp(ext, fext)) {
+			free(k->file);
+			k->file = xstrdup(found + n);
+		} else {
+			*old = xstrdup(found + n);
+		}
+	}
+	free(found);
+	free(pattern);
+	free(want);
+	return error;
+}
+
 /*
  * The session made this worktree's active one (un-paused), the agent's
  * own session linked to it, and its transcript recorded as read to the
@@ -413,6 +579,7 @@ static int rebuild(struct carry *k, struct cmd_ctx *c, const cJSON *state, const
  */
 static int carry_on(struct cmd_ctx *c, const char *id, const cJSON *state, const struct carry *k)
 {
+	char head[TRANSCRIPT_MARK_SZ], tail[TRANSCRIPT_MARK_SZ];
 	struct state_op *op;
 	int error = 0;
 
@@ -429,9 +596,29 @@ static int carry_on(struct cmd_ctx *c, const char *id, const cJSON *state, const
 	json_set_bool(op_args(op), "restart", 1);
 	json_set_num(op_args(op), "from", 0);
 	json_set_num(op_args(op), "to", (double)k->rb.len);
+	/* this file's marks: where the conversation goes on from now, which another machine's file is not */
+	transcript_edge_marks(head, tail, k->rb.text, k->rb.len);
+	json_set_str(op_args(op), "head", head);
+	json_set_str(op_args(op), "tail", tail);
 	error = engine_commit(NULL, &c->eng, id, op, NULL, 0);
 	op_free(op);
 	return error;
+}
+
+/*
+ * The file written taken away again when the session could not record
+ * it: the agent's turns in it would be read from its start, as another
+ * conversation, and a second run needs no --force.
+ */
+static void uncarry(const struct carry *k)
+{
+	char *path = xstrfmt("%s/%s", k->folder, k->file);
+
+	if (unlink(path) < 0)
+		gs_error("the session did not record '%s', and it cannot be removed: %s", path, strerror(errno));
+	else
+		gs_error("the session did not record '%s': it is removed again", path);
+	free(path);
 }
 
 static void report(const struct carry *k, int json, int quiet)
@@ -449,12 +636,17 @@ static void report(const struct carry *k, int json, int quiet)
 		json_set_str(o, "cwd", k->cwd);
 		json_set_num(o, "lines", (double)k->rb.lines);
 		json_set_num(o, "relinked", (double)k->rb.relinked);
+		json_set_num(o, "thinking_dropped", (double)k->rb.unsealed);
 		json_set_str(o, "command", cmd);
 		view_print_json(o);
 		cJSON_Delete(o);
 	} else if (!quiet) {
-		fprintf(stderr, "Rebuilt %s session %s (%zu lines) in %s\n", k->d->name, k->rb.session, k->rb.lines,
-			path);
+		fprintf(stderr, "Rebuilt %s session %s (%zu lines", k->d->name, k->rb.session, k->rb.lines);
+		/* a signature redaction changed is refused by the API: those blocks are not sent back */
+		if (k->rb.unsealed)
+			fprintf(stderr, ", %zu thinking block%s left out: redacted", k->rb.unsealed,
+				k->rb.unsealed == 1 ? "" : "s");
+		fprintf(stderr, ") in %s\n", path);
 		printf("%s\n", cmd);
 	}
 	free(path);
@@ -468,7 +660,7 @@ int agent_resume(struct cmd_ctx *c, const char *spec, const char *given, int for
 	struct report_ctx ctx = { 0 };
 	struct sbuf text = SBUF_INIT;
 	const char *colon = strchr(spec, ':');
-	char *name = colon ? xstrndup(spec, (size_t)(colon - spec)) : xstrdup(spec), *id = NULL, *names;
+	char *name = colon ? xstrndup(spec, (size_t)(colon - spec)) : xstrdup(spec), *id = NULL, *names, *old = NULL;
 	cJSON *state = NULL;
 	int error;
 
@@ -496,21 +688,27 @@ int agent_resume(struct cmd_ctx *c, const char *spec, const char *given, int for
 		goto cleanup;
 	}
 	if ((error = read_whole(&text, c, tip.commit, k.agent)) < 0 || (error = rebuild(&k, c, state, &text)) < 0 ||
-	    (error = prepare_place(k.folder, k.file, force)) < 0)
+	    (error = existing_session(&old, &k, force)) < 0 || (error = prepare_place(k.folder, k.file, force)) < 0)
+		goto cleanup;
+	/* the file first: a checkpoint must not record reading a file that is not there */
+	if ((error = write_session(k.folder, k.file, k.rb.text, k.rb.len, force)) < 0)
 		goto cleanup;
 	if (strcmp(json_str(state, "status"), ST_IN_PROGRESS) && strcmp(json_str(state, "status"), ST_PAUSED))
 		gs_warning("session '%s' is %s: the agent's next turns are not recorded in it", id,
 			   json_str(state, "status"));
-	else if ((error = carry_on(c, id, state, &k)) < 0)
+	else if ((error = carry_on(c, id, state, &k)) < 0) {
+		uncarry(&k);
 		goto cleanup;
-	if ((error = write_session(k.folder, k.file, k.rb.text, k.rb.len, force)) < 0)
-		goto cleanup;
+	}
+	if (old)
+		remove_old(k.folder, old);
 	report(&k, json, quiet);
 cleanup:
 	carry_clear(&k);
 	sbuf_release(&text);
 	cJSON_Delete(state);
 	store_tip_clear(&tip);
+	free(old);
 	free(id);
 	free(name);
 	return error;

@@ -457,7 +457,7 @@ static int on_tool_after(struct hook_run *r)
 		return error;
 	if (r->ev.command)
 		hook_transcript_exit(r);
-	error = r->ev.command ? record_run(r, who) : r->ev.patch ? record_patch(r, who) : record_write(r, who);
+	error = r->ev.command ? record_run(r, who) : r->ev.path ? record_write(r, who) : record_patch(r, who);
 	free(who);
 	return error;
 }
@@ -488,7 +488,7 @@ static int read_turn(struct state_op **out, struct hook_run *r, const cJSON *a, 
 		files = NULL;
 	}
 	gs_error_rewind(mark);
-	if ((error = path ? hook_read_turn(out, &messages, r, a, path) : 0) < 0)
+	if ((error = path ? hook_read_turn(out, &messages, r, a, path) : hook_payload_turn(out, &messages, r, a)) < 0)
 		goto cleanup;
 	if (*out && at_end && !messages && !files) {
 		op_free(*out);
@@ -795,14 +795,24 @@ int cmd_agent_hook(const struct agent_dialect *d, const char *event, struct cmd_
 	}
 	/* another agent running these hooks is recorded as itself, and once: not when its own hooks run too */
 	if ((guest = agent_guest(d, payload, hook_env))) {
+		const char *own = json_str(payload, "hook_event_name");
+
 		if (cmd_agent_setup_installed(c, guest))
 			goto cleanup;
+		if (own && agent_event_kind(guest, own) != AE_NONE) {	/* it names the event as it does */
+			r.kind = agent_event_kind(guest, own);
+			event = r.event = own;
+		}
 		r.d = d = guest;
 	}
 	agent_read_event(&r.ev, d, payload);
 	if (r.ev.skip)
 		goto cleanup;
-	r.agent = hook_agent_id(d->stem, r.ev.session);
+	if (r.ev.refused) {
+		error = gs_error("its payload is refused: %s", r.ev.refused);
+		goto cleanup;
+	}
+	r.agent = hook_agent_id(r.ev.agent ? r.ev.agent : d->stem, r.ev.session);
 	if ((error = hook_find_session(&r)) < 0)
 		goto cleanup;
 	if (r.kind == AE_TOOL_BEFORE)

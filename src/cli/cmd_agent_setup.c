@@ -247,6 +247,12 @@ static int keep_original(struct cmd_ctx *c, const struct settings_file *f, const
  */
 static int settings_choose(struct cmd_ctx *c, const struct agent_dialect *d, enum agent_scope scope)
 {
+	if (!d->settings) {
+		gs_error("%s has no settings of its own to install hooks into", d->name);
+		gs_hint("have the agent's plugin or hook run 'git session hook %s <event>' (see doc/agent-hooks.md)",
+			d->name);
+		return GS_ERROR;
+	}
 	if (scope == AGENT_SCOPE_USER)
 		return d->settings_user ? 0 : gs_error("%s has no settings of the user's", d->name);
 	if (scope == AGENT_SCOPE_PROJECT || d->settings_local)
@@ -442,6 +448,56 @@ static void say_gate(struct cmd_ctx *c, const struct agent_dialect *d)
 	free(top);
 }
 
+/* The path of what the dialect puts beside the settings file at path. */
+static char *aside_path(const char *path, const char *rel)
+{
+	return xstrfmt("%.*s/%s", (int)(strrchr(path, '/') - path), path, rel);
+}
+
+/* What the dialect puts beside the settings file, when none of it is there. */
+static int aside_add(const struct settings_file *f)
+{
+	const char *const (*a)[2] = f->d->aside;
+	int error = 0;
+
+	for (size_t i = 0; a && a[i][0] && !error; i++) {
+		char *p = aside_path(f->path, a[i][0]);
+
+		error = access(p, F_OK) == 0;	/* something there: the folder is the user's to manage */
+		free(p);
+	}
+	for (size_t i = 0; a && a[i][0] && !error; i++) {
+		char *p = aside_path(f->path, a[i][0]);
+		size_t n = strlen(p);
+
+		if (p[n - 1] == '/' && mkdir(p, 0777) < 0)
+			error = gs_error("cannot make '%s': %s", p, strerror(errno));
+		else if (p[n - 1] != '/' && a[i][1])
+			error = gs_write_file(p, a[i][1], strlen(a[i][1]), 0644);
+		free(p);
+	}
+	return error < 0 ? error : 0;
+}
+
+/* Takes back what aside_add wrote, while as written (a folder while empty). */
+static void aside_drop(const struct settings_file *f)
+{
+	const char *const (*a)[2] = f->d->aside;
+
+	for (size_t i = 0; a && a[i][0]; i++) {
+		char *p = aside_path(f->path, a[i][0]), *text = NULL;
+		size_t len = 0;
+
+		if (p[strlen(p) - 1] == '/')
+			rmdir(p);
+		else if (a[i][1] && gs_read_file(&text, &len, p, 1 << 20) == 0 && len == strlen(a[i][1]) &&
+			 !memcmp(text, a[i][1], len))
+			unlink(p);
+		free(text);
+		free(p);
+	}
+}
+
 /* Adds our hooks to the agent's settings, keeping what the file had, as it was. */
 int cmd_agent_setup_install(struct cmd_ctx *c, const struct agent_dialect *d, enum agent_scope scope, int trust)
 {
@@ -461,7 +517,7 @@ int cmd_agent_setup_install(struct cmd_ctx *c, const struct agent_dialect *d, en
 		error = d->trust ? trust_install(c, &f, f.text, trust) : 0;
 		goto cleanup;
 	}
-	if ((error = write_settings(f.path, out, &made)) < 0 ||
+	if ((error = write_settings(f.path, out, &made)) < 0 || (error = aside_add(&f)) < 0 ||
 	    (scope == AGENT_SCOPE_LOCAL && (error = exclude_add(&excluded, c, &f)) < 0) ||
 	    (error = keep_original(c, &f, out, made, excluded)) < 0)
 		goto cleanup;
@@ -551,8 +607,11 @@ int cmd_agent_setup_uninstall(struct cmd_ctx *c, const struct agent_dialect *d, 
 	struct settings_file f = { d };
 	int error, done;
 
-	if ((error = settings_choose(c, d, scope)) < 0 || (error = settings_read(&f, c, d, scope)) < 0 ||
-	    (error = give_back(&done, c, &f)) < 0 || (!done && (error = take_out(&done, &f)) < 0))
+	if ((error = settings_choose(c, d, scope)) < 0 || (error = settings_read(&f, c, d, scope)) < 0)
+		goto cleanup;
+	if (f.text && agent_settings_count(f.text, f.len, d, f.command) > 0)
+		aside_drop(&f);
+	if ((error = give_back(&done, c, &f)) < 0 || (!done && (error = take_out(&done, &f)) < 0))
 		goto cleanup;
 	error = store_agent_backup_drop(c->st, f.key);
 	if (!error && d->trust)
@@ -589,8 +648,9 @@ int cmd_agent_setup_installed(struct cmd_ctx *c, const struct agent_dialect *d)
 	for (size_t i = 0; i < ARRAY_SIZE(scopes) && !n; i++) {
 		struct settings_file f = { d };
 
-		if ((scopes[i] == AGENT_SCOPE_LOCAL && !d->settings_local) ||
-		    (scopes[i] == AGENT_SCOPE_USER && !d->settings_user))
+		if (!d->settings || (scopes[i] == AGENT_SCOPE_LOCAL && !d->settings_local) ||
+		    (scopes[i] == AGENT_SCOPE_USER && !d->settings_user) ||
+		    (scopes[i] != AGENT_SCOPE_USER && !store_workdir(c->st)))
 			continue;
 		if (settings_read(&f, c, d, scopes[i]) == 0)
 			n = agent_settings_count(f.text, f.len, d, f.command);
@@ -626,6 +686,8 @@ static void status_line(struct cmd_ctx *c, const struct agent_dialect *d, enum a
 void cmd_agent_setup_status(struct cmd_ctx *c)
 {
 	for (size_t i = 0; agent_dialects[i]; i++) {
+		if (!agent_dialects[i]->settings)
+			continue;
 		status_line(c, agent_dialects[i], AGENT_SCOPE_PROJECT);
 		if (agent_dialects[i]->settings_local)
 			status_line(c, agent_dialects[i], AGENT_SCOPE_LOCAL);

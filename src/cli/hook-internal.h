@@ -78,6 +78,13 @@ int hook_read_turn(struct state_op **out, int *messages, struct hook_run *r, con
 void hook_transcript_exit(struct hook_run *r);
 
 /*
+ * The turn of agent a as its payload says it when it carries the turn's
+ * tokens (ev.has_usage), with no transcript: an OP_AGENT_TURN at its
+ * transcript's offset; *out NULL when it carries none.
+ */
+int hook_payload_turn(struct state_op **out, int *messages, struct hook_run *r, const cJSON *a);
+
+/*
  * The files agent a's shell commands changed since its last turn, as a
  * checkpoint by it to write (*out NULL when none, or when it ran no
  * command since): the work tree against the index and HEAD as git status

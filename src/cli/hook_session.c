@@ -181,10 +181,12 @@ int hook_attach(struct hook_run *r, const char *agent, const char *type, const c
 		op_free(op);
 		return error;
 	}
+	if (!parent && r->ev.agent)	/* the generic dialect's agent is the one its payload names */
+		type = r->ev.agent;
 	json_set_str(op_args(op), "agent", agent);
 	json_set_str(op_args(op), "type", type);
 	json_set_str(op_args(op), "session", parent ? r->ev.subagent_id : r->ev.session);
-	json_set_str(op_args(op), "cli", r->d->name);
+	json_set_str(op_args(op), "cli", r->ev.agent ? r->ev.agent : r->d->name);
 	json_set_str(op_args(op), "by", by);
 	json_set_str(op_args(op), "parent", parent);
 	free(by);

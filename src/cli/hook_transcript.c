@@ -309,6 +309,62 @@ static int keep_turn(struct state_op *op, struct cmd_ctx *c, const struct agent_
 	return error;
 }
 
+/* The mark of the line of the file at fd that ends at `end` (0: the first line); 0 when it cannot be read. */
+static int line_mark_at(char mark[TRANSCRIPT_MARK_SZ], int fd, off_t end)
+{
+	char buf[65536], *nl;
+	off_t from = end > (off_t)sizeof(buf) ? end - (off_t)sizeof(buf) : 0;
+	ssize_t got;
+
+	if (!end) {	/* the first line */
+		if ((got = pread(fd, buf, sizeof(buf), 0)) <= 0 || !(nl = memchr(buf, '\n', (size_t)got)))
+			return 0;
+		transcript_line_mark(mark, buf, (size_t)(nl - buf));
+		return 1;
+	}
+	if ((got = pread(fd, buf, (size_t)(end - from), from)) != end - from || buf[got - 1] != '\n')
+		return 0;
+	for (nl = buf + got - 1; nl > buf && nl[-1] != '\n'; nl--)
+		;
+	if (nl == buf && from > 0)
+		return 0;	/* longer than a look back reads */
+	transcript_line_mark(mark, nl, (size_t)(buf + got - nl));
+	return 1;
+}
+
+/*
+ * Whether the file at fd (size bytes) is the one the agent's transcript
+ * record t was counted in: its first line, and the line that ends at its
+ * offset, what the record's marks say. Not when the conversation was
+ * carried to another machine, which goes on from there: this machine's
+ * file is another, and reading it from that offset would keep a wrong part.
+ */
+static int same_file(int fd, off_t size, const cJSON *t)
+{
+	const char *head = json_str(t, "head"), *tail = json_str(t, "tail");
+	double offset = json_num(t, "offset", 0);
+	char mark[TRANSCRIPT_MARK_SZ];
+
+	if (head && (!line_mark_at(mark, fd, 0) || strcmp(mark, head)))
+		return 0;
+	if (tail && offset > 0 && offset <= (double)size && line_mark_at(mark, fd, (off_t)offset) &&
+	    strcmp(mark, tail))
+		return 0;
+	return 1;
+}
+
+/* The marks of the part's first line (when it is the file's) and of its last, for the next turn to check. */
+static void mark_part(struct state_op *op, const struct turn_part *p, int first)
+{
+	char head[TRANSCRIPT_MARK_SZ], tail[TRANSCRIPT_MARK_SZ];
+
+	transcript_edge_marks(head, tail, p->text, p->len);
+	if (first && *head)
+		json_set_str(op_args(op), "head", head);
+	if (*tail)
+		json_set_str(op_args(op), "tail", tail);
+}
+
 int hook_read_turn(struct state_op **out, int *messages, struct hook_run *r, const cJSON *a, const char *path)
 {
 	struct turn_part part = { 0 };
@@ -324,6 +380,12 @@ int hook_read_turn(struct state_op **out, int *messages, struct hook_run *r, con
 	hook_open_transcript(&fd, r, path);
 	if (fd < 0 || fstat(fd, &sb) < 0)
 		goto cleanup;
+	if (!same_file(fd, sb.st_size, t)) {
+		gs_warning("the conversation of agent '%s' goes on in another file than '%s' (carried to another "
+			   "machine): this turn is not recorded; to carry it here: git session resume --agent %s:%s --force",
+			   agent, path, r->d->name, agent);
+		goto cleanup;
+	}
 	op = op_new(OP_AGENT_TURN, NULL);
 	if ((double)sb.st_size < from) {	/* rewritten from the start */
 		json_set_bool(op_args(op), "restart", 1);
@@ -334,6 +396,8 @@ int hook_read_turn(struct state_op **out, int *messages, struct hook_run *r, con
 	json_set_str(op_args(op), "agent", agent);
 	json_set_num(op_args(op), "from", from);
 	json_set_num(op_args(op), "to", from + (double)part.len);
+	if (!part.long_line)
+		mark_part(op, &part, from == 0);
 	*messages = turn_usage(op, r->d, t, agent, &part);
 	if ((error = keep_turn(op, r->c, r->d, agent, t, &part)) < 0)
 		goto cleanup;
@@ -390,4 +454,25 @@ void hook_transcript_exit(struct hook_run *r)
 		free(buf);
 	}
 	close(fd);
+}
+
+int hook_payload_turn(struct state_op **out, int *messages, struct hook_run *r, const cJSON *a)
+{
+	double at = json_num(cJSON_GetObjectItemCaseSensitive(a, "transcript"), "offset", 0);
+	struct state_op *op;
+
+	*out = NULL;
+	*messages = 0;
+	if (!r->ev.has_usage)
+		return 0;
+	op = op_new(OP_AGENT_TURN, NULL);
+	json_set_str(op_args(op), "agent", json_str(a, "id"));
+	json_set_num(op_args(op), "from", at);
+	json_set_num(op_args(op), "to", at);
+	json_set_num(op_args(op), "input", r->ev.usage[0]);
+	json_set_num(op_args(op), "output", r->ev.usage[1]);
+	json_set_num(op_args(op), "cached", r->ev.usage[2]);
+	*messages = 1;
+	*out = op;
+	return 0;
 }

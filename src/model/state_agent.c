@@ -385,6 +385,11 @@ static int turn_apply(struct apply_ctx *c, cJSON *a, int paren)
 				  json_str(a, "id"), json_num(t, "offset", 0), from);
 	json_set_num(t, "offset", to);
 	json_set_str(t, "at", c->at);
+	/* the marks of the file's first line and of the line read last (transcript.h) */
+	if (json_str(c->args, "head") || json_bool(c->args, "restart", 0))
+		json_set(t, "head", json_dup_or_null(c->args, "head"));
+	if (json_str(c->args, "tail") || json_bool(c->args, "restart", 0))
+		json_set(t, "tail", json_dup_or_null(c->args, "tail"));
 	/* the agent's shell commands whose files its hooks have looked for */
 	if (json_is_int(json_num(c->args, "runs", -1)) && json_num(c->args, "runs", -1) >= 0)
 		json_set_num(t, "runs", json_num(c->args, "runs", 0));

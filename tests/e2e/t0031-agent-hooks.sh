@@ -81,8 +81,8 @@ test_expect_success 'settings that are not JSON are refused, and left as they we
 	grep "^error: cannot add the hooks to .\.gemini/settings\.json." err &&
 	test_cmp bad.orig .gemini/settings.json &&
 	rm -r .gemini &&
-	test_expect_code 129 git session hooks install --agent cursor 2>err &&
-	grep "unknown agent .cursor." err
+	test_expect_code 129 git session hooks install --agent nope 2>err &&
+	grep "unknown agent .nope." err
 '
 
 test_expect_success 'no session and no prompt yet: a session start records nothing' '

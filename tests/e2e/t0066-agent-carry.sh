@@ -119,11 +119,40 @@ test_expect_success 'an agent session file of that id: refused without --force, 
 	test_must_be_empty out && test_must_be_empty err
 '
 
+test_expect_success 'the file cannot be written (a folder in its place): no checkpoint records it' '
+	before=$(on bob git rev-parse refs/sessions/carry) &&
+	mv "$file" "$file.keep" && mkdir "$file" && echo x >"$file/in" &&
+	test_must_fail on bob git session resume --agent claude-code --force carry >out 2>err &&
+	grep "^error: cannot write .*$A_SID.jsonl" err &&
+	test "$(on bob git rev-parse refs/sessions/carry)" = "$before" &&
+	rm -r "$file" && mv "$file.keep" "$file" &&
+	! ls "${file%/*}" | grep tmp
+'
+
+test_expect_success 'the session cannot record the file written: it is removed again, and said' '
+	rm "$file" &&
+	before=$(on bob git rev-parse refs/sessions/carry) &&
+	# a folder where the session links the agent to it
+	link="$(on bob git rev-parse --git-common-dir)/git-session/agents/$A_SID" &&
+	case "$link" in /*) ;; *) link="$B/$link" ;; esac &&
+	mv "$link" "$link.keep" && mkdir "$link" && echo x >"$link/in" &&
+	test_must_fail on bob git session resume --agent claude-code carry >out 2>err
+	rc=$?
+	rm -r "$link" && mv "$link.keep" "$link" &&
+	test $rc = 0 &&
+	grep "^error: the session did not record .*$A_SID.jsonl.: it is removed again" err &&
+	test_must_be_empty out &&
+	! test -e "$file" &&
+	test "$(on bob git rev-parse refs/sessions/carry)" = "$before" &&
+	on bob git session resume --agent claude-code -q carry >/dev/null &&
+	test "$(wc -l <"$file")" = 4
+'
+
 test_expect_success 'CLAUDE_CONFIG_DIR moves the agent'"'"'s folder; --json says what was written' '
 	(cd "$B" && HOME="$T/home-bob" CLAUDE_CONFIG_DIR="$T/claude-config" git session resume --agent claude-code:$A_SID --json) >j &&
 	test "$(json_field j "d[\"file\"]")" = "projects/$(project_dir "$B/src")/$A_SID.jsonl" &&
 	test "$(json_field j "d[\"path\"]")" = "$T/claude-config/projects/$(project_dir "$B/src")/$A_SID.jsonl" &&
-	test "$(json_field j "[d[\"agent\"], d[\"lines\"], d[\"relinked\"]]")" = "[\"claude-a11ce000\", 4, 1]" &&
+	test "$(json_field j "[d[\"agent\"], d[\"lines\"], d[\"relinked\"], d[\"thinking_dropped\"]]")" = "[\"claude-a11ce000\", 4, 1, 0]" &&
 	test -f "$T/claude-config/projects/$(project_dir "$B/src")/$A_SID.jsonl"
 '
 
@@ -201,6 +230,106 @@ test_expect_success 'refused: a stored line the agent cannot read (not JSON, its
 	refused alice "^error: cannot rebuild agent .claude-bad2.s session: line 1 of the stored transcript cannot be read back: its message has no role or content"
 '
 
+test_expect_success 'a thinking signature redaction changed: the block left out, its line relinked over, and said' '
+	test_tick && on alice git session start "Thinking" --id think -q --pause-current &&
+	hook alice th1 "$T/alice" SessionStart ",\"source\":\"startup\"" >/dev/null &&
+	sig=$(python3 -c "import base64, hashlib; print(base64.b64encode(b\"\".join(hashlib.sha256(bytes([i])).digest() for i in range(12))).decode())") &&
+	tl alice th1 "$(line u1 null user "$T/alice" "{\"role\":\"user\",\"content\":\"think\"}")" \
+		"$(line u2 "\"u1\"" assistant "$T/alice" "{\"role\":\"assistant\",\"content\":[{\"type\":\"thinking\",\"thinking\":\"hmm\",\"signature\":\"$sig\"}]}")" \
+		"$(line u3 "\"u2\"" assistant "$T/alice" "{\"role\":\"assistant\",\"content\":[{\"type\":\"thinking\",\"thinking\":\"ok\",\"signature\":\"EqoB\"},{\"type\":\"text\",\"text\":\"done\"}]}")" &&
+	hook alice th1 "$T/alice" Stop &&
+	# the signature, high-entropy, was redacted when stored
+	for part in $(on alice git ls-tree -r --name-only refs/sessions/think -- transcripts)
+	do
+		on alice git cat-file -p refs/sessions/think:$part || return 1
+	done >kept &&
+	grep -q "\"signature\":\"\[REDACTED:" kept &&
+	rm -rf "$T/home-alice/.claude/projects/$(project_dir "$T/alice")" &&
+	on alice git session resume --agent claude-code think >out 2>err &&
+	grep "^Rebuilt claude-code session th1 (2 lines, 1 thinking block left out: redacted) in " err &&
+	f="$T/home-alice/.claude/projects/$(project_dir "$T/alice")/th1.jsonl" &&
+	! grep REDACTED "$f" &&
+	test "$(sed -n 2p "$f" | json_field /dev/stdin "[d[\"uuid\"], d[\"parentUuid\"], d[\"message\"][\"content\"][0][\"signature\"]]")" = "[\"u3\", \"u1\", \"EqoB\"]" &&
+	on alice git session resume --agent claude-code --force --json think >j &&
+	test "$(json_field j "d[\"thinking_dropped\"]")" = 1
+'
+
+# Alice's clone is $T/alice, and the project has a folder alice/ too: the working folder
+# $T/alice read as "$T, then alice/" would put the conversation in Bob's alice/
+test_expect_success 'a folder named like the clone: the paths the conversation names that are here tell the root' '
+	mkdir -p "$T/alice/alice" && echo "# notes" >"$T/alice/alice/notes.md" &&
+	on alice git add alice/notes.md && test_tick && on alice git commit -q -m "notes" &&
+	on alice git push -q origin main && on bob git pull -q origin main &&
+	test_tick && on alice git session start "Named" --id named -q --pause-current &&
+	hook alice n1 "$T/alice" SessionStart ",\"source\":\"startup\"" >/dev/null &&
+	tl alice n1 "$(line u1 null user "$T/alice" "{\"role\":\"user\",\"content\":\"read app.c\"}")" \
+		"$(line u2 "\"u1\"" assistant "$T/alice" "{\"role\":\"assistant\",\"content\":[{\"type\":\"tool_use\",\"id\":\"t1\",\"name\":\"Read\",\"input\":{\"file_path\":\"$T/alice/src/app.c\"}}]}")" &&
+	hook alice n1 "$T/alice" Stop &&
+	on alice git session push >/dev/null && on bob git session pull -q &&
+	on bob git session resume --agent claude-code named >out 2>/dev/null &&
+	echo "claude --resume n1" >expect &&
+	test_cmp expect out &&
+	f="$T/home-bob/.claude/projects/$(project_dir "$B")/n1.jsonl" &&
+	test "$(head -n 1 "$f" | json_field /dev/stdin "d[\"cwd\"]")" = "$B" &&
+	grep -q "\"file_path\":\"$B/src/app.c\"" "$f"
+'
+
+test_expect_success 'a folder named like the clone: a file the session recorded tells the root, though not here' '
+	test_tick && on alice git session start "Named 2" --id named2 -q --pause-current &&
+	hook alice n2 "$T/alice" SessionStart ",\"source\":\"startup\"" >/dev/null &&
+	echo draft >"$T/alice/draft.txt" &&
+	tl alice n2 "$(line u1 null user "$T/alice" "{\"role\":\"user\",\"content\":\"draft it\"}")" \
+		"$(line u2 "\"u1\"" assistant "$T/alice" "{\"role\":\"assistant\",\"content\":[{\"type\":\"tool_use\",\"id\":\"t1\",\"name\":\"Write\",\"input\":{\"file_path\":\"$T/alice/draft.txt\",\"content\":\"draft\"}}]}")" &&
+	hook alice n2 "$T/alice" PostToolUse ",\"tool_name\":\"Write\",\"tool_input\":{\"file_path\":\"$T/alice/draft.txt\",\"content\":\"draft\"},\"tool_response\":{}" &&
+	hook alice n2 "$T/alice" Stop &&
+	rm "$T/alice/draft.txt" &&
+	on alice git session push >/dev/null && on bob git session pull -q &&
+	on bob git session show --json named2 >s &&
+	test "$(json_field s "sorted(d[\"files\"])")" = "[\"draft.txt\"]" &&
+	on bob git session resume --agent claude-code named2 >out 2>/dev/null &&
+	echo "claude --resume n2" >expect &&
+	test_cmp expect out &&
+	grep -q "\"file_path\":\"$B/draft.txt\"" "$T/home-bob/.claude/projects/$(project_dir "$B")/n2.jsonl"
+'
+
+G_SID=9e9e9e9e-0000-4000-8000-000000000001
+test_expect_success 'Gemini CLI: its chat of that id, named by another minute, refused without --force and replaced with it' '
+	test_tick && on alice git session start "Gemini chat" --id gsyn -q --pause-current &&
+	chats="$T/home-alice/.gemini/tmp" &&
+	mkdir -p "$chats/alice/chats" "$chats/other/chats" &&
+	G="$chats/alice/chats/session-2025-11-21T09-59-9e9e9e9e.jsonl" &&
+	gem () { printf "{\"session_id\":\"%s\",\"transcript_path\":\"%s\",\"cwd\":\"%s\",\"hook_event_name\":\"%s\",\"timestamp\":\"2025-11-21T10:00:00Z\"%s}" \
+		$G_SID "$G" "$T/alice" "$1" "$2" | on alice git session hook gemini-cli "$1"; } &&
+	gem SessionStart ",\"source\":\"startup\"" &&
+	cat >"$G" <<-EOF &&
+	{"sessionId":"$G_SID","projectHash":"x","startTime":"2025-11-21T09:59:58Z","lastUpdated":"2025-11-21T10:00:02Z","kind":"main"}
+	{"id":"m1","timestamp":"2025-11-21T10:00:01Z","type":"user","content":[{"text":"plan it"}]}
+	{"id":"m2","timestamp":"2025-11-21T10:00:02Z","type":"gemini","content":"planned"}
+	EOF
+	gem AfterAgent ",\"prompt\":\"plan it\",\"prompt_response\":\"planned\",\"stop_hook_active\":false" &&
+	# the same first 8 characters, another session: not the one
+	decoy="$chats/other/chats/session-2025-11-21T10-00-9e9e9e9e.jsonl" &&
+	echo "{\"sessionId\":\"9e9e9e9e-ffff-4000-8000-000000000002\",\"kind\":\"main\"}" >"$decoy" &&
+	cp "$decoy" decoy.orig &&
+	test_must_fail on alice git session resume --agent gemini-cli gsyn >out 2>err &&
+	grep "^error: .$G. exists" err &&
+	test_must_be_empty out &&
+	on alice git session resume --agent gemini-cli --force gsyn >out 2>err &&
+	grep "^Rebuilt gemini-cli session $G_SID (3 lines) in $G$" err &&
+	test "$(head -n 1 "$G" | json_field /dev/stdin "d[\"sessionId\"]")" = $G_SID &&
+	grep "\"text\":\"plan it\"" "$G" &&
+	test_cmp decoy.orig "$decoy" &&
+	test "$(find "$chats" -type f | wc -l)" = 2
+'
+
+test_expect_success 'Gemini CLI: only a chat of another session with those 8 characters: a new one written beside it' '
+	rm "$G" &&
+	on alice git session resume --agent gemini-cli gsyn >out 2>err &&
+	hash=$(printf %s "$T/alice" | sha256sum | cut -c1-64) &&
+	test -f "$chats/$hash/chats/session-2025-11-21T10-00-9e9e9e9e.jsonl" &&
+	test_cmp decoy.orig "$decoy"
+'
+
 # --- the real Claude Code ---
 
 test_have_prereq CLAUDE_CODE ||
@@ -216,6 +345,36 @@ claude_in () {
 	 env HOME="$T/real-$cl_who" PATH="$T/bin:$PATH" ANTHROPIC_BASE_URL="http://127.0.0.1:$PORT" ANTHROPIC_API_KEY=test \
 		CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1 DISABLE_AUTOUPDATER=1 IS_SANDBOX=1 timeout 120 "$@")
 }
+
+test_expect_success 'carried on by Bob: a turn in Alice'"'"'s own older file is not recorded over his; --force takes it back' '
+	on alice git session resume -q carry && on alice git session push -q && on bob git session pull -q &&
+	on bob git session resume --agent claude-code --force -q carry &&
+	tl alice $A_SID "$(line u9 "\"u4\"" user "$T/alice/src" "{\"role\":\"user\",\"content\":\"alice again\"}")" &&
+	printf "%s\n" "$(line u5 "\"u4\"" user "$B/src" "{\"role\":\"user\",\"content\":\"bob goes on\"}")" >>"$file" &&
+	test_tick &&
+	printf "{\"session_id\":\"%s\",\"transcript_path\":\"%s\",\"cwd\":\"%s\",\"hook_event_name\":\"Stop\"}" \
+		$A_SID "$file" "$B/src" | on bob git-session hook claude-code Stop &&
+	on bob git log -1 --format=%s SESSION_HEAD >subject &&
+	grep "^turn of claude-a11ce000: .*transcript part 2" subject &&
+	on bob git session push -q &&
+	on alice git session pull -q &&
+	hook alice $A_SID "$T/alice/src" Stop 2>err &&
+	grep "^warning: the conversation of agent .claude-a11ce000. goes on in another file" err &&
+	grep "git session resume --agent claude-code:claude-a11ce000 --force" err &&
+	on alice git log -1 --format=%s refs/sessions/carry >subject &&
+	! grep "transcript part 3" subject &&
+	{ on alice git session resume --agent claude-code --force carry >out 2>err2 || { cat err2; false; }; } &&
+	alice_file=$T/home-alice/.claude/projects/$(project_dir "$T/alice/src")/$A_SID.jsonl &&
+	printf "%s\n" "$(line u6 "\"u5\"" user "$T/alice/src" "{\"role\":\"user\",\"content\":\"alice takes it back\"}")" >>"$alice_file" &&
+	test_tick &&
+	printf "{\"session_id\":\"%s\",\"transcript_path\":\"%s\",\"cwd\":\"%s\",\"hook_event_name\":\"Stop\"}" \
+		$A_SID "$alice_file" "$T/alice/src" | on alice git-session hook claude-code Stop 2>err &&
+	test_must_be_empty err &&
+	on alice git log -1 --format=%s refs/sessions/carry >subject &&
+	grep "transcript part 3" subject &&
+	on alice git session transcript --agent claude-a11ce000 --raw refs/sessions/carry >raw &&
+	grep "alice takes it back" raw && grep "bob goes on" raw && ! grep "alice again" raw
+'
 
 test_expect_success CLAUDE_CODE 'Alice'"'"'s Claude Code: two prompts, recorded by the hooks, pushed' '
 	mkdir -p "$T/real-alice" "$T/real-bob" &&

@@ -198,6 +198,52 @@ static void test_refused(void **state)
 	}
 }
 
+/*
+ * Thinking blocks whose signature (or the thinking it seals) redaction
+ * changed are left out, a message left with none dropped and the next
+ * relinked over it; an intact signature stays.
+ */
+static void test_unsealed(void **state)
+{
+	static const char text[] =
+		"{\"parentUuid\":null,\"type\":\"user\",\"uuid\":\"u1\",\"message\":{\"role\":\"user\",\"content\":\"go\"}}\n"
+		"{\"parentUuid\":\"u1\",\"type\":\"assistant\",\"uuid\":\"a1\",\"message\":{\"role\":\"assistant\",\"content\":["
+		"{\"type\":\"thinking\",\"thinking\":\"hmm\",\"signature\":\"[REDACTED:high-entropy]\"}]}}\n"
+		"{\"parentUuid\":\"a1\",\"type\":\"assistant\",\"uuid\":\"a2\",\"message\":{\"role\":\"assistant\",\"content\":["
+		"{\"type\":\"redacted_thinking\",\"data\":\"[REDACTED:token]\"},"
+		"{\"type\":\"thinking\",\"thinking\":\"key [REDACTED:aws-key] here\",\"signature\":\"RXF1YWw=\"},"
+		"{\"type\":\"thinking\",\"thinking\":\"fine\",\"signature\":\"EqoBCkgI+/b=\"},"
+		"{\"type\":\"redacted_thinking\",\"data\":\"RW5jcnlwdGVk\"},"
+		"{\"type\":\"text\",\"text\":\"done\"}]}}\n"
+		"{\"parentUuid\":\"a2\",\"type\":\"assistant\",\"uuid\":\"a3\",\"message\":{\"role\":\"assistant\",\"content\":["
+		"{\"type\":\"thinking\",\"thinking\":\"x\",\"signature\":\"ab[REDACTED:high-entropy]cd\"}]}}\n"
+		"{\"parentUuid\":\"a3\",\"type\":\"user\",\"uuid\":\"u2\",\"message\":{\"role\":\"user\",\"content\":\"next\"}}\n";
+	const struct agent_dialect *d = agent_dialect("claude-code");
+	struct agent_rebuild rb = { .session = "s", .to_root = "/x" };
+	char *err = NULL;
+	cJSON *o, *content;
+
+	(void)state;
+	assert_int_equal(d->rebuilder->rebuild(&rb, &err, text, strlen(text)), 0);
+	assert_int_equal(rb.unsealed, 4);
+	assert_int_equal(rb.lines, 3);
+	assert_null(strstr(rb.text, "REDACTED"));
+	o = line_at(rb.text, 1);
+	assert_string_equal(json_str(o, "uuid"), "a2");
+	assert_string_equal(json_str(o, "parentUuid"), "u1");
+	content = cJSON_GetObjectItem(cJSON_GetObjectItem(o, "message"), "content");
+	assert_int_equal(cJSON_GetArraySize(content), 3);
+	assert_string_equal(json_str(cJSON_GetArrayItem(content, 0), "signature"), "EqoBCkgI+/b=");
+	assert_string_equal(json_str(cJSON_GetArrayItem(content, 1), "data"), "RW5jcnlwdGVk");
+	cJSON_Delete(o);
+	o = line_at(rb.text, 2);
+	assert_string_equal(json_str(o, "uuid"), "u2");
+	assert_string_equal(json_str(o, "parentUuid"), "a2");
+	cJSON_Delete(o);
+	assert_int_equal(rb.relinked, 2);
+	free(rb.text);
+}
+
 static void test_path_move(void **state)
 {
 	static const char *const cases[][4] = {
@@ -350,6 +396,7 @@ int main(void)
 		cmocka_unit_test(test_sidechain),
 		cmocka_unit_test(test_carried),
 		cmocka_unit_test(test_refused),
+		cmocka_unit_test(test_unsealed),
 		cmocka_unit_test(test_path_move),
 		cmocka_unit_test(test_project_dir),
 		cmocka_unit_test(test_session_id),

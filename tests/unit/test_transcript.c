@@ -330,6 +330,27 @@ static void test_args_summary(void **unused)
 	}
 }
 
+/* The marks of a transcript's first and last whole lines: the newline is no part of a line, a line still written none */
+static void test_edge_marks(void **unused)
+{
+	char head[TRANSCRIPT_MARK_SZ], tail[TRANSCRIPT_MARK_SZ], one[TRANSCRIPT_MARK_SZ];
+	const char *text = "{\"a\":1}\n{\"b\":2}\n{\"c\":";
+
+	(void)unused;
+	transcript_edge_marks(head, tail, text, strlen(text));
+	transcript_line_mark(one, "{\"a\":1}", 7);
+	assert_string_equal(head, one);
+	assert_int_equal(strlen(head), 16);
+	transcript_line_mark(one, "{\"b\":2}\n", 8);
+	assert_string_equal(tail, one);
+	/* e3b0c442...: SHA-256 of nothing */
+	transcript_line_mark(one, "\n", 1);
+	assert_string_equal(one, "e3b0c44298fc1c14");
+	transcript_edge_marks(head, tail, "no line yet", 11);
+	assert_string_equal(head, "");
+	assert_string_equal(tail, "");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -343,6 +364,7 @@ int main(void)
 		cmocka_unit_test(test_filter),
 		cmocka_unit_test(test_member_span),
 		cmocka_unit_test(test_args_summary),
+		cmocka_unit_test(test_edge_marks),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
