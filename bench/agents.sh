@@ -1,6 +1,6 @@
 #!/bin/sh
 # agents.sh - what git-session's agent hooks cost in a real agent CLI run:
-# Claude Code (and Gemini CLI) run five prompts against the scripted model
+# Claude Code (and Gemini CLI, Codex CLI) run five prompts against the scripted model
 # (tests/agents/model-server.js) with no hooks, with hooks that do nothing
 # but read their payload, and with git-session's hooks. Each hook goes
 # through a timing wrapper named git-session on PATH, which records the
@@ -13,7 +13,7 @@
 # journal) that cost grows with the files others deleted in the last
 # minutes.
 # Not a test: it prints, and says so when the CLIs are missing.
-#   sh bench/agents.sh [--quick]     (GIT_SESSION_BIN: where git-session is;
+#   sh bench/agents.sh [--quick]     (GIT_SESSION_BIN: where git-session is; BENCH_AGENTS: which, "claude gemini codex";
 #                                     BENCH_VERDICTS: a file PASS/FAIL lines go to)
 set -e
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -23,6 +23,8 @@ target=10
 agents="$top/tests/agents"
 claude="$agents/node_modules/@anthropic-ai/claude-code/bin/claude.exe"
 gemini_js="$agents/node_modules/@google/gemini-cli/bundle/gemini.js"
+codex_bin="$agents/node_modules/.bin/codex"
+codex=yes
 real=${GIT_SESSION_BIN:+$GIT_SESSION_BIN/git-session}
 real=${real:-$top/git-session}
 
@@ -33,6 +35,7 @@ then
 	exit 0
 fi
 test -f "$gemini_js" || gemini=no
+"$codex_bin" --version >/dev/null 2>&1 || codex=no
 test -x "$real" || { echo "  skipped: no git-session at $real (make, or set GIT_SESSION_BIN)"; exit 0; }
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/git-session-agents.XXXXXX")
@@ -143,7 +146,13 @@ script () {
  {"match": "gemini edit", "calls": [{"name": "replace", "input": {"file_path": "$1/notes.txt", "old_string": "first line",
   "new_string": "first line, edited", "instruction": "edit"}}], "answer": "Edited notes.txt."},
  {"match": "gemini checks", "calls": [{"name": "run_shell_command", "input": {"command": "cat missing.txt"}},
-  {"name": "run_shell_command", "input": {"command": "cat notes.txt"}}], "answer": "The checks pass now."}]
+  {"name": "run_shell_command", "input": {"command": "cat notes.txt"}}], "answer": "The checks pass now."},
+ {"match": "codex notes", "calls": [{"name": "apply_patch", "input": "*** Begin Patch\\n*** Add File: notes.txt\\n+first line\\n*** End Patch\\n"}],
+  "answer": "Wrote notes.txt."},
+ {"match": "codex edit", "calls": [{"name": "apply_patch", "input": "*** Begin Patch\\n*** Update File: notes.txt\\n@@\\n-first line\\n+first line, edited\\n*** End Patch\\n"}],
+  "answer": "Edited notes.txt."},
+ {"match": "codex checks", "calls": [{"name": "exec_command", "input": {"cmd": "cat missing.txt"}},
+  {"name": "exec_command", "input": {"cmd": "cat notes.txt"}}], "answer": "The checks pass now."}]
 EOF
 }
 
@@ -217,13 +226,50 @@ gemini_session () {
 	echo $(((end - start) / 1000000))
 }
 
+# codex_session: as claude_session, for Codex CLI (exec, then exec resume --last), its hooks trusted
+codex_session () {
+	d=$1 && mkdir -p "$d/home/.codex" && git init -q "$d/repo" &&
+	(cd "$d/repo" && echo hello >README && git add README && git commit -q -m initial) &&
+	printf '%s\n' 'model = "gpt-5.5"' 'model_provider = "scripted"' 'approval_policy = "never"' \
+		'sandbox_mode = "danger-full-access"' '[model_providers.scripted]' 'name = "scripted"' \
+		'base_url = "http://127.0.0.1:1/v1"' 'wire_api = "responses"' 'env_key = "SCRIPTED_API_KEY"' \
+		'request_max_retries = 0' 'stream_max_retries = 0' >"$d/home/.codex/config.toml" &&
+	if test "$2" != none
+	then
+		(cd "$d/repo" && CODEX_HOME="$d/home/.codex" "$real" hooks install --agent codex --trust >/dev/null)
+	fi &&
+	script "$d/repo" >"$d/script.json" &&
+	probe "$d/repo" "$2" &&
+	serve "$d/script.json" &&
+	start=$(date +%s%N) &&
+	(
+		cd "$d/repo" &&
+		if test "$2" = git-session; then GS_WRAP_REAL=$real; else GS_WRAP_REAL=; fi &&
+		export GS_WRAP_REAL GS_WRAP_LOG="$3" PATH="$work/bin:$PATH" &&
+		x () {
+			env HOME="$d/home" CODEX_HOME="$d/home/.codex" SCRIPTED_API_KEY=test timeout 120 "$codex_bin" exec \
+				-c "model_providers.scripted.base_url=\"http://127.0.0.1:$PORT/v1\"" "$@" </dev/null \
+				>>"$d/out" 2>>"$d/err"
+		} &&
+		x "codex notes into notes.txt" &&
+		x resume --last "codex edit the notes" &&
+		x resume --last "codex checks to run" &&
+		x resume --last "a question" &&
+		x resume --last "wrap up the work"
+	) || { stop_server; echo "error: the Codex CLI run failed (hooks: $2); see $d/err" >&2; return 1; }
+	end=$(date +%s%N)
+	stop_server
+	grep -q "All done." "$d/out" || { echo "error: the Codex CLI run did not finish (hooks: $2)" >&2; return 1; }
+	echo $(((end - start) / 1000000))
+}
+
 # report <cli> <runs>: the table, from $work/<cli>-<hooks>.{log,wall}
 report () {
 	python3 - "$work" "$1" "$2" "$target" <<'EOF'
 import os, statistics, sys
 work, cli, runs, target = sys.argv[1], sys.argv[2], int(sys.argv[3]), float(sys.argv[4])
 out = open(os.environ["BENCH_VERDICTS"], "a") if os.environ.get("BENCH_VERDICTS") else None
-shown = {"claude": "Claude Code", "gemini": "Gemini CLI"}[cli]
+shown = {"claude": "Claude Code", "gemini": "Gemini CLI", "codex": "Codex CLI"}[cli]
 cpu, sys = {}, {}
 def events(hooks):
     ev = {}
@@ -275,9 +321,10 @@ except (FileNotFoundError, ValueError):
 EOF
 }
 
-for cli in claude gemini
+for cli in ${BENCH_AGENTS:-claude gemini codex}
 do
-	test $cli = claude || test $gemini = yes || continue
+	test $cli != gemini || test $gemini = yes || continue
+	test $cli != codex || test $codex = yes || continue
 	# a first run, not counted, so that no run pays for a cold start
 	${cli}_session "$work/$cli-warm" none "$work/$cli-warm.log" >/dev/null || exit 1
 	n=$runs && test $cli = claude || n=1
@@ -292,3 +339,4 @@ do
 	report $cli $n
 done
 test $gemini = yes || echo "  (Gemini CLI not run: --quick, or not installed)"
+test $codex = yes || echo "  (Codex CLI not run: not installed)"

@@ -20,3 +20,5 @@ description: "Session state tracking and resume with git session. USE FOR: resum
 write gemini-cli/git-session/GEMINI.md
 write qwen-code/git-session/SKILL.md 'name: git-session
 description: Keep orchestration session state (phases, agents, files, errors, tokens, decisions) in git with the git session command instead of a state file. Use when starting, resuming or updating a multi-step or multi-agent session.'
+write codex/git-session/SKILL.md 'name: git-session
+description: Keep orchestration session state (phases, agents, files, errors, tokens, decisions) in git with the git session command instead of a state file. Use when starting, resuming or updating a multi-step or multi-agent session.'

@@ -26,7 +26,7 @@
  * agent_<file>, its struct agent_dialect. Nothing outside that file
  * tells one agent from another: what differs is in the dialect.
  */
-#define GS_AGENTS(X) X(claude_code) X(gemini_cli) X(qwen_code) X(copilot_cli) X(opencode) X(cursor) X(generic)
+#define GS_AGENTS(X) X(claude_code) X(gemini_cli) X(qwen_code) X(copilot_cli) X(codex) X(opencode) X(cursor) X(generic)
 
 enum agent_event_kind {
 	AE_NONE,
@@ -71,6 +71,8 @@ struct agent_event {
 	double ms;			/* how long it ran, 0 to AGENT_MS_MAX */
 	const char *trigger;		/* of a compaction: "manual", "auto" */
 	const char *reason;		/* why the agent's session ended */
+	const char *cwd;		/* the directory the agent ran in, which a patch's relative paths are from */
+	const char *call;		/* the tool call's id, which its transcript may name */
 	const char *source;		/* why a session starts: "startup", "resume", "clear", "compact" */
 	const char *summary;		/* of a compaction: the summary the agent made, when the payload says it */
 	int skip;			/* not the event its name says (a sub-agent's own prompt or turn): nothing recorded */
@@ -88,6 +90,28 @@ int agent_name_valid(const char *name);
 
 struct agent_dialect;
 struct transcript;
+
+/*
+ * An agent's own gate on the hooks it reads, beyond the file: entries of
+ * the user's config file (in the agent's folder) that the agent needs
+ * before it runs them (Codex: a trusted project, each hook's trusted hash).
+ */
+struct agent_trust_ops {
+	const char *file;	/* the user's config file, in the agent's folder */
+	/*
+	 * The entries that open the hooks running command_prefix in settings
+	 * (the hooks file's text, at path) for project (NULL: every project,
+	 * the user's own hooks); NULL when there are none. The caller frees it.
+	 */
+	char *(*entries)(const char *settings, size_t len, const char *path, const char *project,
+			 const char *command_prefix);
+	/*
+	 * Of entries, *add those config (len bytes, NULL: none) lacks, to append
+	 * (NULL: none), and *conflict the first it holds otherwise (NULL: none),
+	 * which only the user can change. The caller frees both.
+	 */
+	void (*plan)(char **add, char **conflict, const char *config, size_t len, const char *entries);
+};
 struct agent_rebuilder;
 
 /*
@@ -116,6 +140,7 @@ struct agent_settings_ops {
 #define AGENT_TRANSCRIPT_LATE 4u	/* its transcript is whole only once it exits: a turn is read then */
 #define AGENT_TOOLS_ANY 8u		/* the payload says which tool wrote a file or ran a command */
 #define AGENT_HOOKS_FLAT 16u		/* agent_json_hooks: {"version": 1, "hooks": {"<event>": [{"command"}]}} */
+#define AGENT_HOOKS_EACH_FILE 32u	/* the same hook in two of its settings files runs twice */
 
 struct agent_dialect {
 	const char *name;		/* as given to --agent and `hook` */
@@ -188,6 +213,15 @@ struct agent_dialect {
 	/* How its own session file is rebuilt from the stored transcript (agent_rebuild.h). */
 	const struct agent_rebuilder *rebuilder;
 	/*
+	 * When its payload says no shell command's outcome, its transcript may
+	 * (NULL: not): of the lines holding exit_mark, the one scan_exit finds
+	 * ev->call's outcome in (1), which it fills in ev (exit, ms, failed).
+	 */
+	const char *exit_mark;
+	int (*scan_exit)(struct agent_event *ev, const cJSON *line);
+	/* Its gate on our hooks (NULL: none): what install records, with the user's consent. */
+	const struct agent_trust_ops *trust;
+	/*
 	 * Another agent whose hooks this one runs too (Copilot CLI runs
 	 * Claude Code's .claude/settings.json): guest_of names it, claims
 	 * says whether a payload that came through them is this agent's,
@@ -240,7 +274,7 @@ size_t agent_event_count(const struct agent_dialect *d);
 
 /*
  * What payload says, in d's dialect; path only for one of d's
- * write_tools, command only for one of its shell_tools, prompt only for
+ * write_tools, prompt only for
  * the user's (not one of its own_prompts). A number out of its range (an
  * exit status, a duration) is not known.
  */

@@ -157,12 +157,13 @@ int cmd_agent_hook(const struct agent_dialect *d, const char *event, struct cmd_
  * project (--user).
  */
 enum agent_scope { AGENT_SCOPE_PROJECT, AGENT_SCOPE_LOCAL, AGENT_SCOPE_USER };
+/* trust: record in the user's config the trust the agent's gate asks (agent_dialect.trust) */
+int cmd_agent_setup_install(struct cmd_ctx *c, const struct agent_dialect *d, enum agent_scope scope, int trust);
 /*
  * The agent's own folder of the user's: $folder_env, else its folder in
  * $home_env or the home (absolute paths only); NULL with no home.
  */
 char *cmd_agent_folder(const struct agent_dialect *d);
-int cmd_agent_setup_install(struct cmd_ctx *c, const struct agent_dialect *d, enum agent_scope scope);
 int cmd_agent_setup_uninstall(struct cmd_ctx *c, const struct agent_dialect *d, enum agent_scope scope);
 void cmd_agent_setup_status(struct cmd_ctx *c);
 /* Whether d's own hooks are in any of its settings files (the project's, one person's, the user's). */

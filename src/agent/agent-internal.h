@@ -16,6 +16,10 @@ GS_AGENTS(GS_AGENT_EXTERN)
 
 /* Our hooks in a JSON settings file shaped as Claude Code's (agent_json_hooks.c). */
 extern const struct agent_settings_ops agent_json_hooks;
+/* Whether a hook's command is ours: command_prefix, behind the guard our hooks start with or alone. */
+int agent_json_hooks_ours(const char *command, const char *command_prefix);
+/* Codex's trusted project and hooks (codex_trust.c). */
+extern const struct agent_trust_ops agent_codex_trust;
 /* Our hooks as a JSON file of their own, wholly ours (agent_file_hooks.c): Copilot CLI's .github/hooks/. */
 extern const struct agent_settings_ops agent_file_hooks;
 /* How each agent's own session file is rebuilt (agent_rebuild.c). */

@@ -70,7 +70,7 @@ size_t agent_event_count(const struct agent_dialect *d)
 
 static int listed(const char *const *list, const char *s)
 {
-	for (; s && *list; list++)
+	for (; s && list && *list; list++)
 		if (!strcmp(*list, s))
 			return 1;
 	return 0;

@@ -171,7 +171,7 @@ static char *hook_cmd(const struct agent_dialect *d, const char *prefix, const c
 }
 
 /* Whether command runs our hooks: prefix, behind the guard (and a cd) or (an older install) alone. */
-static int our_command(const char *command, const char *prefix)
+int agent_json_hooks_ours(const char *command, const char *prefix)
 {
 	const char *and;
 
@@ -237,7 +237,7 @@ static int ours(const struct agent_dialect *d, const char *b, size_t from, size_
 	int found = 0, same = 0;
 
 	cJSON_ArrayForEach(h, hs)
-		if (our_command(json_str(h, "command"), prefix)) {
+		if (agent_json_hooks_ours(json_str(h, "command"), prefix)) {
 			found = 1;
 			same |= cmd && !strcmp(json_str(h, "command"), cmd);
 		}

@@ -331,58 +331,118 @@ static int record_run(struct hook_run *r, const char *who)
 }
 
 /*
- * The file a tool wrote, with its blob, by whoever called it. A file git
- * ignores is not recorded at all: it is where secrets live (.env), and
- * what is recorded is pushed.
+ * A path a tool wrote (absolute, or from dir when given, else from here)
+ * as the work tree's, in *rel; NULL when git ignores it: it is where
+ * secrets live (.env), and what is recorded is pushed. *outside when it
+ * is not in the work tree at all (nothing in *rel).
  */
-static int record_write(struct hook_run *r, const char *who)
+static int write_path(char **rel, int *outside, struct hook_run *r, const char *path, const char *dir)
 {
-	const char *path = r->ev.path, *wd = store_workdir(r->c->st);
-	char *rel = NULL, *full = NULL;
-	struct state_op *op = NULL;
-	cJSON *files;
-	int ignored, gone, error;
+	const char *wd = store_workdir(r->c->st);
+	char *abs = path[0] != '/' && dir && dir[0] == '/' ? xstrfmt("%s/%s", dir, path) : xstrdup(path);
 	size_t n = strlen(wd);
-	struct stat sb;
+	int ignored = 0, error = 0;
 
-	if (path[0] == '/' && (strncmp(path, wd, n) || (n && wd[n - 1] != '/' && path[n] != '/')))
-		return 0;	/* outside the work tree: not the project's */
-	if ((error = store_worktree_relpath(&rel, r->c->st, path)) < 0 ||
-	    (error = store_ignored(&ignored, r->c->st, rel)) < 0 || ignored)
-		goto cleanup;
-	full = xstrfmt("%s%s%s", wd, n && wd[n - 1] == '/' ? "" : "/", rel);
-	gone = lstat(full, &sb) < 0;
-	op = op_new(gone ? OP_FILE_DELETED : r->ev.created ? OP_FILE_CREATED : OP_FILE_MODIFIED, NULL);
-	files = json_obj(op_args(op), "files");
-	json_set_str(op_args(op), "agent", who);
-	/* a file there is recorded as the CLI would, refused for the same reasons (a submodule's, beyond a link) */
-	if ((error = engine_record_file(files, r->c->st, rel, NULL, gone)) < 0)
-		goto cleanup;
-	error = hook_write_op(r, op);
-	op = NULL;
-cleanup:
-	op_free(op);
-	free(rel);
-	free(full);
+	*rel = NULL;
+	*outside = abs[0] == '/' && (strncmp(abs, wd, n) || (n && wd[n - 1] != '/' && abs[n] != '/'));
+	if (!*outside && ((error = store_worktree_relpath(rel, r->c->st, abs)) < 0 ||
+			  (error = store_ignored(&ignored, r->c->st, *rel)) < 0 || ignored)) {
+		free(*rel);
+		*rel = NULL;
+	}
+	free(abs);
 	return error;
 }
 
-/* Each file an apply_patch patch names, added, updated, deleted or moved: a record each. */
+/*
+ * The work-tree file rel into files, with its blob, as the CLI would
+ * record it, refused for the same reasons (a submodule's, beyond a link);
+ * deleted when it is gone. *status what it is recorded as.
+ */
+static int add_written(cJSON *files, const char **status, struct hook_run *r, const char *rel, int created)
+{
+	const char *wd = store_workdir(r->c->st);
+	size_t n = strlen(wd);
+	char *full = xstrfmt("%s%s%s", wd, n && wd[n - 1] == '/' ? "" : "/", rel);
+	struct stat sb;
+	int gone = lstat(full, &sb) < 0;
+
+	free(full);
+	*status = gone ? ST_DELETED : created ? ST_CREATED : ST_MODIFIED;
+	return engine_record_file(files, r->c->st, rel, *status, gone);
+}
+
+/* The file a tool wrote, by whoever called it: not recorded when outside the work tree (not the project's) or ignored. */
+static int record_write(struct hook_run *r, const char *who)
+{
+	struct state_op *op = NULL;
+	const char *status;
+	char *rel = NULL;
+	cJSON *files = cJSON_CreateObject();
+	int outside, error;
+
+	if ((error = write_path(&rel, &outside, r, r->ev.path, NULL)) < 0 || !rel ||
+	    (error = add_written(files, &status, r, rel, r->ev.created)) < 0)
+		goto cleanup;
+	op = op_new(!strcmp(status, ST_DELETED) ? OP_FILE_DELETED : r->ev.created ? OP_FILE_CREATED : OP_FILE_MODIFIED,
+		    NULL);
+	json_set_str(op_args(op), "agent", who);
+	json_set(op_args(op), "files", files);
+	files = NULL;
+	error = hook_write_op(r, op);
+cleanup:
+	cJSON_Delete(files);
+	free(rel);
+	return error;
+}
+
+/*
+ * The files a patch names, as the work tree holds them after it ran:
+ * each created, modified or deleted (a move deletes its old path and
+ * writes its new one), in one checkpoint by whoever applied it. The
+ * patch is the agent's: a path outside the work tree or in .git refuses
+ * it whole; ignored files are left out.
+ */
 static int record_patch(struct hook_run *r, const char *who)
 {
-	struct agent_patch_file *files = NULL;
-	size_t n = 0;
+	struct agent_patch_file *v = NULL;
+	const char *status = NULL, *one = NULL;
+	struct state_op *op = NULL;
+	cJSON *files = cJSON_CreateObject();
+	size_t n = 0, kinds = 0;
 	int error = 0;
 
-	if (agent_patch_files(&files, &n, r->ev.patch) < 0)
-		return 0;	/* not a patch: nothing it names is known */
-	for (size_t i = 0; i < n && !error; i++) {
-		r->ev.path = files[i].path;
-		r->ev.created = files[i].kind == AGENT_PATCH_ADD || files[i].kind == AGENT_PATCH_MOVE_TO;
-		error = record_write(r, who);
+	if (agent_patch_files(&v, &n, r->ev.patch) < 0) {
+		error = gs_error("its patch is not one in the apply_patch format");
+		goto cleanup;
 	}
-	r->ev.path = NULL;
-	agent_patch_files_free(files, n);
+	for (size_t i = 0; i < n && !error; i++) {
+		int outside;
+		char *rel = NULL;
+
+		if ((error = write_path(&rel, &outside, r, v[i].path, r->ev.cwd)) == 0 && outside)
+			error = gs_error("its patch names '%s', outside the work tree: none of its files is recorded",
+					 v[i].path);
+		if (!error && rel && !cJSON_GetObjectItemCaseSensitive(files, rel) &&
+		    (error = add_written(files, &status, r, rel, v[i].kind == AGENT_PATCH_ADD ||
+						 v[i].kind == AGENT_PATCH_MOVE_TO)) == 0) {
+			kinds += !one || strcmp(one, status);
+			one = status;
+		}
+		free(rel);
+	}
+	if (error || !files->child)
+		goto cleanup;
+	/* one kind: a file op of it, as a tool that writes one file; else a checkpoint of them all */
+	op = op_new(kinds > 1 ? OP_CHECKPOINT : !strcmp(one, ST_DELETED) ? OP_FILE_DELETED :
+		    !strcmp(one, ST_CREATED) ? OP_FILE_CREATED : OP_FILE_MODIFIED, NULL);
+	json_set_str(op_args(op), "agent", who);
+	json_set(op_args(op), "files", files);
+	files = NULL;
+	error = hook_write_op(r, op);
+cleanup:
+	cJSON_Delete(files);
+	agent_patch_files_free(v, n);
 	return error;
 }
 
@@ -395,6 +455,8 @@ static int on_tool_after(struct hook_run *r)
 		return 0;
 	if ((error = tool_caller(&who, r)) < 0 || !who)
 		return error;
+	if (r->ev.command)
+		hook_transcript_exit(r);
 	error = r->ev.command ? record_run(r, who) : r->ev.path ? record_write(r, who) : record_patch(r, who);
 	free(who);
 	return error;
@@ -452,10 +514,11 @@ cleanup:
 	return error;
 }
 
+/* A sub-agent's transcript read again: what its CLI wrote after its stop is a turn when it holds a message. */
 static int record_turn(struct hook_run *r, const cJSON *a, const char *path, const char *said)
 {
 	struct state_op *op;
-	int error = read_turn(&op, r, a, path, said, 0);
+	int error = read_turn(&op, r, a, path, said, 1);
 
 	return error < 0 || !op ? error : hook_write_op(r, op);
 }

@@ -263,6 +263,175 @@ static int settings_choose(struct cmd_ctx *c, const struct agent_dialect *d, enu
 	return GS_ERROR;
 }
 
+/* --- the agent's own gate on the hooks (agent_dialect.trust) --- */
+
+/* The user's config file the agent's gate reads; NULL with no home. */
+static char *trust_path(const struct agent_dialect *d)
+{
+	char *dir = cmd_agent_folder(d), *path = dir ? xstrfmt("%s/%s", dir, d->trust->file) : NULL;
+
+	free(dir);
+	return path;
+}
+
+static char *trust_key(const struct settings_file *f)
+{
+	return xstrfmt("%s.trust", f->key);
+}
+
+/*
+ * What the agent's gate lacks for the hooks in text (the file f): *add
+ * the entries to append to the user's config (*config its path, *cur its
+ * text), *conflict one the user must change. 0, or an error.
+ */
+static int trust_plan(char **add, char **conflict, char **config, char **cur, size_t *len, struct cmd_ctx *c,
+		      const struct settings_file *f, const char *text)
+{
+	const struct agent_trust_ops *t = f->d->trust;
+	char *project = NULL, *entries, *real;
+	const char *wd = store_workdir(c->st);
+	size_t n = strlen(wd);
+
+	*add = *conflict = *cur = NULL;
+	*len = 0;
+	if (!(*config = trust_path(f->d)))
+		return gs_error("cannot find %s's folder of yours: HOME is not set", f->d->name);
+	if ((real = realpath(*config, NULL))) {	/* a link (to dotfiles) is written through */
+		free(*config);
+		*config = real;
+	}
+	if (f->scope != AGENT_SCOPE_USER)
+		project = xstrndup(wd, n > 1 && wd[n - 1] == '/' ? n - 1 : n);
+	/* the hooks are keyed by the file's path as the agent finds it: the user's as its folder says */
+	entries = t->entries(text, strlen(text), f->scope == AGENT_SCOPE_USER ? f->rel : f->path, project,
+			     f->command);
+	free(project);
+	if (!entries)
+		return 0;
+	if (access(*config, F_OK) == 0 && gs_read_file(cur, len, *config, 16u << 20) < 0) {
+		free(entries);
+		return GS_ERROR;
+	}
+	t->plan(add, conflict, *cur, *len, entries);
+	free(entries);
+	return 0;
+}
+
+/* Appends add to the config file (cur its text), kept to take out again at uninstall. */
+static int trust_write(struct cmd_ctx *c, const struct settings_file *f, const char *config, const char *cur,
+		       size_t len, const char *add)
+{
+	struct sbuf out = SBUF_INIT;
+	cJSON *keep = cJSON_CreateObject();
+	char *kept, *key = trust_key(f), *made = NULL;
+	int error;
+	size_t klen;
+
+	sbuf_add(&out, cur ? cur : "", len);
+	if (out.len && out.buf[out.len - 1] != '\n')
+		sbuf_addch(&out, '\n');
+	if (out.len)
+		sbuf_addch(&out, '\n');
+	sbuf_adds(&out, add);
+	/* what was added, the blank line before it too: uninstall takes out exactly that */
+	json_set_str(keep, "config", config);
+	json_set_str(keep, "appended", out.buf + len);
+	kept = json_print(keep, 1, &klen);
+	if ((error = write_settings(config, out.buf, &made)) == 0)
+		error = store_agent_backup_write(c->st, key, kept, klen);
+	cJSON_Delete(keep);
+	sbuf_release(&out);
+	free(kept);
+	free(key);
+	free(made);
+	return error;
+}
+
+/*
+ * The agent's gate on the hooks just written (text): with trust, the
+ * entries its config lacks appended; without, what to do said. Hooks the
+ * agent would skip without a word are never left unsaid.
+ */
+static int trust_install(struct cmd_ctx *c, const struct settings_file *f, const char *text, int trust)
+{
+	char *add = NULL, *conflict = NULL, *config = NULL, *cur = NULL;
+	size_t len;
+	int error;
+
+	if ((error = trust_plan(&add, &conflict, &config, &cur, &len, c, f, text)) < 0)
+		goto cleanup;
+	if (conflict) {
+		gs_warning("%s will not run these hooks: '%s' has %s otherwise than trusted", f->d->name, config,
+			   conflict);
+		gs_hint("run '%s' in this project and trust it and the hooks (/hooks)", f->d->name);
+	} else if (add && trust) {
+		if ((error = trust_write(c, f, config, cur, len, add)) == 0)
+			printf("Trusted them for %s in '%s'\n", f->d->name, config);
+	} else if (add) {
+		gs_warning("%s runs these hooks only once you trust them, and skips them without a word until then", f->d->name);
+		gs_hint("run '%s' in this project, trust the project and approve the hooks in /hooks,", f->d->name);
+		gs_hint("or let git-session record that trust in '%s':", config);
+		gs_hint("  git session hooks install --agent %s%s --trust", f->d->name,
+			f->scope == AGENT_SCOPE_USER ? " --user" : "");
+	}
+cleanup:
+	free(add);
+	free(conflict);
+	free(config);
+	free(cur);
+	return error;
+}
+
+/* Takes out of the agent's config what install appended to it, when it is still there as it was. */
+static int trust_uninstall(struct cmd_ctx *c, const struct settings_file *f)
+{
+	char *key = trust_key(f), *kept = NULL, *err = NULL, *cur = NULL, *made = NULL, *at;
+	const char *config, *appended;
+	cJSON *keep = NULL;
+	size_t klen, len, n;
+	int error = 0;
+
+	if (store_agent_backup_read(&kept, &klen, c->st, key) < 0 ||
+	    json_parse(&keep, kept, klen, klen + 1, &err) < 0 || !(config = json_str(keep, "config")) ||
+	    !(appended = json_str(keep, "appended")) || !*appended)
+		goto cleanup;
+	n = strlen(appended);
+	if (access(config, F_OK) == 0 && (error = gs_read_file(&cur, &len, config, 16u << 20)) == 0 &&
+	    (at = memmem(cur, len, appended, n))) {
+		memmove(at, at + n, len - (size_t)(at - cur) - n + 1);
+		if ((error = write_settings(config, cur, &made)) == 0)
+			printf("Took the trust of them out of '%s'\n", config);
+	}
+	if (!error)
+		error = store_agent_backup_drop(c->st, key);
+cleanup:
+	cJSON_Delete(keep);
+	free(kept);
+	free(err);
+	free(cur);
+	free(made);
+	free(key);
+	return error;
+}
+
+/* An agent that runs a hook of each file: said when ours are in another of its files too. */
+static void twice_warning(struct cmd_ctx *c, const struct agent_dialect *d, enum agent_scope scope)
+{
+	for (enum agent_scope o = AGENT_SCOPE_PROJECT; o <= AGENT_SCOPE_USER; o++) {
+		struct settings_file other = { d };
+
+		if (o == scope || (o == AGENT_SCOPE_LOCAL && !d->settings_local) || (o == AGENT_SCOPE_USER && !d->settings_user))
+			continue;
+		if (settings_read(&other, c, d, o) == 0 && other.text &&
+		    agent_settings_count(other.text, other.len, d, other.command) > 0) {
+			gs_warning("%s runs the hooks of '%s' too: each event would be recorded twice", d->name, other.rel);
+			gs_hint("keep one: git session hooks uninstall --agent %s%s", d->name,
+				o == AGENT_SCOPE_USER ? " --user" : o == AGENT_SCOPE_LOCAL ? " --local" : "");
+		}
+		settings_release(&other);
+	}
+}
+
 /* The agent's gate before a project's hooks run, and what opens it: hint lines. */
 static void say_gate(struct cmd_ctx *c, const struct agent_dialect *d)
 {
@@ -330,7 +499,7 @@ static void aside_drop(const struct settings_file *f)
 }
 
 /* Adds our hooks to the agent's settings, keeping what the file had, as it was. */
-int cmd_agent_setup_install(struct cmd_ctx *c, const struct agent_dialect *d, enum agent_scope scope)
+int cmd_agent_setup_install(struct cmd_ctx *c, const struct agent_dialect *d, enum agent_scope scope, int trust)
 {
 	struct settings_file f = { d };
 	char *out = NULL, *err = NULL, *made = NULL;
@@ -345,6 +514,7 @@ int cmd_agent_setup_install(struct cmd_ctx *c, const struct agent_dialect *d, en
 	}
 	if (!out) {
 		printf("The git-session hooks for %s are in '%s' already\n", d->name, f.rel);
+		error = d->trust ? trust_install(c, &f, f.text, trust) : 0;
 		goto cleanup;
 	}
 	if ((error = write_settings(f.path, out, &made)) < 0 || (error = aside_add(&f)) < 0 ||
@@ -353,6 +523,10 @@ int cmd_agent_setup_install(struct cmd_ctx *c, const struct agent_dialect *d, en
 		goto cleanup;
 	printf("Installed the git-session hooks for %s in '%s'%s\n", d->name, f.rel,
 	       excluded ? ", which .git/info/exclude leaves out of git" : "");
+	if (d->trust && (error = trust_install(c, &f, out, trust)) < 0)
+		goto cleanup;
+	if (d->flags & AGENT_HOOKS_EACH_FILE)
+		twice_warning(c, d, scope);
 	if (scope == AGENT_SCOPE_USER && store_config_bool(&auto_start, c->st, "session.agentAutoStart", 1) == 0 &&
 	    auto_start) {
 		gs_hint("%s now starts a session in every repository it works in; to record only", d->name);
@@ -440,6 +614,8 @@ int cmd_agent_setup_uninstall(struct cmd_ctx *c, const struct agent_dialect *d, 
 	if ((error = give_back(&done, c, &f)) < 0 || (!done && (error = take_out(&done, &f)) < 0))
 		goto cleanup;
 	error = store_agent_backup_drop(c->st, f.key);
+	if (!error && d->trust)
+		error = trust_uninstall(c, &f);
 	if (!done)
 		printf("No git-session hooks for %s in '%s'\n", d->name, f.rel);
 	else
@@ -447,6 +623,20 @@ int cmd_agent_setup_uninstall(struct cmd_ctx *c, const struct agent_dialect *d, 
 cleanup:
 	settings_release(&f);
 	return error;
+}
+
+/* Whether the agent's gate lets the hooks in f run. */
+static int trusted(struct cmd_ctx *c, const struct settings_file *f)
+{
+	char *add = NULL, *conflict = NULL, *config = NULL, *cur = NULL;
+	size_t len;
+	int ok = trust_plan(&add, &conflict, &config, &cur, &len, c, f, f->text) == 0 && !add && !conflict;
+
+	free(add);
+	free(conflict);
+	free(config);
+	free(cur);
+	return ok;
 }
 
 int cmd_agent_setup_installed(struct cmd_ctx *c, const struct agent_dialect *d)
@@ -486,6 +676,8 @@ static void status_line(struct cmd_ctx *c, const struct agent_dialect *d, enum a
 		printf("  %-20s %s", d->name, n == 0 ? "not installed" : (size_t)n == all ? "installed" : "partly installed");
 		if (n)
 			printf(" (%d of %zu events, %s)", n, all, f.rel);
+		if (n && d->trust)
+			printf("%s", trusted(c, &f) ? ", trusted" : ", NOT trusted: it will not run them");
 		printf("\n");
 	}
 	settings_release(&f);

@@ -129,7 +129,7 @@ static int hooks_status(struct cmd_ctx *c, const char *dir, int from_config)
 static int hooks_command(int argc, const char **argv, struct cmd_ctx *c, const char *const *hooks_usage,
 			 const char *agent_help, const char *agents)
 {
-	int force = 0, pre_commit = 0, prepare = 0, local = 0, user = 0, from_config, error;
+	int force = 0, pre_commit = 0, prepare = 0, local = 0, user = 0, trust = 0, from_config, error;
 	const char *sub, *agent = NULL;
 	const struct agent_dialect *d = NULL;
 	enum agent_scope scope;
@@ -138,6 +138,7 @@ static int hooks_command(int argc, const char **argv, struct cmd_ctx *c, const c
 		{ OPT_STRING, 0, "agent", &agent, "<agent>", agent_help },
 		{ OPT_BOOL, 0, "local", &local, NULL, "with --agent: in the project's settings of yours, which git leaves out" },
 		{ OPT_BOOL, 0, "user", &user, NULL, "with --agent: in your own settings, for every project" },
+		{ OPT_BOOL, 0, "trust", &trust, NULL, "with install --agent: record that you trust the hooks, where the agent asks it (codex)" },
 		{ OPT_BOOL, 0, "force", &force, NULL, "install even where a hook manager owns the hooks" },
 		{ OPT_BOOL, 0, "pre-commit", &pre_commit, NULL, "also checkpoint the staged files before each commit" },
 		{ OPT_BOOL, 0, "prepare-commit-msg", &prepare, NULL, "also show the Session-Id trailer in the editor" },
@@ -158,13 +159,17 @@ static int hooks_command(int argc, const char **argv, struct cmd_ctx *c, const c
 						local ? "local" : "user"));
 	if (local && user)
 		return cmd_exit(cmd_usage_error(hooks_usage, opts, "--local and --user cannot be used together"));
+	if (trust && (!d || strcmp(sub, "install")))
+		return cmd_exit(cmd_usage_error(hooks_usage, opts, "--trust goes with install --agent"));
+	if (trust && !d->trust)
+		return cmd_exit(cmd_usage_error(hooks_usage, opts, "%s runs its hooks with no trust to record", d->name));
 	if (d && cmd_need_work_tree(c) < 0)	/* the agents' hooks only: git's live in the git directory */
 		return EXIT_FAILED;
 	if (d && !strcmp(sub, "status"))
 		d = NULL;
 	scope = local ? AGENT_SCOPE_LOCAL : user ? AGENT_SCOPE_USER : AGENT_SCOPE_PROJECT;
 	if (d)
-		return cmd_exit(!strcmp(sub, "install") ? cmd_agent_setup_install(c, d, scope) :
+		return cmd_exit(!strcmp(sub, "install") ? cmd_agent_setup_install(c, d, scope, trust) :
 				cmd_agent_setup_uninstall(c, d, scope));
 	if ((error = store_hooks_dir(&dir, &from_config, c->st)) < 0)
 		return EXIT_FAILED;

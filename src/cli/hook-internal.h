@@ -71,6 +71,13 @@ void hook_open_transcript(int *fd, struct hook_run *r, const char *path);
 int hook_read_turn(struct state_op **out, int *messages, struct hook_run *r, const cJSON *a, const char *path);
 
 /*
+ * A shell call's outcome, when its payload says none, from the end of
+ * the agent's transcript, where its CLI wrote it (agent_dialect.scan_exit):
+ * r->ev's exit, ms and failed; left unknown when it is not there.
+ */
+void hook_transcript_exit(struct hook_run *r);
+
+/*
  * The turn of agent a as its payload says it when it carries the turn's
  * tokens (ev.has_usage), with no transcript: an OP_AGENT_TURN at its
  * transcript's offset; *out NULL when it carries none.

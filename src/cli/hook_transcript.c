@@ -411,6 +411,51 @@ cleanup:
 	return error;
 }
 
+/* How far back from its end a transcript is read for a shell call's outcome: it is written just before the hook runs. */
+#define EXIT_TAIL (256u << 10)
+
+void hook_transcript_exit(struct hook_run *r)
+{
+	const struct agent_dialect *d = r->d;
+	struct stat sb;
+	off_t from;
+	char *buf;
+	ssize_t n;
+	int fd;
+
+	if (!d->scan_exit || !r->ev.call || !*r->ev.call || !r->ev.transcript || r->ev.has_exit)
+		return;
+	hook_open_transcript(&fd, r, r->ev.transcript);
+	if (fd < 0)
+		return;
+	if (fstat(fd, &sb) == 0) {
+		from = sb.st_size > (off_t)EXIT_TAIL ? sb.st_size - (off_t)EXIT_TAIL : 0;
+		buf = xmalloc((size_t)(sb.st_size - from) + 1);
+		if ((n = pread(fd, buf, (size_t)(sb.st_size - from), from)) > 0) {
+			const char *end = buf + n, *p = buf, *nl;
+			size_t mark = strlen(d->exit_mark);
+
+			/* the last line of the call's wins: lines after the first newline only, when not read from the start */
+			if (from && (nl = memchr(p, '\n', (size_t)(end - p))))
+				p = nl + 1;
+			for (; p < end; p = nl + 1) {
+				cJSON *line;
+
+				nl = memchr(p, '\n', (size_t)(end - p));
+				nl = nl ? nl : end;
+				if (!memmem(p, (size_t)(nl - p), d->exit_mark, mark) ||
+				    !memmem(p, (size_t)(nl - p), r->ev.call, strlen(r->ev.call)))
+					continue;
+				if ((line = cJSON_ParseWithLength(p, (size_t)(nl - p))))
+					d->scan_exit(&r->ev, line);
+				cJSON_Delete(line);
+			}
+		}
+		free(buf);
+	}
+	close(fd);
+}
+
 int hook_payload_turn(struct state_op **out, int *messages, struct hook_run *r, const cJSON *a)
 {
 	double at = json_num(cJSON_GetObjectItemCaseSensitive(a, "transcript"), "offset", 0);

@@ -2,8 +2,9 @@
 // end-to-end tests: it speaks enough of the Anthropic Messages API
 // (POST /v1/messages, streamed), of the Gemini API (POST
 // /v1beta/models/<m>:streamGenerateContent?alt=sse, and :generateContent)
-// and of OpenAI's Chat Completions (POST .../chat/completions, streamed or
-// not; GET .../models) to make Claude Code, Gemini CLI and the CLIs that
+// of OpenAI's Chat Completions (POST .../chat/completions, streamed or
+// not; GET .../models) and of its Responses API (POST .../responses,
+// streamed: Codex CLI) to make Claude Code, Gemini CLI and the CLIs that
 // speak Chat Completions (Qwen Code, Copilot CLI, OpenCode) call the tools
 // a script names, with no network.
 //
@@ -175,6 +176,56 @@ function openaiChat(req, res) {
 	sse(res, events, true);
 }
 
+// OpenAI Responses: {input: [items], tools, stream} (Codex CLI). A call
+// whose tool the request offers as {"type": "custom"} (Codex's free-form
+// apply_patch) is a custom_tool_call with the input string; any other a
+// function_call (in its namespace, when a namespace tool holds it). A
+// sub-agent's task comes as an agent_message. Usage counts cached input
+// within input, as the Responses API does.
+function openaiResponses(req, res) {
+	const items = Array.isArray(req.input) ? req.input : [{ type: 'message', role: 'user', content: req.input || '' }];
+	const said = (c) => (c || []).map((b) => b.text || b.encrypted_content || '').join(' ');
+	const turns = items.map((it) => ({
+		user: (it.type === 'message' && it.role === 'user') || it.type === 'agent_message',
+		text: it.type === 'message' ? textOf(it.content) : it.type === 'agent_message' ? said(it.content) : '',
+		calls: ['function_call', 'custom_tool_call', 'local_shell_call'].includes(it.type),
+	}));
+	const tools = req.tools || [];
+	const { conv, call } = tools.length ? converse(turns) : {};
+	const n = ++seq, id = `resp_${n}`;
+	let item;
+	if (call) {
+		const offered = tools.find((t) => t.name === call.name);
+		const ns = tools.find((t) => t.type === 'namespace' && (t.tools || []).some((x) => x.name === call.name));
+		item = offered && offered.type === 'custom' ?
+			{ type: 'custom_tool_call', id: `ctc_${n}`, status: 'completed', call_id: `call_${n}`, name: call.name,
+				input: typeof call.input === 'string' ? call.input : JSON.stringify(call.input) } :
+			{ type: 'function_call', id: `fc_${n}`, status: 'completed', call_id: `call_${n}`, name: call.name,
+				arguments: JSON.stringify(call.input) };
+		if (ns && item.type === 'function_call') item.namespace = ns.name;
+	} else {
+		item = { type: 'message', id: `msg_${n}`, status: 'completed', role: 'assistant',
+			content: [{ type: 'output_text', text: conv ? conv.answer || 'Done.' : 'ok', annotations: [] }] };
+	}
+	const usage = { input_tokens: 1000 + n, input_tokens_details: { cached_tokens: 600 },
+		output_tokens: 25, output_tokens_details: { reasoning_tokens: 5 }, total_tokens: 1025 + n };
+	const base = { id, object: 'response', created_at: Math.floor(Date.now() / 1000), model: req.model };
+	if (req.stream === false) {
+		res.writeHead(200, { 'content-type': 'application/json' });
+		return res.end(JSON.stringify({ ...base, status: 'completed', output: [item], usage }));
+	}
+	const events = [['response.created', { type: 'response.created', response: { ...base, status: 'in_progress', output: [] } }],
+		['response.output_item.added', { type: 'response.output_item.added', output_index: 0,
+			item: item.type === 'message' ? { ...item, status: 'in_progress', content: [] } : item }]];
+	if (item.type === 'message')
+		events.push(['response.output_text.delta', { type: 'response.output_text.delta', item_id: item.id,
+			output_index: 0, content_index: 0, delta: item.content[0].text }]);
+	events.push(['response.output_item.done', { type: 'response.output_item.done', output_index: 0, item }]);
+	events.push(['response.completed', { type: 'response.completed',
+		response: { ...base, status: 'completed', output: [item], usage } }]);
+	sse(res, events);
+}
+
 const server = http.createServer((req, res) => {
 	let body = '';
 	req.on('data', (d) => { body += d; });
@@ -194,6 +245,8 @@ const server = http.createServer((req, res) => {
 			gemini(parsed, res, false);
 		} else if (req.method === 'POST' && req.url.split('?')[0].endsWith('/chat/completions')) {
 			openaiChat(parsed, res);
+		} else if (req.method === 'POST' && req.url.split('?')[0].endsWith('/responses')) {
+			openaiResponses(parsed, res);
 		} else if (req.method === 'GET' && req.url.split('?')[0].endsWith('/models')) {
 			res.writeHead(200, { 'content-type': 'application/json' });
 			res.end(JSON.stringify({ object: 'list', data: [{ id: process.env.MODEL_SERVER_MODEL || 'test-model',

@@ -29,13 +29,13 @@ test_expect_success 'generic: a file written, a patch, a shell command and a tur
 	test_must_be_empty ev.err &&
 	git log --format=%s SESSION_HEAD >log &&
 	grep "^file created: notes.txt by pi-pi0001ab$" log &&
-	grep "^file created: added.txt by pi-pi0001ab$" log &&
-	grep "^file deleted: notes.txt by pi-pi0001ab$" log &&
+	grep "^checkpoint: 2 files by pi-pi0001ab$" log &&
 	grep "^run by pi-pi0001ab: \"make check\" (exit 2, 1500 ms)$" log &&
 	grep "^turn of pi-pi0001ab: \"Notes written.\" (+1200 in, +80 out[;)]" log &&
 	test "$(git rev-parse SESSION_HEAD:files/added.txt)" = "$(git hash-object added.txt)" &&
 	session_json >s &&
-	test "$(json_field s "[d[\"tokens\"][k] for k in (\"input\", \"output\", \"cached\")]")" = "[1200, 80, 300]"
+	test "$(json_field s "[d[\"tokens\"][k] for k in (\"input\", \"output\", \"cached\")]")" = "[1200, 80, 300]" &&
+	test "$(json_field s "[d[\"files\"][p][\"status\"] for p in (\"added.txt\", \"notes.txt\")]")" = "[\"created\", \"deleted\"]"
 '
 
 test_expect_success 'generic: a sub-agent, a compaction and the end of the session' '
@@ -314,8 +314,8 @@ test_expect_success OPENCODE 'OpenCode: a gpt-5.5 model patches with apply_patch
 	git log --format=%s SESSION_HEAD >log &&
 	agent=$(sed -n "s/^turn of \(opencode-[0-9a-zA-Z]*\): \"Patched.\".*/\1/p" log) &&
 	test -n "$agent" &&
-	grep "^file modified: hello.txt by $agent$" log &&
-	grep "^file created: extra.txt by $agent$" log &&
+	grep "^checkpoint: 2 files by $agent$" log &&
+	test "$(git rev-parse SESSION_HEAD:files/hello.txt)" = "$(git hash-object hello.txt)" &&
 	test "$(git rev-parse SESSION_HEAD:files/extra.txt)" = "$(git hash-object extra.txt)"
 '
 

@@ -226,8 +226,8 @@ static void test_table(void **unused)
 		for (const struct agent_hook_event *e = (*d)->events; e->event; e++)
 			assert_int_equal(agent_event_kind(*d, e->event), e->kind);
 	}
-	assert_int_equal(n, 7);
-	assert_string_equal(names, "claude-code, gemini-cli, qwen-code, copilot-cli, opencode, cursor or generic");
+	assert_int_equal(n, 8);
+	assert_string_equal(names, "claude-code, gemini-cli, qwen-code, copilot-cli, codex, opencode, cursor or generic");
 	free(names);
 }
 
@@ -577,6 +577,112 @@ static void test_patch_files_many(void **unused)
 	sbuf_release(&sb);
 }
 
+/* Codex: apply_patch's patch and Bash's command, both in tool_input.command; the tool decides which. */
+static void test_codex_read_event(void **unused)
+{
+	const struct agent_dialect *d = agent_dialect("codex");
+	cJSON *p = cJSON_Parse("{\"session_id\":\"01a2\",\"cwd\":\"/r\",\"tool_name\":\"apply_patch\",\"tool_use_id\":\"call_1\","
+			       "\"tool_input\":{\"command\":\"*** Begin Patch\\n*** Add File: a\\n+x\\n*** End Patch\\n\"}}");
+	cJSON *b = cJSON_Parse("{\"tool_name\":\"Bash\",\"tool_input\":{\"command\":\"ls\"},\"tool_response\":\"a\\n\"}");
+	cJSON *w = cJSON_Parse("{\"tool_name\":\"Write\",\"tool_input\":{\"command\":\"ls\",\"file_path\":\"x\"}}");
+	struct agent_event ev;
+
+	(void)unused;
+	agent_read_event(&ev, d, p);
+	assert_non_null(ev.patch);
+	assert_null(ev.command);
+	assert_null(ev.path);
+	assert_string_equal(ev.cwd, "/r");
+	assert_string_equal(ev.call, "call_1");
+	agent_read_event(&ev, d, b);
+	assert_string_equal(ev.command, "ls");
+	assert_null(ev.patch);
+	assert_false(ev.has_exit);	/* Bash's payload says none */
+	agent_read_event(&ev, d, w);
+	assert_null(ev.command);
+	assert_null(ev.patch);
+	assert_null(ev.path);
+	/* the others' dialects have no patch tools */
+	agent_read_event(&ev, agent_dialect("claude-code"), p);
+	assert_null(ev.patch);
+	cJSON_Delete(p);
+	cJSON_Delete(b);
+	cJSON_Delete(w);
+}
+
+/* Codex's usage: one token_usage_record per response, its input counting the cached tokens. */
+static void test_codex_usage(void **unused)
+{
+	const char *text =
+		"{\"type\":\"response_item\",\"payload\":{\"type\":\"message\",\"role\":\"user\",\"content\":[]}}\n"
+		"{\"type\":\"token_usage_record\",\"payload\":{\"response_id\":\"r1\",\"usage\":{\"input_tokens\":1001,"
+		"\"cached_input_tokens\":600,\"output_tokens\":25}}}\n"
+		"{\"type\":\"event_msg\",\"payload\":{\"type\":\"token_usage_record\"}}\n"
+		"{\"type\":\"token_usage_record\",\"payload\":{\"response_id\":\"r2\",\"usage\":{\"input_tokens\":100,"
+		"\"cached_input_tokens\":0,\"output_tokens\":5}}}\n"
+		"{\"type\":\"token_usage_record\",\"payload\":{\"response_id\":\"r3\",\"usage\":{\"input_tokens\":-1}}}\n";
+	struct agent_usage u = { 0 };
+
+	(void)unused;
+	agent_usage_scan(&u, agent_dialect("codex"), text, strlen(text));
+	assert_int_equal(u.messages, 2);
+	assert_true(u.input == 501 && u.output == 30 && u.cached == 600);
+	assert_int_equal(u.skipped, 1);
+}
+
+/* A shell call's outcome from the rollout: only the call's own CommandExecution. */
+static void test_codex_exit(void **unused)
+{
+	const struct agent_dialect *d = agent_dialect("codex");
+	cJSON *l = cJSON_Parse("{\"type\":\"event_msg\",\"payload\":{\"type\":\"item_completed\",\"item\":{\"type\":"
+			       "\"CommandExecution\",\"id\":\"call_4\",\"exit_code\":3,\"duration\":{\"secs\":2,\"nanos\":5000000}}}}");
+	struct agent_event ev = { 0 };
+
+	(void)unused;
+	ev.call = "call_5";
+	assert_int_equal(d->scan_exit(&ev, l), 0);
+	assert_false(ev.has_exit);
+	ev.call = "call_4";
+	assert_int_equal(d->scan_exit(&ev, l), 1);
+	assert_true(ev.has_exit && ev.exit == 3 && ev.failed && ev.has_ms && ev.ms == 2005);
+	cJSON_Delete(l);
+}
+
+/* Codex's trust: the hash of each of our hooks by its place, as its /hooks records it; what a config lacks. */
+static void test_codex_trust(void **unused)
+{
+	const struct agent_dialect *d = agent_dialect("codex");
+	const char *theirs = "{\"hooks\": {\"Stop\": [{\"hooks\": [{\"type\": \"command\", \"command\": \"x\"}]}]}}";
+	const char *untrusted = "[projects.\"/p\"]\ntrust_level = \"untrusted\"\n";
+	char *out = NULL, *err = NULL, *entries, *add, *conflict;
+
+	(void)unused;
+	assert_non_null(d->trust);
+	assert_int_equal(agent_settings_add(&out, &err, theirs, strlen(theirs), d, "git-session hook codex"), 0);
+	entries = d->trust->entries(out, strlen(out), "/p/.codex/hooks.json", "/p", "git-session hook codex");
+	assert_non_null(entries);
+	assert_non_null(strstr(entries, "[projects.\"/p\"]\ntrust_level = \"trusted\"\n"));
+	/* ours after theirs: the second group of Stop; the hash as Codex's for this hook */
+	assert_non_null(strstr(entries, "[hooks.state.\"/p/.codex/hooks.json:stop:1:0\"]\n"));
+	assert_null(strstr(entries, ":stop:0:0"));
+	assert_non_null(strstr(entries, "[hooks.state.\"/p/.codex/hooks.json:session_start:0:0\"]\ntrusted_hash = "
+				"\"sha256:3f89588d105a11df09d97dcb05c07d2ace78b40e03f6fff1f6e23925d78cadf3\"\n"));
+	d->trust->plan(&add, &conflict, NULL, 0, entries);
+	assert_string_equal(add, entries);
+	assert_null(conflict);
+	free(add);
+	d->trust->plan(&add, &conflict, entries, strlen(entries), entries);
+	assert_null(add);
+	assert_null(conflict);
+	d->trust->plan(&add, &conflict, untrusted, strlen(untrusted), entries);
+	assert_string_equal(conflict, "[projects.\"/p\"]");
+	assert_null(strstr(add, "projects"));
+	free(add);
+	free(conflict);
+	free(entries);
+	free(out);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -597,6 +703,10 @@ int main(void)
 		cmocka_unit_test(test_copilot_cli),
 		cmocka_unit_test(test_guest),
 		cmocka_unit_test(test_file_hooks),
+		cmocka_unit_test(test_codex_read_event),
+		cmocka_unit_test(test_codex_usage),
+		cmocka_unit_test(test_codex_exit),
+		cmocka_unit_test(test_codex_trust),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
