@@ -20,7 +20,7 @@ static const struct agent_hook_event copilot_cli_events[] = {
 	{ "sessionStart", AE_START, NULL },
 	{ "userPromptSubmitted", AE_PROMPT, NULL },
 	{ "preToolUse", AE_TOOL_BEFORE, NULL },
-	{ "postToolUse", AE_TOOL_AFTER, "create|edit|bash" },
+	{ "postToolUse", AE_TOOL_AFTER, "create|edit|apply_patch|bash" },
 	{ "postToolUseFailure", AE_TOOL_FAILED, "bash" },
 	{ "subagentStart", AE_SUBAGENT_START, NULL },
 	{ "subagentStop", AE_SUBAGENT_STOP, NULL },
@@ -30,7 +30,7 @@ static const struct agent_hook_event copilot_cli_events[] = {
 	{ NULL, AE_NONE, NULL },
 };
 /* its own names, then those its Claude-style payloads give them */
-static const char *const copilot_cli_writers[] = { "create", "edit", "Write", "Edit", NULL };
+static const char *const copilot_cli_writers[] = { "create", "edit", "apply_patch", "Write", "Edit", NULL };
 static const char *const copilot_cli_agent_tools[] = { "task", "Task", NULL };
 static const char *const copilot_cli_shell_tools[] = { "bash", "Bash", NULL };
 
@@ -97,6 +97,10 @@ static void copilot_cli_read_event(struct agent_event *ev, const cJSON *payload)
 	ev->tool = str2(payload, "toolName", "tool_name");
 	if (!(ev->path = json_str(in, "path")))
 		ev->path = json_str(in, "file_path");
+	/* apply_patch (gpt-5 models) takes the patch whole, Edit through Claude's hooks */
+	if (cJSON_IsString(in))
+		ev->patch = in->valuestring;
+	ev->cwd = json_str(payload, "cwd");
 	ev->created = ev->tool && (!strcmp(ev->tool, "create") || !strcmp(ev->tool, "Write"));
 	ev->transcript = str2(payload, "transcriptPath", "transcript_path");
 	/* sub-agents write into the session's own store: read once, with the session's turn */

@@ -159,6 +159,30 @@ test_expect_success 'copilot-cli: its payloads replayed; a sub-agent'"'"'s promp
 	git session close -q
 '
 
+test_expect_success 'copilot-cli: an apply_patch (gpt-5 models), its own way and through Claude Code'"'"'s hooks: each file it names' '
+	mkdir -p patched && printf "one\ntwo\n" >patched/old.txt && printf "bye\n" >patched/gone.txt &&
+	git add patched && git commit -q -m "to patch" &&
+	patch="*** Begin Patch\\n*** Add File: added.txt\\n+hello\\n*** Update File: old.txt\\n@@\\n one\\n-two\\n+TWO\\n*** Delete File: gone.txt\\n*** End Patch\\n" &&
+	p="\"sessionId\":\"c3\",\"timestamp\":1795683677600,\"cwd\":\"$R/patched\"" &&
+	hook copilot-cli userPromptSubmitted "{$p,\"prompt\":\"patch three files\"}" &&
+	printf "hello\n" >patched/added.txt && printf "one\nTWO\n" >patched/old.txt && rm patched/gone.txt &&
+	hook copilot-cli postToolUse "{$p,\"toolName\":\"apply_patch\",\"toolArgs\":\"$patch\",\"toolResult\":{\"resultType\":\"success\",\"textResultForLlm\":\"Added 1 file(s)\"}}" &&
+	git log -1 --format=%s SESSION_HEAD >subject &&
+	grep "^checkpoint: 3 files by copilot-c3$" subject &&
+	git ls-tree -r --name-only SESSION_HEAD files/ >files &&
+	grep "^files/patched/added.txt$" files && grep "^files/patched/old.txt$" files &&
+	test "$(git rev-parse SESSION_HEAD:files/patched/old.txt)" = "$(git hash-object patched/old.txt)" &&
+	session_json >s &&
+	test "$(json_field s "d[\"files\"][\"patched/gone.txt\"][\"status\"]")" = deleted &&
+	printf "again\n" >patched/added.txt &&
+	c="\"session_id\":\"c3\",\"timestamp\":\"2026-11-26T09:01:17.600Z\",\"cwd\":\"$R/patched\"" &&
+	edit="*** Begin Patch\\n*** Update File: added.txt\\n@@\\n-hello\\n+again\\n*** End Patch\\n" &&
+	hook claude-code PostToolUse "{\"hook_event_name\":\"PostToolUse\",$c,\"tool_name\":\"Edit\",\"tool_input\":\"$edit\",\"tool_result\":{\"result_type\":\"success\"}}" COPILOT_CLI=1 &&
+	git log -1 --format=%s SESSION_HEAD >subject &&
+	grep "^file modified: patched/added.txt by copilot-c3$" subject &&
+	git session close -q
+'
+
 test_expect_success 'Copilot through Claude Code'"'"'s hooks is copilot-cli, read its way; Claude Code'"'"'s own stay Claude'"'"'s' '
 	p="\"session_id\":\"c2\",\"timestamp\":\"2026-11-26T09:01:58.377Z\",\"cwd\":\"$R\"" &&
 	hook claude-code UserPromptSubmit "{\"hook_event_name\":\"UserPromptSubmit\",$p,\"prompt\":\"notes through claude hooks\"}" COPILOT_CLI=1 &&
