@@ -260,6 +260,7 @@ const server = http.createServer((req, res) => {
 		}
 	});
 });
-server.listen(0, '127.0.0.1', () => {
+// MODEL_SERVER_PORT: that port (a second server in a network namespace of its own), else any free one
+server.listen(Number(process.env.MODEL_SERVER_PORT || 0), '127.0.0.1', () => {
 	fs.writeFileSync(process.argv[3], String(server.address().port));
 });

@@ -131,6 +131,7 @@ gemini_home () {
 }
 
 serve () {
+	serve_script=$1
 	rm -f port || return 1
 	node "$TEST_DIRECTORY/../agents/model-server.js" "$1" port &
 	server=$!
@@ -140,6 +141,23 @@ serve () {
 	test -n "$PORT"
 }
 stop_server () { kill $server 2>/dev/null; wait $server 2>/dev/null; return 0; }
+
+# in_netns <command>...: the command (not a shell function) where only 127.0.0.1 can be reached, in a
+# network namespace of its own, with the script of the last serve answered there too, on $PORT; as
+# it is where the machine makes no such namespace
+in_netns () {
+	if test -z "${netns_ok:-}"
+	then
+		netns_ok=no && unshare -rn sh -c "ip link set lo up" 2>/dev/null && netns_ok=yes
+	fi
+	test $netns_ok = yes || { "$@"; return; }
+	rm -f port.netns &&
+	PORT=$PORT unshare -rn sh -c 'ip link set lo up || exit 125
+		MODEL_SERVER_PORT=$PORT node "$1" "$2" port.netns & s=$!
+		i=0; while ! test -s port.netns && test $i -lt 600; do sleep 0.05; i=$((i + 1)); done
+		shift 2; "$@"; r=$?; kill $s; wait $s 2>/dev/null; exit $r' \
+		sh "$TEST_DIRECTORY/../agents/model-server.js" "$serve_script" "$@"
+}
 
 # Succeeds when the command fails the way a command should: exit 1..129,
 # not a crash (a signal, or a sanitizer's abort).

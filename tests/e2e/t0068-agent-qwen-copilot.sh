@@ -220,14 +220,14 @@ test_expect_success 'Copilot with its own hooks and Claude Code'"'"'s both insta
 # --- the real CLIs, offline, against the scripted model ---
 
 qwen_run () {
-	env HOME="$TRASH_DIRECTORY/qwen-home" OPENAI_BASE_URL="http://127.0.0.1:$PORT/v1" OPENAI_API_KEY=test \
+	in_netns env HOME="$TRASH_DIRECTORY/qwen-home" OPENAI_BASE_URL="http://127.0.0.1:$PORT/v1" OPENAI_API_KEY=test \
 		OPENAI_MODEL=qwen3-coder-plus QWEN_CODE_SUPPRESS_YOLO_WARNING=1 NO_COLOR=1 \
 		timeout 180 node "$qwen_js" "$1" --approval-mode yolo >qwen.out 2>qwen.err
 }
 
 # one cache for Copilot's package (it unpacks ~235 MB on its first run), no update
 copilot_run () {
-	env HOME="$TRASH_DIRECTORY/copilot-home" XDG_CACHE_HOME="$TRASH_DIRECTORY/copilot-cache" COPILOT_AUTO_UPDATE=false \
+	in_netns env HOME="$TRASH_DIRECTORY/copilot-home" XDG_CACHE_HOME="$TRASH_DIRECTORY/copilot-cache" COPILOT_AUTO_UPDATE=false \
 		COPILOT_OFFLINE=true COPILOT_PROVIDER_BASE_URL="http://127.0.0.1:$PORT/v1" COPILOT_PROVIDER_API_KEY=test \
 		COPILOT_MODEL=gpt-4.1 timeout 240 "$copilot_bin" -p "$1" --allow-all-tools --no-ask-user \
 		--no-auto-update >copilot.out 2>copilot.err
