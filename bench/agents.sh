@@ -1,6 +1,7 @@
 #!/bin/sh
 # agents.sh - what git-session's agent hooks cost in a real agent CLI run:
-# Claude Code (and Gemini CLI, Codex CLI) run five prompts against the scripted model
+# Claude Code (and Gemini CLI, Codex CLI, Qwen Code, Copilot CLI, OpenCode)
+# run five prompts against the scripted model
 # (tests/agents/model-server.js) with no hooks, with hooks that do nothing
 # but read their payload, and with git-session's hooks. Each hook goes
 # through a timing wrapper named git-session on PATH, which records the
@@ -13,7 +14,8 @@
 # journal) that cost grows with the files others deleted in the last
 # minutes.
 # Not a test: it prints, and says so when the CLIs are missing.
-#   sh bench/agents.sh [--quick]     (GIT_SESSION_BIN: where git-session is; BENCH_AGENTS: which, "claude gemini codex";
+#   sh bench/agents.sh [--quick]     (GIT_SESSION_BIN: where git-session is; BENCH_AGENTS: which,
+#                                     "claude gemini codex qwen copilot opencode";
 #                                     BENCH_VERDICTS: a file PASS/FAIL lines go to)
 set -e
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -25,6 +27,10 @@ claude="$agents/node_modules/@anthropic-ai/claude-code/bin/claude.exe"
 gemini_js="$agents/node_modules/@google/gemini-cli/bundle/gemini.js"
 codex_bin="$agents/node_modules/.bin/codex"
 codex=yes
+qwen_js="$agents/node_modules/@qwen-code/qwen-code/cli-entry.js"
+copilot_bin="$agents/node_modules/.bin/copilot"
+opencode_bin="$agents/node_modules/.bin/opencode"
+qwen=yes copilot=yes opencode=yes
 real=${GIT_SESSION_BIN:+$GIT_SESSION_BIN/git-session}
 real=${real:-$top/git-session}
 
@@ -36,6 +42,9 @@ then
 fi
 test -f "$gemini_js" || gemini=no
 "$codex_bin" --version >/dev/null 2>&1 || codex=no
+test -f "$qwen_js" || qwen=no
+test -x "$copilot_bin" || copilot=no
+"$opencode_bin" --version >/dev/null 2>&1 || opencode=no
 test -x "$real" || { echo "  skipped: no git-session at $real (make, or set GIT_SESSION_BIN)"; exit 0; }
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/git-session-agents.XXXXXX")
@@ -152,7 +161,23 @@ script () {
  {"match": "codex edit", "calls": [{"name": "apply_patch", "input": "*** Begin Patch\\n*** Update File: notes.txt\\n@@\\n-first line\\n+first line, edited\\n*** End Patch\\n"}],
   "answer": "Edited notes.txt."},
  {"match": "codex checks", "calls": [{"name": "exec_command", "input": {"cmd": "cat missing.txt"}},
-  {"name": "exec_command", "input": {"cmd": "cat notes.txt"}}], "answer": "The checks pass now."}]
+  {"name": "exec_command", "input": {"cmd": "cat notes.txt"}}], "answer": "The checks pass now."},
+ {"match": "qwen edit", "calls": [{"name": "read_file", "input": {"file_path": "$1/notes.txt"}}, {"name": "edit", "input": {"file_path": "$1/notes.txt", "old_string": "first line",
+  "new_string": "first line, edited"}}], "answer": "Edited notes.txt."},
+ {"match": "qwen checks", "calls": [{"name": "run_shell_command", "input": {"command": "cat missing.txt", "description": "fail"}},
+  {"name": "run_shell_command", "input": {"command": "cat notes.txt", "description": "pass"}}], "answer": "The checks pass now."},
+ {"match": "copilot notes", "calls": [{"name": "create", "input": {"path": "$1/notes.txt", "file_text": "first line\\n"}}],
+  "answer": "Wrote notes.txt."},
+ {"match": "copilot edit", "calls": [{"name": "edit", "input": {"path": "$1/notes.txt", "old_str": "first line",
+  "new_str": "first line, edited"}}], "answer": "Edited notes.txt."},
+ {"match": "copilot checks", "calls": [{"name": "bash", "input": {"command": "cat missing.txt", "description": "fail"}},
+  {"name": "bash", "input": {"command": "cat notes.txt", "description": "pass"}}], "answer": "The checks pass now."},
+ {"match": "opencode notes", "calls": [{"name": "write", "input": {"filePath": "$1/notes.txt", "content": "first line\\n"}}],
+  "answer": "Wrote notes.txt."},
+ {"match": "opencode edit", "calls": [{"name": "edit", "input": {"filePath": "$1/notes.txt", "oldString": "first line",
+  "newString": "first line, edited"}}], "answer": "Edited notes.txt."},
+ {"match": "opencode checks", "calls": [{"name": "bash", "input": {"command": "cat missing.txt", "description": "fail"}},
+  {"name": "bash", "input": {"command": "cat notes.txt", "description": "pass"}}], "answer": "The checks pass now."}]
 EOF
 }
 
@@ -263,13 +288,129 @@ codex_session () {
 	echo $(((end - start) / 1000000))
 }
 
+# qwen_session: as claude_session, for Qwen Code (then --continue)
+qwen_session () {
+	d=$1 && mkdir -p "$d/home/.qwen" && git init -q "$d/repo" &&
+	(cd "$d/repo" && echo hello >README && git add README && git commit -q -m initial) &&
+	echo '{"security":{"auth":{"selectedType":"openai"}},"privacy":{"usageStatisticsEnabled":false},"telemetry":{"enabled":false}}' \
+		>"$d/home/.qwen/settings.json" &&
+	if test "$2" != none
+	then
+		(cd "$d/repo" && "$real" hooks install --agent qwen-code >/dev/null 2>&1)
+	fi &&
+	script "$d/repo" >"$d/script.json" &&
+	probe "$d/repo" "$2" &&
+	serve "$d/script.json" &&
+	start=$(date +%s%N) &&
+	(
+		cd "$d/repo" &&
+		if test "$2" = git-session; then GS_WRAP_REAL=$real; else GS_WRAP_REAL=; fi &&
+		export GS_WRAP_REAL GS_WRAP_LOG="$3" PATH="$work/bin:$PATH" &&
+		q () {
+			env HOME="$d/home" OPENAI_BASE_URL="http://127.0.0.1:$PORT/v1" OPENAI_API_KEY=test \
+				OPENAI_MODEL=qwen3-coder-plus QWEN_CODE_SUPPRESS_YOLO_WARNING=1 NO_COLOR=1 \
+				timeout 180 node "$qwen_js" "$@" --approval-mode yolo >>"$d/out" 2>>"$d/err"
+		} &&
+		q "put notes into notes.txt" &&
+		q "qwen edit the notes" --continue &&
+		q "qwen checks to run" --continue &&
+		q "a question" --continue &&
+		q "wrap up the work" --continue
+	) || { stop_server; echo "error: the Qwen Code run failed (hooks: $2); see $d/err" >&2; return 1; }
+	end=$(date +%s%N)
+	stop_server
+	grep -q "All done." "$d/out" || { echo "error: the Qwen Code run did not finish (hooks: $2)" >&2; return 1; }
+	echo $(((end - start) / 1000000))
+}
+
+# copilot_session: as claude_session, for Copilot CLI (then --continue), the folder trusted;
+# one cache for all runs (its first run unpacks ~235 MB there), no update
+copilot_session () {
+	d=$1 && mkdir -p "$d/home/.copilot" && git init -q "$d/repo" &&
+	(cd "$d/repo" && echo hello >README && git add README && git commit -q -m initial) &&
+	echo "{\"trustedFolders\": [\"$d/repo\"]}" >"$d/home/.copilot/config.json" &&
+	if test "$2" != none
+	then
+		(cd "$d/repo" && "$real" hooks install --agent copilot-cli >/dev/null 2>&1)
+	fi &&
+	script "$d/repo" >"$d/script.json" &&
+	probe "$d/repo" "$2" &&
+	serve "$d/script.json" &&
+	start=$(date +%s%N) &&
+	(
+		cd "$d/repo" &&
+		if test "$2" = git-session; then GS_WRAP_REAL=$real; else GS_WRAP_REAL=; fi &&
+		export GS_WRAP_REAL GS_WRAP_LOG="$3" PATH="$work/bin:$PATH" &&
+		p () {
+			env HOME="$d/home" XDG_CACHE_HOME="$work/copilot-cache" COPILOT_AUTO_UPDATE=false \
+				COPILOT_OFFLINE=true COPILOT_PROVIDER_BASE_URL="http://127.0.0.1:$PORT/v1" \
+				COPILOT_PROVIDER_API_KEY=test COPILOT_MODEL=gpt-4.1 timeout 240 "$copilot_bin" -p "$@" \
+				--allow-all-tools --no-ask-user --no-auto-update >>"$d/out" 2>>"$d/err"
+		} &&
+		p "copilot notes into notes.txt" &&
+		p "copilot edit the notes" --continue &&
+		p "copilot checks to run" --continue &&
+		p "a question" --continue &&
+		p "wrap up the work" --continue
+	) || { stop_server; echo "error: the Copilot CLI run failed (hooks: $2); see $d/err" >&2; return 1; }
+	end=$(date +%s%N)
+	stop_server
+	grep -q "All done." "$d/out" || { echo "error: the Copilot CLI run did not finish (hooks: $2)" >&2; return 1; }
+	echo $(((end - start) / 1000000))
+}
+
+# opencode_session: as claude_session, for OpenCode (`opencode run`, then --continue): a custom
+# provider on the scripted model in its own config and XDG dirs, its config folder looking installed
+opencode_session () {
+	d=$1 && c="$d/home/.config/opencode" && mkdir -p "$c/node_modules" && git init -q "$d/repo" &&
+	(cd "$d/repo" && echo hello >README && git add README && git commit -q -m initial) &&
+	echo '{"lockfileVersion":3,"packages":{"":{"dependencies":{"@opencode-ai/plugin":"*"}}}}' >"$c/package-lock.json" &&
+	cat >"$c/opencode.json" <<-\EOT &&
+	{"autoupdate": false, "share": "disabled", "model": "scripted/test-model", "small_model": "scripted/test-model",
+	 "permission": {"edit": "allow", "bash": "allow", "webfetch": "deny", "external_directory": "allow"},
+	 "provider": {"scripted": {"npm": "@ai-sdk/openai-compatible", "name": "Scripted",
+	   "options": {"baseURL": "{env:SCRIPTED_BASE_URL}", "apiKey": "dummy"},
+	   "models": {"test-model": {"name": "Test", "tool_call": true, "limit": {"context": 200000, "output": 8000}}}}}}
+	EOT
+	if test "$2" != none
+	then
+		(cd "$d/repo" && "$real" hooks install --agent opencode >/dev/null)
+	fi &&
+	script "$d/repo" >"$d/script.json" &&
+	probe "$d/repo" "$2" &&
+	serve "$d/script.json" &&
+	start=$(date +%s%N) &&
+	(
+		cd "$d/repo" &&
+		if test "$2" = git-session; then GS_WRAP_REAL=$real; else GS_WRAP_REAL=; fi &&
+		export GS_WRAP_REAL GS_WRAP_LOG="$3" PATH="$work/bin:$PATH" &&
+		o () {
+			env HOME="$d/home" XDG_CONFIG_HOME="$d/home/.config" XDG_DATA_HOME="$d/home/.local/share" \
+				XDG_CACHE_HOME="$d/home/.cache" XDG_STATE_HOME="$d/home/.local/state" \
+				OPENCODE_DISABLE_AUTOUPDATE=1 OPENCODE_DISABLE_MODELS_FETCH=1 OPENCODE_DISABLE_LSP_DOWNLOAD=1 \
+				SCRIPTED_BASE_URL="http://127.0.0.1:$PORT/v1" timeout 120 "$opencode_bin" run "$@" </dev/null \
+				>>"$d/out" 2>>"$d/err"
+		} &&
+		o "opencode notes into notes.txt" &&
+		o --continue "opencode edit the notes" &&
+		o --continue "opencode checks to run" &&
+		o --continue "a question" &&
+		o --continue "wrap up the work"
+	) || { stop_server; echo "error: the OpenCode run failed (hooks: $2); see $d/err" >&2; return 1; }
+	end=$(date +%s%N)
+	stop_server
+	grep -q "All done." "$d/out" || { echo "error: the OpenCode run did not finish (hooks: $2)" >&2; return 1; }
+	echo $(((end - start) / 1000000))
+}
+
 # report <cli> <runs>: the table, from $work/<cli>-<hooks>.{log,wall}
 report () {
 	python3 - "$work" "$1" "$2" "$target" <<'EOF'
 import os, statistics, sys
 work, cli, runs, target = sys.argv[1], sys.argv[2], int(sys.argv[3]), float(sys.argv[4])
 out = open(os.environ["BENCH_VERDICTS"], "a") if os.environ.get("BENCH_VERDICTS") else None
-shown = {"claude": "Claude Code", "gemini": "Gemini CLI", "codex": "Codex CLI"}[cli]
+shown = {"claude": "Claude Code", "gemini": "Gemini CLI", "codex": "Codex CLI", "qwen": "Qwen Code",
+         "copilot": "Copilot CLI", "opencode": "OpenCode"}[cli]
 cpu, sys = {}, {}
 def events(hooks):
     ev = {}
@@ -321,10 +462,13 @@ except (FileNotFoundError, ValueError):
 EOF
 }
 
-for cli in ${BENCH_AGENTS:-claude gemini codex}
+for cli in ${BENCH_AGENTS:-claude gemini codex qwen copilot opencode}
 do
 	test $cli != gemini || test $gemini = yes || continue
 	test $cli != codex || test $codex = yes || continue
+	test $cli != qwen || test $qwen = yes || continue
+	test $cli != copilot || test $copilot = yes || continue
+	test $cli != opencode || test $opencode = yes || continue
 	# a first run, not counted, so that no run pays for a cold start
 	${cli}_session "$work/$cli-warm" none "$work/$cli-warm.log" >/dev/null || exit 1
 	n=$runs && test $cli = claude || n=1
@@ -340,3 +484,6 @@ do
 done
 test $gemini = yes || echo "  (Gemini CLI not run: --quick, or not installed)"
 test $codex = yes || echo "  (Codex CLI not run: not installed)"
+test $qwen = yes || echo "  (Qwen Code not run: not installed)"
+test $copilot = yes || echo "  (Copilot CLI not run: not installed)"
+test $opencode = yes || echo "  (OpenCode not run: not installed)"
