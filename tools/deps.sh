@@ -63,8 +63,10 @@ then
 	then
 		echo "deps: the agent CLIs are present"
 	else
-		echo "deps: installing the agent CLIs for the tests (npm ci):$missing_cli"
-		(cd "$top/tests/agents" && npm ci --no-audit --no-fund --loglevel=error) ||
+		# the versions package-lock.json pins; not `npm ci`, which refuses a lock that names
+		# other platforms' optional packages a registry mirror may not carry
+		echo "deps: installing the agent CLIs for the tests (npm install, as locked):$missing_cli"
+		(cd "$top/tests/agents" && npm install --no-save --no-audit --no-fund --loglevel=error) ||
 			echo "deps: could not install the agent CLIs: their tests will be skipped"
 	fi
 else
