@@ -49,7 +49,7 @@ test_expect_success CLAUDE_CODE 'Claude Code: a run that writes a file is a sess
 	agent=$(sed -n "s/^agent \(claude-[0-9a-f]*\) started (claude-code)$/\1/p" log) &&
 	test -n "$agent" &&
 	grep "^file created: hello.txt by $agent$" log &&
-	# Claude Code may write the reply's usage after its Stop: then the tokens come with the session's end
+	# Claude Code may write the usage of its reply after its Stop: then the tokens come at the end of the session
 	grep "^turn of $agent: \"Wrote it.\" (+[0-9]* in, +[0-9]* out; transcript part 1)$" log &&
 	test "$(git rev-parse SESSION_HEAD:files/hello.txt)" = "$(git hash-object hello.txt)" &&
 	git cat-file -p SESSION_HEAD:transcripts/$agent/000/000001 >part &&
@@ -179,7 +179,7 @@ test_expect_success GEMINI_CLI 'Gemini CLI on a machine without git-session: the
 	 test $rc1 = 0 && test $rc2 = 0 &&
 	 grep "Hi there." gemini.out &&
 	 grep "git-session: not found\|git-session: command not found" unguarded.out &&
-	 ! grep -i "not found\|blocked\|hook.*fail\|fail.*hook" gemini.out gemini.err &&
+	 ! grep -i "git-session: not found\|git-session: command not found\|blocked\|hook.*fail\|fail.*hook" gemini.out gemini.err &&
 	 test_must_fail git rev-parse -q --verify SESSION_HEAD)
 '
 
