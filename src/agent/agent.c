@@ -271,7 +271,11 @@ static void scan_total_line(struct agent_usage *u, const struct agent_dialect *d
 void agent_usage_scan(struct agent_usage *u, const struct agent_dialect *d, const char *text, size_t len)
 {
 	const char *p = text, *end = text + len;
-	size_t mark = strlen(d->usage_mark);
+	size_t mark;
+
+	if (!d->usage_mark)
+		return;	/* its transcripts say no usage (Cursor's), or it has none (generic) */
+	mark = strlen(d->usage_mark);
 
 	while (p < end) {
 		const char *nl = memchr(p, '\n', (size_t)(end - p)), *stop = nl ? nl : end;
