@@ -1,5 +1,6 @@
 /*
- * hook-internal.h - what the hook runner (cmd_agent_hook.c), its session
+ * hook-internal.h - what the hook runner (cmd_agent_hook.c), its brief
+ * and the summary it keeps (hook_brief.c), its session
  * and agent (hook_session.c), its reading of the agent's transcript
  * (hook_transcript.c) and of the files shell commands changed
  * (hook_files.c) share. Not for other folders.
@@ -49,6 +50,16 @@ int hook_attach(struct hook_run *r, const char *agent, const char *type, const c
  * what an agent gets at its start, and the MCP server's session-brief.
  */
 int hook_brief(char **out, gs_store *st, const char *id, int max_retries);
+/* At the agent's start: the brief printed, or left for its next prompt (AGENT_BRIEF_AT_PROMPT) (hook_brief.c). */
+int hook_brief_at_start(struct hook_run *r);
+/* At its prompt: the brief a start left for it, printed once. */
+int hook_brief_at_prompt(struct hook_run *r);
+/*
+ * The summary the agent made when it compacted, in bytes [from, to) of
+ * its transcript at path (to -1: its end), kept as the session's context
+ * summary when it is not that already.
+ */
+int hook_keep_summary(struct hook_run *r, const char *path, double from, double to);
 
 /* The session's state with its agents, read once per run; NULL when it cannot be read (said). */
 const cJSON *hook_agents(struct hook_run *r);
