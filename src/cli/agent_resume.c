@@ -520,6 +520,31 @@ static char *chat_session(const char *path)
 	return v;
 }
 
+/* The files of the agent's folder its session sid may be in (the rebuilder's find pattern): 1 when there are some. */
+static int find_sessions(glob_t *g, const char *folder, const struct agent_rebuilder *r, const char *sid)
+{
+	int n = r->find_id_len ? r->find_id_len : (int)strlen(sid), found;
+	char *pattern = xstrfmt("%s/%s%.*s%s", folder, r->find_before, n, sid, r->find_after);
+
+	found = glob(pattern, 0, NULL, g) == 0;
+	free(pattern);
+	return found;
+}
+
+/* Whether the file at path is of session sid: its name says the whole id, else its header does. */
+static int holds_session(const char *path, const struct agent_rebuilder *r, const char *sid)
+{
+	char *named;
+	int yes;
+
+	if (!r->find_id_len)
+		return 1;
+	named = chat_session(path);
+	yes = named && !strcmp(named, sid);
+	free(named);
+	return yes;
+}
+
 /*
  * A file of the agent's that holds its session of this id under another
  * name than k->file (Gemini CLI names a chat by the minute it made the
@@ -529,7 +554,7 @@ static char *chat_session(const char *path)
 static int existing_session(char **old, struct carry *k, int force)
 {
 	const struct agent_rebuilder *r = k->d->rebuilder;
-	char *pattern, *found = NULL, *want = xstrfmt("%s/%s", k->folder, k->file);
+	char *found = NULL, *want = xstrfmt("%s/%s", k->folder, k->file);
 	size_t n = strlen(k->folder) + 1;
 	int error = 0;
 	glob_t g;
@@ -539,18 +564,13 @@ static int existing_session(char **old, struct carry *k, int force)
 		free(want);
 		return 0;
 	}
-	pattern = xstrfmt("%s/%s%.*s%s", k->folder, r->find_before, r->find_id_len, k->rb.session, r->find_after);
-	if (glob(pattern, 0, NULL, &g) == 0) {
-		for (size_t i = 0; i < g.gl_pathc && (!found || strcmp(found, want)); i++) {
-			char *sid = chat_session(g.gl_pathv[i]);
-
-			if (sid && !strcmp(sid, k->rb.session) && strncmp(g.gl_pathv[i], want, n) == 0 &&
+	if (find_sessions(&g, k->folder, r, k->rb.session)) {
+		for (size_t i = 0; i < g.gl_pathc && (!found || strcmp(found, want)); i++)
+			if (holds_session(g.gl_pathv[i], r, k->rb.session) && !strncmp(g.gl_pathv[i], want, n) &&
 			    !strstr(g.gl_pathv[i] + n, "/../")) {
 				free(found);
 				found = xstrdup(g.gl_pathv[i]);
 			}
-			free(sid);
-		}
 		globfree(&g);
 	}
 	if (found && strcmp(found, want)) {
@@ -566,7 +586,6 @@ static int existing_session(char **old, struct carry *k, int force)
 		}
 	}
 	free(found);
-	free(pattern);
 	free(want);
 	return error;
 }
@@ -717,18 +736,15 @@ cleanup:
 /* Whether a session of the agent with its own session id sid is in its folder on this machine. */
 static int session_here(const struct agent_dialect *d, const char *sid)
 {
-	const struct agent_rebuilder *r = d->rebuilder;
-	char *folder = cmd_agent_folder(d), *pattern;
-	int n = r->find_id_len ? r->find_id_len : (int)strlen(sid), found;
+	char *folder = cmd_agent_folder(d);
+	int found = 0;
 	glob_t g;
 
-	if (!folder)
-		return 0;
-	pattern = xstrfmt("%s/%s%.*s%s", folder, r->find_before, n, sid, r->find_after);
-	found = glob(pattern, GLOB_NOSORT, NULL, &g) == 0;
-	if (found)
+	if (folder && find_sessions(&g, folder, d->rebuilder, sid)) {
+		for (size_t i = 0; i < g.gl_pathc && !found; i++)
+			found = holds_session(g.gl_pathv[i], d->rebuilder, sid);
 		globfree(&g);
-	free(pattern);
+	}
 	free(folder);
 	return found;
 }

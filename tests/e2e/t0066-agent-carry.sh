@@ -324,6 +324,8 @@ test_expect_success 'Gemini CLI: its chat of that id, named by another minute, r
 
 test_expect_success 'Gemini CLI: only a chat of another session with those 8 characters: a new one written beside it' '
 	rm "$G" &&
+	on alice git session status gsyn >status &&
+	grep "^Next: carry the conversation of agent gemini-9e9e9e9e to this machine" status &&
 	on alice git session resume --agent gemini-cli gsyn >out 2>err &&
 	hash=$(printf %s "$T/alice" | sha256sum | cut -c1-64) &&
 	test -f "$chats/$hash/chats/session-2025-11-21T10-00-9e9e9e9e.jsonl" &&
