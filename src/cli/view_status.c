@@ -100,6 +100,17 @@ void view_stale(struct view *v, const cJSON *e)
 			  json_str(e, "seen") ? json_str(e, "seen") : "its start", view_c(v, C_RESET));
 }
 
+void view_phase_label(struct view *v, const cJSON *p)
+{
+	if (json_str(p, "key")) {
+		sbuf_adds(&v->out, " ");
+		view_text(v, json_str(p, "key"));
+		sbuf_adds(&v->out, " ");
+	} else {
+		sbuf_addf(&v->out, " %d ", (int)json_num(p, "id", 0));
+	}
+}
+
 void view_phase(struct view *v, const cJSON *p, int max_retries)
 {
 	const cJSON *a, *b;
@@ -107,7 +118,7 @@ void view_phase(struct view *v, const cJSON *p, int max_retries)
 
 	sbuf_adds(&v->out, "  ");
 	view_mark(v, json_str(p, "status"));
-	sbuf_addf(&v->out, " %d ", (int)json_num(p, "id", 0));
+	view_phase_label(v, p);
 	view_text(v, json_str(p, "name"));
 	sbuf_adds(&v->out, "  ");
 	sbuf_addf(&v->out, "%s", view_c(v, C_DIM));
