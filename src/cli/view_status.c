@@ -102,13 +102,21 @@ void view_stale(struct view *v, const cJSON *e)
 
 void view_phase_label(struct view *v, const cJSON *p)
 {
-	if (json_str(p, "key")) {
-		sbuf_adds(&v->out, " ");
-		view_text(v, json_str(p, "key"));
-		sbuf_adds(&v->out, " ");
-	} else {
+	const char *key = json_str(p, "key");
+	char *label;
+
+	if (!key) {
 		sbuf_addf(&v->out, " %d ", (int)json_num(p, "id", 0));
+		return;
 	}
+	label = xstrdup(key);
+	if (strspn(label, "0123456789_") == strlen(label))	/* a step numbered 3_5 reads 3.5 */
+		for (char *c = strchr(label, '_'); c; c = strchr(c, '_'))
+			*c = '.';
+	sbuf_adds(&v->out, " ");
+	view_text(v, label);
+	sbuf_adds(&v->out, " ");
+	free(label);
 }
 
 void view_phase(struct view *v, const cJSON *p, int max_retries)

@@ -1,8 +1,8 @@
 /*
- * copilot.c - the state of apex's Copilot workflow (00-session-state.json
- * as its apex-recall tool and the older session-resume skill write it,
- * schema 3.0; 1.0, 2.0 and unlabelled files migrated as apex-recall
- * migrates them) and its human companion 00-handoff.md. Pure: no I/O.
+ * copilot.c - the state apex's Copilot workflow keeps in
+ * 00-session-state.json (schema 3.0) and 00-handoff.md beside it. 1.0 and
+ * 2.0 files are migrated as its apex-recall tool migrates them. Pure: no
+ * I/O.
  */
 #include "format-internal.h"
 
@@ -285,7 +285,11 @@ static void import_current(cJSON *state, cJSON *doc)
 		fmt_take(state, "current_phase", doc, "current_step");
 }
 
-/* decisions {key: value}: a text is a decision with its key; any other value stays the file's. */
+/*
+ * decisions {key: value}: a text is a decision with its key; an empty one
+ * (not decided yet, as the template has them) and any other value (a
+ * revision number, sku_overrides[]) stay the file's.
+ */
 static void import_keyed(cJSON *state, cJSON *doc)
 {
 	cJSON *d = cJSON_GetObjectItemCaseSensitive(doc, "decisions"), *c, *next;
@@ -296,7 +300,7 @@ static void import_keyed(cJSON *state, cJSON *doc)
 		cJSON *e;
 
 		next = c->next;
-		if (!cJSON_IsString(c))
+		if (!cJSON_IsString(c) || !*c->valuestring)
 			continue;
 		e = fmt_blank_entry(state_decision_fields);
 		json_set_str(e, "decision", c->valuestring);
