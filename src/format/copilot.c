@@ -100,8 +100,9 @@ static cJSON *template_audit(void)
 		json_set_str(e, "complexity", "");
 		json_set_num(e, "passes_planned", 0);
 		json_set_num(e, "passes_executed", 0);
-		for (const char *const *k = (const char *const[]){ "skipped", "skip_reasons", "models_used", NULL }; *k; k++)
-			json_arr(e, *k);
+		json_arr(e, "skipped");
+		json_arr(e, "skip_reasons");
+		json_arr(e, "models_used");
 	}
 	return a;
 }
@@ -128,8 +129,8 @@ static void migrate(cJSON *st)
 		json_arr(st, "open_findings");
 	if (!cJSON_GetObjectItemCaseSensitive(st, "decisions"))
 		json_obj(st, "decisions");
-	steps = cJSON_GetObjectItemCaseSensitive(st, "steps") ? cJSON_GetObjectItemCaseSensitive(st, "steps")
-							       : json_obj(st, "steps");
+	if (!(steps = cJSON_GetObjectItemCaseSensitive(st, "steps")))
+		steps = json_obj(st, "steps");
 	if (!cJSON_IsObject(steps))
 		return;
 	for (size_t i = 0; i < ARRAY_SIZE(template_steps); i++) {
@@ -494,9 +495,11 @@ static cJSON *copilot_from_state(const cJSON *state)
 	const cJSON *extra = fmt_from_extra(state, format_copilot.name), *p;
 	const cJSON *project = cJSON_GetObjectItemCaseSensitive(state, "project");
 	cJSON *doc = cJSON_CreateObject(), *st = json_obj(doc, "state"), *steps;
+	const char *label;
 
 	/* the file's own label (a 1.0 file stays 1.0), else 3.0 */
-	json_set_str(st, "schema_version", json_str(extra, "schema_version") ? json_str(extra, "schema_version") : "3.0");
+	label = json_str(extra, "schema_version");
+	json_set_str(st, "schema_version", label ? label : "3.0");
 	json_set(st, "project", json_str(state, "topic") ? json_dup_or_null(state, "topic")
 							   : json_dup_or_null(state, "session_id"));
 	json_set(st, "current_step", export_current(state));

@@ -136,4 +136,12 @@ test_expect_success 'not started (current_step 0) with a step done: 0 stays 0; a
 		"[0, true, 1]"
 '
 
+test_expect_success 'a session from elsewhere with nine phases: seven steps, the warning names the other two' '
+	git session start --id wide --pause-current --phase A --phase B --phase C --phase D --phase E --phase F --phase G --phase H --phase I -q &&
+	git session export --format copilot wide >wide.json 2>err &&
+	grep "^warning: copilot has no place for phases 8 \"H\", 9 \"I\"; they stay in the session" err &&
+	check "$(json_field wide.json "sorted(d[\"steps\"]), d[\"current_step\"], d[\"schema_version\"]")" \
+		"[[\"1\", \"2\", \"3\", \"4\", \"5\", \"6\", \"7\"], 1, \"3.0\"]"
+'
+
 test_done
