@@ -44,10 +44,12 @@ static int copilot_detect(const cJSON *doc)
 	       cJSON_GetObjectItemCaseSensitive(st, "current_step");
 }
 
+static void migrate(cJSON *st);
+
 /*
- * Refuses a schema this does not read. The file stays as it is: the
- * session holds it migrated (migrate), the export writes it back with its
- * own label, so that an export is the file that was read.
+ * Refuses a schema this does not read, and migrates a file below 3.0 as
+ * apex-recall does before its next write: the export is the file upstream
+ * would write next.
  */
 static int copilot_upgrade(cJSON *doc, char **err)
 {
@@ -61,6 +63,7 @@ static int copilot_upgrade(cJSON *doc, char **err)
 		free(p);
 		return GS_ERROR;
 	}
+	migrate(cJSON_GetObjectItemCaseSensitive(doc, "state"));
 	return 0;
 }
 
@@ -111,16 +114,18 @@ static cJSON *template_audit(void)
  * A file below 3.0 (no label reads as 1.0), as apex-recall's migrate_to_v3
  * migrates it: what is missing of decision_log, review_audit,
  * open_findings, decisions and the template's steps is added, what is
- * there stays (a "3.5" step is the template's "3_5"). A file labelled 1.0
- * that is already shaped like 3.0 gains nothing.
+ * there stays (a "3.5" step is the template's "3_5"), and the label is
+ * 3.0. A file labelled 1.0 that is already shaped like 3.0 gains only
+ * the label.
  */
 static void migrate(cJSON *st)
 {
 	const char *label = json_str(st, "schema_version");
 	cJSON *steps;
 
-	if (label && strtod(label, NULL) >= 3.0)
+	if (!cJSON_IsObject(st) || (label && strtod(label, NULL) >= 3.0))
 		return;
+	json_set_str(st, "schema_version", "3.0");
 	if (!cJSON_GetObjectItemCaseSensitive(st, "decision_log"))
 		json_arr(st, "decision_log");
 	if (!cJSON_GetObjectItemCaseSensitive(st, "review_audit"))
@@ -349,7 +354,6 @@ static int copilot_to_state(cJSON *state, cJSON *files, int *active, const cJSON
 
 	(void)files;
 	(void)err;
-	migrate(doc);	/* the label stays the file's, in extra, for the export */
 	if (cJSON_IsString(project)) {
 		char *slug = state_slug(project->valuestring);
 		json_set_str(state, "session_id", *slug ? slug : NULL);

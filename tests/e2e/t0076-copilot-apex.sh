@@ -61,7 +61,7 @@ test_expect_success 'apex-recall 3.0: note, decide, phase add: all of the source
 		"[\"D003\", 2, \"Front Door in front of the App Service\", \"Front Door in front of the App Service\", \"one global endpoint\"]"
 '
 
-test_expect_success 'labelled 1.0, shaped like 3.0: read as 3.0 (nothing added), written back as 1.0' '
+test_expect_success 'labelled 1.0, shaped like 3.0: read as 3.0, written back labelled 3.0 with nothing added' '
 	src="$FX/v1-label-v3-shape/00-session-state.json" &&
 	git session import -q "$src" &&
 	check "$(phases fjord-service-hub | python3 -c "import json,sys; p=json.load(sys.stdin); print(json.dumps([len(p), p[3], p[6], p[7]]))")" \
@@ -71,15 +71,15 @@ test_expect_success 'labelled 1.0, shaped like 3.0: read as 3.0 (nothing added),
 	git session status fjord-service-hub >st &&
 	grep "^Next: complete phase 6 \"Deploy\"" st &&
 	git session export --format copilot fjord-service-hub >now.json &&
-	same json "$src" now.json &&
+	same --except "\$.schema_version" json "$src" now.json &&
 	git session switch -q fjord-service-hub &&
 	git session note "waiting for the CIDR fix" -q &&
 	git session phase add "Hand-over" -q &&
 	mkdir -p fjord && git session export --format copilot -o fjord/00-session-state.json fjord-service-hub 2>err &&
 	grep "no place for phase 9 \"Hand-over\"" err &&
-	same --subset --except "\$.updated" json "$src" fjord/00-session-state.json &&
+	same --subset --except "\$.updated" --except "\$.schema_version" json "$src" fjord/00-session-state.json &&
 	check "$(json_field fjord/00-session-state.json "d[\"schema_version\"], d[\"current_step\"], sorted(d[\"steps\"])")" \
-		"[\"1.0\", 6, [\"1\", \"2\", \"3\", \"3.5\", \"4\", \"5\", \"6\", \"7\"]]"
+		"[\"3.0\", 6, [\"1\", \"2\", \"3\", \"3.5\", \"4\", \"5\", \"6\", \"7\"]]"
 '
 
 test_expect_success UPSTREAM_BMIT 'labelled 1.0: bmit-2026 validates the source and our export alike' '
@@ -96,7 +96,7 @@ test_expect_success 'the added phase started: current_step stays a step of the w
 	{ ! test_have_prereq UPSTREAM_BMIT || { validate fjord9/00-session-state.json && grep "Checked 2 file(s): 0 error(s)" validator.out; }; }
 '
 
-test_expect_success 'a real 1.0 file: migrated as apex-recall does, written back as it was read' '
+test_expect_success 'a real 1.0 file: migrated as apex-recall does, written back migrated' '
 	src="$FX/v1-skipped/00-session-state.json" &&
 	git session import -q "$src" &&
 	check "$(phases blob-rbac | python3 -c "import json,sys; p=json.load(sys.stdin); print(json.dumps([len(p), p[2], p[3]]))")" \
@@ -104,14 +104,16 @@ test_expect_success 'a real 1.0 file: migrated as apex-recall does, written back
 	check "$(show blob-rbac "sorted(d[\"extra\"][\"copilot\"][\"review_audit\"]), d[\"extra\"][\"copilot\"][\"workflow_status\"], d[\"extra\"][\"copilot\"][\"decisions\"][\"environments\"], d[\"current_phase\"]")" \
 		"[[\"step_1\", \"step_2\", \"step_3_5\", \"step_4\", \"step_5\", \"step_6\"], \"complete\", [\"dev\"], 7]" &&
 	git session export --format copilot blob-rbac >now.json &&
-	same json "$src" now.json &&
+	same --subset --except "\$.schema_version" json "$src" now.json &&
+	check "$(json_field now.json "d[\"schema_version\"], d[\"decision_log\"], sorted(d[\"review_audit\"]), d[\"steps\"][\"3_5\"][\"status\"]")" \
+		"[\"3.0\", [], [\"step_1\", \"step_2\", \"step_3_5\", \"step_4\", \"step_5\", \"step_6\"], \"pending\"]" &&
 	git session switch -q blob-rbac &&
 	git session note "handed over to operations" -q &&
 	git session decide "Keep shared-key access off" --rationale "RBAC only" -q &&
 	mkdir -p blob && git session export --format copilot -o blob/00-session-state.json blob-rbac &&
-	same --subset --except "\$.updated" json "$src" blob/00-session-state.json &&
+	same --subset --except "\$.updated" --except "\$.schema_version" json "$src" blob/00-session-state.json &&
 	check "$(json_field blob/00-session-state.json "d[\"schema_version\"], d[\"current_step\"], sorted(d[\"steps\"]), \"review_audit\" in d, [d[\"decision_log\"][0][k] for k in (\"id\", \"step\", \"choice\")]")" \
-		"[\"1.0\", 7, [\"1\", \"2\", \"3\", \"4\", \"5\", \"6\", \"7\"], false, [\"D001\", 7, \"Keep shared-key access off\"]]"
+		"[\"3.0\", 7, [\"1\", \"2\", \"3\", \"3_5\", \"4\", \"5\", \"6\", \"7\"], true, [\"D001\", 7, \"Keep shared-key access off\"]]"
 '
 
 test_expect_success UPSTREAM_BMIT 'a real 1.0 file: bmit-2026 validates the source and our export alike' '
