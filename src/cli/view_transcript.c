@@ -40,8 +40,7 @@ static void lines(struct view *v, const char *prefix, const char *s, int one)
 	}
 }
 
-/* A tool's arguments, paths in the work tree shown from its top. */
-static void tool_text(struct view *v, const char *s, const char *top)
+char *view_transcript_paths(const char *s, const char *top)
 {
 	size_t n = top ? strlen(top) : 0;
 	struct sbuf sb = SBUF_INIT;
@@ -62,8 +61,16 @@ static void tool_text(struct view *v, const char *s, const char *top)
 		else
 			sbuf_add(&sb, at, n), p = at + n;
 	}
-	view_text(v, sb.buf ? sb.buf : "");
-	sbuf_release(&sb);
+	return sb.buf ? sbuf_detach(&sb, NULL) : xstrdup("");
+}
+
+/* A tool's arguments, paths in the work tree shown from its top. */
+static void tool_text(struct view *v, const char *s, const char *top)
+{
+	char *text = view_transcript_paths(s, top);
+
+	view_text(v, text);
+	free(text);
 }
 
 static void result(struct view *v, const struct transcript_item *it, const char *top)
