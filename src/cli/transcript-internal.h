@@ -42,8 +42,6 @@ void view_transcript_heading(struct view *v, const char *agent, int turn);
  * ending with its tokens; paths under top (the work tree) shown from it.
  */
 void view_transcript(struct view *v, const char *agent, const struct transcript *t, int turn, const char *top);
-/* s with the paths under top (the work tree) shown from it, as the view shows a tool's arguments; caller frees. */
-char *view_transcript_paths(const char *s, const char *top);
 /* One item as --json prints it, one object a line; the caller frees it. */
 cJSON *view_transcript_item_json(const char *agent, const struct transcript_item *it);
 

@@ -96,7 +96,7 @@ static const struct transcript_item *result_of(const struct transcript *t, size_
 
 static void result_body(struct sbuf *out, const struct transcript_item *r, const char *top)
 {
-	char *text = view_transcript_paths(r->body ? r->body : r->text, top);
+	char *text = out_paths_from(r->body ? r->body : r->text, top);
 
 	sbuf_adds(out, "<pre class=\"result\">");
 	cut_text(out, text, RESULT_SHOWN);
@@ -109,7 +109,7 @@ static void tool(struct sbuf *out, const struct transcript_item *tool, const str
 		 const char *top)
 {
 	const char *name = tool ? tool->name : res->name;
-	char *args = tool ? view_transcript_paths(tool->text, top) : NULL;
+	char *args = tool ? out_paths_from(tool->text, top) : NULL;
 
 	sbuf_addf(out, "<details class=\"tool%s\"", is_shell(name, res) ? " shell" : "");
 	if (res && res->exit >= 0)

@@ -40,34 +40,10 @@ static void lines(struct view *v, const char *prefix, const char *s, int one)
 	}
 }
 
-char *view_transcript_paths(const char *s, const char *top)
-{
-	size_t n = top ? strlen(top) : 0;
-	struct sbuf sb = SBUF_INIT;
-
-	while (n > 1 && top[n - 1] == '/')
-		n--;
-
-	for (const char *p = s; *p;) {
-		const char *at = n > 1 ? memmem(p, strlen(p), top, n) : NULL;
-
-		if (!at) {
-			sbuf_adds(&sb, p);
-			break;
-		}
-		sbuf_add(&sb, p, (size_t)(at - p));
-		if (at[n] == '/')
-			p = at + n + 1;		/* in the work tree: from its top */
-		else
-			sbuf_add(&sb, at, n), p = at + n;
-	}
-	return sb.buf ? sbuf_detach(&sb, NULL) : xstrdup("");
-}
-
 /* A tool's arguments, paths in the work tree shown from its top. */
 static void tool_text(struct view *v, const char *s, const char *top)
 {
-	char *text = view_transcript_paths(s, top);
+	char *text = out_paths_from(s, top);
 
 	view_text(v, text);
 	free(text);
