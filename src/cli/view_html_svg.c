@@ -229,7 +229,7 @@ void view_html_timeline_svg(struct sbuf *out, const struct view_html_page *p)
 	a.t1 = iso(json_str(p->timeline, "end"), a.t0);
 	for (size_t k = 0; k < p->nmarks; k++)	/* a prompt may come after the last write */
 		a.t1 = p->marks[k].t > a.t1 ? p->marks[k].t : a.t1;
-	sbuf_addf(out, "<div class=\"scroll\"><svg role=\"img\" "
+	sbuf_addf(out, "<div class=\"scroll\"><svg role=\"img\" class=\"timeline\" "
 		  "viewBox=\"0 0 %d %d\" width=\"%d\" height=\"%d\" aria-label=\"", TL_WIDTH, height, TL_WIDTH, height);
 	sbuf_addf(out, "Timeline: %d rows of phases and agents, from ", n);
 	view_html_escapes(out, json_str(p->timeline, "start") ? json_str(p->timeline, "start") : "?");
