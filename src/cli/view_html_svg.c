@@ -279,6 +279,8 @@ void view_html_timeline_svg(struct sbuf *out, const struct view_html_page *p)
 	sbuf_addf(out, "</text><text x=\"%d\" y=\"%d\" text-anchor=\"end\" class=\"dim\">", TL_WIDTH - TL_RIGHT, height - 6);
 	view_html_escapes(out, json_str(p->timeline, "end"));
 	sbuf_adds(out, "</text>\n</svg></div>\n");
+	if (!n && !cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(p->timeline, "commits")) && !p->nmarks)
+		sbuf_adds(out, "<p class=\"empty\">none</p>\n");
 	phase_list(out, p->state);
 }
 
