@@ -185,13 +185,29 @@ static int by_path(const void *x, const void *y)
 	return c ? c : (a->order > b->order) - (a->order < b->order);
 }
 
-static const char *file_status(const char *op_name, const char *prev, int known, const char *new_oid)
+static const char *file_status(const char *op_name, const char *prev, int known, int based, const char *new_oid)
 {
 	if (!strncmp(op_name, "file.", 5))
 		return op_name + 5;
 	if (!new_oid)
 		return "deleted";
-	return known && prev ? "modified" : known ? "created" : "recorded";
+	return (known && prev) || (!known && based) ? "modified" : "created";
+}
+
+/*
+ * The blob a file first recorded had before: in git's HEAD when it was
+ * recorded, or for a commit the session recorded, in that commit's parent.
+ */
+static int base_blob(char out[HEX_SZ], gs_store *st, const struct fchange *f)
+{
+	const cJSON *args = cJSON_GetObjectItemCaseSensitive(f->op, "args");
+	const char *head = json_str(cJSON_GetObjectItemCaseSensitive(f->op, "context"), "head");
+
+	if (!strcmp(f->op_name, "file.created"))
+		return GS_ENOTFOUND;
+	if (!strcmp(f->op_name, "commit.record") && json_str(args, "id"))
+		return store_commit_blob(out, st, json_str(args, "id"), 1, f->path);
+	return head ? store_commit_blob(out, st, head, 0, f->path) : GS_ENOTFOUND;
 }
 
 /* The files an operation recorded, in v. */
@@ -214,17 +230,18 @@ static void file_changes(struct history *h, gs_store *st, struct fchange *v, siz
 {
 	qsort(v, n, sizeof(*v), by_path);
 	for (size_t i = 0; i < n; i++) {
-		int known = i && !strcmp(v[i - 1].path, v[i].path);
+		int known = i && !strcmp(v[i - 1].path, v[i].path), based = 0;
 		const char *prev = known ? v[i - 1].oid : NULL, *old_oid = prev;
-		const char *status = file_status(v[i].op_name, prev, known, v[i].oid);
-		const char *head = json_str(cJSON_GetObjectItemCaseSensitive(v[i].op, "context"), "head");
 		char base[HEX_SZ] = "";
 
 		if (known && (prev && v[i].oid ? !strcmp(prev, v[i].oid) : prev == v[i].oid))
 			continue;	/* recorded again as it was */
-		if (!known && strcmp(status, "created") && head && store_commit_blob(base, st, head, v[i].path) == 0)
+		if (!known && base_blob(base, st, &v[i]) == 0) {
 			old_oid = base;	/* a file the session found: from what git had */
-		add_change(h, st, v[i].path, old_oid, v[i].oid, status, v[i].op, v[i].commit);
+			based = 1;
+		}
+		add_change(h, st, v[i].path, old_oid, v[i].oid, file_status(v[i].op_name, prev, known, based, v[i].oid),
+			   v[i].op, v[i].commit);
 	}
 }
 

@@ -72,6 +72,8 @@ test_expect_success 'setup: phases, agents, five prompts, commits, decisions, er
 	echo "/* poll */" >>login.c &&
 	s file modified login.c &&
 	c login.c "login: poll the device" "Second body, with <tags> & ampersands." &&
+	echo "# OAuth" >README.md &&
+	c README.md "docs: a README" "Committed, never recorded by hand: the commit records it." &&
 	s phase fail 2 --error "client does not build" --type validation &&
 	s phase retry 2 &&
 	s error add --type runtime --message "token refresh failed </li>" &&
@@ -192,7 +194,7 @@ for g in inside(svg, "g", class_="phase") + inside(svg, "g", class_="agent") + i
     assert inside(g, "title"), g
 kinds = [g["attrs"]["data-kind"] for g in inside(svg, "g", class_="mark")]
 assert kinds.count("prompt") == 5, kinds
-assert kinds.count("commit") == len(state["commits"]) == 2, kinds
+assert kinds.count("commit") == len(state["commits"]) == 3, kinds
 assert "failure" in kinds and "retry" in kinds and "compact" in kinds, kinds
 for g in inside(svg, "g", class_="mark", data_kind="commit"):
     assert g["parents"][-1]["tag"] == "a" and g["parents"][-1]["attrs"]["href"].startswith("#commit-")
@@ -218,6 +220,10 @@ diffs = inside(f, "pre", class_="diff")
 assert len(diffs) == 2, len(diffs)
 assert [e["text"] for e in inside(diffs[0], "span", class_="add")] == ["+int main(void) { return 0; }\n"]
 assert [e["text"] for e in inside(diffs[1], "span", class_="add")] == ["+/* poll */\n"]
+
+f = find("article", class_="file", id="file-README.md")[0]
+diffs = inside(f, "pre", class_="diff")
+assert [[e["text"] for e in inside(d, "span", class_="add")] for d in diffs] == [["+# OAuth\n"]], diffs
 
 # the commits with their messages
 for cm in state["commits"]:
