@@ -10,6 +10,7 @@
 #include "git-session/view_html.h"
 #include "git-session/json.h"
 #include "git-session/opts.h"
+#include "git-session/redact.h"
 #include "git-session/report.h"
 #include "git-session/state.h"
 #include "git-session/util.h"
@@ -120,6 +121,43 @@ static void op_tokens_marks(struct history *h, const cJSON *op, const char *name
 	}
 }
 
+/*
+ * *text with its secrets redacted, as every text the session stores is:
+ * what the page shows of files and commit messages, which git keeps as
+ * they are.
+ */
+static char *redacted(char **text)
+{
+	char *r = NULL;
+	size_t len;
+
+	if (*text && redact_text(&r, &len, *text, strlen(*text)) > 0) {
+		free(*text);
+		*text = r;
+	}
+	return *text;
+}
+
+/* The diff d as change's, each line's text redacted after its mark (+, -, space), which stays. */
+static void redact_diff(cJSON *change, const char *d)
+{
+	struct sbuf sb = SBUF_INIT;
+
+	for (const char *p = d; *p;) {
+		size_t n = strcspn(p, "\n"), skip = *p == '+' || *p == '-' || *p == ' ';
+		char *line = xstrndup(p + skip, n - skip);
+
+		sbuf_add(&sb, p, skip);
+		sbuf_adds(&sb, redacted(&line));
+		free(line);
+		if (p[n] == '\n')
+			sbuf_addch(&sb, '\n');
+		p += n + (p[n] == '\n');
+	}
+	json_set_str(change, "diff", sb.buf ? sb.buf : "");
+	sbuf_release(&sb);
+}
+
 /* d cut at a line within DIFF_CHANGE_MAX and what is left of the page's budget, said in the change. */
 static void keep_diff(struct history *h, cJSON *change, char *d)
 {
@@ -138,7 +176,7 @@ static void keep_diff(struct history *h, cJSON *change, char *d)
 		len = n;
 	}
 	h->diff_bytes += len;
-	json_set_str(change, "diff", d);
+	redact_diff(change, d);
 }
 
 /* One recorded change of path, from the blob before (NULL: none) to new_oid (NULL: deleted). */
@@ -310,7 +348,7 @@ static int page(struct sbuf *out, gs_store *st, const struct store_tip *tip, con
 	cJSON_ArrayForEach(c, cJSON_GetObjectItemCaseSensitive(state, "commits")) {
 		char *body = NULL;
 
-		if (json_str(c, "id") && store_commit_body(&body, st, json_str(c, "id")) == 0 && *body)
+		if (json_str(c, "id") && store_commit_body(&body, st, json_str(c, "id")) == 0 && *redacted(&body))
 			json_set_str(json_obj(messages, json_str(c, "id")), "body", body);
 		free(body);
 	}

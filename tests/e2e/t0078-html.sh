@@ -74,6 +74,8 @@ test_expect_success 'setup: phases, agents, five prompts, commits, decisions, er
 	c login.c "login: poll the device" "Second body, with <tags> & ampersands." &&
 	echo "# OAuth" >README.md &&
 	c README.md "docs: a README" "Committed, never recorded by hand: the commit records it." &&
+	echo "DEPLOY_TOKEN=Zq8vN3xLr7TbW2mK" >deploy.env &&
+	c deploy.env "deploy: its settings" "password=Hunter2Hunter2x in the body" &&
 	s phase fail 2 --error "client does not build" --type validation &&
 	s phase retry 2 &&
 	s error add --type runtime --message "token refresh failed </li>" &&
@@ -194,7 +196,7 @@ for g in inside(svg, "g", class_="phase") + inside(svg, "g", class_="agent") + i
     assert inside(g, "title"), g
 kinds = [g["attrs"]["data-kind"] for g in inside(svg, "g", class_="mark")]
 assert kinds.count("prompt") == 5, kinds
-assert kinds.count("commit") == len(state["commits"]) == 3, kinds
+assert kinds.count("commit") == len(state["commits"]) == 4, kinds
 assert "failure" in kinds and "retry" in kinds and "compact" in kinds, kinds
 for g in inside(svg, "g", class_="mark", data_kind="commit"):
     assert g["parents"][-1]["tag"] == "a" and g["parents"][-1]["attrs"]["href"].startswith("#commit-")
@@ -264,6 +266,12 @@ test_expect_success 'hostile texts are shown as text: the prompt with <script> i
 	! grep -i "<img" page.html &&
 	! grep -E "https?:" page.html &&
 	test "$(grep -o "<pre" page.html | wc -l)" = "$(grep -o "</pre>" page.html | wc -l)"
+'
+
+test_expect_success 'the files and commit messages shown go through the redaction the session applies' '
+	! grep -e Zq8vN3xLr7TbW2mK -e Hunter2Hunter2x page.html &&
+	grep -F "+DEPLOY_TOKEN=[REDACTED:" page.html &&
+	grep -F "password=[REDACTED:" page.html
 '
 
 test_expect_success '-o writes the same page atomically and says so; -q says nothing' '
