@@ -201,9 +201,9 @@ static void talk(struct sbuf *out, const char *agent, const struct transcript *t
 		if (it->turn != shown) {
 			if (shown >= 0)
 				usage(out, u);
-			sbuf_adds(out, "<h4 id=\"");
+			sbuf_addf(out, "<h4 id=\"turn-%d-", it->turn);	/* no other id starts so: none the same */
 			view_html_anchor(out, "agent-", agent);
-			sbuf_addf(out, "-turn-%d\">%s %d</h4>\n", it->turn, it->turn ? "turn" : "before turn", it->turn ? it->turn : 1);
+			sbuf_addf(out, "\">%s %d</h4>\n", it->turn ? "turn" : "before turn", it->turn ? it->turn : 1);
 			shown = it->turn;
 			u[0] = u[1] = u[2] = 0;
 		}
