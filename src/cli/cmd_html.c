@@ -324,34 +324,54 @@ static int history_load(struct history *h, gs_store *st, const char *tip)
 	return 0;
 }
 
+/* What the operations do not account for (an import before they were kept, a merge): at the checkpoint. */
+static void tokens_rest(struct history *h, const cJSON *state, const cJSON *tokens, const char *commit)
+{
+	double used = json_num(tokens, "used", 0);
+	time_t t = 0;
+
+	if (h->npoints ? h->points[h->npoints - 1].v == used : used <= 0)
+		return;
+	gs_time_parse_iso(&t, json_str(state, "updated") ? json_str(state, "updated") : "");
+	add_point(h, (double)t, commit, NULL, used - h->used);
+}
+
+/* The message bodies of the session's commits, redacted: {id: {"body"}}. */
+static cJSON *commit_messages(gs_store *st, const cJSON *state)
+{
+	cJSON *messages = cJSON_CreateObject();
+	const cJSON *c;
+
+	cJSON_ArrayForEach(c, cJSON_GetObjectItemCaseSensitive(state, "commits")) {
+		char *body = NULL;
+
+		if (json_str(c, "id") && store_commit_body(&body, st, json_str(c, "id")) == 0 && *redacted(&body)) {
+			cJSON *m = cJSON_CreateObject();
+
+			json_set_str(m, "body", body);
+			cJSON_AddItemToObject(messages, json_str(c, "id"), m);	/* appended: no lookup a commit */
+		}
+		free(body);
+	}
+	return messages;
+}
+
 /* The page of the checkpoint tip (its state loaded), into out. */
 static int page(struct sbuf *out, gs_store *st, const struct store_tip *tip, const cJSON *state)
 {
 	struct history h;
 	struct talks ts = { 0 };
-	cJSON *timeline = report_timeline(state), *tokens = report_tokens(state), *messages = cJSON_CreateObject();
-	const cJSON *c, *a;
+	cJSON *timeline = report_timeline(state), *tokens = report_tokens(state), *messages = NULL;
+	const cJSON *a;
 	int error;
 
 	if ((error = history_load(&h, st, tip->commit)) < 0 ||
 	    (error = talks_load(&ts, st, tip->commit, state, NULL, 0)) < 0)
 		goto cleanup;
-	if (h.npoints ? h.points[h.npoints - 1].v != state_tokens_used(cJSON_GetObjectItemCaseSensitive(state, "tokens"))
-		      : json_num(tokens, "used", 0) > 0) {
-		time_t t = 0;	/* what the operations do not account for (an older import, a merge): at the checkpoint */
-
-		gs_time_parse_iso(&t, json_str(state, "updated") ? json_str(state, "updated") : "");
-		add_point(&h, (double)t, tip->commit, NULL, json_num(tokens, "used", 0) - h.used);
-	}
+	tokens_rest(&h, state, tokens, tip->commit);
 	cJSON_ArrayForEach(a, cJSON_GetObjectItemCaseSensitive(state, "agents"))
 		add_who(h.who, json_str(a, "by"));
-	cJSON_ArrayForEach(c, cJSON_GetObjectItemCaseSensitive(state, "commits")) {
-		char *body = NULL;
-
-		if (json_str(c, "id") && store_commit_body(&body, st, json_str(c, "id")) == 0 && *redacted(&body))
-			json_set_str(json_obj(messages, json_str(c, "id")), "body", body);
-		free(body);
-	}
+	messages = commit_messages(st, state);
 	{
 		struct view_html_page p = {
 			.state = state, .commit = tip->commit, .timeline = timeline, .tokens = tokens,

@@ -247,6 +247,8 @@ static void by_at(struct sbuf *out, const struct view_html_page *p, const cJSON 
 static void commits(struct sbuf *out, const struct view_html_page *p)
 {
 	const cJSON *list = cJSON_GetObjectItemCaseSensitive(p->state, "commits"), *c;
+	size_t nsorted = 0;
+	const cJSON **sorted = p->messages ? json_members_sorted(p->messages, &nsorted) : NULL;	/* a lookup a commit */
 
 	section_open(out, "commits", "Commits");
 	if (!cJSON_GetArraySize(list))
@@ -255,7 +257,7 @@ static void commits(struct sbuf *out, const struct view_html_page *p)
 		sbuf_adds(out, "<ol>\n");
 	cJSON_ArrayForEach(c, list) {
 		const char *id = json_str(c, "id") ? json_str(c, "id") : "";
-		const char *body = json_str(cJSON_GetObjectItemCaseSensitive(p->messages, id), "body");
+		const char *body = nsorted ? json_str(json_member_find(sorted, nsorted, id), "body") : NULL;
 
 		sbuf_adds(out, "<li class=\"commit\" id=\"");
 		view_html_anchor(out, "commit-", id);
@@ -275,6 +277,7 @@ static void commits(struct sbuf *out, const struct view_html_page *p)
 	if (cJSON_GetArraySize(list))
 		sbuf_adds(out, "</ol>\n");
 	sbuf_adds(out, "</section>\n");
+	free(sorted);
 }
 
 /* A list section: each entry of the state's list key an <li class="cls">, drawn by one. */
