@@ -402,15 +402,40 @@ static int write_out(const char *path, const struct sbuf *sb, int quiet)
 	return 0;
 }
 
-/* Every live session's page into dir, then the index linking them; a damaged one is said, and the rest written. */
+/* Session id's page into dir; its row of the index, "written" false when it could not be read or written. */
+static cJSON *write_one(gs_store *st, const char *dir, const char *id, struct sbuf *sb)
+{
+	char *ref = xstrfmt("%s%s", SESSIONS_PREFIX, id), *name = view_html_file_name(id);
+	char *path = xstrfmt("%s/%s", dir, name);
+	struct store_tip tip = { 0 };
+	cJSON *state = NULL, *row = cJSON_CreateObject();
+	int ok;
+
+	sbuf_reset(sb);
+	ok = engine_load_ref(&state, &tip, st, ref) == 0 && page(sb, st, &tip, state) == 0 && write_out(path, sb, 1) == 0;
+	cmd_print_errors();
+	json_set_str(row, "id", id);
+	json_set_bool(row, "written", ok);
+	json_set_str(row, "goal", json_str(state, "goal") ? json_str(state, "goal") : json_str(state, "topic"));
+	json_set_str(row, "status", ok ? json_str(state, "status") : "damaged");
+	json_set_str(row, "updated", json_str(state, "updated"));
+	cJSON_Delete(state);
+	store_tip_clear(&tip);
+	free(ref);
+	free(name);
+	free(path);
+	return row;
+}
+
+/* Every live session's page into dir, then the index linking them; one that fails is said, and the rest written. */
 static int write_all(gs_store *st, const char *dir, int quiet)
 {
 	struct store_ref_entry *refs = NULL;
 	cJSON *rows = cJSON_CreateArray();
 	struct sbuf sb = SBUF_INIT;
-	size_t n = 0;
-	int error, failed = 0;
-	char *path;
+	size_t n = 0, failed = 0;
+	char *path = NULL;
+	int error;
 
 	if (mkdir(dir, 0777) < 0 && errno != EEXIST) {
 		error = gs_error("cannot create '%s': %s", dir, strerror(errno));
@@ -419,40 +444,23 @@ static int write_all(gs_store *st, const char *dir, int quiet)
 	if ((error = store_list_refs(&refs, &n, st, SESSIONS_PREFIX)) < 0)
 		goto cleanup;
 	for (size_t i = 0; i < n; i++) {
-		char *ref = xstrfmt("%s%s", SESSIONS_PREFIX, refs[i].id), *name = view_html_file_name(refs[i].id);
-		struct store_tip tip = { 0 };
-		cJSON *state = NULL, *row = cJSON_CreateObject();
+		cJSON *row = write_one(st, dir, refs[i].id, &sb);
 
-		sbuf_reset(&sb);
-		path = xstrfmt("%s/%s", dir, name);
-		json_set_str(row, "id", refs[i].id);
-		if ((error = engine_load_ref(&state, &tip, st, ref)) < 0 || (error = page(&sb, st, &tip, state)) < 0 ||
-		    (error = write_out(path, &sb, 1)) < 0) {
-			cmd_print_errors();
-			json_set_str(row, "status", "damaged");
-			failed++;
-		} else {
-			json_set_str(row, "goal", json_str(state, "goal") ? json_str(state, "goal") : json_str(state, "topic"));
-			json_set_str(row, "status", json_str(state, "status"));
-			json_set_str(row, "updated", json_str(state, "updated"));
-		}
+		failed += !json_bool(row, "written", 0);
 		cJSON_AddItemToArray(rows, row);
-		cJSON_Delete(state);
-		store_tip_clear(&tip);
-		free(ref);
-		free(name);
-		free(path);
 	}
 	sbuf_reset(&sb);
 	view_html_index(&sb, rows);
 	path = xstrfmt("%s/index.html", dir);
-	if (!(error = write_out(path, &sb, 1)) && !quiet)
-		printf("wrote %s and %zu session page%s\n", path, n - (size_t)failed, n - (size_t)failed == 1 ? "" : "s");
-	free(path);
-	if (!error && failed)
-		error = gs_error("%d session%s could not be read: %s not written", failed, failed == 1 ? "" : "s",
-				 failed == 1 ? "its page is" : "their pages are");
+	if ((error = write_out(path, &sb, 1)) < 0)
+		goto cleanup;
+	if (!quiet)
+		printf("wrote %s and %zu session page%s\n", path, n - failed, n - failed == 1 ? "" : "s");
+	if (failed)
+		error = gs_error("%zu session%s could not be written: %s", failed, failed == 1 ? "" : "s",
+				 "the index marks them damaged");
 cleanup:
+	free(path);
 	store_ref_entries_free(refs, n);
 	cJSON_Delete(rows);
 	sbuf_release(&sb);
