@@ -457,8 +457,8 @@ static int write_all(gs_store *st, const char *dir, int quiet)
 	if (!quiet)
 		printf("wrote %s and %zu session page%s\n", path, n - failed, n - failed == 1 ? "" : "s");
 	if (failed)
-		error = gs_error("%zu session%s could not be written: %s", failed, failed == 1 ? "" : "s",
-				 "the index marks them damaged");
+		error = gs_error("%zu session%s could not be written: the index marks %s damaged", failed,
+				 failed == 1 ? "" : "s", failed == 1 ? "it" : "them");
 cleanup:
 	free(path);
 	store_ref_entries_free(refs, n);
