@@ -226,6 +226,8 @@ static void facts(struct sbuf *out, const cJSON *a)
 		{ "cli", "cli" }, { "type", "type" }, { "by", "run by" }, { "parent", "sub-agent of" },
 		{ "status", "status" }, { "started", "started" }, { "completed", "completed" },
 	};
+	const cJSON *tokens = cJSON_GetObjectItemCaseSensitive(a, "tokens");
+	const cJSON *commands = cJSON_GetObjectItemCaseSensitive(a, "commands");
 	int n = 0;
 
 	if (!a)
@@ -237,6 +239,12 @@ static void facts(struct sbuf *out, const cJSON *a)
 		sbuf_addf(out, "%s%s ", n++ ? ", " : "", keys[i][1]);
 		view_html_escapes(out, json_str(a, keys[i][0]));
 	}
+	if (cJSON_IsObject(tokens))
+		sbuf_addf(out, "%stokens %.0f in, %.0f out", n++ ? ", " : "", json_num(tokens, "input", 0),
+			  json_num(tokens, "output", 0));
+	if (cJSON_IsObject(commands))
+		sbuf_addf(out, "%s%.0f commands run, %.0f failed", n++ ? ", " : "", json_num(commands, "run", 0),
+			  json_num(commands, "failed", 0));
 	sbuf_adds(out, "</p>\n");
 	if (json_str(a, "task") && !json_str(a, "session"))	/* an attached agent's task is its CLI's name */
 		turn_text(out, "note", json_str(a, "task"));
