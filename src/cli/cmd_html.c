@@ -1,0 +1,394 @@
+/*
+ * cmd_html.c - `git session html`: a session as one HTML page, or with
+ * --all an index and a page of every session. What the page shows is
+ * gathered here: the reports the other views draw, the transcripts
+ * `transcript` reads, and from the checkpoints' operations the tokens
+ * over time, the prompts and compactions, and each recorded change of a
+ * file with its diff. view_html*.c draws it.
+ */
+#include "git-session/cmd.h"
+#include "git-session/view_html.h"
+#include "git-session/json.h"
+#include "git-session/opts.h"
+#include "git-session/report.h"
+#include "git-session/state.h"
+#include "git-session/util.h"
+#include "transcript-internal.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#define DIFF_CHANGE_MAX (32u << 10)	/* of one change's diff */
+#define DIFF_PAGE_MAX (400u << 10)	/* of all the diffs of a page */
+#define OP_MAX (64u << 20)
+
+/* What the checkpoints' operations tell, oldest first. */
+struct history {
+	cJSON *ops;		/* the parsed operations, kept: points and marks point into them */
+	struct view_html_point *points;
+	size_t npoints, apoints;
+	struct view_html_mark *marks;
+	size_t nmarks, amarks;
+	cJSON *who, *changes, *last_oid;
+	size_t diff_bytes;
+	double used;
+};
+
+static void history_clear(struct history *h)
+{
+	cJSON_Delete(h->ops);
+	free(h->points);
+	free(h->marks);
+	cJSON_Delete(h->who);
+	cJSON_Delete(h->changes);
+	cJSON_Delete(h->last_oid);
+	memset(h, 0, sizeof(*h));
+}
+
+static double op_time(const cJSON *op, const cJSON *node)
+{
+	time_t t;
+
+	if (json_str(op, "at") && gs_time_parse_iso(&t, json_str(op, "at")) == 0)
+		return (double)t;
+	return json_num(node, "time", 0);
+}
+
+/* "Name <email>" of an author line "Name <email> time", once each. */
+static void add_who(cJSON *who, const char *s)
+{
+	const char *end = s ? strrchr(s, '>') : NULL;
+	char *name;
+	const cJSON *w;
+
+	if (!s || !*s)
+		return;
+	name = end ? xstrndup(s, (size_t)(end - s + 1)) : xstrdup(s);
+	cJSON_ArrayForEach(w, who)
+		if (!strcmp(w->valuestring, name))
+			break;
+	if (!w)
+		cJSON_AddItemToArray(who, cJSON_CreateString(name));
+	free(name);
+}
+
+static void add_point(struct history *h, double t, const char *commit, const char *agent, double added)
+{
+	struct view_html_point *p;
+
+	ALLOC_GROW(h->points, h->npoints + 1, h->apoints);
+	p = &h->points[h->npoints++];
+	memset(p, 0, sizeof(*p));
+	h->used += added;
+	p->t = t;
+	p->v = h->used;
+	p->added = added;
+	p->agent = agent;
+	snprintf(p->commit, sizeof(p->commit), "%s", commit ? commit : "");
+}
+
+static void add_mark(struct history *h, double t, const char *kind, const char *agent)
+{
+	ALLOC_GROW(h->marks, h->nmarks + 1, h->amarks);
+	h->marks[h->nmarks++] = (struct view_html_mark){ t, kind, agent };
+}
+
+/* The tokens an operation added, the prompt or compaction it notes. */
+static void op_tokens_marks(struct history *h, const cJSON *op, const char *name, double t, const char *commit)
+{
+	const cJSON *args = cJSON_GetObjectItemCaseSensitive(op, "args");
+	const char *agent = json_str(args, "agent");
+
+	if (!strcmp(name, "agent.turn") || !strcmp(name, "tokens.add") || !strcmp(name, "agent.done")) {
+		double added = json_num(args, "input", 0) + json_num(args, "output", 0);
+
+		if (added > 0)
+			add_point(h, t, commit, agent, added);
+	} else if (!strcmp(name, "session.import")) {
+		const cJSON *tok = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(args, "state"), "tokens");
+
+		if (state_tokens_used(tok) > 0)
+			add_point(h, t, commit, NULL, state_tokens_used(tok) - h->used);
+	} else if (!strcmp(name, "note") && cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(args, "prompt"))) {
+		double ms = json_num(args, "at_ms", 0);
+
+		add_mark(h, ms > 0 ? ms / 1000 : t, "prompt", agent);
+	} else if (!strcmp(name, "agent.compact")) {
+		add_mark(h, t, "compact", agent);
+	}
+}
+
+/* d cut at a line within DIFF_CHANGE_MAX and what is left of the page's budget, said in the change. */
+static void keep_diff(struct history *h, cJSON *change, char *d)
+{
+	size_t len = strlen(d), room = DIFF_PAGE_MAX - h->diff_bytes, max = room < DIFF_CHANGE_MAX ? room : DIFF_CHANGE_MAX;
+
+	if (len > max) {
+		size_t n = max;
+
+		while (n && d[n - 1] != '\n')
+			n--;
+		char *note = xstrfmt("%zu bytes more of this diff not shown, to keep the page small", len - n);
+
+		json_set_str(change, "note", note);
+		free(note);
+		d[n] = '\0';
+		len = n;
+	}
+	h->diff_bytes += len;
+	json_set_str(change, "diff", d);
+}
+
+/* One recorded change of path, from the blob before (NULL: none) to new_oid (NULL: deleted). */
+static void add_change(struct history *h, gs_store *st, const char *path, const char *old_oid, const char *new_oid,
+		       const char *status, const cJSON *op, const char *commit)
+{
+	cJSON *list = cJSON_GetObjectItemCaseSensitive(h->changes, path), *c = cJSON_CreateObject();
+	char *d = NULL;
+
+	if (!list)
+		list = json_arr(h->changes, path);
+	json_set_str(c, "commit", commit);
+	json_set_str(c, "at", json_str(op, "at"));
+	json_set_str(c, "status", status);
+	json_set_str(c, "agent", json_str(cJSON_GetObjectItemCaseSensitive(op, "args"), "agent"));
+	if (h->diff_bytes >= DIFF_PAGE_MAX)
+		json_set_str(c, "note", "diff not shown, to keep the page small: 'git session diff' and git show have it");
+	else if (store_blob_diff(&d, st, path, old_oid, new_oid) < 0)
+		json_set_str(c, "note", "diff not available: a blob is missing from the repository");
+	else
+		keep_diff(h, c, d);
+	cmd_print_errors();
+	free(d);
+	cJSON_AddItemToArray(list, c);
+}
+
+static const char *file_status(const char *op_name, const cJSON *known, const char *new_oid)
+{
+	if (!strncmp(op_name, "file.", 5))
+		return op_name + 5;
+	if (!new_oid)
+		return "deleted";
+	return known && cJSON_IsString(known) ? "modified" : known ? "created" : "recorded";
+}
+
+/* The files an operation recorded, each that changed a change with its diff. */
+static void op_files(struct history *h, gs_store *st, const cJSON *op, const char *name, const char *commit)
+{
+	const cJSON *files = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(op, "args"), "files"), *f;
+	const char *head = json_str(cJSON_GetObjectItemCaseSensitive(op, "context"), "head");
+
+	if (!cJSON_IsObject(files) || !strcmp(name, "hook.pre-commit"))
+		return;
+	cJSON_ArrayForEach(f, files) {
+		const cJSON *known = cJSON_GetObjectItemCaseSensitive(h->last_oid, f->string);
+		const char *new_oid = json_str(f, "oid"), *old_oid = NULL, *status = file_status(name, known, new_oid);
+		char base[HEX_SZ] = "";
+
+		if (known && (cJSON_IsString(known) ? new_oid && !strcmp(known->valuestring, new_oid) : !new_oid))
+			continue;	/* recorded again as it was */
+		if (known)
+			old_oid = cJSON_IsString(known) ? known->valuestring : NULL;
+		else if (strcmp(status, "created") && head && store_commit_blob(base, st, head, f->string) == 0)
+			old_oid = base;	/* a file the session found: from what git had */
+		add_change(h, st, f->string, old_oid, new_oid, status, op, commit);
+		json_set(h->last_oid, f->string, new_oid ? cJSON_CreateString(new_oid) : cJSON_CreateNull());
+	}
+}
+
+/* The checkpoints up to tip, oldest first, read for what the page draws along time. */
+static int history_load(struct history *h, gs_store *st, const char *tip)
+{
+	cJSON *nodes = NULL, *node, **v;
+	int error, n = 0;
+
+	memset(h, 0, sizeof(*h));
+	h->ops = cJSON_CreateArray();
+	h->who = cJSON_CreateArray();
+	h->changes = cJSON_CreateObject();
+	h->last_oid = cJSON_CreateObject();
+	if ((error = store_walk(&nodes, st, &tip, 1, NULL, 0)) < 0)
+		return error;
+	v = xcalloc((size_t)cJSON_GetArraySize(nodes) + 1, sizeof(*v));
+	cJSON_ArrayForEach(node, nodes)
+		v[n++] = node;
+	for (int i = n - 1; i >= 0; i--) {	/* the walk gives the newest first */
+		const char *text, *commit, *name;
+		cJSON *op = NULL;
+		char *err = NULL;
+
+		node = v[i];
+		text = json_str(node, "op"), commit = json_str(node, "commit");
+		add_who(h->who, json_str(node, "author"));
+		if (!text || json_parse(&op, text, strlen(text), OP_MAX, &err) < 0 || !(name = json_str(op, "op"))) {
+			cJSON_Delete(op);
+			free(err);
+			continue;	/* no operation to read: fsck says why */
+		}
+		cJSON_AddItemToArray(h->ops, op);
+		op_tokens_marks(h, op, name, op_time(op, node), commit);
+		op_files(h, st, op, name, commit);
+	}
+	free(v);
+	cJSON_Delete(nodes);
+	return 0;
+}
+
+/* The page of the checkpoint tip (its state loaded), into out. */
+static int page(struct sbuf *out, gs_store *st, const struct store_tip *tip, const cJSON *state)
+{
+	struct history h;
+	struct talks ts = { 0 };
+	cJSON *timeline = report_timeline(state), *tokens = report_tokens(state), *messages = cJSON_CreateObject();
+	const cJSON *c, *a;
+	int error;
+
+	if ((error = history_load(&h, st, tip->commit)) < 0 ||
+	    (error = talks_load(&ts, st, tip->commit, state, NULL, 0)) < 0)
+		goto cleanup;
+	if (h.npoints ? h.points[h.npoints - 1].v != state_tokens_used(cJSON_GetObjectItemCaseSensitive(state, "tokens"))
+		      : json_num(tokens, "used", 0) > 0) {
+		time_t t = 0;	/* what the operations do not account for (an older import, a merge): at the checkpoint */
+
+		gs_time_parse_iso(&t, json_str(state, "updated") ? json_str(state, "updated") : "");
+		add_point(&h, (double)t, tip->commit, NULL, json_num(tokens, "used", 0) - h.used);
+	}
+	cJSON_ArrayForEach(a, cJSON_GetObjectItemCaseSensitive(state, "agents"))
+		add_who(h.who, json_str(a, "by"));
+	cJSON_ArrayForEach(c, cJSON_GetObjectItemCaseSensitive(state, "commits")) {
+		char *body = NULL;
+
+		if (json_str(c, "id") && store_commit_body(&body, st, json_str(c, "id")) == 0 && *body)
+			json_set_str(json_obj(messages, json_str(c, "id")), "body", body);
+		free(body);
+	}
+	{
+		struct view_html_page p = {
+			.state = state, .commit = tip->commit, .timeline = timeline, .tokens = tokens,
+			.points = h.points, .npoints = h.npoints, .marks = h.marks, .nmarks = h.nmarks,
+			.who = h.who, .messages = messages, .changes = h.changes, .talks = &ts, .top = store_workdir(st),
+		};
+		view_html_page(out, &p);
+	}
+cleanup:
+	talks_clear(&ts);
+	history_clear(&h);
+	cJSON_Delete(timeline);
+	cJSON_Delete(tokens);
+	cJSON_Delete(messages);
+	return error;
+}
+
+static int write_out(const char *path, const struct sbuf *sb, int quiet)
+{
+	if (!path) {
+		fwrite(sb->buf ? sb->buf : "", 1, sb->len, stdout);
+		return 0;
+	}
+	if (gs_write_file(path, sb->buf ? sb->buf : "", sb->len, 0666) < 0)
+		return GS_ERROR;
+	if (!quiet)
+		printf("wrote %s\n", path);
+	return 0;
+}
+
+/* Every live session's page into dir, then the index linking them; a damaged one is said, and the rest written. */
+static int write_all(gs_store *st, const char *dir, int quiet)
+{
+	struct store_ref_entry *refs = NULL;
+	cJSON *rows = cJSON_CreateArray();
+	struct sbuf sb = SBUF_INIT;
+	size_t n = 0;
+	int error, failed = 0;
+	char *path;
+
+	if (mkdir(dir, 0777) < 0 && errno != EEXIST) {
+		error = gs_error("cannot create '%s': %s", dir, strerror(errno));
+		goto cleanup;
+	}
+	if ((error = store_list_refs(&refs, &n, st, SESSIONS_PREFIX)) < 0)
+		goto cleanup;
+	for (size_t i = 0; i < n; i++) {
+		char *ref = xstrfmt("%s%s", SESSIONS_PREFIX, refs[i].id), *name = view_html_file_name(refs[i].id);
+		struct store_tip tip = { 0 };
+		cJSON *state = NULL, *row = cJSON_CreateObject();
+
+		sbuf_reset(&sb);
+		path = xstrfmt("%s/%s", dir, name);
+		json_set_str(row, "id", refs[i].id);
+		if ((error = engine_load_ref(&state, &tip, st, ref)) < 0 || (error = page(&sb, st, &tip, state)) < 0 ||
+		    (error = write_out(path, &sb, 1)) < 0) {
+			cmd_print_errors();
+			json_set_str(row, "status", "damaged");
+			failed++;
+		} else {
+			json_set_str(row, "goal", json_str(state, "goal") ? json_str(state, "goal") : json_str(state, "topic"));
+			json_set_str(row, "status", json_str(state, "status"));
+			json_set_str(row, "updated", json_str(state, "updated"));
+		}
+		cJSON_AddItemToArray(rows, row);
+		cJSON_Delete(state);
+		store_tip_clear(&tip);
+		free(ref);
+		free(name);
+		free(path);
+	}
+	sbuf_reset(&sb);
+	view_html_index(&sb, rows);
+	path = xstrfmt("%s/index.html", dir);
+	error = write_out(path, &sb, quiet);
+	free(path);
+	if (!error && failed)
+		error = gs_error("%d session%s could not be read: %s not written", failed, failed == 1 ? "" : "s",
+				 failed == 1 ? "its page is" : "their pages are");
+cleanup:
+	store_ref_entries_free(refs, n);
+	cJSON_Delete(rows);
+	sbuf_release(&sb);
+	return error;
+}
+
+int cmd_html(int argc, const char **argv, struct cmd_ctx *c)
+{
+	static const char *const usage[] = {
+		"git session html [<rev>] [-o <file>] [-q]",
+		"git session html --all -o <dir> [-q]", NULL,
+	};
+	const char *output = NULL;
+	int all = 0, quiet = 0, error;
+	struct store_tip tip = { 0 };
+	struct sbuf sb = SBUF_INIT;
+	cJSON *state = NULL;
+	char *spec = NULL;
+	const struct option opts[] = {
+		{ OPT_STRING, 'o', "output", &output, "<file>", "write to a file (with --all, a folder), not to standard output" },
+		{ OPT_BOOL, 0, "all", &all, NULL, "an index page and a page of every session" },
+		OPT_QUIET(&quiet),
+		OPT_END_MARK,
+	};
+
+	if ((error = parse_options(&argc, argv, opts, usage, 0)) < 0 ||
+	    (error = cmd_no_more_args(argc, all ? 0 : 1, usage)) < 0)
+		goto cleanup;
+	if (all) {
+		error = output ? write_all(c->st, output, quiet) :
+			cmd_usage_error(usage, opts, "--all writes several files; name a folder with -o <dir>");
+		goto cleanup;
+	}
+	if ((error = cmd_resolve_rev(&spec, c, argc ? argv[0] : NULL)) < 0)
+		goto cleanup;
+	if ((error = engine_load_rev(&state, &tip, c->st, spec)) == GS_ENOTFOUND)
+		error = gs_error("unknown revision or session '%s'", argc ? argv[0] : SESSION_HEAD);
+	if (error < 0 || (error = page(&sb, c->st, &tip, state)) < 0)
+		goto cleanup;
+	error = write_out(output, &sb, quiet);
+cleanup:
+	sbuf_release(&sb);
+	cJSON_Delete(state);
+	store_tip_clear(&tip);
+	free(spec);
+	return cmd_exit(error);
+}
