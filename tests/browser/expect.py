@@ -45,7 +45,11 @@ def body(commit):
 
 
 def conversations(rev):
-    items = [json.loads(l) for l in git("session", "transcript", rev, "--json").splitlines() if l.strip()]
+    run = subprocess.run(["git", "session", "transcript", rev, "--json"], capture_output=True, text=True)
+    if run.returncode and "keeps no transcript" in run.stderr:
+        return []
+    run.check_returncode()
+    items = [json.loads(l) for l in run.stdout.splitlines() if l.strip()]
     out = {}
     for i, item in enumerate(items):
         c = out.setdefault(item["agent"], {"agent": item["agent"], "prompts": [], "replies": 0, "tools": 0, "shell_exits": []})
@@ -58,10 +62,8 @@ def conversations(rev):
             c["tools"] += 1
             if item.get("tool") in SHELL_TOOLS:
                 result = next((r for r in items[i + 1:] if r["agent"] == item["agent"] and r["kind"] == "result"), None)
-                exit_ = result.get("exit") if result else None
-                if exit_ is None and result and not result.get("error"):
-                    exit_ = 0
-                c["shell_exits"].append(exit_)
+                # None: the agent did not say (Claude Code tells the status of a failure only)
+                c["shell_exits"].append(result.get("exit") if result else None)
     return list(out.values())
 
 
@@ -76,6 +78,7 @@ def page(file, rev, hostile):
     phases = s.get("phases") or []
     commits = [{"id": c["id"], "subject": c.get("subject") or "",
                 "body": body(c["id"])} for c in s.get("commits") or []]
+    points = token_points(commit)
     marks = []
     if any(p.get("retry_count") for p in phases) or any(p.get("status") == "failed" for p in phases) or \
             any(a.get("status") == "failed" for a in agents):
@@ -89,7 +92,8 @@ def page(file, rev, hostile):
     if any(a.get("compactions") for a in agents):
         marks.append("compact")
     lists = {"conversation": talks, "files": s.get("files") or {}, "commits": commits,
-             "decisions": s.get("decisions") or [], "errors": s.get("errors") or [], "tasks": s.get("tasks") or []}
+             "decisions": s.get("decisions") or [], "errors": s.get("errors") or [], "tasks": s.get("tasks") or [],
+             "tokens": points}
     return {
         "file": file,
         "session_id": s["session_id"],
@@ -106,9 +110,9 @@ def page(file, rev, hostile):
         "errors": [e["message"] for e in s.get("errors") or []],
         "tasks": [{"title": t["title"], "status": t["status"]} for t in s.get("tasks") or []],
         "marks": marks,
-        "token_points": token_points(commit),
+        "token_points": points,
         "empty": [k for k, v in lists.items() if not v],
-        "hostile": hostile if any(hostile in t["prompts"] for t in talks) else None,
+        "hostile": hostile if hostile and (hostile == s.get("goal") or any(hostile in t["prompts"] for t in talks)) else None,
     }
 
 

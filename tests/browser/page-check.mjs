@@ -228,13 +228,13 @@ function checkContent(name, f, e) {
 		const a = f.articles.find((x) => x.id === anchor('agent-', c.agent));
 		if (!check(`${name}: ${c.agent}'s conversation`, !!a, JSON.stringify(f.articles.map((x) => x.id))))
 			continue;
-		check(`${name}: ${c.agent}'s prompts, in order`, JSON.stringify(a.prompts.map(norm)) === JSON.stringify(c.prompts.map(norm)),
+		check(`${name}: ${c.agent}'s prompts, in order`, a.prompts.length === c.prompts.length && c.prompts.every((p, i) => norm(a.prompts[i]).includes(norm(p))),
 			JSON.stringify({ page: a.prompts, expected: c.prompts }));
 		check(`${name}: ${c.agent}'s replies and tool calls, folded`,
 			a.replies >= c.replies && a.tools.length >= c.tools && a.tools.every((t) => t.summary && t.pre),
 			JSON.stringify({ replies: a.replies, tools: a.tools, expected: [c.replies, c.tools] }));
 		check(`${name}: ${c.agent}'s shell commands and their exit status`,
-			a.exits.length === c.shell_exits.length && c.shell_exits.every((x, i) => x === null ? a.exits[i] !== null : a.exits[i] === String(x)),
+			a.exits.length === c.shell_exits.length && c.shell_exits.every((x, i) => x === null || a.exits[i] === String(x)),
 			JSON.stringify({ page: a.exits, expected: c.shell_exits }));
 	}
 	const noFile = e.files.filter((p) => !f.files.find((x) => x.id === anchor('file-', p) && norm(x.h3).includes(p) && x.diffs > 0 && x.adds + x.dels > 0));
@@ -250,8 +250,9 @@ function checkContent(name, f, e) {
 	listed('task', f.tasks.map((x) => x.text), e.tasks.map((t) => t.title));
 	check(`${name}: tasks carry their status`, e.tasks.every((t) => f.tasks.some((x) => norm(x.text).includes(t.title) && x.status === t.status)),
 		JSON.stringify(f.tasks));
-	check(`${name}: tokens as a chart and as a table`, f.chart && f.chart.role === 'img' && f.chart.points >= e.token_points && f.tableRows >= e.token_points,
-		JSON.stringify({ chart: f.chart, rows: f.tableRows, expected: e.token_points }));
+	if (e.token_points)
+		check(`${name}: tokens as a chart and as a table`, f.chart && f.chart.role === 'img' && f.chart.points >= e.token_points && f.tableRows >= e.token_points,
+			JSON.stringify({ chart: f.chart, rows: f.tableRows, expected: e.token_points }));
 	const unsaid = (e.empty || []).filter((x) => !f.sections[x]?.empty);
 	check(`${name}: the empty sections say so: ${(e.empty || []).join(' ') || 'none empty'}`, unsaid.length === 0, unsaid.join(' '));
 }
