@@ -32,7 +32,9 @@ struct history {
 	size_t npoints, apoints;
 	struct view_html_mark *marks;
 	size_t nmarks, amarks;
-	cJSON *who, *changes, *last_oid;
+	cJSON *who, *changes;
+	const char *last_path;	/* the path of the last list of changes made, and that list */
+	cJSON *last_list;
 	size_t diff_bytes;
 	double used;
 };
@@ -44,7 +46,6 @@ static void history_clear(struct history *h)
 	free(h->marks);
 	cJSON_Delete(h->who);
 	cJSON_Delete(h->changes);
-	cJSON_Delete(h->last_oid);
 	memset(h, 0, sizeof(*h));
 }
 
@@ -113,9 +114,7 @@ static void op_tokens_marks(struct history *h, const cJSON *op, const char *name
 		if (state_tokens_used(tok) > 0)
 			add_point(h, t, commit, NULL, state_tokens_used(tok) - h->used);
 	} else if (!strcmp(name, "note") && cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(args, "prompt"))) {
-		double ms = json_num(args, "at_ms", 0);
-
-		add_mark(h, ms > 0 ? ms / 1000 : t, "prompt", agent);
+		add_mark(h, t, "prompt", agent);	/* the checkpoint's time, on the clock the rest is drawn by */
 	} else if (!strcmp(name, "agent.compact")) {
 		add_mark(h, t, "compact", agent);
 	}
@@ -146,11 +145,15 @@ static void keep_diff(struct history *h, cJSON *change, char *d)
 static void add_change(struct history *h, gs_store *st, const char *path, const char *old_oid, const char *new_oid,
 		       const char *status, const cJSON *op, const char *commit)
 {
-	cJSON *list = cJSON_GetObjectItemCaseSensitive(h->changes, path), *c = cJSON_CreateObject();
+	cJSON *list = h->last_path && !strcmp(h->last_path, path) ? h->last_list : NULL, *c = cJSON_CreateObject();
 	char *d = NULL;
 
-	if (!list)
-		list = json_arr(h->changes, path);
+	if (!list) {	/* the changes come path by path: a path's list is the last one made, or new */
+		list = cJSON_CreateArray();
+		cJSON_AddItemToObject(h->changes, path, list);
+		h->last_path = path;
+		h->last_list = list;
+	}
 	json_set_str(c, "commit", commit);
 	json_set_str(c, "at", json_str(op, "at"));
 	json_set_str(c, "status", status);
@@ -166,36 +169,62 @@ static void add_change(struct history *h, gs_store *st, const char *path, const 
 	cJSON_AddItemToArray(list, c);
 }
 
-static const char *file_status(const char *op_name, const cJSON *known, const char *new_oid)
+/* A file an operation recorded: sorted by path, then in the order recorded, each is a change from the one before. */
+struct fchange {
+	const char *path, *oid;	/* oid NULL: deleted */
+	const char *op_name, *commit;
+	const cJSON *op;
+	size_t order;
+};
+
+static int by_path(const void *x, const void *y)
+{
+	const struct fchange *a = x, *b = y;
+	int c = strcmp(a->path, b->path);
+
+	return c ? c : (a->order > b->order) - (a->order < b->order);
+}
+
+static const char *file_status(const char *op_name, const char *prev, int known, const char *new_oid)
 {
 	if (!strncmp(op_name, "file.", 5))
 		return op_name + 5;
 	if (!new_oid)
 		return "deleted";
-	return known && cJSON_IsString(known) ? "modified" : known ? "created" : "recorded";
+	return known && prev ? "modified" : known ? "created" : "recorded";
 }
 
-/* The files an operation recorded, each that changed a change with its diff. */
-static void op_files(struct history *h, gs_store *st, const cJSON *op, const char *name, const char *commit)
+/* The files an operation recorded, in v. */
+static void op_files(struct fchange **v, size_t *n, size_t *alloc, const cJSON *op, const char *name,
+		     const char *commit)
 {
 	const cJSON *files = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(op, "args"), "files"), *f;
-	const char *head = json_str(cJSON_GetObjectItemCaseSensitive(op, "context"), "head");
 
 	if (!cJSON_IsObject(files) || !strcmp(name, "hook.pre-commit"))
 		return;
 	cJSON_ArrayForEach(f, files) {
-		const cJSON *known = cJSON_GetObjectItemCaseSensitive(h->last_oid, f->string);
-		const char *new_oid = json_str(f, "oid"), *old_oid = NULL, *status = file_status(name, known, new_oid);
+		ALLOC_GROW(*v, *n + 1, *alloc);
+		(*v)[*n] = (struct fchange){ f->string, json_str(f, "oid"), name, commit, op, *n };
+		(*n)++;
+	}
+}
+
+/* Each change of a file, with its diff: from what the session recorded before, else from what git had. */
+static void file_changes(struct history *h, gs_store *st, struct fchange *v, size_t n)
+{
+	qsort(v, n, sizeof(*v), by_path);
+	for (size_t i = 0; i < n; i++) {
+		int known = i && !strcmp(v[i - 1].path, v[i].path);
+		const char *prev = known ? v[i - 1].oid : NULL, *old_oid = prev;
+		const char *status = file_status(v[i].op_name, prev, known, v[i].oid);
+		const char *head = json_str(cJSON_GetObjectItemCaseSensitive(v[i].op, "context"), "head");
 		char base[HEX_SZ] = "";
 
-		if (known && (cJSON_IsString(known) ? new_oid && !strcmp(known->valuestring, new_oid) : !new_oid))
+		if (known && (prev && v[i].oid ? !strcmp(prev, v[i].oid) : prev == v[i].oid))
 			continue;	/* recorded again as it was */
-		if (known)
-			old_oid = cJSON_IsString(known) ? known->valuestring : NULL;
-		else if (strcmp(status, "created") && head && store_commit_blob(base, st, head, f->string) == 0)
+		if (!known && strcmp(status, "created") && head && store_commit_blob(base, st, head, v[i].path) == 0)
 			old_oid = base;	/* a file the session found: from what git had */
-		add_change(h, st, f->string, old_oid, new_oid, status, op, commit);
-		json_set(h->last_oid, f->string, new_oid ? cJSON_CreateString(new_oid) : cJSON_CreateNull());
+		add_change(h, st, v[i].path, old_oid, v[i].oid, status, v[i].op, v[i].commit);
 	}
 }
 
@@ -203,13 +232,14 @@ static void op_files(struct history *h, gs_store *st, const cJSON *op, const cha
 static int history_load(struct history *h, gs_store *st, const char *tip)
 {
 	cJSON *nodes = NULL, *node, **v;
+	struct fchange *fc = NULL;
+	size_t nfc = 0, afc = 0;
 	int error, n = 0;
 
 	memset(h, 0, sizeof(*h));
 	h->ops = cJSON_CreateArray();
 	h->who = cJSON_CreateArray();
 	h->changes = cJSON_CreateObject();
-	h->last_oid = cJSON_CreateObject();
 	if ((error = store_walk(&nodes, st, &tip, 1, NULL, 0)) < 0)
 		return error;
 	v = xcalloc((size_t)cJSON_GetArraySize(nodes) + 1, sizeof(*v));
@@ -230,8 +260,10 @@ static int history_load(struct history *h, gs_store *st, const char *tip)
 		}
 		cJSON_AddItemToArray(h->ops, op);
 		op_tokens_marks(h, op, name, op_time(op, node), commit);
-		op_files(h, st, op, name, commit);
+		op_files(&fc, &nfc, &afc, op, name, commit);
 	}
+	file_changes(h, st, fc, nfc);
+	free(fc);
 	free(v);
 	cJSON_Delete(nodes);
 	return 0;

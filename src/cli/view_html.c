@@ -103,7 +103,7 @@ static const char *const style =
 	"white-space:pre-wrap;font:13px/1.4 ui-monospace,monospace;margin:.3rem 0;max-width:100%}\n"
 	"code{font:13px ui-monospace,monospace}\n"
 	"svg{max-width:100%;height:auto;display:block;font:11px system-ui,sans-serif}\n"
-	".scroll{overflow-x:auto;max-width:100%}\n"
+	".scroll{overflow-x:auto;max-width:100%}.scroll>svg.timeline{min-width:600px}\n"
 	"table{border-collapse:collapse;font-size:13px}td,th{border:1px solid var(--line);padding:.15rem .5rem;text-align:right}"
 	"td:first-child,th:first-child{text-align:left}\n"
 	".turn{padding:.3rem .6rem;margin:.4rem 0;border-left:3px solid var(--line);white-space:pre-wrap}\n"

@@ -7,6 +7,7 @@
 #include "git-session/json.h"
 #include "git-session/util.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 /* A unified diff, each line escaped, added and removed lines in their spans. */
@@ -64,10 +65,12 @@ static void change(struct sbuf *out, const cJSON *c)
 void view_html_files(struct sbuf *out, const struct view_html_page *p)
 {
 	const cJSON *files = cJSON_GetObjectItemCaseSensitive(p->state, "files"), *f, *c;
+	size_t nsorted = 0;
+	const cJSON **sorted = p->changes ? json_members_sorted(p->changes, &nsorted) : NULL;	/* a lookup a file */
 	int n = 0;
 
 	cJSON_ArrayForEach(f, files) {
-		const cJSON *list = cJSON_GetObjectItemCaseSensitive(p->changes, f->string);
+		const cJSON *list = nsorted ? json_member_find(sorted, nsorted, f->string) : NULL;
 
 		sbuf_adds(out, "<article class=\"file\" id=\"");
 		view_html_anchor(out, "file-", f->string);
@@ -94,4 +97,5 @@ void view_html_files(struct sbuf *out, const struct view_html_page *p)
 	}
 	if (!n)
 		sbuf_adds(out, "<p class=\"empty\">none</p>\n");
+	free(sorted);
 }

@@ -138,15 +138,19 @@ static void row(struct sbuf *out, const struct axis *a, const cJSON *r, double y
 			  x1 - x0 < 2 ? 2 : x1 - x0, phase ? 14 : 10);
 	}
 	sbuf_adds(out, "</g>\n");
-	cJSON_ArrayForEach(m, cJSON_GetObjectItemCaseSensitive(r, "marks")) {
-		int retry = json_str(m, "kind") && !strcmp(json_str(m, "kind"), "retried");
+	cJSON_ArrayForEach(m, cJSON_GetObjectItemCaseSensitive(r, "marks")) {	/* as `timeline`: a failure, then its retry */
+		double x = x_of(a, iso(json_str(m, "at"), a->t0));
 
 		sbuf_reset(&title);
-		sbuf_addf(&title, "%s of %s %s at %s%s%s", retry ? "retry" : "failure", phase ? "phase" : "agent", sid.buf,
+		sbuf_addf(&title, "failure of %s %s at %s%s%s", phase ? "phase" : "agent", sid.buf,
 			  json_str(m, "at") ? json_str(m, "at") : "?", json_str(m, "type") ? ": " : "",
 			  json_str(m, "type") ? json_str(m, "type") : "");
-		mark(out, retry ? "retry" : "failure", x_of(a, iso(json_str(m, "at"), a->t0)) + (retry ? 8 : 0), y,
-		     retry ? anchor(&href, phase ? "phase-" : "agent-", sid.buf) : "errors", title.buf);
+		mark(out, "failure", x, y, "errors", title.buf);
+		if (!json_str(m, "kind") || strcmp(json_str(m, "kind"), "retried"))
+			continue;
+		sbuf_reset(&title);
+		sbuf_addf(&title, "retry of %s %s", phase ? "phase" : "agent", sid.buf);
+		mark(out, "retry", x + 9, y, anchor(&href, phase ? "phase-" : "agent-", sid.buf), title.buf);
 	}
 	sbuf_release(&sid);
 	sbuf_release(&title);
@@ -225,7 +229,7 @@ void view_html_timeline_svg(struct sbuf *out, const struct view_html_page *p)
 	a.t1 = iso(json_str(p->timeline, "end"), a.t0);
 	for (size_t k = 0; k < p->nmarks; k++)	/* a prompt may come after the last write */
 		a.t1 = p->marks[k].t > a.t1 ? p->marks[k].t : a.t1;
-	sbuf_addf(out, "<div class=\"scroll\"><svg role=\"img\" "
+	sbuf_addf(out, "<div class=\"scroll\"><svg role=\"img\" class=\"timeline\" "
 		  "viewBox=\"0 0 %d %d\" width=\"%d\" height=\"%d\" aria-label=\"", TL_WIDTH, height, TL_WIDTH, height);
 	sbuf_addf(out, "Timeline: %d rows of phases and agents, from ", n);
 	view_html_escapes(out, json_str(p->timeline, "start") ? json_str(p->timeline, "start") : "?");

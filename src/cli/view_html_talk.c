@@ -236,7 +236,7 @@ static void facts(struct sbuf *out, const cJSON *a)
 		view_html_escapes(out, json_str(a, keys[i][0]));
 	}
 	sbuf_adds(out, "</p>\n");
-	if (json_str(a, "task"))
+	if (json_str(a, "task") && !json_str(a, "session"))	/* an attached agent's task is its CLI's name */
 		turn_text(out, "note", json_str(a, "task"));
 	if (json_str(a, "result_summary"))
 		turn_text(out, "note", json_str(a, "result_summary"));
