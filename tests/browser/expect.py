@@ -9,6 +9,7 @@ same checkpoint, and git's own commit messages; page-check.mjs reads it.
 Each <page.html> is followed by the checkpoint (a session id or a commit) it
 was made from. Run in the repository.
 """
+import datetime
 import json
 import re
 import subprocess
@@ -34,6 +35,18 @@ def token_points(commit):
             points += 1
         seen = now
     return points
+
+
+def epoch(iso):
+    return datetime.datetime.strptime(iso[:19], "%Y-%m-%dT%H:%M:%S").replace(tzinfo=datetime.timezone.utc).timestamp()
+
+
+def times(s, phases, agents):
+    """When each phase and agent started and each commit was made."""
+    out = [{"kind": "phase", "id": p["id"], "t": epoch(p["started"])} for p in phases if p.get("started")]
+    out += [{"kind": "agent", "id": a["id"], "t": epoch(a["started"])} for a in agents if a.get("started")]
+    out += [{"kind": "commit", "id": c["id"], "t": epoch(c["timestamp"])} for c in s.get("commits") or [] if c.get("timestamp")]
+    return out
 
 
 def body(commit):
@@ -111,6 +124,8 @@ def page(file, rev, hostile):
         "tasks": [{"title": t["title"], "status": t["status"]} for t in s.get("tasks") or []],
         "marks": marks,
         "token_points": points,
+        "times": times(s, phases, agents),
+        "span": max(1, epoch(s.get("updated")) - epoch(s.get("created"))) if s.get("updated") and s.get("created") else 1,
         "empty": [k for k, v in lists.items() if not v],
         "hostile": hostile if hostile and (hostile == s.get("goal") or any(hostile in t["prompts"] for t in talks)) else None,
     }

@@ -127,7 +127,14 @@ function facts() {
 		sections,
 		h1: text(document.querySelector('header#summary h1')),
 		fields: Object.fromEntries(q('header#summary dl dd[data-field]').map((d) => [d.dataset.field, d.textContent])),
-		svg: svg ? { label: svg.getAttribute('aria-label') } : null,
+		svg: svg ? { label: svg.getAttribute('aria-label'), width: svg.viewBox.baseVal?.width || svg.width.baseVal.value } : null,
+		// where along the drawing each bar starts, and each commit is marked
+		xs: [...q('#timeline g.phase, #timeline g.agent').filter((g) => g.querySelector('rect')).map((g) => ({
+			kind: g.classList.contains('phase') ? 'phase' : 'agent', id: g.dataset.id, x: g.querySelector('rect').x.baseVal.value,
+		})), ...q('#timeline a g.mark[data-kind="commit"]').map((g) => {
+			const b = g.getBBox();
+			return { kind: 'commit', id: (g.closest('a').getAttribute('href') || '').replace('#commit-', ''), x: b.x + b.width / 2 };
+		})],
 		phases: q('#timeline g.phase').map((g) => ({ id: g.dataset.id, title: text(g.querySelector('title')) })),
 		agents: q('#timeline g.agent').map((g) => ({ id: g.dataset.id, title: text(g.querySelector('title')) })),
 		marks: q('#timeline g.mark').map((g) => ({
@@ -186,6 +193,24 @@ async function open(browser, file, requests, opts = {}) {
 	return { page, events };
 }
 
+// The bars' starts and the commits lie along one time axis: x = a + b t,
+// each within 2% of the drawing's width, and spread over it as the times are
+// over the session.
+function checkAlong(name, f, e) {
+	const pts = e.times.map((t) => ({ ...t, x: f.xs.find((x) => x.kind === t.kind && x.id === String(t.id))?.x }));
+	const lost = pts.filter((p) => p.x === undefined);
+	if (!check(`${name}: every bar and commit drawn at a place along time`, lost.length === 0, JSON.stringify({ lost, drawn: f.xs })))
+		return;
+	const n = pts.length, mt = pts.reduce((s, p) => s + p.t, 0) / n, mx = pts.reduce((s, p) => s + p.x, 0) / n;
+	const b = pts.reduce((s, p) => s + (p.t - mt) * (p.x - mx), 0) / (pts.reduce((s, p) => s + (p.t - mt) ** 2, 0) || 1);
+	const off = Math.max(...pts.map((p) => Math.abs(mx + b * (p.t - mt) - p.x)));
+	const tSpread = Math.max(...pts.map((p) => p.t)) - Math.min(...pts.map((p) => p.t));
+	const xSpread = Math.max(...pts.map((p) => p.x)) - Math.min(...pts.map((p) => p.x));
+	check(`${name}: bars and commits in time order, on one scale that uses the drawing's width`,
+		b > 0 && off <= 0.02 * f.svg.width && xSpread >= 0.4 * f.svg.width * Math.min(1, tSpread / e.span),
+		JSON.stringify({ slope: b, worst: off, xSpread, width: f.svg.width, tSpread, span: e.span, pts }));
+}
+
 function checkContent(name, f, e) {
 	const has = (list, id) => list.some((x) => x.id === String(id));
 	check(`${name}: <!doctype html>, lang, UTF-8, viewport, color-scheme`,
@@ -220,6 +245,8 @@ function checkContent(name, f, e) {
 	check(`${name}: the timeline marks ${e.marks.join(', ') || 'nothing'}, each titled`,
 		noMark.length === 0 && f.marks.every((m) => m.title && ['failure', 'retry', 'commit', 'prompt', 'compact'].includes(m.kind)),
 		JSON.stringify({ missing: noMark, marks: f.marks }));
+	if (e.times?.length > 1)
+		checkAlong(name, f, e);
 	const commitMarks = f.marks.filter((m) => m.kind === 'commit');
 	check(`${name}: commit marks link their commits`, commitMarks.every((m) => m.href && m.href.startsWith('#commit-')),
 		JSON.stringify(commitMarks));
