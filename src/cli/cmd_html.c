@@ -371,7 +371,8 @@ static int write_all(gs_store *st, const char *dir, int quiet)
 	sbuf_reset(&sb);
 	view_html_index(&sb, rows);
 	path = xstrfmt("%s/index.html", dir);
-	error = write_out(path, &sb, quiet);
+	if (!(error = write_out(path, &sb, 1)) && !quiet)
+		printf("wrote %s and %zu session page%s\n", path, n - (size_t)failed, n - (size_t)failed == 1 ? "" : "s");
 	free(path);
 	if (!error && failed)
 		error = gs_error("%d session%s could not be read: %s not written", failed, failed == 1 ? "" : "s",

@@ -220,15 +220,45 @@ static void events_row(struct sbuf *out, const struct axis *a, const struct view
 	sbuf_release(&href);
 }
 
+static void widen(struct axis *a, double t)
+{
+	if (isnan(t))
+		return;
+	if (isnan(a->t0) || t < a->t0)
+		a->t0 = t;
+	if (isnan(a->t1) || t > a->t1)
+		a->t1 = t;
+}
+
+/* From the first to the last time anything drawn says: the session's span, or what its rows and marks hold. */
+static void span(struct axis *a, const struct view_html_page *p)
+{
+	const cJSON *r, *m;
+
+	a->t0 = a->t1 = NAN;
+	widen(a, iso(json_str(p->timeline, "start"), NAN));
+	widen(a, iso(json_str(p->timeline, "end"), NAN));
+	cJSON_ArrayForEach(r, cJSON_GetObjectItemCaseSensitive(p->timeline, "rows")) {
+		widen(a, iso(json_str(r, "from"), NAN));
+		widen(a, iso(json_str(r, "to"), NAN));
+		cJSON_ArrayForEach(m, cJSON_GetObjectItemCaseSensitive(r, "marks"))
+			widen(a, iso(json_str(m, "at"), NAN));
+	}
+	cJSON_ArrayForEach(m, cJSON_GetObjectItemCaseSensitive(p->timeline, "commits"))
+		widen(a, iso(json_str(m, "at"), NAN));
+	for (size_t k = 0; k < p->nmarks; k++)
+		widen(a, p->marks[k].t);
+	if (isnan(a->t0))
+		a->t0 = a->t1 = 0;
+}
+
 void view_html_timeline_svg(struct sbuf *out, const struct view_html_page *p)
 {
 	const cJSON *rows = cJSON_GetObjectItemCaseSensitive(p->timeline, "rows"), *r;
-	struct axis a = { iso(json_str(p->timeline, "start"), 0), 0 };
+	struct axis a;
 	int n = cJSON_GetArraySize(rows), i = 0, height = TL_TOP + (n + 2) * TL_ROW;
 
-	a.t1 = iso(json_str(p->timeline, "end"), a.t0);
-	for (size_t k = 0; k < p->nmarks; k++)	/* a prompt may come after the last write */
-		a.t1 = p->marks[k].t > a.t1 ? p->marks[k].t : a.t1;
+	span(&a, p);
 	sbuf_addf(out, "<div class=\"scroll\"><svg role=\"img\" class=\"timeline\" "
 		  "viewBox=\"0 0 %d %d\" width=\"%d\" height=\"%d\" aria-label=\"", TL_WIDTH, height, TL_WIDTH, height);
 	sbuf_addf(out, "Timeline: %d rows of phases and agents, from ", n);

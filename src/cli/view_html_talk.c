@@ -114,6 +114,8 @@ static void tool(struct sbuf *out, const struct transcript_item *tool, const str
 	sbuf_addf(out, "<details class=\"tool%s\"", is_shell(name, res) ? " shell" : "");
 	if (res && res->exit >= 0)
 		sbuf_addf(out, " data-exit=\"%d\"", res->exit);
+	else if (res && !res->error && is_shell(name, res))	/* a command that did not fail, its status not said */
+		sbuf_adds(out, " data-exit=\"0\"");
 	if (res && res->error)
 		sbuf_adds(out, " data-error=\"1\"");
 	sbuf_adds(out, "><summary>");

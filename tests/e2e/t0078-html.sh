@@ -37,6 +37,9 @@ if n == 3:
     say("a", [{"type": "tool_use", "id": "t3", "name": "Bash", "input": {"command": "make check"}}])
     lines.append({"type": "user", "message": {"content": [{"type": "tool_result", "tool_use_id": "t3", "is_error": True,
                   "content": "Exit code 2\n" + "make: *** [check] Error 2 </pre> ]]>\n" * 20000}]}})
+if n == 5:
+    say("a", [{"type": "tool_use", "id": "t5", "name": "Bash", "input": {"command": "echo all tests pass"}}])
+    lines.append({"type": "user", "message": {"content": [{"type": "tool_result", "tool_use_id": "t5", "content": "all tests pass"}]}})
 say("z", [{"type": "text", "text": "Reply %d: done </pre> ]]> <b>bold</b>" % n}])
 for l in lines:
     print(json.dumps(l))
@@ -201,7 +204,7 @@ assert prompts == json.load(open("prompts.json")), prompts
 replies = [e["text"] for e in inside(agent, "div", class_="turn reply")]
 assert replies == ["Reply %d: done </pre> ]]> <b>bold</b>" % n for n in range(1, 6)], replies
 shell = inside(agent, "details", class_="tool shell")
-assert len(shell) == 1 and shell[0]["attrs"]["data-exit"] == "2", shell
+assert [e["attrs"]["data-exit"] for e in shell] == ["2", "0"], shell
 assert "make check" in inside(shell[0], "summary")[0]["text"]
 assert "bytes more not shown" in shell[0]["text"]
 tools = inside(agent, "details", class_="tool")
@@ -287,7 +290,8 @@ test_expect_success '--all needs a folder; with one, an index linking every sess
 	grep "^error: --all writes several files; name a folder with -o <dir>" err &&
 	s start "Second" --id second --pause-current &&
 	s note "a note" &&
-	git session html --all -o site -q &&
+	git session html --all -o site >said &&
+	echo "wrote site/index.html and 2 session pages" >expect && test_cmp expect said &&
 	ls site >got && printf "index.html\noauth.html\nsecond.html\n" >expect && test_cmp expect got &&
 	python3 - <<-\EOF
 	import re
