@@ -1,9 +1,10 @@
 # session.sh - builds, in the repository of the current directory, one session
 # with everything a page of it shows: phases failed and retried, agents, a
-# Claude Code agent fed the events Claude Code sends (prompts, replies, tool
-# calls, a failing shell command, a compaction), commits with bodies,
-# decisions, errors, tasks, files and tokens against a budget. Sourced by the
-# browser tests and by tools/screenshot.sh; needs git-session on PATH.
+# Claude Code agent fed the events Claude Code sends (five prompts, replies,
+# tool calls, a failing shell command, a compaction, a long output and words
+# too long to wrap), commits with bodies, decisions, errors, tasks, files and
+# tokens against a budget. Sourced by the browser tests and by
+# tools/screenshot.sh; needs git-session and python3 on PATH.
 #
 #   browser_session <id> [<hostile prompt>]
 #
@@ -104,6 +105,20 @@ make: *** [check] Error 2" true &&
 	bs_tool toolu_05 Bash '{"command":"make check","description":"Run the tests again"}' "all 3 tests passed" &&
 	bs_stop "Fixed: the comparison reads the whole token; all 3 tests pass." &&
 	bs_commit src/login.c "login: compare the whole token" "The time taken no longer tells how much of a token matched." &&
+
+	# long texts: a log of 100 KB with a line of 3,000 bytes, words too long to wrap, a URL as plain text
+	bs_long=$(printf '%03000d' 0 | tr 0 x) &&
+	bs_prompt "Build everything with V=1 and show me the log" &&
+	bs_tool toolu_06 Bash '{"command":"make V=1","description":"Build verbosely"}' \
+		"$(seq 1 1500 | sed 's|.*|cc -O2 -Wall -c src/unit_&.c -o build/unit_&.o -Iinclude -DNDEBUG|'; echo "$bs_long")" &&
+	bs_stop "The build is clean: 1500 units, no warning." &&
+	bs_prompt "Write docs/device-flow.md after https://example.com/device-flow?a=1&b=2 and call it $(printf '%0300d' 0 | tr 0 y)" &&
+	mkdir -p docs && printf '# The device flow\n\n%s\n' "$bs_long" >docs/device-flow.md &&
+	bs_tool toolu_07 Write "{\"file_path\":\"$PWD/docs/device-flow.md\",\"content\":\"# The device flow\"}" \
+		"File created successfully at: $PWD/docs/device-flow.md" &&
+	bs_event PostToolUse ",\"tool_name\":\"Write\",\"tool_input\":{\"file_path\":\"$PWD/docs/device-flow.md\",\"content\":\"\"},\"tool_response\":{\"type\":\"create\",\"filePath\":\"$PWD/docs/device-flow.md\"},\"tool_use_id\":\"toolu_07\"" &&
+	bs_stop "Wrote docs/device-flow.md." &&
+	bs_commit docs/device-flow.md "docs: the device flow" "$bs_long" &&
 	bs_event SessionEnd ',"reason":"prompt_input_exit"' &&
 	bs_s phase complete 2 &&
 

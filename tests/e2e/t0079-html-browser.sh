@@ -32,7 +32,7 @@ test_expect_success BROWSER 'in chromium: the pages and the index hold the sessi
 	a["pages"] += b["pages"]
 	assert a["pages"][0]["hostile"] and a["pages"][-1]["hostile"], "the hostile texts are on no page"
 	assert a["pages"][-1]["empty"] == ["conversation", "files", "commits", "decisions", "errors", "tasks", "tokens"], a["pages"][-1]["empty"]
-	assert len(a["pages"][1]["commits"]) == 1 and len(a["pages"][0]["commits"]) == 2
+	assert len(a["pages"][1]["commits"]) == 1 and len(a["pages"][0]["commits"]) == 3
 	json.dump(a, open(sys.argv[1], "w"))
 	PY
 	BROWSER_PROFILE_DIR="$TRASH_DIRECTORY" node "$browser/page-check.mjs" expect.json >check.out 2>check.err ||
