@@ -11,7 +11,7 @@ import puppeteer from 'puppeteer-core';
 const [file, out, width = '1000', height = '1100'] = process.argv.slice(2);
 const profile = mkdtempSync(join(tmpdir(), 'chromium-'));
 const args = ['--user-data-dir=' + profile, '--no-first-run', '--disable-gpu', '--disable-extensions',
-	'--disable-background-networking', '--disable-component-update', '--hide-scrollbars'];
+	'--disable-background-networking', '--disable-component-update', '--hide-scrollbars', '--disable-dev-shm-usage'];
 if (process.getuid && process.getuid() === 0)
 	args.push('--no-sandbox');
 const browser = await puppeteer.launch({ executablePath: process.env.CHROMIUM || '/usr/bin/chromium', headless: true, args });
