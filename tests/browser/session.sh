@@ -62,7 +62,7 @@ browser_session () {
 	fi &&
 	git session hooks install >/dev/null &&
 	bs_s start "Add OAuth login" --id "$1" --goal "Users sign in with GitHub" \
-		--phase Design --phase Implement --phase Test --budget 60000 &&
+		--phase Design --phase Implement --phase Test --budget 100000 &&
 	bs_s phase start 1 &&
 	bs_s agent start arch-1 --type architect --task "Design the login flow" &&
 	bs_s decide "Use the device flow" --rationale "works without a browser" &&
