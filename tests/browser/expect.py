@@ -3,8 +3,8 @@
 `git session show --json` and `git session transcript --json` say of the
 same checkpoint, and git's own commit messages; page-check.mjs reads it.
 
-  expect.py [--hostile <text>] [--screenshot <png>] [--index <index.html> <session-id>...] \
-      <page.html> <checkpoint>...
+  expect.py [--hostile <text>] [--secret <text>] [--screenshot <png>] \
+      [--index <index.html> <session-id>... --] <page.html> <checkpoint>...
 
 Each <page.html> is followed by the checkpoint (a session id or a commit) it
 was made from. Run in the repository.
@@ -132,12 +132,14 @@ def page(file, rev, hostile):
 
 
 def main(argv):
-    hostile = screenshot = None
+    hostile = screenshot = secret = None
     index = None
     while argv and argv[0].startswith("--"):
         opt = argv.pop(0)
         if opt == "--hostile":
             hostile = argv.pop(0)
+        elif opt == "--secret":
+            secret = argv.pop(0)
         elif opt == "--screenshot":
             screenshot = argv.pop(0)
         elif opt == "--index":
@@ -148,6 +150,8 @@ def main(argv):
         else:
             sys.exit("expect.py: unknown option " + opt)
     pages = [page(argv[i], argv[i + 1], hostile) for i in range(0, len(argv), 2)]
+    for p in pages:
+        p["secret"] = secret
     if index:
         index["links"] = [i.replace("%", "%25").replace("/", "%2F") + ".html" for i in index["sessions"]]
     json.dump({"pages": pages, "index": index, "screenshot": screenshot}, sys.stdout, indent=1)

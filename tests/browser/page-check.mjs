@@ -6,9 +6,11 @@
 //
 // expect.json: {"pages": [{"file", "session_id", "goal", "status",
 // "checkpoint", "phases": [{id, name}], "agents": [id], "conversations":
-// [{agent, prompts: [text], shell_exits: [n]}], "files": [path], "commits":
-// [{id, subject, body}], "decisions": [text], "errors": [text], "tasks":
-// [{title, status}], "marks": [kind], "hostile": text or null}],
+// [{agent, prompts: [text], replies, tools, shell_exits: [n or null]}],
+// "files": [path], "commits": [{id, subject, body}], "decisions": [text],
+// "errors": [text], "tasks": [{title, status}], "marks": [kind], "times":
+// [{kind, id, t}], "span", "token_points", "empty": [section], "hostile" and
+// "secret": text or null}],
 // "index": {"file", "links": [file name]} or null, "screenshot": path or null}
 //
 // Prints one "ok N - what" or "not ok N - what: why" line a check, then
@@ -290,7 +292,11 @@ async function checkPage(browser, e, shot) {
 	const { page, events } = await open(browser, e.file, requests, { width: 1000 });
 	const f = await page.evaluate(facts);
 	checkContent(name, f, e);
-	check(`${name}: under 1 MB`, readFileSync(e.file).length < 1 << 20, readFileSync(e.file).length);
+	const raw = readFileSync(e.file);
+	check(`${name}: under 1 MB`, raw.length < 1 << 20, raw.length);
+	if (e.secret)
+		check(`${name}: the secret redacted, as stored`, !raw.includes(e.secret) &&
+			(f.bodyText.includes('[REDACTED:') || !e.conversations.some((c) => c.prompts.some((p) => p.includes('[REDACTED:')))));
 	if (e.hostile) {
 		check(`${name}: the hostile prompt is shown as text and did not run`,
 			f.pwned === undefined && events.dialogs.length === 0 && norm(f.bodyText).includes(norm(e.hostile)),

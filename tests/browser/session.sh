@@ -1,6 +1,6 @@
 # session.sh - builds, in the repository of the current directory, one session
 # with everything a page of it shows: phases failed and retried, agents, a
-# Claude Code agent fed the events Claude Code sends (five prompts, replies,
+# Claude Code and a Gemini CLI agent fed the events they send (prompts, replies,
 # tool calls, a failing shell command, a compaction, a long output and words
 # too long to wrap), commits with bodies, decisions, errors, tasks, files and
 # tokens against a budget. Sourced by the browser tests and by
@@ -49,6 +49,28 @@ bs_prompt () {
 bs_stop () {
 	bs_reply "{\"type\":\"text\",\"text\":$(bs_json "$1")}" &&
 	bs_event Stop ",\"stop_hook_active\":false,\"last_assistant_message\":$(bs_json "$1")"
+}
+
+# A Gemini CLI agent: a prompt holding a secret, thoughts, a shell command that
+# fails, its chat file written as Gemini CLI writes it.
+bs_secret=ghp_0123456789abcdefghijABCDEFGHIJ012345
+bs_gem () {
+	bs_tick 20 &&
+	printf '{"session_id":"9f9f9f9f-1","transcript_path":"%s","cwd":"%s","hook_event_name":"%s","timestamp":"%s"%s}' \
+		"$bs_chat" "$PWD" "$1" "$(bs_iso)" "$2" | git session hook gemini-cli "$1" >/dev/null
+}
+bs_gemini () {
+	bs_chat="$HOME/.gemini/tmp/0a1b/chats/session-1.jsonl" &&
+	mkdir -p "${bs_chat%/*}" &&
+	bs_gem SessionStart ',"source":"startup"' &&
+	bs_p="Run the login test against staging with the token $bs_secret" &&
+	printf '{"sessionId":"9f9f9f9f-1","projectHash":"0a1b","startTime":"%s","lastUpdated":"%s","messages":[]}\n' "$(bs_iso)" "$(bs_iso)" >"$bs_chat" &&
+	printf '{"id":"u1","timestamp":"%s","type":"user","content":[{"text":%s}]}\n' "$(bs_iso)" "$(bs_json "$bs_p")" >>"$bs_chat" &&
+	bs_gem BeforeAgent ",\"prompt\":$(bs_json "$bs_p")" &&
+	printf '%s\n' '{"id":"g1","type":"gemini","content":"","thoughts":[{"subject":"Plan","description":"run the login test once"}],"toolCalls":[{"id":"x1","name":"run_shell_command","args":{"command":"make check-login"},"result":[{"functionResponse":{"id":"x1","name":"run_shell_command","response":{"output":"Output: the device code expired after 5 s\nExit Code: 3\n"}}}],"status":"success"}],"tokens":{"input":900,"output":50,"cached":100,"thoughts":5,"tool":0,"total":955}}' >>"$bs_chat" &&
+	bs_gem AfterTool ',"tool_name":"run_shell_command","tool_input":{"command":"make check-login"},"tool_response":{"llmContent":"Exit Code: 3"}' &&
+	printf '%s\n' '{"id":"g2","type":"gemini","content":"The device code expires before the poll: the test fails.","tokens":{"input":1000,"output":40,"cached":100,"thoughts":0,"tool":0,"total":1040}}' >>"$bs_chat" &&
+	bs_gem AfterAgent ',"prompt":"","prompt_response":"The device code expires before the poll: the test fails.","stop_hook_active":false'
 }
 
 browser_session () {
@@ -126,5 +148,6 @@ make: *** [check] Error 2" true &&
 	bs_s agent start test-1 --type tester --task "Test the login flow" &&
 	bs_s tokens add --agent test-1 --input 4000 --output 900 &&
 	bs_s agent progress test-1 60 &&
+	bs_gemini &&
 	bs_s error add --type validation --message "the device code expires before the poll" --agent test-1
 }

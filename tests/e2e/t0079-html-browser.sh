@@ -22,7 +22,7 @@ test_expect_success 'setup: a session with everything a page shows, and one with
 '
 
 test_expect_success BROWSER 'in chromium: the pages and the index hold the sessions, nothing runs, nothing is fetched' '
-	python3 "$browser/expect.py" --hostile "$hostile" --screenshot shot.png \
+	python3 "$browser/expect.py" --hostile "$hostile" --secret "$bs_secret" --screenshot shot.png \
 		--index site/index.html oauth-login quiet -- \
 		page.html oauth-login early.html $early site/oauth-login.html oauth-login >expect.json &&
 	python3 "$browser/expect.py" --hostile "$hostile_goal" active.html quiet >expect-quiet.json &&
@@ -33,6 +33,7 @@ test_expect_success BROWSER 'in chromium: the pages and the index hold the sessi
 	assert a["pages"][0]["hostile"] and a["pages"][-1]["hostile"], "the hostile texts are on no page"
 	assert a["pages"][-1]["empty"] == ["conversation", "files", "commits", "decisions", "errors", "tasks", "tokens"], a["pages"][-1]["empty"]
 	assert len(a["pages"][1]["commits"]) == 1 and len(a["pages"][0]["commits"]) == 3
+	assert [len(c["prompts"]) for c in a["pages"][0]["conversations"]] == [5, 1], a["pages"][0]["conversations"]
 	json.dump(a, open(sys.argv[1], "w"))
 	PY
 	BROWSER_PROFILE_DIR="$TRASH_DIRECTORY" node "$browser/page-check.mjs" expect.json >check.out 2>check.err ||
@@ -40,7 +41,7 @@ test_expect_success BROWSER 'in chromium: the pages and the index hold the sessi
 	cat check.out &&
 	grep "^[0-9]* passed, 0 failed$" check.out &&
 	! grep "^not ok" check.out &&
-	test $(grep -c "^ok" check.out) -ge 120 &&
+	test $(grep -c "^ok" check.out) -ge 150 &&
 	test_must_be_empty check.err
 '
 
