@@ -1,10 +1,10 @@
 # session.sh - builds, in the repository of the current directory, one session
 # with everything a page of it shows: phases failed and retried, agents, a
-# Claude Code and a Gemini CLI agent fed the events they send (prompts, replies,
-# tool calls, a failing shell command, a compaction, a long output and words
-# too long to wrap), commits with bodies, decisions, errors, tasks, files and
-# tokens against a budget. Sourced by the browser tests and by
-# tools/screenshot.sh; needs git-session and python3 on PATH.
+# Claude Code and a Gemini CLI agent fed the events they send (prompts,
+# replies, tool calls, failing shell commands, a compaction, a long output,
+# words too long to wrap, a secret), commits with bodies, decisions, errors,
+# tasks, files and tokens against a budget. Sourced by the browser tests and
+# by tools/screenshot.sh; needs git-session and python3 on PATH.
 #
 #   browser_session <id> [<hostile prompt>]
 #
