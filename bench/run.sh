@@ -200,10 +200,11 @@ echo
 echo "html: the big session's page, against show --json"
 pagesize=$(git -C "$work/bigstate" session html | wc -c)
 timeit "$(((runs + 3) / 4))" git -C "$work/bigstate" session show --json :: \
-	git -C "$work/bigstate" session html :: git -C "$work/h-short" session html >"$work/ptimes"
+	git -C "$work/bigstate" session html :: git -C "$work/h-short" session html :: \
+	git -C "$work/h-long" session html >"$work/ptimes"
 pm () { sed -n "${1}p" "$work/ptimes" | cut -d' ' -f"${2:-1}"; }
 row "show --json / html, big session" "$(pm 1) / $(pm 2)"
-row "html, typical session" "$(pm 3)"
+row "html, 10 / $hist checkpoints (reads them all)" "$(pm 3) / $(pm 4)"
 printf '  %-46s %9s KiB\n' "page of the big session" "$((pagesize / 1024))"
 printf '  %-46s %9s KiB\n' "memory peak, show --json / html" "$(pm 1 3) / $(pm 2 3)"
 echo

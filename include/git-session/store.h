@@ -285,8 +285,8 @@ int store_in_gitdir(gs_store *st, const char *real);
  * of path; GS_ENOTFOUND when either is not in the repository. Caller frees.
  */
 int store_blob_diff(char **out, gs_store *st, const char *path, const char *old_hex, const char *new_hex);
-/* The blob commit holds at path; GS_ENOTFOUND when none. */
-int store_commit_blob(char out[HEX_SZ], gs_store *st, const char *commit, const char *path);
+/* The blob commit (with parent, its first parent) holds at path; GS_ENOTFOUND when none. */
+int store_commit_blob(char out[HEX_SZ], gs_store *st, const char *commit, int parent, const char *path);
 /* A commit's message after its subject ("" when none); GS_ENOTFOUND when there is no such commit. Caller frees. */
 int store_commit_body(char **out, gs_store *st, const char *hex);
 

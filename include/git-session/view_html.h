@@ -66,7 +66,17 @@ struct view_html_page {
 	const cJSON *changes;		/* path -> [{commit, at, status, agent, diff, cut}] oldest first */
 	const struct talks *talks;	/* the agents' conversations */
 	const char *top;		/* the work tree, or NULL: paths under it shown from it */
+	/* view_html_page()'s: the agents that have an article, sorted, for links that land */
+	const char **agents;
+	size_t nagents;
 };
+
+/* Whether the page has an article of agent id, and an entry of phase id: a link to them lands. */
+int view_html_has_agent(const struct view_html_page *p, const char *id);
+int view_html_has_phase(const struct view_html_page *p, int id);
+/* The agent's id, or "phase <n>", linking its entry when the page has one. */
+void view_html_agent_link(struct sbuf *out, const struct view_html_page *p, const char *id);
+void view_html_phase_link(struct sbuf *out, const struct view_html_page *p, int id);
 
 /* The page, appended to out. */
 void view_html_page(struct sbuf *out, const struct view_html_page *p);

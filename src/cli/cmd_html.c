@@ -10,6 +10,7 @@
 #include "git-session/view_html.h"
 #include "git-session/json.h"
 #include "git-session/opts.h"
+#include "git-session/redact.h"
 #include "git-session/report.h"
 #include "git-session/state.h"
 #include "git-session/util.h"
@@ -120,6 +121,43 @@ static void op_tokens_marks(struct history *h, const cJSON *op, const char *name
 	}
 }
 
+/*
+ * *text with its secrets redacted, as every text the session stores is:
+ * what the page shows of files and commit messages, which git keeps as
+ * they are.
+ */
+static char *redacted(char **text)
+{
+	char *r = NULL;
+	size_t len;
+
+	if (*text && redact_text(&r, &len, *text, strlen(*text)) > 0) {
+		free(*text);
+		*text = r;
+	}
+	return *text;
+}
+
+/* The diff d as change's, each line's text redacted after its mark (+, -, space), which stays. */
+static void redact_diff(cJSON *change, const char *d)
+{
+	struct sbuf sb = SBUF_INIT;
+
+	for (const char *p = d; *p;) {
+		size_t n = strcspn(p, "\n"), skip = *p == '+' || *p == '-' || *p == ' ';
+		char *line = xstrndup(p + skip, n - skip);
+
+		sbuf_add(&sb, p, skip);
+		sbuf_adds(&sb, redacted(&line));
+		free(line);
+		if (p[n] == '\n')
+			sbuf_addch(&sb, '\n');
+		p += n + (p[n] == '\n');
+	}
+	json_set_str(change, "diff", sb.buf ? sb.buf : "");
+	sbuf_release(&sb);
+}
+
 /* d cut at a line within DIFF_CHANGE_MAX and what is left of the page's budget, said in the change. */
 static void keep_diff(struct history *h, cJSON *change, char *d)
 {
@@ -138,7 +176,7 @@ static void keep_diff(struct history *h, cJSON *change, char *d)
 		len = n;
 	}
 	h->diff_bytes += len;
-	json_set_str(change, "diff", d);
+	redact_diff(change, d);
 }
 
 /* One recorded change of path, from the blob before (NULL: none) to new_oid (NULL: deleted). */
@@ -185,13 +223,29 @@ static int by_path(const void *x, const void *y)
 	return c ? c : (a->order > b->order) - (a->order < b->order);
 }
 
-static const char *file_status(const char *op_name, const char *prev, int known, const char *new_oid)
+static const char *file_status(const char *op_name, const char *prev, int known, int based, const char *new_oid)
 {
 	if (!strncmp(op_name, "file.", 5))
 		return op_name + 5;
 	if (!new_oid)
 		return "deleted";
-	return known && prev ? "modified" : known ? "created" : "recorded";
+	return (known && prev) || (!known && based) ? "modified" : "created";
+}
+
+/*
+ * The blob a file first recorded had before: in git's HEAD when it was
+ * recorded, or for a commit the session recorded, in that commit's parent.
+ */
+static int base_blob(char out[HEX_SZ], gs_store *st, const struct fchange *f)
+{
+	const cJSON *args = cJSON_GetObjectItemCaseSensitive(f->op, "args");
+	const char *head = json_str(cJSON_GetObjectItemCaseSensitive(f->op, "context"), "head");
+
+	if (!strcmp(f->op_name, "file.created"))
+		return GS_ENOTFOUND;
+	if (!strcmp(f->op_name, "commit.record") && json_str(args, "id"))
+		return store_commit_blob(out, st, json_str(args, "id"), 1, f->path);
+	return head ? store_commit_blob(out, st, head, 0, f->path) : GS_ENOTFOUND;
 }
 
 /* The files an operation recorded, in v. */
@@ -216,17 +270,18 @@ static void file_changes(struct history *h, gs_store *st, struct fchange *v, siz
 		return;	/* no file: v is NULL, which qsort may not be given */
 	qsort(v, n, sizeof(*v), by_path);
 	for (size_t i = 0; i < n; i++) {
-		int known = i && !strcmp(v[i - 1].path, v[i].path);
+		int known = i && !strcmp(v[i - 1].path, v[i].path), based = 0;
 		const char *prev = known ? v[i - 1].oid : NULL, *old_oid = prev;
-		const char *status = file_status(v[i].op_name, prev, known, v[i].oid);
-		const char *head = json_str(cJSON_GetObjectItemCaseSensitive(v[i].op, "context"), "head");
 		char base[HEX_SZ] = "";
 
 		if (known && (prev && v[i].oid ? !strcmp(prev, v[i].oid) : prev == v[i].oid))
 			continue;	/* recorded again as it was */
-		if (!known && strcmp(status, "created") && head && store_commit_blob(base, st, head, v[i].path) == 0)
+		if (!known && base_blob(base, st, &v[i]) == 0) {
 			old_oid = base;	/* a file the session found: from what git had */
-		add_change(h, st, v[i].path, old_oid, v[i].oid, status, v[i].op, v[i].commit);
+			based = 1;
+		}
+		add_change(h, st, v[i].path, old_oid, v[i].oid, file_status(v[i].op_name, prev, known, based, v[i].oid),
+			   v[i].op, v[i].commit);
 	}
 }
 
@@ -295,7 +350,7 @@ static int page(struct sbuf *out, gs_store *st, const struct store_tip *tip, con
 	cJSON_ArrayForEach(c, cJSON_GetObjectItemCaseSensitive(state, "commits")) {
 		char *body = NULL;
 
-		if (json_str(c, "id") && store_commit_body(&body, st, json_str(c, "id")) == 0 && *body)
+		if (json_str(c, "id") && store_commit_body(&body, st, json_str(c, "id")) == 0 && *redacted(&body))
 			json_set_str(json_obj(messages, json_str(c, "id")), "body", body);
 		free(body);
 	}

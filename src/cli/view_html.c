@@ -11,6 +11,7 @@
 #include "git-session/report.h"
 #include "git-session/state.h"
 #include "git-session/util.h"
+#include "transcript-internal.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -227,7 +228,7 @@ static void toc(struct sbuf *out)
 }
 
 /* " <span class="dim">(by agent, at time)</span>" of an entry, when it says them. */
-static void by_at(struct sbuf *out, const cJSON *e, const char *at_key)
+static void by_at(struct sbuf *out, const struct view_html_page *p, const cJSON *e, const char *at_key)
 {
 	const char *agent = json_str(e, "agent"), *at = json_str(e, at_key);
 
@@ -235,11 +236,9 @@ static void by_at(struct sbuf *out, const cJSON *e, const char *at_key)
 		return;
 	sbuf_adds(out, " <span class=\"dim\">(");
 	if (agent) {
-		sbuf_adds(out, "by <a href=\"#");
-		view_html_anchor(out, "agent-", agent);
-		sbuf_adds(out, "\">");
-		view_html_escapes(out, agent);
-		sbuf_adds(out, at ? "</a>, " : "</a>");
+		sbuf_adds(out, "by ");
+		view_html_agent_link(out, p, agent);
+		sbuf_adds(out, at ? ", " : "");
 	}
 	view_html_escapes(out, at);
 	sbuf_adds(out, ")</span>");
@@ -265,7 +264,7 @@ static void commits(struct sbuf *out, const struct view_html_page *p)
 		sbuf_adds(out, "</code> <strong>");
 		view_html_escapes(out, json_str(c, "subject"));
 		sbuf_adds(out, "</strong>");
-		by_at(out, c, "timestamp");
+		by_at(out, p, c, "timestamp");
 		if (body && *body) {
 			sbuf_adds(out, "<pre class=\"body\">");
 			view_html_escapes(out, body);
@@ -280,7 +279,7 @@ static void commits(struct sbuf *out, const struct view_html_page *p)
 
 /* A list section: each entry of the state's list key an <li class="cls">, drawn by one. */
 static void list_section(struct sbuf *out, const struct view_html_page *p, const char *key, const char *title,
-			 const char *cls, void (*one)(struct sbuf *, const cJSON *))
+			 const char *cls, void (*one)(struct sbuf *, const struct view_html_page *, const cJSON *))
 {
 	const cJSON *list = cJSON_GetObjectItemCaseSensitive(p->state, key), *e;
 	int n = 0;
@@ -290,7 +289,7 @@ static void list_section(struct sbuf *out, const struct view_html_page *p, const
 		if (!n++)
 			sbuf_adds(out, "<ol>\n");
 		sbuf_addf(out, "<li class=\"%s\"", cls);
-		one(out, e);
+		one(out, p, e);
 		sbuf_adds(out, "</li>\n");
 	}
 	if (n)
@@ -300,7 +299,7 @@ static void list_section(struct sbuf *out, const struct view_html_page *p, const
 	sbuf_adds(out, "</section>\n");
 }
 
-static void decision(struct sbuf *out, const cJSON *e)
+static void decision(struct sbuf *out, const struct view_html_page *p, const cJSON *e)
 {
 	sbuf_adds(out, "><strong>");
 	view_html_escapes(out, json_str(e, "decision"));
@@ -309,10 +308,10 @@ static void decision(struct sbuf *out, const cJSON *e)
 		sbuf_adds(out, ": ");
 		view_html_escapes(out, json_str(e, "rationale"));
 	}
-	by_at(out, e, "timestamp");
+	by_at(out, p, e, "timestamp");
 }
 
-static void error_one(struct sbuf *out, const cJSON *e)
+static void error_one(struct sbuf *out, const struct view_html_page *p, const cJSON *e)
 {
 	int resolved = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(e, "resolved"));
 	const char *res = json_str(e, "resolution");
@@ -321,17 +320,18 @@ static void error_one(struct sbuf *out, const cJSON *e)
 	view_html_escapes(out, json_str(e, "type"));
 	sbuf_adds(out, "</strong>: ");
 	view_html_escapes(out, json_str(e, "message"));
-	if (cJSON_IsNumber(cJSON_GetObjectItemCaseSensitive(e, "phase")))
-		sbuf_addf(out, " <a href=\"#phase-%d\">phase %d</a>", (int)json_num(e, "phase", 0),
-			  (int)json_num(e, "phase", 0));
-	by_at(out, e, "timestamp");
+	if (cJSON_IsNumber(cJSON_GetObjectItemCaseSensitive(e, "phase"))) {
+		sbuf_adds(out, " ");
+		view_html_phase_link(out, p, (int)json_num(e, "phase", 0));
+	}
+	by_at(out, p, e, "timestamp");
 	if (resolved && res) {
 		sbuf_adds(out, "<br>resolved: ");
 		view_html_escapes(out, res);
 	}
 }
 
-static void task(struct sbuf *out, const cJSON *e)
+static void task(struct sbuf *out, const struct view_html_page *p, const cJSON *e)
 {
 	sbuf_adds(out, " data-status=\"");
 	view_html_escapes(out, json_str(e, "status"));
@@ -342,9 +342,66 @@ static void task(struct sbuf *out, const cJSON *e)
 	sbuf_adds(out, ")</span>");
 }
 
-void view_html_page(struct sbuf *out, const struct view_html_page *p)
+static int by_str(const void *x, const void *y)
 {
+	return strcmp(*(const char *const *)x, *(const char *const *)y);
+}
+
+int view_html_has_agent(const struct view_html_page *p, const char *id)
+{
+	return id && p->nagents && bsearch(&id, p->agents, p->nagents, sizeof(*p->agents), by_str);
+}
+
+int view_html_has_phase(const struct view_html_page *p, int id)
+{
+	return state_phase(p->state, id) != NULL;
+}
+
+void view_html_agent_link(struct sbuf *out, const struct view_html_page *p, const char *id)
+{
+	int linked = view_html_has_agent(p, id);
+
+	if (linked) {
+		sbuf_adds(out, "<a href=\"#");
+		view_html_anchor(out, "agent-", id);
+		sbuf_adds(out, "\">");
+	}
+	view_html_escapes(out, id);
+	if (linked)
+		sbuf_adds(out, "</a>");
+}
+
+void view_html_phase_link(struct sbuf *out, const struct view_html_page *p, int id)
+{
+	if (view_html_has_phase(p, id))
+		sbuf_addf(out, "<a href=\"#phase-%d\">phase %d</a>", id, id);
+	else
+		sbuf_addf(out, "phase %d", id);
+}
+
+/* The agents the conversation has an article of: the state's, and those only a transcript names. */
+static const char **agents_of(size_t *n, const struct view_html_page *p)
+{
+	const cJSON *agents = cJSON_GetObjectItemCaseSensitive(p->state, "agents"), *a;
+	size_t talks = p->talks ? p->talks->n : 0;
+	const char **v = xcalloc((size_t)cJSON_GetArraySize(agents) + talks + 1, sizeof(*v));
+
+	*n = 0;
+	cJSON_ArrayForEach(a, agents)
+		if (json_str(a, "id"))
+			v[(*n)++] = json_str(a, "id");
+	for (size_t i = 0; i < talks; i++)
+		v[(*n)++] = p->talks->v[i].id;
+	qsort(v, *n, sizeof(*v), by_str);
+	return v;
+}
+
+void view_html_page(struct sbuf *out, const struct view_html_page *given)
+{
+	struct view_html_page page = *given, *p = &page;
 	struct sbuf title = SBUF_INIT;
+
+	page.agents = agents_of(&page.nagents, given);
 
 	sbuf_addf(&title, "Session %s", json_str(p->state, "session_id") ? json_str(p->state, "session_id") : "");
 	view_html_head(out, title.buf);
@@ -368,6 +425,7 @@ void view_html_page(struct sbuf *out, const struct view_html_page *p)
 	view_html_tokens_chart(out, p);
 	sbuf_adds(out, "</section>\n");
 	view_html_foot(out);
+	free(page.agents);
 }
 
 void view_html_index(struct sbuf *out, const cJSON *rows)

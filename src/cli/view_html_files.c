@@ -34,7 +34,7 @@ static void diff(struct sbuf *out, const char *d)
 	sbuf_adds(out, "</pre>\n");
 }
 
-static void change(struct sbuf *out, const cJSON *c)
+static void change(struct sbuf *out, const struct view_html_page *p, const cJSON *c)
 {
 	const char *agent = json_str(c, "agent");
 
@@ -43,11 +43,8 @@ static void change(struct sbuf *out, const cJSON *c)
 	sbuf_adds(out, " at ");
 	view_html_escapes(out, json_str(c, "at"));
 	if (agent) {
-		sbuf_adds(out, " by <a href=\"#");
-		view_html_anchor(out, "agent-", agent);
-		sbuf_adds(out, "\">");
-		view_html_escapes(out, agent);
-		sbuf_adds(out, "</a>");
+		sbuf_adds(out, " by ");
+		view_html_agent_link(out, p, agent);
 	}
 	sbuf_adds(out, ", checkpoint <code>");
 	view_html_escapes(out, json_str(c, "commit"));
@@ -82,14 +79,15 @@ void view_html_files(struct sbuf *out, const struct view_html_page *p)
 		view_html_escapes(out, json_str(f, "status"));
 		if (json_str(f, "agent")) {
 			sbuf_adds(out, " by ");
-			view_html_escapes(out, json_str(f, "agent"));
+			view_html_agent_link(out, p, json_str(f, "agent"));
 		}
-		if (cJSON_IsNumber(cJSON_GetObjectItemCaseSensitive(f, "phase")))
-			sbuf_addf(out, " in <a href=\"#phase-%d\">phase %d</a>", (int)json_num(f, "phase", 0),
-				  (int)json_num(f, "phase", 0));
+		if (cJSON_IsNumber(cJSON_GetObjectItemCaseSensitive(f, "phase"))) {
+			sbuf_adds(out, " in ");
+			view_html_phase_link(out, p, (int)json_num(f, "phase", 0));
+		}
 		sbuf_adds(out, "</p>\n");
 		cJSON_ArrayForEach(c, list)
-			change(out, c);
+			change(out, p, c);
 		if (!cJSON_GetArraySize(list))
 			sbuf_adds(out, "<p class=\"dim\">no recorded change in this checkpoint's history</p>\n");
 		sbuf_adds(out, "</article>\n");

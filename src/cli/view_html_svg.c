@@ -97,13 +97,14 @@ static int agent_row(const cJSON *rows, const char *agent)
 }
 
 /* The row's label (a phase's linking its entry), its bar and its marks, at y. */
-static void row(struct sbuf *out, const struct axis *a, const cJSON *r, double y)
+static void row(struct sbuf *out, const struct view_html_page *p, const struct axis *a, const cJSON *r, double y)
 {
 	int phase = !strcmp(json_str(r, "kind") ? json_str(r, "kind") : "", "phase");
 	const cJSON *id = cJSON_GetObjectItemCaseSensitive(r, "id"), *m;
 	const char *status = json_str(r, "status") ? json_str(r, "status") : "";
 	struct sbuf sid = SBUF_INIT, title = SBUF_INIT, href = SBUF_INIT;
 	double from = iso(json_str(r, "from"), NAN), to = iso(json_str(r, "to"), a->t1), x0, x1;
+	int linked;
 
 	if (cJSON_IsNumber(id))
 		sbuf_addf(&sid, "%d", id->valueint);
@@ -125,12 +126,15 @@ static void row(struct sbuf *out, const struct axis *a, const cJSON *r, double y
 	view_html_escapes(out, status);
 	sbuf_adds(out, "\"><title>");
 	view_html_escapes(out, title.buf);
-	sbuf_addf(out, "</title><a href=\"#%s\"><text x=\"%d\" y=\"%.1f\">", anchor(&href, phase ? "phase-" : "agent-", sid.buf),
-		  phase ? 4 : 16, y + 4);
+	linked = phase ? cJSON_IsNumber(id) && view_html_has_phase(p, id->valueint) : view_html_has_agent(p, sid.buf);
+	sbuf_adds(out, "</title>");
+	if (linked)
+		sbuf_addf(out, "<a href=\"#%s\">", anchor(&href, phase ? "phase-" : "agent-", sid.buf));
+	sbuf_addf(out, "<text x=\"%d\" y=\"%.1f\">", phase ? 4 : 16, y + 4);
 	view_html_escapes(out, phase ? sid.buf : "");
 	sbuf_adds(out, phase ? " " : "");
 	view_html_escapes(out, json_str(r, "label") ? json_str(r, "label") : sid.buf);
-	sbuf_adds(out, "</text></a>");
+	sbuf_adds(out, linked ? "</text></a>" : "</text>");
 	if (!isnan(from)) {
 		x0 = x_of(a, from);
 		x1 = x_of(a, to < from ? from : to);
@@ -150,7 +154,7 @@ static void row(struct sbuf *out, const struct axis *a, const cJSON *r, double y
 			continue;
 		sbuf_reset(&title);
 		sbuf_addf(&title, "retry of %s %s", phase ? "phase" : "agent", sid.buf);
-		mark(out, "retry", x + 9, y, anchor(&href, phase ? "phase-" : "agent-", sid.buf), title.buf);
+		mark(out, "retry", x + 9, y, linked ? anchor(&href, phase ? "phase-" : "agent-", sid.buf) : NULL, title.buf);
 	}
 	sbuf_release(&sid);
 	sbuf_release(&title);
@@ -214,7 +218,8 @@ static void events_row(struct sbuf *out, const struct axis *a, const struct view
 		sbuf_addf(&title, "%s%s%s at %s", !strcmp(p->marks[i].kind, "prompt") ? "prompt" : "compaction",
 			  p->marks[i].agent ? " of " : "", p->marks[i].agent ? p->marks[i].agent : "", when);
 		mark(out, p->marks[i].kind, x_of(a, p->marks[i].t), my,
-		     p->marks[i].agent ? anchor(&href, "agent-", p->marks[i].agent) : "conversation", title.buf);
+		     view_html_has_agent(p, p->marks[i].agent) ? anchor(&href, "agent-", p->marks[i].agent) : "conversation",
+		     title.buf);
 	}
 	sbuf_release(&title);
 	sbuf_release(&href);
@@ -267,13 +272,15 @@ void view_html_timeline_svg(struct sbuf *out, const struct view_html_page *p)
 	view_html_escapes(out, json_str(p->timeline, "end") ? json_str(p->timeline, "end") : "?");
 	sbuf_adds(out, "\">\n");
 	cJSON_ArrayForEach(r, rows)
-		row(out, &a, r, TL_TOP + TL_ROW / 2.0 + TL_ROW * i++);
+		row(out, p, &a, r, TL_TOP + TL_ROW / 2.0 + TL_ROW * i++);
 	events_row(out, &a, p, rows, TL_TOP + TL_ROW / 2.0 + TL_ROW * n);
 	sbuf_addf(out, "<text x=\"%d\" y=\"%d\" class=\"dim\">", TL_LABEL, height - 6);
 	view_html_escapes(out, json_str(p->timeline, "start"));
 	sbuf_addf(out, "</text><text x=\"%d\" y=\"%d\" text-anchor=\"end\" class=\"dim\">", TL_WIDTH - TL_RIGHT, height - 6);
 	view_html_escapes(out, json_str(p->timeline, "end"));
 	sbuf_adds(out, "</text>\n</svg></div>\n");
+	if (!n && !cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(p->timeline, "commits")) && !p->nmarks)
+		sbuf_adds(out, "<p class=\"empty\">none</p>\n");
 	phase_list(out, p->state);
 }
 

@@ -52,9 +52,9 @@ cleanup:
 	return error;
 }
 
-int store_commit_blob(char out[HEX_SZ], gs_store *st, const char *commit, const char *path)
+int store_commit_blob(char out[HEX_SZ], gs_store *st, const char *commit, int parent, const char *path)
 {
-	git_commit *c = NULL;
+	git_commit *c = NULL, *p = NULL;
 	git_tree *tree = NULL;
 	git_tree_entry *e = NULL;
 	git_oid id;
@@ -62,14 +62,15 @@ int store_commit_blob(char out[HEX_SZ], gs_store *st, const char *commit, const 
 
 	*out = '\0';
 	if (git_oid_fromstr(&id, commit) == 0 && git_commit_lookup(&c, st->repo, &id) == 0 &&
-	    git_commit_tree(&tree, c) == 0 && git_tree_entry_bypath(&e, tree, path) == 0 &&
-	    git_tree_entry_type(e) == GIT_OBJECT_BLOB) {
+	    (!parent || git_commit_parent(&p, c, 0) == 0) && git_commit_tree(&tree, p ? p : c) == 0 &&
+	    git_tree_entry_bypath(&e, tree, path) == 0 && git_tree_entry_type(e) == GIT_OBJECT_BLOB) {
 		git_oid_tostr(out, HEX_SZ, git_tree_entry_id(e));
 		error = 0;
 	}
 	git_error_clear();
 	git_tree_entry_free(e);
 	git_tree_free(tree);
+	git_commit_free(p);
 	git_commit_free(c);
 	return error;
 }

@@ -72,6 +72,10 @@ test_expect_success 'setup: phases, agents, five prompts, commits, decisions, er
 	echo "/* poll */" >>login.c &&
 	s file modified login.c &&
 	c login.c "login: poll the device" "Second body, with <tags> & ampersands." &&
+	echo "# OAuth" >README.md &&
+	c README.md "docs: a README" "Committed, never recorded by hand: the commit records it." &&
+	echo "DEPLOY_TOKEN=Zq8vN3xLr7TbW2mK" >deploy.env &&
+	c deploy.env "deploy: its settings" "password=Hunter2Hunter2x in the body" &&
 	s phase fail 2 --error "client does not build" --type validation &&
 	s phase retry 2 &&
 	s error add --type runtime --message "token refresh failed </li>" &&
@@ -192,7 +196,7 @@ for g in inside(svg, "g", class_="phase") + inside(svg, "g", class_="agent") + i
     assert inside(g, "title"), g
 kinds = [g["attrs"]["data-kind"] for g in inside(svg, "g", class_="mark")]
 assert kinds.count("prompt") == 5, kinds
-assert kinds.count("commit") == len(state["commits"]) == 2, kinds
+assert kinds.count("commit") == len(state["commits"]) == 4, kinds
 assert "failure" in kinds and "retry" in kinds and "compact" in kinds, kinds
 for g in inside(svg, "g", class_="mark", data_kind="commit"):
     assert g["parents"][-1]["tag"] == "a" and g["parents"][-1]["attrs"]["href"].startswith("#commit-")
@@ -218,6 +222,10 @@ diffs = inside(f, "pre", class_="diff")
 assert len(diffs) == 2, len(diffs)
 assert [e["text"] for e in inside(diffs[0], "span", class_="add")] == ["+int main(void) { return 0; }\n"]
 assert [e["text"] for e in inside(diffs[1], "span", class_="add")] == ["+/* poll */\n"]
+
+f = find("article", class_="file", id="file-README.md")[0]
+diffs = inside(f, "pre", class_="diff")
+assert [[e["text"] for e in inside(d, "span", class_="add")] for d in diffs] == [["+# OAuth\n"]], diffs
 
 # the commits with their messages
 for cm in state["commits"]:
@@ -258,6 +266,12 @@ test_expect_success 'hostile texts are shown as text: the prompt with <script> i
 	! grep -i "<img" page.html &&
 	! grep -E "https?:" page.html &&
 	test "$(grep -o "<pre" page.html | wc -l)" = "$(grep -o "</pre>" page.html | wc -l)"
+'
+
+test_expect_success 'the files and commit messages shown go through the redaction the session applies' '
+	! grep -e Zq8vN3xLr7TbW2mK -e Hunter2Hunter2x page.html &&
+	grep -F "+DEPLOY_TOKEN=[REDACTED:" page.html &&
+	grep -F "password=[REDACTED:" page.html
 '
 
 test_expect_success '-o writes the same page atomically and says so; -q says nothing' '

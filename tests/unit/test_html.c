@@ -84,10 +84,10 @@ static const char hostile_state[] =
 	"   \"started\": \"2025-11-21T10:05:00Z\", \"completed\": null, \"retry_count\": 1}],"
 	" \"agents\": [{\"id\": \"a\\\"'<x>\", \"status\": \"completed\", \"phase\": 1, \"task\": \"]]></pre>\","
 	"   \"started\": \"2025-11-21T10:06:00Z\", \"completed\": \"2025-11-21T10:30:00Z\"}],"
-	" \"files\": {\"src/<i>.c\": {\"status\": \"created\", \"oid\": \"0\"}},"
+	" \"files\": {\"src/<i>.c\": {\"status\": \"created\", \"oid\": \"0\", \"phase\": 9, \"agent\": \"ghost\"}},"
 	" \"errors\": [{\"type\": \"runtime\", \"message\": \"</li></ol><script>e()</script>\", \"phase\": 1,"
 	"   \"timestamp\": \"2025-11-21T10:20:00Z\", \"resolved\": false, \"resolution\": \"pending\"}],"
-	" \"decisions\": [{\"decision\": \"https://evil.example/x\", \"rationale\": \"<style>*{}</style>\"}],"
+	" \"decisions\": [{\"decision\": \"https://evil.example/x\", \"rationale\": \"<style>*{}</style>\", \"agent\": \"ghost\"}],"
 	" \"tasks\": [{\"id\": 1, \"title\": \"&amp; <!--\", \"status\": \"pending\"}],"
 	" \"commits\": [{\"id\": \"abc\\\"def\", \"subject\": \"<a href=javascript:x>\", \"timestamp\": \"2025-11-21T10:40:00Z\"}],"
 	" \"tokens\": {\"input\": 10, \"output\": 5, \"max\": 100}}";
@@ -101,11 +101,24 @@ static size_t count(const char *hay, const char *needle)
 	return n;
 }
 
+/* Every link within the page lands on an id it has: none to an agent or phase the page does not show. */
+static void links_land(const char *page)
+{
+	for (const char *h = page; (h = strstr(h, "href=\"#")); h++) {
+		size_t n = strcspn(h + 7, "\"");
+		char *id = xstrfmt("id=\"%.*s\"", (int)n, h + 7);
+
+		if (!strstr(page, id))
+			fail_msg("a link to nothing: %s", id);
+		free(id);
+	}
+}
+
 static void test_hostile_page(void **unused)
 {
 	cJSON *state = NULL, *timeline, *tokens, *changes = NULL;
 	struct view_html_point pt = { .t = 1763719200, .v = 15, .commit = "c0ffee", .agent = "<x>", .added = 15 };
-	struct view_html_mark mk = { 1763719300, "prompt", "a\"'<x>" };
+	struct view_html_mark mk[] = { { 1763719300, "prompt", "a\"'<x>" }, { 1763719400, "compact", "ghost" } };
 	struct sbuf out = SBUF_INIT;
 	char *err = NULL;
 	const char *diff = "{\"src/<i>.c\": [{\"commit\": \"c\", \"at\": \"t\", \"status\": \"created\","
@@ -117,7 +130,7 @@ static void test_hostile_page(void **unused)
 	tokens = report_tokens(state);
 	{
 		struct view_html_page p = { .state = state, .commit = "0123", .timeline = timeline, .tokens = tokens,
-					    .points = &pt, .npoints = 1, .marks = &mk, .nmarks = 1, .changes = changes };
+					    .points = &pt, .npoints = 1, .marks = mk, .nmarks = 2, .changes = changes };
 		view_html_page(&out, &p);
 	}
 	assert_int_equal(count(out.buf, "<script"), 0);
@@ -139,6 +152,8 @@ static void test_hostile_page(void **unused)
 	assert_non_null(strstr(out.buf, "<a href=\"#commit-abc-22def\"><g class=\"mark\" data-kind=\"commit\">"));
 	assert_non_null(strstr(out.buf, "data-field=\"checkpoint\">0123</dd>"));
 	assert_non_null(strstr(out.buf, "Content-Security-Policy"));
+	links_land(out.buf);
+	assert_non_null(strstr(out.buf, "(by ghost)"));			/* an agent with no article: not linked */
 	/* every section there, empty ones saying so */
 	assert_non_null(strstr(out.buf, "<section id=\"conversation\">\n<h2>Conversation</h2>\n<article"));
 	sbuf_release(&out);
@@ -164,7 +179,7 @@ static void test_empty_page(void **unused)
 
 		assert_non_null(at);
 		assert_non_null(strstr(out.buf, link));
-		if (strcmp(ids[i], "timeline")) {	/* the drawing is there, with nothing on it */
+		{	/* the drawing is there, with nothing on it */
 			const char *none = strstr(at, "<p class=\"empty\">none</p>");
 
 			assert_non_null(none);
