@@ -334,7 +334,21 @@ async function checkPage(browser, e, shot) {
 		check(`${name}: a screenshot that is not blank`, c.distinct > 16 && c.top < 0.98, JSON.stringify(c));
 	}
 
+	// folded on the screen, unfolded and not cut on paper
+	const folds = () => page.evaluate(() => {
+		const h = (e) => (e ? e.getBoundingClientRect().height : 0);
+		const closed = [...document.querySelectorAll('details:not([open])')].filter((d) => d.querySelector(':scope > :not(summary)'));
+		return {
+			details: closed.length,
+			shown: closed.filter((d) => h(d) > h(d.querySelector(':scope > summary')) + 2).length,
+			cut: [...document.querySelectorAll('pre')].filter((p) => p.scrollWidth > p.clientWidth + 1).length,
+		};
+	});
+	const screen = await folds();
 	await page.emulateMediaType('print');
+	const paper = await folds();
+	check(`${name}: details folded on the screen, shown whole in print`,
+		screen.shown === 0 && paper.shown === paper.details && paper.cut === 0, JSON.stringify({ screen, paper }));
 	const nav = await page.evaluate(() => getComputedStyle(document.querySelector('nav#toc')).display);
 	const pdf = Buffer.from(await page.pdf({ format: 'A4' }));
 	check(`${name}: printable: the table of contents hidden, a PDF made`,
