@@ -160,6 +160,7 @@ function facts() {
 		tasks: q('#tasks li.task').map((l) => ({ text: l.textContent, status: l.dataset.status ?? null })),
 		chart: chart ? { role: chart.getAttribute('role'), points: q('title', chart).length } : null,
 		tableRows: q('#tokens table tr').filter((r) => r.querySelector('td')).length,
+		ids: q('[id]').map((x) => x.id),
 		brokenLinks: q('a[href^="#"]').map((a) => a.getAttribute('href')).filter((h) => h.length > 1 && !byId(h.slice(1))),
 		external: q('[src], [href], [action], [srcset], [poster], [data]').flatMap((e) =>
 			['src', 'href', 'action', 'srcset', 'poster', 'data', 'xlink:href'].map((n) => e.getAttribute(n)).filter((v) => v != null))
@@ -253,6 +254,10 @@ function checkContent(name, f, e) {
 	check(`${name}: commit marks link their commits`, commitMarks.every((m) => m.href && m.href.startsWith('#commit-')),
 		JSON.stringify(commitMarks));
 
+	const noAnchor = [...e.phases.map((p) => anchor('phase-', String(p.id))), ...e.agents.map((a) => anchor('agent-', a))]
+		.filter((id) => !f.ids.includes(id));
+	check(`${name}: an anchor for every phase and agent`, noAnchor.length === 0 &&
+		e.agents.every((a) => f.articles.some((x) => x.id === anchor('agent-', a))), JSON.stringify({ missing: noAnchor, articles: f.articles.map((x) => x.id) }));
 	for (const c of e.conversations) {
 		const a = f.articles.find((x) => x.id === anchor('agent-', c.agent));
 		if (!check(`${name}: ${c.agent}'s conversation`, !!a, JSON.stringify(f.articles.map((x) => x.id))))
