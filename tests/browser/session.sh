@@ -148,6 +148,9 @@ make: *** [check] Error 2" true &&
 	bs_s agent start test-1 --type tester --task "Test the login flow" &&
 	bs_s tokens add --agent test-1 --input 4000 --output 900 &&
 	bs_s agent progress test-1 60 &&
+	# a path that is markup, quotes and UTF-8: escaped in the page, its anchor -XX bytes
+	bs_odd="docs/a <b>&\"é\" 'q'.md" &&
+	printf '# odd\n' >"$bs_odd" && bs_s file created "$bs_odd" --agent test-1 &&
 	bs_gemini &&
 	bs_s error add --type validation --message "the device code expires before the poll" --agent test-1
 }

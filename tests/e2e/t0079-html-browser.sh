@@ -34,6 +34,7 @@ test_expect_success BROWSER 'in chromium: the pages and the index hold the sessi
 	assert a["pages"][-1]["empty"] == ["conversation", "files", "commits", "decisions", "errors", "tasks", "tokens"], a["pages"][-1]["empty"]
 	assert len(a["pages"][1]["commits"]) == 1 and len(a["pages"][0]["commits"]) == 3
 	assert [len(c["prompts"]) for c in a["pages"][0]["conversations"]] == [5, 1], a["pages"][0]["conversations"]
+	assert "docs/a <b>&\"\u00e9\" '"'"'q'"'"'.md" in a["pages"][0]["files"], a["pages"][0]["files"]
 	json.dump(a, open(sys.argv[1], "w"))
 	PY
 	BROWSER_PROFILE_DIR="$TRASH_DIRECTORY" node "$browser/page-check.mjs" expect.json >check.out 2>check.err ||
