@@ -326,34 +326,54 @@ static int history_load(struct history *h, gs_store *st, const char *tip)
 	return 0;
 }
 
+/* What the operations do not account for (an import before they were kept, a merge): at the checkpoint. */
+static void tokens_rest(struct history *h, const cJSON *state, const cJSON *tokens, const char *commit)
+{
+	double used = json_num(tokens, "used", 0);
+	time_t t = 0;
+
+	if (h->npoints ? h->points[h->npoints - 1].v == used : used <= 0)
+		return;
+	gs_time_parse_iso(&t, json_str(state, "updated") ? json_str(state, "updated") : "");
+	add_point(h, (double)t, commit, NULL, used - h->used);
+}
+
+/* The message bodies of the session's commits, redacted: {id: {"body"}}. */
+static cJSON *commit_messages(gs_store *st, const cJSON *state)
+{
+	cJSON *messages = cJSON_CreateObject();
+	const cJSON *c;
+
+	cJSON_ArrayForEach(c, cJSON_GetObjectItemCaseSensitive(state, "commits")) {
+		char *body = NULL;
+
+		if (json_str(c, "id") && store_commit_body(&body, st, json_str(c, "id")) == 0 && *redacted(&body)) {
+			cJSON *m = cJSON_CreateObject();
+
+			json_set_str(m, "body", body);
+			cJSON_AddItemToObject(messages, json_str(c, "id"), m);	/* appended: no lookup a commit */
+		}
+		free(body);
+	}
+	return messages;
+}
+
 /* The page of the checkpoint tip (its state loaded), into out. */
 static int page(struct sbuf *out, gs_store *st, const struct store_tip *tip, const cJSON *state)
 {
 	struct history h;
 	struct talks ts = { 0 };
-	cJSON *timeline = report_timeline(state), *tokens = report_tokens(state), *messages = cJSON_CreateObject();
-	const cJSON *c, *a;
+	cJSON *timeline = report_timeline(state), *tokens = report_tokens(state), *messages = NULL;
+	const cJSON *a;
 	int error;
 
 	if ((error = history_load(&h, st, tip->commit)) < 0 ||
 	    (error = talks_load(&ts, st, tip->commit, state, NULL, 0)) < 0)
 		goto cleanup;
-	if (h.npoints ? h.points[h.npoints - 1].v != state_tokens_used(cJSON_GetObjectItemCaseSensitive(state, "tokens"))
-		      : json_num(tokens, "used", 0) > 0) {
-		time_t t = 0;	/* what the operations do not account for (an older import, a merge): at the checkpoint */
-
-		gs_time_parse_iso(&t, json_str(state, "updated") ? json_str(state, "updated") : "");
-		add_point(&h, (double)t, tip->commit, NULL, json_num(tokens, "used", 0) - h.used);
-	}
+	tokens_rest(&h, state, tokens, tip->commit);
 	cJSON_ArrayForEach(a, cJSON_GetObjectItemCaseSensitive(state, "agents"))
 		add_who(h.who, json_str(a, "by"));
-	cJSON_ArrayForEach(c, cJSON_GetObjectItemCaseSensitive(state, "commits")) {
-		char *body = NULL;
-
-		if (json_str(c, "id") && store_commit_body(&body, st, json_str(c, "id")) == 0 && *redacted(&body))
-			json_set_str(json_obj(messages, json_str(c, "id")), "body", body);
-		free(body);
-	}
+	messages = commit_messages(st, state);
 	{
 		struct view_html_page p = {
 			.state = state, .commit = tip->commit, .timeline = timeline, .tokens = tokens,
@@ -384,15 +404,40 @@ static int write_out(const char *path, const struct sbuf *sb, int quiet)
 	return 0;
 }
 
-/* Every live session's page into dir, then the index linking them; a damaged one is said, and the rest written. */
+/* Session id's page into dir; its row of the index, "written" false when it could not be read or written. */
+static cJSON *write_one(gs_store *st, const char *dir, const char *id, struct sbuf *sb)
+{
+	char *ref = xstrfmt("%s%s", SESSIONS_PREFIX, id), *name = view_html_file_name(id);
+	char *path = xstrfmt("%s/%s", dir, name);
+	struct store_tip tip = { 0 };
+	cJSON *state = NULL, *row = cJSON_CreateObject();
+	int ok;
+
+	sbuf_reset(sb);
+	ok = engine_load_ref(&state, &tip, st, ref) == 0 && page(sb, st, &tip, state) == 0 && write_out(path, sb, 1) == 0;
+	cmd_print_errors();
+	json_set_str(row, "id", id);
+	json_set_bool(row, "written", ok);
+	json_set_str(row, "goal", json_str(state, "goal") ? json_str(state, "goal") : json_str(state, "topic"));
+	json_set_str(row, "status", ok ? json_str(state, "status") : "damaged");
+	json_set_str(row, "updated", json_str(state, "updated"));
+	cJSON_Delete(state);
+	store_tip_clear(&tip);
+	free(ref);
+	free(name);
+	free(path);
+	return row;
+}
+
+/* Every live session's page into dir, then the index linking them; one that fails is said, and the rest written. */
 static int write_all(gs_store *st, const char *dir, int quiet)
 {
 	struct store_ref_entry *refs = NULL;
 	cJSON *rows = cJSON_CreateArray();
 	struct sbuf sb = SBUF_INIT;
-	size_t n = 0;
-	int error, failed = 0;
-	char *path;
+	size_t n = 0, failed = 0;
+	char *path = NULL;
+	int error;
 
 	if (mkdir(dir, 0777) < 0 && errno != EEXIST) {
 		error = gs_error("cannot create '%s': %s", dir, strerror(errno));
@@ -401,40 +446,23 @@ static int write_all(gs_store *st, const char *dir, int quiet)
 	if ((error = store_list_refs(&refs, &n, st, SESSIONS_PREFIX)) < 0)
 		goto cleanup;
 	for (size_t i = 0; i < n; i++) {
-		char *ref = xstrfmt("%s%s", SESSIONS_PREFIX, refs[i].id), *name = view_html_file_name(refs[i].id);
-		struct store_tip tip = { 0 };
-		cJSON *state = NULL, *row = cJSON_CreateObject();
+		cJSON *row = write_one(st, dir, refs[i].id, &sb);
 
-		sbuf_reset(&sb);
-		path = xstrfmt("%s/%s", dir, name);
-		json_set_str(row, "id", refs[i].id);
-		if ((error = engine_load_ref(&state, &tip, st, ref)) < 0 || (error = page(&sb, st, &tip, state)) < 0 ||
-		    (error = write_out(path, &sb, 1)) < 0) {
-			cmd_print_errors();
-			json_set_str(row, "status", "damaged");
-			failed++;
-		} else {
-			json_set_str(row, "goal", json_str(state, "goal") ? json_str(state, "goal") : json_str(state, "topic"));
-			json_set_str(row, "status", json_str(state, "status"));
-			json_set_str(row, "updated", json_str(state, "updated"));
-		}
+		failed += !json_bool(row, "written", 0);
 		cJSON_AddItemToArray(rows, row);
-		cJSON_Delete(state);
-		store_tip_clear(&tip);
-		free(ref);
-		free(name);
-		free(path);
 	}
 	sbuf_reset(&sb);
 	view_html_index(&sb, rows);
 	path = xstrfmt("%s/index.html", dir);
-	if (!(error = write_out(path, &sb, 1)) && !quiet)
-		printf("wrote %s and %zu session page%s\n", path, n - (size_t)failed, n - (size_t)failed == 1 ? "" : "s");
-	free(path);
-	if (!error && failed)
-		error = gs_error("%d session%s could not be read: %s not written", failed, failed == 1 ? "" : "s",
-				 failed == 1 ? "its page is" : "their pages are");
+	if ((error = write_out(path, &sb, 1)) < 0)
+		goto cleanup;
+	if (!quiet)
+		printf("wrote %s and %zu session page%s\n", path, n - failed, n - failed == 1 ? "" : "s");
+	if (failed)
+		error = gs_error("%zu session%s could not be written: the index marks %s damaged", failed,
+				 failed == 1 ? "" : "s", failed == 1 ? "it" : "them");
 cleanup:
+	free(path);
 	store_ref_entries_free(refs, n);
 	cJSON_Delete(rows);
 	sbuf_release(&sb);

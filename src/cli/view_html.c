@@ -247,6 +247,8 @@ static void by_at(struct sbuf *out, const struct view_html_page *p, const cJSON 
 static void commits(struct sbuf *out, const struct view_html_page *p)
 {
 	const cJSON *list = cJSON_GetObjectItemCaseSensitive(p->state, "commits"), *c;
+	size_t nsorted = 0;
+	const cJSON **sorted = p->messages ? json_members_sorted(p->messages, &nsorted) : NULL;	/* a lookup a commit */
 
 	section_open(out, "commits", "Commits");
 	if (!cJSON_GetArraySize(list))
@@ -255,7 +257,7 @@ static void commits(struct sbuf *out, const struct view_html_page *p)
 		sbuf_adds(out, "<ol>\n");
 	cJSON_ArrayForEach(c, list) {
 		const char *id = json_str(c, "id") ? json_str(c, "id") : "";
-		const char *body = json_str(cJSON_GetObjectItemCaseSensitive(p->messages, id), "body");
+		const char *body = nsorted ? json_str(json_member_find(sorted, nsorted, id), "body") : NULL;
 
 		sbuf_adds(out, "<li class=\"commit\" id=\"");
 		view_html_anchor(out, "commit-", id);
@@ -275,6 +277,7 @@ static void commits(struct sbuf *out, const struct view_html_page *p)
 	if (cJSON_GetArraySize(list))
 		sbuf_adds(out, "</ol>\n");
 	sbuf_adds(out, "</section>\n");
+	free(sorted);
 }
 
 /* A list section: each entry of the state's list key an <li class="cls">, drawn by one. */
@@ -428,6 +431,16 @@ void view_html_page(struct sbuf *out, const struct view_html_page *given)
 	free(page.agents);
 }
 
+/* A file's name as a relative URL: every byte but [A-Za-z0-9._~-] as %XX, so that it names that file. */
+static void url_path(struct sbuf *out, const char *name)
+{
+	for (const unsigned char *c = (const unsigned char *)name; *c; c++)
+		if ((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9') || strchr("._~-", *c))
+			sbuf_addch(out, (char)*c);
+		else
+			sbuf_addf(out, "%%%02X", *c);
+}
+
 void view_html_index(struct sbuf *out, const cJSON *rows)
 {
 	const cJSON *r;
@@ -444,16 +457,14 @@ void view_html_index(struct sbuf *out, const cJSON *rows)
 	cJSON_ArrayForEach(r, rows) {
 		char *name = view_html_file_name(json_str(r, "id") ? json_str(r, "id") : "");
 
-		sbuf_adds(out, "<tr class=\"session\"><td><a href=\"");
-		for (const unsigned char *c = (const unsigned char *)name; *c; c++)	/* the file's name as a URL path */
-			if ((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9') ||
-			    strchr("._~-", *c))
-				sbuf_addch(out, (char)*c);
-			else
-				sbuf_addf(out, "%%%02X", *c);
-		sbuf_adds(out, "\">");
+		sbuf_adds(out, "<tr class=\"session\"><td>");
+		if (json_bool(r, "written", 1)) {	/* a page not written is not linked */
+			sbuf_adds(out, "<a href=\"");
+			url_path(out, name);
+			sbuf_adds(out, "\">");
+		}
 		view_html_escapes(out, json_str(r, "id"));
-		sbuf_adds(out, "</a></td><td>");
+		sbuf_adds(out, json_bool(r, "written", 1) ? "</a></td><td>" : "</td><td>");
 		view_html_escapes(out, json_str(r, "goal"));
 		sbuf_adds(out, "</td><td data-field=\"status\">");
 		view_html_escapes(out, json_str(r, "status"));

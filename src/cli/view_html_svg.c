@@ -96,44 +96,78 @@ static int agent_row(const cJSON *rows, const char *agent)
 	return -1;
 }
 
-/* The row's label (a phase's linking its entry), its bar and its marks, at y. */
+/* "phase 2 Build: failed, from ... to ..., retried 1 times": what a row's <title> says. */
+static void row_title(struct sbuf *title, const cJSON *r, int phase, const char *sid, const char *status)
+{
+	sbuf_addf(title, "%s %s", phase ? "phase" : "agent", sid);
+	if (phase && json_str(r, "label"))
+		sbuf_addf(title, " %s", json_str(r, "label"));
+	sbuf_addf(title, ": %s", status);
+	if (json_str(r, "from"))
+		sbuf_addf(title, ", from %s", json_str(r, "from"));
+	if (json_str(r, "to"))
+		sbuf_addf(title, " to %s", json_str(r, "to"));
+	if (json_num(r, "retry_count", 0) > 0)
+		sbuf_addf(title, ", retried %d times", (int)json_num(r, "retry_count", 0));
+}
+
+/* The row's failures, each retried one followed by its retry, as `timeline` draws them. */
+static void row_marks(struct sbuf *out, const struct axis *a, const cJSON *r, int phase, const char *sid,
+		      const char *retry_href, double y)
+{
+	struct sbuf title = SBUF_INIT;
+	const cJSON *m;
+
+	cJSON_ArrayForEach(m, cJSON_GetObjectItemCaseSensitive(r, "marks")) {
+		double x = x_of(a, iso(json_str(m, "at"), a->t0));
+
+		sbuf_reset(&title);
+		sbuf_addf(&title, "failure of %s %s at %s%s%s", phase ? "phase" : "agent", sid,
+			  json_str(m, "at") ? json_str(m, "at") : "?", json_str(m, "type") ? ": " : "",
+			  json_str(m, "type") ? json_str(m, "type") : "");
+		mark(out, "failure", x, y, "errors", title.buf);
+		if (!json_str(m, "kind") || strcmp(json_str(m, "kind"), "retried"))
+			continue;
+		sbuf_reset(&title);
+		sbuf_addf(&title, "retry of %s %s", phase ? "phase" : "agent", sid);
+		mark(out, "retry", x + 9, y, retry_href, title.buf);
+	}
+	sbuf_release(&title);
+}
+
+/* The row's label (linking its entry where the page has one), its bar and its marks, at y. */
 static void row(struct sbuf *out, const struct view_html_page *p, const struct axis *a, const cJSON *r, double y)
 {
-	int phase = !strcmp(json_str(r, "kind") ? json_str(r, "kind") : "", "phase");
-	const cJSON *id = cJSON_GetObjectItemCaseSensitive(r, "id"), *m;
-	const char *status = json_str(r, "status") ? json_str(r, "status") : "";
-	struct sbuf sid = SBUF_INIT, title = SBUF_INIT, href = SBUF_INIT;
+	int phase = !strcmp(json_str(r, "kind") ? json_str(r, "kind") : "", "phase"), linked;
+	const cJSON *id = cJSON_GetObjectItemCaseSensitive(r, "id");
+	const char *status = json_str(r, "status") ? json_str(r, "status") : "", *sid;
+	struct sbuf sidb = SBUF_INIT, title = SBUF_INIT, href = SBUF_INIT;
 	double from = iso(json_str(r, "from"), NAN), to = iso(json_str(r, "to"), a->t1), x0, x1;
-	int linked;
 
 	if (cJSON_IsNumber(id))
-		sbuf_addf(&sid, "%d", id->valueint);
-	else
-		sbuf_adds(&sid, cJSON_IsString(id) ? id->valuestring : "");
-	sbuf_addf(&title, "%s %s", phase ? "phase" : "agent", sid.buf);
-	if (phase && json_str(r, "label"))
-		sbuf_addf(&title, " %s", json_str(r, "label"));
-	sbuf_addf(&title, ": %s", status);
-	if (json_str(r, "from"))
-		sbuf_addf(&title, ", from %s", json_str(r, "from"));
-	if (json_str(r, "to"))
-		sbuf_addf(&title, " to %s", json_str(r, "to"));
-	if (json_num(r, "retry_count", 0) > 0)
-		sbuf_addf(&title, ", retried %d times", (int)json_num(r, "retry_count", 0));
+		sbuf_addf(&sidb, "%d", id->valueint);
+	else if (cJSON_IsString(id))
+		sbuf_adds(&sidb, id->valuestring);
+	sid = sidb.buf ? sidb.buf : "";
+	row_title(&title, r, phase, sid, status);
+	linked = phase ? cJSON_IsNumber(id) && view_html_has_phase(p, id->valueint) : view_html_has_agent(p, sid);
+	if (linked)
+		anchor(&href, phase ? "phase-" : "agent-", sid);
 	sbuf_addf(out, "<g class=\"%s\" data-id=\"", phase ? "phase" : "agent");
-	view_html_escapes(out, sid.buf);
+	view_html_escapes(out, sid);
 	sbuf_adds(out, "\" data-status=\"");
 	view_html_escapes(out, status);
 	sbuf_adds(out, "\"><title>");
 	view_html_escapes(out, title.buf);
-	linked = phase ? cJSON_IsNumber(id) && view_html_has_phase(p, id->valueint) : view_html_has_agent(p, sid.buf);
 	sbuf_adds(out, "</title>");
 	if (linked)
-		sbuf_addf(out, "<a href=\"#%s\">", anchor(&href, phase ? "phase-" : "agent-", sid.buf));
+		sbuf_addf(out, "<a href=\"#%s\">", href.buf);
 	sbuf_addf(out, "<text x=\"%d\" y=\"%.1f\">", phase ? 4 : 16, y + 4);
-	view_html_escapes(out, phase ? sid.buf : "");
-	sbuf_adds(out, phase ? " " : "");
-	view_html_escapes(out, json_str(r, "label") ? json_str(r, "label") : sid.buf);
+	if (phase) {
+		view_html_escapes(out, sid);
+		sbuf_addch(out, ' ');
+	}
+	view_html_escapes(out, json_str(r, "label") ? json_str(r, "label") : sid);
 	sbuf_adds(out, linked ? "</text></a>" : "</text>");
 	if (!isnan(from)) {
 		x0 = x_of(a, from);
@@ -142,21 +176,8 @@ static void row(struct sbuf *out, const struct view_html_page *p, const struct a
 			  x1 - x0 < 2 ? 2 : x1 - x0, phase ? 14 : 10);
 	}
 	sbuf_adds(out, "</g>\n");
-	cJSON_ArrayForEach(m, cJSON_GetObjectItemCaseSensitive(r, "marks")) {	/* as `timeline`: a failure, then its retry */
-		double x = x_of(a, iso(json_str(m, "at"), a->t0));
-
-		sbuf_reset(&title);
-		sbuf_addf(&title, "failure of %s %s at %s%s%s", phase ? "phase" : "agent", sid.buf,
-			  json_str(m, "at") ? json_str(m, "at") : "?", json_str(m, "type") ? ": " : "",
-			  json_str(m, "type") ? json_str(m, "type") : "");
-		mark(out, "failure", x, y, "errors", title.buf);
-		if (!json_str(m, "kind") || strcmp(json_str(m, "kind"), "retried"))
-			continue;
-		sbuf_reset(&title);
-		sbuf_addf(&title, "retry of %s %s", phase ? "phase" : "agent", sid.buf);
-		mark(out, "retry", x + 9, y, linked ? anchor(&href, phase ? "phase-" : "agent-", sid.buf) : NULL, title.buf);
-	}
-	sbuf_release(&sid);
+	row_marks(out, a, r, phase, sid, linked ? href.buf : NULL, y);
+	sbuf_release(&sidb);
 	sbuf_release(&title);
 	sbuf_release(&href);
 }

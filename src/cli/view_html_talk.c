@@ -201,9 +201,9 @@ static void talk(struct sbuf *out, const char *agent, const struct transcript *t
 		if (it->turn != shown) {
 			if (shown >= 0)
 				usage(out, u);
-			sbuf_adds(out, "<h4 id=\"");
+			sbuf_addf(out, "<h4 id=\"turn-%d-", it->turn);	/* no other id starts so: none the same */
 			view_html_anchor(out, "agent-", agent);
-			sbuf_addf(out, "-turn-%d\">%s %d</h4>\n", it->turn, it->turn ? "turn" : "before turn", it->turn ? it->turn : 1);
+			sbuf_addf(out, "\">%s %d</h4>\n", it->turn ? "turn" : "before turn", it->turn ? it->turn : 1);
 			shown = it->turn;
 			u[0] = u[1] = u[2] = 0;
 		}
@@ -226,6 +226,8 @@ static void facts(struct sbuf *out, const cJSON *a)
 		{ "cli", "cli" }, { "type", "type" }, { "by", "run by" }, { "parent", "sub-agent of" },
 		{ "status", "status" }, { "started", "started" }, { "completed", "completed" },
 	};
+	const cJSON *tokens = cJSON_GetObjectItemCaseSensitive(a, "tokens");
+	const cJSON *commands = cJSON_GetObjectItemCaseSensitive(a, "commands");
 	int n = 0;
 
 	if (!a)
@@ -237,6 +239,12 @@ static void facts(struct sbuf *out, const cJSON *a)
 		sbuf_addf(out, "%s%s ", n++ ? ", " : "", keys[i][1]);
 		view_html_escapes(out, json_str(a, keys[i][0]));
 	}
+	if (cJSON_IsObject(tokens))
+		sbuf_addf(out, "%stokens %.0f in, %.0f out", n++ ? ", " : "", json_num(tokens, "input", 0),
+			  json_num(tokens, "output", 0));
+	if (cJSON_IsObject(commands))
+		sbuf_addf(out, "%s%.0f commands run, %.0f failed", n++ ? ", " : "", json_num(commands, "run", 0),
+			  json_num(commands, "failed", 0));
 	sbuf_adds(out, "</p>\n");
 	if (json_str(a, "task") && !json_str(a, "session"))	/* an attached agent's task is its CLI's name */
 		turn_text(out, "note", json_str(a, "task"));

@@ -319,4 +319,15 @@ test_expect_success '--all needs a folder; with one, an index linking every sess
 	git session html oauth >now.html && cmp site/oauth.html now.html
 '
 
+test_expect_success '--all: a session that cannot be read is said and marked, not linked; the others written' '
+	git update-ref refs/sessions/broken HEAD &&
+	test_expect_code 1 git session html --all -o site2 >said 2>err &&
+	grep "^error: 1 session could not be written: the index marks it damaged" err &&
+	echo "wrote site2/index.html and 2 session pages" >expect && test_cmp expect said &&
+	ls site2 >got && printf "index.html\noauth.html\nsecond.html\n" >expect && test_cmp expect got &&
+	grep -F "<tr class=\"session\"><td>broken</td><td></td><td data-field=\"status\">damaged</td>" site2/index.html &&
+	! grep "href=\"broken" site2/index.html &&
+	git update-ref -d refs/sessions/broken
+'
+
 test_done
