@@ -10,7 +10,8 @@
 // "files": [path], "commits": [{id, subject, body}], "decisions": [text],
 // "errors": [text], "tasks": [{title, status}], "marks": [kind], "times":
 // [{kind, id, t}], "span", "token_points", "empty": [section], "hostile" and
-// "secret": text or null}],
+// "secret": text or null, "must_fail": [part of a check's name] for a page
+// spoiled on purpose}],
 // "index": {"file", "links": [file name]} or null, "screenshot": path or null}
 //
 // Prints one "ok N - what" or "not ok N - what: why" line a check, then
@@ -26,8 +27,12 @@ const SECTIONS = ['summary', 'timeline', 'conversation', 'files', 'commits', 'de
 const FIELDS = ['goal', 'status', 'who', 'created', 'updated', 'branch', 'tokens', 'budget', 'checkpoint'];
 
 let passed = 0, failed = 0;
+let spoiled = null;	// while a page made bad on purpose is checked: the checks it fails
 function check(what, ok, why = '') {
-	if (ok) {
+	if (spoiled) {
+		if (!ok)
+			spoiled.push(what);
+	} else if (ok) {
 		passed++;
 		console.log(`ok ${passed + failed} - ${what}`);
 	} else {
@@ -414,6 +419,17 @@ async function main() {
 	try {
 		let first = true;
 		for (const p of e.pages) {
+			if (p.must_fail) {
+				// the checks can fail: a page spoiled on purpose fails those it must
+				spoiled = [];
+				await checkPage(browser, p, null);
+				const failures = spoiled;
+				spoiled = null;
+				const missed = p.must_fail.filter((m) => !failures.some((f) => f.includes(m)));
+				check(`${basename(p.file)}, spoiled on purpose, fails: ${p.must_fail.join('; ')}`, missed.length === 0,
+					JSON.stringify({ missed, failures }));
+				continue;
+			}
 			await checkPage(browser, p, first ? e.screenshot : null);
 			first = false;
 		}

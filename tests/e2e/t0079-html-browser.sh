@@ -27,7 +27,7 @@ test_expect_success BROWSER 'in chromium: the pages and the index hold the sessi
 		page.html oauth-login early.html $early site/oauth-login.html oauth-login >expect.json &&
 	python3 "$browser/expect.py" --hostile "$hostile_goal" active.html quiet >expect-quiet.json &&
 	python3 - expect.json expect-quiet.json <<-\PY &&
-	import json, sys
+	import json, re, sys
 	a, b = (json.load(open(f)) for f in sys.argv[1:])
 	a["pages"] += b["pages"]
 	assert a["pages"][0]["hostile"] and a["pages"][-1]["hostile"], "the hostile texts are on no page"
@@ -35,6 +35,16 @@ test_expect_success BROWSER 'in chromium: the pages and the index hold the sessi
 	assert len(a["pages"][1]["commits"]) == 1 and len(a["pages"][0]["commits"]) == 3
 	assert [len(c["prompts"]) for c in a["pages"][0]["conversations"]] == [5, 1], a["pages"][0]["conversations"]
 	assert "docs/a <b>&\"\u00e9\" '"'"'q'"'"'.md" in a["pages"][0]["files"], a["pages"][0]["files"]
+	# the same page spoiled: the checks must see it
+	page = open("page.html", encoding="utf-8").read()
+	spoilt = page.replace("&lt;script&gt;window.__pwned=1", "<script>window.__pwned=1</script>&lt;script&gt;", 1)
+	spoilt = re.sub("<meta http-equiv=[^>]*>", "", spoilt)
+	spoilt = spoilt.replace("</h1>", "</h1><img src=\"https://example.com/x.png\"><div style=\"width:2000px\">wide</div>", 1)
+	assert spoilt.count("__pwned=1</script>") == 1 and "Content-Security-Policy" not in spoilt
+	open("spoilt.html", "w", encoding="utf-8").write(spoilt)
+	bad = dict(a["pages"][0], file="spoilt.html", must_fail=["Content-Security-Policy", "no script",
+		"hostile prompt", "375 px", "no request left", "no dialog"])
+	a["pages"].append(bad)
 	json.dump(a, open(sys.argv[1], "w"))
 	PY
 	BROWSER_PROFILE_DIR="$TRASH_DIRECTORY" node "$browser/page-check.mjs" expect.json >check.out 2>check.err ||
