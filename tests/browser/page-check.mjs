@@ -400,8 +400,8 @@ async function checkIndex(browser, e) {
 		const h1 = await page.evaluate(() => document.querySelector('h1')?.textContent);
 		check('index: a link opens its session page', e.sessions.includes(norm(h1)), h1);
 	}
-	check('index: no request left the page, no error', requests.length === 0 && events.errors.length === 0,
-		JSON.stringify([requests, events.errors]));
+	check('index: no request left the page, no dialog, no error', requests.length === 0 && events.dialogs.length === 0 &&
+		events.errors.length === 0, JSON.stringify([requests, events.dialogs, events.errors]));
 	await page.close();
 }
 
