@@ -266,9 +266,8 @@ static void op_files(struct fchange **v, size_t *n, size_t *alloc, const cJSON *
 /* Each change of a file, with its diff: from what the session recorded before, else from what git had. */
 static void file_changes(struct history *h, gs_store *st, struct fchange *v, size_t n)
 {
-	if (!n)
-		return;	/* no file: v is NULL, which qsort may not be given */
-	qsort(v, n, sizeof(*v), by_path);
+	if (n)
+		qsort(v, n, sizeof(*v), by_path);
 	for (size_t i = 0; i < n; i++) {
 		int known = i && !strcmp(v[i - 1].path, v[i].path), based = 0;
 		const char *prev = known ? v[i - 1].oid : NULL, *old_oid = prev;

@@ -18,6 +18,13 @@
 #define RESULT_SHOWN (8u << 10)	/* of a tool's result */
 #define FOLD_BYTES 1200		/* longer than that, or FOLD_LINES lines: folded */
 #define FOLD_LINES 16
+#define RESULTS_SHOWN (512u << 10)	/* of all the tools' results of a page: past it, each says only its size */
+
+/* What the conversation's parts share: the work tree, and what is left of the results' room. */
+struct talk_ctx {
+	const char *top;
+	size_t room;
+};
 
 /* s escaped, cut at max bytes with a note saying how much was left out. */
 static void cut_text(struct sbuf *out, const char *s, size_t max)
@@ -94,22 +101,32 @@ static const struct transcript_item *result_of(const struct transcript *t, size_
 	return NULL;
 }
 
-static void result_body(struct sbuf *out, const struct transcript_item *r, const char *top)
+static void result_body(struct sbuf *out, const struct transcript_item *r, struct talk_ctx *ctx)
 {
-	char *text = out_paths_from(r->body ? r->body : r->text, top);
+	char *text;
+	size_t len, max;
 
+	if (!ctx->room) {
+		sbuf_addf(out, "<p class=\"dim\">[%zu bytes not shown, to keep the page small: 'git session transcript "
+			  "--raw' shows them]</p>", r->bytes);
+		return;
+	}
+	text = out_paths_from(r->body ? r->body : r->text, ctx->top);
+	len = strlen(text);
+	max = ctx->room < RESULT_SHOWN ? ctx->room : RESULT_SHOWN;
+	ctx->room -= len < max ? len : max;
 	sbuf_adds(out, "<pre class=\"result\">");
-	cut_text(out, text, RESULT_SHOWN);
+	cut_text(out, text, max);
 	sbuf_adds(out, "</pre>");
 	free(text);
 }
 
 /* A tool call (tool, or NULL for a result with no call) folded with its result. */
 static void tool(struct sbuf *out, const struct transcript_item *tool, const struct transcript_item *res,
-		 const char *top)
+		 struct talk_ctx *ctx)
 {
 	const char *name = tool ? tool->name : res->name;
-	char *args = tool ? out_paths_from(tool->text, top) : NULL;
+	char *args = tool ? out_paths_from(tool->text, ctx->top) : NULL;
 
 	sbuf_addf(out, "<details class=\"tool%s\"", is_shell(name, res) ? " shell" : "");
 	if (res && res->exit >= 0)
@@ -139,7 +156,7 @@ static void tool(struct sbuf *out, const struct transcript_item *tool, const str
 		sbuf_adds(out, "</pre>");
 	}
 	if (res)
-		result_body(out, res, top);
+		result_body(out, res, ctx);
 	sbuf_adds(out, "</details>\n");
 	free(args);
 }
@@ -154,7 +171,7 @@ static void usage(struct sbuf *out, const double u[3])
 	sbuf_adds(out, "</p>\n");
 }
 
-static void item(struct sbuf *out, const struct transcript *t, size_t i, unsigned char *taken, const char *top)
+static void item(struct sbuf *out, const struct transcript *t, size_t i, unsigned char *taken, struct talk_ctx *ctx)
 {
 	const struct transcript_item *it = &t->items[i];
 
@@ -173,11 +190,11 @@ static void item(struct sbuf *out, const struct transcript *t, size_t i, unsigne
 		sbuf_adds(out, "</pre></details>\n");
 		break;
 	case TI_TOOL:
-		tool(out, it, result_of(t, i, taken), top);
+		tool(out, it, result_of(t, i, taken), ctx);
 		break;
 	case TI_RESULT:
 		if (!taken[i])
-			tool(out, NULL, it, top);
+			tool(out, NULL, it, ctx);
 		break;
 	case TI_EVENT:
 		turn_text(out, it->error ? "note error" : "note", it->text);
@@ -189,7 +206,7 @@ static void item(struct sbuf *out, const struct transcript *t, size_t i, unsigne
 }
 
 /* agent's conversation t, turn by turn, each ending with its tokens. */
-static void talk(struct sbuf *out, const char *agent, const struct transcript *t, const char *top)
+static void talk(struct sbuf *out, const char *agent, const struct transcript *t, struct talk_ctx *ctx)
 {
 	unsigned char *taken = xcalloc(t->n + 1, 1);
 	double u[3] = { 0, 0, 0 };
@@ -212,7 +229,7 @@ static void talk(struct sbuf *out, const char *agent, const struct transcript *t
 			u[1] += it->output;
 			u[2] += it->cached;
 		}
-		item(out, t, i, taken, top);
+		item(out, t, i, taken, ctx);
 	}
 	if (shown >= 0)
 		usage(out, u);
@@ -252,7 +269,8 @@ static void facts(struct sbuf *out, const cJSON *a)
 		turn_text(out, "note", json_str(a, "result_summary"));
 }
 
-static void article(struct sbuf *out, const char *id, const cJSON *a, const struct agent_talk *tk, const char *top)
+static void article(struct sbuf *out, const char *id, const cJSON *a, const struct agent_talk *tk,
+		    struct talk_ctx *ctx)
 {
 	sbuf_adds(out, "<article class=\"agent\" id=\"");
 	view_html_anchor(out, "agent-", id);
@@ -261,7 +279,7 @@ static void article(struct sbuf *out, const char *id, const cJSON *a, const stru
 	sbuf_adds(out, "</h3>\n");
 	facts(out, a);
 	if (tk && tk->t.n)
-		talk(out, id, &tk->t, top);
+		talk(out, id, &tk->t, ctx);
 	else
 		sbuf_adds(out, "<p class=\"empty\">no transcript kept</p>\n");
 	if (tk && tk->t.skipped)
@@ -282,16 +300,17 @@ static const struct agent_talk *talk_of(const struct talks *ts, const char *id)
 void view_html_conversation(struct sbuf *out, const struct view_html_page *p)
 {
 	const cJSON *agents = cJSON_GetObjectItemCaseSensitive(p->state, "agents"), *a;
+	struct talk_ctx ctx = { p->top, RESULTS_SHOWN };
 	int n = 0;
 
 	cJSON_ArrayForEach(a, agents)
 		if (json_str(a, "id")) {
-			article(out, json_str(a, "id"), a, talk_of(p->talks, json_str(a, "id")), p->top);
+			article(out, json_str(a, "id"), a, talk_of(p->talks, json_str(a, "id")), &ctx);
 			n++;
 		}
 	for (size_t i = 0; p->talks && i < p->talks->n; i++)	/* a transcript of an agent the state no longer lists */
 		if (!state_agent(p->state, p->talks->v[i].id)) {
-			article(out, p->talks->v[i].id, NULL, &p->talks->v[i], p->top);
+			article(out, p->talks->v[i].id, NULL, &p->talks->v[i], &ctx);
 			n++;
 		}
 	if (!n)

@@ -37,6 +37,11 @@ if n == 3:
     say("a", [{"type": "tool_use", "id": "t3", "name": "Bash", "input": {"command": "make check"}}])
     lines.append({"type": "user", "message": {"content": [{"type": "tool_result", "tool_use_id": "t3", "is_error": True,
                   "content": "Exit code 2\n" + "make: *** [check] Error 2 </pre> ]]>\n" * 20000}]}})
+if n == 4:	# many long results: past what the page keeps of them, each says only its size
+    for k in range(80):
+        say("r%d" % k, [{"type": "tool_use", "id": "r%d" % k, "name": "Read", "input": {"file_path": "log%02d.txt" % k}}], 1, 1)
+        lines.append({"type": "user", "message": {"content": [{"type": "tool_result", "tool_use_id": "r%d" % k,
+                      "content": ("line %d of a long log\n" % k) * 600}]}})
 if n == 5:
     say("a", [{"type": "tool_use", "id": "t5", "name": "Bash", "input": {"command": "echo all tests pass"}}])
     lines.append({"type": "user", "message": {"content": [{"type": "tool_result", "tool_use_id": "t5", "content": "all tests pass"}]}})
@@ -211,6 +216,10 @@ shell = inside(agent, "details", class_="tool shell")
 assert [e["attrs"]["data-exit"] for e in shell] == ["2", "0"], shell
 assert "make check" in inside(shell[0], "summary")[0]["text"]
 assert "bytes more not shown" in shell[0]["text"]
+reads = [t for t in inside(agent, "details", class_="tool") if inside(t, "summary")[0]["text"].startswith("Read")]
+assert len(reads) == 80, len(reads)
+assert "bytes not shown, to keep the page small" in reads[-1]["text"] and not inside(reads[-1], "pre", class_="result")
+assert inside(reads[0], "pre", class_="result")
 tools = inside(agent, "details", class_="tool")
 assert any("Write" in inside(t, "summary")[0]["text"] for t in tools)
 assert find("article", id="agent-arch-1")
