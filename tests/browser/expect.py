@@ -65,14 +65,18 @@ def conversations(rev):
     items = [json.loads(l) for l in run.stdout.splitlines() if l.strip()]
     out = {}
     for i, item in enumerate(items):
-        c = out.setdefault(item["agent"], {"agent": item["agent"], "prompts": [], "replies": 0, "tools": 0, "shell_exits": []})
+        c = out.setdefault(item["agent"], {"agent": item["agent"], "prompts": [], "replies": 0, "said": [], "tools": 0,
+                                           "tool_names": [], "shell_exits": []})
         kind = item["kind"]
         if kind == "prompt":
             c["prompts"].append(item["text"])
         elif kind == "reply":
             c["replies"] += 1
+            if len(item["text"]) <= 500:	# a longer one may be cut
+                c["said"].append(item["text"])
         elif kind == "tool":
             c["tools"] += 1
+            c["tool_names"].append(item.get("tool") or "")
             if item.get("tool") in SHELL_TOOLS:
                 result = next((r for r in items[i + 1:] if r["agent"] == item["agent"] and r["kind"] == "result"), None)
                 # None: the agent did not say (Claude Code tells the status of a failure only)

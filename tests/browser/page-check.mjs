@@ -6,7 +6,8 @@
 //
 // expect.json: {"pages": [{"file", "session_id", "goal", "status",
 // "checkpoint", "phases": [{id, name}], "agents": [id], "conversations":
-// [{agent, prompts: [text], replies, tools, shell_exits: [n or null]}],
+// [{agent, prompts: [text], replies, said: [text], tools, tool_names: [name],
+// shell_exits: [n or null]}],
 // "files": [path], "commits": [{id, subject, body}], "decisions": [text],
 // "errors": [text], "tasks": [{title, status}], "marks": [kind], "times":
 // [{kind, id, t}], "span", "token_points", "empty": [section], "hostile" and
@@ -149,7 +150,8 @@ function facts() {
 			href: g.closest('a')?.getAttribute('href') ?? g.closest('a')?.getAttribute('xlink:href') ?? null,
 		})),
 		articles: q('#conversation article.agent').map((a) => ({
-			id: a.id, h3: text(a.querySelector('h3')),
+			id: a.id, h3: text(a.querySelector('h3')), text: a.textContent,
+			summaries: q('details.tool > summary', a).map((x) => x.textContent),
 			prompts: q('div.turn.prompt', a).map((d) => d.textContent),
 			replies: q('div.turn.reply', a).length,
 			tools: q('details.tool', a).map((d) => ({ summary: text(d.querySelector('summary')), pre: !!d.querySelector('pre') })),
@@ -273,6 +275,10 @@ function checkContent(name, f, e) {
 		check(`${name}: ${c.agent}'s replies and tool calls, folded`,
 			a.replies >= c.replies && a.tools.length >= c.tools && a.tools.every((t) => t.summary && t.pre),
 			JSON.stringify({ replies: a.replies, tools: a.tools, expected: [c.replies, c.tools] }));
+		const unsaid = c.said.filter((r) => !norm(a.text).includes(norm(r)));
+		check(`${name}: ${c.agent}'s replies, word for word`, unsaid.length === 0, JSON.stringify(unsaid));
+		check(`${name}: ${c.agent}'s tool calls named, in order`,
+			c.tool_names.every((t, i) => (a.summaries[i] ?? '').includes(t)), JSON.stringify({ page: a.summaries, expected: c.tool_names }));
 		check(`${name}: ${c.agent}'s shell commands and their exit status`,
 			a.exits.length === c.shell_exits.length && c.shell_exits.every((x, i) => x === null || a.exits[i] === String(x)),
 			JSON.stringify({ page: a.exits, expected: c.shell_exits }));
