@@ -49,6 +49,17 @@ def times(s, phases, agents):
     return out
 
 
+def file_lines(files):
+    """For each file recorded with content, a line of it its diff must add."""
+    out = {}
+    for path, f in files.items():
+        if f.get("oid") and f.get("status") != "deleted":
+            lines = [l for l in git("cat-file", "-p", f["oid"]).splitlines() if l.strip() and len(l) <= 200]
+            if lines:
+                out[path] = max(lines, key=len)
+    return out
+
+
 def body(commit):
     """A commit's body without its trailers (the page may show them or not)."""
     paras = git("log", "-1", "--format=%b", commit).strip().split("\n\n")
@@ -122,6 +133,7 @@ def page(file, rev, hostile):
         "agents": [a["id"] for a in agents],
         "conversations": talks,
         "files": sorted((s.get("files") or {}).keys()),
+        "file_lines": file_lines(s.get("files") or {}),
         "commits": commits,
         "decisions": [d["decision"] for d in s.get("decisions") or []],
         "errors": [e["message"] for e in s.get("errors") or []],

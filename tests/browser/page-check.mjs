@@ -160,6 +160,7 @@ function facts() {
 		files: q('#files article.file').map((a) => ({
 			id: a.id, h3: text(a.querySelector('h3')),
 			diffs: q('pre.diff', a).length, adds: q('pre.diff span.add', a).length, dels: q('pre.diff span.del', a).length,
+			added: q('pre.diff span.add', a).map((x) => x.textContent),
 		})),
 		commits: q('#commits li.commit').map((l) => ({ id: l.id, text: l.textContent })),
 		decisions: q('#decisions li.decision').map((l) => l.textContent),
@@ -285,6 +286,9 @@ function checkContent(name, f, e) {
 	}
 	const noFile = e.files.filter((p) => !f.files.find((x) => x.id === anchor('file-', p) && norm(x.h3).includes(p) && x.diffs > 0 && x.adds + x.dels > 0));
 	check(`${name}: every file, with the diff of its changes`, noFile.length === 0, JSON.stringify({ missing: noFile, page: f.files }));
+	const notAdded = Object.entries(e.file_lines || {}).filter(([p, l]) =>
+		!f.files.find((x) => x.id === anchor('file-', p))?.added.some((a) => a.replace(/^\+/, '').trim() === l.trim()));
+	check(`${name}: each file's diff adds what the file holds`, notAdded.length === 0, JSON.stringify(notAdded));
 	const noCommit = e.commits.filter((c) => !f.commits.find((x) => x.id === 'commit-' + c.id && norm(x.text).includes(norm(c.subject)) && norm(x.text).includes(norm(c.body))));
 	check(`${name}: every commit, with its message`, noCommit.length === 0 && f.commits.length === e.commits.length, JSON.stringify({ missing: noCommit, page: f.commits }));
 	const listed = (what, page, want) => {
