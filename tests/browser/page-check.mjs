@@ -173,8 +173,8 @@ function facts() {
 		brokenLinks: q('a[href^="#"]').map((a) => a.getAttribute('href')).filter((h) => h.length > 1 && !byId(h.slice(1))),
 		external: q('[src], [href], [action], [srcset], [poster], [data]').flatMap((e) =>
 			['src', 'href', 'action', 'srcset', 'poster', 'data', 'xlink:href'].map((n) => e.getAttribute(n)).filter((v) => v != null))
-			.filter((v) => !v.startsWith('#') && !v.startsWith('data:')),
-		html: document.documentElement.outerHTML.length,
+			// a scheme (but data:), or a path from a root or a host; a sibling page of --all may be linked
+			.filter((v) => (/^\s*[a-z][a-z0-9+.-]*:/i.test(v) && !/^\s*data:/i.test(v)) || /^\s*[\/\\]/.test(v)),
 		pwned: window.__pwned,
 		bodyText: document.body.innerText,
 	};
