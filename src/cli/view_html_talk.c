@@ -5,6 +5,7 @@
  * call folded with its result, long texts folded and cut. Command layer.
  */
 #include "git-session/view_html.h"
+#include "git-session/agent.h"
 #include "git-session/json.h"
 #include "git-session/output.h"
 #include "git-session/state.h"
@@ -24,6 +25,7 @@
 struct talk_ctx {
 	const char *top;
 	size_t room;
+	const struct agent_dialect *d;	/* of the transcript being drawn */
 };
 
 /* s escaped, cut at max bytes with a note saying how much was left out. */
@@ -72,17 +74,24 @@ static void turn_text(struct sbuf *out, const char *cls, const char *s)
 	sbuf_adds(out, "</div>\n");
 }
 
-static int is_shell(const char *name, const struct transcript_item *res)
+static int listed(const char *const *list, const char *name)
 {
-	static const char *const shells[] = { "Bash", "bash", "run_shell_command", "shell", "exec_command",
-					      "local_shell", "run_terminal_cmd", "execute_command", NULL };
-
-	if (res && res->exit >= 0)
-		return 1;
-	for (size_t i = 0; name && shells[i]; i++)
-		if (!strcmp(name, shells[i]))
+	for (size_t i = 0; list && name && list[i]; i++)
+		if (!strcmp(name, list[i]))
 			return 1;
 	return 0;
+}
+
+/*
+ * Whether tool name runs a shell command: as the dialect's hooks name it,
+ * or as transcripts do (Codex's payloads say Bash, its transcripts shell).
+ */
+static int is_shell(const struct agent_dialect *d, const char *name)
+{
+	static const char *const shells[] = { "Bash", "bash", "run_shell_command", "shell", "exec_command",
+					      "local_shell", NULL };
+
+	return listed(shells, name) || listed(d ? d->shell_tools : NULL, name);
 }
 
 /* The result of the tool call at i: the first result after it in its turn, of its name, not taken yet. */
@@ -128,10 +137,10 @@ static void tool(struct sbuf *out, const struct transcript_item *tool, const str
 	const char *name = tool ? tool->name : res->name;
 	char *args = tool ? out_paths_from(tool->text, ctx->top) : NULL;
 
-	sbuf_addf(out, "<details class=\"tool%s\"", is_shell(name, res) ? " shell" : "");
+	sbuf_addf(out, "<details class=\"tool%s\"", is_shell(ctx->d, name) ? " shell" : "");
 	if (res && res->exit >= 0)
 		sbuf_addf(out, " data-exit=\"%d\"", res->exit);
-	else if (res && !res->error && is_shell(name, res))	/* a command that did not fail, its status not said */
+	else if (res && !res->error && is_shell(ctx->d, name))	/* a command that did not fail, its status not said */
 		sbuf_adds(out, " data-exit=\"0\"");
 	if (res && res->error)
 		sbuf_adds(out, " data-error=\"1\"");
@@ -176,8 +185,10 @@ static void item(struct sbuf *out, const struct transcript *t, size_t i, unsigne
 	const struct transcript_item *it = &t->items[i];
 
 	switch (it->kind) {
-	case TI_PROMPT:
-		turn_text(out, "prompt", it->text);
+	case TI_PROMPT:	/* never folded: what was asked is read first */
+		sbuf_adds(out, "<div class=\"turn prompt\">");
+		cut_text(out, it->text, TEXT_SHOWN);
+		sbuf_adds(out, "</div>\n");
 		break;
 	case TI_REPLY:
 		turn_text(out, "reply", it->text);
@@ -209,6 +220,8 @@ static void item(struct sbuf *out, const struct transcript *t, size_t i, unsigne
 static void talk(struct sbuf *out, const char *agent, const struct transcript *t, struct talk_ctx *ctx)
 {
 	unsigned char *taken = xcalloc(t->n + 1, 1);
+
+	ctx->d = t->d;
 	double u[3] = { 0, 0, 0 };
 	int shown = -1;
 
