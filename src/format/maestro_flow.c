@@ -1,8 +1,9 @@
 /*
- * maestro_flow.c - maestro-flow sessions: .workflow/sessions/<id>/
- * session.json (session/3.0; session/1.0-1.3 read too), the registries it
- * names (artifacts.json, evidence.json, gates.json) and runs/<id>/run.json.
- * The chain's steps are the phases, runs the agents, decision gates the
+ * maestro_flow.c - maestro-flow sessions: a folder each under
+ * .workflow/sessions/, its session.json, the registries it names and
+ * runs/<id>/run.json.
+ * session/3.0, and session/1.0-1.3 as upstream still reads them. The
+ * chain's steps are the phases, runs the agents, decision gates the
  * decisions. Pure: no I/O.
  *
  * The document: {"session": {...}, "runs": {"<run id>": {...}},
