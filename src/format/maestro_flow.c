@@ -116,9 +116,23 @@ static int maestro_flow_upgrade(cJSON *doc, char **err)
 	cJSON_ArrayForEach(r, runs) {
 		const cJSON *rid = cJSON_GetObjectItemCaseSensitive(r, "run_id");
 
-		if (!cJSON_IsObject(r) || !format_plain_name(r->string) ||
-		    (rid && (!cJSON_IsString(rid) || !format_plain_name(rid->valuestring)))) {
+		if (!cJSON_IsObject(r) || !format_plain_name(r->string)) {
 			*err = xstrfmt("run '%s' is not a plain folder name", r->string);
+			return GS_ERROR;
+		}
+		if (rid && (!cJSON_IsString(rid) || !format_plain_name(rid->valuestring))) {
+			*err = xstrfmt("run '%s': its run_id is not a plain folder name", r->string);
+			return GS_ERROR;
+		}
+	}
+	for (const char *const *p = registries; *p; p++) {
+		char key[32];
+		const cJSON *refs = cJSON_GetObjectItemCaseSensitive(s, "refs");
+
+		snprintf(key, sizeof(key), "%s_ref", *p);
+		if ((json_str(s, key) && !registry_file(s, *p)) ||
+		    (!json_str(s, key) && json_str(refs, *p) && !registry_file(s, *p))) {
+			*err = xstrfmt("the %s file the session names is not a file beside it", *p);
 			return GS_ERROR;
 		}
 	}
@@ -239,6 +253,25 @@ static void import_run(cJSON *state, const cJSON *run, const char *id)
 	free(task);
 }
 
+/* The earliest start of a run, and the latest end (or sealed_at), as the session's created and updated. */
+static void run_times(cJSON *state, const cJSON *runs, const char *sealed)
+{
+	const char *first = NULL, *last = sealed;
+	const cJSON *r;
+
+	cJSON_ArrayForEach(r, runs) {
+		const char *t0 = json_str(r, "started_at") ?: json_str(r, "created_at");
+		const char *t1 = json_str(r, "ended_at") ?: json_str(r, "completed_at") ?: t0;
+
+		if (t0 && (!first || strcmp(t0, first) < 0))
+			first = t0;
+		if (t1 && !sealed && (!last || strcmp(t1, last) > 0))
+			last = t1;
+	}
+	json_set_str(state, "created", first ?: last);
+	json_set_str(state, "updated", last ?: first);
+}
+
 /* The step being worked on, else the first one left when the session is open. */
 static void set_current(cJSON *state)
 {
@@ -289,6 +322,8 @@ static int maestro_flow_to_state(cJSON *state, cJSON *files, int *active, const 
 	}
 	cJSON_ArrayForEach(r, runs)
 		import_run(state, r, r->string);
+	if (!json_str(state, "created"))	/* session/1.x has no dates of its own: its runs' */
+		run_times(state, runs, json_str(cJSON_GetObjectItemCaseSensitive(doc, "lifecycle"), "sealed_at"));
 	set_current(state);
 	fmt_rest_to_extra(state, format_maestro_flow.name, doc);
 	for (const char *const *p = (const char *const[]){ "runs", "artifacts", "evidence", "gates", NULL }; *p; p++)
