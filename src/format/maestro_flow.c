@@ -384,6 +384,7 @@ static cJSON *export_step(const cJSON *p, int v3, const cJSON *chain)
 		json_set(s, "decision_ref", json_dup_or_null(p, "decision_ref"));
 	}
 	fmt_copy_rest(s, p, state_phase_fields);
+	cJSON_DeleteItemFromObjectCaseSensitive(s, "seen");	/* the model's own clock, for staleness */
 	free(cmd);
 	free(sid);
 	return s;

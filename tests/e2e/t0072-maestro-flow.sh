@@ -75,15 +75,15 @@ test_expect_success 'the cycle: a note and a phase added, the export holds all o
 	id=20260301-search-api &&
 	git session note "checked the index size" -q &&
 	git session phase add "maestro-verify search ranking" -q &&
-	rm -rf mf && git session export --format maestro-flow -o mf $id 2>err &&
+	git session export --format maestro-flow -o cycle $id 2>err &&
 	grep "^warning: maestro-flow has no place for the session.s notes (1)" err &&
-	same --subset --except "\$.chain" --except "\$.updated_at" json .workflow/sessions/$id/session.json mf/$id/session.json &&
-	check "$(json_field mf/$id/session.json "d[\"chain\"][:4] == $(json_field .workflow/sessions/$id/session.json "d[\"chain\"]" | sed "s/null/None/g"), d[\"chain\"][4]")" \
+	same --subset --except "\$.chain" --except "\$.updated_at" json .workflow/sessions/$id/session.json cycle/$id/session.json &&
+	check "$(json_field cycle/$id/session.json "d[\"chain\"][:4] == $(json_field .workflow/sessions/$id/session.json "d[\"chain\"]" | sed "s/null/None/g"), d[\"chain\"][4]")" \
 		"[true, {\"step_id\": \"s-5\", \"command\": \"maestro-verify\", \"args\": [\"search ranking\"], \"status\": \"pending\", \"run_ids\": [], \"goal_ref\": null, \"decision_ref\": null, \"decision_refs\": [], \"stage\": null}]" &&
 	for f in artifacts.json evidence.json runs/run-a1b2c3d4e5f6/run.json runs/run-0f1e2d3c4b5a/run.json \
 		runs/run-9a8b7c6d5e4f/run.json runs/run-execute-retry-1/run.json
 	do
-		same json .workflow/sessions/$id/$f mf/$id/$f || return 1
+		same json .workflow/sessions/$id/$f cycle/$id/$f || return 1
 	done
 '
 
@@ -99,9 +99,9 @@ test_expect_success 'session/1.1 running, its chain empty: active, its run an ag
 		git session export --format maestro-flow -o mf $id &&
 		same_tree .workflow/sessions/$id mf/$id &&
 		git session phase add "maestro-verify quality page" -q &&
-		rm -rf mf && git session export --format maestro-flow -o mf $id &&
-		same --subset --except "\$.orchestration.chain" json .workflow/sessions/$id/session.json mf/$id/session.json &&
-		check "$(json_field mf/$id/session.json "d[\"schema_version\"], d[\"orchestration\"][\"chain\"]")" \
+		git session export --format maestro-flow -o cycle $id &&
+		same --subset --except "\$.orchestration.chain" json .workflow/sessions/$id/session.json cycle/$id/session.json &&
+		check "$(json_field cycle/$id/session.json "d[\"schema_version\"], d[\"orchestration\"][\"chain\"]")" \
 			"[\"session/1.1\", [{\"step_id\": \"s-1\", \"command\": \"maestro-verify\", \"status\": \"pending\", \"run_id\": null, \"inserted_by\": \"git-session\", \"decision_ref\": null}]]"
 	)
 '
@@ -148,6 +148,20 @@ test_expect_success 'a session from elsewhere exports as a valid session/3.0 wit
 		"[[[\"Design\", \"in_progress\"], [\"Build it\", \"pending\"]], \"every write audited\"]"
 '
 
+test_expect_success UPSTREAM_MAESTRO_FLOW 'maestro-flow reads what it wrote and every export of ours: right after import, after the cycle, from elsewhere' '
+	node "$TEST_DIRECTORY/../upstream/maestro-flow-check.mjs" "$UP/maestro-flow" "$TEST_DIRECTORY/../mcp/node_modules/zod" \
+		.workflow/sessions/*/ v11/.workflow/sessions/*/ mf/*/ cycle/*/ v11/mf/*/ v11/cycle/*/ fresh/*/ >reader.out 2>&1 || { cat reader.out; false; } &&
+	test "$(grep -c "\"ok\":true" reader.out)" = 11
+'
+
+test_expect_success UPSTREAM_MAESTRO_FLOW 'maestro-flow refuses what it must: a step status it does not know' '
+	mkdir -p bad && cp -R mf/20260301-search-api bad/ &&
+	python3 -c "import json; f=\"bad/20260301-search-api/session.json\"; d=json.load(open(f)); d[\"chain\"][0][\"status\"] = \"in_progress\"; open(f, \"w\").write(json.dumps(d))" &&
+	test_must_fail node "$TEST_DIRECTORY/../upstream/maestro-flow-check.mjs" "$UP/maestro-flow" "$TEST_DIRECTORY/../mcp/node_modules/zod" \
+		bad/20260301-search-api/ >reader.out &&
+	grep "\"ok\":false" reader.out
+'
+
 test_expect_success 'the real sessions, when present: each through import, export and the cycle' '
 	if ! test -d "$REAL"
 	then
@@ -166,9 +180,15 @@ test_expect_success 'the real sessions, when present: each through import, expor
 			then
 				git session switch -q "$id" &&
 				git session note "seen" -q && git session phase add "maestro-verify" -q &&
-				rm -rf mf && git session export --format maestro-flow -o mf "$id" 2>/dev/null &&
+				git session export --format maestro-flow -o cyc "$id" 2>/dev/null &&
 				same --subset --except "\$.chain" --except "\$.orchestration.chain" --except "\$.updated_at" \
-					json "$dir/session.json" "mf/$id/session.json"
+					json "$dir/session.json" "cyc/$id/session.json"
+			fi &&
+			if test_have_prereq UPSTREAM_MAESTRO_FLOW
+			then
+				node "$TEST_DIRECTORY/../upstream/maestro-flow-check.mjs" "$UP/maestro-flow" \
+					"$TEST_DIRECTORY/../mcp/node_modules/zod" "mf/$id" $(ls -d cyc/*/ 2>/dev/null) >reader.out ||
+				{ cat reader.out; false; }
 			fi
 		) || { echo "failed: $c"; return 1; }
 	done
