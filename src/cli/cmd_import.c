@@ -313,17 +313,34 @@ static int walk_reads(enum walk kind, const char *name)
 	return kind == WALK_ANY && is_session_name(name);
 }
 
-/* Whether a folder's listing holds the folder of a format's sessions' folders. */
+/* Whether dir holds a folder with a session file: a folder of sessions' folders. */
+static int holds_sessions(const char *dir)
+{
+	struct dirent **names = NULL;
+	int n = scandir(dir, &names, NULL, alphasort), yes = 0;
+
+	for (int i = 0; i < n; i++) {
+		char *sub = xstrfmt("%s/%s", dir, names[i]->d_name), *file = NULL;
+
+		if (!yes && names[i]->d_name[0] != '.' && (file = session_file_in(sub)))
+			yes = 1;
+		free(file);
+		free(sub);
+		free(names[i]);
+	}
+	free(names);
+	return yes;
+}
+
+/* Whether a folder's listing holds a format's folder of sessions' folders, with a session in it. */
 static int is_root(const char *path, struct dirent **names, int n)
 {
 	int yes = 0;
 
 	for (int i = 0; i < n && !yes; i++) {
 		char *full = xstrfmt("%s/%s", path, names[i]->d_name);
-		struct stat s;
 
-		yes = names[i]->d_name[0] != '.' && format_session_dir(names[i]->d_name) && stat(full, &s) == 0 &&
-		      S_ISDIR(s.st_mode);
+		yes = names[i]->d_name[0] != '.' && format_session_dir(names[i]->d_name) && holds_sessions(full);
 		free(full);
 	}
 	return yes;

@@ -148,6 +148,17 @@ test_expect_success 'a session from elsewhere exports as a valid session/3.0 wit
 		"[[[\"Design\", \"in_progress\"], [\"Build it\", \"pending\"]], \"every write audited\"]"
 '
 
+test_expect_success 'a maestro-flow session to every other format: its steps as phases, something written' '
+	for f in maestro claude copilot bmad ccw
+	do
+		git session export --format $f 20260301-search-api >x.out 2>x.err && test -s x.out ||
+		{ echo "as $f: nothing"; cat x.err; return 1; }
+	done &&
+	git session export --format copilot 20260301-search-api >c.json &&
+	check "$(json_field c.json "[s[\"name\"] for k, s in sorted(d[\"steps\"].items())][2:]")" \
+		"[\"maestro-execute catalog search\", \"maestro-review\", \"maestro-verify search ranking\"]"
+'
+
 test_expect_success UPSTREAM_MAESTRO_FLOW 'maestro-flow reads what it wrote and every export of ours: right after import, after the cycle, from elsewhere' '
 	node "$TEST_DIRECTORY/../upstream/maestro-flow-check.mjs" "$UP/maestro-flow" "$TEST_DIRECTORY/../mcp/node_modules/zod" \
 		.workflow/sessions/*/ v11/.workflow/sessions/*/ mf/*/ cycle/*/ v11/mf/*/ v11/cycle/*/ fresh/*/ >reader.out 2>&1 || { cat reader.out; false; } &&
