@@ -846,7 +846,7 @@ int cmd_export(int argc, const char **argv, struct cmd_ctx *c)
 	int reg = 0, error;
 	const struct option opts[] = {
 		{ OPT_STRING, 0, "format", &format, "<format>", format_choices(0) },
-		{ OPT_STRING, 'o', "output", &path, "<file>", "write to a file, not to standard output" },
+		{ OPT_STRING, 'o', "output", &path, "<file>", "write to a file (maestro-flow: into the folder of the sessions' folders), not to standard output" },
 		{ OPT_BOOL, 0, "registry", &reg, NULL, reg_help },
 		OPT_END_MARK,
 	};
