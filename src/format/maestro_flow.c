@@ -472,6 +472,68 @@ static cJSON *export_v1(const cJSON *state, const cJSON *extra)
 	return s;
 }
 
+/* An agent of the session that is no run yet, as a run/3.0 of its phase's step. */
+static cJSON *agent_run(const cJSON *a, const cJSON *state, const cJSON *step)
+{
+	const char *st = json_str(a, "status"), *t0 = json_str(a, "started");
+	cJSON *r = cJSON_CreateObject();
+
+	json_set_str(r, "schema_version", "run/3.0");
+	fmt_copy(r, "run_id", a, "id");
+	fmt_copy(r, "session_id", state, "session_id");
+	fmt_copy(r, "step_id", step, "step_id");
+	json_set(r, "parent_run_id", cJSON_CreateNull());
+	json_set(r, "retry_of_run_id", cJSON_CreateNull());
+	json_set_num(r, "attempt", 1);
+	fmt_copy(r, "command", step, "command");
+	fmt_copy(r, "args", step, "args");
+	json_set_str(r, "goal", json_str(a, "task") && *json_str(a, "task") ? json_str(a, "task") : NULL);
+	json_set_str(r, "status", !strcmp(st, ST_COMPLETED) ? "completed" : !strcmp(st, ST_FAILED) ? "failed" : "running");
+	json_set_num(r, "revision", 1);
+	json_set_str(r, "actor_id", json_str(a, "type") && *json_str(a, "type") ? json_str(a, "type") : "git-session");
+	json_arr(r, "input_refs");
+	json_arr(r, "output_refs");
+	json_set(r, "primary_artifact_id", cJSON_CreateNull());
+	json_set_str(r, "verdict", !strcmp(st, ST_COMPLETED) ? "done" : !strcmp(st, ST_FAILED) ? "needs_retry" : NULL);
+	json_set_str(r, "summary", json_str(a, "result_summary"));
+	json_set_str(r, "created_at", t0 ?: first_time(state, "created", "updated"));
+	json_set_str(r, "started_at", t0);
+	json_set_str(r, "ended_at", strcmp(st, ST_IN_PROGRESS) ? json_str(a, "completed") : NULL);
+	json_set(r, "sealed_at", cJSON_CreateNull());
+	return r;
+}
+
+/* The agents of phases that are no runs yet (work recorded here): runs of their steps, named by them. */
+static void export_agent_runs(cJSON *doc, const cJSON *state)
+{
+	cJSON *s = cJSON_GetObjectItemCaseSensitive(doc, "session"), *runs = json_obj(doc, "runs");
+	cJSON *chain = cJSON_GetObjectItemCaseSensitive(s, "chain");
+	const cJSON *a;
+
+	cJSON_ArrayForEach(a, cJSON_GetObjectItemCaseSensitive(state, "agents")) {
+		const char *id = json_str(a, "id");
+		int ph = (int)json_num(a, "phase", 0), i = 0;
+		const cJSON *p;
+		cJSON *step = NULL;
+
+		if (!format_plain_name(id) || cJSON_GetObjectItemCaseSensitive(runs, id))
+			continue;
+		cJSON_ArrayForEach(p, cJSON_GetObjectItemCaseSensitive(state, "phases")) {
+			if (json_num(p, "id", -1) == ph)
+				step = cJSON_GetArrayItem(chain, i);
+			i++;
+		}
+		if (!step)
+			continue;	/* no step to be a run of */
+		json_set(runs, id, agent_run(a, state, step));
+		cJSON_AddItemToArray(json_arr(step, "run_ids"), cJSON_CreateString(id));
+		if (!strcmp(json_str(a, "status"), ST_IN_PROGRESS))
+			cJSON_AddItemToArray(json_arr(s, "active_run_ids"), cJSON_CreateString(id));
+	}
+	if (!runs->child)
+		cJSON_DeleteItemFromObjectCaseSensitive(doc, "runs");
+}
+
 static cJSON *maestro_flow_from_state(const cJSON *state)
 {
 	const cJSON *extra = fmt_from_extra(state, format_maestro_flow.name);
@@ -483,6 +545,8 @@ static cJSON *maestro_flow_from_state(const cJSON *state)
 	json_set(doc, "session", v1 ? export_v1(state, extra) : export_v3(state, extra));
 	cJSON_ArrayForEach(c, parts)
 		json_set(doc, c->string, cJSON_Duplicate(c, 1));
+	if (!v1)
+		export_agent_runs(doc, state);
 	if (!extra) {	/* a session from elsewhere: the empty registries its session.json names */
 		cJSON *a = json_obj(doc, "artifacts"), *e = json_obj(doc, "evidence");
 

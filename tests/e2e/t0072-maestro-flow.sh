@@ -137,15 +137,19 @@ test_expect_success 'hostile ids: a session or run id that is no plain folder na
 test_expect_success 'a session from elsewhere exports as a valid session/3.0 with its registries' '
 	git session start "Ship the audit log" --goal "every write audited" --phase Design --phase "Build it" --pause-current -q &&
 	git session phase start 1 -q &&
+	git session agent start coder --type claude --task "draft the design" --phase 1 -q &&
 	id=$(git session show --json | python3 -c "import json,sys; print(json.load(sys.stdin)[\"session_id\"])") &&
 	rm -rf fresh && git session export --format maestro-flow -o fresh $id &&
-	ls fresh/$id >names && printf "artifacts.json\nevidence.json\nsession.json\n" >expect && test_cmp expect names &&
+	ls fresh/$id >names && printf "artifacts.json\nevidence.json\nruns\nsession.json\n" >expect && test_cmp expect names &&
+	check "$(json_field fresh/$id/session.json "d[\"chain\"][0][\"run_ids\"], d[\"active_run_ids\"]")" "[[\"coder\"], [\"coder\"]]" &&
+	check "$(json_field fresh/$id/runs/coder/run.json "[d[k] for k in (\"schema_version\", \"run_id\", \"step_id\", \"command\", \"status\", \"attempt\", \"actor_id\", \"goal\")]")" \
+		"[\"run/3.0\", \"coder\", \"s-1\", \"Design\", \"running\", 1, \"claude\", \"draft the design\"]" &&
 	check "$(json_field fresh/$id/session.json "list(d), d[\"session_id\"] == \"$id\", d[\"objective\"], d[\"status\"], d[\"orchestration_revision\"], d[\"activity_revision\"], [(s[\"step_id\"], s[\"command\"], s[\"args\"], s[\"status\"]) for s in d[\"chain\"]], d[\"completed_at\"], d[\"archived_at\"]")" \
 		"[[\"schema_version\", \"session_id\", \"objective\", \"definition_of_done\", \"status\", \"orchestration_revision\", \"activity_revision\", \"chain\", \"decisions\", \"active_run_ids\", \"artifacts_ref\", \"evidence_ref\", \"created_at\", \"updated_at\", \"completed_at\", \"archived_at\"], true, \"every write audited\", \"open\", 1, 1, [[\"s-1\", \"Design\", [], \"running\"], [\"s-2\", \"Build\", [\"it\"], \"pending\"]], null, null]" &&
 	check "$(json_field fresh/$id/artifacts.json "d")" "{\"schema_version\": \"artifacts/1.0\", \"revision\": 0, \"artifacts\": {}, \"aliases\": {}}" &&
 	git session import -q --as audit-again fresh/$id &&
-	check "$(show audit-again "[(p[\"name\"], p[\"status\"]) for p in d[\"phases\"]], d[\"goal\"]")" \
-		"[[[\"Design\", \"in_progress\"], [\"Build it\", \"pending\"]], \"every write audited\"]"
+	check "$(show audit-again "[(p[\"name\"], p[\"status\"]) for p in d[\"phases\"]], d[\"goal\"], [(a[\"id\"], a[\"phase\"], a[\"status\"]) for a in d[\"agents\"]]")" \
+		"[[[\"Design\", \"in_progress\"], [\"Build it\", \"pending\"]], \"every write audited\", [[\"coder\", 1, \"in_progress\"]]]"
 '
 
 test_expect_success 'a maestro-flow session to every other format: its steps as phases, something written' '
