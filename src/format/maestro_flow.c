@@ -160,7 +160,7 @@ static int phase_of(const cJSON *state, const char *step_id, const char *run_id)
 	const cJSON *p;
 
 	cJSON_ArrayForEach(p, cJSON_GetObjectItemCaseSensitive(state, "phases")) {
-		const char *sid = json_str(p, "step_id"), *rid = json_str(p, "run_id");
+		const char *sid = json_str(p, "key"), *rid = json_str(p, "run_id");
 
 		if ((step_id && sid && !strcmp(step_id, sid)) || (run_id && rid && !strcmp(run_id, rid)))
 			return (int)json_num(p, "id", 0);
@@ -182,6 +182,8 @@ static void import_chain(cJSON *state, cJSON *chain)
 		free(name);
 		json_set_str(p, "status", st ? st : ST_PENDING);
 		cJSON_DeleteItemFromObjectCaseSensitive(in, "status");	/* another word: the patch keeps it */
+		if (json_str(in, "step_id"))	/* the step's own name, which status shows for the number */
+			fmt_take(p, "key", in, "step_id");
 		fmt_move_rest(p, in);
 		cJSON_Delete(in);
 		cJSON_AddItemToArray(json_arr(state, "phases"), p);
@@ -344,7 +346,7 @@ static cJSON *export_step(const cJSON *p, int v3, const cJSON *chain)
 	char *cmd = sp ? xstrndup(name, (size_t)(sp - name)) : xstrdup(name);
 	char *sid = NULL;
 
-	if (!json_str(p, "step_id")) {	/* a new phase: s-<n>, the first n free */
+	if (!json_str(p, "key")) {	/* a new phase: s-<n>, the first n free */
 		for (int n = (int)json_num(p, "id", 1);; n++) {
 			const cJSON *o;
 			int used = 0;
@@ -357,7 +359,7 @@ static cJSON *export_step(const cJSON *p, int v3, const cJSON *chain)
 				break;
 		}
 	}
-	json_set_str(s, "step_id", json_str(p, "step_id") ?: sid);
+	json_set_str(s, "step_id", json_str(p, "key") ?: sid);
 	json_set_str(s, "command", json_str(p, "command") ?: *cmd ? cmd : "phase");
 	if (v3) {
 		cJSON *args = cJSON_CreateArray();
@@ -384,6 +386,7 @@ static cJSON *export_step(const cJSON *p, int v3, const cJSON *chain)
 		json_set(s, "decision_ref", json_dup_or_null(p, "decision_ref"));
 	}
 	fmt_copy_rest(s, p, state_phase_fields);
+	cJSON_DeleteItemFromObjectCaseSensitive(s, "key");	/* written as step_id */
 	cJSON_DeleteItemFromObjectCaseSensitive(s, "seen");	/* the model's own clock, for staleness */
 	free(cmd);
 	free(sid);

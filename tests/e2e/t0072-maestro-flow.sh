@@ -28,9 +28,9 @@ test_expect_success 'import .workflow/: every session folder, not the files maes
 	test "$(wc -l <list)" = 3
 '
 
-test_expect_success 'session/3.0: steps are phases with their step ids, runs their agents with attempts and verdicts' '
+test_expect_success 'session/3.0: steps are phases keyed by their step ids, runs their agents with attempts and verdicts' '
 	id=20260301-search-api &&
-	check "$(show $id "d[\"goal\"], d[\"status\"], d[\"current_phase\"], [(p[\"step_id\"], p[\"name\"], p[\"status\"]) for p in d[\"phases\"]]")" \
+	check "$(show $id "d[\"goal\"], d[\"status\"], d[\"current_phase\"], [(p[\"key\"], p[\"name\"], p[\"status\"]) for p in d[\"phases\"]]")" \
 		"[\"Add a search endpoint to the catalog API\", \"in_progress\", 4, [[\"s-1\", \"maestro-analyze\", \"completed\"], [\"s-2\", \"maestro-plan\", \"completed\"], [\"step-execute\", \"maestro-execute catalog search\", \"completed\"], [\"step-review\", \"maestro-review\", \"pending\"]]]" &&
 	check "$(show $id "[(a[\"id\"], a[\"phase\"], a[\"status\"], a[\"attempt\"], a[\"retry_of_run_id\"], a[\"verdict\"]) for a in d[\"agents\"] if a[\"phase\"] == 3]")" \
 		"[[\"run-9a8b7c6d5e4f\", 3, \"failed\", 1, null, \"needs_retry\"], [\"run-execute-retry-1\", 3, \"completed\", 2, \"run-9a8b7c6d5e4f\", \"done_with_concerns\"]]" &&
@@ -45,7 +45,7 @@ test_expect_success 'archived: completed, not the active session; 1.3 sealed: it
 	check "$(show 20260214-export-csv "d[\"goal\"]")" "导出订单为 CSV（含退款）" &&
 	git session status 20260214-export-csv >st && ! grep "active here" st &&
 	id=maestro-cache-fix-20260110-101500 &&
-	check "$(show $id "d[\"status\"], [(p[\"step_id\"], p[\"status\"], p[\"agents\"]) for p in d[\"phases\"]], d[\"created\"], d[\"updated\"]")" \
+	check "$(show $id "d[\"status\"], [(p[\"key\"], p[\"status\"], p[\"agents\"]) for p in d[\"phases\"]], d[\"created\"], d[\"updated\"]")" \
 		"[\"completed\", [[\"step-000-execute\", \"completed\", [\"20260110-001-execute\"]], [\"step-001-post-execute\", \"completed\", []], [\"step-002-review\", \"skipped\", [\"20260110-002-review\"]], [\"step-003-test\", \"pending\", []]], \"2026-01-10T10:16:02+08:00\", \"2026-01-10T18:02:11+08:00\"]" &&
 	check "$(show $id "[x[\"decision\"] for x in d[\"decisions\"]]")" "[\"gate post-execute after step-000-execute: passed\"]"
 '
@@ -159,8 +159,8 @@ test_expect_success 'a maestro-flow session to every other format: its steps as 
 		{ echo "as $f: nothing"; cat x.err; return 1; }
 	done &&
 	git session export --format copilot 20260301-search-api >c.json &&
-	check "$(json_field c.json "[s[\"name\"] for k, s in sorted(d[\"steps\"].items())][2:]")" \
-		"[\"maestro-execute catalog search\", \"maestro-review\", \"maestro-verify search ranking\"]"
+	check "$(json_field c.json "[(k, s[\"name\"]) for k, s in d[\"steps\"].items()][2:]")" \
+		"[[\"step-execute\", \"maestro-execute catalog search\"], [\"step-review\", \"maestro-review\"], [\"5\", \"maestro-verify search ranking\"]]"
 '
 
 test_expect_success UPSTREAM_MAESTRO_FLOW 'maestro-flow reads what it wrote and every export of ours: right after import, after the cycle, from elsewhere' '

@@ -85,7 +85,7 @@ static void test_round_trip(void **unused)
 	p = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(state, "phases"), 0);
 	assert_string_equal(json_str(p, "name"), "maestro-plan a b");
 	assert_string_equal(json_str(p, "status"), ST_IN_PROGRESS);
-	assert_string_equal(json_str(p, "step_id"), "s-1");
+	assert_string_equal(json_str(p, "key"), "s-1");
 	assert_string_equal(json_str(cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(state, "agents"), 0), "id"), "r1");
 	assert_int_equal(format_export(&out, format_find("maestro-flow"), state, &err), 0);
 	assert_int_equal(json_parse(&src, session_v3, strlen(session_v3), 1 << 20, &err), 0);
