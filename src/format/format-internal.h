@@ -40,6 +40,8 @@ struct format {
 	int (*registry_line)(char **out, const cJSON *state);
 	/* Whether its export writes phase p (format_unplaced names the others); NULL: every phase. */
 	int (*placed)(const cJSON *p);
+	/* The files beside the session file the document holds (format_side_files). */
+	cJSON *(*side_files)(const cJSON *doc);
 };
 
 #define GS_FORMAT_EXTERN(id, name, title) extern const struct format format_##name;
