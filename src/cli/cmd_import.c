@@ -15,6 +15,7 @@
 #include <errno.h>
 #include <libgen.h>
 #include <stdio.h>
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -80,6 +81,19 @@ static int in_archive(const char *path)
 	return yes;
 }
 
+/* A session file in its own folder in the format's folder of archived sessions (ccw's archives/). */
+static int in_archive_dir(const struct format *f, const char *path)
+{
+	const char *name = format_layout(f)->archive_dir;
+	char *d = dir_of(path), *up = dir_of(d), *copy = xstrdup(up);
+	int yes = name && !strcmp(basename(copy), name);
+
+	free(d);
+	free(up);
+	free(copy);
+	return yes;
+}
+
 static int read_doc(cJSON **doc, const struct format **f, const char *path)
 {
 	char *buf = NULL, *err = NULL;
@@ -88,8 +102,8 @@ static int read_doc(cJSON **doc, const struct format **f, const char *path)
 
 	if ((error = gs_read_file(&buf, &len, path, FORMAT_MAX_BYTES)) < 0)
 		return error;
-	if ((error = format_parse(doc, f, buf, len, &err)) < 0)
-		gs_error("%s: %s", path, err);
+	if ((error = format_parse(doc, f, buf, len, &err)) < 0)	/* "<line>: <what>" reads "<file>:<line>: <what>" */
+		gs_error("%s:%s%s", path, isdigit((unsigned char)*err) ? "" : " ", err);
 	free(buf);
 	free(err);
 	return error;
@@ -152,7 +166,7 @@ static int add_job(struct jobs *j, struct cmd_ctx *c, const struct format *f, cJ
 	json_set_str(imp, "source", source);
 	json_set_str(imp, "digest", digest);
 	job.f = f;
-	job.active = job.active || active;
+	job.active = (job.active || active) && !in_archive_dir(f, source);	/* whatever its status says */
 	job.archived = in_archive(source);
 	job.source = xstrdup(source);
 	ALLOC_GROW(j->v, j->n + 1, j->alloc);

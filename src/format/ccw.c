@@ -74,7 +74,7 @@ static int ccw_parse(cJSON **doc, const char *buf, size_t len, char **err)
 	}
 	free(*err);
 	*err = NULL;
-	if (json_parse(&v, buf, len, FORMAT_MAX_BYTES, err) < 0)
+	if (fmt_parse_json(&v, buf, len, err) < 0)
 		return GS_ERROR;
 	if (!cJSON_IsObject(v)) {
 		cJSON_Delete(v);
@@ -111,40 +111,144 @@ static int ccw_upgrade(cJSON *doc, char **err)
 	return 0;
 }
 
-/* The phases as named checkpoints, or (an older shape) as a map "phases": {"INIT": {...}}. */
+/* A phase's status in the model: its own word, or a word that ends in one ("synthesis_completed"). */
+static const char *phase_status_in(const char *w)
+{
+	static const struct word ends[] = {
+		{ "completed", ST_COMPLETED }, { "complete", ST_COMPLETED }, { "done", ST_COMPLETED },
+		{ "failed", ST_FAILED }, { "error", ST_FAILED }, { "in_progress", ST_IN_PROGRESS },
+		{ "active", ST_IN_PROGRESS }, { "running", ST_IN_PROGRESS }, { "skipped", ST_SKIPPED },
+		{ "pending", ST_PENDING }, { NULL, NULL },
+	};
+	const char *st = fmt_word_in(phase_statuses, w, NULL);
+	size_t n = w ? strlen(w) : 0;
+
+	for (const struct word *e = ends; !st && w && e->theirs; e++) {
+		size_t m = strlen(e->theirs);
+		if (n >= m && !strcasecmp(w + n - m, e->theirs))
+			st = e->ours;
+	}
+	return st;
+}
+
+/* The phase current_phase names: by name (any case) or by number (phases count from 1). */
+static int current_of(const cJSON *cur, const cJSON *phases)
+{
+	const cJSON *p;
+
+	if (cJSON_IsNumber(cur) && cur->valuedouble == (int)cur->valuedouble && cur->valuedouble >= 1 &&
+	    cur->valuedouble <= cJSON_GetArraySize(phases))
+		return (int)cur->valuedouble;
+	cJSON_ArrayForEach(p, phases)
+		if (cJSON_IsString(cur) && json_str(p, "name") && !strcasecmp(cur->valuestring, json_str(p, "name")))
+			return (int)json_num(p, "id", 0);
+	return 0;
+}
+
+/*
+ * The phases as named checkpoints, or as a map "phases": {"INIT": {...}}
+ * whose values may also be bare status words ({"session_discovery": "completed"}).
+ */
 static void import_checkpoints(cJSON *state, cJSON *doc)
 {
 	const char *key = cJSON_IsObject(cJSON_GetObjectItemCaseSensitive(doc, "checkpoints")) ? "checkpoints" : "phases";
-	cJSON *cps = cJSON_GetObjectItemCaseSensitive(doc, key), *c;
-	const char *cur = json_str(doc, "current_phase");
-	int n = 0;
+	cJSON *cps = cJSON_GetObjectItemCaseSensitive(doc, key), *c, *shape, *phases;
+	const cJSON *cur = cJSON_GetObjectItemCaseSensitive(doc, "current_phase");
+	int n = 0, words = 0, at;
 
 	if (!cJSON_IsObject(cps))
 		return;
-	cJSON_ArrayForEach(c, cps)
-		if (!cJSON_IsObject(c))
-			return;
 	cJSON_ArrayForEach(c, cps) {
-		cJSON *p = state_new_phase(n + 1, NULL), *in = cJSON_Duplicate(c, 1);
-		const char *st = fmt_word_in(phase_statuses, json_str(in, "status"), NULL);
+		if (!cJSON_IsObject(c) && !cJSON_IsString(c))
+			return;
+		words += cJSON_IsString(c);
+	}
+	phases = json_arr(state, "phases");
+	cJSON_ArrayForEach(c, cps) {
+		cJSON *p = state_new_phase(n + 1, NULL), *in = cJSON_IsObject(c) ? cJSON_Duplicate(c, 1) : NULL;
+		const char *st = phase_status_in(in ? json_str(in, "status") : c->valuestring);
 
 		json_set_num(p, "id", ++n);
 		json_set_str(p, "name", c->string);
 		json_set_str(p, "status", st ? st : ST_PENDING);
 		if (st)
-			cJSON_DeleteItemFromObjectCaseSensitive(in, "status");
+			cJSON_DeleteItemFromObjectCaseSensitive(in, "status");	/* another word: the patch keeps it */
 		fmt_move_rest(p, in);
 		cJSON_Delete(in);
-		if (cur && !strcasecmp(cur, c->string)) {
-			json_set_num(state, "current_phase", n);
-			cJSON_DeleteItemFromObjectCaseSensitive(doc, "current_phase");
-			cur = NULL;
-		}
-		cJSON_AddItemToArray(json_arr(state, "phases"), p);
+		cJSON_AddItemToArray(phases, p);
 	}
-	cJSON_DeleteItemFromObjectCaseSensitive(doc, key);
+	shape = json_obj(json_obj(state, "extra"), "ccw_shape");
+	if ((at = current_of(cur, phases))) {
+		json_set_num(state, "current_phase", at);
+		if (cJSON_IsNumber(cur))
+			json_set_str(shape, "current_phase", "number");
+		else if (!strcmp(cur->valuestring, json_str(state_phase(state, at), "name")))
+			json_set_str(shape, "current_phase", "name");
+		cJSON_DeleteItemFromObjectCaseSensitive(doc, "current_phase");
+	}
+	if (words == n)
+		json_set_str(shape, "phase_values", "status");
 	if (!strcmp(key, "phases"))
-		json_set_str(json_obj(json_obj(state, "extra"), "ccw_shape"), "phases", key);
+		json_set_str(shape, "phases", key);
+	if (!shape->child)
+		cJSON_DeleteItemFromObjectCaseSensitive(json_obj(state, "extra"), "ccw_shape");
+	cJSON_DeleteItemFromObjectCaseSensitive(doc, key);
+}
+
+/* The text doc[key] (or doc[key][sub]), or NULL. */
+static const char *str_at(const cJSON *doc, const char *key, const char *sub)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(doc, key);
+
+	if (sub)
+		v = cJSON_GetObjectItemCaseSensitive(v, sub);
+	return cJSON_IsString(v) && *v->valuestring ? v->valuestring : NULL;
+}
+
+/*
+ * The session's goal: "goal" or "project" (taken: the export writes the
+ * key back), else what sessions of other commands say it in (copied: it
+ * stays where the file has it): a task description, a brainstorm topic.
+ */
+static void import_goal(cJSON *state, cJSON *doc)
+{
+	static const char *const also[][2] = {
+		{ "task_description", NULL }, { "task_description", "goal" }, { "description", "GOAL" },
+		{ "description", "goal" }, { "summary", "goal" }, { "description", NULL }, { "topic", NULL },
+	};
+
+	if (json_str(doc, "goal")) {
+		fmt_take(state, "goal", doc, "goal");
+		json_set_str(json_obj(json_obj(state, "extra"), "ccw_shape"), "goal", "goal");
+		return;
+	}
+	if (json_str(doc, "project")) {
+		fmt_take(state, "goal", doc, "project");
+		return;
+	}
+	for (size_t i = 0; i < ARRAY_SIZE(also); i++)
+		if (str_at(doc, also[i][0], also[i][1])) {
+			json_set_str(state, "goal", str_at(doc, also[i][0], also[i][1]));
+			return;
+		}
+}
+
+/* The file's last date, when it has no updated_at: when it was created, started, completed or archived. */
+static void import_updated(cJSON *state, const cJSON *doc)
+{
+	const char *latest = NULL;
+	time_t t, last = 0;
+
+	if (json_str(state, "created") && gs_time_parse_iso(&last, json_str(state, "created")) == 0)
+		latest = json_str(state, "created");
+	for (const char *const *k = (const char *const[]){ "execution_started_at", "completed_at", "archived_at",
+							   NULL }; *k; k++)
+		if (json_str(doc, *k) && gs_time_parse_iso(&t, json_str(doc, *k)) == 0 && (!latest || t >= last)) {
+			latest = json_str(doc, *k);
+			last = t;
+		}
+	if (latest)
+		json_set_str(state, "updated", latest);
 }
 
 static void import_session(cJSON *state, cJSON *doc)
@@ -153,14 +257,15 @@ static void import_session(cJSON *state, cJSON *doc)
 
 	if (json_str(doc, "session_id"))
 		fmt_take(state, "session_id", doc, "session_id");
-	if (json_str(doc, "project"))
-		fmt_take(state, "goal", doc, "project");
+	import_goal(state, doc);
 	if (json_str(doc, "created_at"))
 		fmt_take(state, "created", doc, "created_at");
 	else if (json_str(doc, "created"))
 		fmt_take(state, "created", doc, "created");
 	if (json_str(doc, "updated_at"))
 		fmt_take(state, "updated", doc, "updated_at");
+	else
+		import_updated(state, doc);
 	if (st)
 		json_set_str(state, "status", st);
 	cJSON_DeleteItemFromObjectCaseSensitive(doc, "status");	/* another word: the patch keeps it */
@@ -210,33 +315,55 @@ static int ccw_to_state(cJSON *state, cJSON *files, int *active, const cJSON *in
 	return 0;
 }
 
+/* current_phase as the file spells it: a number, the phase's name, or (version 2) its name in capitals. */
+static cJSON *export_current(const cJSON *state, const cJSON *shape)
+{
+	const cJSON *p = state_phase(state, (int)json_num(state, "current_phase", 0));
+	const char *how = json_str(shape, "current_phase");
+	char *up;
+	cJSON *v;
+
+	if (!p || !json_str(p, "name"))
+		return cJSON_CreateNull();
+	if (how && !strcmp(how, "number"))
+		return cJSON_CreateNumber(json_num(p, "id", 0));
+	if (how && !strcmp(how, "name"))
+		return cJSON_CreateString(json_str(p, "name"));
+	up = xstrdup(json_str(p, "name"));
+	for (char *s = up; *s; s++)
+		*s = (char)toupper((unsigned char)*s);
+	v = cJSON_CreateString(up);
+	free(up);
+	return v;
+}
+
 static cJSON *export_session(const cJSON *state)
 {
 	const cJSON *extra = fmt_from_extra(state, format_ccw.name), *p;
+	const cJSON *shape = fmt_from_extra(state, "ccw_shape");
+	const char *values = json_str(shape, "phase_values");
 	cJSON *doc = cJSON_CreateObject(), *cps;
-	double cur = json_num(state, "current_phase", -1);
 
 	fmt_copy(doc, "session_id", state, "session_id");
 	json_set_str(doc, "session_version", "2.0");
-	json_set(doc, "project", json_dup_or_null(state, "goal"));
+	json_set(doc, json_str(shape, "goal") ? "goal" : "project", json_dup_or_null(state, "goal"));
 	json_set(doc, "type", cJSON_CreateNull());
-	json_set(doc, "current_phase", cJSON_CreateNull());
+	json_set(doc, "current_phase", export_current(state, shape));
 	json_set_str(doc, "status", fmt_word_out(statuses, json_str(state, "status")));
 	fmt_copy(doc, "created_at", state, "created");
 	fmt_copy(doc, "updated_at", state, "updated");
-	cps = json_obj(doc, json_str(fmt_from_extra(state, "ccw_shape"), "phases") ? "phases" : "checkpoints");
+	cps = json_obj(doc, json_str(shape, "phases") ? "phases" : "checkpoints");
 	cJSON_ArrayForEach(p, cJSON_GetObjectItemCaseSensitive(state, "phases")) {
-		cJSON *c = json_set(cps, json_str(p, "name"), cJSON_CreateObject());
+		const char *st = fmt_word_out(phase_statuses, json_str(p, "status"));
+		cJSON *c;
 
-		json_set_str(c, "status", fmt_word_out(phase_statuses, json_str(p, "status")));
-		fmt_copy_rest(c, p, state_phase_fields);
-		if (json_num(p, "id", -2) == cur) {
-			char *up = xstrdup(json_str(p, "name"));
-			for (char *s = up; *s; s++)
-				*s = (char)toupper((unsigned char)*s);
-			json_set_str(doc, "current_phase", up);
-			free(up);
+		if (values && !strcmp(values, "status")) {
+			json_set_str(cps, json_str(p, "name"), st);
+			continue;
 		}
+		c = json_set(cps, json_str(p, "name"), cJSON_CreateObject());
+		json_set_str(c, "status", st);
+		fmt_copy_rest(c, p, state_phase_fields);
 	}
 	json_set(doc, "context_chain", cJSON_CreateArray());
 	json_set(doc, "state_transitions", cJSON_CreateArray());
@@ -349,6 +476,6 @@ static const char *const session_dirs[] = { "active", "archives", NULL };
 
 FORMAT_DEFINE(CCW, ccw,
 	      .layout = { .session_file = "workflow-session.json", .session_dirs = session_dirs,
-			  .registry_file = "session_status.jsonl" },
+			  .archive_dir = "archives", .registry_file = "session_status.jsonl" },
 	      .registry = ccw_registry, .registry_dir = ccw_registry_dir, .registry_doc = ccw_registry_doc,
 	      .registry_line = ccw_registry_line);
