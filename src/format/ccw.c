@@ -98,6 +98,8 @@ static int ccw_detect(const cJSON *doc)
 
 	if (cJSON_IsArray(cJSON_GetObjectItemCaseSensitive(doc, "registry")))
 		return 1;
+	if (json_str(s, "schema_version") && strchr(json_str(s, "schema_version"), '/'))
+		return 0;	/* "session/3.0": maestro-flow's, which also lives under .workflow/ */
 	return cJSON_GetObjectItemCaseSensitive(s, "session_version") ||
 	       cJSON_GetObjectItemCaseSensitive(s, "checkpoints") || (id && !strncmp(id, "WFS-", 4));
 }
@@ -131,6 +133,19 @@ static const char *phase_status_in(const char *w)
 	return st;
 }
 
+/* Whether s has capitals and no small letters ("IMPLEMENT"). */
+static int upper(const char *s)
+{
+	int caps = 0;
+
+	for (; *s; s++) {
+		if (islower((unsigned char)*s))
+			return 0;
+		caps |= isupper((unsigned char)*s);
+	}
+	return caps;
+}
+
 /* The phase current_phase names: by name (any case) or by number (phases count from 1). */
 static int current_of(const cJSON *cur, const cJSON *phases)
 {
@@ -156,13 +171,16 @@ static void import_checkpoints(cJSON *state, cJSON *doc)
 	const cJSON *cur = cJSON_GetObjectItemCaseSensitive(doc, "current_phase");
 	int n = 0, words = 0, at;
 
+	shape = json_obj(json_obj(state, "extra"), "ccw_shape");
+	if (!cps)	/* none yet: phases added here go where CCW's commands write them today */
+		json_set_str(shape, "phases", key);
 	if (!cJSON_IsObject(cps))
-		return;
-	cJSON_ArrayForEach(c, cps) {
+		goto done;
+	cJSON_ArrayForEach(c, cps)
 		if (!cJSON_IsObject(c) && !cJSON_IsString(c))
-			return;
+			goto done;
+	cJSON_ArrayForEach(c, cps)
 		words += cJSON_IsString(c);
-	}
 	phases = json_arr(state, "phases");
 	cJSON_ArrayForEach(c, cps) {
 		cJSON *p = state_new_phase(n + 1, NULL), *in = cJSON_IsObject(c) ? cJSON_Duplicate(c, 1) : NULL;
@@ -177,22 +195,22 @@ static void import_checkpoints(cJSON *state, cJSON *doc)
 		cJSON_Delete(in);
 		cJSON_AddItemToArray(phases, p);
 	}
-	shape = json_obj(json_obj(state, "extra"), "ccw_shape");
 	if ((at = current_of(cur, phases))) {
 		json_set_num(state, "current_phase", at);
 		if (cJSON_IsNumber(cur))
 			json_set_str(shape, "current_phase", "number");
-		else if (!strcmp(cur->valuestring, json_str(state_phase(state, at), "name")))
-			json_set_str(shape, "current_phase", "name");
+		else if (strcmp(cur->valuestring, json_str(state_phase(state, at), "name")) && upper(cur->valuestring))
+			json_set_str(shape, "current_phase", "upper");
 		cJSON_DeleteItemFromObjectCaseSensitive(doc, "current_phase");
 	}
-	if (words == n)
+	if (n && words == n)
 		json_set_str(shape, "phase_values", "status");
 	if (!strcmp(key, "phases"))
 		json_set_str(shape, "phases", key);
+	cJSON_DeleteItemFromObjectCaseSensitive(doc, key);
+done:
 	if (!shape->child)
 		cJSON_DeleteItemFromObjectCaseSensitive(json_obj(state, "extra"), "ccw_shape");
-	cJSON_DeleteItemFromObjectCaseSensitive(doc, key);
 }
 
 /* The text doc[key] (or doc[key][sub]), or NULL. */
@@ -327,7 +345,7 @@ static cJSON *export_current(const cJSON *state, const cJSON *shape)
 		return cJSON_CreateNull();
 	if (how && !strcmp(how, "number"))
 		return cJSON_CreateNumber(json_num(p, "id", 0));
-	if (how && !strcmp(how, "name"))
+	if (!how || strcmp(how, "upper"))
 		return cJSON_CreateString(json_str(p, "name"));
 	up = xstrdup(json_str(p, "name"));
 	for (char *s = up; *s; s++)
