@@ -101,8 +101,6 @@ struct format_layout {
 	/* The file of a session kept in a folder of its own, and the folders that hold such folders. */
 	const char *session_file;
 	const char *const *session_dirs;
-	/* The one of those folders whose sessions are done with: none becomes the active session. */
-	const char *archive_dir;
 	/* The file listing every session, a line each; export --registry writes it. */
 	const char *registry_file;
 };

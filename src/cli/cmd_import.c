@@ -69,6 +69,17 @@ static char *dir_of(const char *path)
 	return d;
 }
 
+/* A session file under an archives/ folder (ccw's) is a finished one's: never made active. */
+static int under_archives(const char *path)
+{
+	const char *p = strstr(path, "archives/");
+
+	for (; p; p = strstr(p + 1, "archives/"))
+		if (p == path || p[-1] == '/')
+			return 1;
+	return 0;
+}
+
 /* Files in an archive folder are archived sessions: orchestrator-history/, archive/. */
 static int in_archive(const char *path)
 {
@@ -77,19 +88,6 @@ static int in_archive(const char *path)
 	int yes = !strcmp(base, "orchestrator-history") || !strcmp(base, "archive");
 
 	free(d);
-	free(copy);
-	return yes;
-}
-
-/* A session file in its own folder in the format's folder of archived sessions (ccw's archives/). */
-static int in_archive_dir(const struct format *f, const char *path)
-{
-	const char *name = format_layout(f)->archive_dir;
-	char *d = dir_of(path), *up = dir_of(d), *copy = xstrdup(up);
-	int yes = name && !strcmp(basename(copy), name);
-
-	free(d);
-	free(up);
 	free(copy);
 	return yes;
 }
@@ -166,7 +164,7 @@ static int add_job(struct jobs *j, struct cmd_ctx *c, const struct format *f, cJ
 	json_set_str(imp, "source", source);
 	json_set_str(imp, "digest", digest);
 	job.f = f;
-	job.active = (job.active || active) && !in_archive_dir(f, source);	/* whatever its status says */
+	job.active = (job.active || active) && !under_archives(source);
 	job.archived = in_archive(source);
 	job.source = xstrdup(source);
 	ALLOC_GROW(j->v, j->n + 1, j->alloc);

@@ -494,6 +494,6 @@ static const char *const session_dirs[] = { "active", "archives", NULL };
 
 FORMAT_DEFINE(CCW, ccw,
 	      .layout = { .session_file = "workflow-session.json", .session_dirs = session_dirs,
-			  .archive_dir = "archives", .registry_file = "session_status.jsonl" },
+			  .registry_file = "session_status.jsonl" },
 	      .registry = ccw_registry, .registry_dir = ccw_registry_dir, .registry_doc = ccw_registry_doc,
 	      .registry_line = ccw_registry_line);
