@@ -333,26 +333,35 @@ static int ccw_to_state(cJSON *state, cJSON *files, int *active, const cJSON *in
 	return 0;
 }
 
-/* current_phase as the file spells it: a number, the phase's name, or (version 2) its name in capitals. */
-static cJSON *export_current(const cJSON *state, const cJSON *shape)
+/* current_phase as the file spells it, of phase p under key: its number, its key, or (version 2) its key in capitals. */
+static cJSON *export_current(const cJSON *p, const char *key, const cJSON *shape)
 {
-	const cJSON *p = state_phase(state, (int)json_num(state, "current_phase", 0));
 	const char *how = json_str(shape, "current_phase");
 	char *up;
 	cJSON *v;
 
-	if (!p || !json_str(p, "name"))
-		return cJSON_CreateNull();
 	if (how && !strcmp(how, "number"))
 		return cJSON_CreateNumber(json_num(p, "id", 0));
 	if (!how || strcmp(how, "upper"))
-		return cJSON_CreateString(json_str(p, "name"));
-	up = xstrdup(json_str(p, "name"));
+		return cJSON_CreateString(key);
+	up = xstrdup(key);
 	for (char *s = up; *s; s++)
 		*s = (char)toupper((unsigned char)*s);
 	v = cJSON_CreateString(up);
 	free(up);
 	return v;
+}
+
+/* A phase's key in the map: its name; "phase <id>" for one without; its id added to a name already there. */
+static char *phase_key(const cJSON *map, const cJSON *p)
+{
+	const char *name = json_str(p, "name");
+
+	if (!name || !*name)
+		return xstrfmt("phase %d", (int)json_num(p, "id", 0));
+	if (cJSON_GetObjectItemCaseSensitive(map, name))
+		return xstrfmt("%s (%d)", name, (int)json_num(p, "id", 0));
+	return xstrdup(name);
 }
 
 static cJSON *export_session(const cJSON *state)
@@ -366,22 +375,27 @@ static cJSON *export_session(const cJSON *state)
 	json_set_str(doc, "session_version", "2.0");
 	json_set(doc, json_str(shape, "goal") ? "goal" : "project", json_dup_or_null(state, "goal"));
 	json_set(doc, "type", cJSON_CreateNull());
-	json_set(doc, "current_phase", export_current(state, shape));
+	json_set(doc, "current_phase", cJSON_CreateNull());
 	json_set_str(doc, "status", fmt_word_out(statuses, json_str(state, "status")));
 	fmt_copy(doc, "created_at", state, "created");
 	fmt_copy(doc, "updated_at", state, "updated");
 	cps = json_obj(doc, json_str(shape, "phases") ? "phases" : "checkpoints");
 	cJSON_ArrayForEach(p, cJSON_GetObjectItemCaseSensitive(state, "phases")) {
 		const char *st = fmt_word_out(phase_statuses, json_str(p, "status"));
+		char *name = phase_key(cps, p);
 		cJSON *c;
 
+		if (json_num(p, "id", -1) == json_num(state, "current_phase", -2))
+			json_set(doc, "current_phase", export_current(p, name, shape));
+
 		if (values && !strcmp(values, "status")) {
-			json_set_str(cps, json_str(p, "name"), st);
-			continue;
+			json_set_str(cps, name, st);
+		} else {
+			c = json_set(cps, name, cJSON_CreateObject());
+			json_set_str(c, "status", st);
+			fmt_copy_rest(c, p, state_phase_fields);
 		}
-		c = json_set(cps, json_str(p, "name"), cJSON_CreateObject());
-		json_set_str(c, "status", st);
-		fmt_copy_rest(c, p, state_phase_fields);
+		free(name);
 	}
 	json_set(doc, "context_chain", cJSON_CreateArray());
 	json_set(doc, "state_transitions", cJSON_CreateArray());

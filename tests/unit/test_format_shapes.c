@@ -106,6 +106,27 @@ static void test_ccw_current_phase_as_written(void **unused)
 	}
 }
 
+/* Phases without a name, or with one already taken, keep a key of their own in the map. */
+static void test_ccw_phase_keys(void **unused)
+{
+	static const char text[] = "{\"session_id\": \"WFS-k\", \"status\": \"active\", \"current_phase\": \"c\", "
+				   "\"phases\": {\"a\": \"completed\", \"b\": \"completed\", \"c\": \"in_progress\"}}";
+	cJSON *doc, *state = import(&doc, "ccw", text), *out, *ph = cJSON_GetObjectItemCaseSensitive(state, "phases");
+	char *keys;
+
+	(void)unused;
+	json_set_str(cJSON_GetArrayItem(ph, 1), "name", "a");
+	json_set_str(cJSON_GetArrayItem(ph, 2), "name", NULL);
+	out = export("ccw", state);
+	keys = json_print(cJSON_GetObjectItemCaseSensitive(session(out), "phases"), 0, NULL);
+	assert_string_equal(keys, "{\"a\":\"completed\",\"a (2)\":\"completed\",\"phase 3\":\"in_progress\"}");
+	assert_string_equal(json_str(session(out), "current_phase"), "phase 3");
+	free(keys);
+	cJSON_Delete(out);
+	cJSON_Delete(state);
+	cJSON_Delete(doc);
+}
+
 /* The goal: goal, project, a task description, the topic; what is not the model's stays in the document. */
 static void test_ccw_goal(void **unused)
 {
@@ -200,6 +221,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_ccw_phases_as_status_words),
 		cmocka_unit_test(test_ccw_current_phase_as_written),
+		cmocka_unit_test(test_ccw_phase_keys),
 		cmocka_unit_test(test_ccw_goal),
 		cmocka_unit_test(test_not_json_names_its_line),
 		cmocka_unit_test(test_bmad_defaults_not_written),
