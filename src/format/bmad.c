@@ -75,6 +75,7 @@ static int bmad_detect(const cJSON *doc)
 	return 0;	/* an active-session.yaml is known by its name */
 }
 
+/* Nothing to change in the document: BMAD's token defaults are the model's (import_tokens). */
 static int bmad_upgrade(cJSON *doc, char **err)
 {
 	(void)doc;
