@@ -56,7 +56,7 @@ static void view_work(struct view *v, const cJSON *r)
 	cJSON_ArrayForEach(p, cJSON_GetObjectItemCaseSensitive(r, "done")) {
 		sbuf_adds(&v->out, "  ");
 		view_mark(v, json_str(p, "status"));
-		sbuf_addf(&v->out, " %d ", (int)json_num(p, "id", 0));
+		view_phase_label(v, p);
 		view_text(v, json_str(p, "name"));
 		if (json_str(p, "downstream_context"))
 			view_say(v, v->utf8 ? " \u2014 " : " -- ", json_str(p, "downstream_context"), "");
@@ -67,7 +67,7 @@ static void view_work(struct view *v, const cJSON *r)
 	cJSON_ArrayForEach(p, cJSON_GetObjectItemCaseSensitive(r, "in_progress")) {
 		sbuf_adds(&v->out, "  ");
 		view_mark(v, json_str(p, "status"));
-		sbuf_addf(&v->out, " %d ", (int)json_num(p, "id", 0));
+		view_phase_label(v, p);
 		view_text(v, json_str(p, "name"));
 		if (!strcmp(json_str(p, "status"), ST_FAILED))
 			sbuf_adds(&v->out, " (failed)");
@@ -84,7 +84,7 @@ static void view_work(struct view *v, const cJSON *r)
 	cJSON_ArrayForEach(p, cJSON_GetObjectItemCaseSensitive(r, "pending")) {
 		sbuf_adds(&v->out, "  ");
 		view_mark(v, ST_PENDING);
-		sbuf_addf(&v->out, " %d ", (int)json_num(p, "id", 0));
+		view_phase_label(v, p);
 		view_say(v, "", json_str(p, "name"), "\n");
 	}
 	view_agents_tasks(v, r);
