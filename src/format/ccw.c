@@ -160,40 +160,58 @@ static int current_of(const cJSON *cur, const cJSON *phases)
 	return 0;
 }
 
+/* One phase more: c, its status word or its object (whose "name" the caller took as name). */
+static void add_phase(cJSON *phases, const char *name, const cJSON *c)
+{
+	int n = cJSON_GetArraySize(phases) + 1;
+	cJSON *p = state_new_phase(n, NULL), *in = cJSON_IsObject(c) ? cJSON_Duplicate(c, 1) : NULL;
+	const char *st = phase_status_in(in ? json_str(in, "status") : c->valuestring);
+
+	json_set_num(p, "id", n);
+	json_set_str(p, "name", name);
+	json_set_str(p, "status", st ? st : ST_PENDING);
+	if (st)
+		cJSON_DeleteItemFromObjectCaseSensitive(in, "status");	/* another word: the patch keeps it */
+	fmt_move_rest(p, in);
+	cJSON_Delete(in);
+	cJSON_AddItemToArray(phases, p);
+}
+
+/* How a document holds its phases: "map" (of objects or words), "list" (of named objects), NULL for neither. */
+static const char *phases_shape(const cJSON *cps)
+{
+	const cJSON *c;
+
+	if (!cJSON_IsObject(cps) && !cJSON_IsArray(cps))
+		return NULL;
+	cJSON_ArrayForEach(c, cps)
+		if (cJSON_IsArray(cps) ? !json_str(c, "name") : !cJSON_IsObject(c) && !cJSON_IsString(c))
+			return NULL;
+	return cJSON_IsObject(cps) ? "map" : cJSON_IsArray(cps) && cps->child ? "list" : NULL;
+}
+
 /*
  * The phases as named checkpoints, or as a map "phases": {"INIT": {...}}
- * whose values may also be bare status words ({"session_discovery": "completed"}).
+ * whose values may also be bare status words ({"session_discovery": "completed"}),
+ * or as a list of phases with a name each.
  */
 static void import_checkpoints(cJSON *state, cJSON *doc)
 {
 	const char *key = cJSON_IsObject(cJSON_GetObjectItemCaseSensitive(doc, "checkpoints")) ? "checkpoints" : "phases";
 	cJSON *cps = cJSON_GetObjectItemCaseSensitive(doc, key), *c, *shape, *phases;
 	const cJSON *cur = cJSON_GetObjectItemCaseSensitive(doc, "current_phase");
-	int n = 0, words = 0, at;
+	const char *how = phases_shape(cps);
+	int words = 0, at;
 
 	shape = json_obj(json_obj(state, "extra"), "ccw_shape");
 	if (!cps)	/* none yet: phases added here go where CCW's commands write them today */
 		json_set_str(shape, "phases", key);
-	if (!cJSON_IsObject(cps))
+	if (!how)
 		goto done;
-	cJSON_ArrayForEach(c, cps)
-		if (!cJSON_IsObject(c) && !cJSON_IsString(c))
-			goto done;
-	cJSON_ArrayForEach(c, cps)
-		words += cJSON_IsString(c);
 	phases = json_arr(state, "phases");
 	cJSON_ArrayForEach(c, cps) {
-		cJSON *p = state_new_phase(n + 1, NULL), *in = cJSON_IsObject(c) ? cJSON_Duplicate(c, 1) : NULL;
-		const char *st = phase_status_in(in ? json_str(in, "status") : c->valuestring);
-
-		json_set_num(p, "id", ++n);
-		json_set_str(p, "name", c->string);
-		json_set_str(p, "status", st ? st : ST_PENDING);
-		if (st)
-			cJSON_DeleteItemFromObjectCaseSensitive(in, "status");	/* another word: the patch keeps it */
-		fmt_move_rest(p, in);
-		cJSON_Delete(in);
-		cJSON_AddItemToArray(phases, p);
+		words += cJSON_IsString(c);
+		add_phase(phases, !strcmp(how, "map") ? c->string : json_str(c, "name"), c);
 	}
 	if ((at = current_of(cur, phases))) {
 		json_set_num(state, "current_phase", at);
@@ -203,10 +221,10 @@ static void import_checkpoints(cJSON *state, cJSON *doc)
 			json_set_str(shape, "current_phase", "upper");
 		cJSON_DeleteItemFromObjectCaseSensitive(doc, "current_phase");
 	}
-	if (n && words == n)
+	if (words && words == cJSON_GetArraySize(phases))
 		json_set_str(shape, "phase_values", "status");
 	if (!strcmp(key, "phases"))
-		json_set_str(shape, "phases", key);
+		json_set_str(shape, "phases", !strcmp(how, "list") ? "list" : key);
 	cJSON_DeleteItemFromObjectCaseSensitive(doc, key);
 done:
 	if (!shape->child)
@@ -370,6 +388,7 @@ static cJSON *export_session(const cJSON *state)
 	const cJSON *shape = fmt_from_extra(state, "ccw_shape");
 	const char *values = json_str(shape, "phase_values");
 	cJSON *doc = cJSON_CreateObject(), *cps;
+	int list;
 
 	fmt_copy(doc, "session_id", state, "session_id");
 	json_set_str(doc, "session_version", "2.0");
@@ -379,21 +398,27 @@ static cJSON *export_session(const cJSON *state)
 	json_set_str(doc, "status", fmt_word_out(statuses, json_str(state, "status")));
 	fmt_copy(doc, "created_at", state, "created");
 	fmt_copy(doc, "updated_at", state, "updated");
-	cps = json_obj(doc, json_str(shape, "phases") ? "phases" : "checkpoints");
+	list = json_str(shape, "phases") && !strcmp(json_str(shape, "phases"), "list");
+	cps = list ? json_arr(doc, "phases") : json_obj(doc, json_str(shape, "phases") ? "phases" : "checkpoints");
 	cJSON_ArrayForEach(p, cJSON_GetObjectItemCaseSensitive(state, "phases")) {
 		const char *st = fmt_word_out(phase_statuses, json_str(p, "status"));
-		char *name = phase_key(cps, p);
+		char *name = list ? xstrdup(json_str(p, "name") ? json_str(p, "name") : "") : phase_key(cps, p);
 		cJSON *c;
 
 		if (json_num(p, "id", -1) == json_num(state, "current_phase", -2))
 			json_set(doc, "current_phase", export_current(p, name, shape));
-
-		if (values && !strcmp(values, "status")) {
+		if (values && !strcmp(values, "status") && !list) {
 			json_set_str(cps, name, st);
 		} else {
-			c = json_set(cps, name, cJSON_CreateObject());
+			c = cJSON_CreateObject();
+			if (list)
+				json_set_str(c, "name", name);
 			json_set_str(c, "status", st);
 			fmt_copy_rest(c, p, state_phase_fields);
+			if (list)
+				cJSON_AddItemToArray(cps, c);
+			else
+				json_set(cps, name, c);
 		}
 		free(name);
 	}

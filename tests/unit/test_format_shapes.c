@@ -106,6 +106,37 @@ static void test_ccw_current_phase_as_written(void **unused)
 	}
 }
 
+/* Phases as a list of named entries stay a list, a phase added here at its end. */
+static void test_ccw_phases_as_a_list(void **unused)
+{
+	static const char text[] = "{\"session_id\": \"WFS-l\", \"status\": \"active\", \"current_phase\": \"plan\", "
+				   "\"phases\": [{\"name\": \"analyze\", \"status\": \"done\", \"id\": \"P1\"}, "
+				   "{\"name\": \"plan\", \"status\": \"in_progress\", \"notes\": [\"x\"]}]}";
+	cJSON *doc, *state = import(&doc, "ccw", text), *out = export("ccw", state), *p;
+	char *names = phases(state), *list;
+
+	(void)unused;
+	assert_string_equal(names, "analyze=completed plan=in_progress");
+	assert_int_equal(json_num(state, "current_phase", 0), 2);
+	assert_true(json_equal(session(out), session(doc)));
+	cJSON_Delete(out);
+	p = cJSON_CreateObject();
+	json_set_num(p, "id", 3);
+	json_set_str(p, "name", "review");
+	json_set_str(p, "status", "pending");
+	cJSON_AddItemToArray(cJSON_GetObjectItemCaseSensitive(state, "phases"), p);
+	out = export("ccw", state);
+	list = json_print(cJSON_GetObjectItemCaseSensitive(session(out), "phases"), 0, NULL);
+	assert_string_equal(list, "[{\"name\":\"analyze\",\"status\":\"done\",\"id\":\"P1\"},"
+				  "{\"name\":\"plan\",\"status\":\"in_progress\",\"notes\":[\"x\"]},"
+				  "{\"name\":\"review\",\"status\":\"pending\"}]");
+	free(names);
+	free(list);
+	cJSON_Delete(out);
+	cJSON_Delete(state);
+	cJSON_Delete(doc);
+}
+
 /* Phases without a name, or with one already taken, keep a key of their own in the map. */
 static void test_ccw_phase_keys(void **unused)
 {
@@ -221,6 +252,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_ccw_phases_as_status_words),
 		cmocka_unit_test(test_ccw_current_phase_as_written),
+		cmocka_unit_test(test_ccw_phases_as_a_list),
 		cmocka_unit_test(test_ccw_phase_keys),
 		cmocka_unit_test(test_ccw_goal),
 		cmocka_unit_test(test_not_json_names_its_line),
