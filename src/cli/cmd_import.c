@@ -15,6 +15,7 @@
 #include <errno.h>
 #include <libgen.h>
 #include <stdio.h>
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -68,6 +69,17 @@ static char *dir_of(const char *path)
 	return d;
 }
 
+/* A session file under an archives/ folder (ccw's) is a finished one's: never made active. */
+static int under_archives(const char *path)
+{
+	const char *p = strstr(path, "archives/");
+
+	for (; p; p = strstr(p + 1, "archives/"))
+		if (p == path || p[-1] == '/')
+			return 1;
+	return 0;
+}
+
 /* Files in an archive folder are archived sessions: orchestrator-history/, archive/. */
 static int in_archive(const char *path)
 {
@@ -88,8 +100,8 @@ static int read_doc(cJSON **doc, const struct format **f, const char *path)
 
 	if ((error = gs_read_file(&buf, &len, path, FORMAT_MAX_BYTES)) < 0)
 		return error;
-	if ((error = format_parse(doc, f, buf, len, &err)) < 0)
-		gs_error("%s: %s", path, err);
+	if ((error = format_parse(doc, f, buf, len, &err)) < 0)	/* "<line>: <what>" reads "<file>:<line>: <what>" */
+		gs_error("%s:%s%s", path, isdigit((unsigned char)*err) ? "" : " ", err);
 	free(buf);
 	free(err);
 	return error;
@@ -152,7 +164,7 @@ static int add_job(struct jobs *j, struct cmd_ctx *c, const struct format *f, cJ
 	json_set_str(imp, "source", source);
 	json_set_str(imp, "digest", digest);
 	job.f = f;
-	job.active = job.active || active;
+	job.active = (job.active || active) && !under_archives(source);
 	job.archived = in_archive(source);
 	job.source = xstrdup(source);
 	ALLOC_GROW(j->v, j->n + 1, j->alloc);
