@@ -59,7 +59,7 @@ class Steps:
         self.notes.append(msg)
 
 
-def run(cmd, cwd, check=False):
+def run(cmd, cwd):
     p = subprocess.run(cmd, cwd=cwd, capture_output=True, text=True, errors="replace")
     return p.returncode, p.stdout, p.stderr
 
@@ -97,6 +97,7 @@ def same(kind, a, b, subset=False, excepts=()):
 
 
 def load(kind, path):
+    """A document as same_data.py reads it (md: front matter and body)."""
     text = open(path, encoding="utf-8").read()
     if kind == "json":
         return json.loads(text)
@@ -105,14 +106,9 @@ def load(kind, path):
     if kind == "yaml":
         return yaml.safe_load(text)
     end = text.index("\n---", 3)
-    fm = text[4:end + 1]
-    return json.loads(fm) if fm.lstrip().startswith("{") else yaml.safe_load(fm)
-
-
-def front_matter_text(path):
-    text = open(path, encoding="utf-8").read()
-    end = text.index("\n---", 3)
-    return text[4:end + 1], text[end + 4:]
+    fm, body = text[4:end + 1], text[end + 4:]
+    fm = json.loads(fm) if fm.lstrip().startswith("{") else yaml.safe_load(fm)
+    return {"front_matter": fm, "body": body[1:] if body.startswith("\n") else body}
 
 
 def marked(x):
@@ -140,7 +136,20 @@ def prune(src, exp):
     return exp
 
 
-def write_like(kind, src_path, doc, path):
+INTERNAL = ("seen",)
+
+
+def internal_paths(doc, at="$"):
+    """Where doc holds a field only git-session keeps (the staleness time)."""
+    if isinstance(doc, dict):
+        return [("%s.%s" % (at, k)) for k in doc if k in INTERNAL] + \
+            [p for k, v in doc.items() for p in internal_paths(v, "%s.%s" % (at, k))]
+    if isinstance(doc, list):
+        return [p for i, v in enumerate(doc) for p in internal_paths(v, "%s[%d]" % (at, i))]
+    return []
+
+
+def write_like(kind, doc, path):
     """doc written back in the source's syntax, for same_data.py."""
     with open(path, "w", encoding="utf-8") as f:
         if kind == "json":
@@ -152,17 +161,6 @@ def write_like(kind, src_path, doc, path):
         else:
             f.write("---\n" + json.dumps(doc["front_matter"], ensure_ascii=False, indent=2, default=str)
                     + "\n---\n" + doc["body"])
-
-
-def md_doc(path):
-    fm, body = front_matter_text(path)
-    fm = json.loads(fm) if fm.lstrip().startswith("{") else yaml.safe_load(fm)
-    body = body[1:] if body.startswith("\n") else body
-    return {"front_matter": fm, "body": body}
-
-
-def load_doc(kind, path):
-    return md_doc(path) if kind == "md" else load(kind, path)
 
 
 # ---- what each format's source says -----------------------------------------
@@ -187,15 +185,17 @@ def phase(ident, name, status, key=None):
 
 
 def files_under(case, name):
-    return sorted(os.path.join(r, f) for r, _, fs in os.walk(case) for f in fs if f == name)
+    """The case's files called name, or ending in it when it starts with a dot."""
+    return sorted(os.path.join(r, f) for r, _, fs in os.walk(case) for f in fs
+                  if f == name or (name.startswith(".") and f.endswith(name)))
 
 
 def expect_maestro(case):
-    path = sorted(os.path.join(r, f) for r, _, fs in os.walk(case) for f in fs if f.endswith(".md"))[0]
+    path = files_under(case, ".md")[0]
     sessions = []
     try:
-        fm = load("md", path)
-    except Exception:
+        fm = load("md", path)["front_matter"]
+    except Exception:  # no front matter, or none YAML reads: an x case
         fm = None
     if isinstance(fm, dict):
         sessions.append({
@@ -227,7 +227,6 @@ def expect_copilot(case):
     path = files_under(case, "00-session-state.json")[0]
     doc, why = copilot_expected(path)
     steps = (doc or load("json", path)).get("steps") or {}
-    old = why is not None
     phases = []
     for k, v in steps.items():
         v = v if isinstance(v, dict) else {}
@@ -237,11 +236,11 @@ def expect_copilot(case):
             phases.append(phase(None, v.get("name"), v.get("status"), key=k))
     return {"import": path, "sessions": [{
         "id": load("json", path).get("project"), "doc": path, "kind": "json",
-        "expected": doc, "why": why, "phases": phases, "subset_only": old}]}
+        "expected": doc, "why": why, "phases": phases, "subset_only": why is not None}]}
 
 
 def expect_claude(case):
-    path = sorted(os.path.join(r, f) for r, _, fs in os.walk(case) for f in fs if f.endswith(".json"))[0]
+    path = files_under(case, ".json")[0]
     doc = load("json", path)
     phases = [phase(p.get("id"), p.get("name"), p.get("status"))
               for p in doc.get("phases") or [] if isinstance(p, dict)]
@@ -250,7 +249,7 @@ def expect_claude(case):
 
 
 def expect_bmad(case):
-    path = sorted(os.path.join(r, f) for r, _, fs in os.walk(case) for f in fs if f.endswith(".yaml"))[0]
+    path = files_under(case, ".yaml")[0]
     doc = load("yaml", path)
     return {"import": path, "sessions": [{"id": doc.get("session_id"), "doc": path,
                                           "kind": "yaml", "phases": []}]}
@@ -455,17 +454,22 @@ def compare_doc(s, fmt, got, subset, excepts, scratch):
     kind, src = s["kind"], s["doc"]
     if s.get("expected") is not None:
         src = os.path.join(scratch, "expected.json")
-        write_like("json", None, s["expected"], src)
+        write_like("json", s["expected"], src)
     elif s.get("subset_only"):
         subset, excepts = True, list(excepts) + ["$.schema_version"]
     if subset:
         try:
-            pruned = prune(load_doc(kind, src), load_doc(kind, got))
+            source, mine = load(kind, src), load(kind, got)
         except Exception as e:
             return "cannot read the export: %s" % e
+        leaked = sorted(set(internal_paths(mine)) - set(internal_paths(source)))
+        if leaked:
+            leaked = "internal field written: %s\n" % " ".join(leaked)
+        pruned = prune(source, mine)
         got2 = got + ".pruned"
-        write_like(kind, src, pruned, got2)
+        write_like(kind, pruned, got2)
         got = got2
+        return (leaked or "") + same(kind, src, got, subset=subset, excepts=excepts)
     return same(kind, src, got, subset=subset, excepts=excepts)
 
 
@@ -506,7 +510,7 @@ def registry_compare(st, step, repo, reg, scratch, worked=None):
     src = load("jsonl", reg)
     by_id = {x.get("id"): x for x in load("jsonl", out)}
     mine = os.path.join(scratch, step[0] + "-registry.mine.jsonl")
-    write_like("jsonl", None, [by_id.get(x.get("id"), {"missing": x.get("id")}) for x in src], mine)
+    write_like("jsonl", [by_id.get(x.get("id"), {"missing": x.get("id")}) for x in src], mine)
     excepts = ["$[%d].status" % i for i, x in enumerate(src) if worked and x.get("id") == worked]
     report = same("jsonl", reg, mine, subset=step[0] == "4", excepts=excepts)
     if report:
