@@ -629,11 +629,12 @@ def upstream_bmit(st, scratch, docs):
 
 def upstream_maestro_flow(st, scratch, dirs):
     """maestro-flow's own reader, when tests/upstream/maestro-flow-check.js is
-    there: `node maestro-flow-check.js <maestro-flow checkout> <session folder>`
+    (or .mjs) there: `node maestro-flow-check.js <maestro-flow checkout> <session folder>`
     exits 0 when maestro-flow reads the folder, else non-zero with why."""
-    check = os.path.join(HERE, "..", "upstream", "maestro-flow-check.js")
+    checks = [os.path.join(HERE, "..", "upstream", "maestro-flow-check" + x) for x in (".js", ".mjs")]
+    check = next((c for c in checks if os.path.isfile(c)), None)
     mf = os.path.join(UP, "maestro-flow")
-    if not (node_ok() and os.path.isfile(check) and os.path.isdir(mf)):
+    if not (node_ok() and check and os.path.isdir(mf)):
         st.note("upstream: no maestro-flow reader (tests/upstream/maestro-flow-check.js, %s): skipped" % mf)
         return
     results = [run(["node", check, mf, d], scratch) for _, d in dirs]
@@ -652,8 +653,11 @@ def upstream_maestro_flow(st, scratch, dirs):
 def run_case(case):
     case = os.path.abspath(case)
     name = os.path.basename(case)
-    fmt = FORMATS[os.path.basename(os.path.dirname(case))]
     st = Steps()
+    fmt = FORMATS.get(os.path.basename(os.path.dirname(case)))
+    if fmt is None:
+        st.fail("0 (format)", "%s: no format is known for its folder" % case)
+        return st
     os.makedirs(WORK, exist_ok=True)
     scratch = os.path.join(WORK, "cases", os.path.basename(os.path.dirname(os.path.dirname(case))) + "-" + name)
     shutil.rmtree(scratch, ignore_errors=True)
