@@ -427,7 +427,16 @@ def step2_phases(st, repo, s, sid):
         st.fail("2 (phases)", "%s phase %s: %s" % (sid, ",".join(where), msg))
     if any(w["name"] is None for w in want):
         unnamed_shown(st, repo, sid)
+    if archived_source(s) and want and all(w["status"] == "completed" for w in want) \
+            and d.get("status") != "completed":
+        st.fail("2 (status)", "%s: every phase completed in an archive, yet %r" % (sid, d.get("status")))
     return d
+
+
+def archived_source(s):
+    """The file lies where its tool puts finished sessions."""
+    parts = os.path.relpath(s["doc"] or "", s.get("case", "")).split(os.sep)
+    return bool({"archive", "archives", "orchestrator-history"} & set(parts))
 
 
 def unnamed_shown(st, repo, sid):
@@ -663,6 +672,8 @@ def run_case(case):
     shutil.rmtree(scratch, ignore_errors=True)
     os.makedirs(scratch)
     exp = EXPECT[fmt](case)
+    for s in exp["sessions"]:
+        s["case"] = case
     led = ledger()
     rname = pick_repo(led, [s["id"] for s in exp["sessions"]])
     repo = os.path.join(WORK, rname)
