@@ -451,11 +451,28 @@ def unnamed_shown(st, repo, sid):
             sid, first_lines(err) if rc else " | ".join(blank[:4])))
 
 
-def export(repo, fmt, sid, out, extra=()):
+def export(repo, fmt, sid, out, extra=(), warnings=None):
+    """Why the export failed, or None; its warnings appended to warnings."""
     if fmt == "maestro-flow":
         shutil.rmtree(out, ignore_errors=True)
     rc, so, err = gs(repo, "export", "--format", fmt, "-o", out, *extra, *([sid] if sid else []))
+    if warnings is not None:
+        warnings += [l for l in err.splitlines() if l.startswith("warning: ")]
     return None if rc == 0 else "export exit %d: %s" % (rc, first_lines(err))
+
+
+def no_place(st, s, out, warnings):
+    """Copilot has a step for each of its own keys only: a phase added is
+    named in a warning, not written as a step of its own."""
+    source = s.get("expected") or load("json", s["doc"])
+    steps = load("json", out).get("steps") or {}
+    added = sorted(k for k, v in steps.items()
+                   if k not in (source.get("steps") or {}) and isinstance(v, dict) and v.get("name") == PHASE)
+    if added:
+        st.fail("4 (export)", "%s: the added phase is written as step %s" % (s["id"], ", ".join(added)))
+    if not any(PHASE in w for w in warnings):
+        st.fail("4 (export)", "%s: no warning names the added phase %r: %s" % (
+            s["id"], PHASE, " | ".join(warnings) or "no warning"))
 
 
 def compare_doc(s, fmt, got, subset, excepts, scratch):
@@ -722,11 +739,14 @@ def run_case(case):
         excepts = step4_work(st, repo, fmt, main, sid, states.get(main["id"]), where.get(sid), led["reopen"])
         if excepts is not None and main["doc"]:
             out = os.path.join(scratch, "worked-" + re.sub(r"[^\w.-]", "_", sid) + ("" if fmt == "maestro-flow" else ".out"))
-            err = export(repo, fmt, sid, out)
+            warnings = []
+            err = export(repo, fmt, sid, out, warnings=warnings)
             if err:
                 st.fail("4 (export)", "%s: %s" % (sid, err))
             else:
                 compare(st, "4 (export)", main, fmt, out, True, excepts, scratch)
+                if fmt == "copilot":
+                    no_place(st, main, out, warnings)
                 worked = out
         if excepts is not None and exp.get("registry"):
             registry_compare(st, "4 (export)", repo, exp["registry"], scratch, str(main["id"]))
