@@ -435,7 +435,9 @@ def step2_phases(st, repo, s, sid):
 
 def archived_source(s):
     """The file lies where its tool puts finished sessions."""
-    parts = os.path.relpath(s["doc"] or "", s.get("case", "")).split(os.sep)
+    if not s["doc"]:
+        return False
+    parts = os.path.relpath(s["doc"], s["case"]).split(os.sep)
     return bool({"archive", "archives", "orchestrator-history"} & set(parts))
 
 
