@@ -678,89 +678,123 @@ def upstream_maestro_flow(st, scratch, dirs):
 
 # ---- one case ----------------------------------------------------------------
 
-def run_case(case):
-    case = os.path.abspath(case)
-    name = os.path.basename(case)
-    st = Steps()
-    fmt = FORMATS.get(os.path.basename(os.path.dirname(case)))
-    if fmt is None:
-        st.fail("0 (format)", "%s: no format is known for its folder" % case)
-        return st
-    os.makedirs(WORK, exist_ok=True)
-    scratch = os.path.join(WORK, "cases", os.path.basename(os.path.dirname(os.path.dirname(case))) + "-" + name)
-    shutil.rmtree(scratch, ignore_errors=True)
-    os.makedirs(scratch)
-    exp = EXPECT[fmt](case)
-    for s in exp["sessions"]:
-        s["case"] = case
-    led = ledger()
-    rname = pick_repo(led, [s["id"] for s in exp["sessions"]])
-    repo = os.path.join(WORK, rname)
-    if "reopen" not in led:
-        led["reopen"] = has_reopen(repo)
-    for s in exp["sessions"]:
-        if s.get("why"):
-            st.note(s["why"])
-    got = step1_import(st, repo, fmt, exp, name.startswith("x"))
-    led["repos"][rname] = sorted(refs(repo))
-    save_ledger(led)
-    if got is None:
-        return st
-    ids, where = got
-    with_doc = [s for s in exp["sessions"] if s["doc"]]
-    states = {}
-    for s in exp["sessions"]:
-        if str(s["id"]) in ids:
-            states[s["id"]] = step2_phases(st, repo, s, ids[str(s["id"])])
-    fresh = {}
-    for s in with_doc:
-        sid = ids.get(str(s["id"]))
-        if not sid:
-            continue
-        out = os.path.join(scratch, "fresh-" + re.sub(r"[^\w.-]", "_", sid) + ("" if fmt == "maestro-flow" else ".out"))
-        err = export(repo, fmt, sid, out)
-        if err and where.get(sid) == "archived":
-            # refused as archived: say so, and compare what unarchiving lets out
-            st.fail("3 (export)", "%s: %s" % (sid, err))
-            if gs(repo, "unarchive", sid)[0] == 0:
-                where[sid] = "live"
-                st.note("%s was imported archived: unarchived to export it" % sid)
-                err = export(repo, fmt, sid, out)
-        if err:
-            st.fail("3 (export)", "%s: %s" % (sid, err))
-        else:
-            compare(st, "3 (export)", s, fmt, out, False, (), scratch)
-            fresh[s["id"]] = out
-    if exp.get("registry"):
-        registry_compare(st, "3 (export)", repo, exp["registry"], scratch)
-    # the session worked on: the first with a file of its own, else the registry's first
-    main = (with_doc or exp["sessions"] or [None])[0]
-    worked = None
-    if main is not None and str(main["id"]) in ids:
-        sid = ids[str(main["id"])]
-        excepts = step4_work(st, repo, fmt, main, sid, states.get(main["id"]), where.get(sid), led["reopen"])
-        if excepts is not None and main["doc"]:
-            out = os.path.join(scratch, "worked-" + re.sub(r"[^\w.-]", "_", sid) + ("" if fmt == "maestro-flow" else ".out"))
-            warnings = []
-            err = export(repo, fmt, sid, out, warnings=warnings)
+class Case:
+    """One case folder: its format, what its files say, its repository."""
+
+    def __init__(self, case, st):
+        self.path, self.st = os.path.abspath(case), st
+        self.name = os.path.basename(self.path)
+        self.fmt = FORMATS.get(os.path.basename(os.path.dirname(self.path)))
+        collection = os.path.basename(os.path.dirname(os.path.dirname(self.path)))
+        self.scratch = os.path.join(WORK, "cases", collection + "-" + self.name)
+
+    def out(self, what, sid):
+        # maestro-flow writes a folder per session, the others one file
+        return os.path.join(self.scratch, "%s-%s%s" % (
+            what, re.sub(r"[^\w.-]", "_", sid), "" if self.fmt == "maestro-flow" else ".out"))
+
+    def setup(self):
+        shutil.rmtree(self.scratch, ignore_errors=True)
+        os.makedirs(self.scratch)
+        self.exp = EXPECT[self.fmt](self.path)
+        for s in self.exp["sessions"]:
+            s["case"] = self.path
+            if s.get("why"):
+                self.st.note(s["why"])
+        self.with_doc = [s for s in self.exp["sessions"] if s["doc"]]
+        # the session worked on: the first with a file of its own, else the registry's first
+        self.main = (self.with_doc or self.exp["sessions"] or [None])[0]
+        self.led = ledger()
+        rname = pick_repo(self.led, [s["id"] for s in self.exp["sessions"]])
+        self.repo = os.path.join(WORK, rname)
+        if "reopen" not in self.led:
+            self.led["reopen"] = has_reopen(self.repo)
+        return rname
+
+    def step3(self):
+        self.fresh = {}
+        for s in self.with_doc:
+            sid = self.ids.get(str(s["id"]))
+            if not sid:
+                continue
+            out = self.out("fresh", sid)
+            err = export(self.repo, self.fmt, sid, out)
+            if err and self.where.get(sid) == "archived":
+                # refused as archived: say so, and compare what unarchiving lets out
+                self.st.fail("3 (export)", "%s: %s" % (sid, err))
+                if gs(self.repo, "unarchive", sid)[0] == 0:
+                    self.where[sid] = "live"
+                    self.st.note("%s was imported archived: unarchived to export it" % sid)
+                    err = export(self.repo, self.fmt, sid, out)
             if err:
-                st.fail("4 (export)", "%s: %s" % (sid, err))
+                self.st.fail("3 (export)", "%s: %s" % (sid, err))
             else:
-                compare(st, "4 (export)", main, fmt, out, True, excepts, scratch)
-                if fmt == "copilot":
-                    no_place(st, main, out, warnings)
-                worked = out
-        if excepts is not None and exp.get("registry"):
-            registry_compare(st, "4 (export)", repo, exp["registry"], scratch, str(main["id"]))
-    if main is not None and main["doc"] and main["id"] in fresh:
-        docs = [("source", main["doc"]), ("fresh", fresh[main["id"]])] + ([("worked", worked)] if worked else [])
-        if fmt == "maestro":
-            upstream_maestro(st, scratch, docs)
-        elif fmt == "copilot":
-            upstream_bmit(st, scratch, docs)
-        elif fmt == "maestro-flow":
-            dirs = [("source", main["folder"])] + [(n, os.path.join(d, str(main["id"]))) for n, d in docs[1:]]
-            upstream_maestro_flow(st, scratch, dirs)
+                compare(self.st, "3 (export)", s, self.fmt, out, False, (), self.scratch)
+                self.fresh[s["id"]] = out
+        if self.exp.get("registry"):
+            registry_compare(self.st, "3 (export)", self.repo, self.exp["registry"], self.scratch)
+
+    def step4(self):
+        self.worked = None
+        main = self.main
+        if main is None or str(main["id"]) not in self.ids:
+            return
+        sid = self.ids[str(main["id"])]
+        excepts = step4_work(self.st, self.repo, self.fmt, main, sid, self.states.get(main["id"]),
+                             self.where.get(sid), self.led["reopen"])
+        if excepts is None:
+            return
+        if main["doc"]:
+            out, warnings = self.out("worked", sid), []
+            err = export(self.repo, self.fmt, sid, out, warnings=warnings)
+            if err:
+                self.st.fail("4 (export)", "%s: %s" % (sid, err))
+            else:
+                compare(self.st, "4 (export)", main, self.fmt, out, True, excepts, self.scratch)
+                if self.fmt == "copilot":
+                    no_place(self.st, main, out, warnings)
+                self.worked = out
+        if self.exp.get("registry"):
+            registry_compare(self.st, "4 (export)", self.repo, self.exp["registry"], self.scratch,
+                             str(main["id"]))
+
+    def step5(self):
+        main = self.main
+        if main is None or not main["doc"] or main["id"] not in self.fresh:
+            return
+        docs = [("source", main["doc"]), ("fresh", self.fresh[main["id"]])]
+        docs += [("worked", self.worked)] if self.worked else []
+        if self.fmt == "maestro":
+            upstream_maestro(self.st, self.scratch, docs)
+        elif self.fmt == "copilot":
+            upstream_bmit(self.st, self.scratch, docs)
+        elif self.fmt == "maestro-flow":
+            dirs = [("source", main["folder"])]
+            dirs += [(n, os.path.join(d, str(main["id"]))) for n, d in docs[1:]]
+            upstream_maestro_flow(self.st, self.scratch, dirs)
+
+    def run(self):
+        if self.fmt is None:
+            self.st.fail("0 (format)", "%s: no format is known for its folder" % self.path)
+            return
+        rname = self.setup()
+        got = step1_import(self.st, self.repo, self.fmt, self.exp, self.name.startswith("x"))
+        self.led["repos"][rname] = sorted(refs(self.repo))
+        save_ledger(self.led)
+        if got is None:
+            return
+        self.ids, self.where = got
+        self.states = {s["id"]: step2_phases(self.st, self.repo, s, self.ids[str(s["id"])])
+                       for s in self.exp["sessions"] if str(s["id"]) in self.ids}
+        self.step3()
+        self.step4()
+        self.step5()
+
+
+def run_case(case):
+    st = Steps()
+    os.makedirs(WORK, exist_ok=True)
+    Case(case, st).run()
     return st
 
 
