@@ -219,6 +219,7 @@ def copilot_expected(path):
     if not os.path.isdir(src):
         return None, "apex-recall is not in %s: a %s file is compared as a subset" % (UP, version)
     sys.path.insert(0, src)
+    sys.dont_write_bytecode = True  # nothing written into upstream's folder
     from apex_recall.state_writer import migrate_to_v3
     return migrate_to_v3(doc), None
 
@@ -417,7 +418,7 @@ def step2_phases(st, repo, s, sid):
             bad.append("status %r, not %r" % (g.get("status"), w["status"]))
         if w["id"] is not None and g.get("id") != w["id"] and str(g.get("key")) != str(w["id"]):
             bad.append("id %r (key %r), not %r" % (g.get("id"), g.get("key"), w["id"]))
-        if w["key"] is not None and g.get("key") != w["key"] and str(g.get("id")) != w["key"].replace("_", "."):
+        if w["key"] is not None and not carries(g, w["key"]):
             bad.append("key %r (id %r), not %r" % (g.get("key"), g.get("id"), w["key"]))
         if w["name"] and unquote(g.get("name")) != w["name"]:
             bad.append("name %r, not %r" % (g.get("name"), w["name"]))
@@ -439,6 +440,13 @@ def archived_source(s):
         return False
     parts = os.path.relpath(s["doc"], s["case"]).split(os.sep)
     return bool({"archive", "archives", "orchestrator-history"} & set(parts))
+
+
+def carries(g, key):
+    """The phase keeps its source's key: as its key, its number (3_5 is
+    3.5), or a field of its own (maestro-flow's step_id)."""
+    return g.get("key") == key or str(g.get("id")) == key.replace("_", ".") or \
+        key in (v for v in g.values() if isinstance(v, str))
 
 
 def unnamed_shown(st, repo, sid):
@@ -656,24 +664,30 @@ def upstream_bmit(st, scratch, docs):
 
 
 def upstream_maestro_flow(st, scratch, dirs):
-    """maestro-flow's own reader, when tests/upstream/maestro-flow-check.js is
-    (or .mjs) there: `node maestro-flow-check.js <maestro-flow checkout> <session folder>`
-    exits 0 when maestro-flow reads the folder, else non-zero with why."""
-    checks = [os.path.join(HERE, "..", "upstream", "maestro-flow-check" + x) for x in (".js", ".mjs")]
-    check = next((c for c in checks if os.path.isfile(c)), None)
+    """maestro-flow's own schemas (tests/upstream/maestro-flow-check.mjs, zod
+    from tests/mcp/node_modules) on the source folder and each export's: an
+    export may have no error the source has not."""
+    check = os.path.join(HERE, "..", "upstream", "maestro-flow-check.mjs")
     mf = os.path.join(UP, "maestro-flow")
-    if not (node_ok() and check and os.path.isdir(mf)):
-        st.note("upstream: no maestro-flow reader (tests/upstream/maestro-flow-check.js, %s): skipped" % mf)
+    zod = os.path.join(HERE, "..", "mcp", "node_modules", "zod")
+    if not (node_ok() and os.path.isfile(check) and os.path.isfile(os.path.join(mf, "src", "run", "schemas.ts"))
+            and os.path.isdir(zod)):
+        st.note("upstream: no maestro-flow reader (%s, %s, zod): skipped" % (os.path.basename(check), mf))
         return
-    results = [run(["node", check, mf, d], scratch) for _, d in dirs]
-    if results[0][0] != 0:
-        st.note("upstream: maestro-flow refuses the source: %s" % first_lines(results[0][2], 2))
+    rc, out, err = run(["node", check, mf, zod] + [d for _, d in dirs], scratch)
+    try:
+        res = {r["folder"]: set(r["errors"]) for r in map(json.loads, out.splitlines())}
+    except (ValueError, KeyError, TypeError):
+        st.fail("5 (maestro-flow)", "maestro-flow-check.mjs: exit %d: %s" % (rc, first_lines(err)))
         return
-    for (name, _), (rc, _, err) in zip(dirs[1:], results[1:]):
-        if rc != 0:
-            st.fail("5 (maestro-flow)", "maestro-flow refuses the %s export: %s" % (name, first_lines(err)))
+    src = res.get(dirs[0][1], set())
+    for name, d in dirs[1:]:
+        new = res.get(d, {"not read"}) - src
+        if new:
+            st.fail("5 (maestro-flow)", "maestro-flow refuses the %s export: %s" % (name, "; ".join(sorted(new))))
         else:
-            st.note("upstream: maestro-flow reads the %s export" % name)
+            st.note("upstream: maestro-flow's schemas find no error in the %s export%s" % (
+                name, " the source has not" if src else ""))
 
 
 # ---- one case ----------------------------------------------------------------
