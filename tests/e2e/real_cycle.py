@@ -1,23 +1,27 @@
 #!/usr/bin/env python3
 """real_cycle.py <case folder>: a session file (or folder) as its users wrote
 it, through the cycle every imported file must pass, in repositories under
-./real/ (made on first use; sessions of several cases side by side):
+./real/ (made on first use; sessions of several cases side by side, a case
+whose id another already holds in a repository of its own):
 
  1. import as a user would (the file; for CCW and maestro-flow the
     .workflow/ folder); a case named x* must be refused: an `error:` line,
     a non-zero exit, no session ref written. The session answers to the id
     its file gives.
  2. the phases the source has are the session's: count, order, statuses,
-    ids or keys, and names where the source names them.
+    ids or keys, names where the source names them, never an empty name
+    in `status`; every phase of an archived file done: a completed session.
  3. an export in the same format right away equals the source as data
-    (same_data.py, as t0071 runs it).
- 4. `reopen` when the session is finished, `switch`, `note`, `phase add`,
-    export again: all of the source is still there (same_data.py --subset),
-    the note and the new phase aside.
+    (same_data.py, as t0071 runs it; a Copilot file below 3.0 as
+    apex-recall migrates it).
+ 4. unarchive, resume or `reopen` where the session is archived, paused or
+    finished; `switch`, `note`, `phase add`, export again: all of the
+    source is still there (same_data.py --subset), the note and the new
+    phase aside; no field only git-session keeps (`seen`); for Copilot the
+    new phase named in a warning, not written as a step.
  5. upstream's reader on our exports wherever it reads the source
-    (Maestro 1.6.4's handlers, bmit-2026's validator, a maestro-flow
-    reader when tests/upstream/ has one), from $GS_UPSTREAM_DIR; skipped,
-    saying so, where it is absent.
+    (Maestro 1.6.4's handlers, bmit-2026's validator, maestro-flow's
+    schemas), from $GS_UPSTREAM_DIR; skipped, saying so, where absent.
 
 The expectation is read from the source file itself, per format. Every
 failing step is printed, the first one first ("step N (what): message");
