@@ -246,6 +246,32 @@ static int wordy(const char *s, size_t n)
 	return in_words * 2 >= n;
 }
 
+/*
+ * At least half the run is what names are made of: lower-case stretches
+ * of three or more, capitalised words (Name), runs of four digits or more
+ * (a date, a time).
+ */
+static int namelike(const char *s, size_t n)
+{
+	size_t in_words = 0, i = 0;
+
+	while (i < n) {
+		size_t j = i + (is_upper(s[i]) && i + 1 < n && is_lower(s[i + 1])), k = j;
+
+		if (is_digit(s[i])) {
+			while (k < n && is_digit(s[k]))
+				k++;
+			in_words += k - i >= 4 ? k - i : 0;
+		} else {
+			while (k < n && is_lower(s[k]))
+				k++;
+			in_words += k - j >= 3 || (k - j >= 2 && j > i) ? k - i : 0;
+		}
+		i = k > i ? k : i + 1;
+	}
+	return in_words * 2 >= n;
+}
+
 static int id_prefix(const char *s, size_t n)
 {
 	for (size_t k = 0; k < ARRAY_SIZE(id_prefixes); k++) {
@@ -268,21 +294,17 @@ static size_t entropy_run(const char *s, size_t len)
 }
 
 /*
- * A long run of letters and digits that looks random: upper and lower
- * case and at least two digits, a stretch of 16 with no separator in it
- * (a path or a kebab-case name has short ones), not mostly words (a
- * CamelCase name with numbers in it), and close to the most entropy
- * its length allows.
+ * A part of a run that looks random: upper and lower case and at least
+ * two digits, a stretch of 16 with no separator in it, not mostly words
+ * (a CamelCase name with numbers in it, a timestamp), and close to the
+ * most entropy its length allows.
  */
-static size_t match_entropy(const char *s, size_t len)
+static int random_part(const char *s, size_t n)
 {
 	unsigned counts[256];
 	size_t upper = 0, lower = 0, digit = 0, stretch = 0, longest = 0;
-	size_t n = entropy_run(s, len);
 	double h = 0;
 
-	if (n < 24 || n > RUN_MAX_LEN || id_prefix(s, n))
-		return 0;
 	memset(counts, 0, sizeof(counts));
 	for (size_t i = 0; i < n; i++) {
 		unsigned char c = (unsigned char)s[i];
@@ -293,14 +315,40 @@ static size_t match_entropy(const char *s, size_t len)
 		lower += is_lower(c);
 		digit += is_digit(c);
 	}
-	if (upper < 2 || lower < 2 || digit < 2 || longest < 16 || wordy(s, n))
+	if (upper < 2 || lower < 2 || digit < 2 || longest < 16 || namelike(s, n))
 		return 0;
 	for (size_t c = 0; c < 256; c++)
 		if (counts[c]) {
 			double p = (double)counts[c] / (double)n;
 			h -= p * log2(p);
 		}
-	return h >= 0.85 * log2((double)(n < 64 ? n : 64)) ? n : 0;
+	return h >= 0.85 * log2((double)(n < 64 ? n : 64));
+}
+
+/*
+ * A long run that looks random. A path or an identifier is parts joined
+ * by '/', '-' and '_' (review-20260505T074943Z/review-index,
+ * WFS-fix-login-20260417): it is one only when a part of it is random on
+ * its own. Hex alone is a git object id or a content hash, not a secret
+ * (a hex key is caught by the name it is given).
+ */
+static size_t match_entropy(const char *s, size_t len)
+{
+	size_t n = entropy_run(s, len), hex = 0;
+
+	if (n < 24 || n > RUN_MAX_LEN || id_prefix(s, n))
+		return 0;
+	while (hex < n && is_hex(s[hex]))
+		hex++;
+	if (hex == n)
+		return 0;
+	for (size_t at = 0, end; at < n; at = end + 1) {
+		for (end = at; end < n && !in_set(s[end], "/-_"); end++)
+			;
+		if (end - at >= 16 && random_part(s + at, end - at))
+			return n;
+	}
+	return 0;
 }
 
 static int placeholder(const char *v, size_t n)
