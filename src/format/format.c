@@ -111,6 +111,45 @@ int format_parse(cJSON **doc, const struct format **f, const char *buf, size_t l
 	return GS_ERROR;
 }
 
+/*
+ * What git-session keeps for itself on a phase or an agent: when it was
+ * last seen working (the staleness of session.staleAfter), and what an
+ * agent's own hooks record of it. No format has a place for them: an
+ * export never writes them, and an import keeps a source's field of the
+ * same name in the round-trip patch, never as ours.
+ */
+static const char *const own_keys[] = { "seen", "session", "by", "cli", "parent", "prompts", "last_prompt",
+					 "prompted_ms", "commands", "transcript", "compactions", "compacted", NULL };
+
+static void drop_own(cJSON *list, int phases)
+{
+	cJSON *e;
+
+	cJSON_ArrayForEach(e, list)
+		for (const char *const *k = own_keys; *k && (!phases || k == own_keys); k++)
+			cJSON_DeleteItemFromObjectCaseSensitive(e, *k);
+}
+
+/* state as the formats see it: the same, but its phases' and agents' own keys (a copy of those only). */
+static cJSON *shared_view(const cJSON *state)
+{
+	cJSON *out = cJSON_CreateObject();
+
+	for (const cJSON *c = state ? state->child : NULL; c; c = c->next) {
+		int phases = !strcmp(c->string, "phases");
+
+		if (cJSON_IsArray(c) && (phases || !strcmp(c->string, "agents"))) {
+			cJSON *copy = cJSON_Duplicate(c, 1);
+
+			drop_own(copy, phases);
+			cJSON_AddItemToObject(out, c->string, copy);
+		} else {
+			cJSON_AddItemReferenceToObject(out, c->string, (cJSON *)c);
+		}
+	}
+	return out;
+}
+
 int format_import(cJSON **state, cJSON **files, int *active, const struct format *f,
 		  const cJSON *in, const cJSON *project, char **err)
 {
@@ -130,6 +169,8 @@ int format_import(cJSON **state, cJSON **files, int *active, const struct format
 		goto cleanup;
 	}
 	st = NULL;
+	drop_own(cJSON_GetObjectItemCaseSensitive(norm, "phases"), 1);
+	drop_own(cJSON_GetObjectItemCaseSensitive(norm, "agents"), 0);
 	exp = f->from_state(norm);
 	patch = cJSON_CreateArray();
 	format_patch_diff(patch, exp, doc);
@@ -160,9 +201,11 @@ int format_export(cJSON **doc, const struct format *f, const cJSON *state, char 
 {
 	const cJSON *imp = state_extra_get(state, "import");
 	const char *from = json_str(imp, "format");
+	cJSON *view = shared_view(state);
 
 	*err = NULL;
-	*doc = f->from_state(state);
+	*doc = f->from_state(view);
+	cJSON_Delete(view);
 	if (!*doc) {
 		*err = xstrfmt("cannot write this session as %s", f->name);
 		return GS_ERROR;
