@@ -150,6 +150,20 @@ static cJSON *shared_view(const cJSON *state)
 	return out;
 }
 
+/* The source's id as it is when it is one here (its case too); else its slug, or none. */
+static void own_id(cJSON *st)
+{
+	const char *id = json_str(st, "session_id");
+	char *err = NULL, *slug;
+
+	if (!id || state_valid_id(id, &err) == 0)
+		return;
+	free(err);
+	slug = state_slug(id);
+	json_set_str(st, "session_id", *slug ? slug : NULL);
+	free(slug);
+}
+
 int format_import(cJSON **state, cJSON **files, int *active, const struct format *f,
 		  const cJSON *in, const cJSON *project, char **err)
 {
@@ -162,6 +176,7 @@ int format_import(cJSON **state, cJSON **files, int *active, const struct format
 	*err = NULL;
 	if (f->upgrade(doc, err) < 0 || f->to_state(st, fl, active, doc, err) < 0)
 		goto cleanup;
+	own_id(st);
 	if (project)
 		json_set(st, "project", cJSON_Duplicate(project, 1));
 	if (state_normalize(&norm, st, err) < 0) {
