@@ -150,14 +150,20 @@ static cJSON *shared_view(const cJSON *state)
 	return out;
 }
 
-/* The source's id as it is when it is one here (its case too); else its slug, or none. */
+/*
+ * The source's id as it is when it is one here (its case too); else its
+ * slug (a name with blanks in it), or none. One shaped like a path is
+ * left as it is, for the import to refuse: it is no name.
+ */
 static void own_id(cJSON *st)
 {
 	const char *id = json_str(st, "session_id");
 	char *err = NULL, *slug;
 
-	if (!id || state_valid_id(id, &err) == 0)
+	if (!id || state_valid_id(id, &err) == 0 || strpbrk(id, "/\\") || strstr(id, "..")) {
+		free(err);
 		return;
+	}
 	free(err);
 	slug = state_slug(id);
 	json_set_str(st, "session_id", *slug ? slug : NULL);

@@ -24,6 +24,15 @@ test_expect_success 'an id with upper case is kept, and the session not made act
 	git rev-parse --verify -q refs/sessions/$C
 '
 
+test_expect_success 'an id that cannot be one here is slugged; one shaped like a path is refused' '
+	printf "{\"session_id\": \"Night Run 2\", \"goal\": \"g\"}\n" >night.json &&
+	git session import -q night.json &&
+	git rev-parse --verify -q refs/sessions/night-run-2 &&
+	printf "{\"session_id\": \"a/../B\", \"goal\": \"g\"}\n" >path.json &&
+	test_must_fail git session import path.json 2>err &&
+	grep "^error: path.json: invalid session id" err
+'
+
 test_expect_success 'every command answers to an id as the source wrote it' '
 	git session switch $M >out && grep "Switched to session $M" out &&
 	git session status >out && grep "^Session $M " out &&
