@@ -91,6 +91,26 @@ test_expect_success 'reopen: an operation that puts it back in progress and make
 	grep "^error: session .$M. is in progress, not finished: there is nothing to reopen" err
 '
 
+test_expect_success 'reopen over MCP: the same operation; a refusal carries the hint' '
+	init="{\"jsonrpc\":\"2.0\",\"id\":0,\"method\":\"initialize\",\"params\":{\"protocolVersion\":\"2025-11-25\"}}" &&
+	call="{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{\"name\":\"session_reopen\",\"arguments\":{\"id\":\"night-run-2\"}}}" &&
+	git session switch -q night-run-2 &&
+	git session close -q &&
+	git session switch -q night-run-2 &&
+	test_expect_code 1 git session note x 2>err &&
+	grep "^hint: reopen it first: git session reopen night-run-2$" err &&
+	printf "%s\n%s\n" "$init" "$call" | git session mcp >mcp.out &&
+	sed -n 2p mcp.out >answer.json &&
+	test "$(json_field answer.json "d[\"result\"].get(\"isError\", False)")" = false &&
+	test "$(show night-run-2 "d[\"status\"]")" = in_progress &&
+	printf "%s\n%s\n" "$init" "$call" | git session mcp >mcp.out &&
+	sed -n 2p mcp.out >answer.json &&
+	test "$(json_field answer.json "d[\"result\"][\"isError\"]")" = true &&
+	json_field answer.json "d[\"result\"][\"content\"][0][\"text\"]" >text &&
+	grep "nothing to reopen" text &&
+	git session switch -q $M
+'
+
 test_expect_success 'a note, a decision and an added phase leave the current phase as it was' '
 	git session note -q "carry on after the sweep" &&
 	git session decide -q "Keep the validators" &&
