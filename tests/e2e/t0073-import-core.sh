@@ -60,6 +60,8 @@ test_expect_success 'paths and ids under a timestamped name are not taken for se
 test_expect_success 'a file with no time of its own shows the import time; a failed phase is failed' '
 	git session status --json $C >st.json &&
 	test "$(json_field st.json "d[\"created\"] is not None and d[\"updated\"] is not None")" = true &&
+	git session list --json >list.json &&
+	test "$(json_field list.json "all(s[\"created\"] and s[\"updated\"] for s in d)")" = true &&
 	git session status $C >out &&
 	grep "^Started   [a-z0-9]" out && grep ", last checkpoint [a-z0-9]" out &&
 	grep "1/3 phases done, 33%, 1 failed" out &&
