@@ -308,6 +308,11 @@ static void test_identifiers_secrets(void **unused)
 	redacted("Zx8Qp2Lm9Rt4Vw7Ky1Bn5Hj3Gf6Dc0Sa", "[REDACTED:high-entropy]");
 	redacted("X-Key: aB3dE5fG7hI9jK1lM3nO5pQ7rS9tU1vW", "X-Key: [REDACTED:high-entropy]");
 	redacted("run-Zx8Qp2Lm9Rt4Vw7Ky1Bn5Hj3Gf6Dc0Sa done", "[REDACTED:high-entropy] done");
+	/* base64 with its '/' and '+', base64url with '-' and '_': judged as keys, not as paths */
+	redacted("k wJalrXUt7nFEMI/K7MDENG/bPxRfiCY9EXAMPLEKEY+x2 z", "k [REDACTED:high-entropy] z");
+	redacted("sig dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U", "sig [REDACTED:high-entropy]");
+	redacted("cache/build/Zx8Qp2Lm9Rt4Vw7Ky1Bn5Hj3Gf6Dc0Sa/out.o",
+		 "[REDACTED:high-entropy].o");
 }
 
 int main(void)
