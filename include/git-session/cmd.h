@@ -135,6 +135,7 @@ int cmd_task(int argc, const char **argv, struct cmd_ctx *c);
 int cmd_milestone(int argc, const char **argv, struct cmd_ctx *c);
 int cmd_artifact(int argc, const char **argv, struct cmd_ctx *c);
 int cmd_diff(int argc, const char **argv, struct cmd_ctx *c);
+int cmd_html(int argc, const char **argv, struct cmd_ctx *c);
 int cmd_hooks(int argc, const char **argv, struct cmd_ctx *c);
 int cmd_hook(int argc, const char **argv, struct cmd_ctx *c);
 int cmd_fsck(int argc, const char **argv, struct cmd_ctx *c);

@@ -90,6 +90,13 @@ int format_print(char **out, size_t *len, const struct format *f, const cJSON *d
 char *format_lost(const struct format *f, const cJSON *state);
 
 /*
+ * The phases the format's export has no place for (a ninth Copilot step):
+ * `phase 9 "Hand-over"`, or `phases 9 "A", 10 "B"`, with their count in
+ * *n; NULL when it writes them all. The caller frees the text.
+ */
+char *format_unplaced(int *n, const struct format *f, const cJSON *state);
+
+/*
  * Where a format's sessions lie in files beyond one file each (NULL: no
  * such file). The command that reads and writes the files follows it.
  */

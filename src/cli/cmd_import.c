@@ -612,7 +612,7 @@ static int export_session(struct cmd_ctx *c, const struct format *f, const char 
 	char *id = NULL, *ref = NULL, *err = NULL, *text = NULL, *part = NULL, *dir = NULL, *lost = NULL;
 	cJSON *state = NULL, *doc = NULL;
 	size_t len;
-	int error;
+	int error, n;
 
 	if ((error = cmd_target(&id, c, given)) < 0)
 		goto cleanup;
@@ -635,6 +635,10 @@ static int export_session(struct cmd_ctx *c, const struct format *f, const char 
 	}
 	if ((lost = format_lost(f, state)))
 		gs_warning("%s has no place for the session's %s; they stay in the session", format_name(f), lost);
+	free(lost);
+	if ((lost = format_unplaced(&n, f, state)))
+		gs_warning("%s has no place for phase%s %s; %s in the session", format_name(f), n > 1 ? "s" : "",
+			   lost, n > 1 ? "they stay" : "it stays");
 	if ((error = write_out(path, text, len)) < 0)
 		goto cleanup;
 	free(text);

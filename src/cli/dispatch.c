@@ -67,6 +67,7 @@ static const struct command commands[] = {
 	{ "blame", cmd_blame, USE_PAGER, "git blame with each line's session, agent, author and date" },
 	{ "grep", cmd_grep, 0, "search what was said: notes, prompts, decisions, errors, the agents' words" },
 	{ "transcript", cmd_transcript, USE_PAGER, "show the agents' conversations a checkpoint keeps" },
+	{ "html", cmd_html, 0, "write a session as one self-contained HTML page to look at in a browser" },
 	{ "mcp", cmd_mcp, 0, "serve the Model Context Protocol on standard input and output" },
 	{ "help", cmd_help, 0, "open the manual page (as git help does), or list the commands" },
 	{ "__complete", cmd_complete, 0, NULL },	/* for the shell completion, not listed */

@@ -60,7 +60,7 @@ static void view_doing(struct view *v, const cJSON *r, int failed)
 			view_section(v, failed ? "Failed" : "In progress");
 		sbuf_adds(&v->out, "  ");
 		view_mark(v, json_str(p, "status"));
-		sbuf_addf(&v->out, " %d ", (int)json_num(p, "id", 0));
+		view_phase_label(v, p);
 		view_text(v, json_str(p, "name"));
 		if (failed && json_num(p, "retry_count", 0) > 0)
 			sbuf_addf(&v->out, " (retried %d time%s)", (int)json_num(p, "retry_count", 0),
@@ -84,7 +84,7 @@ static void view_work(struct view *v, const cJSON *r)
 	cJSON_ArrayForEach(p, cJSON_GetObjectItemCaseSensitive(r, "done")) {
 		sbuf_adds(&v->out, "  ");
 		view_mark(v, json_str(p, "status"));
-		sbuf_addf(&v->out, " %d ", (int)json_num(p, "id", 0));
+		view_phase_label(v, p);
 		view_text(v, json_str(p, "name"));
 		if (json_str(p, "downstream_context"))
 			view_say(v, v->utf8 ? " \u2014 " : " -- ", json_str(p, "downstream_context"), "");
@@ -97,7 +97,7 @@ static void view_work(struct view *v, const cJSON *r)
 	cJSON_ArrayForEach(p, cJSON_GetObjectItemCaseSensitive(r, "pending")) {
 		sbuf_adds(&v->out, "  ");
 		view_mark(v, ST_PENDING);
-		sbuf_addf(&v->out, " %d ", (int)json_num(p, "id", 0));
+		view_phase_label(v, p);
 		view_say(v, "", json_str(p, "name"), "\n");
 	}
 	view_agents_tasks(v, r);

@@ -104,6 +104,25 @@ void view_stale(struct view *v, const cJSON *e)
 			  json_str(e, "seen") ? json_str(e, "seen") : "its start", view_c(v, C_RESET));
 }
 
+void view_phase_label(struct view *v, const cJSON *p)
+{
+	const char *key = json_str(p, "key");
+	char *label;
+
+	if (!key) {
+		sbuf_addf(&v->out, " %d ", (int)json_num(p, "id", 0));
+		return;
+	}
+	label = xstrdup(key);
+	if (strspn(label, "0123456789_") == strlen(label))	/* a step numbered 3_5 reads 3.5 */
+		for (char *c = strchr(label, '_'); c; c = strchr(c, '_'))
+			*c = '.';
+	sbuf_adds(&v->out, " ");
+	view_text(v, label);
+	sbuf_adds(&v->out, " ");
+	free(label);
+}
+
 void view_phase(struct view *v, const cJSON *p, int max_retries)
 {
 	const cJSON *a, *b;
@@ -111,7 +130,7 @@ void view_phase(struct view *v, const cJSON *p, int max_retries)
 
 	sbuf_adds(&v->out, "  ");
 	view_mark(v, json_str(p, "status"));
-	sbuf_addf(&v->out, " %d ", (int)json_num(p, "id", 0));
+	view_phase_label(v, p);
 	view_text(v, json_str(p, "name"));
 	sbuf_adds(&v->out, "  ");
 	sbuf_addf(&v->out, "%s", view_c(v, C_DIM));

@@ -38,6 +38,8 @@ struct format {
 	const char *(*registry_dir)(const cJSON *entry);
 	int (*registry_doc)(cJSON **doc, const cJSON *entry, const cJSON *session, char **err);
 	int (*registry_line)(char **out, const cJSON *state);
+	/* Whether its export writes phase p (format_unplaced names the others); NULL: every phase. */
+	int (*placed)(const cJSON *p);
 };
 
 #define GS_FORMAT_EXTERN(id, name, title) extern const struct format format_##name;

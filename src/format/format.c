@@ -294,6 +294,27 @@ char *format_lost(const struct format *f, const cJSON *state)
 	return sbuf_detach(&sb, NULL);
 }
 
+char *format_unplaced(int *n, const struct format *f, const cJSON *state)
+{
+	struct sbuf sb = SBUF_INIT;
+	const cJSON *p;
+
+	*n = 0;
+	if (!f->placed)
+		return NULL;
+	cJSON_ArrayForEach(p, cJSON_GetObjectItemCaseSensitive(state, "phases")) {
+		if (f->placed(p))
+			continue;
+		sbuf_addf(&sb, "%s%d \"%s\"", (*n)++ ? ", " : "", (int)json_num(p, "id", 0),
+			  json_str(p, "name") ? json_str(p, "name") : "");
+	}
+	if (!*n) {
+		sbuf_release(&sb);
+		return NULL;
+	}
+	return sbuf_detach(&sb, NULL);
+}
+
 int format_print(char **out, size_t *len, const struct format *f, const cJSON *doc, const char *part)
 {
 	*out = NULL;

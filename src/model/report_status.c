@@ -29,6 +29,8 @@ static cJSON *phase_view(const cJSON *state, const cJSON *p, const struct report
 
 	report_copy_keys(out, p, (const char *const[]){ "id", "name", "status", "parallel", "blocked_by",
 							"retry_count", "sub_step", "started", "completed", NULL });
+	if (json_str(p, "key"))		/* a step's own name in its format ("3.5"), shown for the number */
+		json_set(out, "key", json_dup_or_null(p, "key"));
 	report_liveness(out, p, ctx);
 	cJSON_ArrayForEach(id, cJSON_GetObjectItemCaseSensitive(p, "agents")) {
 		const cJSON *a = cJSON_IsString(id) ? state_agent(state, id->valuestring) : NULL;

@@ -115,7 +115,7 @@ test_expect_success 'claude: every field, the history archived, round trip' '
 		"[[1, 2, {\"deep\": true}], \"none\"]"
 '
 
-test_expect_success 'copilot: 3.0 with its handoff, the minimal snippet, 2.0 and 1.0 migrated' '
+test_expect_success 'copilot: 3.0 with its handoff, the minimal snippet; 2.0 and 1.0 migrated as apex-recall migrates them' '
 	git session import "$FX/copilot/full/00-session-state.json" >out &&
 	id=contoso-landing-zone &&
 	field $id "d[\"topic\"], d[\"current_phase\"], d[\"updated\"]" "[\"contoso-landing-zone\", 3, \"2026-03-02T10:15:00Z\"]" &&
@@ -134,6 +134,9 @@ test_expect_success 'copilot: 3.0 with its handoff, the minimal snippet, 2.0 and
 	git session import -q "$FX/copilot/minimal/00-session-state.json" \
 		"$FX/copilot/v2/00-session-state.json" "$FX/copilot/v1/00-session-state.json" &&
 	round json copilot my-project "$FX/copilot/minimal/00-session-state.json" &&
+	field legacy-two "[(p[\"id\"], p.get(\"key\"), p[\"name\"]) for p in d[\"phases\"]][2:5], sorted(d[\"extra\"][\"copilot\"][\"review_audit\"])" \
+		"[[[3, null, \"Design\"], [8, \"3_5\", \"Governance\"], [4, null, \"IaC Plan\"]], [\"step_1\", \"step_2\", \"step_3_5\", \"step_4\", \"step_5\", \"step_6\"]]" &&
+	field legacy-one "len(d[\"phases\"]), d[\"extra\"][\"copilot\"].get(\"schema_version\")" "[8, \"3.0\"]" &&
 	round json copilot legacy-two "$FX/copilot/v2/expected.json" &&
 	round json copilot legacy-one "$FX/copilot/v1/expected.json"
 '
