@@ -523,9 +523,11 @@ int cmd_import(int argc, const char **argv, struct cmd_ctx *c)
 	for (int i = 0; i < argc && !error; i++) {
 		size_t had = jobs.n;
 
-		if ((error = add_file(&jobs, c, argv[i])) == 0 && jobs.n == had)
+		if ((error = add_file(&jobs, c, argv[i])) == 0 && jobs.n == had) {
 			error = gs_error("nothing to import in %s: no session file of a known format (%s) in it",
 					 argv[i], format_names());
+			gs_hint("name the session files, or the folder that holds them (.workflow/, docs/maestro/state/, ...)");
+		}
 	}
 	if (!error && jobs.as && jobs.n > 1)
 		error = gs_error("--as names one session; these files hold %zu", jobs.n);
