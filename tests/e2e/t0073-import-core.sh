@@ -164,6 +164,16 @@ test_expect_success 'the time git-session keeps of a phase and an agent is in no
 	test "$(json_field c3.json "d[\"checkpoints\"][\"plan\"][\"seen\"]")" = 2026-04-17T10:00:00Z
 '
 
+test_expect_success 'reopen leaves another session in progress here active, and says so' '
+	git session start -q "other work" --id other --pause-current &&
+	git session switch -q $M && git session close -q --abort &&
+	git session switch -q other &&
+	git session reopen $M >out &&
+	grep "^Session $M is in progress again; .other. stays active here: git session switch $M$" out &&
+	test "$(git symbolic-ref SESSION_HEAD)" = refs/sessions/other &&
+	test "$(show $M "d[\"status\"]")" = in_progress
+'
+
 test_expect_success 'a folder or file with nothing to read is an error, and nothing is written' '
 	git for-each-ref >before &&
 	mkdir -p empty .flow/sessions/x && echo "notes" >.flow/sessions/x/notes.txt &&
