@@ -155,7 +155,7 @@ FUZZ_TARGETS += manifest
 # one import target per format: the same program, told which format to read
 build/fuzz/fuzz_import_%: fuzz/fuzz_import.c $(FUZZ_SRC) $(wildcard include/git-session/*.h src/*/*.h)
 	@mkdir -p build/fuzz
-	$(QUIET_LD)$(FUZZ_CC) $(FUZZ_FLAGS) -DFORMAT='"$*"' -o $@ $< $(FUZZ_SRC) $(FUZZ_LIBS)
+	$(QUIET_LD)$(FUZZ_CC) $(FUZZ_FLAGS) -DFORMAT='"$(subst _,-,$*)"' -o $@ $< $(FUZZ_SRC) $(FUZZ_LIBS)
 
 build/fuzz/fuzz_%: fuzz/fuzz_%.c $(FUZZ_SRC) $(wildcard include/git-session/*.h src/*/*.h)
 	@mkdir -p build/fuzz

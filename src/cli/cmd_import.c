@@ -15,6 +15,7 @@
 #include <errno.h>
 #include <libgen.h>
 #include <stdio.h>
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -99,8 +100,8 @@ static int read_doc(cJSON **doc, const struct format **f, const char *path)
 
 	if ((error = gs_read_file(&buf, &len, path, FORMAT_MAX_BYTES)) < 0)
 		return error;
-	if ((error = format_parse(doc, f, buf, len, &err)) < 0)
-		gs_error("%s: %s", path, err);
+	if ((error = format_parse(doc, f, buf, len, &err)) < 0)	/* "<line>: <what>" reads "<file>:<line>: <what>" */
+		gs_error("%s:%s%s", path, isdigit((unsigned char)*err) ? "" : " ", err);
 	free(buf);
 	free(err);
 	return error;
@@ -253,8 +254,16 @@ static int add_registry(struct jobs *j, struct cmd_ctx *c, const struct format *
 	return error;
 }
 
+/*
+ * What a folder of a walk is: any folder; a format's root, holding the
+ * folder of its sessions' folders (.workflow/ with sessions/ or active/),
+ * where only folders and a registry are read, the other files being the
+ * tool's own; or that folder, where only folders are.
+ */
+enum walk { WALK_ANY, WALK_ROOT, WALK_SESSIONS };
+
 static int add_file(struct jobs *j, struct cmd_ctx *c, const char *path);
-static int add_dir(struct jobs *j, struct cmd_ctx *c, const char *path);
+static int add_dir(struct jobs *j, struct cmd_ctx *c, const char *path, enum walk kind);
 
 /* A file that only names the active session's own file: the format it is of, or NULL. */
 static const struct format *pointer_format(const char *path)
@@ -262,27 +271,38 @@ static const struct format *pointer_format(const char *path)
 	return format_by_pointer_name(strrchr(path, '/') ? strrchr(path, '/') + 1 : path);
 }
 
-/*
- * A folder in a folder: a session's own, holding a format's session file,
- * or one a format keeps such folders in (ccw's active/ and archives/);
- * other folders are not looked into.
- */
-static int add_subdir(struct jobs *j, struct cmd_ctx *c, const char *path, const char *name)
+/* The session file a folder of a session's own holds (caller frees), or NULL. */
+static char *session_file_in(const char *path)
 {
 	struct stat s;
 
 	for (int i = 0; i < FORMAT_COUNT; i++) {
 		const char *file = format_layout(format_get(i))->session_file;
 		char *full = file ? xstrfmt("%s/%s", path, file) : NULL;
-		int error = 0, found = full && stat(full, &s) == 0 && S_ISREG(s.st_mode);
 
-		if (found)
-			error = add_file(j, c, full);
+		if (full && stat(full, &s) == 0 && S_ISREG(s.st_mode))
+			return full;
 		free(full);
-		if (found)
-			return error;
 	}
-	return format_session_dir(name) ? add_dir(j, c, path) : 0;
+	return NULL;
+}
+
+/*
+ * A folder in a folder: a session's own, holding a format's session file,
+ * or one a format keeps such folders in (ccw's active/ and archives/,
+ * maestro-flow's sessions/); other folders are not looked into.
+ */
+static int add_subdir(struct jobs *j, struct cmd_ctx *c, const char *path, const char *name)
+{
+	char *file = session_file_in(path);
+	int error;
+
+	if (file) {
+		error = add_file(j, c, file);
+		free(file);
+		return error;
+	}
+	return format_session_dir(name) ? add_dir(j, c, path, WALK_SESSIONS) : 0;
 }
 
 /* A name a session file may have in a folder: .json, .jsonl, .md, .yaml, .yml, and no pointer. */
@@ -295,14 +315,59 @@ static int is_session_name(const char *name)
 		!strcmp(ext, ".yaml") || !strcmp(ext, ".yml"));
 }
 
+/* Whether a file in a folder of kind is read: in a format's root only its registry. */
+static int walk_reads(enum walk kind, const char *name)
+{
+	const struct format *rf = format_with_registry();
+
+	if (kind == WALK_ROOT)
+		return rf && !strcmp(name, format_layout(rf)->registry_file);
+	return kind == WALK_ANY && is_session_name(name);
+}
+
+/* Whether dir holds a folder with a session file: a folder of sessions' folders. */
+static int holds_sessions(const char *dir)
+{
+	struct dirent **names = NULL;
+	int n = scandir(dir, &names, NULL, alphasort), yes = 0;
+
+	for (int i = 0; i < n; i++) {
+		char *sub = xstrfmt("%s/%s", dir, names[i]->d_name), *file = NULL;
+
+		if (!yes && names[i]->d_name[0] != '.' && (file = session_file_in(sub)))
+			yes = 1;
+		free(file);
+		free(sub);
+		free(names[i]);
+	}
+	free(names);
+	return yes;
+}
+
+/* Whether a folder's listing holds a format's folder of sessions' folders, with a session in it. */
+static int is_root(const char *path, struct dirent **names, int n)
+{
+	int yes = 0;
+
+	for (int i = 0; i < n && !yes; i++) {
+		char *full = xstrfmt("%s/%s", path, names[i]->d_name);
+
+		yes = names[i]->d_name[0] != '.' && format_session_dir(names[i]->d_name) && holds_sessions(full);
+		free(full);
+	}
+	return yes;
+}
+
 /* A folder: every session file in it, in name order. */
-static int add_dir(struct jobs *j, struct cmd_ctx *c, const char *path)
+static int add_dir(struct jobs *j, struct cmd_ctx *c, const char *path, enum walk kind)
 {
 	struct dirent **names = NULL;
 	int n = scandir(path, &names, NULL, alphasort), error = 0;
 
 	if (n < 0)
 		return gs_error("cannot read '%s': %s", path, strerror(errno));
+	if (kind == WALK_ANY && is_root(path, names, n))
+		kind = WALK_ROOT;
 	for (int i = 0; i < n; i++) {
 		const char *name = names[i]->d_name;
 		char *full = xstrfmt("%s/%s", path, name);
@@ -312,7 +377,7 @@ static int add_dir(struct jobs *j, struct cmd_ctx *c, const char *path)
 			;	/* hidden, or gone since the listing */
 		else if (S_ISDIR(s.st_mode))
 			error = add_subdir(j, c, full, name);
-		else if (S_ISREG(s.st_mode) && is_session_name(name))
+		else if (S_ISREG(s.st_mode) && walk_reads(kind, name))
 			error = add_file(j, c, full);
 		free(full);
 		free(names[i]);
@@ -355,6 +420,75 @@ static int read_part(cJSON *doc, const struct format *f, const char *dir)
 	return error;
 }
 
+/* One JSON file of a document's, into doc[part]; *budget: the bytes the document may still take. */
+static int read_json_part(cJSON *doc, const char *part, const char *file, size_t *budget)
+{
+	char *text = NULL, *err = NULL;
+	cJSON *v = NULL;
+	size_t len;
+	int error;
+
+	if ((error = gs_read_file(&text, &len, file, *budget)) < 0)
+		goto cleanup;
+	*budget -= len;
+	if ((error = json_parse(&v, text, len, FORMAT_MAX_BYTES, &err)) < 0) {
+		gs_error("%s: %s", file, err);
+		goto cleanup;
+	}
+	json_set(doc, part, v);
+cleanup:
+	free(text);
+	free(err);
+	return error;
+}
+
+/*
+ * The files beside a session file its document holds too: the side files
+ * it names and the items' folders (maestro-flow's runs/<id>/run.json),
+ * FORMAT_MAX_BYTES in all.
+ */
+static int read_sides(cJSON *doc, const struct format *f, const char *dir)
+{
+	const struct format_layout *l = format_layout(f);
+	cJSON *sides = format_side_files(f, doc), *sd;
+	struct dirent **names = NULL;
+	size_t budget = FORMAT_MAX_BYTES;
+	char *items = NULL;
+	struct stat s;
+	int n = 0, error = 0;
+
+	cJSON_ArrayForEach(sd, sides) {
+		char *file = xstrfmt("%s/%s", dir, sd->valuestring);
+
+		if (stat(file, &s) == 0)
+			error = read_json_part(doc, sd->string, file, &budget);
+		free(file);
+		if (error < 0)
+			goto cleanup;
+	}
+	if (!l->items_dir)
+		goto cleanup;
+	items = xstrfmt("%s/%s", dir, l->items_dir);
+	if (stat(items, &s) < 0 || (n = scandir(items, &names, NULL, alphasort)) < 0) {
+		n = 0;
+		goto cleanup;
+	}
+	for (int i = 0; i < n && !error; i++) {
+		char *file = xstrfmt("%s/%s/%s", items, names[i]->d_name, l->item_file);
+
+		if (names[i]->d_name[0] != '.' && stat(file, &s) == 0 && S_ISREG(s.st_mode))
+			error = read_json_part(json_obj(doc, l->items_dir), names[i]->d_name, file, &budget);
+		free(file);
+	}
+cleanup:
+	for (int i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+	free(items);
+	cJSON_Delete(sides);
+	return error;
+}
+
 static int add_file(struct jobs *j, struct cmd_ctx *c, const char *path)
 {
 	const struct format *f = j->f;
@@ -364,8 +498,15 @@ static int add_file(struct jobs *j, struct cmd_ctx *c, const char *path)
 	struct stat s;
 	int error;
 
-	if (stat(path, &s) == 0 && S_ISDIR(s.st_mode))
-		return add_dir(j, c, path);
+	if (stat(path, &s) == 0 && S_ISDIR(s.st_mode)) {
+		char *file = session_file_in(path), *copy = xstrdup(path);
+
+		error = file ? add_file(j, c, file)
+			     : add_dir(j, c, path, format_session_dir(basename(copy)) ? WALK_SESSIONS : WALK_ANY);
+		free(file);
+		free(copy);
+		return error;
+	}
 	if (!f)
 		f = pointer_format(path);
 	if ((error = read_doc(&doc, &f, path)) < 0)
@@ -375,7 +516,7 @@ static int add_file(struct jobs *j, struct cmd_ctx *c, const char *path)
 		error = add_registry(j, c, f, entries, path);
 	else if ((pointer = format_pointer(f, doc)))
 		error = add_pointed(j, c, f, dir, pointer);
-	else if ((error = read_part(doc, f, dir)) == 0)
+	else if ((error = read_part(doc, f, dir)) == 0 && (error = read_sides(doc, f, dir)) == 0)
 		error = add_job(j, c, f, doc, path, 0);
 	cJSON_Delete(doc);
 	free(dir);
@@ -607,6 +748,65 @@ static int write_out(const char *path, const char *text, size_t len)
 	return gs_write_file(path, text, len, 0666);
 }
 
+/* The text of a document's part to dir/name. */
+static int write_part(const struct format *f, const cJSON *doc, const char *part, const char *dir, const char *name)
+{
+	char *text = NULL, *file = xstrfmt("%s/%s", dir, name);
+	size_t len;
+	int error;
+
+	if ((error = format_print(&text, &len, f, doc, part)) == 0 && text)
+		error = gs_write_file(file, text, len, 0666);
+	free(text);
+	free(file);
+	return error;
+}
+
+/*
+ * A session kept in a folder of its own (a format with items, as
+ * maestro-flow): <dir>/<id>/ with its session file, the side files it
+ * names and <items>/<item>/<file> each; every name checked first.
+ */
+static int export_folder(const struct format *f, const cJSON *doc, const char *id, const char *dir)
+{
+	const struct format_layout *l = format_layout(f);
+	const cJSON *items = cJSON_GetObjectItemCaseSensitive(doc, l->items_dir), *it;
+	cJSON *sides = format_side_files(f, doc), *sd;
+	char *home = xstrfmt("%s/%s", dir, id), *sub = NULL, *part = NULL;
+	int error = 0;
+
+	cJSON_ArrayForEach(it, items)
+		if (!format_plain_name(it->string)) {
+			error = gs_error("session '%s': '%s' is not a plain folder name", id, it->string);
+			goto cleanup;
+		}
+	free(sub);
+	sub = xstrfmt("/%s", id);
+	if ((mkdir(dir, 0777) < 0 && errno != EEXIST && (error = gs_error("cannot make '%s': %s", dir, strerror(errno)))) ||
+	    (error = gs_make_dirs(dir, sub)) < 0)
+		goto cleanup;
+	if ((error = write_part(f, doc, NULL, home, l->session_file)) < 0)
+		goto cleanup;
+	cJSON_ArrayForEach(sd, sides)
+		if ((error = write_part(f, doc, sd->string, home, sd->valuestring)) < 0)
+			goto cleanup;
+	cJSON_ArrayForEach(it, items) {
+		free(sub);
+		free(part);
+		sub = xstrfmt("%s/%s", l->items_dir, it->string);
+		part = xstrfmt("%s/%s", home, sub);
+		if ((error = gs_make_dirs(home, part + strlen(home))) < 0 ||
+		    (error = write_part(f, doc, sub, part, l->item_file)) < 0)
+			goto cleanup;
+	}
+cleanup:
+	cJSON_Delete(sides);
+	free(home);
+	free(sub);
+	free(part);
+	return error;
+}
+
 /* The document's main part to path (or stdout); a second part in its own file beside it. */
 static int export_session(struct cmd_ctx *c, const struct format *f, const char *given, const char *path)
 {
@@ -641,6 +841,10 @@ static int export_session(struct cmd_ctx *c, const struct format *f, const char 
 	if ((lost = format_unplaced(&n, f, state)))
 		gs_warning("%s has no place for phase%s %s; %s in the session", format_name(f), n > 1 ? "s" : "",
 			   lost, n > 1 ? "they stay" : "it stays");
+	if (path && format_layout(f)->items_dir) {	/* -o: the folder of the sessions' folders */
+		error = export_folder(f, doc, id, path);
+		goto cleanup;
+	}
 	if ((error = write_out(path, text, len)) < 0)
 		goto cleanup;
 	free(text);
@@ -686,7 +890,7 @@ int cmd_export(int argc, const char **argv, struct cmd_ctx *c)
 	int reg = 0, error;
 	const struct option opts[] = {
 		{ OPT_STRING, 0, "format", &format, "<format>", format_choices(0) },
-		{ OPT_STRING, 'o', "output", &path, "<file>", "write to a file, not to standard output" },
+		{ OPT_STRING, 'o', "output", &path, "<file>", "write to a file (maestro-flow: into the folder of the sessions' folders), not to standard output" },
 		{ OPT_BOOL, 0, "registry", &reg, NULL, reg_help },
 		OPT_END_MARK,
 	};

@@ -14,10 +14,24 @@ static const struct format *const formats[FORMAT_COUNT] = {
 #undef GS_FORMAT_ROW
 };
 
+/* The name users type: the C name with '-' for '_'. */
+static const char *user_name(enum format_id id)
+{
+	static char *made[FORMAT_COUNT];
+
+	if (!made[id]) {
+		made[id] = xstrdup(formats[id]->name);
+		for (char *p = made[id]; *p; p++)
+			if (*p == '_')
+				*p = '-';
+	}
+	return made[id];
+}
+
 const struct format *format_find(const char *name)
 {
 	for (size_t i = 0; i < ARRAY_SIZE(formats); i++)
-		if (!strcmp(formats[i]->name, name))
+		if (!strcmp(user_name(i), name))
 			return formats[i];
 	return NULL;
 }
@@ -29,14 +43,19 @@ const struct format *format_get(enum format_id id)
 
 const char *format_name(const struct format *f)
 {
-	return f->name;
+	return user_name(f->id);
 }
 
 const char *format_names(void)
 {
-#define GS_FORMAT_WORD(id, name, title) ", " #name
-	return &(GS_FORMATS(GS_FORMAT_WORD))[2];
-#undef GS_FORMAT_WORD
+	static char *made;
+	struct sbuf sb = SBUF_INIT;
+
+	if (made)
+		return made;
+	for (size_t i = 0; i < FORMAT_COUNT; i++)
+		sbuf_addf(&sb, "%s%s", i ? ", " : "", user_name(i));
+	return made = sbuf_detach(&sb, NULL);
 }
 
 static const char *const title_of[FORMAT_COUNT] = {
@@ -54,7 +73,7 @@ const char *format_choices(int titles)
 		return made[!!titles];
 	for (size_t i = 0; i < FORMAT_COUNT; i++)
 		sbuf_addf(&sb, "%s%s", !i ? "" : i + 1 < FORMAT_COUNT ? ", " : " or ",
-			  titles ? title_of[i] : formats[i]->name);
+			  titles ? title_of[i] : user_name(i));
 	return made[!!titles] = sbuf_detach(&sb, NULL);
 }
 
@@ -201,7 +220,7 @@ int format_import(cJSON **state, cJSON **files, int *active, const struct format
 		goto cleanup;
 	}
 	imp = json_obj(json_obj(norm, "extra"), "import");
-	json_set_str(imp, "format", f->name);
+	json_set_str(imp, "format", format_name(f));
 	json_set(imp, "patch", patch);
 	patch = NULL;
 	*state = norm;
@@ -228,10 +247,10 @@ int format_export(cJSON **doc, const struct format *f, const cJSON *state, char 
 	*doc = f->from_state(view);
 	cJSON_Delete(view);
 	if (!*doc) {
-		*err = xstrfmt("cannot write this session as %s", f->name);
+		*err = xstrfmt("cannot write this session as %s", format_name(f));
 		return GS_ERROR;
 	}
-	if (from && !strcmp(from, f->name))
+	if (from && !strcmp(from, format_name(f)))
 		format_patch_apply(*doc, cJSON_GetObjectItemCaseSensitive(imp, "patch"));
 	return 0;
 }
@@ -380,7 +399,7 @@ int format_registry_doc(cJSON **doc, const struct format *f, const cJSON *entry,
 	*doc = NULL;
 	*err = NULL;
 	if (!f->registry_doc) {
-		*err = xstrfmt("%s has no registry", f->name);
+		*err = xstrfmt("%s has no registry", format_name(f));
 		return GS_ERROR;
 	}
 	return f->registry_doc(doc, entry, session, err);
@@ -390,4 +409,21 @@ int format_registry_line(char **out, const struct format *f, const cJSON *state)
 {
 	*out = NULL;
 	return f->registry_line ? f->registry_line(out, state) : GS_ERROR;
+}
+
+cJSON *format_side_files(const struct format *f, const cJSON *doc)
+{
+	return f->side_files ? f->side_files(doc) : NULL;
+}
+
+int format_plain_name(const char *name)
+{
+	size_t n = name ? strlen(name) : 0;
+
+	if (!n || n > 128 || name[0] == '.')
+		return 0;
+	for (const unsigned char *p = (const unsigned char *)name; *p; p++)
+		if (*p < 0x20 || *p == 0x7f || *p == '/' || *p == '\\')
+			return 0;
+	return 1;
 }

@@ -159,7 +159,7 @@ test_expect_success 'bmad: active-session.yaml, token defaults, legacy saved_by_
 	round yaml bmad $id "$FX/bmad/sessions/SES202501-ACME-AUDIT.yaml" &&
 	git session import -q "$FX/bmad/legacy.yaml" "$FX/bmad/archive" &&
 	field ENG202412-TESLA-API "[d[\"tokens\"][k] for k in (\"max\", \"saved\", \"peak\")], d[\"status\"]" "[[150000, 5000, 0], \"paused\"]" &&
-	round yaml bmad ENG202412-TESLA-API "$FX/bmad/legacy.expected.yaml" &&
+	round yaml bmad ENG202412-TESLA-API "$FX/bmad/legacy.yaml" &&
 	git rev-parse --verify -q refs/archive/sessions/TST202412-INTERNAL-MVP
 '
 
