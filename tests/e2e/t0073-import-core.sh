@@ -155,7 +155,7 @@ test_expect_success 'the time git-session keeps of a phase and an agent is in no
 	git session note -q --agent fixer "working" &&
 	git session show --json $C >state.json &&
 	test "$(json_field state.json "[p.get(\"seen\") is not None for p in d[\"phases\"]]")" = "[false, false, false, true]" &&
-	for f in maestro ccw copilot claude bmad
+	for f in maestro ccw copilot claude bmad maestro-flow
 	do
 		git session export --format $f $C >x.out 2>/dev/null &&
 		! grep "seen" x.out | grep -v "\"seen\": \"2026-04-17T10:00:00Z\"" || { echo "seen in $f"; return 1; }
