@@ -7,7 +7,7 @@
 # `git session __complete`; the agents whose hooks `hooks --agent`
 # installs from its usage.
 
-__git_session_commands="start status show list log switch pause resume close archive unarchive checkpoint note summary set get phase agent file error tokens decide task milestone artifact diff timeline push pull import export hooks transcript html grep gc restore blame fsck rollback mcp help"
+__git_session_commands="start status show list log switch pause resume close reopen archive unarchive checkpoint note summary set get phase agent file error tokens decide task milestone artifact diff timeline push pull import export hooks transcript html grep gc restore blame fsck rollback mcp help"
 
 __git_session_reply ()
 {

@@ -117,6 +117,7 @@ int cmd_switch(int argc, const char **argv, struct cmd_ctx *c);
 int cmd_pause(int argc, const char **argv, struct cmd_ctx *c);
 int cmd_resume(int argc, const char **argv, struct cmd_ctx *c);
 int cmd_close(int argc, const char **argv, struct cmd_ctx *c);
+int cmd_reopen(int argc, const char **argv, struct cmd_ctx *c);
 int cmd_archive(int argc, const char **argv, struct cmd_ctx *c);
 int cmd_unarchive(int argc, const char **argv, struct cmd_ctx *c);
 int cmd_checkpoint(int argc, const char **argv, struct cmd_ctx *c);

@@ -576,6 +576,7 @@ static int write_job(struct cmd_ctx *c, struct job *job, int quiet)
 	struct store_tip tip = { 0 };
 	struct engine_result r = { 0 };
 	const char *digest = json_str(state_extra_get(job->state, "import"), "digest"), *at;
+	char now[32];
 	int exists, error = 0;
 	time_t t;
 
@@ -595,7 +596,15 @@ static int write_job(struct cmd_ctx *c, struct job *job, int quiet)
 		goto cleanup;
 	}
 	at = json_str(job->state, exists ? "updated" : "created");
-	op = op_new(OP_SESSION_IMPORT, at && gs_time_parse_iso(&t, at) == 0 ? at : NULL);
+	if (!at || gs_time_parse_iso(&t, at) < 0) {	/* no date in the file: the import's own */
+		if (store_now(&t, c->st) < 0)
+			t = time(NULL);
+		gs_time_iso(now, sizeof(now), t);
+		at = NULL;
+	}
+	/* what status and list show of a file that gives no time of its own */
+	json_set_str(json_obj(json_obj(job->state, "extra"), "import"), "at", at ? at : now);
+	op = op_new(OP_SESSION_IMPORT, at);
 	args = op_args(op);
 	json_set_str(args, "format", format_name(job->f));
 	if ((error = record_files(args, c, job)) < 0)
@@ -622,10 +631,20 @@ cleanup:
 	return error;
 }
 
+/* An imported session not made active: its name, its status and how to go on with it. */
+static void say_imported(const struct job *job)
+{
+	const char *id = json_str(job->state, "session_id"), *st = json_str(job->state, "status");
+
+	printf("imported '%s' (%s%s); git session %s %s\n", id, strcmp(st, ST_IN_PROGRESS) ? st : "in progress",
+	       job->archived ? ", archived" : "", job->archived ? "unarchive" : "switch", id);
+}
+
 int cmd_import(int argc, const char **argv, struct cmd_ctx *c)
 {
 	const char *format = NULL, *active = NULL;
 	struct jobs jobs = { 0 };
+	char *written = NULL;
 	int quiet = 0, error = 0;
 	const struct option opts[] = {
 		{ OPT_STRING, 0, "format", &format, "<format>", "the files' format (default: from their content)" },
@@ -642,18 +661,31 @@ int cmd_import(int argc, const char **argv, struct cmd_ctx *c)
 		return cmd_exit(cmd_usage_error(import_usage, opts, "unknown format '%s' (known: %s)", format,
 						format_names()));
 	/* everything read and checked before anything is written */
-	for (int i = 0; i < argc && !error; i++)
-		error = add_file(&jobs, c, argv[i]);
+	for (int i = 0; i < argc && !error; i++) {
+		size_t had = jobs.n;
+
+		if ((error = add_file(&jobs, c, argv[i])) == 0 && jobs.n == had) {
+			error = gs_error("nothing to import in %s: no session file of a known format (%s) in it",
+					 argv[i], format_names());
+			gs_hint("name the session files, or the folder that holds them (.workflow/, docs/maestro/state/, ...)");
+		}
+	}
 	if (!error && jobs.as && jobs.n > 1)
 		error = gs_error("--as names one session; these files hold %zu", jobs.n);
+	written = xcalloc(jobs.n + 1, 1);
 	for (size_t i = 0; i < jobs.n && error >= 0; i++) {
 		error = write_job(c, &jobs.v[i], quiet);
+		written[i] = error > 0;
 		if (error > 0 && jobs.v[i].active && !jobs.v[i].archived)
 			active = json_str(jobs.v[i].state, "session_id");
 	}
 	error = error < 0 ? error : 0;
 	if (!error && active && (error = store_set_active(c->st, active)) == 0 && !quiet)
 		printf("Active session: %s\n", active);
+	for (size_t i = 0; i < jobs.n && !error && !quiet; i++)
+		if (written[i] && (!active || strcmp(active, json_str(jobs.v[i].state, "session_id"))))
+			say_imported(&jobs.v[i]);
+	free(written);
 	jobs_clear(&jobs);
 	return cmd_exit(error);
 }

@@ -35,6 +35,7 @@ static const struct command commands[] = {
 	{ "pause", cmd_pause, 0, "pause the active session" },
 	{ "resume", cmd_resume, 0, "resume a session" },
 	{ "close", cmd_close, 0, "complete or abort the active session" },
+	{ "reopen", cmd_reopen, 0, "put a completed or aborted session back in progress" },
 	{ "archive", cmd_archive, 0, "move a session out of the live namespace" },
 	{ "unarchive", cmd_unarchive, 0, "bring an archived session back" },
 	{ "checkpoint", cmd_checkpoint, NEED_WORK_TREE, "record files and take a checkpoint" },

@@ -62,9 +62,13 @@ void view_header(struct view *v, const cJSON *r, time_t now)
 	if (json_num(prog, "phases", 0)) {
 		sbuf_adds(&v->out, "Progress  ");
 		view_bar(v, (int)json_num(prog, "percent", 0), 20);
-		sbuf_addf(&v->out, " %d/%d phases done, %d%%\n",
+		sbuf_addf(&v->out, " %d/%d phases done, %d%%",
 			  (int)(json_num(prog, "completed", 0) + json_num(prog, "skipped", 0)),
 			  (int)json_num(prog, "phases", 0), (int)json_num(prog, "percent", 0));
+		if (json_num(prog, "failed", 0))
+			sbuf_addf(&v->out, ", %s%d failed%s", view_c(v, C_RED), (int)json_num(prog, "failed", 0),
+				  view_c(v, C_RESET));
+		sbuf_addch(&v->out, '\n');
 	}
 	view_remote(v, cJSON_GetObjectItemCaseSensitive(r, "remote"));
 }

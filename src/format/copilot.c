@@ -355,9 +355,7 @@ static int copilot_to_state(cJSON *state, cJSON *files, int *active, const cJSON
 	(void)files;
 	(void)err;
 	if (cJSON_IsString(project)) {
-		char *slug = state_slug(project->valuestring);
-		json_set_str(state, "session_id", *slug ? slug : NULL);
-		free(slug);
+		json_set_str(state, "session_id", project->valuestring);	/* format_import slugs it if it must */
 		fmt_take(state, "topic", doc, "project");
 	}
 	if (cJSON_IsString(cJSON_GetObjectItemCaseSensitive(doc, "updated"))) {

@@ -130,6 +130,65 @@ int format_parse(cJSON **doc, const struct format **f, const char *buf, size_t l
 	return GS_ERROR;
 }
 
+/*
+ * What git-session keeps for itself on a phase or an agent: when it was
+ * last seen working (the staleness of session.staleAfter), and what an
+ * agent's own hooks record of it. No format has a place for them: an
+ * export never writes them, and an import keeps a source's field of the
+ * same name in the round-trip patch, never as ours.
+ */
+static const char *const own_keys[] = { "seen", "session", "by", "cli", "parent", "prompts", "last_prompt",
+					 "prompted_ms", "commands", "transcript", "compactions", "compacted", NULL };
+
+static void drop_own(cJSON *list, int phases)
+{
+	cJSON *e;
+
+	cJSON_ArrayForEach(e, list)
+		for (const char *const *k = own_keys; *k && (!phases || k == own_keys); k++)
+			cJSON_DeleteItemFromObjectCaseSensitive(e, *k);
+}
+
+/* state as the formats see it: the same, but its phases' and agents' own keys (a copy of those only). */
+static cJSON *shared_view(const cJSON *state)
+{
+	cJSON *out = cJSON_CreateObject();
+
+	for (const cJSON *c = state ? state->child : NULL; c; c = c->next) {
+		int phases = !strcmp(c->string, "phases");
+
+		if (cJSON_IsArray(c) && (phases || !strcmp(c->string, "agents"))) {
+			cJSON *copy = cJSON_Duplicate(c, 1);
+
+			drop_own(copy, phases);
+			cJSON_AddItemToObject(out, c->string, copy);
+		} else {
+			cJSON_AddItemReferenceToObject(out, c->string, (cJSON *)c);
+		}
+	}
+	return out;
+}
+
+/*
+ * The source's id as it is when it is one here (its case too); else its
+ * slug (a name with blanks in it), or none. One shaped like a path is
+ * left as it is, for the import to refuse: it is no name.
+ */
+static void own_id(cJSON *st)
+{
+	const char *id = json_str(st, "session_id");
+	char *err = NULL, *slug;
+
+	if (!id || state_valid_id(id, &err) == 0 || strpbrk(id, "/\\") || strstr(id, "..")) {
+		free(err);
+		return;
+	}
+	free(err);
+	slug = state_slug(id);
+	json_set_str(st, "session_id", *slug ? slug : NULL);
+	free(slug);
+}
+
 int format_import(cJSON **state, cJSON **files, int *active, const struct format *f,
 		  const cJSON *in, const cJSON *project, char **err)
 {
@@ -142,6 +201,7 @@ int format_import(cJSON **state, cJSON **files, int *active, const struct format
 	*err = NULL;
 	if (f->upgrade(doc, err) < 0 || f->to_state(st, fl, active, doc, err) < 0)
 		goto cleanup;
+	own_id(st);
 	if (project)
 		json_set(st, "project", cJSON_Duplicate(project, 1));
 	if (state_normalize(&norm, st, err) < 0) {
@@ -149,6 +209,8 @@ int format_import(cJSON **state, cJSON **files, int *active, const struct format
 		goto cleanup;
 	}
 	st = NULL;
+	drop_own(cJSON_GetObjectItemCaseSensitive(norm, "phases"), 1);
+	drop_own(cJSON_GetObjectItemCaseSensitive(norm, "agents"), 0);
 	exp = f->from_state(norm);
 	patch = cJSON_CreateArray();
 	format_patch_diff(patch, exp, doc);
@@ -179,9 +241,11 @@ int format_export(cJSON **doc, const struct format *f, const cJSON *state, char 
 {
 	const cJSON *imp = state_extra_get(state, "import");
 	const char *from = json_str(imp, "format");
+	cJSON *view = shared_view(state);
 
 	*err = NULL;
-	*doc = f->from_state(state);
+	*doc = f->from_state(view);
+	cJSON_Delete(view);
 	if (!*doc) {
 		*err = xstrfmt("cannot write this session as %s", format_name(f));
 		return GS_ERROR;
