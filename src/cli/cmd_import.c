@@ -808,6 +808,28 @@ cleanup:
 }
 
 /* The document's main part to path (or stdout); a second part in its own file beside it. */
+/* The session to export and its ref: an archived one too, since export only reads it. */
+static int export_target(char **id, char **ref, struct cmd_ctx *c, const char *given)
+{
+	char *archived = given ? xstrfmt("%s%s", ARCHIVE_PREFIX, given) : NULL, *live = NULL, *err = NULL;
+	int error;
+
+	*ref = NULL;
+	if (archived && state_valid_id(given, &err) == 0 && store_ref_exists(c->st, archived) &&
+	    !store_ref_exists(c->st, (live = engine_refname(given)))) {
+		*id = xstrdup(given);
+		*ref = archived;
+		archived = NULL;
+		error = 0;
+	} else if ((error = cmd_target(id, c, given)) == 0) {
+		*ref = engine_refname(*id);
+	}
+	free(archived);
+	free(live);
+	free(err);
+	return error;
+}
+
 static int export_session(struct cmd_ctx *c, const struct format *f, const char *given, const char *path)
 {
 	struct store_tip tip = { 0 };
@@ -816,10 +838,8 @@ static int export_session(struct cmd_ctx *c, const struct format *f, const char 
 	size_t len;
 	int error, n;
 
-	if ((error = cmd_target(&id, c, given)) < 0)
-		goto cleanup;
-	ref = engine_refname(id);
-	if ((error = engine_load_ref(&state, &tip, c->st, ref)) < 0)
+	if ((error = export_target(&id, &ref, c, given)) < 0 ||
+	    (error = engine_load_ref(&state, &tip, c->st, ref)) < 0)
 		goto cleanup;
 	if ((error = format_export(&doc, f, state, &err)) < 0) {
 		gs_error("%s", err);

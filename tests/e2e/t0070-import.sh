@@ -107,6 +107,8 @@ test_expect_success 'claude: every field, the history archived, round trip' '
 	field $id "sorted(d[\"files\"])" "[\"R/sensitivity.R\"]" &&
 	git rev-parse --verify -q refs/archive/sessions/2025-12-20-old &&
 	test_must_fail git rev-parse --verify -q refs/sessions/2025-12-20-old &&
+	round json claude 2025-12-20-old "$FX/claude/orchestrator-history/$(ls "$FX/claude/orchestrator-history")" &&
+	test_must_fail git rev-parse --verify -q refs/sessions/2025-12-20-old &&
 	round json claude $id "$FX/claude/orchestrator-session.json" &&
 	git session import -q "$FX/claude/minimal.json" "$FX/claude/odd.json" &&
 	round json claude 2025-12-28-min "$FX/claude/minimal.json" &&
