@@ -230,6 +230,7 @@ static void import_steps(cJSON *state, cJSON *doc)
 	cJSON *steps = cJSON_GetObjectItemCaseSensitive(doc, "steps"), *c;
 	int n = cJSON_GetArraySize(steps), i = 0, next = 0;
 	struct step *v;
+	cJSON *read;
 
 	if (!cJSON_IsObject(steps) || !n)
 		return;
@@ -244,8 +245,12 @@ static void import_steps(cJSON *state, cJSON *doc)
 		i++;
 	}
 	qsort(v, (size_t)n, sizeof(*v), cmp_step);
-	for (i = 0; i < n; i++)
+	read = json_arr(json_obj(state, "extra"), "copilot_steps");
+	for (i = 0; i < n; i++) {
 		import_step(state, v[i].id ? v[i].id : ++next, v[i].v, v[i].v->string);
+		if (v[i].id)
+			cJSON_AddItemToArray(read, cJSON_CreateNumber(v[i].id));
+	}
 	free(v);
 	cJSON_DeleteItemFromObjectCaseSensitive(doc, "steps");
 }
@@ -259,12 +264,25 @@ static void phase_key(char *buf, size_t n, const cJSON *p)
 		snprintf(buf, n, "%d", (int)json_num(p, "id", 0));
 }
 
-/* Whether the export has a step for phase p: one read from a step, or one of steps 1 to 7. */
-static int placed(const cJSON *p)
+/*
+ * Whether the export has a step for phase p: one read from a step; in a
+ * session from elsewhere, one of steps 1 to 7. A phase added to a session
+ * read from a file has none: the template's step of its number is another.
+ */
+static int placed(const cJSON *state, const cJSON *p)
 {
+	const cJSON *read = cJSON_GetObjectItemCaseSensitive(
+		cJSON_GetObjectItemCaseSensitive(state, "extra"), "copilot_steps"), *c;
 	double id = json_num(p, "id", 0);
 
-	return json_str(p, "key") || (json_is_int(id) && id >= 1 && id <= LAST_STEP);
+	if (json_str(p, "key"))
+		return 1;
+	if (!cJSON_IsArray(read))
+		return json_is_int(id) && id >= 1 && id <= LAST_STEP;
+	cJSON_ArrayForEach(c, read)
+		if (cJSON_IsNumber(c) && c->valuedouble == id)
+			return 1;
+	return 0;
 }
 
 /* current_step, a number (3, 3.5) or a key ("3_5"): the phase it names. */
@@ -422,8 +440,8 @@ static cJSON *export_current(const cJSON *state)
 		return cJSON_CreateNumber(0);
 	cJSON_ArrayForEach(p, cJSON_GetObjectItemCaseSensitive(state, "phases")) {
 		if (json_num(p, "id", -1) == cur->valuedouble)
-			return placed(p) ? step_value(p) : last ? step_value(last) : cJSON_CreateNumber(0);
-		if (placed(p))
+			return placed(state, p) ? step_value(p) : last ? step_value(last) : cJSON_CreateNumber(0);
+		if (placed(state, p))
 			last = p;
 	}
 	return cJSON_CreateNumber(cur->valuedouble);
@@ -510,7 +528,7 @@ static cJSON *copilot_from_state(const cJSON *state)
 	cJSON_ArrayForEach(p, cJSON_GetObjectItemCaseSensitive(state, "phases")) {
 		char key[48];
 
-		if (!placed(p))
+		if (!placed(state, p))
 			continue;	/* named by the export's warning (format_unplaced) */
 		phase_key(key, sizeof(key), p);
 		json_set(steps, key, export_step(state, p));

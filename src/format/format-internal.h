@@ -39,7 +39,7 @@ struct format {
 	int (*registry_doc)(cJSON **doc, const cJSON *entry, const cJSON *session, char **err);
 	int (*registry_line)(char **out, const cJSON *state);
 	/* Whether its export writes phase p (format_unplaced names the others); NULL: every phase. */
-	int (*placed)(const cJSON *p);
+	int (*placed)(const cJSON *state, const cJSON *p);
 	/* The files beside the session file the document holds (format_side_files). */
 	cJSON *(*side_files)(const cJSON *doc);
 };

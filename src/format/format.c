@@ -322,7 +322,7 @@ char *format_unplaced(int *n, const struct format *f, const cJSON *state)
 	if (!f->placed)
 		return NULL;
 	cJSON_ArrayForEach(p, cJSON_GetObjectItemCaseSensitive(state, "phases")) {
-		if (f->placed(p))
+		if (f->placed(state, p))
 			continue;
 		sbuf_addf(&sb, "%s%d \"%s\"", (*n)++ ? ", " : "", (int)json_num(p, "id", 0),
 			  json_str(p, "name") ? json_str(p, "name") : "");

@@ -146,4 +146,15 @@ test_expect_success 'a session from elsewhere with nine phases: seven steps, the
 		"[[\"1\", \"2\", \"3\", \"4\", \"5\", \"6\", \"7\"], 1, \"3.0\"]"
 '
 
+test_expect_success 'a file with only step 2: a phase added has no step, though step 3 is free' '
+	src="$TEST_DIRECTORY/fixtures/import/copilot/minimal/00-session-state.json" &&
+	git session import -q "$src" &&
+	git session switch -q my-project &&
+	git session phase add "Extra" -q &&
+	git session export --format copilot my-project >mini.json 2>err &&
+	grep "^warning: copilot has no place for phase 3 \"Extra\"; it stays in the session" err &&
+	same --subset --except "\$.updated" json "$src" mini.json &&
+	check "$(json_field mini.json "sorted(d[\"steps\"]), d[\"current_step\"]")" "[[\"2\"], 2]"
+'
+
 test_done
