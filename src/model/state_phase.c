@@ -92,7 +92,7 @@ static void update_current_phase(cJSON *state)
 int state_apply_phase_add(struct apply_ctx *c)
 {
 	const cJSON *names = cJSON_GetObjectItemCaseSensitive(c->args, "names"), *n, *b;
-	const cJSON *blocked = cJSON_GetObjectItemCaseSensitive(c->args, "blocked_by"), *cur;
+	const cJSON *blocked = cJSON_GetObjectItemCaseSensitive(c->args, "blocked_by");
 	cJSON *phases = json_arr(c->state, "phases");
 	int next = 0, parallel = json_bool(c->args, "parallel", 0), count = 0;
 
@@ -122,10 +122,7 @@ int state_apply_phase_add(struct apply_ctx *c)
 	} else {
 		sbuf_addf(&c->subject, "add phases %d-%d", next + 1, next + count);
 	}
-	/* a plan that grows keeps the phase being worked on: only a move changes it */
-	cur = cJSON_GetObjectItemCaseSensitive(c->state, "current_phase");
-	if (!cur || cJSON_IsNull(cur))
-		update_current_phase(c->state);
+	/* a plan that grows keeps the phase being worked on, or none: only a move changes it */
 	return 0;
 }
 

@@ -314,9 +314,12 @@ static void test_current_phase_kept(void **unused)
 		cJSON_Delete(kept[k]);
 	}
 	{
-		cJSON *st = session_with(NULL);	/* none yet: the first phase added is the current one */
+		cJSON *st = session_with(NULL);	/* none: a phase added is not started, so none still */
 
+		json_set(st, "current_phase", cJSON_CreateNull());
 		ok_(st, OP_PHASE_ADD, "{\"names\": [\"A\"]}");
+		assert_true(cJSON_IsNull(cJSON_GetObjectItem(st, "current_phase")));
+		ok_(st, OP_PHASE_START, "{\"phase\": 1}");
 		assert_int_equal((int)json_num(st, "current_phase", 0), 1);
 		cJSON_Delete(st);
 	}
