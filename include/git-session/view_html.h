@@ -25,8 +25,9 @@ void view_html_escape(struct sbuf *sb, const char *s, size_t len);
 void view_html_escapes(struct sbuf *sb, const char *s);
 /*
  * prefix, then s with every byte outside [A-Za-z0-9._-] written as -XX
- * (two upper-case hex digits): an id and a fragment that are the same on
- * every run and need no escaping.
+ * (two upper-case hex digits), and a '-' that two such digits follow too:
+ * an id and a fragment that are the same on every run, need no escaping,
+ * and of two texts are two.
  */
 void view_html_anchor(struct sbuf *sb, const char *prefix, const char *s);
 

@@ -59,12 +59,23 @@ void view_html_escapes(struct sbuf *sb, const char *s)
 		view_html_escape(sb, s, strlen(s));
 }
 
+static int upper_hex(unsigned char c)
+{
+	return (c >= '0' && c <= '9') || (c >= 'A' && c <= 'F');
+}
+
+/*
+ * A '-' is kept unless two upper-case hex digits follow it, which would
+ * read as an escape: "a-2Fb" and "a/b" are then two anchors, not one.
+ */
 void view_html_anchor(struct sbuf *sb, const char *prefix, const char *s)
 {
 	sbuf_adds(sb, prefix);
 	for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p; p++) {
-		if ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
-		    *p == '.' || *p == '_' || *p == '-')
+		int dash_escape = *p == '-' && upper_hex(p[1]) && upper_hex(p[2]);
+
+		if (!dash_escape && ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+				     (*p >= '0' && *p <= '9') || *p == '.' || *p == '_' || *p == '-'))
 			sbuf_addch(sb, (char)*p);
 		else
 			sbuf_addf(sb, "-%02X", *p);

@@ -52,6 +52,9 @@ static void test_anchor(void **unused)
 		{ "file-", "caf\xc3\xa9", "file-caf-C3-A9" },
 		{ "file-", "under_score.dot-dash", "file-under_score.dot-dash" },
 		{ "commit-", "", "commit-" },
+		{ "file-", "x/y", "file-x-2Fy" },	/* and x-2Fy is another anchor */
+		{ "file-", "x-2Fy", "file-x-2D2Fy" },
+		{ "file-", "a--2F-A-1b-ff", "file-a--2D2F-A-1b-ff" },
 	};
 
 	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
