@@ -91,7 +91,11 @@ void view_html_conversation(struct sbuf *out, const struct view_html_page *p);
 /* The files and the diff of each recorded change (view_html_files.c). */
 void view_html_files(struct sbuf *out, const struct view_html_page *p);
 
-/* The file a session's page is written to: its id with '/' and '%' as %2F and %25, then ".html". Caller frees. */
+/*
+ * The file a session's page is written to: its id with '/' and '%' as %2F
+ * and %25, then ".html"; the first letter of an id "index" as %XX too,
+ * that page not being the index. Caller frees.
+ */
 char *view_html_file_name(const char *id);
 /*
  * The index of sessions: rows [{id, goal, status, updated}], each linking

@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #define REPLACEMENT "\xef\xbf\xbd"	/* U+FFFD */
 
@@ -87,7 +88,9 @@ char *view_html_file_name(const char *id)
 	struct sbuf sb = SBUF_INIT;
 
 	for (const char *p = id; *p; p++) {
-		if (*p == '/')
+		if (p == id && !strcasecmp(id, "index"))	/* the index's own name, on any file system */
+			sbuf_addf(&sb, "%%%02X", (unsigned char)*p);
+		else if (*p == '/')
 			sbuf_adds(&sb, "%2F");
 		else if (*p == '%')
 			sbuf_adds(&sb, "%25");

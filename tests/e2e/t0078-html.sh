@@ -339,4 +339,14 @@ test_expect_success '--all: a session that cannot be read is said and marked, no
 	git update-ref -d refs/sessions/broken
 '
 
+test_expect_success '--all: a session named index has its own page, not the index' '
+	s start "Index" --id index --pause-current &&
+	git session html --all -o site3 >said &&
+	echo "wrote site3/index.html and 3 session pages" >expect && test_cmp expect said &&
+	grep -F "<h1>Sessions</h1>" site3/index.html &&
+	grep -F "<h1>index</h1>" site3/%69ndex.html &&
+	grep -F "href=\"%2569ndex.html\"" site3/index.html &&
+	git session switch oauth -q
+'
+
 test_done

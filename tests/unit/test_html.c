@@ -72,6 +72,15 @@ static void test_file_name_and_scale(void **unused)
 
 	assert_string_equal(name, "team%2Falice%251.html");
 	free(name);
+	name = view_html_file_name("index");	/* not the index's own file */
+	assert_string_equal(name, "%69ndex.html");
+	free(name);
+	name = view_html_file_name("INDEX");
+	assert_string_equal(name, "%49NDEX.html");
+	free(name);
+	name = view_html_file_name("index2");
+	assert_string_equal(name, "index2.html");
+	free(name);
 	assert_true(view_html_scale(5, 0, 10, 100, 200) == 150);
 	assert_true(view_html_scale(-5, 0, 10, 100, 200) == 100);	/* clamped */
 	assert_true(view_html_scale(50, 0, 10, 100, 200) == 200);
