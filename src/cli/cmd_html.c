@@ -138,17 +138,34 @@ static char *redacted(char **text)
 	return *text;
 }
 
+/*
+ * Whether a diff's line is inside a private key: redaction, seeing one
+ * line at a time, knows only its BEGIN line, but the lines to its END
+ * line are the key too. *in_key carries it from a line to the next.
+ */
+static int in_private_key(int *in_key, const char *line)
+{
+	int was = *in_key && strncmp(line, "@@", 2);	/* a hunk starts elsewhere in the file */
+
+	if (was)
+		*in_key = !strstr(line, "-----END ");
+	else
+		*in_key = strstr(line, "-----BEGIN ") && strstr(line, "PRIVATE KEY") && !strstr(line, "-----END ");
+	return was;
+}
+
 /* The diff d as change's, each line's text redacted after its mark (+, -, space), which stays. */
 static void redact_diff(cJSON *change, const char *d)
 {
 	struct sbuf sb = SBUF_INIT;
+	int in_key = 0;
 
 	for (const char *p = d; *p;) {
 		size_t n = strcspn(p, "\n"), skip = *p == '+' || *p == '-' || *p == ' ';
 		char *line = xstrndup(p + skip, n - skip);
 
 		sbuf_add(&sb, p, skip);
-		sbuf_adds(&sb, redacted(&line));
+		sbuf_adds(&sb, in_private_key(&in_key, line) ? "[REDACTED:private-key]" : redacted(&line));
 		free(line);
 		if (p[n] == '\n')
 			sbuf_addch(&sb, '\n');

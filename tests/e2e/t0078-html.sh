@@ -349,4 +349,19 @@ test_expect_success '--all: a session named index has its own page, not the inde
 	git session switch oauth -q
 '
 
+test_expect_success 'a private key in a diff is redacted whole, not only its first line' '
+	python3 - <<-\EOF &&
+	import base64, hashlib
+	body = base64.b64encode(b"".join(hashlib.sha256(b"key%d" % i).digest() for i in range(40))).decode()
+	lines = [body[i:i + 64] for i in range(0, len(body), 64)]
+	open("id_ed", "w").write("-----BEGIN OPENSSH PRIVATE KEY-----\n" + "\n".join(lines) +
+	                         "\n-----END OPENSSH PRIVATE KEY-----\n")
+	open("key-lines", "w").write("\n".join(l[8:24] for l in lines) + "\n")
+	EOF
+	git session resume oauth -q && c id_ed "deploy: a key" "" &&
+	git session html >key.html &&
+	grep -F "+[REDACTED:private-key]" key.html &&
+	! grep -F -f key-lines key.html
+'
+
 test_done
