@@ -359,14 +359,9 @@ static void task(struct sbuf *out, const struct view_html_page *p, const cJSON *
 	sbuf_adds(out, ")</span>");
 }
 
-static int by_str(const void *x, const void *y)
-{
-	return strcmp(*(const char *const *)x, *(const char *const *)y);
-}
-
 int view_html_has_agent(const struct view_html_page *p, const char *id)
 {
-	return id && p->nagents && bsearch(&id, p->agents, p->nagents, sizeof(*p->agents), by_str);
+	return id && p->nagents && bsearch(&id, p->agents, p->nagents, sizeof(*p->agents), gs_cmp_str);
 }
 
 int view_html_has_phase(const struct view_html_page *p, int id)
@@ -409,7 +404,7 @@ static const char **agents_of(size_t *n, const struct view_html_page *p)
 			v[(*n)++] = json_str(a, "id");
 	for (size_t i = 0; i < talks; i++)
 		v[(*n)++] = p->talks->v[i].id;
-	qsort(v, *n, sizeof(*v), by_str);
+	qsort(v, *n, sizeof(*v), gs_cmp_str);
 	return v;
 }
 
