@@ -24,6 +24,7 @@
 
 #define DIFF_CHANGE_MAX (32u << 10)	/* of one change's diff */
 #define DIFF_PAGE_MAX (400u << 10)	/* of all the diffs of a page */
+#define DIFF_READ_MAX (32u << 20)	/* of the blobs a page's diffs read: a page of a big file's many changes is quick */
 #define OP_MAX (64u << 20)
 
 /* What the checkpoints' operations tell, oldest first. */
@@ -36,7 +37,7 @@ struct history {
 	cJSON *who, *changes;
 	const char *last_path;	/* the path of the last list of changes made, and that list */
 	cJSON *last_list;
-	size_t diff_bytes;
+	size_t diff_bytes, read_room;	/* the diffs' bytes shown, the bytes of blobs they may still read */
 	double used;
 };
 
@@ -215,8 +216,10 @@ static void add_change(struct history *h, gs_store *st, const char *path, const 
 	json_set_str(c, "agent", json_str(cJSON_GetObjectItemCaseSensitive(op, "args"), "agent"));
 	if (h->diff_bytes >= DIFF_PAGE_MAX)
 		json_set_str(c, "note", "diff not shown, to keep the page small: 'git session diff' and git show have it");
-	else if (store_blob_diff(&d, st, path, old_oid, new_oid) < 0)
+	else if (store_blob_diff(&d, st, &h->read_room, path, old_oid, new_oid) < 0)
 		json_set_str(c, "note", "diff not available: a blob is missing from the repository");
+	else if (!d)
+		json_set_str(c, "note", "diff not shown, to make the page quickly: 'git session diff' and git show have it");
 	else
 		keep_diff(h, c, d);
 	cmd_print_errors();
@@ -313,6 +316,7 @@ static int history_load(struct history *h, gs_store *st, const char *tip)
 	h->ops = cJSON_CreateArray();
 	h->who = cJSON_CreateArray();
 	h->changes = cJSON_CreateObject();
+	h->read_room = DIFF_READ_MAX;
 	if ((error = store_walk(&nodes, st, &tip, 1, NULL, 0)) < 0)
 		return error;
 	v = xcalloc((size_t)cJSON_GetArraySize(nodes) + 1, sizeof(*v));

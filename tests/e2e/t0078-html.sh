@@ -364,4 +364,23 @@ test_expect_success 'a private key in a diff is redacted whole, not only its fir
 	! grep -F -f key-lines key.html
 '
 
+test_expect_success 'a big file changed often: the diffs read at most 32 MiB of blobs, the rest noted' '
+	python3 -c "open(\"big.txt\", \"w\").write(\"\".join(\"%07d a line of a big file\\n\" % i for i in range(200000)))" &&
+	s file created big.txt &&
+	for i in 1 2 3 4; do
+		sed -i "$((i * 1000))s/.*/changed $i/" big.txt && s file modified big.txt || return 1
+	done &&
+	git session html >big.html &&
+	python3 - <<-\EOF
+	import re
+	page = open("big.html").read()
+	art = re.search(r"<article class=\"file\" id=\"file-big.txt\">.*?</article>", page, re.S).group(0)
+	changes = art.split("<div class=\"change\">")[1:]
+	assert len(changes) == 5, len(changes)
+	shown = ["<pre class=\"diff\">" in c for c in changes]
+	assert shown == [True, True, True, False, False], shown
+	assert all("to make the page quickly" in c for c in changes[3:])
+	EOF
+'
+
 test_done
