@@ -455,12 +455,13 @@ static int write_all(gs_store *st, const char *dir, int quiet)
 	struct store_ref_entry *refs = NULL;
 	cJSON *rows = cJSON_CreateArray();
 	struct sbuf sb = SBUF_INIT;
+	struct stat sb_dir;
 	size_t n = 0, failed = 0;
 	char *path = NULL;
 	int error;
 
-	if (mkdir(dir, 0777) < 0 && errno != EEXIST) {
-		error = gs_error("cannot create '%s': %s", dir, strerror(errno));
+	if (mkdir(dir, 0777) < 0 && (errno != EEXIST || stat(dir, &sb_dir) < 0 || !S_ISDIR(sb_dir.st_mode))) {
+		error = gs_error("cannot create '%s': %s", dir, strerror(errno == EEXIST ? ENOTDIR : errno));
 		goto cleanup;
 	}
 	if ((error = store_list_refs(&refs, &n, st, SESSIONS_PREFIX)) < 0)

@@ -339,6 +339,13 @@ test_expect_success '--all: a session that cannot be read is said and marked, no
 	git update-ref -d refs/sessions/broken
 '
 
+test_expect_success '--all into a file, not a folder: one error, nothing written' '
+	>not-a-folder &&
+	test_expect_code 1 git session html --all -o not-a-folder 2>err &&
+	echo "error: cannot create '"'"'not-a-folder'"'"': Not a directory" >expect &&
+	test_cmp expect err && test_must_be_empty not-a-folder
+'
+
 test_expect_success '--all: a session named index has its own page, not the index' '
 	s start "Index" --id index --pause-current &&
 	git session html --all -o site3 >said &&
