@@ -258,11 +258,48 @@ static void by_at(struct sbuf *out, const struct view_html_page *p, const cJSON 
 	sbuf_adds(out, ")</span>");
 }
 
+struct entry_at {
+	const char *key;
+	size_t at;
+};
+
+static int by_key_then_at(const void *x, const void *y)
+{
+	const struct entry_at *a = x, *b = y;
+	int c = strcmp(a->key, b->key);
+
+	return c ? c : (a->at > b->at) - (a->at < b->at);
+}
+
+/*
+ * For each entry of list, whether it is the first whose key says what
+ * it says: that one takes the anchor, a later one (a file that says it
+ * twice) none. Caller frees.
+ */
+static unsigned char *firsts(const cJSON *list, const char *key)
+{
+	size_t n = (size_t)cJSON_GetArraySize(list), k = 0;
+	struct entry_at *v = xcalloc(n + 1, sizeof(*v));
+	unsigned char *first = xcalloc(n + 1, 1);
+	const cJSON *e;
+
+	cJSON_ArrayForEach(e, list) {
+		v[k] = (struct entry_at){ json_str(e, key) ? json_str(e, key) : "", k };
+		k++;
+	}
+	qsort(v, n, sizeof(*v), by_key_then_at);
+	for (size_t i = 0; i < n; i++)
+		first[v[i].at] = !i || strcmp(v[i - 1].key, v[i].key);
+	free(v);
+	return first;
+}
+
 static void commits(struct sbuf *out, const struct view_html_page *p)
 {
 	const cJSON *list = cJSON_GetObjectItemCaseSensitive(p->state, "commits"), *c;
-	size_t nsorted = 0;
+	size_t nsorted = 0, k = 0;
 	const cJSON **sorted = p->messages ? json_members_sorted(p->messages, &nsorted) : NULL;	/* a lookup a commit */
+	unsigned char *first = firsts(list, "id");
 
 	section_open(out, "commits", "Commits");
 	if (!cJSON_GetArraySize(list))
@@ -273,9 +310,13 @@ static void commits(struct sbuf *out, const struct view_html_page *p)
 		const char *id = json_str(c, "id") ? json_str(c, "id") : "";
 		const char *body = nsorted ? json_str(json_member_find(sorted, nsorted, id), "body") : NULL;
 
-		sbuf_adds(out, "<li class=\"commit\" id=\"");
-		view_html_anchor(out, "commit-", id);
-		sbuf_adds(out, "\"><code>");
+		sbuf_adds(out, "<li class=\"commit\"");
+		if (first[k++]) {
+			sbuf_adds(out, " id=\"");
+			view_html_anchor(out, "commit-", id);
+			sbuf_adds(out, "\"");
+		}
+		sbuf_adds(out, "><code>");
 		view_html_escape(out, id, strlen(id) < 12 ? strlen(id) : 12);
 		sbuf_adds(out, "</code> <strong>");
 		view_html_escapes(out, json_str(c, "subject"));
@@ -292,6 +333,7 @@ static void commits(struct sbuf *out, const struct view_html_page *p)
 		sbuf_adds(out, "</ol>\n");
 	sbuf_adds(out, "</section>\n");
 	free(sorted);
+	free(first);
 }
 
 /* A list section: each entry of the state's list key an <li class="cls">, drawn by one. */
