@@ -424,11 +424,19 @@ static int write_out(const char *path, const struct sbuf *sb, int quiet)
 	return 0;
 }
 
+/* dir/name, as a path to say: "sessions/" given, "sessions/index.html", not "sessions//index.html". */
+static char *in_dir(const char *dir, const char *name)
+{
+	size_t n = strlen(dir);
+
+	return xstrfmt("%s%s%s", dir, n && dir[n - 1] == '/' ? "" : "/", name);
+}
+
 /* Session id's page into dir; its row of the index, "written" false when it could not be read or written. */
 static cJSON *write_one(gs_store *st, const char *dir, const char *id, struct sbuf *sb)
 {
 	char *ref = xstrfmt("%s%s", SESSIONS_PREFIX, id), *name = view_html_file_name(id);
-	char *path = xstrfmt("%s/%s", dir, name);
+	char *path = in_dir(dir, name);
 	struct store_tip tip = { 0 };
 	cJSON *state = NULL, *row = cJSON_CreateObject();
 	int ok;
@@ -474,7 +482,7 @@ static int write_all(gs_store *st, const char *dir, int quiet)
 	}
 	sbuf_reset(&sb);
 	view_html_index(&sb, rows);
-	path = xstrfmt("%s/index.html", dir);
+	path = in_dir(dir, "index.html");
 	if ((error = write_out(path, &sb, 1)) < 0)
 		goto cleanup;
 	if (!quiet)

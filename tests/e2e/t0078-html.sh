@@ -348,7 +348,7 @@ test_expect_success '--all into a file, not a folder: one error, nothing written
 
 test_expect_success '--all: a session named index has its own page, not the index' '
 	s start "Index" --id index --pause-current &&
-	git session html --all -o site3 >said &&
+	git session html --all -o site3/ >said &&
 	echo "wrote site3/index.html and 3 session pages" >expect && test_cmp expect said &&
 	grep -F "<h1>Sessions</h1>" site3/index.html &&
 	grep -F "<h1>index</h1>" site3/%69ndex.html &&
