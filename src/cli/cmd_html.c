@@ -140,19 +140,40 @@ static char *redacted(char **text)
 }
 
 /*
- * Whether a diff's line is inside a private key: redaction, seeing one
- * line at a time, knows only its BEGIN line, but the lines to its END
- * line are the key too. *in_key carries it from a line to the next.
+ * Whether the hunk whose "@@" line is at p starts inside a private key:
+ * a line of it ends one (-----END ... PRIVATE KEY) before any begins one.
  */
-static int in_private_key(int *in_key, const char *line)
+static int hunk_starts_in_key(const char *p)
 {
-	int was = *in_key && strncmp(line, "@@", 2);	/* a hunk starts elsewhere in the file */
+	for (p = strchr(p, '\n'); p && *++p && strncmp(p, "@@", 2); p = strchr(p, '\n')) {
+		size_t n = strcspn(p, "\n");
 
-	if (was)
+		if (memmem(p, n, "-----BEGIN ", 11))
+			return 0;
+		if (memmem(p, n, "-----END ", 9))
+			return memmem(p, n, "PRIVATE KEY", 11) != NULL;
+	}
+	return 0;
+}
+
+/*
+ * Whether a diff's line (its text line, at in the diff) is inside a
+ * private key: redaction, seeing one line at a time, knows only its
+ * BEGIN line, but the lines to its END line are the key too. *in_key
+ * carries it from a line to the next.
+ */
+static int in_private_key(int *in_key, const char *line, const char *at)
+{
+	if (!strncmp(at, "@@", 2)) {	/* a hunk, maybe within a key its lines do not begin */
+		*in_key = hunk_starts_in_key(at);
+		return 0;
+	}
+	if (*in_key) {
 		*in_key = !strstr(line, "-----END ");
-	else
-		*in_key = strstr(line, "-----BEGIN ") && strstr(line, "PRIVATE KEY") && !strstr(line, "-----END ");
-	return was;
+		return 1;
+	}
+	*in_key = strstr(line, "-----BEGIN ") && strstr(line, "PRIVATE KEY") && !strstr(line, "-----END ");
+	return 0;
 }
 
 /* The diff d as change's, each line's text redacted after its mark (+, -, space), which stays. */
@@ -166,7 +187,7 @@ static void redact_diff(cJSON *change, const char *d)
 		char *line = xstrndup(p + skip, n - skip);
 
 		sbuf_add(&sb, p, skip);
-		sbuf_adds(&sb, in_private_key(&in_key, line) ? "[REDACTED:private-key]" : redacted(&line));
+		sbuf_adds(&sb, in_private_key(&in_key, line, p) ? "[REDACTED:private-key]" : redacted(&line));
 		free(line);
 		if (p[n] == '\n')
 			sbuf_addch(&sb, '\n');

@@ -368,6 +368,11 @@ test_expect_success 'a private key in a diff is redacted whole, not only its fir
 	git session resume oauth -q && c id_ed "deploy: a key" "" &&
 	git session html >key.html &&
 	grep -F "+[REDACTED:private-key]" key.html &&
+	! grep -F -f key-lines key.html &&
+	sed -i "$(($(wc -l <id_ed) - 3))s/^./x/" id_ed &&	# a hunk of the key with its END line, not its BEGIN
+	c id_ed "deploy: the key again" "" &&
+	git session html >key.html &&
+	test $(grep -c "^ \[REDACTED:private-key\]" key.html) -ge 4 &&
 	! grep -F -f key-lines key.html
 '
 
