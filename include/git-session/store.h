@@ -281,9 +281,12 @@ int store_ignored(int *out, gs_store *st, const char *path);
 int store_in_gitdir(gs_store *st, const char *real);
 /*
  * The unified diff from blob old_hex to blob new_hex (either NULL: empty)
- * of path; GS_ENOTFOUND when either is not in the repository. Caller frees.
+ * of path; GS_ENOTFOUND when either is not in the repository. *room is
+ * the bytes of blobs the caller lets it read, the two blobs' taken from
+ * it: when they do not fit, *out is NULL and nothing is read. Caller frees.
  */
-int store_blob_diff(char **out, gs_store *st, const char *path, const char *old_hex, const char *new_hex);
+int store_blob_diff(char **out, gs_store *st, size_t *room, const char *path, const char *old_hex,
+		    const char *new_hex);
 /* The blob commit (with parent, its first parent) holds at path; GS_ENOTFOUND when none. */
 int store_commit_blob(char out[HEX_SZ], gs_store *st, const char *commit, int parent, const char *path);
 /* A commit's message after its subject ("" when none); GS_ENOTFOUND when there is no such commit. Caller frees. */

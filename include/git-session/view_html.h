@@ -25,8 +25,9 @@ void view_html_escape(struct sbuf *sb, const char *s, size_t len);
 void view_html_escapes(struct sbuf *sb, const char *s);
 /*
  * prefix, then s with every byte outside [A-Za-z0-9._-] written as -XX
- * (two upper-case hex digits): an id and a fragment that are the same on
- * every run and need no escaping.
+ * (two upper-case hex digits), and a '-' that two such digits follow too:
+ * an id and a fragment that are the same on every run, need no escaping,
+ * and of two texts are two.
  */
 void view_html_anchor(struct sbuf *sb, const char *prefix, const char *s);
 
@@ -90,7 +91,11 @@ void view_html_conversation(struct sbuf *out, const struct view_html_page *p);
 /* The files and the diff of each recorded change (view_html_files.c). */
 void view_html_files(struct sbuf *out, const struct view_html_page *p);
 
-/* The file a session's page is written to: its id with '/' and '%' as %2F and %25, then ".html". Caller frees. */
+/*
+ * The file a session's page is written to: its id with '/' and '%' as %2F
+ * and %25, then ".html"; the first letter of an id "index" as %XX too,
+ * that page not being the index. Caller frees.
+ */
 char *view_html_file_name(const char *id);
 /*
  * The index of sessions: rows [{id, goal, status, updated}], each linking

@@ -24,6 +24,7 @@
 
 #define DIFF_CHANGE_MAX (32u << 10)	/* of one change's diff */
 #define DIFF_PAGE_MAX (400u << 10)	/* of all the diffs of a page */
+#define DIFF_READ_MAX (32u << 20)	/* of the blobs a page's diffs read: a page of a big file's many changes is quick */
 #define OP_MAX (64u << 20)
 
 /* What the checkpoints' operations tell, oldest first. */
@@ -36,7 +37,7 @@ struct history {
 	cJSON *who, *changes;
 	const char *last_path;	/* the path of the last list of changes made, and that list */
 	cJSON *last_list;
-	size_t diff_bytes;
+	size_t diff_bytes, read_room;	/* the diffs' bytes shown, the bytes of blobs they may still read */
 	double used;
 };
 
@@ -138,17 +139,55 @@ static char *redacted(char **text)
 	return *text;
 }
 
+/*
+ * Whether the hunk whose "@@" line is at p starts inside a private key:
+ * a line of it ends one (-----END ... PRIVATE KEY) before any begins one.
+ */
+static int hunk_starts_in_key(const char *p)
+{
+	for (p = strchr(p, '\n'); p && *++p && strncmp(p, "@@", 2); p = strchr(p, '\n')) {
+		size_t n = strcspn(p, "\n");
+
+		if (memmem(p, n, "-----BEGIN ", 11))
+			return 0;
+		if (memmem(p, n, "-----END ", 9))
+			return memmem(p, n, "PRIVATE KEY", 11) != NULL;
+	}
+	return 0;
+}
+
+/*
+ * Whether a diff's line (its text line, at in the diff) is inside a
+ * private key: redaction, seeing one line at a time, knows only its
+ * BEGIN line, but the lines to its END line are the key too. *in_key
+ * carries it from a line to the next.
+ */
+static int in_private_key(int *in_key, const char *line, const char *at)
+{
+	if (!strncmp(at, "@@", 2)) {	/* a hunk, maybe within a key its lines do not begin */
+		*in_key = hunk_starts_in_key(at);
+		return 0;
+	}
+	if (*in_key) {
+		*in_key = !strstr(line, "-----END ");
+		return 1;
+	}
+	*in_key = strstr(line, "-----BEGIN ") && strstr(line, "PRIVATE KEY") && !strstr(line, "-----END ");
+	return 0;
+}
+
 /* The diff d as change's, each line's text redacted after its mark (+, -, space), which stays. */
 static void redact_diff(cJSON *change, const char *d)
 {
 	struct sbuf sb = SBUF_INIT;
+	int in_key = 0;
 
 	for (const char *p = d; *p;) {
 		size_t n = strcspn(p, "\n"), skip = *p == '+' || *p == '-' || *p == ' ';
 		char *line = xstrndup(p + skip, n - skip);
 
 		sbuf_add(&sb, p, skip);
-		sbuf_adds(&sb, redacted(&line));
+		sbuf_adds(&sb, in_private_key(&in_key, line, p) ? "[REDACTED:private-key]" : redacted(&line));
 		free(line);
 		if (p[n] == '\n')
 			sbuf_addch(&sb, '\n');
@@ -198,8 +237,10 @@ static void add_change(struct history *h, gs_store *st, const char *path, const 
 	json_set_str(c, "agent", json_str(cJSON_GetObjectItemCaseSensitive(op, "args"), "agent"));
 	if (h->diff_bytes >= DIFF_PAGE_MAX)
 		json_set_str(c, "note", "diff not shown, to keep the page small: 'git session diff' and git show have it");
-	else if (store_blob_diff(&d, st, path, old_oid, new_oid) < 0)
+	else if (store_blob_diff(&d, st, &h->read_room, path, old_oid, new_oid) < 0)
 		json_set_str(c, "note", "diff not available: a blob is missing from the repository");
+	else if (!d)
+		json_set_str(c, "note", "diff not shown, to make the page quickly: 'git session diff' and git show have it");
 	else
 		keep_diff(h, c, d);
 	cmd_print_errors();
@@ -296,6 +337,7 @@ static int history_load(struct history *h, gs_store *st, const char *tip)
 	h->ops = cJSON_CreateArray();
 	h->who = cJSON_CreateArray();
 	h->changes = cJSON_CreateObject();
+	h->read_room = DIFF_READ_MAX;
 	if ((error = store_walk(&nodes, st, &tip, 1, NULL, 0)) < 0)
 		return error;
 	v = xcalloc((size_t)cJSON_GetArraySize(nodes) + 1, sizeof(*v));
@@ -403,11 +445,19 @@ static int write_out(const char *path, const struct sbuf *sb, int quiet)
 	return 0;
 }
 
+/* dir/name, as a path to say: "sessions/" given, "sessions/index.html", not "sessions//index.html". */
+static char *in_dir(const char *dir, const char *name)
+{
+	size_t n = strlen(dir);
+
+	return xstrfmt("%s%s%s", dir, n && dir[n - 1] == '/' ? "" : "/", name);
+}
+
 /* Session id's page into dir; its row of the index, "written" false when it could not be read or written. */
 static cJSON *write_one(gs_store *st, const char *dir, const char *id, struct sbuf *sb)
 {
 	char *ref = xstrfmt("%s%s", SESSIONS_PREFIX, id), *name = view_html_file_name(id);
-	char *path = xstrfmt("%s/%s", dir, name);
+	char *path = in_dir(dir, name);
 	struct store_tip tip = { 0 };
 	cJSON *state = NULL, *row = cJSON_CreateObject();
 	int ok;
@@ -434,12 +484,13 @@ static int write_all(gs_store *st, const char *dir, int quiet)
 	struct store_ref_entry *refs = NULL;
 	cJSON *rows = cJSON_CreateArray();
 	struct sbuf sb = SBUF_INIT;
+	struct stat sb_dir;
 	size_t n = 0, failed = 0;
 	char *path = NULL;
 	int error;
 
-	if (mkdir(dir, 0777) < 0 && errno != EEXIST) {
-		error = gs_error("cannot create '%s': %s", dir, strerror(errno));
+	if (mkdir(dir, 0777) < 0 && (errno != EEXIST || stat(dir, &sb_dir) < 0 || !S_ISDIR(sb_dir.st_mode))) {
+		error = gs_error("cannot create '%s': %s", dir, strerror(errno == EEXIST ? ENOTDIR : errno));
 		goto cleanup;
 	}
 	if ((error = store_list_refs(&refs, &n, st, SESSIONS_PREFIX)) < 0)
@@ -452,7 +503,7 @@ static int write_all(gs_store *st, const char *dir, int quiet)
 	}
 	sbuf_reset(&sb);
 	view_html_index(&sb, rows);
-	path = xstrfmt("%s/index.html", dir);
+	path = in_dir(dir, "index.html");
 	if ((error = write_out(path, &sb, 1)) < 0)
 		goto cleanup;
 	if (!quiet)

@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #define REPLACEMENT "\xef\xbf\xbd"	/* U+FFFD */
 
@@ -59,12 +60,23 @@ void view_html_escapes(struct sbuf *sb, const char *s)
 		view_html_escape(sb, s, strlen(s));
 }
 
+static int upper_hex(unsigned char c)
+{
+	return (c >= '0' && c <= '9') || (c >= 'A' && c <= 'F');
+}
+
+/*
+ * A '-' is kept unless two upper-case hex digits follow it, which would
+ * read as an escape: "a-2Fb" and "a/b" are then two anchors, not one.
+ */
 void view_html_anchor(struct sbuf *sb, const char *prefix, const char *s)
 {
 	sbuf_adds(sb, prefix);
 	for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p; p++) {
-		if ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
-		    *p == '.' || *p == '_' || *p == '-')
+		int dash_escape = *p == '-' && upper_hex(p[1]) && upper_hex(p[2]);
+
+		if (!dash_escape && ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+				     (*p >= '0' && *p <= '9') || *p == '.' || *p == '_' || *p == '-'))
 			sbuf_addch(sb, (char)*p);
 		else
 			sbuf_addf(sb, "-%02X", *p);
@@ -76,7 +88,9 @@ char *view_html_file_name(const char *id)
 	struct sbuf sb = SBUF_INIT;
 
 	for (const char *p = id; *p; p++) {
-		if (*p == '/')
+		if (p == id && !strcasecmp(id, "index"))	/* the index's own name, on any file system */
+			sbuf_addf(&sb, "%%%02X", (unsigned char)*p);
+		else if (*p == '/')
 			sbuf_adds(&sb, "%2F");
 		else if (*p == '%')
 			sbuf_adds(&sb, "%25");
@@ -244,11 +258,48 @@ static void by_at(struct sbuf *out, const struct view_html_page *p, const cJSON 
 	sbuf_adds(out, ")</span>");
 }
 
+struct entry_at {
+	const char *key;
+	size_t at;
+};
+
+static int by_key_then_at(const void *x, const void *y)
+{
+	const struct entry_at *a = x, *b = y;
+	int c = strcmp(a->key, b->key);
+
+	return c ? c : (a->at > b->at) - (a->at < b->at);
+}
+
+/*
+ * For each entry of list, whether it is the first whose key says what
+ * it says: that one takes the anchor, a later one (a file that says it
+ * twice) none. Caller frees.
+ */
+static unsigned char *firsts(const cJSON *list, const char *key)
+{
+	size_t n = (size_t)cJSON_GetArraySize(list), k = 0;
+	struct entry_at *v = xcalloc(n + 1, sizeof(*v));
+	unsigned char *first = xcalloc(n + 1, 1);
+	const cJSON *e;
+
+	cJSON_ArrayForEach(e, list) {
+		v[k] = (struct entry_at){ json_str(e, key) ? json_str(e, key) : "", k };
+		k++;
+	}
+	qsort(v, n, sizeof(*v), by_key_then_at);
+	for (size_t i = 0; i < n; i++)
+		first[v[i].at] = !i || strcmp(v[i - 1].key, v[i].key);
+	free(v);
+	return first;
+}
+
 static void commits(struct sbuf *out, const struct view_html_page *p)
 {
 	const cJSON *list = cJSON_GetObjectItemCaseSensitive(p->state, "commits"), *c;
-	size_t nsorted = 0;
+	size_t nsorted = 0, k = 0;
 	const cJSON **sorted = p->messages ? json_members_sorted(p->messages, &nsorted) : NULL;	/* a lookup a commit */
+	unsigned char *first = firsts(list, "id");
 
 	section_open(out, "commits", "Commits");
 	if (!cJSON_GetArraySize(list))
@@ -259,9 +310,13 @@ static void commits(struct sbuf *out, const struct view_html_page *p)
 		const char *id = json_str(c, "id") ? json_str(c, "id") : "";
 		const char *body = nsorted ? json_str(json_member_find(sorted, nsorted, id), "body") : NULL;
 
-		sbuf_adds(out, "<li class=\"commit\" id=\"");
-		view_html_anchor(out, "commit-", id);
-		sbuf_adds(out, "\"><code>");
+		sbuf_adds(out, "<li class=\"commit\"");
+		if (first[k++]) {
+			sbuf_adds(out, " id=\"");
+			view_html_anchor(out, "commit-", id);
+			sbuf_adds(out, "\"");
+		}
+		sbuf_adds(out, "><code>");
 		view_html_escape(out, id, strlen(id) < 12 ? strlen(id) : 12);
 		sbuf_adds(out, "</code> <strong>");
 		view_html_escapes(out, json_str(c, "subject"));
@@ -278,6 +333,7 @@ static void commits(struct sbuf *out, const struct view_html_page *p)
 		sbuf_adds(out, "</ol>\n");
 	sbuf_adds(out, "</section>\n");
 	free(sorted);
+	free(first);
 }
 
 /* A list section: each entry of the state's list key an <li class="cls">, drawn by one. */
@@ -345,14 +401,9 @@ static void task(struct sbuf *out, const struct view_html_page *p, const cJSON *
 	sbuf_adds(out, ")</span>");
 }
 
-static int by_str(const void *x, const void *y)
-{
-	return strcmp(*(const char *const *)x, *(const char *const *)y);
-}
-
 int view_html_has_agent(const struct view_html_page *p, const char *id)
 {
-	return id && p->nagents && bsearch(&id, p->agents, p->nagents, sizeof(*p->agents), by_str);
+	return id && p->nagents && bsearch(&id, p->agents, p->nagents, sizeof(*p->agents), gs_cmp_str);
 }
 
 int view_html_has_phase(const struct view_html_page *p, int id)
@@ -395,7 +446,7 @@ static const char **agents_of(size_t *n, const struct view_html_page *p)
 			v[(*n)++] = json_str(a, "id");
 	for (size_t i = 0; i < talks; i++)
 		v[(*n)++] = p->talks->v[i].id;
-	qsort(v, *n, sizeof(*v), by_str);
+	qsort(v, *n, sizeof(*v), gs_cmp_str);
 	return v;
 }
 

@@ -6,6 +6,7 @@
  */
 #include "git-session/view_html.h"
 #include "git-session/json.h"
+#include "git-session/state.h"
 #include "git-session/util.h"
 
 #include <math.h>
@@ -193,7 +194,10 @@ static void phase_list(struct sbuf *out, const cJSON *state)
 	cJSON_ArrayForEach(ph, list) {
 		int id = (int)json_num(ph, "id", 0);
 
-		sbuf_addf(out, "<li id=\"phase-%d\" data-status=\"", id);
+		if (state_phase(state, id) == ph)	/* a later phase of the same id (a file that says it twice): no anchor */
+			sbuf_addf(out, "<li id=\"phase-%d\" data-status=\"", id);
+		else
+			sbuf_adds(out, "<li data-status=\"");
 		view_html_escapes(out, json_str(ph, "status"));
 		sbuf_addf(out, "\" value=\"%d\"><strong>", id);
 		view_html_escapes(out, json_str(ph, "name"));

@@ -282,20 +282,30 @@ static void facts(struct sbuf *out, const cJSON *a)
 		turn_text(out, "note", json_str(a, "result_summary"));
 }
 
-static void article(struct sbuf *out, const char *id, const cJSON *a, const struct agent_talk *tk,
+/*
+ * The article of agent id. A later entry of the same id (a file that
+ * says it twice) has no anchor and no transcript: the first has them.
+ */
+static void article(struct sbuf *out, const char *id, const cJSON *a, const struct agent_talk *tk, int again,
 		    struct talk_ctx *ctx)
 {
-	sbuf_adds(out, "<article class=\"agent\" id=\"");
-	view_html_anchor(out, "agent-", id);
-	sbuf_adds(out, "\">\n<h3>");
+	sbuf_adds(out, "<article class=\"agent\"");
+	if (!again) {
+		sbuf_adds(out, " id=\"");
+		view_html_anchor(out, "agent-", id);
+		sbuf_adds(out, "\"");
+	}
+	sbuf_adds(out, ">\n<h3>");
 	view_html_escapes(out, id);
 	sbuf_adds(out, "</h3>\n");
 	facts(out, a);
-	if (tk && tk->t.n)
+	if (again)
+		sbuf_adds(out, "<p class=\"dim\">listed twice: its transcript is shown with its first entry</p>\n");
+	else if (tk && tk->t.n)
 		talk(out, id, &tk->t, ctx);
 	else
 		sbuf_adds(out, "<p class=\"empty\">no transcript kept</p>\n");
-	if (tk && tk->t.skipped)
+	if (!again && tk && tk->t.skipped)
 		sbuf_addf(out, "<p class=\"dim\">%zu line%s of the transcript did not read as JSON and %s not shown; "
 			  "'git session transcript --raw' shows the stored bytes</p>\n", tk->t.skipped,
 			  tk->t.skipped == 1 ? "" : "s", tk->t.skipped == 1 ? "is" : "are");
@@ -318,12 +328,13 @@ void view_html_conversation(struct sbuf *out, const struct view_html_page *p)
 
 	cJSON_ArrayForEach(a, agents)
 		if (json_str(a, "id")) {
-			article(out, json_str(a, "id"), a, talk_of(p->talks, json_str(a, "id")), &ctx);
+			article(out, json_str(a, "id"), a, talk_of(p->talks, json_str(a, "id")),
+				state_agent(p->state, json_str(a, "id")) != a, &ctx);
 			n++;
 		}
 	for (size_t i = 0; p->talks && i < p->talks->n; i++)	/* a transcript of an agent the state no longer lists */
 		if (!state_agent(p->state, p->talks->v[i].id)) {
-			article(out, p->talks->v[i].id, NULL, &p->talks->v[i], &ctx);
+			article(out, p->talks->v[i].id, NULL, &p->talks->v[i], 0, &ctx);
 			n++;
 		}
 	if (!n)

@@ -24,15 +24,55 @@ static int blob_of(git_blob **out, gs_store *st, const char *hex)
 	return 0;
 }
 
-int store_blob_diff(char **out, gs_store *st, const char *path, const char *old_hex, const char *new_hex)
+/* The bytes of blob hex (NULL: none, 0) added to *size, read from its header: the blob itself is not inflated. */
+static int add_size(size_t *size, git_odb *odb, const char *hex)
+{
+	git_object_t type;
+	size_t len;
+	git_oid id;
+
+	if (!hex)
+		return 0;
+	if (git_oid_fromstr(&id, hex) < 0 || git_odb_read_header(&len, &type, odb, &id) < 0) {
+		git_error_clear();
+		return GS_ENOTFOUND;
+	}
+	*size += len;
+	return 0;
+}
+
+/* Whether the two blobs fit in *room, which they are then taken from. */
+static int fits(int *out, gs_store *st, size_t *room, const char *old_hex, const char *new_hex)
+{
+	git_odb *odb = NULL;
+	size_t size = 0;
+	int error;
+
+	*out = 0;
+	if ((error = git_repository_odb(&odb, st->repo)) < 0) {
+		error = store_git_error("cannot open the object database");
+		goto cleanup;
+	}
+	if ((error = add_size(&size, odb, old_hex)) < 0 || (error = add_size(&size, odb, new_hex)) < 0)
+		goto cleanup;
+	if ((*out = size <= *room))
+		*room -= size;
+cleanup:
+	git_odb_free(odb);
+	return error;
+}
+
+int store_blob_diff(char **out, gs_store *st, size_t *room, const char *path, const char *old_hex, const char *new_hex)
 {
 	git_diff_options opts = GIT_DIFF_OPTIONS_INIT;
 	git_blob *a = NULL, *b = NULL;
 	git_buf text = GIT_BUF_INIT;
 	git_patch *patch = NULL;
-	int error;
+	int error, fit;
 
 	*out = NULL;
+	if ((error = fits(&fit, st, room, old_hex, new_hex)) < 0 || !fit)
+		goto cleanup;
 	if ((error = blob_of(&a, st, old_hex)) < 0 || (error = blob_of(&b, st, new_hex)) < 0)
 		goto cleanup;
 	if ((a && git_blob_rawsize(a) > BLOB_DIFF_MAX) || (b && git_blob_rawsize(b) > BLOB_DIFF_MAX)) {

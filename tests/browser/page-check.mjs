@@ -43,12 +43,15 @@ function check(what, ok, why = '') {
 	return ok;
 }
 
-// The anchor of a text: every byte outside [A-Za-z0-9._-] as -XX.
+// The anchor of a text: every byte outside [A-Za-z0-9._-] as -XX, and a '-' two of [0-9A-F] follow.
 export function anchor(prefix, s) {
+	const bytes = Buffer.from(s, 'utf8'), hex = (b) => b !== undefined && /[0-9A-F]/.test(String.fromCharCode(b));
 	let out = prefix;
-	for (const b of Buffer.from(s, 'utf8'))
-		out += /[A-Za-z0-9._-]/.test(String.fromCharCode(b)) ? String.fromCharCode(b)
+	bytes.forEach((b, i) => {
+		const c = String.fromCharCode(b);
+		out += /[A-Za-z0-9._-]/.test(c) && !(c === '-' && hex(bytes[i + 1]) && hex(bytes[i + 2])) ? c
 			: '-' + b.toString(16).toUpperCase().padStart(2, '0');
+	});
 	return out;
 }
 

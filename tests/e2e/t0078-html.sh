@@ -339,4 +339,60 @@ test_expect_success '--all: a session that cannot be read is said and marked, no
 	git update-ref -d refs/sessions/broken
 '
 
+test_expect_success '--all into a file, not a folder: one error, nothing written' '
+	>not-a-folder &&
+	test_expect_code 1 git session html --all -o not-a-folder 2>err &&
+	echo "error: cannot create '"'"'not-a-folder'"'"': Not a directory" >expect &&
+	test_cmp expect err && test_must_be_empty not-a-folder
+'
+
+test_expect_success '--all: a session named index has its own page, not the index' '
+	s start "Index" --id index --pause-current &&
+	git session html --all -o site3/ >said &&
+	echo "wrote site3/index.html and 3 session pages" >expect && test_cmp expect said &&
+	grep -F "<h1>Sessions</h1>" site3/index.html &&
+	grep -F "<h1>index</h1>" site3/%69ndex.html &&
+	grep -F "href=\"%2569ndex.html\"" site3/index.html &&
+	git session switch oauth -q
+'
+
+test_expect_success 'a private key in a diff is redacted whole, not only its first line' '
+	python3 - <<-\EOF &&
+	import base64, hashlib
+	body = base64.b64encode(b"".join(hashlib.sha256(b"key%d" % i).digest() for i in range(40))).decode()
+	lines = [body[i:i + 64] for i in range(0, len(body), 64)]
+	open("id_ed", "w").write("-----BEGIN OPENSSH PRIVATE KEY-----\n" + "\n".join(lines) +
+	                         "\n-----END OPENSSH PRIVATE KEY-----\n")
+	open("key-lines", "w").write("\n".join(l[8:24] for l in lines) + "\n")
+	EOF
+	git session resume oauth -q && c id_ed "deploy: a key" "" &&
+	git session html >key.html &&
+	grep -F "+[REDACTED:private-key]" key.html &&
+	! grep -F -f key-lines key.html &&
+	sed -i "$(($(wc -l <id_ed) - 3))s/^./x/" id_ed &&	# a hunk of the key with its END line, not its BEGIN
+	c id_ed "deploy: the key again" "" &&
+	git session html >key.html &&
+	test $(grep -c "^ \[REDACTED:private-key\]" key.html) -ge 4 &&
+	! grep -F -f key-lines key.html
+'
+
+test_expect_success 'a big file changed often: the diffs read at most 32 MiB of blobs, the rest noted' '
+	python3 -c "open(\"big.txt\", \"w\").write(\"\".join(\"%07d a line of a big file\\n\" % i for i in range(200000)))" &&
+	s file created big.txt &&
+	for i in 1 2 3 4; do
+		sed -i "$((i * 1000))s/.*/changed $i/" big.txt && s file modified big.txt || return 1
+	done &&
+	git session html >big.html &&
+	python3 - <<-\EOF
+	import re
+	page = open("big.html").read()
+	art = re.search(r"<article class=\"file\" id=\"file-big.txt\">.*?</article>", page, re.S).group(0)
+	changes = art.split("<div class=\"change\">")[1:]
+	assert len(changes) == 5, len(changes)
+	shown = ["<pre class=\"diff\">" in c for c in changes]
+	assert shown == [True, True, True, False, False], shown
+	assert all("to make the page quickly" in c for c in changes[3:])
+	EOF
+'
+
 test_done

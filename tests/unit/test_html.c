@@ -52,6 +52,9 @@ static void test_anchor(void **unused)
 		{ "file-", "caf\xc3\xa9", "file-caf-C3-A9" },
 		{ "file-", "under_score.dot-dash", "file-under_score.dot-dash" },
 		{ "commit-", "", "commit-" },
+		{ "file-", "x/y", "file-x-2Fy" },	/* and x-2Fy is another anchor */
+		{ "file-", "x-2Fy", "file-x-2D2Fy" },
+		{ "file-", "a--2F-A-1b-ff", "file-a--2D2F-A-1b-ff" },
 	};
 
 	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
@@ -68,6 +71,15 @@ static void test_file_name_and_scale(void **unused)
 	char *name = view_html_file_name("team/alice%1");
 
 	assert_string_equal(name, "team%2Falice%251.html");
+	free(name);
+	name = view_html_file_name("index");	/* not the index's own file */
+	assert_string_equal(name, "%69ndex.html");
+	free(name);
+	name = view_html_file_name("INDEX");
+	assert_string_equal(name, "%49NDEX.html");
+	free(name);
+	name = view_html_file_name("index2");
+	assert_string_equal(name, "index2.html");
 	free(name);
 	assert_true(view_html_scale(5, 0, 10, 100, 200) == 150);
 	assert_true(view_html_scale(-5, 0, 10, 100, 200) == 100);	/* clamped */
@@ -114,6 +126,19 @@ static void links_land(const char *page)
 	}
 }
 
+/* Each id once: an entry a file lists twice takes no second anchor. */
+static void ids_once(const char *page)
+{
+	for (const char *h = page; (h = strstr(h, " id=\"")); h++) {
+		size_t n = strcspn(h + 5, "\"");
+		char *id = xstrfmt(" id=\"%.*s\"", (int)n, h + 5);
+
+		if (count(page, id) != 1)
+			fail_msg("an id twice: %s", id);
+		free(id);
+	}
+}
+
 static void test_hostile_page(void **unused)
 {
 	cJSON *state = NULL, *timeline, *tokens, *changes = NULL;
@@ -153,6 +178,7 @@ static void test_hostile_page(void **unused)
 	assert_non_null(strstr(out.buf, "data-field=\"checkpoint\">0123</dd>"));
 	assert_non_null(strstr(out.buf, "Content-Security-Policy"));
 	links_land(out.buf);
+	ids_once(out.buf);
 	assert_non_null(strstr(out.buf, "(by ghost)"));			/* an agent with no article: not linked */
 	/* every section there, empty ones saying so */
 	assert_non_null(strstr(out.buf, "<section id=\"conversation\">\n<h2>Conversation</h2>\n<article"));
@@ -195,6 +221,31 @@ static void test_empty_page(void **unused)
 	cJSON_Delete(tokens);
 }
 
+static void test_listed_twice(void **unused)
+{
+	static const char twice[] =
+		"{\"session_id\": \"t\", \"phases\": [{\"id\": 1, \"name\": \"A\", \"status\": \"completed\"},"
+		" {\"id\": 1, \"name\": \"A again\", \"status\": \"failed\"}],"
+		" \"agents\": [{\"id\": \"ag\", \"status\": \"completed\"}, {\"id\": \"ag\", \"status\": \"failed\"}],"
+		" \"commits\": [{\"id\": \"c1\", \"subject\": \"one\"}, {\"id\": \"c2\", \"subject\": \"two\"},"
+		"  {\"id\": \"c1\", \"subject\": \"one again\"}]}";
+	cJSON *state = cJSON_Parse(twice), *timeline = report_timeline(state), *tokens = report_tokens(state);
+	struct view_html_page p = { .state = state, .commit = "0", .timeline = timeline, .tokens = tokens };
+	struct sbuf out = SBUF_INIT;
+
+	view_html_page(&out, &p);
+	ids_once(out.buf);
+	links_land(out.buf);
+	assert_int_equal(count(out.buf, "<li class=\"commit\""), 3);	/* each shown */
+	assert_non_null(strstr(out.buf, "one again"));
+	assert_int_equal(count(out.buf, "<article class=\"agent\""), 2);
+	assert_non_null(strstr(out.buf, "A again"));
+	sbuf_release(&out);
+	cJSON_Delete(state);
+	cJSON_Delete(timeline);
+	cJSON_Delete(tokens);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -203,6 +254,7 @@ int main(void)
 		cmocka_unit_test(test_file_name_and_scale),
 		cmocka_unit_test(test_hostile_page),
 		cmocka_unit_test(test_empty_page),
+		cmocka_unit_test(test_listed_twice),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
