@@ -38,7 +38,7 @@ static const char *const *export_usage(void)
 
 /* One session to write: what a file (or a registry line) gave. */
 struct job {
-	char *source;
+	char *source, *file;	/* file: the session file read, as realpath(3) names it */
 	const struct format *f;
 	cJSON *state, *files;
 	int active, archived;
@@ -51,13 +51,19 @@ struct jobs {
 	const struct format *f;
 };
 
+static void job_clear(struct job *job)
+{
+	free(job->source);
+	free(job->file);
+	cJSON_Delete(job->state);
+	cJSON_Delete(job->files);
+	memset(job, 0, sizeof(*job));
+}
+
 static void jobs_clear(struct jobs *j)
 {
-	for (size_t i = 0; i < j->n; i++) {
-		free(j->v[i].source);
-		cJSON_Delete(j->v[i].state);
-		cJSON_Delete(j->v[i].files);
-	}
+	for (size_t i = 0; i < j->n; i++)
+		job_clear(&j->v[i]);
 	free(j->v);
 }
 
@@ -140,10 +146,27 @@ static int check_state(const struct jobs *j, const cJSON *state, const char *sou
 }
 
 /* The state for doc, with where it came from; one more job. */
-static int add_job(struct jobs *j, struct cmd_ctx *c, const struct format *f, cJSON *doc,
-		   const char *source, int active)
+/*
+ * The job that read the same session file as job, or NULL: a registry line
+ * or a pointer and a folder's walk may reach one file twice.
+ */
+static struct job *read_before(struct jobs *j, const struct job *job)
 {
-	struct job job = { 0 };
+	for (size_t i = 0; job->file && i < j->n; i++)
+		if (j->v[i].file && !strcmp(j->v[i].file, job->file) &&
+		    !strcmp(json_str(j->v[i].state, "session_id"), json_str(job->state, "session_id")))
+			return &j->v[i];
+	return NULL;
+}
+
+/*
+ * A session read from doc, which came from source (a registry, at line; a
+ * pointer's file; a session file) and session file file (NULL: none).
+ */
+static int add_job(struct jobs *j, struct cmd_ctx *c, const struct format *f, cJSON *doc,
+		   const char *source, const char *file, int line, int active)
+{
+	struct job job = { 0 }, *twice;
 	char digest[HEX_SZ], *err = NULL, *text = NULL;
 	cJSON *imp, *project = store_project(c->st);
 	size_t len;
@@ -155,25 +178,36 @@ static int add_job(struct jobs *j, struct cmd_ctx *c, const struct format *f, cJ
 	}
 	if (j->as)
 		json_set_str(job.state, "session_id", j->as);
-	if (check_state(j, job.state, source) < 0)
-		goto cleanup;
 	text = json_print(doc, 0, &len);
 	if (store_hash(digest, text, len) < 0)
 		goto cleanup;
 	imp = json_obj(json_obj(job.state, "extra"), "import");
 	json_set_str(imp, "source", source);
 	json_set_str(imp, "digest", digest);
+	if (line)	/* its place in the registry, for the export */
+		json_set_num(imp, "line", line);
 	job.f = f;
 	job.active = (job.active || active) && !under_archives(source);
 	job.archived = in_archive(source);
 	job.source = xstrdup(source);
+	job.file = file ? realpath(file, NULL) : NULL;
+	if ((twice = read_before(j, &job))) {	/* the read with its registry line or pointer stays */
+		if (strcmp(source, file) || active) {
+			job_clear(twice);
+			*twice = job;
+			memset(&job, 0, sizeof(job));
+		}
+		error = 0;
+		goto cleanup;
+	}
+	if (check_state(j, job.state, source) < 0)
+		goto cleanup;
 	ALLOC_GROW(j->v, j->n + 1, j->alloc);
 	j->v[j->n++] = job;
 	memset(&job, 0, sizeof(job));
 	error = 0;
 cleanup:
-	cJSON_Delete(job.state);
-	cJSON_Delete(job.files);
+	job_clear(&job);
 	cJSON_Delete(project);
 	free(err);
 	free(text);
@@ -210,21 +244,22 @@ static char *entry_file(const struct format *f, const char *dir, const char *roo
 }
 
 /* One registry entry: the document of the entry and its session file (if any). */
-static int entry_doc(cJSON **one, const struct format *f, const cJSON *e, const char *root, const char *regdir)
+static int entry_doc(cJSON **one, char **file, const struct format *f, const cJSON *e, const char *root,
+		     const char *regdir)
 {
-	char *file = entry_file(f, format_registry_dir(f, e), root, regdir), *err = NULL;
 	const struct format *ff = f;
+	char *err = NULL;
 	cJSON *sess = NULL;
 	int error = 0;
 
 	*one = NULL;
-	if (file && (error = read_doc(&sess, &ff, file)) < 0)
+	*file = entry_file(f, format_registry_dir(f, e), root, regdir);
+	if (*file && (error = read_doc(&sess, &ff, *file)) < 0)
 		goto cleanup;
 	if ((error = format_registry_doc(one, f, e, sess, &err)) < 0)
-		gs_error("%s: %s", file ? file : "", err);
+		gs_error("%s: %s", *file ? *file : "", err);
 cleanup:
 	cJSON_Delete(sess);
-	free(file);
 	free(err);
 	return error;
 }
@@ -239,13 +274,13 @@ static int add_registry(struct jobs *j, struct cmd_ctx *c, const struct format *
 
 	cJSON_ArrayForEach(e, entries) {
 		cJSON *one = NULL;
+		char *file = NULL;
 
-		if ((error = entry_doc(&one, f, e, root, regdir)) == 0 &&
-		    (error = add_job(j, c, f, one, path, 0)) == 0)	/* its place, for the export */
-			json_set_num(json_obj(json_obj(j->v[j->n - 1].state, "extra"), "import"), "line",
-				     line);
+		if ((error = entry_doc(&one, &file, f, e, root, regdir)) == 0)
+			error = add_job(j, c, f, one, path, file, line, 0);
 		line++;
 		cJSON_Delete(one);
+		free(file);
 		if (error < 0)
 			break;
 	}
@@ -395,7 +430,7 @@ static int add_pointed(struct jobs *j, struct cmd_ctx *c, const struct format *f
 	int error;
 
 	if ((error = read_doc(&doc, &f, other)) == 0)
-		error = add_job(j, c, f, doc, other, 1);
+		error = add_job(j, c, f, doc, other, other, 0, 1);
 	cJSON_Delete(doc);
 	free(other);
 	return error;
@@ -517,7 +552,7 @@ static int add_file(struct jobs *j, struct cmd_ctx *c, const char *path)
 	else if ((pointer = format_pointer(f, doc)))
 		error = add_pointed(j, c, f, dir, pointer);
 	else if ((error = read_part(doc, f, dir)) == 0 && (error = read_sides(doc, f, dir)) == 0)
-		error = add_job(j, c, f, doc, path, 0);
+		error = add_job(j, c, f, doc, path, path, 0, 0);
 	cJSON_Delete(doc);
 	free(dir);
 	free(pointer);

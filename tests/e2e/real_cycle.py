@@ -277,6 +277,8 @@ def expect_bmad(case):
 
 def ccw_phases(doc):
     ph = doc.get("phases")
+    if ph is None:  # CCW 2.0 names its phases checkpoints
+        ph = doc.get("checkpoints")
     if isinstance(ph, dict):
         return [phase(None, k, v.get("status") if isinstance(v, dict) else v)
                 for k, v in ph.items()]

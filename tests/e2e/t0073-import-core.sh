@@ -186,4 +186,18 @@ test_expect_success 'a folder or file with nothing to read is an error, and noth
 	test_cmp before after
 '
 
+test_expect_success 'a session file reached by its registry line and by the walk is one session' '
+	mkdir -p reg/.workflow/WFS-twice &&
+	printf "{\"id\":\"WFS-twice\",\"status\":\"active\",\"description\":\"Twice\",\"directory\":\".workflow/WFS-twice\"}\n{\"id\":\"WFS-line-only\",\"status\":\"paused\",\"description\":\"Line\",\"directory\":\".workflow/WFS-line-only\"}\n" \
+		>reg/.workflow/session_status.jsonl &&
+	printf "{\"session_id\": \"WFS-twice\", \"project\": \"Twice\", \"status\": \"active\", \"checkpoints\": {\"plan\": {\"status\": \"completed\"}}}\n" \
+		>reg/.workflow/WFS-twice/workflow-session.json &&
+	git session import reg/.workflow >out 2>err &&
+	! grep "also in" err &&
+	test "$(show WFS-twice "d[\"extra\"][\"import\"][\"line\"], [p[\"name\"] for p in d[\"phases\"]]")" = "[1, [\"plan\"]]" &&
+	git rev-parse --verify -q refs/sessions/WFS-line-only &&
+	git session export --format ccw WFS-twice >twice.json &&
+	same json reg/.workflow/WFS-twice/workflow-session.json twice.json
+'
+
 test_done
