@@ -3,7 +3,6 @@ test_description='maestro-flow: .workflow/sessions/<id>/ with its runs and regis
 . ./lib.sh
 
 FX="$TEST_DIRECTORY/fixtures/real/maestro-flow"
-REAL="${GS_REAL_SESSIONS_DIR:-$TEST_DIRECTORY/../../../shared/real-sessions}/second/maestroflow"
 UP="${GS_UPSTREAM_DIR:-$TEST_DIRECTORY/../../../shared/upstream}"
 same () { python3 "$TEST_DIRECTORY/same_data.py" "$@"; }
 show () { git session show --json "$1" >show.json && json_field show.json "$2"; }
@@ -175,38 +174,6 @@ test_expect_success UPSTREAM_MAESTRO_FLOW 'maestro-flow refuses what it must: a 
 	test_must_fail node "$TEST_DIRECTORY/../upstream/maestro-flow-check.mjs" "$UP/maestro-flow" "$TEST_DIRECTORY/../mcp/node_modules/zod" \
 		bad/20260301-search-api/ >reader.out &&
 	grep "\"ok\":false" reader.out
-'
-
-test_expect_success 'the real sessions, when present: each through import, export and the cycle' '
-	if ! test -d "$REAL"
-	then
-		echo "skipped: no $REAL"; return 0
-	fi &&
-	for c in "$REAL"/f*
-	do
-		rm -rf real && git init -q real && (
-			cd real && git commit -q --allow-empty -m init &&
-			cp -R "$c/.workflow" . &&
-			dir=$(ls -d .workflow/sessions/*/) && id=$(basename "$dir") &&
-			git session import -q .workflow/ &&
-			git session export --format maestro-flow -o mf "$id" &&
-			same_tree "$dir" "mf/$id" &&
-			if test "$(git session show --json "$id" | python3 -c "import json,sys; print(json.load(sys.stdin)[\"status\"])")" = in_progress
-			then
-				git session switch -q "$id" &&
-				git session note "seen" -q && git session phase add "maestro-verify" -q &&
-				git session export --format maestro-flow -o cyc "$id" 2>/dev/null &&
-				same --subset --except "\$.chain" --except "\$.orchestration.chain" --except "\$.updated_at" \
-					json "$dir/session.json" "cyc/$id/session.json"
-			fi &&
-			if test_have_prereq UPSTREAM_MAESTRO_FLOW
-			then
-				node "$TEST_DIRECTORY/../upstream/maestro-flow-check.mjs" "$UP/maestro-flow" \
-					"$TEST_DIRECTORY/../mcp/node_modules/zod" "mf/$id" $(ls -d cyc/*/ 2>/dev/null) >reader.out ||
-				{ cat reader.out; false; }
-			fi
-		) || { echo "failed: $c"; return 1; }
-	done
 '
 
 test_done

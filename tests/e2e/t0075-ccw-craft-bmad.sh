@@ -3,8 +3,6 @@ test_description='Claude Code Workflow, craft and BMAD sessions as their users w
 . ./lib.sh
 
 FX="$TEST_DIRECTORY/fixtures/real"
-# the files their users committed, beside the checkout or in $GS_REAL_SESSIONS_DIR (never copied here)
-REAL="${GS_REAL_SESSIONS_DIR:-$TEST_DIRECTORY/../../../shared/real-sessions}"
 same () { python3 "$TEST_DIRECTORY/same_data.py" "$@"; }
 # val <file> <python expression on d>: json_field, with text as text
 val () {
@@ -151,58 +149,6 @@ test_expect_success 'bmad: the first SESSION start block: equal on export, the r
 	same --subset --except "\$.last_updated" yaml "$FX/bmad/start/OPS202603-ACME-PORTAL.yaml" b.yaml &&
 	check "$(python3 -c "import yaml,json; d=yaml.safe_load(open(\"b.yaml\")); print(json.dumps([sorted(d[\"tokens\"]), d[\"notes\"]]))")" \
 		"[[\"current\", \"initial\", \"saved\"], [\"kick-off done\"]]"
-'
-
-# real <format> <kind> <file>: import it alone, export it equal; a note
-# and a phase (after reopening or resuming it), and the export still holds
-# the source (what a note moves and, where the model moved it, the current
-# phase aside)
-reopen () { git session reopen -h 2>&1 | grep -q "usage: git session reopen"; }
-real () {
-	rm -rf r && git init -q r && (
-		cd r && git commit -q --allow-empty -m init &&
-		rel=${3#"$case"/} && mkdir -p "$(dirname "$rel")" && cp "$3" "$rel" &&
-		git session import -q "$rel" &&
-		id=$(git for-each-ref --format="%(refname)" refs/sessions refs/archive/sessions | sed "s|.*sessions/||") &&
-		{ ! git rev-parse -q --verify refs/archive/sessions/$id >/dev/null || git session unarchive -q $id; } &&
-		git session export --format $1 $id >x.out &&
-		{ same $2 "$rel" x.out || { echo "$3: export differs"; exit 1; }; } &&
-		status=$(show $id "d[\"status\"]") && before=$(show $id "d[\"current_phase\"]") &&
-		ex="--except \$.updated --except \$.updated_at --except \$.last_updated --except \$.notes" &&
-		case $status in
-		completed|aborted) reopen || exit 0; git session reopen -q $id && ex="$ex --except \$.status" ;;
-		paused) git session resume -q $id >/dev/null && ex="$ex --except \$.status" ;;
-		esac &&
-		git session switch -q $id && git session note "real-cycle note" -q && git session phase add "Real cycle" -q &&
-		git session export --format $1 $id >x.out 2>/dev/null &&
-		ex="$ex --except \$.checkpoints.Real\\ cycle --except \$.phases.Real\\ cycle" &&
-		{ test "$before" = "$(show $id "d[\"current_phase\"]")" || ex="$ex --except \$.current_phase"; } &&
-		{ eval "same --subset $ex $2 \"\$rel\" x.out" || { echo "$3: work lost something"; exit 1; }; }
-	)
-}
-
-if test -d "$REAL/first" && test -d "$REAL/second"; then HAVE_REAL=SH; else HAVE_REAL=REAL_SESSIONS_DIR; fi
-
-test_expect_success $HAVE_REAL 'every real CCW, craft and BMAD file: read, written back, worked on; the broken one refused' '
-	n=0 &&
-	for case in "$REAL"/first/ccw/* "$REAL"/second/ccw/w* "$REAL"/first/claude/* "$REAL"/second/claude/* \
-		"$REAL"/first/bmad/* "$REAL"/second/bmad/*
-	do
-		case $case in */ccw/*) f=ccw k=json ;; */claude/*) f=claude k=json ;; *) f=bmad k=yaml ;; esac &&
-		for file in $(find "$case" -type f -name "*.json" -o -type f -name "*.yaml")
-		do
-			real $f $k "$file" || return 1
-			n=$((n + 1))
-		done
-	done &&
-	echo "$n files" && test $n -ge 25 &&
-	rm -rf r && git init -q r && (
-		cd r && git commit -q --allow-empty -m init &&
-		cp -R "$REAL"/second/ccw/x3-*/.workflow . &&
-		test_must_fail git session import .workflow 2>err &&
-		grep "^error: .*/workflow-session.json:[0-9][0-9]*: invalid JSON" err &&
-		test -z "$(git for-each-ref refs/sessions refs/archive)"
-	)
 '
 
 test_done
