@@ -11,6 +11,7 @@
 #include "git-session/util.h"
 #include "git-session/store_worktree.h"
 
+#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <libgen.h>
@@ -88,8 +89,8 @@ static int read_doc(cJSON **doc, const struct format **f, const char *path)
 
 	if ((error = gs_read_file(&buf, &len, path, FORMAT_MAX_BYTES)) < 0)
 		return error;
-	if ((error = format_parse(doc, f, buf, len, &err)) < 0)
-		gs_error("%s: %s", path, err);
+	if ((error = format_parse(doc, f, buf, len, &err)) < 0)	/* "<line>: <what>" reads "<file>:<line>: <what>" */
+		gs_error("%s:%s%s", path, isdigit((unsigned char)*err) ? "" : " ", err);
 	free(buf);
 	free(err);
 	return error;

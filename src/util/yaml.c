@@ -135,6 +135,8 @@ static cJSON *plain_scalar(const char *s, size_t len)
 
 struct yaml_reader {
 	yaml_parser_t parser;
+	const char *buf;
+	size_t len;
 	char **err;
 	int depth;
 };
@@ -142,11 +144,36 @@ struct yaml_reader {
 static int yaml_fail(struct yaml_reader *r, const char *what, const yaml_mark_t *m)
 {
 	if (!*r->err)
-		*r->err = xstrfmt("%s at line %zu", what, m->line + 1);
+		*r->err = xstrfmt("%zu: %s", m->line + 1, what);
 	return GS_ERROR;
 }
 
 static int read_node(cJSON **out, struct yaml_reader *r, yaml_event_t *ev);
+
+/* Whether line (from 0) of buf is indented with a tab (libyaml's marks count characters, not bytes). */
+static int tab_indented(const char *buf, size_t len, size_t line)
+{
+	const char *p = buf, *end = buf + len;
+
+	for (; line && p; line--)
+		if ((p = memchr(p, '\n', (size_t)(end - p))))
+			p++;
+	for (; p && p < end && (*p == ' ' || *p == '\t'); p++)
+		if (*p == '\t')
+			return 1;
+	return 0;
+}
+
+static int parse_event(yaml_event_t *ev, struct yaml_reader *r)
+{
+	const yaml_mark_t *m = &r->parser.problem_mark;
+
+	if (yaml_parser_parse(&r->parser, ev))
+		return 0;
+	if (tab_indented(r->buf, r->len, m->line))	/* libyaml's words for it are obscure */
+		return yaml_fail(r, "a tab where YAML wants spaces (indentation is spaces only)", m);
+	return yaml_fail(r, r->parser.problem ? r->parser.problem : "invalid YAML", &r->parser.problem_mark);
+}
 
 /* A number is taken only as written, as json_parse takes one: not 2^53 + 1, not 0.1234567890123456789. */
 static int number_kept(cJSON **out, struct yaml_reader *r, const char *v, const yaml_event_t *ev)
@@ -174,9 +201,8 @@ static int read_children(cJSON *node, struct yaml_reader *r, int mapping)
 	for (;;) {
 		cJSON *key = NULL, *val = NULL;
 
-		if (!yaml_parser_parse(&r->parser, &ev))
-			return yaml_fail(r, r->parser.problem ? r->parser.problem : "invalid YAML",
-					 &r->parser.problem_mark);
+		if ((error = parse_event(&ev, r)) < 0)
+			return error;
 		if (ev.type == YAML_MAPPING_END_EVENT || ev.type == YAML_SEQUENCE_END_EVENT) {
 			yaml_event_delete(&ev);
 			return 0;
@@ -188,16 +214,19 @@ static int read_children(cJSON *node, struct yaml_reader *r, int mapping)
 				return error;
 			}
 			key = cJSON_CreateString((const char *)ev.data.scalar.value);
-			yaml_event_delete(&ev);
 			if (cJSON_GetObjectItemCaseSensitive(node, key->valuestring)) {
-				error = yaml_fail(r, "a duplicate key", &r->parser.mark);
+				char *what = xstrfmt("the key '%s' appears twice in one mapping", key->valuestring);
+
+				error = yaml_fail(r, what, &ev.start_mark);
+				free(what);
+				yaml_event_delete(&ev);
 				cJSON_Delete(key);
 				return error;
 			}
-			if (!yaml_parser_parse(&r->parser, &ev)) {
+			yaml_event_delete(&ev);
+			if ((error = parse_event(&ev, r)) < 0) {
 				cJSON_Delete(key);
-				return yaml_fail(r, r->parser.problem ? r->parser.problem : "invalid YAML",
-						 &r->parser.problem_mark);
+				return error;
 			}
 		}
 		error = read_node(&val, r, &ev);
@@ -250,16 +279,44 @@ static int read_node(cJSON **out, struct yaml_reader *r, yaml_event_t *ev)
 	}
 }
 
-/* The first document's root node into *out; 1 when there was none. */
+/*
+ * After the document: the stream's end, and nothing else. A second
+ * document (after a '...' or a second '---' line) is refused, as js-yaml's
+ * load() and PyYAML's safe_load() refuse it, never left unread.
+ */
+static int read_end(struct yaml_reader *r)
+{
+	yaml_event_t ev;	/* libyaml zeroes it first, even when parsing fails */
+	yaml_mark_t end;
+	int marked, error;
+
+	if ((error = parse_event(&ev, r)) < 0)	/* the document's end */
+		return error;
+	end = ev.start_mark;
+	marked = !ev.data.document_end.implicit;
+	yaml_event_delete(&ev);
+	if (parse_event(&ev, r) == 0 && ev.type == YAML_STREAM_END_EVENT)
+		error = 0;
+	else if (marked) {	/* whatever libyaml says of what follows, the cause is the '...' */
+		free(*r->err);
+		*r->err = NULL;
+		error = yaml_fail(r, "a '...' line ends the document here, but more follows", &end);
+	} else {
+		error = yaml_fail(r, "a second document: only one is read", &ev.start_mark);
+	}
+	yaml_event_delete(&ev);
+	return error;
+}
+
+/* The stream's one document into *out; 1 when there was none. */
 static int read_document(cJSON **out, struct yaml_reader *r)
 {
 	yaml_event_t ev;
 	int error;
 
 	for (;;) {
-		if (!yaml_parser_parse(&r->parser, &ev))
-			return yaml_fail(r, r->parser.problem ? r->parser.problem : "invalid YAML",
-					 &r->parser.problem_mark);
+		if ((error = parse_event(&ev, r)) < 0)
+			return error;
 		if (ev.type == YAML_STREAM_END_EVENT || ev.type == YAML_DOCUMENT_END_EVENT) {
 			yaml_event_delete(&ev);
 			return 1;
@@ -270,18 +327,12 @@ static int read_document(cJSON **out, struct yaml_reader *r)
 	}
 	error = read_node(out, r, &ev);
 	yaml_event_delete(&ev);
-	if (error < 0)
-		return error;
-	if (!yaml_parser_parse(&r->parser, &ev))	/* the document's end, or a complaint */
-		return yaml_fail(r, r->parser.problem ? r->parser.problem : "invalid YAML",
-				 &r->parser.problem_mark);
-	yaml_event_delete(&ev);
-	return 0;
+	return error < 0 ? error : read_end(r);
 }
 
 int yaml_parse(cJSON **out, const char *buf, size_t len, size_t max, char **err)
 {
-	struct yaml_reader r = { .err = err };
+	struct yaml_reader r = { .buf = buf, .len = len, .err = err };
 	int error;
 
 	*out = NULL;

@@ -55,7 +55,11 @@ static void test_refused(void **unused)
 {
 	static const struct { const char *yaml, *why; } cases[] = {
 		{ "a: &x 1\nb: *x", "alias" },
-		{ "a: 1\na: 2", "duplicate" },
+		{ "a: 1\na: 2", "2: the key 'a' appears twice" },
+		{ "a: 1\n...\n  - b: 2\n", "2: a '...' line ends the document here" },
+		{ "a: 1\n...\n---\nb: 2\n", "2: a '...' line" },
+		{ "a: 1\n---\nb: 2\n", "2: a second document" },
+		{ "a:\n  b: 1\n\tc: 2\n", "3: a tab" },
 		{ "? [a, b]\n: 1", "key" },
 		{ "a: [1, 2", "" },
 		{ "a: b: c", "" },
