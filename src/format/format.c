@@ -5,6 +5,7 @@
  */
 #include "format-internal.h"
 
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -58,6 +59,24 @@ const char *format_choices(int titles)
 	return made[!!titles] = sbuf_detach(&sb, NULL);
 }
 
+/* Markdown without front matter: a '#' heading first, and no line a YAML "key:" could be. */
+static int markdown_only(const char *buf, size_t len, size_t i)
+{
+	const char *p = buf, *end = buf + len;
+
+	if (i >= len || buf[i] != '#')
+		return 0;
+	for (; p && p < end; p = memchr(p, '\n', (size_t)(end - p)), p = p ? p + 1 : NULL) {
+		const char *k = p;
+
+		while (k < end && (isalnum((unsigned char)*k) || (*k && strchr("_-\"'", *k))))
+			k++;
+		if (k > p && k < end && *k == ':')
+			return 0;
+	}
+	return 1;
+}
+
 /* The format whose reader's complaint to show when none could read buf. */
 static const struct format *claimed(const char *buf, size_t len)
 {
@@ -65,7 +84,7 @@ static const struct format *claimed(const char *buf, size_t len)
 
 	while (i < len && strchr(" \t\r\n", buf[i]))
 		i++;
-	if (len >= 3 && !strncmp(buf, "---", 3))
+	if ((len >= 3 && !strncmp(buf, "---", 3)) || markdown_only(buf, len, i))
 		return &format_maestro;
 	if (i < len && (buf[i] == '{' || buf[i] == '['))
 		return &format_claude;

@@ -36,7 +36,8 @@ static int maestro_parse(cJSON **doc, const char *buf, size_t len, char **err)
 	int json;
 
 	if (len < 4 || strncmp(buf, "---", 3) || (buf[3] != '\n' && buf[3] != '\r')) {
-		*err = xstrdup("no YAML front matter ('---' on the first line)");
+		*err = xstrdup("no front matter: a Maestro session file begins with a '---' line, "
+			       "then its state, then '---' and the log");
 		return GS_ERROR;
 	}
 	for (p = memchr(buf, '\n', len); p && p + 1 < end; p = memchr(p + 1, '\n', (size_t)(end - p - 1)))
