@@ -130,8 +130,20 @@ int format_parse(cJSON **doc, const struct format **f, const char *buf, size_t l
 	return GS_ERROR;
 }
 
+/* Whether every phase of st is done (and it has one): an archive of it is a finished session. */
+static int all_phases_done(const cJSON *st)
+{
+	const cJSON *p, *phases = cJSON_GetObjectItemCaseSensitive(st, "phases");
+
+	cJSON_ArrayForEach(p, phases)
+		if (!json_str(p, "status") ||
+		    (strcmp(json_str(p, "status"), ST_COMPLETED) && strcmp(json_str(p, "status"), ST_SKIPPED)))
+			return 0;
+	return cJSON_GetArraySize(phases) > 0;
+}
+
 int format_import(cJSON **state, cJSON **files, int *active, const struct format *f,
-		  const cJSON *in, const cJSON *project, char **err)
+		  const cJSON *in, const cJSON *project, int archived, char **err)
 {
 	cJSON *doc = cJSON_Duplicate(in, 1), *st = cJSON_CreateObject(), *fl = cJSON_CreateObject();
 	cJSON *norm = NULL, *exp = NULL, *patch = NULL, *imp;
@@ -144,6 +156,10 @@ int format_import(cJSON **state, cJSON **files, int *active, const struct format
 		goto cleanup;
 	if (project)
 		json_set(st, "project", cJSON_Duplicate(project, 1));
+	/* an archive left saying "in progress" when all is done; the patch keeps its word */
+	if (archived && (!json_str(st, "status") || !strcmp(json_str(st, "status"), ST_IN_PROGRESS)) &&
+	    all_phases_done(st))
+		json_set_str(st, "status", ST_COMPLETED);
 	if (state_normalize(&norm, st, err) < 0) {
 		st = NULL;
 		goto cleanup;
