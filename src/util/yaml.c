@@ -272,8 +272,13 @@ static int read_node(cJSON **out, struct yaml_reader *r, yaml_event_t *ev)
 		}
 		r->depth--;
 		return 0;
-	case YAML_ALIAS_EVENT:
-		return yaml_fail(r, "an alias (*name): aliases are not read", &ev->start_mark);
+	case YAML_ALIAS_EVENT: {	/* refused whole: no anchor is kept, so no "billion laughs" */
+		char *what = xstrfmt("an alias (*%s): aliases are not read", (const char *)ev->data.alias.anchor);
+
+		error = yaml_fail(r, what, &ev->start_mark);
+		free(what);
+		return error;
+	}
 	default:
 		return yaml_fail(r, "unexpected YAML", &ev->start_mark);
 	}
