@@ -7,6 +7,7 @@
 #include "format-internal.h"
 #include "git-session/yaml.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -67,8 +68,17 @@ static int maestro_parse(cJSON **doc, const char *buf, size_t len, char **err)
 	json = first_char(buf + 3, close) == '{';
 	/* YAML from the first '---' (a document start to YAML), so that lines are the file's */
 	if (json ? json_parse(&fm, buf + 3, (size_t)(close - buf - 3), FORMAT_MAX_BYTES, err) < 0
-		 : yaml_parse(&fm, buf, (size_t)(close - buf), FORMAT_MAX_BYTES, err) < 0)
+		 : yaml_parse(&fm, buf, (size_t)(close - buf), FORMAT_MAX_BYTES, err) < 0) {
+		size_t at, line = 1;
+
+		if (json && sscanf(*err, "invalid JSON near byte %zu", &at) == 1) {	/* the file's line */
+			for (p = buf; p < buf + 3 + at && p < close; p++)
+				line += *p == '\n';
+			free(*err);
+			*err = xstrfmt("%zu: invalid JSON", line);
+		}
 		return GS_ERROR;
+	}
 	if (!cJSON_IsObject(fm)) {
 		cJSON_Delete(fm);
 		*err = xstrdup("the front matter is not a mapping");

@@ -53,7 +53,9 @@ test_expect_success 'YAML that js-yaml refuses is refused, at its line, nothing 
 	printf -- "---\nsession_id: a\nphases:\n  - id: 1\n\t  status: pending\n---\n" >tab.md &&
 	printf -- "---\nsession_id: a\nphases: *all\n---\n" >alias.md &&
 	printf -- "session_id: a\nstatus: in_progress\n---\nsession_id: b\n" >two.yaml &&
-	for f in dup.md:4:appears.twice tab.md:5:a.tab alias.md:3:alias two.yaml:3:a.second.document
+	printf -- "---\n{\n  \"session_id\": \"a\",\n  \"phases\": [1,]\n}\n---\n" >comma.md &&
+	for f in dup.md:4:appears.twice tab.md:5:a.tab "alias.md:3:alias.(.all)" two.yaml:3:a.second.document \
+		comma.md:4:invalid.JSON
 	do
 		test_must_fail git session import "${f%%:*}" 2>err &&
 		grep "^error: ${f%:*}: .*${f##*:}" err || return 1
