@@ -143,36 +143,34 @@ static void import_tokens(cJSON *state, cJSON *fm)
 		cJSON_DeleteItemFromObjectCaseSensitive(fm, "token_usage");
 }
 
-/* A phase's own id when it is a whole number from 1 not taken before it, else 0. */
-static int own_id(const cJSON *phases, const cJSON *in)
-{
-	const cJSON *id = cJSON_GetObjectItemCaseSensitive(in, "id"), *c;
-
-	if (!cJSON_IsNumber(id) || !json_is_int(id->valuedouble) || id->valuedouble < 1 ||
-	    id->valuedouble > STATE_PHASES_MAX * 100.0)
-		return 0;
-	for (c = phases->child; c && c != in; c = c->next)
-		if (json_equal(cJSON_GetObjectItemCaseSensitive(c, "id"), id))
-			return 0;
-	return (int)id->valuedouble;
-}
+#define PHASE_ID_MAX (STATE_PHASES_MAX * 100)	/* an id a phase keeps as its own */
 
 /*
- * The phases' ids in the model, which must be unique: a phase's own, or for
- * one with none, a taken one (two "id: 3" written by hand) or one that is no
- * whole number, the next free; its own is kept as "key" for the export.
+ * The phases' ids in the model, which must be unique: a phase's own when it
+ * is a whole number from 1 that no phase before it took; else (two "id: 3"
+ * written by hand, an id that is no number, none) the next free one, the
+ * source's id then kept as "key" for the export.
  */
 static int *phase_ids(const cJSON *phases)
 {
 	int n = cJSON_GetArraySize(phases), *ids = xcalloc((size_t)n + 1, sizeof(*ids)), i = 0, max = 0;
+	char *taken = xcalloc(PHASE_ID_MAX + 1, 1);
 	const cJSON *c;
 
-	cJSON_ArrayForEach(c, phases)
-		if ((ids[i++] = own_id(phases, c)) > max)
-			max = ids[i - 1];
+	cJSON_ArrayForEach(c, phases) {
+		double id = json_num(c, "id", 0);
+
+		if (json_is_int(id) && id >= 1 && id <= PHASE_ID_MAX && !taken[(int)id]) {
+			ids[i] = (int)id;
+			taken[ids[i]] = 1;
+			max = ids[i] > max ? ids[i] : max;
+		}
+		i++;
+	}
 	for (i = 0; i < n; i++)
 		if (!ids[i])
 			ids[i] = ++max;
+	free(taken);
 	return ids;
 }
 
