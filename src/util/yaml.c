@@ -1,5 +1,6 @@
 /*
- * yaml.c - YAML in and out with libyaml. Out: strings are always quoted,
+ * yaml.c - YAML in and out with libyaml. Out: strings are always quoted
+ * (text of several lines as a literal block),
  * so no value can be read back as another type ("no", "1.0", "null").
  * In: the core schema's plain scalars; no aliases (no "billion laughs").
  */
@@ -25,6 +26,7 @@ static int scalar(yaml_emitter_t *em, const char *s, int quoted)
 
 	if (!yaml_scalar_event_initialize(&ev, NULL, NULL, (yaml_char_t *)s, (int)strlen(s),
 					  !quoted, quoted,
+					  quoted == 2 ? YAML_LITERAL_SCALAR_STYLE :
 					  quoted ? YAML_DOUBLE_QUOTED_SCALAR_STYLE : YAML_PLAIN_SCALAR_STYLE))
 		return GS_ERROR;
 	return yaml_emitter_emit(em, &ev) ? 0 : GS_ERROR;
@@ -52,8 +54,8 @@ static int emit_value(yaml_emitter_t *em, const cJSON *v)
 				return GS_ERROR;
 		return yaml_sequence_end_event_initialize(&ev) && yaml_emitter_emit(em, &ev) ? 0 : GS_ERROR;
 	}
-	if (cJSON_IsString(v))
-		return scalar(em, v->valuestring, 1);
+	if (cJSON_IsString(v))	/* text of several lines as a literal block, as people write it */
+		return scalar(em, v->valuestring, strchr(v->valuestring, '\n') ? 2 : 1);
 	{
 		char *s = json_print(v, 0, NULL);
 		int error = scalar(em, s, 0);
