@@ -32,6 +32,16 @@ static int scalar(yaml_emitter_t *em, const char *s, int quoted)
 	return yaml_emitter_emit(em, &ev) ? 0 : GS_ERROR;
 }
 
+/*
+ * Whether s reads back the same as a literal block in every reader: it has
+ * lines, and no NEL, U+2028 or U+2029, which YAML 1.1 (libyaml, PyYAML)
+ * takes for line breaks and 1.2 (js-yaml) does not.
+ */
+static int literal(const char *s)
+{
+	return strchr(s, '\n') && !strstr(s, "\xc2\x85") && !strstr(s, "\xe2\x80\xa8") && !strstr(s, "\xe2\x80\xa9");
+}
+
 static int emit_value(yaml_emitter_t *em, const cJSON *v)
 {
 	yaml_event_t ev;
@@ -55,7 +65,7 @@ static int emit_value(yaml_emitter_t *em, const cJSON *v)
 		return yaml_sequence_end_event_initialize(&ev) && yaml_emitter_emit(em, &ev) ? 0 : GS_ERROR;
 	}
 	if (cJSON_IsString(v))	/* text of several lines as a literal block, as people write it */
-		return scalar(em, v->valuestring, strchr(v->valuestring, '\n') ? 2 : 1);
+		return scalar(em, v->valuestring, literal(v->valuestring) ? 2 : 1);
 	{
 		char *s = json_print(v, 0, NULL);
 		int error = scalar(em, s, 0);

@@ -92,7 +92,7 @@ static void test_emit_round_trip(void **unused)
 	const char *text = "{\"s\": \"true\", \"n\": 12, \"z\": null, \"b\": false, \"l\": [\"- x\", \"a: b\", \"\"],"
 			   " \"u\": \"caf\\u00e9 \\n two\", \"num\": \"0x10\","
 			   " \"lines\": [\"a\\nb\\n\", \"  lead\\nx\", \"trail \\ny\", \"\\n\\n\", \"t\\tab\\n\\n\\n\","
-			   " \"cr\\r\\nlf\", \"# not\\n- a list\", \"end\\n \"]}";
+			   " \"cr\\r\\nlf\", \"# not\\n- a list\", \"end\\n \", \"x\\n\\u2028y\"]}";
 	cJSON *v = NULL, *back = NULL;
 	char *err = NULL, *yaml = NULL, *a, *b;
 	size_t len;
