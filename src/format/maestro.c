@@ -261,7 +261,8 @@ static void take_id(cJSON *state, cJSON *fm)
 
 static int maestro_to_state(cJSON *state, cJSON *files, int *active, const cJSON *doc, char **err)
 {
-	cJSON *fm = cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(doc, "front_matter"), 1);
+	const cJSON *doc_fm = cJSON_GetObjectItemCaseSensitive(doc, "front_matter");
+	cJSON *fm = cJSON_Duplicate(doc_fm, 1);
 	cJSON *phases = cJSON_GetObjectItemCaseSensitive(fm, "phases");
 	const cJSON *status = cJSON_GetObjectItemCaseSensitive(fm, "status");
 	int n = 0;
@@ -308,7 +309,9 @@ static int maestro_to_state(cJSON *state, cJSON *files, int *active, const cJSON
 	}
 	fmt_rest_to_extra(state, format_maestro.name, fm);
 	fmt_copy(json_obj(state, "extra"), "maestro_log", doc, "body");
-	*active = json_str(state, "status") && !strcmp(json_str(state, "status"), ST_IN_PROGRESS);
+	/* in progress, or (written by hand) no status but "active: true" */
+	*active = json_str(state, "status") ? !strcmp(json_str(state, "status"), ST_IN_PROGRESS)
+					    : cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(doc_fm, "active"));
 	cJSON_Delete(fm);
 	return 0;
 }

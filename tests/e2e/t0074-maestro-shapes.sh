@@ -98,7 +98,8 @@ test_expect_success 'unnamed phases: after a note and a phase, all of the source
 '
 
 test_expect_success 'one agent per phase and two phases with the same id, as written by hand' '
-	git session import -q "$FX/handwritten.md" &&
+	git session import "$FX/handwritten.md" >imported &&
+	grep "^Active session: ui-overhaul" imported &&
 	check "$(show ui-overhaul "[(p[\"id\"], p.get(\"key\"), p[\"status\"], p[\"agents\"]) for p in d[\"phases\"]]")" \
 		"[[1, null, \"completed\", [\"architect\"]], [2, null, \"completed\", [\"architect\"]], [3, null, \"in_progress\", [\"coder\"]], [5, 3, \"pending\", [\"coder\"]], [4, null, \"pending\", [\"tester\", \"code_reviewer\"]]]" &&
 	check "$(show ui-overhaul "[t[\"id\"] for t in d[\"phases\"][1][\"tasks\"]], d[\"current_phase\"]")" "[[\"2.1.1\", \"2.1.2\"], 1]" &&
