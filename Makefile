@@ -10,6 +10,7 @@
 #   make bench           the performance figures, as ratios against anchors measured in the same run
 #   make bench-hooks     only what the git hooks and the agent hooks cost (BENCH_ARGS=--quick: fewer runs)
 #   make bench-sync      only push and pull with 10,000 and 100,000 sessions (--quick: 10,000)
+#   make screenshot      doc/html-page.png, README's picture of a page (needs make deps: chromium, puppeteer-core)
 #   make fuzz            the libFuzzer targets, FUZZ_SECONDS each (make test runs them 5 s each)
 
 PREFIX ?= /usr/local
@@ -154,7 +155,7 @@ FUZZ_TARGETS += manifest
 # one import target per format: the same program, told which format to read
 build/fuzz/fuzz_import_%: fuzz/fuzz_import.c $(FUZZ_SRC) $(wildcard include/git-session/*.h src/*/*.h)
 	@mkdir -p build/fuzz
-	$(QUIET_LD)$(FUZZ_CC) $(FUZZ_FLAGS) -DFORMAT='"$*"' -o $@ $< $(FUZZ_SRC) $(FUZZ_LIBS)
+	$(QUIET_LD)$(FUZZ_CC) $(FUZZ_FLAGS) -DFORMAT='"$(subst _,-,$*)"' -o $@ $< $(FUZZ_SRC) $(FUZZ_LIBS)
 
 build/fuzz/fuzz_%: fuzz/fuzz_%.c $(FUZZ_SRC) $(wildcard include/git-session/*.h src/*/*.h)
 	@mkdir -p build/fuzz
@@ -216,6 +217,9 @@ demo:
 	$(MAKE) git-session
 	@sh tools/demo.sh
 
+screenshot: git-session
+	@sh tools/screenshot.sh doc/html-page.png
+
 bench: git-session
 	@sh bench/run.sh $(BENCH_ARGS)
 
@@ -239,4 +243,4 @@ uninstall:
 clean:
 	rm -rf build git-session
 
-.PHONY: FORCE check-layers layout all unit e2e check-sanitize test deps demo bench bench-hooks bench-sync install uninstall clean fuzz fuzz-smoke valgrind
+.PHONY: FORCE check-layers layout all unit e2e check-sanitize test deps demo screenshot bench bench-hooks bench-sync install uninstall clean fuzz fuzz-smoke valgrind

@@ -193,6 +193,24 @@ check "file modified, big / typical session" "$(ratio "$(bm 6)" "$(bm 5)")" "<="
 printf '  %-46s %7s   (for information: reads put the whole state together)\n' \
 	"status, big / typical session" "$(ratio "$(bm 4)" "$(bm 3)")"
 
+# The big session as one HTML page (git session html), against show --json
+# of the same checkpoint: both read the whole state; the page also reads
+# the history's operations and draws it all.
+echo
+echo "html: the big session's page, against show --json"
+pagesize=$(git -C "$work/bigstate" session html | wc -c)
+timeit "$(((runs + 3) / 4))" git -C "$work/bigstate" session show --json :: \
+	git -C "$work/bigstate" session html :: git -C "$work/h-short" session html :: \
+	git -C "$work/h-long" session html >"$work/ptimes"
+pm () { sed -n "${1}p" "$work/ptimes" | cut -d' ' -f"${2:-1}"; }
+row "show --json / html, big session" "$(pm 1) / $(pm 2)"
+row "html, 10 / $hist checkpoints (reads them all)" "$(pm 3) / $(pm 4)"
+printf '  %-46s %9s KiB\n' "page of the big session" "$((pagesize / 1024))"
+printf '  %-46s %9s KiB\n' "memory peak, show --json / html" "$(pm 1 3) / $(pm 2 3)"
+echo
+echo "  ratio                                             value   target"
+check "html / show --json, big session" "$(ratio "$(pm 2)" "$(pm 1)")" "<=" 2
+
 # Long sessions: the lists that only grow (notes, decisions, errors) at 10
 # entries and at $long, each at the tip of $hist checkpoints of such
 # operations left as loose objects, as a long session leaves them. An

@@ -15,9 +15,10 @@ esac
 # what `make` and the demo need
 pkgs="libgit2-dev libyaml-dev libcjson-dev pkg-config git make gcc"
 # strace and openssh-client for the tests of restore killed mid-way and of
-# signed checkpoints; clang for the fuzzers
+# signed checkpoints; clang for the fuzzers; chromium for the tests of the
+# HTML page in a real browser
 test -n "$only_build" ||
-	pkgs="$pkgs libcmocka-dev python3 python3-yaml clang libclang-rt-14-dev strace openssh-client"
+	pkgs="$pkgs libcmocka-dev python3 python3-yaml clang libclang-rt-14-dev strace openssh-client chromium"
 missing=
 for p in $pkgs
 do
@@ -52,6 +53,16 @@ then
 		echo "deps: installing the MCP SDK for the tests (npm ci)"
 		(cd "$top/tests/mcp" && npm ci --no-audit --no-fund --loglevel=error)
 	fi
+	# The HTML page's tests drive Debian's chromium with puppeteer-core (pinned in
+	# tests/browser/package-lock.json), which downloads no browser.
+	if test -f "$top/tests/browser/node_modules/puppeteer-core/package.json"
+	then
+		echo "deps: puppeteer-core is present"
+	else
+		echo "deps: installing puppeteer-core for the tests (npm ci)"
+		(cd "$top/tests/browser" && npm ci --no-audit --no-fund --loglevel=error) ||
+			echo "deps: could not install puppeteer-core: the browser tests will be skipped"
+	fi
 	# The agent hooks' end-to-end tests run the real CLIs (pinned in
 	# tests/agents/package-lock.json) offline, against a scripted model.
 	missing_cli=
@@ -70,5 +81,5 @@ then
 			echo "deps: could not install the agent CLIs: their tests will be skipped"
 	fi
 else
-	echo "deps: no Node.js: the MCP and agent CLI end-to-end tests will be skipped"
+	echo "deps: no Node.js: the MCP, browser and agent CLI end-to-end tests will be skipped"
 fi

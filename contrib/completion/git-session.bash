@@ -7,7 +7,7 @@
 # `git session __complete`; the agents whose hooks `hooks --agent`
 # installs from its usage.
 
-__git_session_commands="start status show list log switch pause resume close archive unarchive checkpoint note summary set get phase agent file error tokens decide task milestone artifact diff timeline push pull import export hooks transcript grep gc restore blame fsck rollback mcp help"
+__git_session_commands="start status show list log switch pause resume close reopen archive unarchive checkpoint note summary set get phase agent file error tokens decide task milestone artifact diff timeline push pull import export hooks transcript html grep gc restore blame fsck rollback mcp help"
 
 __git_session_reply ()
 {
@@ -96,7 +96,7 @@ _git_session ()
 		__git_session_reply_nl "$(git session __complete phases)" "$cur" ;;
 	agent,progress|agent,done|agent,fail)
 		__git_session_reply_nl "$(git session __complete agents)" "$cur" ;;
-	checkpoint,*|file,*|artifact,*|import,*)
+	checkpoint,*|file,*|artifact,*|import,*|html,-o|html,--output)
 		__git_complete_file 2>/dev/null || COMPREPLY=($(compgen -f -- "$cur")) ;;
 	blame,*)	# as git blame: a revision, then a file
 		__git_complete_revlist_file 2>/dev/null || COMPREPLY=($(compgen -f -- "$cur")) ;;
@@ -104,7 +104,7 @@ _git_session ()
 		__git_session_reply "$__git_session_commands" "$cur" ;;
 	push,*|pull,*)
 		__git_session_reply_nl "$(git remote 2>/dev/null)" "$cur" ;;
-	switch,*|status,*|resume,*|archive,*|unarchive,*|show,*|log,*|timeline,*|tokens,*|diff,*|fsck,*|rollback,*|export,*)
+	switch,*|status,*|resume,*|archive,*|unarchive,*|show,*|log,*|timeline,*|tokens,*|diff,*|fsck,*|rollback,*|export,*|html,*)
 		__git_session_reply_nl "$(git session __complete sessions)" "$cur" ;;
 	esac
 }

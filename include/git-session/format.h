@@ -9,6 +9,8 @@
  *   maestro  {"front_matter": {...}, "body": "<markdown>"}
  *   copilot  {"state": {...}, "handoff": "<markdown>"}   (handoff optional)
  *   ccw      {"session": {...}, "registry": {...}}       (either optional)
+ *   maestro-flow {"session": {...}, "runs": {"<run id>": {...}},
+ *            "artifacts": {...}, "evidence": {...}, "gates": {...}}  (all but session optional)
  *   claude, bmad: the JSON / YAML object itself
  *
  * What the model has no place for goes into extra.<format>; what a round
@@ -28,11 +30,12 @@
  * The formats, each listed once, in the order detection tries them:
  * X(ID, name, "Title"), the title being how people call it. Each has its
  * file src/format/<name>.c, ending in FORMAT_DEFINE(ID, name, ...), which
- * defines format_<name>. The fuzz targets, the help and the shell
- * completion are made from this list.
+ * defines format_<name>. The name users type (--format) is name with '-'
+ * for each '_' (maestro_flow: maestro-flow). The fuzz targets, the help
+ * and the shell completion are made from this list.
  */
-#define GS_FORMATS(X) X(MAESTRO, maestro, "Maestro") X(CCW, ccw, "CCW") X(COPILOT, copilot, "Copilot") \
-	X(CLAUDE, claude, "Claude") X(BMAD, bmad, "BMAD")
+#define GS_FORMATS(X) X(MAESTRO, maestro, "Maestro") X(CCW, ccw, "CCW") X(MAESTRO_FLOW, maestro_flow, "maestro-flow") \
+	X(COPILOT, copilot, "Copilot") X(CLAUDE, claude, "Claude") X(BMAD, bmad, "BMAD")
 
 enum format_id {
 #define GS_FORMAT_ENUM(id, name, title) FORMAT_##id,
@@ -46,8 +49,9 @@ struct format;
 /* The format called name, or NULL. */
 const struct format *format_find(const char *name);
 const struct format *format_get(enum format_id id);
+/* The name users type: "maestro-flow". */
 const char *format_name(const struct format *f);
-/* "maestro, ccw, copilot, claude, bmad", for messages. */
+/* "maestro, ccw, maestro-flow, copilot, claude, bmad", for messages. */
 const char *format_names(void);
 /* "maestro, ccw, copilot, claude or bmad"; with titles "Maestro, CCW, ... or BMAD". */
 const char *format_choices(int titles);
@@ -92,6 +96,13 @@ int format_print(char **out, size_t *len, const struct format *f, const cJSON *d
 char *format_lost(const struct format *f, const cJSON *state);
 
 /*
+ * The phases the format's export has no place for (a ninth Copilot step):
+ * `phase 9 "Hand-over"`, or `phases 9 "A", 10 "B"`, with their count in
+ * *n; NULL when it writes them all. The caller frees the text.
+ */
+char *format_unplaced(int *n, const struct format *f, const cJSON *state);
+
+/*
  * Where a format's sessions lie in files beyond one file each (NULL: no
  * such file). The command that reads and writes the files follows it.
  */
@@ -105,8 +116,27 @@ struct format_layout {
 	const char *const *session_dirs;
 	/* The file listing every session, a line each; export --registry writes it. */
 	const char *registry_file;
+	/*
+	 * A folder beside the session file holding a folder per item, each
+	 * with its item_file: the document's part items_dir, by folder name.
+	 */
+	const char *items_dir, *item_file;
 };
 const struct format_layout *format_layout(const struct format *f);
+
+/*
+ * The files beside the session file that doc names as parts of itself:
+ * {"<part>": "<file name>"}, each name plain (format_plain_name); the
+ * caller frees it. NULL when the format has none.
+ */
+cJSON *format_side_files(const struct format *f, const cJSON *doc);
+/*
+ * Whether name may name a file or folder of a session's: not empty, at
+ * most 128 bytes, not hidden (no leading '.', so no "." or ".."), no '/',
+ * '\\' or control character. Ids that become folders are checked whole
+ * before anything is written.
+ */
+int format_plain_name(const char *name);
 
 /* The format whose pointer file is called name (no folder), or NULL. */
 const struct format *format_by_pointer_name(const char *name);

@@ -49,6 +49,7 @@
 	OP(SESSION_PAUSE, "session.pause", state_apply_session_pause, OPF_LWW, NEED_NONE, NEED_NONE) \
 	OP(SESSION_RESUME, "session.resume", state_apply_session_resume, OPF_CLOSED | OPF_LWW, STATE_ALL, NEED_NONE) \
 	OP(SESSION_CLOSE, "session.close", state_apply_session_close, OPF_CLOSED | OPF_LWW, NEED_NONE, NEED_NONE) \
+	OP(SESSION_REOPEN, "session.reopen", state_apply_session_reopen, OPF_CLOSED | OPF_LWW, NEED_NONE, NEED_NONE) \
 	OP(SESSION_IMPORT, "session.import", state_apply_session_import, OPF_CLOSED, STATE_ALL, NEED_NONE) \
 	OP(NOTE, "note", state_apply_note, OPF_AGENT, NEED(NOTES), NEED(NOTES)) \
 	OP(SUMMARY, "summary", state_apply_summary, OPF_LWW, NEED_NONE, NEED_NONE) \

@@ -40,6 +40,8 @@ const char *out_c(const struct out_color *c, const char *code);	/* "" when off *
 #define C_CYAN "\033[36m"
 #define C_DIM "\033[2m"
 
+/* s with the paths under top (the work tree) shown from it, as the views show a tool's arguments; caller frees. */
+char *out_paths_from(const char *s, const char *top);
 /* Non-zero when the locale's character set is UTF-8 (main calls setlocale). */
 int out_utf8(void);
 /* The glyph for a status ("completed", "in_progress", ...): UTF-8 or ASCII. */

@@ -279,6 +279,19 @@ int store_exclude_write(gs_store *st, const char *text, size_t len);
 int store_ignored(int *out, gs_store *st, const char *path);
 /* Whether real (an absolute path, symbolic links resolved) is in the git directory or the common one. */
 int store_in_gitdir(gs_store *st, const char *real);
+/*
+ * The unified diff from blob old_hex to blob new_hex (either NULL: empty)
+ * of path; GS_ENOTFOUND when either is not in the repository. *room is
+ * the bytes of blobs the caller lets it read, the two blobs' taken from
+ * it: when they do not fit, *out is NULL and nothing is read. Caller frees.
+ */
+int store_blob_diff(char **out, gs_store *st, size_t *room, const char *path, const char *old_hex,
+		    const char *new_hex);
+/* The blob commit (with parent, its first parent) holds at path; GS_ENOTFOUND when none. */
+int store_commit_blob(char out[HEX_SZ], gs_store *st, const char *commit, int parent, const char *path);
+/* A commit's message after its subject ("" when none); GS_ENOTFOUND when there is no such commit. Caller frees. */
+int store_commit_body(char **out, gs_store *st, const char *hex);
+
 /* Calls fn on each blob under dir in the tree of commit, in path order (none: no call). */
 typedef int (*store_blob_fn)(const char *path, const char *data, size_t len, void *payload);
 int store_walk_blobs(gs_store *st, const char *commit, const char *dir, store_blob_fn fn, void *payload);

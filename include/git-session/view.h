@@ -53,6 +53,8 @@ void view_errors(struct view *v, const cJSON *r);
 /* " (stale: no operation since ...)" after an agent or phase a report marks stale. */
 void view_stale(struct view *v, const cJSON *e);
 void view_phase(struct view *v, const cJSON *p, int max_retries);
+/* " 3 " for a phase: its own key where it has one (a Copilot step 3_5 as "3.5"), else its number. */
+void view_phase_label(struct view *v, const cJSON *p);
 void view_decisions_summary(struct view *v, const cJSON *r);
 /*
  * The agents of a session with no phases, sub-agents under their parent,

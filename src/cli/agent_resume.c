@@ -712,10 +712,11 @@ int agent_resume(struct cmd_ctx *c, const char *spec, const char *given, int for
 	/* the file first: a checkpoint must not record reading a file that is not there */
 	if ((error = write_session(k.folder, k.file, k.rb.text, k.rb.len, force)) < 0)
 		goto cleanup;
-	if (strcmp(json_str(state, "status"), ST_IN_PROGRESS) && strcmp(json_str(state, "status"), ST_PAUSED))
+	if (strcmp(json_str(state, "status"), ST_IN_PROGRESS) && strcmp(json_str(state, "status"), ST_PAUSED)) {
 		gs_warning("session '%s' is %s: the agent's next turns are not recorded in it", id,
 			   json_str(state, "status"));
-	else if ((error = carry_on(c, id, state, &k)) < 0) {
+		gs_hint("to record them, reopen it first: git session reopen %s", id);
+	} else if ((error = carry_on(c, id, state, &k)) < 0) {
 		uncarry(&k);
 		goto cleanup;
 	}

@@ -275,7 +275,8 @@ static int hook_write(struct cmd_ctx *c, const char *id, struct state_op *op)
 	if (error == GS_ESKIPPED) {
 		if (op->info->id == OP_COMMIT_RECORD)
 			gs_warning("session '%s' is not in progress: this commit is not recorded in it "
-				   "(git session resume %s records the next ones)", id, id);
+				   "(git session resume %s records the next ones; reopen %s if it is finished)",
+				   id, id, id);
 		error = 0;
 	}
 	op_free(op);

@@ -16,6 +16,7 @@
 #include <errno.h>
 #include <libgen.h>
 #include <stdio.h>
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -38,7 +39,7 @@ static const char *const *export_usage(void)
 
 /* One session to write: what a file (or a registry line) gave. */
 struct job {
-	char *source;
+	char *source, *file;	/* file: the session file read, as realpath(3) names it */
 	const struct format *f;
 	cJSON *state, *files;
 	int active, archived;
@@ -51,13 +52,19 @@ struct jobs {
 	const struct format *f;
 };
 
+static void job_clear(struct job *job)
+{
+	free(job->source);
+	free(job->file);
+	cJSON_Delete(job->state);
+	cJSON_Delete(job->files);
+	memset(job, 0, sizeof(*job));
+}
+
 static void jobs_clear(struct jobs *j)
 {
-	for (size_t i = 0; i < j->n; i++) {
-		free(j->v[i].source);
-		cJSON_Delete(j->v[i].state);
-		cJSON_Delete(j->v[i].files);
-	}
+	for (size_t i = 0; i < j->n; i++)
+		job_clear(&j->v[i]);
 	free(j->v);
 }
 
@@ -67,6 +74,17 @@ static char *dir_of(const char *path)
 
 	free(copy);
 	return d;
+}
+
+/* A session file under an archives/ folder (ccw's) is a finished one's: never made active. */
+static int under_archives(const char *path)
+{
+	const char *p = strstr(path, "archives/");
+
+	for (; p; p = strstr(p + 1, "archives/"))
+		if (p == path || p[-1] == '/')
+			return 1;
+	return 0;
 }
 
 /* Files in an archive folder are archived sessions: orchestrator-history/, archive/. */
@@ -129,10 +147,27 @@ static int check_state(const struct jobs *j, const cJSON *state, const char *sou
 }
 
 /* The state for doc, with where it came from; one more job. */
-static int add_job(struct jobs *j, struct cmd_ctx *c, const struct format *f, cJSON *doc,
-		   const char *source, int active)
+/*
+ * The job that read the same session file as job, or NULL: a registry line
+ * or a pointer and a folder's walk may reach one file twice.
+ */
+static struct job *read_before(struct jobs *j, const struct job *job)
 {
-	struct job job = { 0 };
+	for (size_t i = 0; job->file && i < j->n; i++)
+		if (j->v[i].file && !strcmp(j->v[i].file, job->file) &&
+		    !strcmp(json_str(j->v[i].state, "session_id"), json_str(job->state, "session_id")))
+			return &j->v[i];
+	return NULL;
+}
+
+/*
+ * A session read from doc, which came from source (a registry, at line; a
+ * pointer's file; a session file) and session file file (NULL: none).
+ */
+static int add_job(struct jobs *j, struct cmd_ctx *c, const struct format *f, cJSON *doc,
+		   const char *source, const char *file, int line, int active)
+{
+	struct job job = { 0 }, *twice;
 	char digest[HEX_SZ], *err = NULL, *text = NULL;
 	cJSON *imp, *project = store_project(c->st);
 	size_t len;
@@ -144,25 +179,36 @@ static int add_job(struct jobs *j, struct cmd_ctx *c, const struct format *f, cJ
 	}
 	if (j->as)
 		json_set_str(job.state, "session_id", j->as);
-	if (check_state(j, job.state, source) < 0)
-		goto cleanup;
 	text = json_print(doc, 0, &len);
 	if (store_hash(digest, text, len) < 0)
 		goto cleanup;
 	imp = json_obj(json_obj(job.state, "extra"), "import");
 	json_set_str(imp, "source", source);
 	json_set_str(imp, "digest", digest);
+	if (line)	/* its place in the registry, for the export */
+		json_set_num(imp, "line", line);
 	job.f = f;
-	job.active = job.active || active;
+	job.active = (job.active || active) && !under_archives(source);
 	job.archived = in_archive(source);
 	job.source = xstrdup(source);
+	job.file = file ? realpath(file, NULL) : NULL;
+	if ((twice = read_before(j, &job))) {	/* the read with its registry line or pointer stays */
+		if (strcmp(source, file) || active) {
+			job_clear(twice);
+			*twice = job;
+			memset(&job, 0, sizeof(job));
+		}
+		error = 0;
+		goto cleanup;
+	}
+	if (check_state(j, job.state, source) < 0)
+		goto cleanup;
 	ALLOC_GROW(j->v, j->n + 1, j->alloc);
 	j->v[j->n++] = job;
 	memset(&job, 0, sizeof(job));
 	error = 0;
 cleanup:
-	cJSON_Delete(job.state);
-	cJSON_Delete(job.files);
+	job_clear(&job);
 	cJSON_Delete(project);
 	free(err);
 	free(text);
@@ -199,21 +245,22 @@ static char *entry_file(const struct format *f, const char *dir, const char *roo
 }
 
 /* One registry entry: the document of the entry and its session file (if any). */
-static int entry_doc(cJSON **one, const struct format *f, const cJSON *e, const char *root, const char *regdir)
+static int entry_doc(cJSON **one, char **file, const struct format *f, const cJSON *e, const char *root,
+		     const char *regdir)
 {
-	char *file = entry_file(f, format_registry_dir(f, e), root, regdir), *err = NULL;
 	const struct format *ff = f;
+	char *err = NULL;
 	cJSON *sess = NULL;
 	int error = 0;
 
 	*one = NULL;
-	if (file && (error = read_doc(&sess, &ff, file)) < 0)
+	*file = entry_file(f, format_registry_dir(f, e), root, regdir);
+	if (*file && (error = read_doc(&sess, &ff, *file)) < 0)
 		goto cleanup;
 	if ((error = format_registry_doc(one, f, e, sess, &err)) < 0)
-		gs_error("%s: %s", file ? file : "", err);
+		gs_error("%s: %s", *file ? *file : "", err);
 cleanup:
 	cJSON_Delete(sess);
-	free(file);
 	free(err);
 	return error;
 }
@@ -228,13 +275,13 @@ static int add_registry(struct jobs *j, struct cmd_ctx *c, const struct format *
 
 	cJSON_ArrayForEach(e, entries) {
 		cJSON *one = NULL;
+		char *file = NULL;
 
-		if ((error = entry_doc(&one, f, e, root, regdir)) == 0 &&
-		    (error = add_job(j, c, f, one, path, 0)) == 0)	/* its place, for the export */
-			json_set_num(json_obj(json_obj(j->v[j->n - 1].state, "extra"), "import"), "line",
-				     line);
+		if ((error = entry_doc(&one, &file, f, e, root, regdir)) == 0)
+			error = add_job(j, c, f, one, path, file, line, 0);
 		line++;
 		cJSON_Delete(one);
+		free(file);
 		if (error < 0)
 			break;
 	}
@@ -243,8 +290,16 @@ static int add_registry(struct jobs *j, struct cmd_ctx *c, const struct format *
 	return error;
 }
 
+/*
+ * What a folder of a walk is: any folder; a format's root, holding the
+ * folder of its sessions' folders (.workflow/ with sessions/ or active/),
+ * where only folders and a registry are read, the other files being the
+ * tool's own; or that folder, where only folders are.
+ */
+enum walk { WALK_ANY, WALK_ROOT, WALK_SESSIONS };
+
 static int add_file(struct jobs *j, struct cmd_ctx *c, const char *path);
-static int add_dir(struct jobs *j, struct cmd_ctx *c, const char *path);
+static int add_dir(struct jobs *j, struct cmd_ctx *c, const char *path, enum walk kind);
 
 /* A file that only names the active session's own file: the format it is of, or NULL. */
 static const struct format *pointer_format(const char *path)
@@ -252,27 +307,38 @@ static const struct format *pointer_format(const char *path)
 	return format_by_pointer_name(strrchr(path, '/') ? strrchr(path, '/') + 1 : path);
 }
 
-/*
- * A folder in a folder: a session's own, holding a format's session file,
- * or one a format keeps such folders in (ccw's active/ and archives/);
- * other folders are not looked into.
- */
-static int add_subdir(struct jobs *j, struct cmd_ctx *c, const char *path, const char *name)
+/* The session file a folder of a session's own holds (caller frees), or NULL. */
+static char *session_file_in(const char *path)
 {
 	struct stat s;
 
 	for (int i = 0; i < FORMAT_COUNT; i++) {
 		const char *file = format_layout(format_get(i))->session_file;
 		char *full = file ? xstrfmt("%s/%s", path, file) : NULL;
-		int error = 0, found = full && stat(full, &s) == 0 && S_ISREG(s.st_mode);
 
-		if (found)
-			error = add_file(j, c, full);
+		if (full && stat(full, &s) == 0 && S_ISREG(s.st_mode))
+			return full;
 		free(full);
-		if (found)
-			return error;
 	}
-	return format_session_dir(name) ? add_dir(j, c, path) : 0;
+	return NULL;
+}
+
+/*
+ * A folder in a folder: a session's own, holding a format's session file,
+ * or one a format keeps such folders in (ccw's active/ and archives/,
+ * maestro-flow's sessions/); other folders are not looked into.
+ */
+static int add_subdir(struct jobs *j, struct cmd_ctx *c, const char *path, const char *name)
+{
+	char *file = session_file_in(path);
+	int error;
+
+	if (file) {
+		error = add_file(j, c, file);
+		free(file);
+		return error;
+	}
+	return format_session_dir(name) ? add_dir(j, c, path, WALK_SESSIONS) : 0;
 }
 
 /* A name a session file may have in a folder: .json, .jsonl, .md, .yaml, .yml, and no pointer. */
@@ -285,14 +351,59 @@ static int is_session_name(const char *name)
 		!strcmp(ext, ".yaml") || !strcmp(ext, ".yml"));
 }
 
+/* Whether a file in a folder of kind is read: in a format's root only its registry. */
+static int walk_reads(enum walk kind, const char *name)
+{
+	const struct format *rf = format_with_registry();
+
+	if (kind == WALK_ROOT)
+		return rf && !strcmp(name, format_layout(rf)->registry_file);
+	return kind == WALK_ANY && is_session_name(name);
+}
+
+/* Whether dir holds a folder with a session file: a folder of sessions' folders. */
+static int holds_sessions(const char *dir)
+{
+	struct dirent **names = NULL;
+	int n = scandir(dir, &names, NULL, alphasort), yes = 0;
+
+	for (int i = 0; i < n; i++) {
+		char *sub = xstrfmt("%s/%s", dir, names[i]->d_name), *file = NULL;
+
+		if (!yes && names[i]->d_name[0] != '.' && (file = session_file_in(sub)))
+			yes = 1;
+		free(file);
+		free(sub);
+		free(names[i]);
+	}
+	free(names);
+	return yes;
+}
+
+/* Whether a folder's listing holds a format's folder of sessions' folders, with a session in it. */
+static int is_root(const char *path, struct dirent **names, int n)
+{
+	int yes = 0;
+
+	for (int i = 0; i < n && !yes; i++) {
+		char *full = xstrfmt("%s/%s", path, names[i]->d_name);
+
+		yes = names[i]->d_name[0] != '.' && format_session_dir(names[i]->d_name) && holds_sessions(full);
+		free(full);
+	}
+	return yes;
+}
+
 /* A folder: every session file in it, in name order. */
-static int add_dir(struct jobs *j, struct cmd_ctx *c, const char *path)
+static int add_dir(struct jobs *j, struct cmd_ctx *c, const char *path, enum walk kind)
 {
 	struct dirent **names = NULL;
 	int n = scandir(path, &names, NULL, alphasort), error = 0;
 
 	if (n < 0)
 		return gs_error("cannot read '%s': %s", path, strerror(errno));
+	if (kind == WALK_ANY && is_root(path, names, n))
+		kind = WALK_ROOT;
 	for (int i = 0; i < n; i++) {
 		const char *name = names[i]->d_name;
 		char *full = xstrfmt("%s/%s", path, name);
@@ -302,7 +413,7 @@ static int add_dir(struct jobs *j, struct cmd_ctx *c, const char *path)
 			;	/* hidden, or gone since the listing */
 		else if (S_ISDIR(s.st_mode))
 			error = add_subdir(j, c, full, name);
-		else if (S_ISREG(s.st_mode) && is_session_name(name))
+		else if (S_ISREG(s.st_mode) && walk_reads(kind, name))
 			error = add_file(j, c, full);
 		free(full);
 		free(names[i]);
@@ -320,7 +431,7 @@ static int add_pointed(struct jobs *j, struct cmd_ctx *c, const struct format *f
 	int error;
 
 	if ((error = read_doc(&doc, &f, other)) == 0)
-		error = add_job(j, c, f, doc, other, 1);
+		error = add_job(j, c, f, doc, other, other, 0, 1);
 	cJSON_Delete(doc);
 	free(other);
 	return error;
@@ -345,6 +456,75 @@ static int read_part(cJSON *doc, const struct format *f, const char *dir)
 	return error;
 }
 
+/* One JSON file of a document's, into doc[part]; *budget: the bytes the document may still take. */
+static int read_json_part(cJSON *doc, const char *part, const char *file, size_t *budget)
+{
+	char *text = NULL, *err = NULL;
+	cJSON *v = NULL;
+	size_t len;
+	int error;
+
+	if ((error = gs_read_file(&text, &len, file, *budget)) < 0)
+		goto cleanup;
+	*budget -= len;
+	if ((error = json_parse(&v, text, len, FORMAT_MAX_BYTES, &err)) < 0) {
+		gs_error("%s: %s", file, err);
+		goto cleanup;
+	}
+	json_set(doc, part, v);
+cleanup:
+	free(text);
+	free(err);
+	return error;
+}
+
+/*
+ * The files beside a session file its document holds too: the side files
+ * it names and the items' folders (maestro-flow's runs/<id>/run.json),
+ * FORMAT_MAX_BYTES in all.
+ */
+static int read_sides(cJSON *doc, const struct format *f, const char *dir)
+{
+	const struct format_layout *l = format_layout(f);
+	cJSON *sides = format_side_files(f, doc), *sd;
+	struct dirent **names = NULL;
+	size_t budget = FORMAT_MAX_BYTES;
+	char *items = NULL;
+	struct stat s;
+	int n = 0, error = 0;
+
+	cJSON_ArrayForEach(sd, sides) {
+		char *file = xstrfmt("%s/%s", dir, sd->valuestring);
+
+		if (stat(file, &s) == 0)
+			error = read_json_part(doc, sd->string, file, &budget);
+		free(file);
+		if (error < 0)
+			goto cleanup;
+	}
+	if (!l->items_dir)
+		goto cleanup;
+	items = xstrfmt("%s/%s", dir, l->items_dir);
+	if (stat(items, &s) < 0 || (n = scandir(items, &names, NULL, alphasort)) < 0) {
+		n = 0;
+		goto cleanup;
+	}
+	for (int i = 0; i < n && !error; i++) {
+		char *file = xstrfmt("%s/%s/%s", items, names[i]->d_name, l->item_file);
+
+		if (names[i]->d_name[0] != '.' && stat(file, &s) == 0 && S_ISREG(s.st_mode))
+			error = read_json_part(json_obj(doc, l->items_dir), names[i]->d_name, file, &budget);
+		free(file);
+	}
+cleanup:
+	for (int i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+	free(items);
+	cJSON_Delete(sides);
+	return error;
+}
+
 static int add_file(struct jobs *j, struct cmd_ctx *c, const char *path)
 {
 	const struct format *f = j->f;
@@ -354,8 +534,15 @@ static int add_file(struct jobs *j, struct cmd_ctx *c, const char *path)
 	struct stat s;
 	int error;
 
-	if (stat(path, &s) == 0 && S_ISDIR(s.st_mode))
-		return add_dir(j, c, path);
+	if (stat(path, &s) == 0 && S_ISDIR(s.st_mode)) {
+		char *file = session_file_in(path), *copy = xstrdup(path);
+
+		error = file ? add_file(j, c, file)
+			     : add_dir(j, c, path, format_session_dir(basename(copy)) ? WALK_SESSIONS : WALK_ANY);
+		free(file);
+		free(copy);
+		return error;
+	}
 	if (!f)
 		f = pointer_format(path);
 	if ((error = read_doc(&doc, &f, path)) < 0)
@@ -365,8 +552,8 @@ static int add_file(struct jobs *j, struct cmd_ctx *c, const char *path)
 		error = add_registry(j, c, f, entries, path);
 	else if ((pointer = format_pointer(f, doc)))
 		error = add_pointed(j, c, f, dir, pointer);
-	else if ((error = read_part(doc, f, dir)) == 0)
-		error = add_job(j, c, f, doc, path, 0);
+	else if ((error = read_part(doc, f, dir)) == 0 && (error = read_sides(doc, f, dir)) == 0)
+		error = add_job(j, c, f, doc, path, path, 0, 0);
 	cJSON_Delete(doc);
 	free(dir);
 	free(pointer);
@@ -425,6 +612,7 @@ static int write_job(struct cmd_ctx *c, struct job *job, int quiet)
 	struct store_tip tip = { 0 };
 	struct engine_result r = { 0 };
 	const char *digest = json_str(state_extra_get(job->state, "import"), "digest"), *at;
+	char now[32];
 	int exists, error = 0;
 	time_t t;
 
@@ -444,7 +632,15 @@ static int write_job(struct cmd_ctx *c, struct job *job, int quiet)
 		goto cleanup;
 	}
 	at = json_str(job->state, exists ? "updated" : "created");
-	op = op_new(OP_SESSION_IMPORT, at && gs_time_parse_iso(&t, at) == 0 ? at : NULL);
+	if (!at || gs_time_parse_iso(&t, at) < 0) {	/* no date in the file: the import's own */
+		if (store_now(&t, c->st) < 0)
+			t = time(NULL);
+		gs_time_iso(now, sizeof(now), t);
+		at = NULL;
+	}
+	/* what status and list show of a file that gives no time of its own */
+	json_set_str(json_obj(json_obj(job->state, "extra"), "import"), "at", at ? at : now);
+	op = op_new(OP_SESSION_IMPORT, at);
 	args = op_args(op);
 	json_set_str(args, "format", format_name(job->f));
 	if ((error = record_files(args, c, job)) < 0)
@@ -471,10 +667,20 @@ cleanup:
 	return error;
 }
 
+/* An imported session not made active: its name, its status and how to go on with it. */
+static void say_imported(const struct job *job)
+{
+	const char *id = json_str(job->state, "session_id"), *st = json_str(job->state, "status");
+
+	printf("imported '%s' (%s%s); git session %s %s\n", id, strcmp(st, ST_IN_PROGRESS) ? st : "in progress",
+	       job->archived ? ", archived" : "", job->archived ? "unarchive" : "switch", id);
+}
+
 int cmd_import(int argc, const char **argv, struct cmd_ctx *c)
 {
 	const char *format = NULL, *active = NULL;
 	struct jobs jobs = { 0 };
+	char *written = NULL;
 	int quiet = 0, error = 0;
 	const struct option opts[] = {
 		{ OPT_STRING, 0, "format", &format, "<format>", "the files' format (default: from their content)" },
@@ -491,18 +697,31 @@ int cmd_import(int argc, const char **argv, struct cmd_ctx *c)
 		return cmd_exit(cmd_usage_error(import_usage, opts, "unknown format '%s' (known: %s)", format,
 						format_names()));
 	/* everything read and checked before anything is written */
-	for (int i = 0; i < argc && !error; i++)
-		error = add_file(&jobs, c, argv[i]);
+	for (int i = 0; i < argc && !error; i++) {
+		size_t had = jobs.n;
+
+		if ((error = add_file(&jobs, c, argv[i])) == 0 && jobs.n == had) {
+			error = gs_error("nothing to import in %s: no session file of a known format (%s) in it",
+					 argv[i], format_names());
+			gs_hint("name the session files, or the folder that holds them (.workflow/, docs/maestro/state/, ...)");
+		}
+	}
 	if (!error && jobs.as && jobs.n > 1)
 		error = gs_error("--as names one session; these files hold %zu", jobs.n);
+	written = xcalloc(jobs.n + 1, 1);
 	for (size_t i = 0; i < jobs.n && error >= 0; i++) {
 		error = write_job(c, &jobs.v[i], quiet);
+		written[i] = error > 0;
 		if (error > 0 && jobs.v[i].active && !jobs.v[i].archived)
 			active = json_str(jobs.v[i].state, "session_id");
 	}
 	error = error < 0 ? error : 0;
 	if (!error && active && (error = store_set_active(c->st, active)) == 0 && !quiet)
 		printf("Active session: %s\n", active);
+	for (size_t i = 0; i < jobs.n && !error && !quiet; i++)
+		if (written[i] && (!active || strcmp(active, json_str(jobs.v[i].state, "session_id"))))
+			say_imported(&jobs.v[i]);
+	free(written);
 	jobs_clear(&jobs);
 	return cmd_exit(error);
 }
@@ -565,19 +784,98 @@ static int write_out(const char *path, const char *text, size_t len)
 	return gs_write_file(path, text, len, 0666);
 }
 
+/* The text of a document's part to dir/name. */
+static int write_part(const struct format *f, const cJSON *doc, const char *part, const char *dir, const char *name)
+{
+	char *text = NULL, *file = xstrfmt("%s/%s", dir, name);
+	size_t len;
+	int error;
+
+	if ((error = format_print(&text, &len, f, doc, part)) == 0 && text)
+		error = gs_write_file(file, text, len, 0666);
+	free(text);
+	free(file);
+	return error;
+}
+
+/*
+ * A session kept in a folder of its own (a format with items, as
+ * maestro-flow): <dir>/<id>/ with its session file, the side files it
+ * names and <items>/<item>/<file> each; every name checked first.
+ */
+static int export_folder(const struct format *f, const cJSON *doc, const char *id, const char *dir)
+{
+	const struct format_layout *l = format_layout(f);
+	const cJSON *items = cJSON_GetObjectItemCaseSensitive(doc, l->items_dir), *it;
+	cJSON *sides = format_side_files(f, doc), *sd;
+	char *home = xstrfmt("%s/%s", dir, id), *sub = NULL, *part = NULL;
+	int error = 0;
+
+	cJSON_ArrayForEach(it, items)
+		if (!format_plain_name(it->string)) {
+			error = gs_error("session '%s': '%s' is not a plain folder name", id, it->string);
+			goto cleanup;
+		}
+	free(sub);
+	sub = xstrfmt("/%s", id);
+	if ((mkdir(dir, 0777) < 0 && errno != EEXIST && (error = gs_error("cannot make '%s': %s", dir, strerror(errno)))) ||
+	    (error = gs_make_dirs(dir, sub)) < 0)
+		goto cleanup;
+	if ((error = write_part(f, doc, NULL, home, l->session_file)) < 0)
+		goto cleanup;
+	cJSON_ArrayForEach(sd, sides)
+		if ((error = write_part(f, doc, sd->string, home, sd->valuestring)) < 0)
+			goto cleanup;
+	cJSON_ArrayForEach(it, items) {
+		free(sub);
+		free(part);
+		sub = xstrfmt("%s/%s", l->items_dir, it->string);
+		part = xstrfmt("%s/%s", home, sub);
+		if ((error = gs_make_dirs(home, part + strlen(home))) < 0 ||
+		    (error = write_part(f, doc, sub, part, l->item_file)) < 0)
+			goto cleanup;
+	}
+cleanup:
+	cJSON_Delete(sides);
+	free(home);
+	free(sub);
+	free(part);
+	return error;
+}
+
 /* The document's main part to path (or stdout); a second part in its own file beside it. */
+/* The session to export and its ref: an archived one too, since export only reads it. */
+static int export_target(char **id, char **ref, struct cmd_ctx *c, const char *given)
+{
+	char *archived = given ? xstrfmt("%s%s", ARCHIVE_PREFIX, given) : NULL, *live = NULL, *err = NULL;
+	int error;
+
+	*ref = NULL;
+	if (archived && state_valid_id(given, &err) == 0 && store_ref_exists(c->st, archived) &&
+	    !store_ref_exists(c->st, (live = engine_refname(given)))) {
+		*id = xstrdup(given);
+		*ref = archived;
+		archived = NULL;
+		error = 0;
+	} else if ((error = cmd_target(id, c, given)) == 0) {
+		*ref = engine_refname(*id);
+	}
+	free(archived);
+	free(live);
+	free(err);
+	return error;
+}
+
 static int export_session(struct cmd_ctx *c, const struct format *f, const char *given, const char *path)
 {
 	struct store_tip tip = { 0 };
 	char *id = NULL, *ref = NULL, *err = NULL, *text = NULL, *part = NULL, *dir = NULL, *lost = NULL;
 	cJSON *state = NULL, *doc = NULL;
 	size_t len;
-	int error;
+	int error, n;
 
-	if ((error = cmd_target(&id, c, given)) < 0)
-		goto cleanup;
-	ref = engine_refname(id);
-	if ((error = engine_load_ref(&state, &tip, c->st, ref)) < 0)
+	if ((error = export_target(&id, &ref, c, given)) < 0 ||
+	    (error = engine_load_ref(&state, &tip, c->st, ref)) < 0)
 		goto cleanup;
 	if ((error = format_export(&doc, f, state, &err)) < 0) {
 		gs_error("%s", err);
@@ -595,6 +893,14 @@ static int export_session(struct cmd_ctx *c, const struct format *f, const char 
 	}
 	if ((lost = format_lost(f, state)))
 		gs_warning("%s has no place for the session's %s; they stay in the session", format_name(f), lost);
+	free(lost);
+	if ((lost = format_unplaced(&n, f, state)))
+		gs_warning("%s has no place for phase%s %s; %s in the session", format_name(f), n > 1 ? "s" : "",
+			   lost, n > 1 ? "they stay" : "it stays");
+	if (path && format_layout(f)->items_dir) {	/* -o: the folder of the sessions' folders */
+		error = export_folder(f, doc, id, path);
+		goto cleanup;
+	}
 	if ((error = write_out(path, text, len)) < 0)
 		goto cleanup;
 	free(text);
@@ -640,7 +946,7 @@ int cmd_export(int argc, const char **argv, struct cmd_ctx *c)
 	int reg = 0, error;
 	const struct option opts[] = {
 		{ OPT_STRING, 0, "format", &format, "<format>", format_choices(0) },
-		{ OPT_STRING, 'o', "output", &path, "<file>", "write to a file, not to standard output" },
+		{ OPT_STRING, 'o', "output", &path, "<file>", "write to a file (maestro-flow: into the folder of the sessions' folders), not to standard output" },
 		{ OPT_BOOL, 0, "registry", &reg, NULL, reg_help },
 		OPT_END_MARK,
 	};

@@ -154,7 +154,8 @@ static int resumable(const cJSON *state, const char *id)
 	if (!strcmp(status, ST_IN_PROGRESS) || !strcmp(status, ST_PAUSED))
 		return 0;
 	error = gs_error("session '%s' is %s: there is nothing to resume", id, status);
-	gs_hint("'git session resume --dry-run %s' shows where it ended", id);
+	gs_hint("'git session resume --dry-run %s' shows where it ended;", id);
+	gs_hint("to go on with it, reopen it first: git session reopen %s", id);
 	return error;
 }
 

@@ -1,6 +1,6 @@
 /*
  * cmd_session.c - the session's life: start, switch, pause, resume,
- * close, archive, unarchive.
+ * close, reopen, archive, unarchive.
  */
 #include "git-session/cmd.h"
 #include "git-session/json.h"
@@ -329,6 +329,52 @@ int cmd_close(int argc, const char **argv, struct cmd_ctx *c)
 {
 	static const char *const usage[] = { "git session close [--abort]", NULL };
 	return status_command(argc, argv, c, usage, OP_SESSION_CLOSE);
+}
+
+/* A finished session in progress again, active here unless another is in progress here. */
+int cmd_reopen(int argc, const char **argv, struct cmd_ctx *c)
+{
+	static const char *const usage[] = { "git session reopen [<id>]", NULL };
+	struct engine_result r = { 0 };
+	struct state_op *op = NULL;
+	char *id = NULL, *busy = NULL;
+	int quiet = 0, json = 0, error;
+	const struct option opts[] = {
+		{ OPT_BOOL, 'q', "quiet", &quiet, NULL, "print nothing" },
+		{ OPT_BOOL, 0, "json", &json, NULL, "print {session, status, checkpoint, active}" },
+		OPT_END_MARK,
+	};
+
+	if ((error = parse_options(&argc, argv, opts, usage, 0)) < 0 ||
+	    (error = cmd_no_more_args(argc, 1, usage)) < 0 ||
+	    (error = cmd_target(&id, c, argc ? argv[0] : NULL)) < 0)
+		goto cleanup;
+	op = op_new(OP_SESSION_REOPEN, NULL);
+	if ((error = cmd_write(&r, c, id, op, NULL, quiet || json)) < 0 || (error = in_progress_here(&busy, c)) < 0)
+		goto cleanup;
+	if ((!busy || !strcmp(busy, id)) && (error = store_set_active(c->st, id)) < 0)
+		goto cleanup;
+	if (json) {
+		cJSON *out = cJSON_CreateObject();
+		char *text;
+
+		json_set_str(out, "session", id);
+		json_set_str(out, "status", ST_IN_PROGRESS);
+		json_set_str(out, "checkpoint", r.commit);
+		json_set_bool(out, "active", !busy || !strcmp(busy, id));
+		text = json_print(out, 1, NULL);
+		puts(text);
+		free(text);
+		cJSON_Delete(out);
+	} else if (!quiet && busy && strcmp(busy, id)) {
+		printf("Session %s is in progress again; '%s' stays active here: git session switch %s\n", id, busy, id);
+	}
+cleanup:
+	engine_result_clear(&r);
+	op_free(op);
+	free(id);
+	free(busy);
+	return cmd_exit(error);
 }
 
 static int move_session(int argc, const char **argv, struct cmd_ctx *c, int archive)

@@ -102,8 +102,14 @@ static int list_entry(const struct list_entry **out, struct cmd_ctx *c, const st
 	}
 	if ((error = engine_load_some(&state, &tip, c->st, ref, 0)) < 0)
 		return error;	/* it says what is wrong */
-	for (size_t i = 0; i < ARRAY_SIZE(keys); i++)
-		v[i] = json_str(state, keys[i]) ? xstrdup(json_str(state, keys[i])) : NULL;
+	for (size_t i = 0; i < ARRAY_SIZE(keys); i++) {
+		const char *s = json_str(state, keys[i]);
+
+		/* an imported file that gave no time: when the import is dated, as status has it */
+		if (!s && (i == 1 || i == 2))
+			s = json_str(state_extra_get(state, "import"), "at");
+		v[i] = s ? xstrdup(s) : NULL;
+	}
 	list_cache_add(fresh, tip.commit, tip.time, v[0], v[1], v[2], v[3], v[4]);
 	cJSON_Delete(state);
 	store_tip_clear(&tip);

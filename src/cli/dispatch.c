@@ -35,6 +35,7 @@ static const struct command commands[] = {
 	{ "pause", cmd_pause, 0, "pause the active session" },
 	{ "resume", cmd_resume, 0, "resume a session" },
 	{ "close", cmd_close, 0, "complete or abort the active session" },
+	{ "reopen", cmd_reopen, 0, "put a completed or aborted session back in progress" },
 	{ "archive", cmd_archive, 0, "move a session out of the live namespace" },
 	{ "unarchive", cmd_unarchive, 0, "bring an archived session back" },
 	{ "checkpoint", cmd_checkpoint, NEED_WORK_TREE, "record files and take a checkpoint" },
@@ -66,6 +67,7 @@ static const struct command commands[] = {
 	{ "blame", cmd_blame, USE_PAGER, "git blame with each line's session, agent, author and date" },
 	{ "grep", cmd_grep, 0, "search what was said: notes, prompts, decisions, errors, the agents' words" },
 	{ "transcript", cmd_transcript, USE_PAGER, "show the agents' conversations a checkpoint keeps" },
+	{ "html", cmd_html, 0, "write a session as one self-contained HTML page to look at in a browser" },
 	{ "mcp", cmd_mcp, 0, "serve the Model Context Protocol on standard input and output" },
 	{ "help", cmd_help, 0, "open the manual page (as git help does), or list the commands" },
 	{ "__complete", cmd_complete, 0, NULL },	/* for the shell completion, not listed */

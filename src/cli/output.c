@@ -3,6 +3,7 @@
  */
 #include "git-session/output.h"
 #include "git-session/schema.h"
+#include "git-session/util.h"
 
 #include <stdlib.h>
 #include <langinfo.h>
@@ -194,4 +195,28 @@ const char *out_status_color(const char *status)
 		if (status && !strcmp(status, marks[i].status))
 			return marks[i].color;
 	return "";
+}
+
+char *out_paths_from(const char *s, const char *top)
+{
+	size_t n = top ? strlen(top) : 0;
+	struct sbuf sb = SBUF_INIT;
+
+	while (n > 1 && top[n - 1] == '/')
+		n--;
+
+	for (const char *p = s; *p;) {
+		const char *at = n > 1 ? memmem(p, strlen(p), top, n) : NULL;
+
+		if (!at) {
+			sbuf_adds(&sb, p);
+			break;
+		}
+		sbuf_add(&sb, p, (size_t)(at - p));
+		if (at[n] == '/')
+			p = at + n + 1;		/* in the work tree: from its top */
+		else
+			sbuf_add(&sb, at, n), p = at + n;
+	}
+	return sb.buf ? sbuf_detach(&sb, NULL) : xstrdup("");
 }

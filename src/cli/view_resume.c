@@ -47,30 +47,24 @@ static void view_agents_tasks(struct view *v, const cJSON *r)
 	}
 }
 
-static void view_work(struct view *v, const cJSON *r)
+/* The phases being worked on: in progress, or (failed) those that failed and wait for a retry. */
+static void view_doing(struct view *v, const cJSON *r, int failed)
 {
 	const cJSON *p, *a;
+	int said = 0;
 
-	if (cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(r, "done")))
-		view_section(v, "Done");
-	cJSON_ArrayForEach(p, cJSON_GetObjectItemCaseSensitive(r, "done")) {
-		sbuf_adds(&v->out, "  ");
-		view_mark(v, json_str(p, "status"));
-		sbuf_addf(&v->out, " %d ", (int)json_num(p, "id", 0));
-		view_text(v, json_str(p, "name"));
-		if (json_str(p, "downstream_context"))
-			view_say(v, v->utf8 ? " \u2014 " : " -- ", json_str(p, "downstream_context"), "");
-		sbuf_addch(&v->out, '\n');
-	}
-	if (cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(r, "in_progress")))
-		view_section(v, "In progress");
 	cJSON_ArrayForEach(p, cJSON_GetObjectItemCaseSensitive(r, "in_progress")) {
+		if ((strcmp(json_str(p, "status"), ST_FAILED) == 0) != failed)
+			continue;
+		if (!said++)
+			view_section(v, failed ? "Failed" : "In progress");
 		sbuf_adds(&v->out, "  ");
 		view_mark(v, json_str(p, "status"));
-		sbuf_addf(&v->out, " %d ", (int)json_num(p, "id", 0));
+		view_phase_label(v, p);
 		view_text(v, json_str(p, "name"));
-		if (!strcmp(json_str(p, "status"), ST_FAILED))
-			sbuf_adds(&v->out, " (failed)");
+		if (failed && json_num(p, "retry_count", 0) > 0)
+			sbuf_addf(&v->out, " (retried %d time%s)", (int)json_num(p, "retry_count", 0),
+				  json_num(p, "retry_count", 0) == 1 ? "" : "s");
 		if (json_str(p, "sub_step"))
 			view_say(v, ", at \"", json_str(p, "sub_step"), "\"");
 		view_stale(v, p);
@@ -79,12 +73,31 @@ static void view_work(struct view *v, const cJSON *r)
 			view_agent(v, a, "      ");
 		}
 	}
+}
+
+static void view_work(struct view *v, const cJSON *r)
+{
+	const cJSON *p;
+
+	if (cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(r, "done")))
+		view_section(v, "Done");
+	cJSON_ArrayForEach(p, cJSON_GetObjectItemCaseSensitive(r, "done")) {
+		sbuf_adds(&v->out, "  ");
+		view_mark(v, json_str(p, "status"));
+		view_phase_label(v, p);
+		view_text(v, json_str(p, "name"));
+		if (json_str(p, "downstream_context"))
+			view_say(v, v->utf8 ? " \u2014 " : " -- ", json_str(p, "downstream_context"), "");
+		sbuf_addch(&v->out, '\n');
+	}
+	view_doing(v, r, 0);
+	view_doing(v, r, 1);
 	if (cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(r, "pending")))
 		view_section(v, "Pending");
 	cJSON_ArrayForEach(p, cJSON_GetObjectItemCaseSensitive(r, "pending")) {
 		sbuf_adds(&v->out, "  ");
 		view_mark(v, ST_PENDING);
-		sbuf_addf(&v->out, " %d ", (int)json_num(p, "id", 0));
+		view_phase_label(v, p);
 		view_say(v, "", json_str(p, "name"), "\n");
 	}
 	view_agents_tasks(v, r);

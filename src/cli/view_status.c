@@ -62,9 +62,13 @@ void view_header(struct view *v, const cJSON *r, time_t now)
 	if (json_num(prog, "phases", 0)) {
 		sbuf_adds(&v->out, "Progress  ");
 		view_bar(v, (int)json_num(prog, "percent", 0), 20);
-		sbuf_addf(&v->out, " %d/%d phases done, %d%%\n",
+		sbuf_addf(&v->out, " %d/%d phases done, %d%%",
 			  (int)(json_num(prog, "completed", 0) + json_num(prog, "skipped", 0)),
 			  (int)json_num(prog, "phases", 0), (int)json_num(prog, "percent", 0));
+		if (json_num(prog, "failed", 0))
+			sbuf_addf(&v->out, ", %s%d failed%s", view_c(v, C_RED), (int)json_num(prog, "failed", 0),
+				  view_c(v, C_RESET));
+		sbuf_addch(&v->out, '\n');
 	}
 	view_remote(v, cJSON_GetObjectItemCaseSensitive(r, "remote"));
 }
@@ -100,6 +104,25 @@ void view_stale(struct view *v, const cJSON *e)
 			  json_str(e, "seen") ? json_str(e, "seen") : "its start", view_c(v, C_RESET));
 }
 
+void view_phase_label(struct view *v, const cJSON *p)
+{
+	const char *key = json_str(p, "key");
+	char *label;
+
+	if (!key) {
+		sbuf_addf(&v->out, " %d ", (int)json_num(p, "id", 0));
+		return;
+	}
+	label = xstrdup(key);
+	if (strspn(label, "0123456789_") == strlen(label))	/* a step numbered 3_5 reads 3.5 */
+		for (char *c = strchr(label, '_'); c; c = strchr(c, '_'))
+			*c = '.';
+	sbuf_adds(&v->out, " ");
+	view_text(v, label);
+	sbuf_adds(&v->out, " ");
+	free(label);
+}
+
 void view_phase(struct view *v, const cJSON *p, int max_retries)
 {
 	const cJSON *a, *b;
@@ -107,7 +130,7 @@ void view_phase(struct view *v, const cJSON *p, int max_retries)
 
 	sbuf_adds(&v->out, "  ");
 	view_mark(v, json_str(p, "status"));
-	sbuf_addf(&v->out, " %d ", (int)json_num(p, "id", 0));
+	view_phase_label(v, p);
 	if (json_str(p, "name") && *json_str(p, "name")) {	/* a source may leave phases unnamed */
 		view_text(v, json_str(p, "name"));
 		sbuf_adds(&v->out, " ");

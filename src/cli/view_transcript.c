@@ -43,27 +43,10 @@ static void lines(struct view *v, const char *prefix, const char *s, int one)
 /* A tool's arguments, paths in the work tree shown from its top. */
 static void tool_text(struct view *v, const char *s, const char *top)
 {
-	size_t n = top ? strlen(top) : 0;
-	struct sbuf sb = SBUF_INIT;
+	char *text = out_paths_from(s, top);
 
-	while (n > 1 && top[n - 1] == '/')
-		n--;
-
-	for (const char *p = s; *p;) {
-		const char *at = n > 1 ? memmem(p, strlen(p), top, n) : NULL;
-
-		if (!at) {
-			sbuf_adds(&sb, p);
-			break;
-		}
-		sbuf_add(&sb, p, (size_t)(at - p));
-		if (at[n] == '/')
-			p = at + n + 1;		/* in the work tree: from its top */
-		else
-			sbuf_add(&sb, at, n), p = at + n;
-	}
-	view_text(v, sb.buf ? sb.buf : "");
-	sbuf_release(&sb);
+	view_text(v, text);
+	free(text);
 }
 
 static void result(struct view *v, const struct transcript_item *it, const char *top)

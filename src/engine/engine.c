@@ -399,6 +399,20 @@ static int attempt_load(struct engine_result *r, struct state_loaded *loaded, st
 	return 0;
 }
 
+/* A refusal, with the way on when it is the session's status that refuses. */
+static void refused(const cJSON *state, const struct state_op *op, const char *id, const char *err)
+{
+	const char *st = json_str(state, "status");
+	int finished = st && (!strcmp(st, ST_COMPLETED) || !strcmp(st, ST_ABORTED));
+
+	gs_error("%s", err);
+	if (finished && !(op->info->flags & OPF_CLOSED))
+		gs_hint("reopen it first: git session reopen %s", id);
+	else if (st && !strcmp(st, ST_PAUSED) && op->info->id != OP_SESSION_PAUSE &&
+		 (op->info->id == OP_SESSION_REOPEN || !(op->info->flags & OPF_CLOSED)))
+		gs_hint("resume it first: git session resume %s", id);
+}
+
 static int attempt(struct engine_result *r, struct store_tip *tip, struct engine *e,
 		   const char *id, const char *refname, struct state_op *op, const char *body, int flags,
 		   int level, struct state_shards *shards)
@@ -420,7 +434,7 @@ static int attempt(struct engine_result *r, struct store_tip *tip, struct engine
 		lim.before[i] = state_tail_before(&loaded, i);
 	if ((error = state_apply(r->state, op, &lim, &r->subject, &err)) < 0) {
 		if (error != GS_EPARTIAL)	/* else: load more, and apply again */
-			gs_error("%s", err);
+			refused(r->state, op, id, err);
 		goto cleanup;
 	}
 	/* what is written must read back: a reader refuses what nests deeper */

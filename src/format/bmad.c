@@ -27,6 +27,17 @@ static const char *token_name(const cJSON *tokens, const char *ours)
 	return ours;
 }
 
+/* BMAD's own budget, which its reader assumes when a file names none. */
+#define BMAD_DEFAULT_MAX 150000
+
+/* tokens[key] when it is a number, else def. */
+static double token(const cJSON *tokens, const char *key, double def)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(tokens, key);
+
+	return cJSON_IsNumber(v) ? v->valuedouble : def;
+}
+
 static int bmad_parse(cJSON **doc, const char *buf, size_t len, char **err)
 {
 	return fmt_parse_object(doc, buf, len, 1, err);
@@ -64,50 +75,45 @@ static int bmad_detect(const cJSON *doc)
 	return 0;	/* an active-session.yaml is known by its name */
 }
 
-/* BMAD's own budget, which its reader assumes when a file names none. */
-#define BMAD_DEFAULT_MAX 150000
-
-/* The reader's defaults: max 150000, the others 0, under whichever name the file uses. */
+/* Nothing to change in the document: BMAD's token defaults are the model's (import_tokens). */
 static int bmad_upgrade(cJSON *doc, char **err)
 {
-	cJSON *t = cJSON_GetObjectItemCaseSensitive(doc, "tokens");
-
+	(void)doc;
 	(void)err;
-	if (pointer_id(doc))
-		return 0;
-	if (!cJSON_IsObject(t))
-		t = json_set(doc, "tokens", cJSON_CreateObject());
-	for (const char *const *k = token_keys; *k; k++)
-		if (!cJSON_IsNumber(cJSON_GetObjectItemCaseSensitive(t, token_name(t, *k))))
-			json_set_num(t, *k, strcmp(*k, "max") ? 0 : BMAD_DEFAULT_MAX);
 	return 0;
 }
 
+/*
+ * The tokens as BMAD's reader takes them: max 150000 and the others 0
+ * when the file names none (the model has them; the export writes only
+ * what the file had), under whichever name the file uses.
+ */
 static void import_tokens(cJSON *state, cJSON *doc)
 {
 	cJSON *in = cJSON_GetObjectItemCaseSensitive(doc, "tokens"), *t = json_obj(state, "tokens");
 	cJSON *shape = json_obj(json_obj(state, "extra"), "bmad_shape");
-	double saved;
 
-	for (const struct word *w = token_names; w->theirs; w++)
+	if (!cJSON_IsObject(in))
+		in = NULL;	/* not tokens as BMAD has them: kept as they are */
+	for (const struct word *w = token_names; in && w->theirs; w++)
 		if (strcmp(token_name(in, w->ours), w->ours)) {	/* kept under the file's name */
 			json_set_str(shape, w->ours, w->theirs);
 			fmt_take(in, w->ours, in, w->theirs);
 		}
 	if (!shape->child)
 		cJSON_DeleteItemFromObjectCaseSensitive(json_obj(state, "extra"), "bmad_shape");
-	saved = json_num(in, "saved", 0);
-
 	/* current is what the main session used: everything less the isolated part */
-	json_set_num(t, "input", json_num(in, "current", 0) + saved);
+	json_set_num(t, "input", token(in, "current", 0) + token(in, "saved", 0));
 	json_set_num(t, "output", 0);
-	fmt_take(t, "max", in, "max");
-	fmt_take(t, "peak", in, "peak");
-	fmt_take(t, "saved", in, "saved");
-	fmt_take(t, "initial", in, "initial");
-	cJSON_DeleteItemFromObjectCaseSensitive(in, "current");
+	for (const char *const *k = token_keys; *k; k++)
+		if (strcmp(*k, "current"))
+			json_set_num(t, *k, token(in, *k, strcmp(*k, "max") ? 0 : BMAD_DEFAULT_MAX));
+	for (const char *const *k = token_keys; in && *k; k++)
+		if (cJSON_IsNumber(cJSON_GetObjectItemCaseSensitive(in, *k)))
+			cJSON_DeleteItemFromObjectCaseSensitive(in, *k);
 	fmt_move_rest(t, in);
-	cJSON_DeleteItemFromObjectCaseSensitive(doc, "tokens");
+	if (in)
+		cJSON_DeleteItemFromObjectCaseSensitive(doc, "tokens");
 }
 
 static void import_agents(cJSON *state, cJSON *doc)

@@ -74,7 +74,7 @@ static int ccw_parse(cJSON **doc, const char *buf, size_t len, char **err)
 	}
 	free(*err);
 	*err = NULL;
-	if (json_parse(&v, buf, len, FORMAT_MAX_BYTES, err) < 0)
+	if (fmt_parse_json(&v, buf, len, err) < 0)
 		return GS_ERROR;
 	if (!cJSON_IsObject(v)) {
 		cJSON_Delete(v);
@@ -98,6 +98,8 @@ static int ccw_detect(const cJSON *doc)
 
 	if (cJSON_IsArray(cJSON_GetObjectItemCaseSensitive(doc, "registry")))
 		return 1;
+	if (json_str(s, "schema_version") && strchr(json_str(s, "schema_version"), '/'))
+		return 0;	/* "session/3.0": maestro-flow's, which also lives under .workflow/ */
 	return cJSON_GetObjectItemCaseSensitive(s, "session_version") ||
 	       cJSON_GetObjectItemCaseSensitive(s, "checkpoints") || (id && !strncmp(id, "WFS-", 4));
 }
@@ -111,40 +113,178 @@ static int ccw_upgrade(cJSON *doc, char **err)
 	return 0;
 }
 
-/* The phases as named checkpoints, or (an older shape) as a map "phases": {"INIT": {...}}. */
+/* A phase's status in the model: its own word, or a word that ends in one ("synthesis_completed"). */
+static const char *phase_status_in(const char *w)
+{
+	static const struct word ends[] = {
+		{ "completed", ST_COMPLETED }, { "complete", ST_COMPLETED }, { "done", ST_COMPLETED },
+		{ "failed", ST_FAILED }, { "error", ST_FAILED }, { "in_progress", ST_IN_PROGRESS },
+		{ "active", ST_IN_PROGRESS }, { "running", ST_IN_PROGRESS }, { "skipped", ST_SKIPPED },
+		{ "pending", ST_PENDING }, { NULL, NULL },
+	};
+	const char *st = fmt_word_in(phase_statuses, w, NULL);
+	size_t n = w ? strlen(w) : 0;
+
+	for (const struct word *e = ends; !st && w && e->theirs; e++) {
+		size_t m = strlen(e->theirs);
+		if (n >= m && !strcasecmp(w + n - m, e->theirs))
+			st = e->ours;
+	}
+	return st;
+}
+
+/* Whether s has capitals and no small letters ("IMPLEMENT"). */
+static int upper(const char *s)
+{
+	int caps = 0;
+
+	for (; *s; s++) {
+		if (islower((unsigned char)*s))
+			return 0;
+		caps |= isupper((unsigned char)*s);
+	}
+	return caps;
+}
+
+/* The phase current_phase names: by name (any case) or by number (phases count from 1). */
+static int current_of(const cJSON *cur, const cJSON *phases)
+{
+	const cJSON *p;
+
+	if (cJSON_IsNumber(cur) && cur->valuedouble == (int)cur->valuedouble && cur->valuedouble >= 1 &&
+	    cur->valuedouble <= cJSON_GetArraySize(phases))
+		return (int)cur->valuedouble;
+	cJSON_ArrayForEach(p, phases)
+		if (cJSON_IsString(cur) && json_str(p, "name") && !strcasecmp(cur->valuestring, json_str(p, "name")))
+			return (int)json_num(p, "id", 0);
+	return 0;
+}
+
+/* One phase more: c, its status word or its object (whose "name" the caller took as name). */
+static void add_phase(cJSON *phases, const char *name, const cJSON *c)
+{
+	int n = cJSON_GetArraySize(phases) + 1;
+	cJSON *p = state_new_phase(n, NULL), *in = cJSON_IsObject(c) ? cJSON_Duplicate(c, 1) : NULL;
+	const char *st = phase_status_in(in ? json_str(in, "status") : c->valuestring);
+
+	json_set_num(p, "id", n);
+	json_set_str(p, "name", name);
+	json_set_str(p, "status", st ? st : ST_PENDING);
+	if (st)
+		cJSON_DeleteItemFromObjectCaseSensitive(in, "status");	/* another word: the patch keeps it */
+	fmt_move_rest(p, in);
+	cJSON_Delete(in);
+	cJSON_AddItemToArray(phases, p);
+}
+
+/* How a document holds its phases: "map" (of objects or words), "list" (of named objects), NULL for neither. */
+static const char *phases_shape(const cJSON *cps)
+{
+	const cJSON *c;
+
+	if (!cJSON_IsObject(cps) && !cJSON_IsArray(cps))
+		return NULL;
+	cJSON_ArrayForEach(c, cps)
+		if (cJSON_IsArray(cps) ? !json_str(c, "name") : !cJSON_IsObject(c) && !cJSON_IsString(c))
+			return NULL;
+	return cJSON_IsObject(cps) ? "map" : cJSON_IsArray(cps) && cps->child ? "list" : NULL;
+}
+
+/*
+ * The phases as named checkpoints, or as a map "phases": {"INIT": {...}}
+ * whose values may also be bare status words ({"session_discovery": "completed"}),
+ * or as a list of phases with a name each.
+ */
 static void import_checkpoints(cJSON *state, cJSON *doc)
 {
 	const char *key = cJSON_IsObject(cJSON_GetObjectItemCaseSensitive(doc, "checkpoints")) ? "checkpoints" : "phases";
-	cJSON *cps = cJSON_GetObjectItemCaseSensitive(doc, key), *c;
-	const char *cur = json_str(doc, "current_phase");
-	int n = 0;
+	cJSON *cps = cJSON_GetObjectItemCaseSensitive(doc, key), *c, *shape, *phases;
+	const cJSON *cur = cJSON_GetObjectItemCaseSensitive(doc, "current_phase");
+	const char *how = phases_shape(cps);
+	int words = 0, at;
 
-	if (!cJSON_IsObject(cps))
-		return;
-	cJSON_ArrayForEach(c, cps)
-		if (!cJSON_IsObject(c))
-			return;
+	shape = json_obj(json_obj(state, "extra"), "ccw_shape");
+	if (!cps)	/* none yet: phases added here go where CCW's commands write them today */
+		json_set_str(shape, "phases", key);
+	if (!how)
+		goto done;
+	phases = json_arr(state, "phases");
 	cJSON_ArrayForEach(c, cps) {
-		cJSON *p = state_new_phase(n + 1, NULL), *in = cJSON_Duplicate(c, 1);
-		const char *st = fmt_word_in(phase_statuses, json_str(in, "status"), NULL);
-
-		json_set_num(p, "id", ++n);
-		json_set_str(p, "name", c->string);
-		json_set_str(p, "status", st ? st : ST_PENDING);
-		if (st)
-			cJSON_DeleteItemFromObjectCaseSensitive(in, "status");
-		fmt_move_rest(p, in);
-		cJSON_Delete(in);
-		if (cur && !strcasecmp(cur, c->string)) {
-			json_set_num(state, "current_phase", n);
-			cJSON_DeleteItemFromObjectCaseSensitive(doc, "current_phase");
-			cur = NULL;
-		}
-		cJSON_AddItemToArray(json_arr(state, "phases"), p);
+		words += cJSON_IsString(c);
+		add_phase(phases, !strcmp(how, "map") ? c->string : json_str(c, "name"), c);
 	}
-	cJSON_DeleteItemFromObjectCaseSensitive(doc, key);
+	if ((at = current_of(cur, phases))) {
+		json_set_num(state, "current_phase", at);
+		if (cJSON_IsNumber(cur))
+			json_set_str(shape, "current_phase", "number");
+		else if (strcmp(cur->valuestring, json_str(state_phase(state, at), "name")) && upper(cur->valuestring))
+			json_set_str(shape, "current_phase", "upper");
+		cJSON_DeleteItemFromObjectCaseSensitive(doc, "current_phase");
+	}
+	if (words && words == cJSON_GetArraySize(phases))
+		json_set_str(shape, "phase_values", "status");
 	if (!strcmp(key, "phases"))
-		json_set_str(json_obj(json_obj(state, "extra"), "ccw_shape"), "phases", key);
+		json_set_str(shape, "phases", !strcmp(how, "list") ? "list" : key);
+	cJSON_DeleteItemFromObjectCaseSensitive(doc, key);
+done:
+	if (!shape->child)
+		cJSON_DeleteItemFromObjectCaseSensitive(json_obj(state, "extra"), "ccw_shape");
+}
+
+/* The text doc[key] (or doc[key][sub]), or NULL. */
+static const char *str_at(const cJSON *doc, const char *key, const char *sub)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(doc, key);
+
+	if (sub)
+		v = cJSON_GetObjectItemCaseSensitive(v, sub);
+	return cJSON_IsString(v) && *v->valuestring ? v->valuestring : NULL;
+}
+
+/*
+ * The session's goal: "goal" or "project" (taken: the export writes the
+ * key back), else what sessions of other commands say it in (copied: it
+ * stays where the file has it): a task description, a brainstorm topic.
+ */
+static void import_goal(cJSON *state, cJSON *doc)
+{
+	static const char *const also[][2] = {
+		{ "task_description", NULL }, { "task_description", "goal" }, { "description", "GOAL" },
+		{ "description", "goal" }, { "summary", "goal" }, { "description", NULL }, { "topic", NULL },
+	};
+
+	if (json_str(doc, "goal")) {
+		fmt_take(state, "goal", doc, "goal");
+		json_set_str(json_obj(json_obj(state, "extra"), "ccw_shape"), "goal", "goal");
+		return;
+	}
+	if (json_str(doc, "project")) {
+		fmt_take(state, "goal", doc, "project");
+		return;
+	}
+	for (size_t i = 0; i < ARRAY_SIZE(also); i++)
+		if (str_at(doc, also[i][0], also[i][1])) {
+			json_set_str(state, "goal", str_at(doc, also[i][0], also[i][1]));
+			return;
+		}
+}
+
+/* The file's last date, when it has no updated_at: when it was created, started, completed or archived. */
+static void import_updated(cJSON *state, const cJSON *doc)
+{
+	const char *latest = NULL;
+	time_t t, last = 0;
+
+	if (json_str(state, "created") && gs_time_parse_iso(&last, json_str(state, "created")) == 0)
+		latest = json_str(state, "created");
+	for (const char *const *k = (const char *const[]){ "execution_started_at", "completed_at", "archived_at",
+							   NULL }; *k; k++)
+		if (json_str(doc, *k) && gs_time_parse_iso(&t, json_str(doc, *k)) == 0 && (!latest || t >= last)) {
+			latest = json_str(doc, *k);
+			last = t;
+		}
+	if (latest)
+		json_set_str(state, "updated", latest);
 }
 
 static void import_session(cJSON *state, cJSON *doc)
@@ -153,14 +293,15 @@ static void import_session(cJSON *state, cJSON *doc)
 
 	if (json_str(doc, "session_id"))
 		fmt_take(state, "session_id", doc, "session_id");
-	if (json_str(doc, "project"))
-		fmt_take(state, "goal", doc, "project");
+	import_goal(state, doc);
 	if (json_str(doc, "created_at"))
 		fmt_take(state, "created", doc, "created_at");
 	else if (json_str(doc, "created"))
 		fmt_take(state, "created", doc, "created");
 	if (json_str(doc, "updated_at"))
 		fmt_take(state, "updated", doc, "updated_at");
+	else
+		import_updated(state, doc);
 	if (st)
 		json_set_str(state, "status", st);
 	cJSON_DeleteItemFromObjectCaseSensitive(doc, "status");	/* another word: the patch keeps it */
@@ -210,33 +351,76 @@ static int ccw_to_state(cJSON *state, cJSON *files, int *active, const cJSON *in
 	return 0;
 }
 
+/* current_phase as the file spells it, of phase p under key: its number, its key, or (version 2) its key in capitals. */
+static cJSON *export_current(const cJSON *p, const char *key, const cJSON *shape)
+{
+	const char *how = json_str(shape, "current_phase");
+	char *up;
+	cJSON *v;
+
+	if (how && !strcmp(how, "number"))
+		return cJSON_CreateNumber(json_num(p, "id", 0));
+	if (!how || strcmp(how, "upper"))
+		return cJSON_CreateString(key);
+	up = xstrdup(key);
+	for (char *s = up; *s; s++)
+		*s = (char)toupper((unsigned char)*s);
+	v = cJSON_CreateString(up);
+	free(up);
+	return v;
+}
+
+/* A phase's key in the map: its name; "phase <id>" for one without; its id added to a name already there. */
+static char *phase_key(const cJSON *map, const cJSON *p)
+{
+	const char *name = json_str(p, "name");
+
+	if (!name || !*name)
+		return xstrfmt("phase %d", (int)json_num(p, "id", 0));
+	if (cJSON_GetObjectItemCaseSensitive(map, name))
+		return xstrfmt("%s (%d)", name, (int)json_num(p, "id", 0));
+	return xstrdup(name);
+}
+
 static cJSON *export_session(const cJSON *state)
 {
 	const cJSON *extra = fmt_from_extra(state, format_ccw.name), *p;
+	const cJSON *shape = fmt_from_extra(state, "ccw_shape");
+	const char *values = json_str(shape, "phase_values");
 	cJSON *doc = cJSON_CreateObject(), *cps;
-	double cur = json_num(state, "current_phase", -1);
+	int list;
 
 	fmt_copy(doc, "session_id", state, "session_id");
 	json_set_str(doc, "session_version", "2.0");
-	json_set(doc, "project", json_dup_or_null(state, "goal"));
+	json_set(doc, json_str(shape, "goal") ? "goal" : "project", json_dup_or_null(state, "goal"));
 	json_set(doc, "type", cJSON_CreateNull());
 	json_set(doc, "current_phase", cJSON_CreateNull());
 	json_set_str(doc, "status", fmt_word_out(statuses, json_str(state, "status")));
 	fmt_copy(doc, "created_at", state, "created");
 	fmt_copy(doc, "updated_at", state, "updated");
-	cps = json_obj(doc, json_str(fmt_from_extra(state, "ccw_shape"), "phases") ? "phases" : "checkpoints");
+	list = json_str(shape, "phases") && !strcmp(json_str(shape, "phases"), "list");
+	cps = list ? json_arr(doc, "phases") : json_obj(doc, json_str(shape, "phases") ? "phases" : "checkpoints");
 	cJSON_ArrayForEach(p, cJSON_GetObjectItemCaseSensitive(state, "phases")) {
-		cJSON *c = json_set(cps, json_str(p, "name"), cJSON_CreateObject());
+		const char *st = fmt_word_out(phase_statuses, json_str(p, "status"));
+		char *name = list ? xstrdup(json_str(p, "name") ? json_str(p, "name") : "") : phase_key(cps, p);
+		cJSON *c;
 
-		json_set_str(c, "status", fmt_word_out(phase_statuses, json_str(p, "status")));
-		fmt_copy_rest(c, p, state_phase_fields);
-		if (json_num(p, "id", -2) == cur) {
-			char *up = xstrdup(json_str(p, "name"));
-			for (char *s = up; *s; s++)
-				*s = (char)toupper((unsigned char)*s);
-			json_set_str(doc, "current_phase", up);
-			free(up);
+		if (json_num(p, "id", -1) == json_num(state, "current_phase", -2))
+			json_set(doc, "current_phase", export_current(p, name, shape));
+		if (values && !strcmp(values, "status") && !list) {
+			json_set_str(cps, name, st);
+		} else {
+			c = cJSON_CreateObject();
+			if (list)
+				json_set_str(c, "name", name);
+			json_set_str(c, "status", st);
+			fmt_copy_rest(c, p, state_phase_fields);
+			if (list)
+				cJSON_AddItemToArray(cps, c);
+			else
+				json_set(cps, name, c);
 		}
+		free(name);
 	}
 	json_set(doc, "context_chain", cJSON_CreateArray());
 	json_set(doc, "state_transitions", cJSON_CreateArray());

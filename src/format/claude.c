@@ -89,6 +89,7 @@ static void import_tasks(cJSON *state, cJSON *files, cJSON *doc)
 	cJSON *done = cJSON_GetObjectItemCaseSensitive(doc, "completed_work"), *c;
 	cJSON *pending = cJSON_GetObjectItemCaseSensitive(doc, "pending_tasks");
 	cJSON *tasks = json_arr(state, "tasks");
+	const char *key = "pending_tasks";
 	int n = 0;
 
 	if (fmt_all_strings(done)) {	/* the shape real sessions write: one line of text each */
@@ -97,6 +98,8 @@ static void import_tasks(cJSON *state, cJSON *files, cJSON *doc)
 			json_set_str(t, "title", c->valuestring);
 			cJSON_AddItemToArray(tasks, t);
 		}
+		if (done->child)
+			json_set_str(json_obj(json_obj(state, "extra"), "claude_shape"), "completed_work", "text");
 		cJSON_DeleteItemFromObjectCaseSensitive(doc, "completed_work");
 	} else if (fmt_all_objects(done)) {
 		cJSON_ArrayForEach(c, done) {
@@ -112,13 +115,18 @@ static void import_tasks(cJSON *state, cJSON *files, cJSON *doc)
 		}
 		cJSON_DeleteItemFromObjectCaseSensitive(doc, "completed_work");
 	}
+	if (!pending && fmt_all_strings(cJSON_GetObjectItemCaseSensitive(doc, "next_actions"))) {
+		key = "next_actions";	/* craft 1.3's name for what is still to do */
+		pending = cJSON_GetObjectItemCaseSensitive(doc, key);
+		json_set_str(json_obj(json_obj(state, "extra"), "claude_shape"), "pending", key);
+	}
 	if (fmt_all_strings(pending)) {
 		cJSON_ArrayForEach(c, pending) {
 			cJSON *t = new_task(++n, ST_PENDING);
 			json_set_str(t, "title", c->valuestring);
 			cJSON_AddItemToArray(tasks, t);
 		}
-		cJSON_DeleteItemFromObjectCaseSensitive(doc, "pending_tasks");
+		cJSON_DeleteItemFromObjectCaseSensitive(doc, key);
 	}
 }
 
@@ -142,9 +150,9 @@ static void import_list(cJSON *state, const char *as, cJSON *doc, const char *ke
 }
 
 /*
- * started_at, paused_at, resumed_at, completed_at (real sessions): the
- * first is when it was created, the latest when it was updated. They stay
- * in the file's own keys too.
+ * started_at, paused_at, resumed_at, completed_at (real sessions), or
+ * started (craft 1.3): the first is when it was created, the latest when
+ * it was updated. They stay in the file's own keys too.
  */
 static void import_dates(cJSON *state, const cJSON *doc)
 {
@@ -153,8 +161,10 @@ static void import_dates(cJSON *state, const cJSON *doc)
 
 	if (!json_str(state, "created") && json_str(doc, "started_at"))
 		fmt_copy(state, "created", doc, "started_at");
-	for (const char *const *k = (const char *const[]){ "started_at", "paused_at", "resumed_at", "completed_at",
-							   NULL }; *k; k++)
+	else if (!json_str(state, "created") && json_str(doc, "started"))
+		fmt_copy(state, "created", doc, "started");
+	for (const char *const *k = (const char *const[]){ "started", "started_at", "paused_at", "resumed_at",
+							   "completed_at", NULL }; *k; k++)
 		if (json_str(doc, *k) && gs_time_parse_iso(&t, json_str(doc, *k)) == 0 && (!latest || t > last)) {
 			latest = json_str(doc, *k);
 			last = t;
@@ -217,13 +227,18 @@ static void export_agents(cJSON *doc, const cJSON *state)
 	}
 }
 
+/* Tasks done as completed_work (objects, or a line of text each as the file had them), the rest as pending. */
 static void export_tasks(cJSON *doc, const cJSON *state)
 {
-	cJSON *done = json_arr(doc, "completed_work"), *pending = json_arr(doc, "pending_tasks");
-	const cJSON *t;
+	const cJSON *shape = fmt_from_extra(state, "claude_shape"), *t;
+	const char *text = json_str(shape, "completed_work");
+	cJSON *done = json_arr(doc, "completed_work");
+	cJSON *pending = json_arr(doc, json_str(shape, "pending") ? json_str(shape, "pending") : "pending_tasks");
 
 	cJSON_ArrayForEach(t, cJSON_GetObjectItemCaseSensitive(state, "tasks")) {
-		if (json_str(t, "status") && !strcmp(json_str(t, "status"), "done")) {
+		if (json_str(t, "status") && !strcmp(json_str(t, "status"), "done") && text) {
+			cJSON_AddItemToArray(done, json_dup_or_null(t, "title"));
+		} else if (json_str(t, "status") && !strcmp(json_str(t, "status"), "done")) {
 			cJSON *w = cJSON_CreateObject();
 
 			json_set(w, "task", json_dup_or_null(t, "title"));

@@ -1,13 +1,17 @@
 /*
- * copilot.c - the Copilot "session-resume" skill's state
- * (00-session-state.json, schema 3.0; 1.0 and 2.0 migrated as the skill
- * says) and its human companion 00-handoff.md. Pure: no I/O.
+ * copilot.c - the state apex's Copilot workflow keeps in
+ * 00-session-state.json (schema 3.0) and 00-handoff.md beside it. 1.0 and
+ * 2.0 files are migrated as its apex-recall tool migrates them. Pure: no
+ * I/O.
  */
 #include "format-internal.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* The workflow's numbered steps, 1 to 7: a phase for any other step keeps the step's "key". */
+#define LAST_STEP 7
 
 /* The skill writes "complete"; some runs write "completed" or "done". */
 static const struct word step_statuses[] = {
@@ -40,11 +44,17 @@ static int copilot_detect(const cJSON *doc)
 	       cJSON_GetObjectItemCaseSensitive(st, "current_step");
 }
 
-/* 1.0, 2.0 or none -> 3.0: no lock, no stale_threshold_ms, no claims. */
+static void migrate(cJSON *st);
+
+/*
+ * Refuses a schema this does not read, and migrates a file below 3.0 as
+ * apex-recall does before its next write: the export is the file upstream
+ * would write next.
+ */
 static int copilot_upgrade(cJSON *doc, char **err)
 {
-	cJSON *st = cJSON_GetObjectItemCaseSensitive(doc, "state"), *step;
-	const cJSON *v = cJSON_GetObjectItemCaseSensitive(st, "schema_version");
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(doc, "state"),
+							   "schema_version");
 	const char *s = cJSON_GetStringValue(v);
 
 	if (v && (!s || (strcmp(s, "1.0") && strcmp(s, "2.0") && strcmp(s, "3.0")))) {
@@ -53,14 +63,88 @@ static int copilot_upgrade(cJSON *doc, char **err)
 		free(p);
 		return GS_ERROR;
 	}
-	if (s && !strcmp(s, "3.0"))
-		return 0;
-	json_set_str(st, "schema_version", "3.0");
-	cJSON_DeleteItemFromObjectCaseSensitive(st, "lock");
-	cJSON_DeleteItemFromObjectCaseSensitive(st, "stale_threshold_ms");
-	cJSON_ArrayForEach(step, cJSON_GetObjectItemCaseSensitive(st, "steps"))
-		cJSON_DeleteItemFromObjectCaseSensitive(step, "claim");
+	migrate(cJSON_GetObjectItemCaseSensitive(doc, "state"));
 	return 0;
+}
+
+/* The steps of a 3.0 file, as apex-recall's template (state_writer.py) has them. */
+static const struct { const char *key, *name, *agent; } template_steps[] = {
+	{ "1", "Requirements", "02-Requirements" }, { "2", "Architecture", "03-Architect" },
+	{ "3", "Design", "04-Design" }, { "3_5", "Governance", "04g-Governance" }, { "4", "IaC Plan", "" },
+	{ "5", "IaC Code", "" }, { "6", "Deploy", "" }, { "7", "As-Built", "08-As-Built" },
+};
+/* The steps a template's review_audit has an entry for. */
+static const char *const audited[] = { "1", "2", "3_5", "4", "5", "6" };
+
+static cJSON *template_step(const char *name, const char *agent)
+{
+	cJSON *s = cJSON_CreateObject();
+
+	json_set_str(s, "name", name);
+	json_set_str(s, "agent", agent);
+	json_set_str(s, "status", "pending");
+	for (const char *const *k = (const char *const[]){ "sub_step", "started", "completed", NULL }; *k; k++)
+		json_set(s, *k, cJSON_CreateNull());
+	json_arr(s, "artifacts");
+	json_arr(s, "context_files_used");
+	return s;
+}
+
+static cJSON *template_audit(void)
+{
+	cJSON *a = cJSON_CreateObject();
+
+	for (size_t i = 0; i < ARRAY_SIZE(audited); i++) {
+		char key[16];
+		cJSON *e;
+
+		snprintf(key, sizeof(key), "step_%s", audited[i]);
+		e = json_obj(a, key);
+		json_set_str(e, "complexity", "");
+		json_set_num(e, "passes_planned", 0);
+		json_set_num(e, "passes_executed", 0);
+		json_arr(e, "skipped");
+		json_arr(e, "skip_reasons");
+		json_arr(e, "models_used");
+	}
+	return a;
+}
+
+/*
+ * A file below 3.0 (no label reads as 1.0), as apex-recall's migrate_to_v3
+ * migrates it: what is missing of decision_log, review_audit,
+ * open_findings, decisions and the template's steps is added, what is
+ * there stays (a "3.5" step is the template's "3_5"), and the label is
+ * 3.0. A file labelled 1.0 that is already shaped like 3.0 gains only
+ * the label.
+ */
+static void migrate(cJSON *st)
+{
+	const char *label = json_str(st, "schema_version");
+	cJSON *steps;
+
+	if (!cJSON_IsObject(st) || (label && strtod(label, NULL) >= 3.0))
+		return;
+	json_set_str(st, "schema_version", "3.0");
+	if (!cJSON_GetObjectItemCaseSensitive(st, "decision_log"))
+		json_arr(st, "decision_log");
+	if (!cJSON_GetObjectItemCaseSensitive(st, "review_audit"))
+		json_set(st, "review_audit", template_audit());
+	if (!cJSON_GetObjectItemCaseSensitive(st, "open_findings"))
+		json_arr(st, "open_findings");
+	if (!cJSON_GetObjectItemCaseSensitive(st, "decisions"))
+		json_obj(st, "decisions");
+	if (!(steps = cJSON_GetObjectItemCaseSensitive(st, "steps")))
+		steps = json_obj(st, "steps");
+	if (!cJSON_IsObject(steps))
+		return;
+	for (size_t i = 0; i < ARRAY_SIZE(template_steps); i++) {
+		const char *k = template_steps[i].key;
+
+		if (!cJSON_GetObjectItemCaseSensitive(steps, k) &&
+		    !(!strcmp(k, "3_5") && cJSON_GetObjectItemCaseSensitive(steps, "3.5")))
+			json_set(steps, k, template_step(template_steps[i].name, template_steps[i].agent));
+	}
 }
 
 /* A step's number: its key when that is a whole number from 1, else 0. */
@@ -100,7 +184,7 @@ static void import_step(cJSON *state, int id, cJSON *in, const char *key)
 		fmt_take(p, "name", in, "name");
 	else
 		json_set_str(p, "name", name);
-	if (!step_id(key))
+	if (!step_id(key) || step_id(key) > LAST_STEP)
 		json_set_str(p, "key", key);	/* the step's own key, for the export */
 	json_set_str(p, "status", fmt_word_in(step_statuses, json_str(in, "status"), ST_PENDING));
 	if (fmt_word_in(step_statuses, json_str(in, "status"), NULL))
@@ -146,6 +230,7 @@ static void import_steps(cJSON *state, cJSON *doc)
 	cJSON *steps = cJSON_GetObjectItemCaseSensitive(doc, "steps"), *c;
 	int n = cJSON_GetArraySize(steps), i = 0, next = 0;
 	struct step *v;
+	cJSON *read;
 
 	if (!cJSON_IsObject(steps) || !n)
 		return;
@@ -160,8 +245,12 @@ static void import_steps(cJSON *state, cJSON *doc)
 		i++;
 	}
 	qsort(v, (size_t)n, sizeof(*v), cmp_step);
-	for (i = 0; i < n; i++)
+	read = json_arr(json_obj(state, "extra"), "copilot_steps");
+	for (i = 0; i < n; i++) {
 		import_step(state, v[i].id ? v[i].id : ++next, v[i].v, v[i].v->string);
+		if (v[i].id)
+			cJSON_AddItemToArray(read, cJSON_CreateNumber(v[i].id));
+	}
 	free(v);
 	cJSON_DeleteItemFromObjectCaseSensitive(doc, "steps");
 }
@@ -173,6 +262,27 @@ static void phase_key(char *buf, size_t n, const cJSON *p)
 		snprintf(buf, n, "%s", json_str(p, "key"));
 	else
 		snprintf(buf, n, "%d", (int)json_num(p, "id", 0));
+}
+
+/*
+ * Whether the export has a step for phase p: one read from a step; in a
+ * session from elsewhere, one of steps 1 to 7. A phase added to a session
+ * read from a file has none: the template's step of its number is another.
+ */
+static int placed(const cJSON *state, const cJSON *p)
+{
+	const cJSON *read = cJSON_GetObjectItemCaseSensitive(
+		cJSON_GetObjectItemCaseSensitive(state, "extra"), "copilot_steps"), *c;
+	double id = json_num(p, "id", 0);
+
+	if (json_str(p, "key"))
+		return 1;
+	if (!cJSON_IsArray(read))
+		return json_is_int(id) && id >= 1 && id <= LAST_STEP;
+	cJSON_ArrayForEach(c, read)
+		if (cJSON_IsNumber(c) && c->valuedouble == id)
+			return 1;
+	return 0;
 }
 
 /* current_step, a number (3, 3.5) or a key ("3_5"): the phase it names. */
@@ -199,34 +309,54 @@ static void import_current(cJSON *state, cJSON *doc)
 		fmt_take(state, "current_phase", doc, "current_step");
 }
 
-/* decisions {key: text} and decision_log [{id, step, agent, title, choice, rationale}]. */
+/*
+ * decisions {key: value}: a text is a decision with its key; an empty one
+ * (not decided yet, as the template has them) and any other value (a
+ * revision number, sku_overrides[]) stay the file's.
+ */
+static void import_keyed(cJSON *state, cJSON *doc)
+{
+	cJSON *d = cJSON_GetObjectItemCaseSensitive(doc, "decisions"), *c, *next;
+
+	if (!cJSON_IsObject(d))
+		return;
+	for (c = d->child; c; c = next) {
+		cJSON *e;
+
+		next = c->next;
+		if (!cJSON_IsString(c) || !*c->valuestring)
+			continue;
+		e = fmt_blank_entry(state_decision_fields);
+		json_set_str(e, "decision", c->valuestring);
+		json_set_str(e, "key", c->string);
+		cJSON_AddItemToArray(json_arr(state, "decisions"), e);
+		cJSON_Delete(cJSON_DetachItemViaPointer(d, c));
+	}
+	if (!d->child)
+		cJSON_DeleteItemFromObjectCaseSensitive(doc, "decisions");
+}
+
+/* The text of a decision_log entry: "choice" as the skill wrote it, "decision" as apex-recall does. */
+static const char *logged_text(const cJSON *c)
+{
+	return json_str(c, "choice") ? "choice" : json_str(c, "decision") ? "decision" : NULL;
+}
+
+/* decisions, then decision_log [{id, step, agent, title, choice, rationale} or {decision, step, ...}]. */
 static void import_decisions(cJSON *state, cJSON *doc)
 {
-	cJSON *d = cJSON_GetObjectItemCaseSensitive(doc, "decisions"), *log, *c;
-	int strings = cJSON_IsObject(d);
+	cJSON *log = cJSON_GetObjectItemCaseSensitive(doc, "decision_log"), *c;
 
-	cJSON_ArrayForEach(c, d)
-		if (!cJSON_IsString(c))
-			strings = 0;
-	if (strings) {
-		cJSON_ArrayForEach(c, d) {
-			cJSON *e = fmt_blank_entry(state_decision_fields);
-			json_set_str(e, "decision", c->valuestring);
-			json_set_str(e, "key", c->string);
-			cJSON_AddItemToArray(json_arr(state, "decisions"), e);
-		}
-		cJSON_DeleteItemFromObjectCaseSensitive(doc, "decisions");
-	}
-	log = cJSON_GetObjectItemCaseSensitive(doc, "decision_log");
+	import_keyed(state, doc);
 	if (!fmt_all_objects(log))
 		return;
 	cJSON_ArrayForEach(c, log)
-		if (!json_str(c, "choice"))
-			return;
+		if (!logged_text(c))
+			return;		/* not a log as upstream writes it: kept as it is */
 	cJSON_ArrayForEach(c, log) {
 		cJSON *e = fmt_blank_entry(state_decision_fields);
 
-		fmt_take(e, "decision", c, "choice");
+		fmt_take(e, "decision", c, logged_text(c));
 		for (const char *const *k = (const char *const[]){ "rationale", "timestamp", "agent", NULL }; *k; k++)
 			fmt_take(e, *k, c, *k);
 		fmt_move_rest(e, c);
@@ -242,11 +372,8 @@ static int copilot_to_state(cJSON *state, cJSON *files, int *active, const cJSON
 
 	(void)files;
 	(void)err;
-	cJSON_DeleteItemFromObjectCaseSensitive(doc, "schema_version");
 	if (cJSON_IsString(project)) {
-		char *slug = state_slug(project->valuestring);
-		json_set_str(state, "session_id", *slug ? slug : NULL);
-		free(slug);
+		json_set_str(state, "session_id", project->valuestring);	/* format_import slugs it if it must */
 		fmt_take(state, "topic", doc, "project");
 	}
 	if (cJSON_IsString(cJSON_GetObjectItemCaseSensitive(doc, "updated"))) {
@@ -288,21 +415,54 @@ static cJSON *export_step(const cJSON *state, const cJSON *p)
 	return s;
 }
 
-/* current_step: the current phase's step key as a number (3, 3.5), as the skill's validator wants. */
+/* The current_step a placed phase stands for: apex-recall's number for "3_5" (3), "3.5" as written. */
+static cJSON *step_value(const cJSON *p)
+{
+	const char *key = json_str(p, "key");
+
+	if (!key)
+		return cJSON_CreateNumber(json_num(p, "id", 0));
+	if (step_rank(key) >= 1e9)
+		return cJSON_CreateString(key);
+	return cJSON_CreateNumber(strchr(key, '_') ? (double)(long)step_rank(key) : step_rank(key));
+}
+
+/*
+ * current_step: the current phase's step. A current phase the format has
+ * no step for stands at the step before it; a current phase that names
+ * none (0: not started) is written as it is.
+ */
 static cJSON *export_current(const cJSON *state)
 {
-	const cJSON *cur = cJSON_GetObjectItemCaseSensitive(state, "current_phase"), *p;
-	const char *key;
+	const cJSON *cur = cJSON_GetObjectItemCaseSensitive(state, "current_phase"), *p, *last = NULL;
 
 	if (!cJSON_IsNumber(cur))
 		return cJSON_CreateNumber(0);
-	cJSON_ArrayForEach(p, cJSON_GetObjectItemCaseSensitive(state, "phases"))
-		if (json_num(p, "id", -1) == cur->valuedouble && (key = json_str(p, "key")))
-			return step_rank(key) < 1e9 ? cJSON_CreateNumber(step_rank(key)) : cJSON_CreateString(key);
+	cJSON_ArrayForEach(p, cJSON_GetObjectItemCaseSensitive(state, "phases")) {
+		if (json_num(p, "id", -1) == cur->valuedouble)
+			return placed(state, p) ? step_value(p) : last ? step_value(last) : cJSON_CreateNumber(0);
+		if (placed(state, p))
+			last = p;
+	}
 	return cJSON_CreateNumber(cur->valuedouble);
 }
 
-/* A decision with no key: one decision_log entry, with what the skill requires. */
+/* The step of a new decision_log entry: the current step, 1 to 7 (what bmit-2026's validator wants). */
+static double logged_step(const cJSON *state)
+{
+	cJSON *v = export_current(state);
+	double n = cJSON_IsNumber(v) ? (double)(long)v->valuedouble : 1;
+
+	cJSON_Delete(v);
+	return n >= 1 && n <= LAST_STEP ? n : 1;
+}
+
+/*
+ * A decision with no key: one decision_log entry, with what both of
+ * upstream's readers want: bmit-2026's validator id, step, agent, title,
+ * choice and rationale; apex-recall decision and timestamp. An entry read
+ * from the file is written as it was (the import's patch).
+ */
 static cJSON *export_logged(const cJSON *state, const cJSON *d, int n)
 {
 	cJSON *e = cJSON_CreateObject();
@@ -312,19 +472,21 @@ static cJSON *export_logged(const cJSON *state, const cJSON *d, int n)
 	snprintf(id, sizeof(id), "D%03d", n);
 	json_set(e, "id", json_str(d, "id") ? json_dup_or_null(d, "id") : cJSON_CreateString(id));
 	json_set(e, "timestamp", json_dup_or_null(d, "timestamp"));
-	if (cJSON_IsNumber(cJSON_GetObjectItemCaseSensitive(d, "step")))
+	if (cJSON_GetObjectItemCaseSensitive(d, "step"))
 		fmt_copy(e, "step", d, "step");
 	else
-		json_set_num(e, "step", json_num(state, "current_phase", 1) >= 1 ? json_num(state, "current_phase", 1) : 1);
+		json_set_num(e, "step", logged_step(state));
 	json_set_str(e, "agent", json_str(d, "agent") ? json_str(d, "agent") : "");
 	json_set(e, "title", json_dup_or_null(d, json_str(d, "title") ? "title" : "decision"));
 	json_set_str(e, "choice", text);
+	json_set_str(e, "decision", text);
 	json_set_str(e, "rationale", json_str(d, "rationale") ? json_str(d, "rationale") : "");
-	fmt_copy_rest(e, d, (const char *const[]){ "decision", "key", NULL });
+	fmt_copy_rest(e, d, (const char *const[]){ "key", NULL });
 	return e;
 }
 
-static void export_decisions(cJSON *st, const cJSON *state)
+/* decisions: the model's keyed ones, then the file's values that are no text; decision_log. */
+static void export_decisions(cJSON *st, const cJSON *state, const cJSON *extra)
 {
 	static const char *const required[] = { "region", "compliance", "budget", "architecture_pattern",
 						"deployment_strategy", NULL };
@@ -341,6 +503,8 @@ static void export_decisions(cJSON *st, const cJSON *state)
 			log = json_arr(st, "decision_log");
 		cJSON_AddItemToArray(log, export_logged(state, d, ++n));
 	}
+	if (cJSON_IsObject(cJSON_GetObjectItemCaseSensitive(extra, "decisions")))
+		fmt_copy_rest(dec, cJSON_GetObjectItemCaseSensitive(extra, "decisions"), (const char *const[]){ NULL });
 	for (const char *const *k = required; *k; k++)
 		if (!cJSON_GetObjectItemCaseSensitive(dec, *k))
 			json_set_str(dec, *k, "");
@@ -351,8 +515,11 @@ static cJSON *copilot_from_state(const cJSON *state)
 	const cJSON *extra = fmt_from_extra(state, format_copilot.name), *p;
 	const cJSON *project = cJSON_GetObjectItemCaseSensitive(state, "project");
 	cJSON *doc = cJSON_CreateObject(), *st = json_obj(doc, "state"), *steps;
+	const char *label;
 
-	json_set_str(st, "schema_version", "3.0");
+	/* the file's own label (a 1.0 file stays 1.0), else 3.0 */
+	label = json_str(extra, "schema_version");
+	json_set_str(st, "schema_version", label ? label : "3.0");
 	json_set(st, "project", json_str(state, "topic") ? json_dup_or_null(state, "topic")
 							   : json_dup_or_null(state, "session_id"));
 	json_set(st, "current_step", export_current(state));
@@ -361,10 +528,12 @@ static cJSON *copilot_from_state(const cJSON *state)
 	cJSON_ArrayForEach(p, cJSON_GetObjectItemCaseSensitive(state, "phases")) {
 		char key[48];
 
+		if (!placed(state, p))
+			continue;	/* named by the export's warning (format_unplaced) */
 		phase_key(key, sizeof(key), p);
 		json_set(steps, key, export_step(state, p));
 	}
-	export_decisions(st, state);
+	export_decisions(st, state, extra);
 	fmt_copy_rest(st, extra, (const char *const[]){ NULL });	/* never over what the model says */
 	/* what the skill's validator requires of every file */
 	if (!cJSON_GetObjectItemCaseSensitive(st, "branch"))
@@ -398,4 +567,4 @@ static int copilot_print(char **out, size_t *len, const cJSON *doc, const char *
 static const char copilot_holds[] = "phases phase-agents decisions artifacts context_summary";
 
 /* The handoff, for people, beside the state: 00-handoff.md. */
-FORMAT_DEFINE(COPILOT, copilot, .layout = { .part = "handoff", .part_file = "00-handoff.md" });
+FORMAT_DEFINE(COPILOT, copilot, .layout = { .part = "handoff", .part_file = "00-handoff.md" }, .placed = placed);

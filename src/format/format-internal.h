@@ -38,6 +38,10 @@ struct format {
 	const char *(*registry_dir)(const cJSON *entry);
 	int (*registry_doc)(cJSON **doc, const cJSON *entry, const cJSON *session, char **err);
 	int (*registry_line)(char **out, const cJSON *state);
+	/* Whether its export writes phase p (format_unplaced names the others); NULL: every phase. */
+	int (*placed)(const cJSON *state, const cJSON *p);
+	/* The files beside the session file the document holds (format_side_files). */
+	cJSON *(*side_files)(const cJSON *doc);
 };
 
 #define GS_FORMAT_EXTERN(id, name, title) extern const struct format format_##name;
@@ -93,6 +97,8 @@ cJSON *fmt_blank_entry(const char *const *keys);
 int fmt_all_objects(const cJSON *v);
 int fmt_all_strings(const cJSON *v);
 
+/* json_parse, its complaint as "<line>: <what>" where the text stops being JSON. */
+int fmt_parse_json(cJSON **doc, const char *buf, size_t len, char **err);
 /* A JSON (or YAML) document that must be an object. */
 int fmt_parse_object(cJSON **doc, const char *buf, size_t len, int yaml, char **err);
 /* Text of a YAML or JSON value, for print. */

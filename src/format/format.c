@@ -15,10 +15,24 @@ static const struct format *const formats[FORMAT_COUNT] = {
 #undef GS_FORMAT_ROW
 };
 
+/* The name users type: the C name with '-' for '_'. */
+static const char *user_name(enum format_id id)
+{
+	static char *made[FORMAT_COUNT];
+
+	if (!made[id]) {
+		made[id] = xstrdup(formats[id]->name);
+		for (char *p = made[id]; *p; p++)
+			if (*p == '_')
+				*p = '-';
+	}
+	return made[id];
+}
+
 const struct format *format_find(const char *name)
 {
 	for (size_t i = 0; i < ARRAY_SIZE(formats); i++)
-		if (!strcmp(formats[i]->name, name))
+		if (!strcmp(user_name(i), name))
 			return formats[i];
 	return NULL;
 }
@@ -30,14 +44,19 @@ const struct format *format_get(enum format_id id)
 
 const char *format_name(const struct format *f)
 {
-	return f->name;
+	return user_name(f->id);
 }
 
 const char *format_names(void)
 {
-#define GS_FORMAT_WORD(id, name, title) ", " #name
-	return &(GS_FORMATS(GS_FORMAT_WORD))[2];
-#undef GS_FORMAT_WORD
+	static char *made;
+	struct sbuf sb = SBUF_INIT;
+
+	if (made)
+		return made;
+	for (size_t i = 0; i < FORMAT_COUNT; i++)
+		sbuf_addf(&sb, "%s%s", i ? ", " : "", user_name(i));
+	return made = sbuf_detach(&sb, NULL);
 }
 
 static const char *const title_of[FORMAT_COUNT] = {
@@ -55,7 +74,7 @@ const char *format_choices(int titles)
 		return made[!!titles];
 	for (size_t i = 0; i < FORMAT_COUNT; i++)
 		sbuf_addf(&sb, "%s%s", !i ? "" : i + 1 < FORMAT_COUNT ? ", " : " or ",
-			  titles ? title_of[i] : formats[i]->name);
+			  titles ? title_of[i] : user_name(i));
 	return made[!!titles] = sbuf_detach(&sb, NULL);
 }
 
@@ -142,6 +161,65 @@ static int all_phases_done(const cJSON *st)
 	return cJSON_GetArraySize(phases) > 0;
 }
 
+/*
+ * What git-session keeps for itself on a phase or an agent: when it was
+ * last seen working (the staleness of session.staleAfter), and what an
+ * agent's own hooks record of it. No format has a place for them: an
+ * export never writes them, and an import keeps a source's field of the
+ * same name in the round-trip patch, never as ours.
+ */
+static const char *const own_keys[] = { "seen", "session", "by", "cli", "parent", "prompts", "last_prompt",
+					 "prompted_ms", "commands", "transcript", "compactions", "compacted", NULL };
+
+static void drop_own(cJSON *list, int phases)
+{
+	cJSON *e;
+
+	cJSON_ArrayForEach(e, list)
+		for (const char *const *k = own_keys; *k && (!phases || k == own_keys); k++)
+			cJSON_DeleteItemFromObjectCaseSensitive(e, *k);
+}
+
+/* state as the formats see it: the same, but its phases' and agents' own keys (a copy of those only). */
+static cJSON *shared_view(const cJSON *state)
+{
+	cJSON *out = cJSON_CreateObject();
+
+	for (const cJSON *c = state ? state->child : NULL; c; c = c->next) {
+		int phases = !strcmp(c->string, "phases");
+
+		if (cJSON_IsArray(c) && (phases || !strcmp(c->string, "agents"))) {
+			cJSON *copy = cJSON_Duplicate(c, 1);
+
+			drop_own(copy, phases);
+			cJSON_AddItemToObject(out, c->string, copy);
+		} else {
+			cJSON_AddItemReferenceToObject(out, c->string, (cJSON *)c);
+		}
+	}
+	return out;
+}
+
+/*
+ * The source's id as it is when it is one here (its case too); else its
+ * slug (a name with blanks in it), or none. One shaped like a path is
+ * left as it is, for the import to refuse: it is no name.
+ */
+static void own_id(cJSON *st)
+{
+	const char *id = json_str(st, "session_id");
+	char *err = NULL, *slug;
+
+	if (!id || state_valid_id(id, &err) == 0 || strpbrk(id, "/\\") || strstr(id, "..")) {
+		free(err);
+		return;
+	}
+	free(err);
+	slug = state_slug(id);
+	json_set_str(st, "session_id", *slug ? slug : NULL);
+	free(slug);
+}
+
 int format_import(cJSON **state, cJSON **files, int *active, const struct format *f,
 		  const cJSON *in, const cJSON *project, int archived, char **err)
 {
@@ -154,6 +232,7 @@ int format_import(cJSON **state, cJSON **files, int *active, const struct format
 	*err = NULL;
 	if (f->upgrade(doc, err) < 0 || f->to_state(st, fl, active, doc, err) < 0)
 		goto cleanup;
+	own_id(st);
 	if (project)
 		json_set(st, "project", cJSON_Duplicate(project, 1));
 	/* an archive left saying "in progress" when all is done; the patch keeps its word */
@@ -165,6 +244,8 @@ int format_import(cJSON **state, cJSON **files, int *active, const struct format
 		goto cleanup;
 	}
 	st = NULL;
+	drop_own(cJSON_GetObjectItemCaseSensitive(norm, "phases"), 1);
+	drop_own(cJSON_GetObjectItemCaseSensitive(norm, "agents"), 0);
 	exp = f->from_state(norm);
 	patch = cJSON_CreateArray();
 	format_patch_diff(patch, exp, doc);
@@ -174,7 +255,7 @@ int format_import(cJSON **state, cJSON **files, int *active, const struct format
 		goto cleanup;
 	}
 	imp = json_obj(json_obj(norm, "extra"), "import");
-	json_set_str(imp, "format", f->name);
+	json_set_str(imp, "format", format_name(f));
 	json_set(imp, "patch", patch);
 	patch = NULL;
 	*state = norm;
@@ -195,14 +276,16 @@ int format_export(cJSON **doc, const struct format *f, const cJSON *state, char 
 {
 	const cJSON *imp = state_extra_get(state, "import");
 	const char *from = json_str(imp, "format");
+	cJSON *view = shared_view(state);
 
 	*err = NULL;
-	*doc = f->from_state(state);
+	*doc = f->from_state(view);
+	cJSON_Delete(view);
 	if (!*doc) {
-		*err = xstrfmt("cannot write this session as %s", f->name);
+		*err = xstrfmt("cannot write this session as %s", format_name(f));
 		return GS_ERROR;
 	}
-	if (from && !strcmp(from, f->name))
+	if (from && !strcmp(from, format_name(f)))
 		format_patch_apply(*doc, cJSON_GetObjectItemCaseSensitive(imp, "patch"));
 	return 0;
 }
@@ -259,6 +342,27 @@ char *format_lost(const struct format *f, const cJSON *state)
 			sbuf_adds(&sb, *p);
 	}
 	if (!sb.len) {
+		sbuf_release(&sb);
+		return NULL;
+	}
+	return sbuf_detach(&sb, NULL);
+}
+
+char *format_unplaced(int *n, const struct format *f, const cJSON *state)
+{
+	struct sbuf sb = SBUF_INIT;
+	const cJSON *p;
+
+	*n = 0;
+	if (!f->placed)
+		return NULL;
+	cJSON_ArrayForEach(p, cJSON_GetObjectItemCaseSensitive(state, "phases")) {
+		if (f->placed(state, p))
+			continue;
+		sbuf_addf(&sb, "%s%d \"%s\"", (*n)++ ? ", " : "", (int)json_num(p, "id", 0),
+			  json_str(p, "name") ? json_str(p, "name") : "");
+	}
+	if (!*n) {
 		sbuf_release(&sb);
 		return NULL;
 	}
@@ -330,7 +434,7 @@ int format_registry_doc(cJSON **doc, const struct format *f, const cJSON *entry,
 	*doc = NULL;
 	*err = NULL;
 	if (!f->registry_doc) {
-		*err = xstrfmt("%s has no registry", f->name);
+		*err = xstrfmt("%s has no registry", format_name(f));
 		return GS_ERROR;
 	}
 	return f->registry_doc(doc, entry, session, err);
@@ -340,4 +444,21 @@ int format_registry_line(char **out, const struct format *f, const cJSON *state)
 {
 	*out = NULL;
 	return f->registry_line ? f->registry_line(out, state) : GS_ERROR;
+}
+
+cJSON *format_side_files(const struct format *f, const cJSON *doc)
+{
+	return f->side_files ? f->side_files(doc) : NULL;
+}
+
+int format_plain_name(const char *name)
+{
+	size_t n = name ? strlen(name) : 0;
+
+	if (!n || n > 128 || name[0] == '.')
+		return 0;
+	for (const unsigned char *p = (const unsigned char *)name; *p; p++)
+		if (*p < 0x20 || *p == 0x7f || *p == '/' || *p == '\\')
+			return 0;
+	return 1;
 }

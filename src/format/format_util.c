@@ -124,9 +124,30 @@ int fmt_all_strings(const cJSON *v)
 	return all_of(v, cJSON_IsString);
 }
 
+int fmt_parse_json(cJSON **doc, const char *buf, size_t len, char **err)
+{
+	const char *end = NULL;
+	cJSON *v = NULL;
+	size_t line = 1;
+	char *why;
+
+	if (json_parse(doc, buf, len, FORMAT_MAX_BYTES, err) == 0)
+		return 0;
+	if (len > FORMAT_MAX_BYTES || (v = cJSON_ParseWithLengthOpts(buf, len, &end, 0))) {
+		cJSON_Delete(v);
+		return GS_ERROR;	/* JSON, refused for another reason: no one line to name */
+	}
+	for (const char *p = buf; end && p < end && p < buf + len; p++)
+		line += *p == '\n';
+	why = xstrfmt("%zu: %s", line, *err);
+	free(*err);
+	*err = why;
+	return GS_ERROR;
+}
+
 int fmt_parse_object(cJSON **doc, const char *buf, size_t len, int yaml, char **err)
 {
-	if ((yaml ? yaml_parse : json_parse)(doc, buf, len, FORMAT_MAX_BYTES, err) < 0)
+	if ((yaml ? yaml_parse(doc, buf, len, FORMAT_MAX_BYTES, err) : fmt_parse_json(doc, buf, len, err)) < 0)
 		return GS_ERROR;
 	if (!cJSON_IsObject(*doc)) {
 		cJSON_Delete(*doc);

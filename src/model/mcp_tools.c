@@ -191,6 +191,10 @@ static const struct mcp_tool tools[] = {
 	  no_args, "pause", MCP_OUT_CHANGE, 0 },
 	{ "session_close", "Close the session", "Mark the active session completed (or aborted).",
 	  close_args, "close --abort{abort!}", MCP_OUT_CHANGE, 0 },
+	{ "session_reopen", "Reopen a session",
+	  "Put a completed or aborted session back in progress, to go on with it; it becomes the active one "
+	  "here unless another is in progress here.",
+	  id_arg, "reopen -- {id?}", MCP_OUT_CHANGE, 0 },
 	{ "session_show", "Show a checkpoint", "Read the whole state at any checkpoint of any session. Changes nothing.",
 	  show_args, "show --json -- {revision?}", MCP_OUT_OBJECT, 1 },
 	{ "session_diff", "Diff two checkpoints", "What changed between two checkpoints. Changes nothing.",

@@ -246,6 +246,32 @@ static int wordy(const char *s, size_t n)
 	return in_words * 2 >= n;
 }
 
+/*
+ * Two thirds of the run are what names are made of: lower-case stretches
+ * of three or more, capitalised ones (Index), runs of four digits or more
+ * (a date, a time).
+ */
+static int namelike(const char *s, size_t n)
+{
+	size_t in_words = 0, i = 0;
+
+	while (i < n) {
+		size_t j = i + (is_upper(s[i]) && i + 1 < n && is_lower(s[i + 1])), k = j;
+
+		if (is_digit(s[i])) {
+			while (k < n && is_digit(s[k]))
+				k++;
+			in_words += k - i >= 4 ? k - i : 0;
+		} else {
+			while (k < n && is_lower(s[k]))
+				k++;
+			in_words += k - j >= 3 ? k - i : 0;
+		}
+		i = k > i ? k : i + 1;
+	}
+	return in_words * 3 >= n * 2;
+}
+
 static int id_prefix(const char *s, size_t n)
 {
 	for (size_t k = 0; k < ARRAY_SIZE(id_prefixes); k++) {
@@ -268,21 +294,18 @@ static size_t entropy_run(const char *s, size_t len)
 }
 
 /*
- * A long run of letters and digits that looks random: upper and lower
- * case and at least two digits, a stretch of 16 with no separator in it
- * (a path or a kebab-case name has short ones), not mostly words (a
- * CamelCase name with numbers in it), and close to the most entropy
- * its length allows.
+ * A run that looks random: upper and lower case and at least two digits,
+ * a stretch of 16 with no separator in it, not mostly lower-case words,
+ * and close to the most entropy its length allows. A part of a run (part:
+ * the run as a whole passed) needs only to mix cases over 16 characters
+ * and not be mostly a name (namelike) or hex.
  */
-static size_t match_entropy(const char *s, size_t len)
+static int looks_random(const char *s, size_t n, int part)
 {
 	unsigned counts[256];
-	size_t upper = 0, lower = 0, digit = 0, stretch = 0, longest = 0;
-	size_t n = entropy_run(s, len);
+	size_t upper = 0, lower = 0, digit = 0, hex = 0, stretch = 0, longest = 0;
 	double h = 0;
 
-	if (n < 24 || n > RUN_MAX_LEN || id_prefix(s, n))
-		return 0;
 	memset(counts, 0, sizeof(counts));
 	for (size_t i = 0; i < n; i++) {
 		unsigned char c = (unsigned char)s[i];
@@ -292,15 +315,64 @@ static size_t match_entropy(const char *s, size_t len)
 		upper += is_upper(c);
 		lower += is_lower(c);
 		digit += is_digit(c);
+		hex += is_hex(c);
 	}
-	if (upper < 2 || lower < 2 || digit < 2 || longest < 16 || wordy(s, n))
+	if (longest < 16 || !upper || !lower)
+		return 0;
+	if (part ? hex == n || namelike(s, n) : upper < 2 || lower < 2 || digit < 2 || wordy(s, n))
 		return 0;
 	for (size_t c = 0; c < 256; c++)
 		if (counts[c]) {
 			double p = (double)counts[c] / (double)n;
 			h -= p * log2(p);
 		}
-	return h >= 0.85 * log2((double)(n < 64 ? n : 64)) ? n : 0;
+	return h >= 0.85 * log2((double)(n < 64 ? n : 64));
+}
+
+/* A part of an identifier that is plainly one: a word (run, ART, Index); hex or a name of 8 or more. */
+static int plain_part(const char *s, size_t n)
+{
+	size_t upper = 0, lower = 0, hex = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		upper += is_upper(s[i]);
+		lower += is_lower(s[i]);
+		hex += is_hex(s[i]);
+	}
+	if (n >= 3 && upper + lower == n && (!upper || !lower || (upper == 1 && is_upper(s[0]))))
+		return 1;
+	return n >= 8 && (hex == n || namelike(s, n));
+}
+
+/*
+ * A long run that looks random. A path or an identifier is parts joined
+ * by '/', '-' and '_' (review-20260505T074943Z/review-index,
+ * ART-0123456789abcdef0123): one with a plain part in it is a secret only
+ * when another part is random on its own. A run with base64's '+' or '='
+ * is judged whole; hex alone is a git object id or a content hash (a hex
+ * key is caught by the name it is given).
+ */
+static size_t match_entropy(const char *s, size_t len)
+{
+	size_t n = entropy_run(s, len), hex = 0;
+	int plain = 0;
+
+	if (n < 24 || n > RUN_MAX_LEN || id_prefix(s, n))
+		return 0;
+	while (hex < n && is_hex(s[hex]))
+		hex++;
+	if (hex == n || !looks_random(s, n, 0))
+		return 0;
+	if (memchr(s, '+', n) || memchr(s, '=', n))
+		return n;
+	for (size_t at = 0, end; at < n; at = end + 1) {
+		for (end = at; end < n && !in_set(s[end], "/-_"); end++)
+			;
+		if (looks_random(s + at, end - at, 1))
+			return n;
+		plain |= plain_part(s + at, end - at);
+	}
+	return plain ? 0 : n;
 }
 
 static int placeholder(const char *v, size_t n)

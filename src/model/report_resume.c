@@ -148,6 +148,8 @@ static void resume_work(cJSON *out, const cJSON *state, const struct report_ctx 
 		cJSON *o = cJSON_CreateObject(), *agents;
 
 		report_copy_keys(o, p, (const char *const[]){ "id", "name", "status", NULL });
+		if (json_str(p, "key"))
+			json_set(o, "key", json_dup_or_null(p, "key"));
 		if (!strcmp(st, ST_COMPLETED) || !strcmp(st, ST_SKIPPED)) {
 			json_set(o, "downstream_context", json_dup_or_null(p, "downstream_context"));
 			cJSON_AddItemToArray(done, o);

@@ -29,6 +29,8 @@ static cJSON *phase_view(const cJSON *state, const cJSON *p, const struct report
 
 	report_copy_keys(out, p, (const char *const[]){ "id", "name", "status", "parallel", "blocked_by",
 							"retry_count", "sub_step", "started", "completed", NULL });
+	if (json_str(p, "key"))		/* a step's own name in its format ("3.5"), shown for the number */
+		json_set(out, "key", json_dup_or_null(p, "key"));
 	report_liveness(out, p, ctx);
 	cJSON_ArrayForEach(id, cJSON_GetObjectItemCaseSensitive(p, "agents")) {
 		const cJSON *a = cJSON_IsString(id) ? state_agent(state, id->valuestring) : NULL;
@@ -469,6 +471,14 @@ static void unresolved_errors(cJSON *out, const cJSON *errors)
 	json_set_num(out, "errors_total", i);
 }
 
+/* A time of the session; one imported from a file that gave none: when the import is dated. */
+static void dated(cJSON *out, const cJSON *state, const char *key)
+{
+	const char *t = json_str(state, key);
+
+	json_set_str(out, key, t ? t : json_str(state_extra_get(state, "import"), "at"));
+}
+
 cJSON *report_status(const cJSON *state, const struct report_ctx *ctx)
 {
 	const cJSON *phases = cJSON_GetObjectItemCaseSensitive(state, "phases"), *p;
@@ -478,9 +488,10 @@ cJSON *report_status(const cJSON *state, const struct report_ctx *ctx)
 	json_set_bool(out, "active", ctx->active);
 	report_copy_keys(out, state, (const char *const[]){ "topic", "goal", "mode", NULL });
 	json_set_str(out, "checkpoint", ctx->checkpoint);
-	report_copy_keys(out, state, (const char *const[]){ "created", "updated", NULL });
-	json_set_num(out, "elapsed_seconds", report_seconds_since(json_str(state, "created"), ctx->now));
-	json_set_num(out, "idle_seconds", report_seconds_since(json_str(state, "updated"), ctx->now));
+	dated(out, state, "created");
+	dated(out, state, "updated");
+	json_set_num(out, "elapsed_seconds", report_seconds_since(json_str(out, "created"), ctx->now));
+	json_set_num(out, "idle_seconds", report_seconds_since(json_str(out, "updated"), ctx->now));
 	cJSON_DeleteItemFromObjectCaseSensitive(json_set(out, "project", json_dup_or_null(state, "project")),
 						"path");	/* an older session's: one clone's, not a teammate's to see */
 	json_set(out, "progress", progress(phases));

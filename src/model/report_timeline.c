@@ -7,6 +7,7 @@
 #include "git-session/json.h"
 #include "git-session/util.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 /* The later of two ISO times (either may be NULL). */
@@ -34,31 +35,85 @@ static cJSON *row(const char *kind, const cJSON *item, const char *status, const
 	return r;
 }
 
+static void add_mark(cJSON *marks, const cJSON *e)
+{
+	const char *res = json_str(e, "resolution");
+	cJSON *m = cJSON_CreateObject();
+
+	json_set_str(m, "at", json_str(e, "timestamp"));
+	json_set_str(m, "kind", res && !strncmp(res, "retried", 7) ? "retried" : "failure");
+	json_set_bool(m, "resolved", cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(e, "resolved")));
+	json_set_str(m, "type", json_str(e, "type"));
+	cJSON_AddItemToArray(marks, m);
+}
+
+/* The errors that name an agent, by agent then in their order: each agent's row finds its own. */
+struct owned {
+	const char *agent;
+	const cJSON *e;
+	size_t at;
+};
+struct agent_errors {
+	struct owned *v;
+	size_t n;
+};
+
+static int by_agent(const void *x, const void *y)
+{
+	const struct owned *a = x, *b = y;
+	int c = strcmp(a->agent, b->agent);
+
+	return c ? c : (a->at > b->at) - (a->at < b->at);
+}
+
+static void agent_errors_init(struct agent_errors *ae, const cJSON *state)
+{
+	const cJSON *e, *errors = cJSON_GetObjectItemCaseSensitive(state, "errors");
+	size_t i = 0;
+
+	ae->v = xcalloc((size_t)cJSON_GetArraySize(errors) + 1, sizeof(*ae->v));
+	ae->n = 0;
+	cJSON_ArrayForEach(e, errors) {
+		if (json_str(e, "agent") && json_str(e, "timestamp"))
+			ae->v[ae->n++] = (struct owned){ json_str(e, "agent"), e, i };
+		i++;
+	}
+	qsort(ae->v, ae->n, sizeof(*ae->v), by_agent);
+}
+
 /* Each error on its phase's or agent's row; a retried one also marks the retry. */
-static void add_marks(cJSON *r, const cJSON *state, const char *key, const cJSON *id)
+static void add_marks(cJSON *r, const cJSON *state, const char *key, const cJSON *id, const struct agent_errors *ae)
 {
 	cJSON *marks = json_arr(r, "marks");
 	const cJSON *e;
 
+	if (!strcmp(key, "agent") && cJSON_IsString(id)) {
+		size_t lo = 0, hi = ae->n;
+
+		while (lo < hi) {	/* the first of this agent's */
+			size_t mid = lo + (hi - lo) / 2;
+
+			if (strcmp(ae->v[mid].agent, id->valuestring) < 0)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		for (; lo < ae->n && !strcmp(ae->v[lo].agent, id->valuestring); lo++)
+			add_mark(marks, ae->v[lo].e);
+		return;
+	}
 	cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(state, "errors")) {
 		const cJSON *owner = cJSON_GetObjectItemCaseSensitive(e, key);
-		const char *res = json_str(e, "resolution");
-		cJSON *m;
 
 		if (!owner || !id || !json_equal(owner, id) || !json_str(e, "timestamp"))
 			continue;
 		if (!strcmp(key, "phase") && json_str(e, "agent"))
 			continue;	/* drawn on the agent's row */
-		m = cJSON_CreateObject();
-		json_set_str(m, "at", json_str(e, "timestamp"));
-		json_set_str(m, "kind", res && !strncmp(res, "retried", 7) ? "retried" : "failure");
-		json_set_bool(m, "resolved", cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(e, "resolved")));
-		json_set_str(m, "type", json_str(e, "type"));
-		cJSON_AddItemToArray(marks, m);
+		add_mark(marks, e);
 	}
 }
 
-static void agent_rows(cJSON *rows, const cJSON *state, const cJSON *phase_id)
+static void agent_rows(cJSON *rows, const cJSON *state, const cJSON *phase_id, const struct agent_errors *ae)
 {
 	const cJSON *a;
 
@@ -71,7 +126,7 @@ static void agent_rows(cJSON *rows, const cJSON *state, const cJSON *phase_id)
 		r = row("agent", a, json_str(a, "status"), json_str(a, "started"), json_str(a, "completed"));
 		json_set_str(r, "label", json_str(a, "id"));
 		json_set_str(r, "type", json_str(a, "type"));
-		add_marks(r, state, "agent", cJSON_GetObjectItemCaseSensitive(a, "id"));
+		add_marks(r, state, "agent", cJSON_GetObjectItemCaseSensitive(a, "id"), ae);
 		cJSON_AddItemToArray(rows, r);
 	}
 }
@@ -95,6 +150,7 @@ cJSON *report_timeline(const cJSON *state)
 	cJSON *out = cJSON_CreateObject(), *rows, *commits;
 	const char *start = json_str(state, "created"), *end = span_end(state);
 	const cJSON *p, *c;
+	struct agent_errors ae;
 	time_t t0 = 0, t1 = 0;
 
 	json_set_str(out, "session_id", json_str(state, "session_id"));
@@ -106,17 +162,19 @@ cJSON *report_timeline(const cJSON *state)
 	else
 		json_set_num(out, "seconds", 0);
 	rows = json_arr(out, "rows");
+	agent_errors_init(&ae, state);
 	cJSON_ArrayForEach(p, cJSON_GetObjectItemCaseSensitive(state, "phases")) {
 		const char *status = json_str(p, "status");
 		cJSON *r = row("phase", p, status, json_str(p, "started"), json_str(p, "completed"));
 
 		json_set_str(r, "label", json_str(p, "name"));
 		json_set_num(r, "retry_count", json_num(p, "retry_count", 0));
-		add_marks(r, state, "phase", cJSON_GetObjectItemCaseSensitive(p, "id"));
+		add_marks(r, state, "phase", cJSON_GetObjectItemCaseSensitive(p, "id"), &ae);
 		cJSON_AddItemToArray(rows, r);
-		agent_rows(rows, state, cJSON_GetObjectItemCaseSensitive(p, "id"));
+		agent_rows(rows, state, cJSON_GetObjectItemCaseSensitive(p, "id"), &ae);
 	}
-	agent_rows(rows, state, NULL);
+	agent_rows(rows, state, NULL, &ae);
+	free(ae.v);
 	commits = json_arr(out, "commits");
 	cJSON_ArrayForEach(c, cJSON_GetObjectItemCaseSensitive(state, "commits")) {
 		cJSON *m = cJSON_CreateObject();

@@ -125,7 +125,7 @@ int state_apply_phase_add(struct apply_ctx *c)
 	} else {
 		sbuf_addf(&c->subject, "add phases %d-%d", next + 1, next + count);
 	}
-	update_current_phase(c->state);
+	/* a plan that grows keeps the phase being worked on, or none: only a move changes it */
 	return 0;
 }
 

@@ -1,7 +1,7 @@
 /*
  * state_session.c - the operations on the session itself: start, pause,
- * resume, close, import, and what it says of itself (note, summary, the
- * extra values of set). Pure: no I/O, no git.
+ * resume, close, reopen, import, and what it says of itself: note,
+ * summary, set. Pure: no I/O, no git.
  */
 #include "state-internal.h"
 
@@ -123,6 +123,17 @@ int state_apply_session_close(struct apply_ctx *c)
 {
 	int abort = json_bool(c->args, "abort", 0);
 	return set_status(c, abort ? ST_ABORTED : ST_COMPLETED, ST_IN_PROGRESS, ST_PAUSED);
+}
+
+/* A finished session (completed or aborted) in progress again; a paused one is resumed instead. */
+int state_apply_session_reopen(struct apply_ctx *c)
+{
+	const char *st = json_str(c->state, "status");
+
+	if (!strcmp(st, ST_IN_PROGRESS) || !strcmp(st, ST_PAUSED))
+		return state_fail(c, "session '%s' is %s, not finished: there is nothing to reopen",
+				  json_str(c->state, "session_id"), !strcmp(st, ST_PAUSED) ? st : "in progress");
+	return set_status(c, ST_IN_PROGRESS, ST_COMPLETED, ST_ABORTED);
 }
 
 int state_apply_note(struct apply_ctx *c)

@@ -107,6 +107,8 @@ test_have_prereq () {
 		umount "$TRASH_DIRECTORY/prereq-tmpfs" ;;
 	MCP_SDK) command -v node >/dev/null 2>&1 &&
 		test -d "$TEST_DIRECTORY/../mcp/node_modules/@modelcontextprotocol/sdk" ;;
+	BROWSER) command -v node >/dev/null 2>&1 && test -x "${CHROMIUM:-/usr/bin/chromium}" &&
+		test -f "$TEST_DIRECTORY/../browser/node_modules/puppeteer-core/package.json" ;;
 	CLAUDE_CODE) command -v node >/dev/null 2>&1 &&
 		test -x "$TEST_DIRECTORY/../agents/node_modules/@anthropic-ai/claude-code/bin/claude.exe" &&
 		"$TEST_DIRECTORY/../agents/node_modules/@anthropic-ai/claude-code/bin/claude.exe" --version >/dev/null 2>&1 ;;
@@ -116,6 +118,8 @@ test_have_prereq () {
 		test -f "$UP/bmit-2026/scripts/validate-session-state.mjs" ;;
 	UPSTREAM_MAESTRO) command -v node >/dev/null 2>&1 &&
 		test -d "$UP/maestro-orchestrate/src/mcp/handlers" ;;
+	UPSTREAM_MAESTRO_FLOW) command -v node >/dev/null 2>&1 &&	# t0072: tests/upstream/README.md
+		test -f "$UP/maestro-flow/src/run/schemas.ts" && test -d "$TEST_DIRECTORY/../mcp/node_modules/zod" ;;
 	*) command -v "$(echo "$1" | tr 'A-Z' 'a-z')" >/dev/null 2>&1 ;;
 	esac
 }

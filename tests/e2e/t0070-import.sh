@@ -107,6 +107,8 @@ test_expect_success 'claude: every field, the history archived, round trip' '
 	field $id "sorted(d[\"files\"])" "[\"R/sensitivity.R\"]" &&
 	git rev-parse --verify -q refs/archive/sessions/2025-12-20-old &&
 	test_must_fail git rev-parse --verify -q refs/sessions/2025-12-20-old &&
+	round json claude 2025-12-20-old "$FX/claude/orchestrator-history/$(ls "$FX/claude/orchestrator-history")" &&
+	test_must_fail git rev-parse --verify -q refs/sessions/2025-12-20-old &&
 	round json claude $id "$FX/claude/orchestrator-session.json" &&
 	git session import -q "$FX/claude/minimal.json" "$FX/claude/odd.json" &&
 	round json claude 2025-12-28-min "$FX/claude/minimal.json" &&
@@ -115,7 +117,7 @@ test_expect_success 'claude: every field, the history archived, round trip' '
 		"[[1, 2, {\"deep\": true}], \"none\"]"
 '
 
-test_expect_success 'copilot: 3.0 with its handoff, the minimal snippet, 2.0 and 1.0 migrated' '
+test_expect_success 'copilot: 3.0 with its handoff, the minimal snippet; 2.0 and 1.0 migrated as apex-recall migrates them' '
 	git session import "$FX/copilot/full/00-session-state.json" >out &&
 	id=contoso-landing-zone &&
 	field $id "d[\"topic\"], d[\"current_phase\"], d[\"updated\"]" "[\"contoso-landing-zone\", 3, \"2026-03-02T10:15:00Z\"]" &&
@@ -134,6 +136,9 @@ test_expect_success 'copilot: 3.0 with its handoff, the minimal snippet, 2.0 and
 	git session import -q "$FX/copilot/minimal/00-session-state.json" \
 		"$FX/copilot/v2/00-session-state.json" "$FX/copilot/v1/00-session-state.json" &&
 	round json copilot my-project "$FX/copilot/minimal/00-session-state.json" &&
+	field legacy-two "[(p[\"id\"], p.get(\"key\"), p[\"name\"]) for p in d[\"phases\"]][2:5], sorted(d[\"extra\"][\"copilot\"][\"review_audit\"])" \
+		"[[[3, null, \"Design\"], [8, \"3_5\", \"Governance\"], [4, null, \"IaC Plan\"]], [\"step_1\", \"step_2\", \"step_3_5\", \"step_4\", \"step_5\", \"step_6\"]]" &&
+	field legacy-one "len(d[\"phases\"]), d[\"extra\"][\"copilot\"].get(\"schema_version\")" "[8, \"3.0\"]" &&
 	round json copilot legacy-two "$FX/copilot/v2/expected.json" &&
 	round json copilot legacy-one "$FX/copilot/v1/expected.json"
 '
@@ -156,7 +161,7 @@ test_expect_success 'bmad: active-session.yaml, token defaults, legacy saved_by_
 	round yaml bmad $id "$FX/bmad/sessions/SES202501-ACME-AUDIT.yaml" &&
 	git session import -q "$FX/bmad/legacy.yaml" "$FX/bmad/archive" &&
 	field ENG202412-TESLA-API "[d[\"tokens\"][k] for k in (\"max\", \"saved\", \"peak\")], d[\"status\"]" "[[150000, 5000, 0], \"paused\"]" &&
-	round yaml bmad ENG202412-TESLA-API "$FX/bmad/legacy.expected.yaml" &&
+	round yaml bmad ENG202412-TESLA-API "$FX/bmad/legacy.yaml" &&
 	git rev-parse --verify -q refs/archive/sessions/TST202412-INTERNAL-MVP
 '
 

@@ -76,7 +76,7 @@ test_expect_success 'before initialize only ping is answered; after it, everythi
 	test_line_count = 4 out &&
 	test "$(field out 1 "d[\"error\"][\"code\"]")" = -32600 &&
 	test "$(field out 2 "d[\"result\"]")" = "{}" &&
-	test "$(field out 4 "len(d[\"result\"][\"tools\"])")" = 25
+	test "$(field out 4 "len(d[\"result\"][\"tools\"])")" = 26
 '
 
 test_expect_success 'malformed lines and unknown methods get JSON-RPC errors; the server keeps serving' '

@@ -12,7 +12,7 @@ const names = tools.map((t) => t.name).sort();
 assert.deepEqual(names, [
 	"agent_update", "artifact_record", "checkpoint", "decision_record", "error_record", "file_record",
 	"milestone_update", "note_add", "phase_add", "phase_update", "session_close", "session_diff",
-	"session_list", "session_pause", "session_restore", "session_resume", "session_show", "session_start",
+	"session_list", "session_pause", "session_reopen", "session_restore", "session_resume", "session_show", "session_start",
 	"session_status", "session_switch", "summary_set", "task_update", "tokens_add", "tokens_budget", "tokens_report",
 ]);
 for (const t of tools) {

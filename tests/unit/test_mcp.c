@@ -163,7 +163,7 @@ static void test_tools_consistent(void **unused)
 	size_t n;
 	const struct mcp_tool *t = mcp_tools(&n);
 
-	assert_int_equal(n, 25);
+	assert_int_equal(n, 26);
 	for (size_t i = 0; i < n; i++) {
 		cJSON *d = mcp_tool_describe(&t[i]), *props = cJSON_GetObjectItem(cJSON_GetObjectItem(d, "inputSchema"), "properties");
 

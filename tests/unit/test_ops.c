@@ -22,6 +22,7 @@ static const struct {
 } samples[] = {
 	{ OP_SESSION_PAUSE, "{}" },
 	{ OP_SESSION_CLOSE, "{\"abort\": true}" },
+	{ OP_SESSION_REOPEN, "{}" },
 	{ OP_NOTE, "{\"text\": \"n\", \"agent\": \"a1\"}" },
 	{ OP_SUMMARY, "{\"text\": \"s\"}" },
 	{ OP_SET, "{\"key\": \"a.b\", \"value\": [1, 2]}" },
@@ -272,13 +273,16 @@ static void assert_same_tree(const struct tree *a, const struct tree *b, const c
 static void test_load_table_property(void **unused)
 {
 	cJSON *st = big_state();
-	struct tree stored = { 0 };
+	struct tree stored = { 0 }, done = { 0 };
 	size_t len;
 	int narrow = 0;
 
 	assert_int_equal(state_split(&stored.core, &len, &stored.parts, &stored.n, st, NULL, NULL, 0), 0);
 	assert_true(stored.n > SPLIT_COUNT);	/* every collection is kept apart */
+	json_set_str(st, "status", ST_COMPLETED);	/* for the operations on a finished session */
+	assert_int_equal(state_split(&done.core, &len, &done.parts, &done.n, st, NULL, NULL, 0), 0);
 	for (size_t i = 0; i < ARRAY_SIZE(samples); i++) {
+		const struct tree *on = samples[i].id == OP_SESSION_REOPEN ? &done : &stored;
 		struct state_op *op = op_new(samples[i].id, "2025-01-03T00:00:00Z");
 		cJSON *a = NULL;
 		struct tree whole = { 0 }, part = { 0 };
@@ -287,8 +291,8 @@ static void test_load_table_property(void **unused)
 		if (json_parse(&a, samples[i].args, strlen(samples[i].args), 1 << 20, &err) < 0)
 			fail_msg("bad sample %s: %s", samples[i].args, err);
 		json_set(op->json, "args", a);
-		assert_int_equal(apply_stored(&whole, &sw, &stored, op, LOAD_ALL), 0);
-		narrow += apply_narrow(&part, &sp, &stored, op) != LOAD_ALL;
+		assert_int_equal(apply_stored(&whole, &sw, on, op, LOAD_ALL), 0);
+		narrow += apply_narrow(&part, &sp, on, op) != LOAD_ALL;
 		qsort(whole.parts, whole.n, sizeof(*whole.parts), part_cmp);
 		qsort(part.parts, part.n, sizeof(*part.parts), part_cmp);
 		assert_same_tree(&whole, &part, op_info(samples[i].id)->name);
@@ -303,6 +307,7 @@ static void test_load_table_property(void **unused)
 	assert_true(narrow >= (int)ARRAY_SIZE(samples) - 3);
 	assert_true(tails_cut >= 6);
 	tree_clear(&stored);
+	tree_clear(&done);
 	cJSON_Delete(st);
 }
 

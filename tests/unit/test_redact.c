@@ -282,6 +282,39 @@ static void test_false_positives(void **unused)
 	kept_both("const token = accessToken; let apiKey = this.apiKey;");
 }
 
+/* what an imported session file is made of: paths, ids, times in names, hashes */
+static void test_identifiers(void **unused)
+{
+	kept_both("review-20260505T074943Z/review-index.json");
+	kept_both("Index at agent-output/_baselines/review-20260505T074943Z/review-index.json");
+	kept_both("WFS-dirty-ui-editor-convergence-20260417");
+	kept_both("run-6401c7fc128f");
+	kept_both("ART-0123456789abcdef0123");
+	kept_both("2026-04-20T10:00:00.123Z");
+	kept_both("content_hash: e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
+	kept_both("E3B0C44298FC1C149AFBF4C8996FB92427AE41E4649B934CA495991B7852B855");
+	kept_both("f:\\proj\\src\\x.py and C:\\Users\\Bob2\\AppData\\Local\\Temp\\Xy7Kq2Lm9\\a.txt");
+	kept_both("/var/home/u/proj/src/mod_x.py");
+	kept_both(".workflow/active/WFS-Auth2Refactor-20260417T093000Z/IMPL_PLAN.md");
+	kept_both("agent-output/Contoso-Run3/2026-05-05T07-49-43Z_Review2Index.json");
+	kept_both("session WFS-Bug2Fix-Login3Page-20251201T101112Z and run RUN_2026_04_20_Alpha7");
+	kept_both("src/Ab3Cd5Ef7Gh9/Kl2Mn4Pq6Rs8/Tu1Vw3Xy5Za7.ts");
+}
+
+/* the same rule still takes a random run for a secret, in a path or after a key word */
+static void test_identifiers_secrets(void **unused)
+{
+	redacted("key Zx8Qp2Lm9Rt4Vw7Ky1Bn5Hj3Gf6Dc0Sa/x", "key [REDACTED:high-entropy]");
+	redacted("Zx8Qp2Lm9Rt4Vw7Ky1Bn5Hj3Gf6Dc0Sa", "[REDACTED:high-entropy]");
+	redacted("X-Key: aB3dE5fG7hI9jK1lM3nO5pQ7rS9tU1vW", "X-Key: [REDACTED:high-entropy]");
+	redacted("run-Zx8Qp2Lm9Rt4Vw7Ky1Bn5Hj3Gf6Dc0Sa done", "[REDACTED:high-entropy] done");
+	/* base64 with its '/' and '+', base64url with '-' and '_': judged as keys, not as paths */
+	redacted("k wJalrXUt7nFEMI/K7MDENG/bPxRfiCY9EXAMPLEKEY+x2 z", "k [REDACTED:high-entropy] z");
+	redacted("sig dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U", "sig [REDACTED:high-entropy]");
+	redacted("cache/build/Zx8Qp2Lm9Rt4Vw7Ky1Bn5Hj3Gf6Dc0Sa/out.o",
+		 "[REDACTED:high-entropy].o");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -294,6 +327,8 @@ int main(void)
 		cmocka_unit_test(test_escaped_json),
 		cmocka_unit_test(test_jsonl),
 		cmocka_unit_test(test_false_positives),
+		cmocka_unit_test(test_identifiers),
+		cmocka_unit_test(test_identifiers_secrets),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

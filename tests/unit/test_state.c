@@ -58,6 +58,28 @@ static void test_status_moves(void **unused)
 	cJSON_Delete(st);
 }
 
+/* A finished session, completed or aborted, is reopened; one not finished is not. */
+static void test_reopen(void **unused)
+{
+	cJSON *st = started(NULL);
+	char *s;
+
+	refused(st, OP_SESSION_REOPEN, NULL, "is in progress, not finished: there is nothing to reopen");
+	ok_(st, OP_SESSION_PAUSE, NULL);
+	refused(st, OP_SESSION_REOPEN, NULL, "is paused, not finished");
+	ok_(st, OP_SESSION_RESUME, NULL);
+	ok_(st, OP_SESSION_CLOSE, NULL);
+	refused(st, OP_PHASE_ADD, "{\"names\": [\"A\"]}", "is completed");
+	s = ok(st, OP_SESSION_REOPEN, NULL);
+	assert_string_equal(s, "session s1: completed -> in_progress");
+	free(s);
+	ok_(st, OP_NOTE, "{\"text\": \"more\"}");
+	ok_(st, OP_SESSION_CLOSE, "{\"abort\": true}");
+	ok_(st, OP_SESSION_REOPEN, NULL);
+	assert_string_equal(json_str(st, "status"), "in_progress");
+	cJSON_Delete(st);
+}
+
 static void test_note_and_subject(void **unused)
 {
 	cJSON *st = started(NULL);
@@ -420,6 +442,7 @@ int main(void)
 		cmocka_unit_test(test_start_defaults),
 		cmocka_unit_test(test_start_refusals),
 		cmocka_unit_test(test_status_moves),
+		cmocka_unit_test(test_reopen),
 		cmocka_unit_test(test_note_and_subject),
 		cmocka_unit_test(test_text_limits),
 		cmocka_unit_test(test_set_extra),

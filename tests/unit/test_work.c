@@ -281,11 +281,56 @@ static void test_decisions_tasks_milestones(void **unused)
 	cJSON_Delete(st);
 }
 
+/* Only a phase's move changes the current phase: what an import kept stays through other work. */
+static void test_current_phase_kept(void **unused)
+{
+	static const char *const ops[][2] = {
+		{ "note", "{\"text\": \"hi\"}" },
+		{ "decide", "{\"decision\": \"Use REST\"}" },
+		{ "phase.add", "{\"names\": [\"D\"]}" },
+		{ "phase.add", "{\"names\": [\"E\", \"F\"], \"blocked_by\": [1]}" },
+		{ "task.add", "{\"title\": \"t\"}" },
+		{ "milestone.add", "{\"name\": \"m\"}" },
+		{ "error.add", "{\"type\": \"runtime\", \"message\": \"x\"}" },
+		{ "agent.start", "{\"agent\": \"a\", \"type\": \"code\", \"task\": \"t\"}" },
+		{ "tokens.add", "{\"agent\": \"a\", \"input\": 1, \"output\": 1}" },
+		{ "summary", "{\"text\": \"s\"}" },
+		{ "set", "{\"key\": \"k\", \"value\": 1}" },
+		{ "artifact", "{\"path\": \"docs/a.md\"}" },
+	};
+	cJSON *kept[] = { cJSON_CreateNumber(3), cJSON_CreateString("3.5") };
+
+	for (size_t k = 0; k < ARRAY_SIZE(kept); k++) {
+		cJSON *st = session_with("[\"A\", \"B\", \"C\", \"G\"]");
+
+		json_set(st, "current_phase", cJSON_Duplicate(kept[k], 1));
+		for (size_t i = 0; i < ARRAY_SIZE(ops); i++) {
+			ok_(st, op_lookup(ops[i][0])->id, ops[i][1]);
+			assert_true(json_equal(cJSON_GetObjectItem(st, "current_phase"), kept[k]));
+		}
+		ok_(st, OP_PHASE_START, "{\"phase\": 2}");	/* a move does change it */
+		assert_int_equal((int)json_num(st, "current_phase", 0), 2);
+		cJSON_Delete(st);
+		cJSON_Delete(kept[k]);
+	}
+	{
+		cJSON *st = session_with(NULL);	/* none: a phase added is not started, so none still */
+
+		json_set(st, "current_phase", cJSON_CreateNull());
+		ok_(st, OP_PHASE_ADD, "{\"names\": [\"A\"]}");
+		assert_true(cJSON_IsNull(cJSON_GetObjectItem(st, "current_phase")));
+		ok_(st, OP_PHASE_START, "{\"phase\": 1}");
+		assert_int_equal((int)json_num(st, "current_phase", 0), 1);
+		cJSON_Delete(st);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_phase_moves_legal),
 		cmocka_unit_test(test_phase_moves_refused),
+		cmocka_unit_test(test_current_phase_kept),
 		cmocka_unit_test(test_fail_needs_error_and_type),
 		cmocka_unit_test(test_retry_limit),
 		cmocka_unit_test(test_blocked_and_parallel),
