@@ -21,7 +21,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (!f)
 		abort();
 	if (format_parse(&doc, &f, (const char *)data, size, &err) == 0 &&
-	    format_import(&state, &files, &active, f, doc, NULL, &err) == 0) {
+	    format_import(&state, &files, &active, f, doc, NULL, 0, &err) == 0) {
 		if (format_export(&out, f, state, &err) < 0 || format_print(&text, &len, f, out, NULL) < 0)
 			abort();
 	}

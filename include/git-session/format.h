@@ -70,11 +70,13 @@ int format_parse(cJSON **doc, const struct format **f, const char *buf, size_t l
  * caller records) and the files doc names: path -> {status, phase,
  * agent}. *active is set when the source marks the session as the one
  * being worked on. project is the model's project (this repository).
+ * archived: doc comes from an archive, where a session whose phases are
+ * all done is completed, whatever the file still says.
  * The state's extra.import holds the format and the
  * patch for a faithful export.
  */
 int format_import(cJSON **state, cJSON **files, int *active, const struct format *f,
-		  const cJSON *doc, const cJSON *project, char **err);
+		  const cJSON *doc, const cJSON *project, int archived, char **err);
 
 /* The document for state (whatever its source), as data. */
 int format_export(cJSON **doc, const struct format *f, const cJSON *state, char **err);

@@ -11,6 +11,7 @@
 #include "git-session/util.h"
 #include "git-session/store_worktree.h"
 
+#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <libgen.h>
@@ -172,7 +173,7 @@ static int add_job(struct jobs *j, struct cmd_ctx *c, const struct format *f, cJ
 	size_t len;
 	int error = GS_ERROR;
 
-	if (format_import(&job.state, &job.files, &job.active, f, doc, project, &err) < 0) {
+	if (format_import(&job.state, &job.files, &job.active, f, doc, project, in_archive(source), &err) < 0) {
 		gs_error("%s: %s", source, err);
 		goto cleanup;
 	}

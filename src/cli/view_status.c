@@ -131,8 +131,11 @@ void view_phase(struct view *v, const cJSON *p, int max_retries)
 	sbuf_adds(&v->out, "  ");
 	view_mark(v, json_str(p, "status"));
 	view_phase_label(v, p);
-	view_text(v, json_str(p, "name"));
-	sbuf_adds(&v->out, "  ");
+	if (json_str(p, "name") && *json_str(p, "name")) {	/* a source may leave phases unnamed */
+		view_text(v, json_str(p, "name"));
+		sbuf_adds(&v->out, " ");
+	}
+	sbuf_adds(&v->out, " ");
 	sbuf_addf(&v->out, "%s", view_c(v, C_DIM));
 	view_status_word(&v->out, json_str(p, "status"));
 	if (json_num(p, "retry_count", 0))

@@ -5,6 +5,7 @@
  */
 #include "format-internal.h"
 
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -77,6 +78,24 @@ const char *format_choices(int titles)
 	return made[!!titles] = sbuf_detach(&sb, NULL);
 }
 
+/* Markdown without front matter: a '#' heading first, and no line a YAML "key:" could be. */
+static int markdown_only(const char *buf, size_t len, size_t i)
+{
+	const char *p = buf, *end = buf + len;
+
+	if (i >= len || buf[i] != '#')
+		return 0;
+	for (; p && p < end; p = memchr(p, '\n', (size_t)(end - p)), p = p ? p + 1 : NULL) {
+		const char *k = p;
+
+		while (k < end && (isalnum((unsigned char)*k) || (*k && strchr("_-\"'", *k))))
+			k++;
+		if (k > p && k < end && *k == ':')
+			return 0;
+	}
+	return 1;
+}
+
 /* The format whose reader's complaint to show when none could read buf. */
 static const struct format *claimed(const char *buf, size_t len)
 {
@@ -84,7 +103,7 @@ static const struct format *claimed(const char *buf, size_t len)
 
 	while (i < len && strchr(" \t\r\n", buf[i]))
 		i++;
-	if (len >= 3 && !strncmp(buf, "---", 3))
+	if ((len >= 3 && !strncmp(buf, "---", 3)) || markdown_only(buf, len, i))
 		return &format_maestro;
 	if (i < len && (buf[i] == '{' || buf[i] == '['))
 		return &format_claude;
@@ -128,6 +147,18 @@ int format_parse(cJSON **doc, const struct format **f, const char *buf, size_t l
 	}
 	*err = why ? why : xstrfmt("not a session file of a known format (%s)", format_names());
 	return GS_ERROR;
+}
+
+/* Whether every phase of st is done (and it has one): an archive of it is a finished session. */
+static int all_phases_done(const cJSON *st)
+{
+	const cJSON *p, *phases = cJSON_GetObjectItemCaseSensitive(st, "phases");
+
+	cJSON_ArrayForEach(p, phases)
+		if (!json_str(p, "status") ||
+		    (strcmp(json_str(p, "status"), ST_COMPLETED) && strcmp(json_str(p, "status"), ST_SKIPPED)))
+			return 0;
+	return cJSON_GetArraySize(phases) > 0;
 }
 
 /*
@@ -190,7 +221,7 @@ static void own_id(cJSON *st)
 }
 
 int format_import(cJSON **state, cJSON **files, int *active, const struct format *f,
-		  const cJSON *in, const cJSON *project, char **err)
+		  const cJSON *in, const cJSON *project, int archived, char **err)
 {
 	cJSON *doc = cJSON_Duplicate(in, 1), *st = cJSON_CreateObject(), *fl = cJSON_CreateObject();
 	cJSON *norm = NULL, *exp = NULL, *patch = NULL, *imp;
@@ -204,6 +235,10 @@ int format_import(cJSON **state, cJSON **files, int *active, const struct format
 	own_id(st);
 	if (project)
 		json_set(st, "project", cJSON_Duplicate(project, 1));
+	/* an archive left saying "in progress" when all is done; the patch keeps its word */
+	if (archived && (!json_str(st, "status") || !strcmp(json_str(st, "status"), ST_IN_PROGRESS)) &&
+	    all_phases_done(st))
+		json_set_str(st, "status", ST_COMPLETED);
 	if (state_normalize(&norm, st, err) < 0) {
 		st = NULL;
 		goto cleanup;

@@ -7,6 +7,7 @@
 #include "format-internal.h"
 #include "git-session/yaml.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -28,6 +29,20 @@ static char first_char(const char *p, const char *end)
 	return p < end ? *p : 0;
 }
 
+/*
+ * s without the quotes an agent wrote into a plain scalar (status:
+ * \"pending\" reads as the six characters \"pending\" plus the quotes);
+ * the caller frees it. The file's own spelling comes back through the patch.
+ */
+static char *unwrapped(const char *s)
+{
+	size_t skip = strspn(s, "\\\"'"), len = strlen(s);
+
+	while (len > skip && strchr("\\\"'", s[len - 1]))
+		len--;
+	return xstrndup(s + skip, len - skip);
+}
+
 /* "---\n<yaml or json>\n---\n<body>": the front matter and the body. */
 static int maestro_parse(cJSON **doc, const char *buf, size_t len, char **err)
 {
@@ -36,7 +51,8 @@ static int maestro_parse(cJSON **doc, const char *buf, size_t len, char **err)
 	int json;
 
 	if (len < 4 || strncmp(buf, "---", 3) || (buf[3] != '\n' && buf[3] != '\r')) {
-		*err = xstrdup("no YAML front matter ('---' on the first line)");
+		*err = xstrdup("no front matter: a Maestro session file begins with a '---' line, "
+			       "then its state, then '---' and the log");
 		return GS_ERROR;
 	}
 	for (p = memchr(buf, '\n', len); p && p + 1 < end; p = memchr(p + 1, '\n', (size_t)(end - p - 1)))
@@ -52,8 +68,17 @@ static int maestro_parse(cJSON **doc, const char *buf, size_t len, char **err)
 	json = first_char(buf + 3, close) == '{';
 	/* YAML from the first '---' (a document start to YAML), so that lines are the file's */
 	if (json ? json_parse(&fm, buf + 3, (size_t)(close - buf - 3), FORMAT_MAX_BYTES, err) < 0
-		 : yaml_parse(&fm, buf, (size_t)(close - buf), FORMAT_MAX_BYTES, err) < 0)
+		 : yaml_parse(&fm, buf, (size_t)(close - buf), FORMAT_MAX_BYTES, err) < 0) {
+		size_t at, line = 1;
+
+		if (json && sscanf(*err, "invalid JSON near byte %zu", &at) == 1) {	/* the file's line */
+			for (p = buf; p < buf + 3 + at && p < close; p++)
+				line += *p == '\n';
+			free(*err);
+			*err = xstrfmt("%zu: invalid JSON", line);
+		}
 		return GS_ERROR;
+	}
 	if (!cJSON_IsObject(fm)) {
 		cJSON_Delete(fm);
 		*err = xstrdup("the front matter is not a mapping");
@@ -118,11 +143,50 @@ static void import_tokens(cJSON *state, cJSON *fm)
 		cJSON_DeleteItemFromObjectCaseSensitive(fm, "token_usage");
 }
 
-/* One phase: the model's keys, its errors into the session's, its files. */
-static void import_phase(cJSON *state, cJSON *files, cJSON *in, int n)
-{
-	cJSON *p = state_new_phase(n, NULL), *errs = cJSON_DetachItemFromObjectCaseSensitive(in, "errors");
+#define PHASE_ID_MAX (STATE_PHASES_MAX * 100)	/* an id a phase keeps as its own */
 
+/*
+ * The phases' ids in the model, which must be unique: a phase's own when it
+ * is a whole number from 1 that no phase before it took; else (two "id: 3"
+ * written by hand, an id that is no number, none) the next free one, the
+ * source's id then kept as "key" for the export.
+ */
+static int *phase_ids(const cJSON *phases)
+{
+	int n = cJSON_GetArraySize(phases), *ids = xcalloc((size_t)n + 1, sizeof(*ids)), i = 0, max = 0;
+	char *taken = xcalloc(PHASE_ID_MAX + 1, 1);
+	const cJSON *c;
+
+	cJSON_ArrayForEach(c, phases) {
+		double id = json_num(c, "id", 0);
+
+		if (json_is_int(id) && id >= 1 && id <= PHASE_ID_MAX && !taken[(int)id]) {
+			ids[i] = (int)id;
+			taken[ids[i]] = 1;
+			max = ids[i] > max ? ids[i] : max;
+		}
+		i++;
+	}
+	for (i = 0; i < n; i++)
+		if (!ids[i])
+			ids[i] = ++max;
+	free(taken);
+	return ids;
+}
+
+/* One phase: the model's keys, its errors into the session's, its files. */
+static void import_phase(cJSON *state, cJSON *files, cJSON *in, int id)
+{
+	cJSON *p = state_new_phase(id, NULL), *errs = cJSON_DetachItemFromObjectCaseSensitive(in, "errors");
+	const cJSON *agent = cJSON_GetObjectItemCaseSensitive(in, "agent");
+
+	if (json_num(in, "id", 0) == id)
+		cJSON_DeleteItemFromObjectCaseSensitive(in, "id");
+	else if (cJSON_GetObjectItemCaseSensitive(in, "id"))
+		json_set(in, "key", cJSON_DetachItemFromObjectCaseSensitive(in, "id"));
+	/* one agent, as some write it: the phase's agents, and "agent" stays to be written back */
+	if (cJSON_IsString(agent) && !cJSON_GetObjectItemCaseSensitive(in, "agents"))
+		cJSON_AddItemToArray(json_arr(p, "agents"), cJSON_CreateString(agent->valuestring));
 	for (const char *const *k = state_phase_fields; *k; k++) {
 		const cJSON *v = cJSON_GetObjectItemCaseSensitive(in, *k);
 		const cJSON *def = cJSON_GetObjectItemCaseSensitive(p, *k);
@@ -132,8 +196,12 @@ static void import_phase(cJSON *state, cJSON *files, cJSON *in, int n)
 			  (cJSON_IsBool(v) && cJSON_IsBool(def))))
 			fmt_take(p, *k, in, *k);
 	}
-	if (!fmt_word_in(phase_statuses, json_str(p, "status"), NULL))
-		json_set_str(p, "status", ST_PENDING);
+	if (!fmt_word_in(phase_statuses, json_str(p, "status"), NULL)) {
+		char *bare = json_str(p, "status") ? unwrapped(json_str(p, "status")) : NULL;
+
+		json_set_str(p, "status", bare && fmt_word_in(phase_statuses, bare, NULL) ? bare : ST_PENDING);
+		free(bare);
+	}
 	if (!json_str(p, "name"))
 		json_set(p, "name", cJSON_CreateString(""));
 	for (size_t i = 0; i < ARRAY_SIZE(file_lists); i++) {
@@ -168,21 +236,61 @@ static void import_phase(cJSON *state, cJSON *files, cJSON *in, int n)
 	cJSON_AddItemToArray(json_arr(state, "phases"), p);
 }
 
+/* The session id, unwrapped when it is no id as written; any other stays as it is, to be judged. */
+static void take_id(cJSON *state, cJSON *fm)
+{
+	const char *id = json_str(fm, "session_id");
+	char *err = NULL, *bare;
+
+	if (!id || state_valid_id(id, &err) == 0) {
+		fmt_take(state, "session_id", fm, "session_id");
+		return;
+	}
+	free(err);
+	err = NULL;
+	bare = unwrapped(id);
+	if (strcmp(bare, id) && state_valid_id(bare, &err) == 0) {
+		json_set_str(state, "session_id", bare);
+		cJSON_DeleteItemFromObjectCaseSensitive(fm, "session_id");
+	} else {
+		fmt_take(state, "session_id", fm, "session_id");
+	}
+	free(err);
+	free(bare);
+}
+
 static int maestro_to_state(cJSON *state, cJSON *files, int *active, const cJSON *doc, char **err)
 {
-	cJSON *fm = cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(doc, "front_matter"), 1);
+	const cJSON *doc_fm = cJSON_GetObjectItemCaseSensitive(doc, "front_matter");
+	cJSON *fm = cJSON_Duplicate(doc_fm, 1);
 	cJSON *phases = cJSON_GetObjectItemCaseSensitive(fm, "phases");
 	const cJSON *status = cJSON_GetObjectItemCaseSensitive(fm, "status");
 	int n = 0;
 
 	(void)err;
-	fmt_take(state, "session_id", fm, "session_id");
+	take_id(state, fm);
 	if (json_str(fm, "task"))
 		fmt_take(state, "topic", fm, "task");
-	fmt_take(state, "created", fm, "created");
-	fmt_take(state, "updated", fm, "updated");
-	if (fmt_word_in(statuses, cJSON_GetStringValue(status), NULL))
-		fmt_take(state, "status", fm, "status");
+	for (const char *const *k = (const char *const[]){ "created", "updated", NULL }; *k; k++) {
+		const cJSON *t = cJSON_GetObjectItemCaseSensitive(fm, *k);
+
+		if (cJSON_IsString(t)) {	/* a time, whatever quotes were written into it */
+			char *bare = unwrapped(t->valuestring);
+
+			json_set_str(state, *k, bare);
+			free(bare);
+			cJSON_DeleteItemFromObjectCaseSensitive(fm, *k);
+		} else {
+			fmt_take(state, *k, fm, *k);
+		}
+	}
+	if (cJSON_IsString(status)) {
+		char *bare = unwrapped(status->valuestring);
+
+		if (fmt_word_in(statuses, bare, NULL))
+			json_set_str(state, "status", bare);
+		free(bare);
+	}
 	cJSON_DeleteItemFromObjectCaseSensitive(fm, "status");	/* another word: the patch keeps it */
 	add_plan(json_arr(state, "plans"), fm, "design_document", "design");
 	add_plan(json_arr(state, "plans"), fm, "implementation_plan", "implementation");
@@ -191,15 +299,19 @@ static int maestro_to_state(cJSON *state, cJSON *files, int *active, const cJSON
 	import_tokens(state, fm);
 	cJSON_DeleteItemFromObjectCaseSensitive(fm, "total_phases");	/* the phases' count; else the patch */
 	if (fmt_all_objects(phases)) {
+		int *ids = phase_ids(phases);
 		cJSON *c;
 
 		cJSON_ArrayForEach(c, phases)
-			import_phase(state, files, c, ++n);
+			import_phase(state, files, c, ids[n++]);
+		free(ids);
 		cJSON_DeleteItemFromObjectCaseSensitive(fm, "phases");
 	}
 	fmt_rest_to_extra(state, format_maestro.name, fm);
 	fmt_copy(json_obj(state, "extra"), "maestro_log", doc, "body");
-	*active = json_str(state, "status") && !strcmp(json_str(state, "status"), ST_IN_PROGRESS);
+	/* in progress, or (written by hand) no status but "active: true" */
+	*active = json_str(state, "status") ? !strcmp(json_str(state, "status"), ST_IN_PROGRESS)
+					    : cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(doc_fm, "active"));
 	cJSON_Delete(fm);
 	return 0;
 }
@@ -240,15 +352,25 @@ static cJSON *phase_files(const cJSON *state, const cJSON *phase, size_t which)
 
 static cJSON *export_phase(const cJSON *state, const cJSON *in)
 {
-	static const char *const skip[] = { "id", "name", "status", "agents", "parallel", "blocked_by",
-					    "started", "completed", "retry_count", "sub_step",
+	static const char *const skip[] = { "id", "key", "name", "status", "agent", "agents", "parallel",
+					    "blocked_by", "started", "completed", "retry_count", "sub_step",
 					    "downstream_context", "files_created", "files_modified",
 					    "files_deleted", "errors", NULL };
+	const cJSON *agents = cJSON_GetObjectItemCaseSensitive(in, "agents");
 	cJSON *p = cJSON_CreateObject(), *errs;
 	const cJSON *e;
 
-	for (const char *const *k = (const char *const[]){ "id", "name", "status", "agents", "parallel",
-							   "started", "completed", "blocked_by", NULL }; *k; k++)
+	/* the id the source gave it, when the model had to give it another */
+	json_set(p, "id", json_dup_or_null(in, cJSON_GetObjectItemCaseSensitive(in, "key") ? "key" : "id"));
+	if (json_str(in, "name") && *json_str(in, "name"))	/* no name where the source had none */
+		fmt_copy(p, "name", in, "name");
+	fmt_copy(p, "status", in, "status");
+	if (cJSON_IsString(cJSON_GetObjectItemCaseSensitive(in, "agent")) && cJSON_GetArraySize(agents) == 1)
+		json_set(p, "agent", cJSON_Duplicate(agents->child, 1));	/* spelt as the source did */
+	else
+		json_set(p, "agents", json_dup_or_null(in, "agents"));
+	for (const char *const *k = (const char *const[]){ "parallel", "started", "completed", "blocked_by",
+							   NULL }; *k; k++)
 		json_set(p, *k, json_dup_or_null(in, *k));
 	for (size_t i = 0; i < ARRAY_SIZE(file_lists); i++)
 		json_set(p, file_lists[i], phase_files(state, in, i));

@@ -93,6 +93,15 @@ static int blocked(const cJSON *state, const cJSON *p)
 	return 0;
 }
 
+/* "phase 5 \"Name\"", or "phase 5" for a phase the source left unnamed. */
+static char *phase_ref(const cJSON *p)
+{
+	const char *name = json_str(p, "name");
+
+	return name && *name ? xstrfmt("phase %d \"%s\"", (int)json_num(p, "id", 0), name)
+			     : xstrfmt("phase %d", (int)json_num(p, "id", 0));
+}
+
 /* The first phase in flight that needs something: a retry, an escalation, completing. */
 static int phase_in_flight(char **text, char **cmd, const cJSON *state, const struct report_ctx *ctx)
 {
@@ -101,23 +110,25 @@ static int phase_in_flight(char **text, char **cmd, const cJSON *state, const st
 	cJSON_ArrayForEach(p, cJSON_GetObjectItemCaseSensitive(state, "phases")) {
 		int n = (int)json_num(p, "id", 0), retries = (int)json_num(p, "retry_count", 0);
 		int running = 0;
-		const char *ps = json_str(p, "status"), *name = json_str(p, "name");
+		const char *ps = json_str(p, "status");
+		char *ref = phase_ref(p);
 
 		if (!strcmp(ps, ST_FAILED) && retries < ctx->max_retries) {
-			*text = xstrfmt("retry phase %d \"%s\" (retry %d of %d)", n, name, retries + 1,
+			*text = xstrfmt("retry %s (retry %d of %d)", ref, retries + 1,
 					ctx->max_retries);
 			*cmd = xstrfmt("git session phase retry %d", n);
 		} else if (!strcmp(ps, ST_FAILED)) {
-			*text = xstrfmt("escalate: phase %d \"%s\" failed after %d retries; fix the cause or skip it",
-					n, name, retries);
+			*text = xstrfmt("escalate: %s failed after %d retries; fix the cause or skip it",
+					ref, retries);
 		} else if (!strcmp(ps, ST_IN_PROGRESS) && (running = agents_running(&dead, state, p, ctx)) < 0) {
 			stale_agent(text, cmd, dead, ctx);
 		} else if (running) {
-			*text = xstrfmt("wait for the agents of phase %d \"%s\"", n, name);
+			*text = xstrfmt("wait for the agents of %s", ref);
 		} else if (!strcmp(ps, ST_IN_PROGRESS)) {
-			*text = xstrfmt("complete phase %d \"%s\"", n, name);
+			*text = xstrfmt("complete %s", ref);
 			*cmd = xstrfmt("git session phase complete %d", n);
 		}
+		free(ref);
 		if (*text)
 			return 1;
 	}
@@ -131,7 +142,10 @@ static int phase_to_start(char **text, char **cmd, const cJSON *state)
 
 	cJSON_ArrayForEach(p, cJSON_GetObjectItemCaseSensitive(state, "phases"))
 		if (!strcmp(json_str(p, "status"), ST_PENDING) && !blocked(state, p)) {
-			*text = xstrfmt("start phase %d \"%s\"", (int)json_num(p, "id", 0), json_str(p, "name"));
+			char *ref = phase_ref(p);
+
+			*text = xstrfmt("start %s", ref);
+			free(ref);
 			*cmd = xstrfmt("git session phase start %d", (int)json_num(p, "id", 0));
 			return 1;
 		}

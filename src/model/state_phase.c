@@ -67,8 +67,11 @@ int state_arg_phase(cJSON **out, struct apply_ctx *c, const char *key, int requi
 
 static void phase_subject(struct sbuf *sb, const cJSON *p)
 {
-	sbuf_addf(sb, "phase %d ", (int)json_num(p, "id", 0));
-	state_subject_quote(sb, json_str(p, "name") ? json_str(p, "name") : "", 40);
+	sbuf_addf(sb, "phase %d", (int)json_num(p, "id", 0));
+	if (json_str(p, "name") && *json_str(p, "name")) {	/* an imported phase may have none */
+		sbuf_adds(sb, " ");
+		state_subject_quote(sb, json_str(p, "name"), 40);
+	}
 }
 
 /* The phase being worked on: the first in progress, else failed, else pending. */

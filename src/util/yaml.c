@@ -1,5 +1,6 @@
 /*
- * yaml.c - YAML in and out with libyaml. Out: strings are always quoted,
+ * yaml.c - YAML in and out with libyaml. Out: strings are always quoted
+ * (text of several lines as a literal block),
  * so no value can be read back as another type ("no", "1.0", "null").
  * In: the core schema's plain scalars; no aliases (no "billion laughs").
  */
@@ -25,9 +26,20 @@ static int scalar(yaml_emitter_t *em, const char *s, int quoted)
 
 	if (!yaml_scalar_event_initialize(&ev, NULL, NULL, (yaml_char_t *)s, (int)strlen(s),
 					  !quoted, quoted,
+					  quoted == 2 ? YAML_LITERAL_SCALAR_STYLE :
 					  quoted ? YAML_DOUBLE_QUOTED_SCALAR_STYLE : YAML_PLAIN_SCALAR_STYLE))
 		return GS_ERROR;
 	return yaml_emitter_emit(em, &ev) ? 0 : GS_ERROR;
+}
+
+/*
+ * Whether s reads back the same as a literal block in every reader: it has
+ * lines, and no NEL, U+2028 or U+2029, which YAML 1.1 (libyaml, PyYAML)
+ * takes for line breaks and 1.2 (js-yaml) does not.
+ */
+static int literal(const char *s)
+{
+	return strchr(s, '\n') && !strstr(s, "\xc2\x85") && !strstr(s, "\xe2\x80\xa8") && !strstr(s, "\xe2\x80\xa9");
 }
 
 static int emit_value(yaml_emitter_t *em, const cJSON *v)
@@ -52,8 +64,8 @@ static int emit_value(yaml_emitter_t *em, const cJSON *v)
 				return GS_ERROR;
 		return yaml_sequence_end_event_initialize(&ev) && yaml_emitter_emit(em, &ev) ? 0 : GS_ERROR;
 	}
-	if (cJSON_IsString(v))
-		return scalar(em, v->valuestring, 1);
+	if (cJSON_IsString(v))	/* text of several lines as a literal block, as people write it */
+		return scalar(em, v->valuestring, literal(v->valuestring) ? 2 : 1);
 	{
 		char *s = json_print(v, 0, NULL);
 		int error = scalar(em, s, 0);
@@ -135,6 +147,8 @@ static cJSON *plain_scalar(const char *s, size_t len)
 
 struct yaml_reader {
 	yaml_parser_t parser;
+	const char *buf;
+	size_t len;
 	char **err;
 	int depth;
 };
@@ -142,11 +156,36 @@ struct yaml_reader {
 static int yaml_fail(struct yaml_reader *r, const char *what, const yaml_mark_t *m)
 {
 	if (!*r->err)
-		*r->err = xstrfmt("%s at line %zu", what, m->line + 1);
+		*r->err = xstrfmt("%zu: %s", m->line + 1, what);
 	return GS_ERROR;
 }
 
 static int read_node(cJSON **out, struct yaml_reader *r, yaml_event_t *ev);
+
+/* Whether line (from 0) of buf is indented with a tab (libyaml's marks count characters, not bytes). */
+static int tab_indented(const char *buf, size_t len, size_t line)
+{
+	const char *p = buf, *end = buf + len;
+
+	for (; line && p; line--)
+		if ((p = memchr(p, '\n', (size_t)(end - p))))
+			p++;
+	for (; p && p < end && (*p == ' ' || *p == '\t'); p++)
+		if (*p == '\t')
+			return 1;
+	return 0;
+}
+
+static int parse_event(yaml_event_t *ev, struct yaml_reader *r)
+{
+	const yaml_mark_t *m = &r->parser.problem_mark;
+
+	if (yaml_parser_parse(&r->parser, ev))
+		return 0;
+	if (tab_indented(r->buf, r->len, m->line))	/* libyaml's words for it are obscure */
+		return yaml_fail(r, "a tab where YAML wants spaces (indentation is spaces only)", m);
+	return yaml_fail(r, r->parser.problem ? r->parser.problem : "invalid YAML", &r->parser.problem_mark);
+}
 
 /* A number is taken only as written, as json_parse takes one: not 2^53 + 1, not 0.1234567890123456789. */
 static int number_kept(cJSON **out, struct yaml_reader *r, const char *v, const yaml_event_t *ev)
@@ -174,9 +213,8 @@ static int read_children(cJSON *node, struct yaml_reader *r, int mapping)
 	for (;;) {
 		cJSON *key = NULL, *val = NULL;
 
-		if (!yaml_parser_parse(&r->parser, &ev))
-			return yaml_fail(r, r->parser.problem ? r->parser.problem : "invalid YAML",
-					 &r->parser.problem_mark);
+		if ((error = parse_event(&ev, r)) < 0)
+			return error;
 		if (ev.type == YAML_MAPPING_END_EVENT || ev.type == YAML_SEQUENCE_END_EVENT) {
 			yaml_event_delete(&ev);
 			return 0;
@@ -188,16 +226,19 @@ static int read_children(cJSON *node, struct yaml_reader *r, int mapping)
 				return error;
 			}
 			key = cJSON_CreateString((const char *)ev.data.scalar.value);
-			yaml_event_delete(&ev);
 			if (cJSON_GetObjectItemCaseSensitive(node, key->valuestring)) {
-				error = yaml_fail(r, "a duplicate key", &r->parser.mark);
+				char *what = xstrfmt("the key '%s' appears twice in one mapping", key->valuestring);
+
+				error = yaml_fail(r, what, &ev.start_mark);
+				free(what);
+				yaml_event_delete(&ev);
 				cJSON_Delete(key);
 				return error;
 			}
-			if (!yaml_parser_parse(&r->parser, &ev)) {
+			yaml_event_delete(&ev);
+			if ((error = parse_event(&ev, r)) < 0) {
 				cJSON_Delete(key);
-				return yaml_fail(r, r->parser.problem ? r->parser.problem : "invalid YAML",
-						 &r->parser.problem_mark);
+				return error;
 			}
 		}
 		error = read_node(&val, r, &ev);
@@ -243,23 +284,56 @@ static int read_node(cJSON **out, struct yaml_reader *r, yaml_event_t *ev)
 		}
 		r->depth--;
 		return 0;
-	case YAML_ALIAS_EVENT:
-		return yaml_fail(r, "an alias (*name): aliases are not read", &ev->start_mark);
+	case YAML_ALIAS_EVENT: {	/* refused whole: no anchor is kept, so no "billion laughs" */
+		char *what = xstrfmt("an alias (*%s): aliases are not read", (const char *)ev->data.alias.anchor);
+
+		error = yaml_fail(r, what, &ev->start_mark);
+		free(what);
+		return error;
+	}
 	default:
 		return yaml_fail(r, "unexpected YAML", &ev->start_mark);
 	}
 }
 
-/* The first document's root node into *out; 1 when there was none. */
+/*
+ * After the document: the stream's end, and nothing else. A second
+ * document (after a '...' or a second '---' line) is refused, as js-yaml's
+ * load() and PyYAML's safe_load() refuse it, never left unread.
+ */
+static int read_end(struct yaml_reader *r)
+{
+	yaml_event_t ev;	/* libyaml zeroes it first, even when parsing fails */
+	yaml_mark_t end;
+	int marked, error;
+
+	if ((error = parse_event(&ev, r)) < 0)	/* the document's end */
+		return error;
+	end = ev.start_mark;
+	marked = !ev.data.document_end.implicit;
+	yaml_event_delete(&ev);
+	if (parse_event(&ev, r) == 0 && ev.type == YAML_STREAM_END_EVENT)
+		error = 0;
+	else if (marked) {	/* whatever libyaml says of what follows, the cause is the '...' */
+		free(*r->err);
+		*r->err = NULL;
+		error = yaml_fail(r, "a '...' line ends the document here, but more follows", &end);
+	} else {
+		error = yaml_fail(r, "a second document: only one is read", &ev.start_mark);
+	}
+	yaml_event_delete(&ev);
+	return error;
+}
+
+/* The stream's one document into *out; 1 when there was none. */
 static int read_document(cJSON **out, struct yaml_reader *r)
 {
 	yaml_event_t ev;
 	int error;
 
 	for (;;) {
-		if (!yaml_parser_parse(&r->parser, &ev))
-			return yaml_fail(r, r->parser.problem ? r->parser.problem : "invalid YAML",
-					 &r->parser.problem_mark);
+		if ((error = parse_event(&ev, r)) < 0)
+			return error;
 		if (ev.type == YAML_STREAM_END_EVENT || ev.type == YAML_DOCUMENT_END_EVENT) {
 			yaml_event_delete(&ev);
 			return 1;
@@ -270,18 +344,12 @@ static int read_document(cJSON **out, struct yaml_reader *r)
 	}
 	error = read_node(out, r, &ev);
 	yaml_event_delete(&ev);
-	if (error < 0)
-		return error;
-	if (!yaml_parser_parse(&r->parser, &ev))	/* the document's end, or a complaint */
-		return yaml_fail(r, r->parser.problem ? r->parser.problem : "invalid YAML",
-				 &r->parser.problem_mark);
-	yaml_event_delete(&ev);
-	return 0;
+	return error < 0 ? error : read_end(r);
 }
 
 int yaml_parse(cJSON **out, const char *buf, size_t len, size_t max, char **err)
 {
-	struct yaml_reader r = { .err = err };
+	struct yaml_reader r = { .buf = buf, .len = len, .err = err };
 	int error;
 
 	*out = NULL;

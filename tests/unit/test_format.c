@@ -64,7 +64,7 @@ static int import(cJSON **state, const char *runs, char **err)
 		assert_int_equal(json_parse(&r, runs, strlen(runs), 1 << 20, err), 0);
 		json_set(doc, "runs", r);
 	}
-	error = format_import(state, &files, &active, f, doc, NULL, err);
+	error = format_import(state, &files, &active, f, doc, NULL, 0, err);
 	if (!error)
 		assert_true(active);
 	cJSON_Delete(doc);

@@ -16,7 +16,7 @@ static cJSON *import(cJSON **doc, const char *name, const char *text)
 
 	if (format_parse(doc, &f, text, strlen(text), &err) < 0)
 		fail_msg("'%s' refused: %s", text, err);
-	if (format_import(&state, &files, &active, f, *doc, NULL, &err) < 0)
+	if (format_import(&state, &files, &active, f, *doc, NULL, 0, &err) < 0)
 		fail_msg("not imported: %s", err);
 	cJSON_Delete(files);
 	return state;

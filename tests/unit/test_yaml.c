@@ -55,7 +55,11 @@ static void test_refused(void **unused)
 {
 	static const struct { const char *yaml, *why; } cases[] = {
 		{ "a: &x 1\nb: *x", "alias" },
-		{ "a: 1\na: 2", "duplicate" },
+		{ "a: 1\na: 2", "2: the key 'a' appears twice" },
+		{ "a: 1\n...\n  - b: 2\n", "2: a '...' line ends the document here" },
+		{ "a: 1\n...\n---\nb: 2\n", "2: a '...' line" },
+		{ "a: 1\n---\nb: 2\n", "2: a second document" },
+		{ "a:\n  b: 1\n\tc: 2\n", "3: a tab" },
 		{ "? [a, b]\n: 1", "key" },
 		{ "a: [1, 2", "" },
 		{ "a: b: c", "" },
@@ -86,7 +90,9 @@ static void test_refused(void **unused)
 static void test_emit_round_trip(void **unused)
 {
 	const char *text = "{\"s\": \"true\", \"n\": 12, \"z\": null, \"b\": false, \"l\": [\"- x\", \"a: b\", \"\"],"
-			   " \"u\": \"caf\\u00e9 \\n two\", \"num\": \"0x10\"}";
+			   " \"u\": \"caf\\u00e9 \\n two\", \"num\": \"0x10\","
+			   " \"lines\": [\"a\\nb\\n\", \"  lead\\nx\", \"trail \\ny\", \"\\n\\n\", \"t\\tab\\n\\n\\n\","
+			   " \"cr\\r\\nlf\", \"# not\\n- a list\", \"end\\n \", \"x\\n\\u2028y\"]}";
 	cJSON *v = NULL, *back = NULL;
 	char *err = NULL, *yaml = NULL, *a, *b;
 	size_t len;
