@@ -16,7 +16,6 @@
 #include <errno.h>
 #include <libgen.h>
 #include <stdio.h>
-#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -42,7 +41,7 @@ struct job {
 	char *source, *file;	/* file: the session file read, as realpath(3) names it */
 	const struct format *f;
 	cJSON *state, *files;
-	int active, archived;
+	int active, archived, here;	/* here: imported from the same file already */
 };
 
 struct jobs {
@@ -603,34 +602,54 @@ static int record_files(cJSON *args, struct cmd_ctx *c, struct job *job)
 }
 
 /* 1 when written, 0 when already there. */
+/*
+ * Whether job's session is here already from the same file (job->here), or
+ * refused (archived here, from another file): decided for every file before
+ * the first one is written, so that a refusal writes nothing.
+ */
+static int check_here(struct cmd_ctx *c, struct job *job)
+{
+	const char *id = json_str(job->state, "session_id");
+	const char *digest = json_str(state_extra_get(job->state, "import"), "digest");
+	char *ref = engine_refname(id), *archived = xstrfmt("%s%s", ARCHIVE_PREFIX, id);
+	int exists = store_ref_exists(c->st, ref), in_archive = !exists && store_ref_exists(c->st, archived);
+	struct store_tip tip = { 0 };
+	cJSON *old = NULL;
+	int error = 0;
+
+	if ((exists || in_archive) && engine_load_ref(&old, &tip, c->st, exists ? ref : archived) == 0 &&
+	    !strcmp(json_str(state_extra_get(old, "import"), "digest") ?: "", digest))
+		job->here = 1;
+	else if (in_archive) {
+		error = gs_error("%s: session '%s' is archived here", job->source, id);
+		gs_hint("unarchive it to import it again ('git session unarchive %s'), or import it as another with --as <id>", id);
+	} else
+		cmd_print_errors();	/* a session here that does not read is imported over, said first */
+	store_tip_clear(&tip);
+	cJSON_Delete(old);
+	free(ref);
+	free(archived);
+	return error;
+}
+
 static int write_job(struct cmd_ctx *c, struct job *job, int quiet)
 {
 	const char *id = json_str(job->state, "session_id");
 	char *ref = engine_refname(id), *archived = xstrfmt("%s%s", ARCHIVE_PREFIX, id), *msg = NULL;
 	struct state_op *op = NULL;
-	cJSON *old = NULL, *args;
-	struct store_tip tip = { 0 };
+	cJSON *args;
 	struct engine_result r = { 0 };
-	const char *digest = json_str(state_extra_get(job->state, "import"), "digest"), *at;
+	const char *at;
 	char now[32];
 	int exists, error = 0;
 	time_t t;
 
-	exists = store_ref_exists(c->st, ref);
-	if ((exists || store_ref_exists(c->st, archived)) &&
-	    (error = engine_load_ref(&old, &tip, c->st, exists ? ref : archived)) == 0 &&
-	    !strcmp(json_str(state_extra_get(old, "import"), "digest") ?: "", digest)) {
+	if (job->here) {
 		if (!quiet)
 			printf("%s: session %s already imported\n", job->source, id);
-		error = 0;
 		goto cleanup;
 	}
-	cmd_print_errors();	/* a session here that does not read is imported over, said first */
-	if (!exists && store_ref_exists(c->st, archived)) {
-		error = gs_error("%s: session '%s' is archived here", job->source, id);
-		gs_hint("unarchive it to import it again ('git session unarchive %s'), or import it as another with --as <id>", id);
-		goto cleanup;
-	}
+	exists = store_ref_exists(c->st, ref);
 	at = json_str(job->state, exists ? "updated" : "created");
 	if (!at || gs_time_parse_iso(&t, at) < 0) {	/* no date in the file: the import's own */
 		if (store_now(&t, c->st) < 0)
@@ -658,8 +677,6 @@ static int write_job(struct cmd_ctx *c, struct job *job, int quiet)
 	error = error < 0 ? error : 1;
 cleanup:
 	engine_result_clear(&r);
-	store_tip_clear(&tip);
-	cJSON_Delete(old);
 	op_free(op);
 	free(ref);
 	free(archived);
@@ -708,6 +725,8 @@ int cmd_import(int argc, const char **argv, struct cmd_ctx *c)
 	}
 	if (!error && jobs.as && jobs.n > 1)
 		error = gs_error("--as names one session; these files hold %zu", jobs.n);
+	for (size_t i = 0; i < jobs.n && !error; i++)
+		error = check_here(c, &jobs.v[i]);
 	written = xcalloc(jobs.n + 1, 1);
 	for (size_t i = 0; i < jobs.n && error >= 0; i++) {
 		error = write_job(c, &jobs.v[i], quiet);
