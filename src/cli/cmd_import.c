@@ -803,62 +803,122 @@ static int write_out(const char *path, const char *text, size_t len)
 	return gs_write_file(path, text, len, 0666);
 }
 
-/* The text of a document's part to dir/name. */
-static int write_part(const struct format *f, const cJSON *doc, const char *part, const char *dir, const char *name)
+/* One more file of a session's folder: path (taken) under -o, and the text of the document's part. */
+static int add_part(struct gs_part **v, size_t *n, size_t *alloc, const struct format *f, const cJSON *doc,
+		    const char *part, char *path)
 {
-	char *text = NULL, *file = xstrfmt("%s/%s", dir, name);
+	char *text = NULL;
 	size_t len;
 	int error;
 
-	if ((error = format_print(&text, &len, f, doc, part)) == 0 && text)
-		error = gs_write_file(file, text, len, 0666);
-	free(text);
+	if ((error = format_print(&text, &len, f, doc, part)) < 0 || !text) {
+		free(path);
+		return error;
+	}
+	ALLOC_GROW(*v, *n + 1, *alloc);
+	(*v)[(*n)++] = (struct gs_part){ path, text, len };
+	return 0;
+}
+
+/*
+ * The files of a session kept in a folder of its own (a format with items,
+ * as maestro-flow): <id>/ with its session file, the side files it names
+ * and <items>/<item>/<file> each, all made before one is written.
+ */
+static int folder_parts(struct gs_part **out, size_t *n, const struct format *f, const cJSON *doc, const char *id)
+{
+	const struct format_layout *l = format_layout(f);
+	cJSON *sides = format_side_files(f, doc), *sd;
+	const cJSON *it;
+	size_t alloc = 0;
+	int error = 0;
+
+	*out = NULL;
+	*n = 0;
+	if (!format_plain_name(id))
+		error = gs_error("session '%s' is not a plain folder name", id);
+	else
+		error = add_part(out, n, &alloc, f, doc, NULL, xstrfmt("%s/%s", id, l->session_file));
+	cJSON_ArrayForEach(sd, sides)
+		if (!error)
+			error = add_part(out, n, &alloc, f, doc, sd->string, xstrfmt("%s/%s", id, sd->valuestring));
+	cJSON_ArrayForEach(it, cJSON_GetObjectItemCaseSensitive(doc, l->items_dir)) {
+		char *part = xstrfmt("%s/%s", l->items_dir, it->string);
+
+		if (!error && !format_plain_name(it->string))
+			error = gs_error("session '%s': '%s' is not a plain folder name", id, it->string);
+		if (!error)
+			error = add_part(out, n, &alloc, f, doc, part, xstrfmt("%s/%s/%s", id, part, l->item_file));
+		free(part);
+	}
+	cJSON_Delete(sides);
+	return error;
+}
+
+/* Whether path may be written: absent, or a folder (dir) or a file, never a link followed elsewhere. */
+static int check_place(const char *path, int dir)
+{
+	struct stat s;
+
+	if (lstat(path, &s) < 0)
+		return errno == ENOENT ? 0 : gs_error("cannot read '%s': %s", path, strerror(errno));
+	if (S_ISLNK(s.st_mode))
+		return gs_error("'%s' is a symbolic link: nothing is written through it", path);
+	if (dir ? !S_ISDIR(s.st_mode) : !S_ISREG(s.st_mode))
+		return gs_error("'%s' is in the way: it is no %s", path, dir ? "folder" : "file");
+	return 0;
+}
+
+/* Every folder of part i under dir and its file: places to write, and no other part's. */
+static int check_part(const char *dir, const struct gs_part *v, size_t n, size_t i)
+{
+	char *full = xstrfmt("%s/%s", dir, v[i].path), *slash = full + strlen(dir) + 1;
+	size_t len = strlen(v[i].path);
+	int error = 0;
+
+	for (; !error && (slash = strchr(slash, '/')); *slash++ = '/') {
+		*slash = '\0';
+		error = check_place(full, 1);
+	}
+	if (!error)
+		error = check_place(full, 0);
+	for (size_t k = 0; k < n && !error; k++)	/* a side file named as another file, or as a folder */
+		if (k != i && !strncmp(v[k].path, v[i].path, len) && (!v[k].path[len] || v[k].path[len] == '/'))
+			error = gs_error("'%s' would be written twice, or as a file and a folder", full);
+	free(full);
+	return error;
+}
+
+static int write_part(const char *dir, const struct gs_part *p)
+{
+	char *sub = xstrfmt("/%s", p->path), *file = xstrfmt("%s/%s", dir, p->path);
+	int error;
+
+	*strrchr(sub, '/') = '\0';
+	if ((error = gs_make_dirs(dir, sub)) == 0)
+		error = gs_write_file(file, p->text, p->len, 0666);
+	free(sub);
 	free(file);
 	return error;
 }
 
-/*
- * A session kept in a folder of its own (a format with items, as
- * maestro-flow): <dir>/<id>/ with its session file, the side files it
- * names and <items>/<item>/<file> each; every name checked first.
- */
+/* A session's folder into dir: every file made and every place checked before the first is written. */
 static int export_folder(const struct format *f, const cJSON *doc, const char *id, const char *dir)
 {
-	const struct format_layout *l = format_layout(f);
-	const cJSON *items = cJSON_GetObjectItemCaseSensitive(doc, l->items_dir), *it;
-	cJSON *sides = format_side_files(f, doc), *sd;
-	char *home = xstrfmt("%s/%s", dir, id), *sub = NULL, *part = NULL;
-	int error = 0;
+	struct gs_part *parts = NULL;
+	size_t n = 0;
+	int error;
 
-	cJSON_ArrayForEach(it, items)
-		if (!format_plain_name(it->string)) {
-			error = gs_error("session '%s': '%s' is not a plain folder name", id, it->string);
-			goto cleanup;
-		}
-	free(sub);
-	sub = xstrfmt("/%s", id);
-	if ((mkdir(dir, 0777) < 0 && errno != EEXIST && (error = gs_error("cannot make '%s': %s", dir, strerror(errno)))) ||
-	    (error = gs_make_dirs(dir, sub)) < 0)
+	if ((error = folder_parts(&parts, &n, f, doc, id)) < 0)
 		goto cleanup;
-	if ((error = write_part(f, doc, NULL, home, l->session_file)) < 0)
-		goto cleanup;
-	cJSON_ArrayForEach(sd, sides)
-		if ((error = write_part(f, doc, sd->string, home, sd->valuestring)) < 0)
-			goto cleanup;
-	cJSON_ArrayForEach(it, items) {
-		free(sub);
-		free(part);
-		sub = xstrfmt("%s/%s", l->items_dir, it->string);
-		part = xstrfmt("%s/%s", home, sub);
-		if ((error = gs_make_dirs(home, part + strlen(home))) < 0 ||
-		    (error = write_part(f, doc, sub, part, l->item_file)) < 0)
-			goto cleanup;
-	}
+	for (size_t i = 0; i < n && !error; i++)
+		error = check_part(dir, parts, n, i);
+	if (!error && mkdir(dir, 0777) < 0 && errno != EEXIST)
+		error = gs_error("cannot make '%s': %s", dir, strerror(errno));
+	for (size_t i = 0; i < n && !error; i++)
+		error = write_part(dir, &parts[i]);
 cleanup:
-	cJSON_Delete(sides);
-	free(home);
-	free(sub);
-	free(part);
+	gs_parts_free(parts, n);
 	return error;
 }
 

@@ -22,4 +22,33 @@ test_expect_success 'a file whose session is archived here refuses the import be
 	test_cmp before after
 '
 
+test_expect_success 'maestro-flow export -o: a link below the folder is not written through, and nothing is written' '
+	cp -R "$FX/.workflow" . &&
+	git session import -q .workflow/sessions/20260301-search-api &&
+	id=20260301-search-api &&
+	mkdir -p elsewhere/runs/run-execute-retry-1 mf/$id/runs &&
+	ln -s ../../../elsewhere/runs/run-execute-retry-1 mf/$id/runs/run-execute-retry-1 &&
+	test_expect_code 1 git session export --format maestro-flow -o mf $id 2>err &&
+	grep "^error: .mf/$id/runs/run-execute-retry-1. is a symbolic link" err &&
+	test -z "$(find elsewhere -type f)" &&
+	! test -e mf/$id/session.json &&
+	rm -rf mf elsewhere && mkdir elsewhere mf &&
+	ln -s ../elsewhere mf/$id &&
+	test_expect_code 1 git session export --format maestro-flow -o mf $id 2>err &&
+	grep "^error: .mf/$id. is a symbolic link" err &&
+	test -z "$(find elsewhere -type f)"
+'
+
+test_expect_success 'maestro-flow export -o: a file in the way of a run folder leaves the folder as it was' '
+	id=20260301-search-api &&
+	rm -rf mf && mkdir -p mf/$id/runs && echo keep >mf/$id/runs/run-execute-retry-1 &&
+	(cd mf && find . | sort) >before &&
+	test_expect_code 1 git session export --format maestro-flow -o mf $id 2>err &&
+	grep "^error: .mf/$id/runs/run-execute-retry-1. is in the way" err &&
+	(cd mf && find . | sort) >after &&
+	test_cmp before after &&
+	rm -rf mf && git session export --format maestro-flow -o mf $id &&
+	test -f mf/$id/runs/run-execute-retry-1/run.json
+'
+
 test_done
