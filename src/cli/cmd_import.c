@@ -455,14 +455,33 @@ static int read_part(cJSON *doc, const struct format *f, const char *dir)
 	return error;
 }
 
-/* One JSON file of a document's, into doc[part]; *budget: the bytes the document may still take. */
-static int read_json_part(cJSON *doc, const char *part, const char *file, size_t *budget)
+/* Whether file is in folder dir, links resolved: a link out of it (~/.aws/...) is never read in. */
+static int inside(const char *file, const char *dir)
+{
+	char *real = realpath(file, NULL), *home = realpath(dir, NULL);
+	size_t n = home ? strlen(home) : 0;
+	int yes = real && home && !strncmp(real, home, n) && real[n] == '/';
+
+	free(real);
+	free(home);
+	return yes;
+}
+
+/*
+ * One JSON file of a document's in the session's folder dir, into
+ * doc[part]; *budget: the bytes the document may still take.
+ */
+static int read_json_part(cJSON *doc, const char *part, const char *file, const char *dir, size_t *budget)
 {
 	char *text = NULL, *err = NULL;
 	cJSON *v = NULL;
 	size_t len;
 	int error;
 
+	if (!inside(file, dir)) {
+		error = gs_error("%s: a link out of the session's folder '%s': not read", file, dir);
+		goto cleanup;
+	}
 	if ((error = gs_read_file(&text, &len, file, *budget)) < 0)
 		goto cleanup;
 	*budget -= len;
@@ -496,7 +515,7 @@ static int read_sides(cJSON *doc, const struct format *f, const char *dir)
 		char *file = xstrfmt("%s/%s", dir, sd->valuestring);
 
 		if (stat(file, &s) == 0)
-			error = read_json_part(doc, sd->string, file, &budget);
+			error = read_json_part(doc, sd->string, file, dir, &budget);
 		free(file);
 		if (error < 0)
 			goto cleanup;
@@ -512,7 +531,7 @@ static int read_sides(cJSON *doc, const struct format *f, const char *dir)
 		char *file = xstrfmt("%s/%s/%s", items, names[i]->d_name, l->item_file);
 
 		if (names[i]->d_name[0] != '.' && stat(file, &s) == 0 && S_ISREG(s.st_mode))
-			error = read_json_part(json_obj(doc, l->items_dir), names[i]->d_name, file, &budget);
+			error = read_json_part(json_obj(doc, l->items_dir), names[i]->d_name, file, dir, &budget);
 		free(file);
 	}
 cleanup:

@@ -51,4 +51,22 @@ test_expect_success 'maestro-flow export -o: a file in the way of a run folder l
 	test -f mf/$id/runs/run-execute-retry-1/run.json
 '
 
+test_expect_success 'maestro-flow import: a run or registry linked out of the session folder is refused, nothing read' '
+	mkdir -p secret && printf "{\"aws_secret\": \"s3cr3t-value\"}\n" >secret/creds.json && cp secret/creds.json secret/run.json &&
+	mkdir -p hostile/.workflow/sessions && cp -R "$FX/.workflow/sessions/20260214-export-csv" hostile/.workflow/sessions/ &&
+	s=hostile/.workflow/sessions/20260214-export-csv &&
+	mkdir -p $s/runs/run-stolen && ln -s ../../../../../../secret/creds.json $s/runs/run-stolen/run.json &&
+	git for-each-ref >before &&
+	test_expect_code 1 git session import hostile/.workflow 2>err &&
+	grep "run-stolen/run.json: a link out of the session.s folder" err &&
+	rm -r $s/runs/run-stolen && ln -s ../../../../../secret $s/runs/run-stolen &&
+	test_expect_code 1 git session import hostile/.workflow 2>err &&
+	grep "run-stolen/run.json: a link out of the session.s folder" err &&
+	rm $s/runs/run-stolen && mv $s/evidence.json secret/evidence.json && ln -s ../../../../secret/evidence.json $s/evidence.json &&
+	test_expect_code 1 git session import hostile/.workflow 2>err &&
+	grep "evidence.json: a link out of the session.s folder" err &&
+	git for-each-ref >after &&
+	test_cmp before after
+'
+
 test_done
