@@ -308,7 +308,6 @@ static int maestro_flow_to_state(cJSON *state, cJSON *files, int *active, const 
 		st = ST_ABORTED;	/* archived after it failed */
 	json_set_str(state, "status", st ? st : ST_IN_PROGRESS);
 	*active = st && !strcmp(json_str(doc, "status"), v3 ? "open" : "running");
-	cJSON_DeleteItemFromObjectCaseSensitive(doc, "status");
 	if (json_str(doc, "created_at"))
 		fmt_take(state, "created", doc, "created_at");
 	if (json_str(doc, "updated_at"))
@@ -448,7 +447,10 @@ static cJSON *export_v3(const cJSON *state, const cJSON *extra)
 	json_set_str(s, "evidence_ref", json_str(extra, "evidence_ref") ?: "evidence.json");
 	json_set_str(s, "created_at", first_time(state, "created", "updated"));
 	json_set_str(s, "updated_at", first_time(state, "updated", "created"));
-	if (extra) {
+	if (extra && !strcmp(st, "open") && strcmp(json_str(extra, "status") ?: "open", "open")) {
+		json_set(s, "completed_at", cJSON_CreateNull());	/* reopened: maestro-flow reads these dates */
+		json_set(s, "archived_at", cJSON_CreateNull());
+	} else if (extra) {
 		fmt_copy(s, "completed_at", extra, "completed_at");
 		fmt_copy(s, "archived_at", extra, "archived_at");
 	} else {

@@ -69,4 +69,20 @@ test_expect_success 'maestro-flow import: a run or registry linked out of the se
 	test_cmp before after
 '
 
+test_expect_success 'maestro-flow: an archived session reopened is exported open, no longer dated completed or archived' '
+	id=20260214-export-csv &&
+	git session import -q .workflow/sessions/$id &&
+	git session export --format maestro-flow -o exp-before $id &&
+	python3 "$TEST_DIRECTORY/same_data.py" json .workflow/sessions/$id/session.json exp-before/$id/session.json &&
+	git session reopen -q $id && git session switch -q $id &&
+	git session note -q "the refunds need a column" &&
+	git session phase add -q "maestro-verify refunds" &&
+	git session export --format maestro-flow -o exp-after $id 2>err &&
+	json_field exp-after/$id/session.json "d[\"status\"], d[\"completed_at\"], d[\"archived_at\"], [s[\"status\"] for s in d[\"chain\"]]" >actual &&
+	echo "[\"open\", null, null, [\"completed\", \"skipped\", \"pending\"]]" >expect &&
+	test_cmp expect actual &&
+	python3 "$TEST_DIRECTORY/same_data.py" --subset --except "\$.chain" --except "\$.status" --except "\$.updated_at" \
+		--except "\$.completed_at" --except "\$.archived_at" json .workflow/sessions/$id/session.json exp-after/$id/session.json
+'
+
 test_done
