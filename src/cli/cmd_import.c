@@ -75,15 +75,20 @@ static char *dir_of(const char *path)
 	return d;
 }
 
-/* A session file under an archives/ folder (ccw's) is a finished one's: never made active. */
+/*
+ * A session file in a folder of ccw's archives/ (archives/<id>/<file>) is a
+ * finished one's: never made active. Only that place: a project may well
+ * live under a folder named archives.
+ */
 static int under_archives(const char *path)
 {
-	const char *p = strstr(path, "archives/");
+	char *session_dir = dir_of(path), *parent = dir_of(session_dir), *copy = xstrdup(parent);
+	int yes = !strcmp(basename(copy), "archives");
 
-	for (; p; p = strstr(p + 1, "archives/"))
-		if (p == path || p[-1] == '/')
-			return 1;
-	return 0;
+	free(session_dir);
+	free(parent);
+	free(copy);
+	return yes;
 }
 
 /* Files in an archive folder are archived sessions: orchestrator-history/, archive/. */

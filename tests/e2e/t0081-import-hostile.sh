@@ -85,4 +85,18 @@ test_expect_success 'maestro-flow: an archived session reopened is exported open
 		--except "\$.completed_at" --except "\$.archived_at" json .workflow/sessions/$id/session.json exp-after/$id/session.json
 '
 
+test_expect_success 'ccw: a session under a folder named archives, not in archives/, is made active' '
+	git session close -q &&
+	mkdir -p archives/proj/.workflow/active/WFS-live archives/proj/.workflow/archives/WFS-old &&
+	printf "{\"session_id\": \"WFS-live\", \"status\": \"active\", \"phases\": {\"plan\": \"pending\"}}\n" \
+		>archives/proj/.workflow/active/WFS-live/workflow-session.json &&
+	printf "{\"session_id\": \"WFS-old\", \"status\": \"active\", \"phases\": {\"plan\": \"pending\"}}\n" \
+		>archives/proj/.workflow/archives/WFS-old/workflow-session.json &&
+	git session import archives/proj/.workflow/archives/WFS-old/workflow-session.json >out &&
+	! git symbolic-ref -q SESSION_HEAD &&
+	git session import archives/proj/.workflow/active/WFS-live/workflow-session.json >out &&
+	grep "^Active session: WFS-live$" out &&
+	test "$(git symbolic-ref SESSION_HEAD)" = refs/sessions/WFS-live
+'
+
 test_done
