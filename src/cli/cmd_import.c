@@ -46,7 +46,7 @@ struct job {
 
 struct jobs {
 	struct job *v;
-	size_t n, alloc;
+	size_t n, alloc, reads;	/* reads: sessions read, a file read twice counted twice */
 	const char *as;
 	const struct format *f;
 };
@@ -196,6 +196,7 @@ static int add_job(struct jobs *j, struct cmd_ctx *c, const struct format *f, cJ
 	job.archived = in_archive(source);
 	job.source = xstrdup(source);
 	job.file = file ? realpath(file, NULL) : NULL;
+	j->reads++;
 	if ((twice = read_before(j, &job))) {	/* the read with its registry line or pointer stays */
 		if (strcmp(source, file) || active) {
 			job_clear(twice);
@@ -739,9 +740,9 @@ int cmd_import(int argc, const char **argv, struct cmd_ctx *c)
 						format_names()));
 	/* everything read and checked before anything is written */
 	for (int i = 0; i < argc && !error; i++) {
-		size_t had = jobs.n;
+		size_t had = jobs.reads;
 
-		if ((error = add_file(&jobs, c, argv[i])) == 0 && jobs.n == had) {
+		if ((error = add_file(&jobs, c, argv[i])) == 0 && jobs.reads == had) {
 			error = gs_error("nothing to import in %s: no session file of a known format (%s) in it",
 					 argv[i], format_names());
 			gs_hint("name the session files, or the folder that holds them (.workflow/, docs/maestro/state/, ...)");

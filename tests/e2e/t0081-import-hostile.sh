@@ -99,4 +99,11 @@ test_expect_success 'ccw: a session under a folder named archives, not in archiv
 	test "$(git symbolic-ref SESSION_HEAD)" = refs/sessions/WFS-live
 '
 
+test_expect_success 'a session named twice (its folder, then its file) is imported once, not taken for nothing to import' '
+	rm -rf again && mkdir again && cp -R "$FX/.workflow" again/ &&
+	git session import -q again/.workflow again/.workflow/sessions/20260301-search-api \
+		again/.workflow/sessions/20260301-search-api/session.json &&
+	git rev-parse --verify -q refs/sessions/maestro-cache-fix-20260110-101500
+'
+
 test_done
