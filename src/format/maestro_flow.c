@@ -425,6 +425,15 @@ static const char *first_time(const cJSON *state, const char *a, const char *b)
 	return json_str(state, a) ?: json_str(state, b) ?: "1970-01-01T00:00:00.000Z";
 }
 
+/* Whether the session finished in its file is in progress again here (git session reopen). */
+static int reopened(const cJSON *state, const cJSON *extra, const struct word *words)
+{
+	const char *was = fmt_word_in(words, json_str(extra, "status"), NULL), *now = json_str(state, "status");
+
+	return was && (!strcmp(was, ST_COMPLETED) || !strcmp(was, ST_ABORTED)) &&
+	       (!strcmp(now, ST_IN_PROGRESS) || !strcmp(now, ST_PAUSED));
+}
+
 /* session/3.0, in the order maestro-flow writes its keys. */
 static cJSON *export_v3(const cJSON *state, const cJSON *extra)
 {
@@ -447,8 +456,8 @@ static cJSON *export_v3(const cJSON *state, const cJSON *extra)
 	json_set_str(s, "evidence_ref", json_str(extra, "evidence_ref") ?: "evidence.json");
 	json_set_str(s, "created_at", first_time(state, "created", "updated"));
 	json_set_str(s, "updated_at", first_time(state, "updated", "created"));
-	if (extra && !strcmp(st, "open") && strcmp(json_str(extra, "status") ?: "open", "open")) {
-		json_set(s, "completed_at", cJSON_CreateNull());	/* reopened: maestro-flow reads these dates */
+	if (reopened(state, extra, statuses)) {	/* maestro-flow reads these dates as finished */
+		json_set(s, "completed_at", cJSON_CreateNull());
 		json_set(s, "archived_at", cJSON_CreateNull());
 	} else if (extra) {
 		fmt_copy(s, "completed_at", extra, "completed_at");
@@ -471,6 +480,8 @@ static cJSON *export_v1(const cJSON *state, const cJSON *extra)
 	json_set(s, "intent", json_dup_or_null(state, "goal"));
 	json_set_str(s, "status", fmt_word_out(statuses_v1, json_str(state, "status")));
 	fmt_copy_rest(s, extra, (const char *const[]){ NULL });
+	if (reopened(state, extra, statuses_v1) && cJSON_IsObject(cJSON_GetObjectItemCaseSensitive(s, "lifecycle")))
+		json_set(json_obj(s, "lifecycle"), "sealed_at", cJSON_CreateNull());
 	orch = json_obj(s, "orchestration");
 	json_set(orch, "chain", export_chain(state, 0));
 	json_set(orch, "decision_points", export_decisions(state, "point_id"));

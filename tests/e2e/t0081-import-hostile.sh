@@ -85,6 +85,18 @@ test_expect_success 'maestro-flow: an archived session reopened is exported open
 		--except "\$.completed_at" --except "\$.archived_at" json .workflow/sessions/$id/session.json exp-after/$id/session.json
 '
 
+test_expect_success 'maestro-flow 1.3: a sealed session reopened is exported running, no longer sealed' '
+	id=maestro-cache-fix-20260110-101500 &&
+	git session import -q .workflow/sessions/$id &&
+	git session export --format maestro-flow -o v1-before $id &&
+	python3 "$TEST_DIRECTORY/same_data.py" json .workflow/sessions/$id/session.json v1-before/$id/session.json &&
+	git session reopen -q $id &&
+	git session export --format maestro-flow -o v1-after $id &&
+	json_field v1-after/$id/session.json "d[\"status\"], d[\"lifecycle\"][\"sealed_at\"], d[\"lifecycle\"][\"seal_summary\"]" >actual &&
+	echo "[\"running\", null, \"Sealed with 2 Run(s)\"]" >expect &&
+	test_cmp expect actual
+'
+
 test_expect_success 'ccw: a session under a folder named archives, not in archives/, is made active' '
 	git session close -q &&
 	mkdir -p archives/proj/.workflow/active/WFS-live archives/proj/.workflow/archives/WFS-old &&
