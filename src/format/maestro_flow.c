@@ -95,6 +95,21 @@ static cJSON *maestro_flow_side_files(const cJSON *doc)
 	return out;
 }
 
+/* Whether the file of registry part is session.json, runs, or an earlier registry's. */
+static int taken(const cJSON *s, const char *part)
+{
+	const char *name = registry_file(s, part);
+
+	if (!name)
+		return 0;
+	if (!strcmp(name, "session.json") || !strcmp(name, "runs"))
+		return 1;
+	for (const char *const *p = registries; strcmp(*p, part); p++)
+		if (registry_file(s, *p) && !strcmp(registry_file(s, *p), name))
+			return 1;
+	return 0;
+}
+
 /* Ids that name folders: refused whole when not a plain folder name. */
 static int maestro_flow_upgrade(cJSON *doc, char **err)
 {
@@ -127,12 +142,16 @@ static int maestro_flow_upgrade(cJSON *doc, char **err)
 	}
 	for (const char *const *p = registries; *p; p++) {
 		char key[32];
-		const cJSON *refs = cJSON_GetObjectItemCaseSensitive(s, "refs");
 
 		snprintf(key, sizeof(key), "%s_ref", *p);
-		if ((json_str(s, key) && !registry_file(s, *p)) ||
-		    (!json_str(s, key) && json_str(refs, *p) && !registry_file(s, *p))) {
+		if ((json_str(s, key) || json_str(cJSON_GetObjectItemCaseSensitive(s, "refs"), *p)) &&
+		    !registry_file(s, *p)) {
 			*err = xstrfmt("the %s file the session names is not a file beside it", *p);
+			return GS_ERROR;
+		}
+		if (taken(s, *p)) {	/* the export writes each file once */
+			*err = xstrfmt("the %s file '%s' is the session's own, or another registry's", *p,
+				       registry_file(s, *p));
 			return GS_ERROR;
 		}
 	}

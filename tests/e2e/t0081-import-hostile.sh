@@ -118,4 +118,18 @@ test_expect_success 'a session named twice (its folder, then its file) is import
 	git rev-parse --verify -q refs/sessions/maestro-cache-fix-20260110-101500
 '
 
+test_expect_success 'maestro-flow: a registry named as the session file or as another registry is refused whole' '
+	for change in "d[\"evidence_ref\"] = \"runs\"" "d[\"evidence_ref\"] = \"artifacts.json\"" "d[\"artifacts_ref\"] = \"session.json\""
+	do
+		rm -rf reg && mkdir -p reg/.workflow/sessions && cp -R "$FX/.workflow/sessions/20260301-search-api" reg/.workflow/sessions/ &&
+		f=reg/.workflow/sessions/20260301-search-api/session.json &&
+		python3 -c "import json, sys; d = json.load(open(sys.argv[1])); $change; json.dump(d, open(sys.argv[1], \"w\"))" $f &&
+		git for-each-ref >before &&
+		test_expect_code 1 git session import --as reg-copy reg/.workflow/sessions/20260301-search-api 2>err &&
+		git for-each-ref >after &&
+		test_cmp before after || return 1
+		case "$change" in *runs*) ;; *) grep "is the session.s own, or another registry.s" err || return 1 ;; esac
+	done
+'
+
 test_done
