@@ -16,7 +16,6 @@
 #include <errno.h>
 #include <libgen.h>
 #include <stdio.h>
-#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -42,12 +41,12 @@ struct job {
 	char *source, *file;	/* file: the session file read, as realpath(3) names it */
 	const struct format *f;
 	cJSON *state, *files;
-	int active, archived;
+	int active, archived, here;	/* here: imported from the same file already */
 };
 
 struct jobs {
 	struct job *v;
-	size_t n, alloc;
+	size_t n, alloc, reads;	/* reads: sessions read, a file read twice counted twice */
 	const char *as;
 	const struct format *f;
 };
@@ -76,15 +75,20 @@ static char *dir_of(const char *path)
 	return d;
 }
 
-/* A session file under an archives/ folder (ccw's) is a finished one's: never made active. */
+/*
+ * A session file in a folder of ccw's archives/ (archives/<id>/<file>) is a
+ * finished one's: never made active. Only that place: a project may well
+ * live under a folder named archives.
+ */
 static int under_archives(const char *path)
 {
-	const char *p = strstr(path, "archives/");
+	char *session_dir = dir_of(path), *parent = dir_of(session_dir), *copy = xstrdup(parent);
+	int yes = !strcmp(basename(copy), "archives");
 
-	for (; p; p = strstr(p + 1, "archives/"))
-		if (p == path || p[-1] == '/')
-			return 1;
-	return 0;
+	free(session_dir);
+	free(parent);
+	free(copy);
+	return yes;
 }
 
 /* Files in an archive folder are archived sessions: orchestrator-history/, archive/. */
@@ -192,6 +196,7 @@ static int add_job(struct jobs *j, struct cmd_ctx *c, const struct format *f, cJ
 	job.archived = in_archive(source);
 	job.source = xstrdup(source);
 	job.file = file ? realpath(file, NULL) : NULL;
+	j->reads++;
 	if ((twice = read_before(j, &job))) {	/* the read with its registry line or pointer stays */
 		if (strcmp(source, file) || active) {
 			job_clear(twice);
@@ -456,14 +461,33 @@ static int read_part(cJSON *doc, const struct format *f, const char *dir)
 	return error;
 }
 
-/* One JSON file of a document's, into doc[part]; *budget: the bytes the document may still take. */
-static int read_json_part(cJSON *doc, const char *part, const char *file, size_t *budget)
+/* Whether file is in folder dir, links resolved: a link out of it (~/.aws/...) is never read in. */
+static int inside(const char *file, const char *dir)
+{
+	char *real = realpath(file, NULL), *home = realpath(dir, NULL);
+	size_t n = home ? strlen(home) : 0;
+	int yes = real && home && !strncmp(real, home, n) && real[n] == '/';
+
+	free(real);
+	free(home);
+	return yes;
+}
+
+/*
+ * One JSON file of a document's in the session's folder dir, into
+ * doc[part]; *budget: the bytes the document may still take.
+ */
+static int read_json_part(cJSON *doc, const char *part, const char *file, const char *dir, size_t *budget)
 {
 	char *text = NULL, *err = NULL;
 	cJSON *v = NULL;
 	size_t len;
 	int error;
 
+	if (!inside(file, dir)) {
+		error = gs_error("%s: a link out of the session's folder '%s': not read", file, dir);
+		goto cleanup;
+	}
 	if ((error = gs_read_file(&text, &len, file, *budget)) < 0)
 		goto cleanup;
 	*budget -= len;
@@ -497,7 +521,7 @@ static int read_sides(cJSON *doc, const struct format *f, const char *dir)
 		char *file = xstrfmt("%s/%s", dir, sd->valuestring);
 
 		if (stat(file, &s) == 0)
-			error = read_json_part(doc, sd->string, file, &budget);
+			error = read_json_part(doc, sd->string, file, dir, &budget);
 		free(file);
 		if (error < 0)
 			goto cleanup;
@@ -513,7 +537,7 @@ static int read_sides(cJSON *doc, const struct format *f, const char *dir)
 		char *file = xstrfmt("%s/%s/%s", items, names[i]->d_name, l->item_file);
 
 		if (names[i]->d_name[0] != '.' && stat(file, &s) == 0 && S_ISREG(s.st_mode))
-			error = read_json_part(json_obj(doc, l->items_dir), names[i]->d_name, file, &budget);
+			error = read_json_part(json_obj(doc, l->items_dir), names[i]->d_name, file, dir, &budget);
 		free(file);
 	}
 cleanup:
@@ -603,34 +627,54 @@ static int record_files(cJSON *args, struct cmd_ctx *c, struct job *job)
 }
 
 /* 1 when written, 0 when already there. */
+/*
+ * Whether job's session is here already from the same file (job->here), or
+ * refused (archived here, from another file): decided for every file before
+ * the first one is written, so that a refusal writes nothing.
+ */
+static int check_here(struct cmd_ctx *c, struct job *job)
+{
+	const char *id = json_str(job->state, "session_id");
+	const char *digest = json_str(state_extra_get(job->state, "import"), "digest");
+	char *ref = engine_refname(id), *archived = xstrfmt("%s%s", ARCHIVE_PREFIX, id);
+	int exists = store_ref_exists(c->st, ref), in_archive = !exists && store_ref_exists(c->st, archived);
+	struct store_tip tip = { 0 };
+	cJSON *old = NULL;
+	int error = 0;
+
+	if ((exists || in_archive) && engine_load_ref(&old, &tip, c->st, exists ? ref : archived) == 0 &&
+	    !strcmp(json_str(state_extra_get(old, "import"), "digest") ?: "", digest))
+		job->here = 1;
+	else if (in_archive) {
+		error = gs_error("%s: session '%s' is archived here", job->source, id);
+		gs_hint("unarchive it to import it again ('git session unarchive %s'), or import it as another with --as <id>", id);
+	} else
+		cmd_print_errors();	/* a session here that does not read is imported over, said first */
+	store_tip_clear(&tip);
+	cJSON_Delete(old);
+	free(ref);
+	free(archived);
+	return error;
+}
+
 static int write_job(struct cmd_ctx *c, struct job *job, int quiet)
 {
 	const char *id = json_str(job->state, "session_id");
 	char *ref = engine_refname(id), *archived = xstrfmt("%s%s", ARCHIVE_PREFIX, id), *msg = NULL;
 	struct state_op *op = NULL;
-	cJSON *old = NULL, *args;
-	struct store_tip tip = { 0 };
+	cJSON *args;
 	struct engine_result r = { 0 };
-	const char *digest = json_str(state_extra_get(job->state, "import"), "digest"), *at;
+	const char *at;
 	char now[32];
 	int exists, error = 0;
 	time_t t;
 
-	exists = store_ref_exists(c->st, ref);
-	if ((exists || store_ref_exists(c->st, archived)) &&
-	    (error = engine_load_ref(&old, &tip, c->st, exists ? ref : archived)) == 0 &&
-	    !strcmp(json_str(state_extra_get(old, "import"), "digest") ?: "", digest)) {
+	if (job->here) {
 		if (!quiet)
 			printf("%s: session %s already imported\n", job->source, id);
-		error = 0;
 		goto cleanup;
 	}
-	cmd_print_errors();	/* a session here that does not read is imported over, said first */
-	if (!exists && store_ref_exists(c->st, archived)) {
-		error = gs_error("%s: session '%s' is archived here", job->source, id);
-		gs_hint("unarchive it to import it again ('git session unarchive %s'), or import it as another with --as <id>", id);
-		goto cleanup;
-	}
+	exists = store_ref_exists(c->st, ref);
 	at = json_str(job->state, exists ? "updated" : "created");
 	if (!at || gs_time_parse_iso(&t, at) < 0) {	/* no date in the file: the import's own */
 		if (store_now(&t, c->st) < 0)
@@ -658,8 +702,6 @@ static int write_job(struct cmd_ctx *c, struct job *job, int quiet)
 	error = error < 0 ? error : 1;
 cleanup:
 	engine_result_clear(&r);
-	store_tip_clear(&tip);
-	cJSON_Delete(old);
 	op_free(op);
 	free(ref);
 	free(archived);
@@ -698,9 +740,9 @@ int cmd_import(int argc, const char **argv, struct cmd_ctx *c)
 						format_names()));
 	/* everything read and checked before anything is written */
 	for (int i = 0; i < argc && !error; i++) {
-		size_t had = jobs.n;
+		size_t had = jobs.reads;
 
-		if ((error = add_file(&jobs, c, argv[i])) == 0 && jobs.n == had) {
+		if ((error = add_file(&jobs, c, argv[i])) == 0 && jobs.reads == had) {
 			error = gs_error("nothing to import in %s: no session file of a known format (%s) in it",
 					 argv[i], format_names());
 			gs_hint("name the session files, or the folder that holds them (.workflow/, docs/maestro/state/, ...)");
@@ -708,6 +750,8 @@ int cmd_import(int argc, const char **argv, struct cmd_ctx *c)
 	}
 	if (!error && jobs.as && jobs.n > 1)
 		error = gs_error("--as names one session; these files hold %zu", jobs.n);
+	for (size_t i = 0; i < jobs.n && !error; i++)
+		error = check_here(c, &jobs.v[i]);
 	written = xcalloc(jobs.n + 1, 1);
 	for (size_t i = 0; i < jobs.n && error >= 0; i++) {
 		error = write_job(c, &jobs.v[i], quiet);
@@ -784,62 +828,122 @@ static int write_out(const char *path, const char *text, size_t len)
 	return gs_write_file(path, text, len, 0666);
 }
 
-/* The text of a document's part to dir/name. */
-static int write_part(const struct format *f, const cJSON *doc, const char *part, const char *dir, const char *name)
+/* One more file of a session's folder: path (taken) under -o, and the text of the document's part. */
+static int add_part(struct gs_part **v, size_t *n, size_t *alloc, const struct format *f, const cJSON *doc,
+		    const char *part, char *path)
 {
-	char *text = NULL, *file = xstrfmt("%s/%s", dir, name);
+	char *text = NULL;
 	size_t len;
 	int error;
 
-	if ((error = format_print(&text, &len, f, doc, part)) == 0 && text)
-		error = gs_write_file(file, text, len, 0666);
-	free(text);
+	if ((error = format_print(&text, &len, f, doc, part)) < 0 || !text) {
+		free(path);
+		return error;
+	}
+	ALLOC_GROW(*v, *n + 1, *alloc);
+	(*v)[(*n)++] = (struct gs_part){ path, text, len };
+	return 0;
+}
+
+/*
+ * The files of a session kept in a folder of its own (a format with items,
+ * as maestro-flow): <id>/ with its session file, the side files it names
+ * and <items>/<item>/<file> each, all made before one is written.
+ */
+static int folder_parts(struct gs_part **out, size_t *n, const struct format *f, const cJSON *doc, const char *id)
+{
+	const struct format_layout *l = format_layout(f);
+	cJSON *sides = format_side_files(f, doc), *sd;
+	const cJSON *it;
+	size_t alloc = 0;
+	int error = 0;
+
+	*out = NULL;
+	*n = 0;
+	if (!format_plain_name(id))
+		error = gs_error("session '%s' is not a plain folder name", id);
+	else
+		error = add_part(out, n, &alloc, f, doc, NULL, xstrfmt("%s/%s", id, l->session_file));
+	cJSON_ArrayForEach(sd, sides)
+		if (!error)
+			error = add_part(out, n, &alloc, f, doc, sd->string, xstrfmt("%s/%s", id, sd->valuestring));
+	cJSON_ArrayForEach(it, cJSON_GetObjectItemCaseSensitive(doc, l->items_dir)) {
+		char *part = xstrfmt("%s/%s", l->items_dir, it->string);
+
+		if (!error && !format_plain_name(it->string))
+			error = gs_error("session '%s': '%s' is not a plain folder name", id, it->string);
+		if (!error)
+			error = add_part(out, n, &alloc, f, doc, part, xstrfmt("%s/%s/%s", id, part, l->item_file));
+		free(part);
+	}
+	cJSON_Delete(sides);
+	return error;
+}
+
+/* Whether path may be written: absent, or a folder (dir) or a file, never a link followed elsewhere. */
+static int check_place(const char *path, int dir)
+{
+	struct stat s;
+
+	if (lstat(path, &s) < 0)
+		return errno == ENOENT ? 0 : gs_error("cannot read '%s': %s", path, strerror(errno));
+	if (S_ISLNK(s.st_mode))
+		return gs_error("'%s' is a symbolic link: nothing is written through it", path);
+	if (dir ? !S_ISDIR(s.st_mode) : !S_ISREG(s.st_mode))
+		return gs_error("'%s' is in the way: it is no %s", path, dir ? "folder" : "file");
+	return 0;
+}
+
+/* Every folder of part i under dir and its file: places to write, and no other part's. */
+static int check_part(const char *dir, const struct gs_part *v, size_t n, size_t i)
+{
+	char *full = xstrfmt("%s/%s", dir, v[i].path), *slash = full + strlen(dir) + 1;
+	size_t len = strlen(v[i].path);
+	int error = 0;
+
+	for (; !error && (slash = strchr(slash, '/')); *slash++ = '/') {
+		*slash = '\0';
+		error = check_place(full, 1);
+	}
+	if (!error)
+		error = check_place(full, 0);
+	for (size_t k = 0; k < n && !error; k++)	/* a side file named as another file, or as a folder */
+		if (k != i && !strncmp(v[k].path, v[i].path, len) && (!v[k].path[len] || v[k].path[len] == '/'))
+			error = gs_error("'%s' would be written twice, or as a file and a folder", full);
+	free(full);
+	return error;
+}
+
+static int write_part(const char *dir, const struct gs_part *p)
+{
+	char *sub = xstrfmt("/%s", p->path), *file = xstrfmt("%s/%s", dir, p->path);
+	int error;
+
+	*strrchr(sub, '/') = '\0';
+	if ((error = gs_make_dirs(dir, sub)) == 0)
+		error = gs_write_file(file, p->text, p->len, 0666);
+	free(sub);
 	free(file);
 	return error;
 }
 
-/*
- * A session kept in a folder of its own (a format with items, as
- * maestro-flow): <dir>/<id>/ with its session file, the side files it
- * names and <items>/<item>/<file> each; every name checked first.
- */
+/* A session's folder into dir: every file made and every place checked before the first is written. */
 static int export_folder(const struct format *f, const cJSON *doc, const char *id, const char *dir)
 {
-	const struct format_layout *l = format_layout(f);
-	const cJSON *items = cJSON_GetObjectItemCaseSensitive(doc, l->items_dir), *it;
-	cJSON *sides = format_side_files(f, doc), *sd;
-	char *home = xstrfmt("%s/%s", dir, id), *sub = NULL, *part = NULL;
-	int error = 0;
+	struct gs_part *parts = NULL;
+	size_t n = 0;
+	int error;
 
-	cJSON_ArrayForEach(it, items)
-		if (!format_plain_name(it->string)) {
-			error = gs_error("session '%s': '%s' is not a plain folder name", id, it->string);
-			goto cleanup;
-		}
-	free(sub);
-	sub = xstrfmt("/%s", id);
-	if ((mkdir(dir, 0777) < 0 && errno != EEXIST && (error = gs_error("cannot make '%s': %s", dir, strerror(errno)))) ||
-	    (error = gs_make_dirs(dir, sub)) < 0)
+	if ((error = folder_parts(&parts, &n, f, doc, id)) < 0)
 		goto cleanup;
-	if ((error = write_part(f, doc, NULL, home, l->session_file)) < 0)
-		goto cleanup;
-	cJSON_ArrayForEach(sd, sides)
-		if ((error = write_part(f, doc, sd->string, home, sd->valuestring)) < 0)
-			goto cleanup;
-	cJSON_ArrayForEach(it, items) {
-		free(sub);
-		free(part);
-		sub = xstrfmt("%s/%s", l->items_dir, it->string);
-		part = xstrfmt("%s/%s", home, sub);
-		if ((error = gs_make_dirs(home, part + strlen(home))) < 0 ||
-		    (error = write_part(f, doc, sub, part, l->item_file)) < 0)
-			goto cleanup;
-	}
+	for (size_t i = 0; i < n && !error; i++)
+		error = check_part(dir, parts, n, i);
+	if (!error && mkdir(dir, 0777) < 0 && errno != EEXIST)
+		error = gs_error("cannot make '%s': %s", dir, strerror(errno));
+	for (size_t i = 0; i < n && !error; i++)
+		error = write_part(dir, &parts[i]);
 cleanup:
-	cJSON_Delete(sides);
-	free(home);
-	free(sub);
-	free(part);
+	gs_parts_free(parts, n);
 	return error;
 }
 

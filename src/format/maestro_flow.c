@@ -95,6 +95,21 @@ static cJSON *maestro_flow_side_files(const cJSON *doc)
 	return out;
 }
 
+/* Whether the file of registry part is session.json, runs, or an earlier registry's. */
+static int taken(const cJSON *s, const char *part)
+{
+	const char *name = registry_file(s, part);
+
+	if (!name)
+		return 0;
+	if (!strcmp(name, "session.json") || !strcmp(name, "runs"))
+		return 1;
+	for (const char *const *p = registries; strcmp(*p, part); p++)
+		if (registry_file(s, *p) && !strcmp(registry_file(s, *p), name))
+			return 1;
+	return 0;
+}
+
 /* Ids that name folders: refused whole when not a plain folder name. */
 static int maestro_flow_upgrade(cJSON *doc, char **err)
 {
@@ -127,12 +142,16 @@ static int maestro_flow_upgrade(cJSON *doc, char **err)
 	}
 	for (const char *const *p = registries; *p; p++) {
 		char key[32];
-		const cJSON *refs = cJSON_GetObjectItemCaseSensitive(s, "refs");
 
 		snprintf(key, sizeof(key), "%s_ref", *p);
-		if ((json_str(s, key) && !registry_file(s, *p)) ||
-		    (!json_str(s, key) && json_str(refs, *p) && !registry_file(s, *p))) {
+		if ((json_str(s, key) || json_str(cJSON_GetObjectItemCaseSensitive(s, "refs"), *p)) &&
+		    !registry_file(s, *p)) {
 			*err = xstrfmt("the %s file the session names is not a file beside it", *p);
+			return GS_ERROR;
+		}
+		if (taken(s, *p)) {	/* the export writes each file once */
+			*err = xstrfmt("the %s file '%s' is the session's own, or another registry's", *p,
+				       registry_file(s, *p));
 			return GS_ERROR;
 		}
 	}
@@ -308,7 +327,6 @@ static int maestro_flow_to_state(cJSON *state, cJSON *files, int *active, const 
 		st = ST_ABORTED;	/* archived after it failed */
 	json_set_str(state, "status", st ? st : ST_IN_PROGRESS);
 	*active = st && !strcmp(json_str(doc, "status"), v3 ? "open" : "running");
-	cJSON_DeleteItemFromObjectCaseSensitive(doc, "status");
 	if (json_str(doc, "created_at"))
 		fmt_take(state, "created", doc, "created_at");
 	if (json_str(doc, "updated_at"))
@@ -426,6 +444,15 @@ static const char *first_time(const cJSON *state, const char *a, const char *b)
 	return json_str(state, a) ?: json_str(state, b) ?: "1970-01-01T00:00:00.000Z";
 }
 
+/* Whether the session finished in its file is in progress again here (git session reopen). */
+static int reopened(const cJSON *state, const cJSON *extra, const struct word *words)
+{
+	const char *was = fmt_word_in(words, json_str(extra, "status"), NULL), *now = json_str(state, "status");
+
+	return was && (!strcmp(was, ST_COMPLETED) || !strcmp(was, ST_ABORTED)) &&
+	       (!strcmp(now, ST_IN_PROGRESS) || !strcmp(now, ST_PAUSED));
+}
+
 /* session/3.0, in the order maestro-flow writes its keys. */
 static cJSON *export_v3(const cJSON *state, const cJSON *extra)
 {
@@ -448,7 +475,10 @@ static cJSON *export_v3(const cJSON *state, const cJSON *extra)
 	json_set_str(s, "evidence_ref", json_str(extra, "evidence_ref") ?: "evidence.json");
 	json_set_str(s, "created_at", first_time(state, "created", "updated"));
 	json_set_str(s, "updated_at", first_time(state, "updated", "created"));
-	if (extra) {
+	if (reopened(state, extra, statuses)) {	/* maestro-flow reads these dates as finished */
+		json_set(s, "completed_at", cJSON_CreateNull());
+		json_set(s, "archived_at", cJSON_CreateNull());
+	} else if (extra) {
 		fmt_copy(s, "completed_at", extra, "completed_at");
 		fmt_copy(s, "archived_at", extra, "archived_at");
 	} else {
@@ -469,6 +499,8 @@ static cJSON *export_v1(const cJSON *state, const cJSON *extra)
 	json_set(s, "intent", json_dup_or_null(state, "goal"));
 	json_set_str(s, "status", fmt_word_out(statuses_v1, json_str(state, "status")));
 	fmt_copy_rest(s, extra, (const char *const[]){ NULL });
+	if (reopened(state, extra, statuses_v1) && cJSON_IsObject(cJSON_GetObjectItemCaseSensitive(s, "lifecycle")))
+		json_set(json_obj(s, "lifecycle"), "sealed_at", cJSON_CreateNull());
 	orch = json_obj(s, "orchestration");
 	json_set(orch, "chain", export_chain(state, 0));
 	json_set(orch, "decision_points", export_decisions(state, "point_id"));

@@ -187,6 +187,30 @@ static int parse_event(yaml_event_t *ev, struct yaml_reader *r)
 	return yaml_fail(r, r->parser.problem ? r->parser.problem : "invalid YAML", &r->parser.problem_mark);
 }
 
+/*
+ * A node's tag: none, "!" or the core schema's own kinds are read; another
+ * (!!binary, !!timestamp, !custom) is refused, as js-yaml's and PyYAML's safe
+ * readers refuse or turn it into what JSON has no word for.
+ */
+static int tag_read(struct yaml_reader *r, const char *tag, const yaml_event_t *ev)
+{
+	static const char *const core[] = { "str", "int", "float", "bool", "null", "map", "seq", NULL };
+	char *what;
+	int error;
+
+	if (!tag || !strcmp(tag, "!"))
+		return 0;
+	for (const char *const *k = core; *k; k++)
+		if (!strncmp(tag, "tag:yaml.org,2002:", 18) && !strcmp(tag + 18, *k))
+			return 0;
+	what = !strncmp(tag, "tag:yaml.org,2002:", 18)
+		? xstrfmt("the tag !!%s is not read (only !!str, !!int, !!float, !!bool, !!null, !!map, !!seq)", tag + 18)
+		: xstrfmt("the tag %s is not read (only !!str, !!int, !!float, !!bool, !!null, !!map, !!seq)", tag);
+	error = yaml_fail(r, what, &ev->start_mark);
+	free(what);
+	return error;
+}
+
 /* A number is taken only as written, as json_parse takes one: not 2^53 + 1, not 0.1234567890123456789. */
 static int number_kept(cJSON **out, struct yaml_reader *r, const char *v, const yaml_event_t *ev)
 {
@@ -226,8 +250,11 @@ static int read_children(cJSON *node, struct yaml_reader *r, int mapping)
 				return error;
 			}
 			key = cJSON_CreateString((const char *)ev.data.scalar.value);
-			if (cJSON_GetObjectItemCaseSensitive(node, key->valuestring)) {
-				char *what = xstrfmt("the key '%s' appears twice in one mapping", key->valuestring);
+			if (cJSON_GetObjectItemCaseSensitive(node, key->valuestring) ||
+			    (ev.data.scalar.style == YAML_PLAIN_SCALAR_STYLE && !strcmp(key->valuestring, "<<"))) {
+				char *what = strcmp(key->valuestring, "<<")	/* a merge, which upstream reads: not half-read here */
+					? xstrfmt("the key '%s' appears twice in one mapping", key->valuestring)
+					: xstrdup("a merge key (<<): merges are not read");
 
 				error = yaml_fail(r, what, &ev.start_mark);
 				free(what);
@@ -266,14 +293,21 @@ static int read_node(cJSON **out, struct yaml_reader *r, yaml_event_t *ev)
 		const char *v = (const char *)ev->data.scalar.value;
 		const char *tag = (const char *)ev->data.scalar.tag;
 
-		if (ev->data.scalar.style == YAML_PLAIN_SCALAR_STYLE && !tag)
-			*out = plain_scalar(v, ev->data.scalar.length);
+		if ((error = tag_read(r, tag, ev)) < 0)
+			return error;
+		if (strlen(v) != ev->data.scalar.length)	/* a string is kept whole, or refused */
+			return yaml_fail(r, "a NUL character in a string, which cannot be kept", &ev->start_mark);
+		if (tag ? strcmp(tag, "!") && strcmp(tag, "tag:yaml.org,2002:str") : ev->data.scalar.style == YAML_PLAIN_SCALAR_STYLE)
+			*out = plain_scalar(v, ev->data.scalar.length);	/* !!int "1" is 1, as upstream reads it */
 		else
 			*out = cJSON_CreateString(v);
 		return number_kept(out, r, v, ev);
 	}
 	case YAML_SEQUENCE_START_EVENT:
 	case YAML_MAPPING_START_EVENT:
+		if ((error = tag_read(r, (const char *)(ev->type == YAML_MAPPING_START_EVENT ? ev->data.mapping_start.tag
+											   : ev->data.sequence_start.tag), ev)) < 0)
+			return error;
 		if (++r->depth > JSON_MAX_DEPTH)
 			return yaml_fail(r, "nested too deeply", &ev->start_mark);
 		*out = ev->type == YAML_MAPPING_START_EVENT ? cJSON_CreateObject() : cJSON_CreateArray();

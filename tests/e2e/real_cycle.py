@@ -342,7 +342,7 @@ UPDATED = {"maestro": ["$.front_matter.updated", "$.front_matter.total_phases"],
 # what `reopen` changes, besides
 REOPENED = {"maestro": ["$.front_matter.status"], "copilot": [], "claude": ["$.status"],
             "bmad": ["$.status"], "ccw": ["$.status"],
-            "maestro-flow": ["$.status", "$.completed_at", "$.archived_at"]}
+            "maestro-flow": ["$.status", "$.completed_at", "$.archived_at", "$.lifecycle.sealed_at"]}
 
 
 # ---- the repositories ------------------------------------------------------

@@ -40,6 +40,11 @@ static void test_core_schema_scalars(void **unused)
 		{ "a: 2025-01-02", "{\"a\":\"2025-01-02\"}" },
 		{ "a: [1, b, {c: d}]", "{\"a\":[1,\"b\",{\"c\":\"d\"}]}" },
 		{ "- x\n- 2", "[\"x\",2]" },
+		{ "a: !!int \"12\"", "{\"a\":12}" },	/* a core tag says what the text is */
+		{ "a: !!str 12", "{\"a\":\"12\"}" },
+		{ "a: ! 12", "{\"a\":\"12\"}" },
+		{ "a: !!map {b: !!seq [1]}", "{\"a\":{\"b\":[1]}}" },
+		{ "a: \"<<\"", "{\"a\":\"<<\"}" },
 	};
 
 	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
@@ -63,6 +68,12 @@ static void test_refused(void **unused)
 		{ "? [a, b]\n: 1", "key" },
 		{ "a: [1, 2", "" },
 		{ "a: b: c", "" },
+		{ "a: !custom b", "1: the tag !custom is not read" },
+		{ "a: !!binary aGVsbG8=", "the tag !!binary" },
+		{ "a: !!set {b: null}", "the tag !!set" },
+		{ "a: !!timestamp 2026-01-01", "the tag !!timestamp" },
+		{ "a:\n  <<: {b: 1}\n  c: 2", "2: a merge key" },
+		{ "a: \"x\\0y\"", "1: a NUL character" },
 	};
 	char deep[4096] = "";
 	cJSON *v = NULL;
