@@ -244,13 +244,15 @@ static const char *str_at(const cJSON *doc, const char *key, const char *sub)
 /*
  * The session's goal: "goal" or "project" (taken: the export writes the
  * key back), else what sessions of other commands say it in (copied: it
- * stays where the file has it): a task description, a brainstorm topic.
+ * stays where the file has it): a task description, a brainstorm topic,
+ * the scope.
  */
 static void import_goal(cJSON *state, cJSON *doc)
 {
 	static const char *const also[][2] = {
 		{ "task_description", NULL }, { "task_description", "goal" }, { "description", "GOAL" },
 		{ "description", "goal" }, { "summary", "goal" }, { "description", NULL }, { "topic", NULL },
+		{ "scope", NULL },
 	};
 
 	if (json_str(doc, "goal")) {

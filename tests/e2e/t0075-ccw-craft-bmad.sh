@@ -151,4 +151,15 @@ test_expect_success 'bmad: the first SESSION start block: equal on export, the r
 		"[[\"current\", \"initial\", \"saved\"], [\"kick-off done\"]]"
 '
 
+test_expect_success 'ccw: a session with only a scope has it for its goal, and gives it back where it was' '
+	mkdir -p sc/.workflow/active/WFS-scope-only &&
+	printf "{\"session_id\": \"WFS-scope-only\", \"status\": \"active\", \"scope\": \"P6 knowledge layer, P7 services\"}\n" \
+		>sc/.workflow/active/WFS-scope-only/workflow-session.json &&
+	git session import -q sc/.workflow &&
+	git session status WFS-scope-only >st &&
+	grep "^Goal      P6 knowledge layer, P7 services" st &&
+	git session export --format ccw WFS-scope-only >sc.json &&
+	same json sc/.workflow/active/WFS-scope-only/workflow-session.json sc.json
+'
+
 test_done
