@@ -192,7 +192,7 @@ e2e: $(BUILD)/git-session
 
 # libgit2 1.5 leaks a regex when it refuses to open a repository (tests/lsan.supp)
 check-sanitize:
-	LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp:print_suppressions=0 \
+	LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp:print_suppressions=0 GIT_SESSION_SANITIZED=1 \
 		$(MAKE) SANITIZE=address,undefined unit e2e
 
 # the layers of README.md's "Layout", as the build checks them

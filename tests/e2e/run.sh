@@ -9,6 +9,12 @@ rm -rf "$TEST_OUTPUT_DIRECTORY"
 mkdir -p "$TEST_OUTPUT_DIRECTORY"
 
 scripts=${*:-$(ls t[0-9]*.sh)}
+# the sanitizers' pass does not run again what checks only the docs and the tree
+if test -n "${GIT_SESSION_SANITIZED:-}" && test $# = 0
+then
+	scripts=$(printf '%s\n' $scripts | grep -v -x -F -f plain-only)
+	echo "e2e: under the sanitizers, not again:" $(cat plain-only)
+fi
 # the slowest first, so that two at a time end together (tests/e2e/slow lists them)
 first=$(for s in $(cat slow 2>/dev/null); do case " $scripts " in *" $s "*) echo "$s" ;; esac; done)
 scripts=$(printf '%s\n' $first $scripts | awk '!seen[$0]++')
