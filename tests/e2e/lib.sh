@@ -103,6 +103,16 @@ test_expect_success () {
 	fi
 }
 
+# the upstream readers are other projects' code, kept beside the checkout (tests/upstream/README.md)
+UP="${GS_UPSTREAM_DIR:-$TEST_DIRECTORY/../../../shared/upstream}"
+# bmit_validate <copilot state file>: bmit-2026's own validator, as its repository runs it
+bmit_validate () {
+	rm -rf v && mkdir -p v/agent-output/p v/.github/skills/azure-artifacts/templates &&
+	cp "$UP/bmit-2026/templates/00-session-state.template.json" v/.github/skills/azure-artifacts/templates/ &&
+	cp "$1" v/agent-output/p/00-session-state.json &&
+	(cd v && node "$UP/bmit-2026/scripts/validate-session-state.mjs") >validator.out 2>&1
+}
+
 # The real clients (agent CLIs, the browser) test what they send and read,
 # not git-session's memory: the sanitizers' pass leaves them to the plain one.
 real_client () {

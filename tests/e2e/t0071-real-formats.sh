@@ -3,19 +3,10 @@ test_description='the upstream formats as real runs write them: into the model, 
 . ./lib.sh
 
 FX="$TEST_DIRECTORY/fixtures/real"
-# the upstream readers are other projects' code, kept beside the checkout (tests/upstream/README.md)
-UP="${GS_UPSTREAM_DIR:-$TEST_DIRECTORY/../../../shared/upstream}"
 same () { python3 "$TEST_DIRECTORY/same_data.py" "$@"; }
 show () { git session show --json "$1" >show.json && json_field show.json "$2"; }
 # check <actual> <expected>
 check () { echo "$2" >expect && echo "$1" >actual && test_cmp expect actual; }
-# validate <copilot state file>: bmit-2026's own validator, as its repository runs it
-validate () {
-	rm -rf v && mkdir -p v/agent-output/p v/.github/skills/azure-artifacts/templates &&
-	cp "$UP/bmit-2026/templates/00-session-state.template.json" v/.github/skills/azure-artifacts/templates/ &&
-	cp "$1" v/agent-output/p/00-session-state.json &&
-	(cd v && node "$UP/bmit-2026/scripts/validate-session-state.mjs") >validator.out 2>&1
-}
 
 test_expect_success 'setup' '
 	echo gw >gateway.c && mkdir -p src && echo m >src/main.py && git add . && git commit -q -m base
@@ -52,8 +43,8 @@ test_expect_success 'copilot 3.0: work on it, export: everything else as it was,
 '
 
 test_expect_success UPSTREAM_BMIT 'copilot: bmit-2026 validates the original and our export alike' '
-	validate "$FX/copilot/v3-underscore/00-session-state.json" &&
-	validate out/00-session-state.json &&
+	bmit_validate "$FX/copilot/v3-underscore/00-session-state.json" &&
+	bmit_validate out/00-session-state.json &&
 	grep "Checked 2 file(s): 0 error(s)" validator.out
 '
 
@@ -204,7 +195,7 @@ test_expect_success 'cross-format: every source to every format writes something
 
 test_expect_success UPSTREAM_BMIT 'cross-format: a copilot export from maestro has every field the validator requires' '
 	mkdir -p m2c && git session export --format copilot -o m2c/00-session-state.json 2026-05-02-rate-limiter &&
-	validate m2c/00-session-state.json; cat validator.out &&
+	bmit_validate m2c/00-session-state.json; cat validator.out &&
 	! grep -e "Missing required top-level field" -e "missing field" -e "Invalid JSON" -e "Unsupported schema" \
 		-e "current_step must be" -e "Missing decisions field" -e "must be an array" validator.out
 '

@@ -3,7 +3,6 @@ test_description='maestro-flow: .workflow/sessions/<id>/ with its runs and regis
 . ./lib.sh
 
 FX="$TEST_DIRECTORY/fixtures/real/maestro-flow"
-UP="${GS_UPSTREAM_DIR:-$TEST_DIRECTORY/../../../shared/upstream}"
 same () { python3 "$TEST_DIRECTORY/same_data.py" "$@"; }
 show () { git session show --json "$1" >show.json && json_field show.json "$2"; }
 check () { echo "$2" >expect && echo "$1" >actual && test_cmp expect actual; }

@@ -4,7 +4,6 @@ test_description='Maestro files as people write them: YAML upstream refuses is r
 
 # the fixtures follow real files; tests/e2e/fixtures/real/README.md says which
 FX="$TEST_DIRECTORY/fixtures/real/maestro/shapes"
-UP="${GS_UPSTREAM_DIR:-$TEST_DIRECTORY/../../../shared/upstream}"
 same () { python3 "$TEST_DIRECTORY/same_data.py" "$@"; }
 show () { git session show --json "$1" >show.json && json_field show.json "$2"; }
 check () { echo "$2" >expect && echo "$1" >actual && test_cmp expect actual; }

@@ -3,19 +3,10 @@ test_description='Copilot state as apex writes it today: apex-recall 3.0, files 
 . ./lib.sh
 
 FX="$TEST_DIRECTORY/fixtures/real/copilot"
-# the upstream readers are other projects' code, kept beside the checkout (tests/upstream/README.md)
-UP="${GS_UPSTREAM_DIR:-$TEST_DIRECTORY/../../../shared/upstream}"
 same () { python3 "$TEST_DIRECTORY/same_data.py" "$@"; }
 show () { git session show --json "$1" >show.json && json_field show.json "$2"; }
 # check <actual> <expected>
 check () { echo "$2" >expect && echo "$1" >actual && test_cmp expect actual; }
-# validate <copilot state file>: bmit-2026's own validator, as its repository runs it
-validate () {
-	rm -rf v && mkdir -p v/agent-output/p v/.github/skills/azure-artifacts/templates &&
-	cp "$UP/bmit-2026/templates/00-session-state.template.json" v/.github/skills/azure-artifacts/templates/ &&
-	cp "$1" v/agent-output/p/00-session-state.json &&
-	(cd v && node "$UP/bmit-2026/scripts/validate-session-state.mjs") >validator.out 2>&1
-}
 # phases <id>: (id, key, name, status) of every phase
 phases () { show "$1" "[(p[\"id\"], p.get(\"key\"), p[\"name\"], p[\"status\"]) for p in d[\"phases\"]]"; }
 
@@ -83,8 +74,8 @@ test_expect_success 'labelled 1.0, shaped like 3.0: read as 3.0, written back la
 '
 
 test_expect_success UPSTREAM_BMIT 'labelled 1.0: bmit-2026 validates the source and our export alike' '
-	validate "$FX/v1-label-v3-shape/00-session-state.json" &&
-	validate fjord/00-session-state.json &&
+	bmit_validate "$FX/v1-label-v3-shape/00-session-state.json" &&
+	bmit_validate fjord/00-session-state.json &&
 	grep "Checked 2 file(s): 0 error(s)" validator.out
 '
 
@@ -93,7 +84,7 @@ test_expect_success 'the added phase started: current_step stays a step of the w
 	check "$(show fjord-service-hub "d[\"current_phase\"]")" 9 &&
 	mkdir -p fjord9 && git session export --format copilot -o fjord9/00-session-state.json fjord-service-hub 2>err &&
 	check "$(json_field fjord9/00-session-state.json "d[\"current_step\"], \"9\" in d[\"steps\"]")" "[7, false]" &&
-	{ ! test_have_prereq UPSTREAM_BMIT || { validate fjord9/00-session-state.json && grep "Checked 2 file(s): 0 error(s)" validator.out; }; }
+	{ ! test_have_prereq UPSTREAM_BMIT || { bmit_validate fjord9/00-session-state.json && grep "Checked 2 file(s): 0 error(s)" validator.out; }; }
 '
 
 test_expect_success 'a real 1.0 file: migrated as apex-recall does, written back migrated' '
@@ -117,8 +108,8 @@ test_expect_success 'a real 1.0 file: migrated as apex-recall does, written back
 '
 
 test_expect_success UPSTREAM_BMIT 'a real 1.0 file: bmit-2026 validates the source and our export alike' '
-	validate "$FX/v1-skipped/00-session-state.json" &&
-	validate blob/00-session-state.json &&
+	bmit_validate "$FX/v1-skipped/00-session-state.json" &&
+	bmit_validate blob/00-session-state.json &&
 	grep "Checked 2 file(s): 0 error(s)" validator.out
 '
 
