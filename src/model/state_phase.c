@@ -129,14 +129,27 @@ int state_apply_phase_add(struct apply_ctx *c)
 	return 0;
 }
 
+/* "phase 3 \"Name\"", or "phase 3" for a phase read with no name, for a message. */
+static const char *phase_named(char *buf, size_t n, const cJSON *p)
+{
+	const char *name = json_str(p, "name");
+
+	if (name && *name)
+		snprintf(buf, n, "phase %d \"%s\"", (int)json_num(p, "id", 0), name);
+	else
+		snprintf(buf, n, "phase %d", (int)json_num(p, "id", 0));
+	return buf;
+}
+
 /* Checks the move and names the allowed ones when it is not. */
 static int phase_move(struct apply_ctx *c, cJSON *p, const char *from, const char *verb)
 {
 	const char *st = json_str(p, "status");
+	char named[256];
 
 	if (strcmp(st, from))
-		return state_fail(c, "cannot %s phase %d \"%s\": it is %s (allowed: %s)", verb,
-				  (int)json_num(p, "id", 0), json_str(p, "name"), st, state_phase_moves(st));
+		return state_fail(c, "cannot %s %s: it is %s (allowed: %s)", verb, phase_named(named, sizeof(named), p),
+				  st, state_phase_moves(st));
 	return 0;
 }
 
@@ -160,10 +173,11 @@ int state_apply_phase_start(struct apply_ctx *c)
 	cJSON_ArrayForEach(b, cJSON_GetObjectItemCaseSensitive(p, "blocked_by")) {
 		const cJSON *dep = state_phase(c->state, (int)b->valuedouble);
 		const char *st = dep ? json_str(dep, "status") : ST_COMPLETED;
+		char named[256], by[256];
+
 		if (strcmp(st, ST_COMPLETED) && strcmp(st, ST_SKIPPED))
-			return state_fail(c, "cannot start phase %d \"%s\": blocked by phase %d \"%s\" (%s)",
-					  (int)json_num(p, "id", 0), json_str(p, "name"),
-					  (int)b->valuedouble, json_str(dep, "name"), st);
+			return state_fail(c, "cannot start %s: blocked by %s (%s)", phase_named(named, sizeof(named), p),
+					  phase_named(by, sizeof(by), dep), st);
 	}
 	json_set_str(p, "started", c->at);
 	set_phase_status(c, p, ST_IN_PROGRESS);
@@ -247,15 +261,16 @@ int state_apply_phase_skip(struct apply_ctx *c)
 int state_apply_phase_retry(struct apply_ctx *c)
 {
 	int retries, max = c->lim->max_retries;
+	char named[256];
 	cJSON *p, *e;
 
 	if (state_arg_phase(&p, c, "phase", 1) < 0 || phase_move(c, p, ST_FAILED, "retry") < 0)
 		return GS_ERROR;
 	retries = (int)json_num(p, "retry_count", 0);
 	if (retries >= max)
-		return state_fail(c, "phase %d \"%s\" has been retried %d time%s, the limit (session.maxRetries); "
+		return state_fail(c, "%s has been retried %d time%s, the limit (session.maxRetries); "
 				  "escalate: fix the cause with a person, then raise session.maxRetries or skip the phase",
-				  (int)json_num(p, "id", 0), json_str(p, "name"), retries, retries == 1 ? "" : "s");
+				  phase_named(named, sizeof(named), p), retries, retries == 1 ? "" : "s");
 	json_set_num(p, "retry_count", retries + 1);
 	cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(c->state, "errors"))
 		if (!json_bool(e, "resolved", 0) && (int)json_num(e, "phase", -1) == (int)json_num(p, "id", 0)) {
@@ -273,13 +288,14 @@ int state_apply_phase_retry(struct apply_ctx *c)
 int state_apply_phase_step(struct apply_ctx *c)
 {
 	const char *step;
+	char named[256];
 	cJSON *p;
 
 	if (state_arg_phase(&p, c, "phase", 1) < 0 || state_arg_text(&step, c, "sub_step", 1) < 0)
 		return GS_ERROR;
 	if (strcmp(json_str(p, "status"), ST_IN_PROGRESS))
-		return state_fail(c, "phase %d \"%s\" is %s, not in progress", (int)json_num(p, "id", 0),
-				  json_str(p, "name"), json_str(p, "status"));
+		return state_fail(c, "%s is %s, not in progress", phase_named(named, sizeof(named), p),
+				  json_str(p, "status"));
 	json_set_str(p, "sub_step", step);
 	phase_subject(&c->subject, p);
 	sbuf_adds(&c->subject, " at ");

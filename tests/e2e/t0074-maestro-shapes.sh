@@ -89,6 +89,10 @@ test_expect_success 'unnamed phases: after a note and a phase, all of the source
 	git session phase add "Hand-over" -q &&
 	git session phase complete 4 -q &&
 	check "$(git log -1 --format=%s refs/sessions/ledger-sync-fixes)" "phase 4: in_progress -> completed" &&
+	test_must_fail git session phase start 3 2>err &&
+	grep "^error: cannot start phase 3: blocked by phase 2 (in_progress)" err &&
+	test_must_fail git session phase start 4 2>err &&
+	grep "^error: cannot start phase 4: it is completed" err &&
 	git session export --format maestro ledger-sync-fixes >work.md 2>err &&
 	kept "$FX/unnamed-parallel.md" work.md --except "\$.front_matter.phases[3]" &&
 	check "$(front work.md "[(p[\"id\"], p.get(\"name\"), p[\"status\"]) for p in d[\"phases\"][3:]], d[\"current_phase\"]")" \
