@@ -67,17 +67,18 @@ def diff(a, b, at="$"):
     return [] if a == b else ["%s: %r != %r" % (at, a, b)]
 
 
-args = sys.argv[1:]
-while args and args[0].startswith("--"):
-    opt = args.pop(0)
-    if opt == "--subset":
-        SUBSET = True
-    elif opt == "--except":
-        EXCEPT.append(args.pop(0))
-    else:
-        raise SystemExit("unknown option " + opt)
-kind, a, b = args
-d = diff(norm(load(kind, a)), norm(load(kind, b)))
-for line in d:
-    print(line)
-sys.exit(1 if d else 0)
+if __name__ == "__main__":
+    args = sys.argv[1:]
+    while args and args[0].startswith("--"):
+        opt = args.pop(0)
+        if opt == "--subset":
+            SUBSET = True
+        elif opt == "--except":
+            EXCEPT.append(args.pop(0))
+        else:
+            raise SystemExit("unknown option " + opt)
+    kind, a, b = args
+    d = diff(norm(load(kind, a)), norm(load(kind, b)))
+    for line in d:
+        print(line)
+    sys.exit(1 if d else 0)
